@@ -1,0 +1,23 @@
+"""Tournoyons interfaces: the shared protocol layer, the plugin contract, the built-in Sets.
+
+A Set's plugin imports what it needs from here::
+
+    from interfaces import Context, Player, SetInterface, View
+"""
+
+from __future__ import annotations
+
+from interfaces.plugin import IllegalMove, Rules, SetInterface, Turn, View
+from interfaces.protocol import Context, Method, ParamError, Player
+
+__all__ = [
+    "Context",
+    "IllegalMove",
+    "Method",
+    "ParamError",
+    "Player",
+    "Rules",
+    "SetInterface",
+    "Turn",
+    "View",
+]

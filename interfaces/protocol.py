@@ -1,0 +1,351 @@
+"""The Tournoyons query-string language, read once for every Set.
+
+An interface page is a pure function of its query string (manual, chapter II: "ce contexte
+étant intégralement décrit via les paramètres passés en QueryString"). This module turns the
+raw bytes of that query string into a typed :class:`Context`; the Set's plugin then reads
+its own syntax (``Tray``, ``Gain1``/``Gain2``, ``Move1``/``Move2``) from it.
+
+Sources: spec ``interface-protocol.md`` sections 2 and 3; manual chapter IV.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+__all__ = [
+    "Context",
+    "Method",
+    "ParamError",
+    "Player",
+    "decode_value",
+    "parse_query",
+    "read_context",
+    "safe_return_url",
+]
+
+# Aliases seen in the manual's own example call (spec section 2, Decision).
+_ALIASES = {"mode": "method", "return": "urlreturn"}
+
+# WebTest values that leave it off (spec section 3, Decision); anything else turns it on.
+_WEBTEST_OFF = frozenset({"", "no", "non", "0", "false", "off"})
+
+# The longest Wait honoured, in tenths of a second: a minute. Longer asks are clamped.
+MAX_WAIT = 600
+
+# A single text parameter is cut at this many characters: a name or legend longer than
+# this cannot be shown in a 736x660 frame, and the cap bounds the page's size.
+MAX_TEXT = 2000
+
+
+class Method(enum.StrEnum):
+    """Display method (spec section 2, ``Method``); the value is the lower-case name."""
+
+    STANDARD = "standard"
+    END = "end"
+    NONE = "none"
+    PREPARE = "prepare"
+    DOUBLE = "double"
+    INVERSE = "inverse"
+
+
+class Player(enum.IntEnum):
+    """Player one (first to play, ``Name1``/``Move1``/``Gain1``) or player two."""
+
+    ONE = 1
+    TWO = 2
+
+    @property
+    def opponent(self) -> Player:
+        """Return the other player."""
+        return Player.TWO if self is Player.ONE else Player.ONE
+
+
+@dataclass(frozen=True)
+class ParamError:
+    """A parameter that could not be read.
+
+    ``code`` is the lower-case parameter name (``tray``, ``color``, ``move1`` ...): it is what
+    the page puts in its ``data-error`` attribute (spec section 6). ``detail`` is for logs and
+    the tester, never shown on an interface page (the page adds no words, spec section 1).
+    """
+
+    code: str
+    detail: str
+
+
+@dataclass(frozen=True)
+class Context:
+    """Everything the Arbitre said in one query string, decoded and validated.
+
+    Texts (``name1``, ``name2``, ``legend``, ``count``) are plain ``str`` to be shown as
+    text. Set-specific values (``tray``, ``move1``, ``move2``, ``gain1``, ``gain2``) are
+    left raw (decoded, stripped of surrounding spaces) or ``None`` when absent or empty;
+    the Set's plugin reads them. ``errors`` lists the shared parameters that were present
+    but unreadable; each was replaced by its default.
+    """
+
+    set_name: str | None = None
+    method: Method = Method.STANDARD
+    tray: str | None = None
+    move1: str | None = None
+    move2: str | None = None
+    gain1: str | None = None
+    gain2: str | None = None
+    input: Player | None = None
+    name1: str = ""
+    name2: str = ""
+    legend: str = ""
+    count: str = ""
+    color: str | None = None
+    url_return: str | None = None
+    wait: int = 0
+    mute: bool = False
+    webtest: bool = False
+    errors: tuple[ParamError, ...] = field(default=())
+
+    @property
+    def tray_is_init(self) -> bool:
+        """Return whether ``Tray`` asks for the start position (``Init``, any case)."""
+        return self.tray is not None and self.tray.lower() == "init"
+
+    def move(self, player: Player) -> str | None:
+        """Return ``Move1`` or ``Move2``."""
+        return self.move1 if player is Player.ONE else self.move2
+
+    def gain(self, player: Player) -> str | None:
+        """Return ``Gain1`` or ``Gain2``."""
+        return self.gain1 if player is Player.ONE else self.gain2
+
+    def name(self, player: Player) -> str:
+        """Return ``Name1`` or ``Name2``."""
+        return self.name1 if player is Player.ONE else self.name2
+
+
+# --- decoding ---------------------------------------------------------------------------
+
+_PERCENT = re.compile(rb"%u([0-9A-Fa-f]{4})|%([0-9A-Fa-f]{2})")
+
+
+def _utf8_length(lead: int) -> int:
+    if 0xC2 <= lead <= 0xDF:
+        return 2
+    if 0xE0 <= lead <= 0xEF:
+        return 3
+    if 0xF0 <= lead <= 0xF4:
+        return 4
+    return 1
+
+
+def _decode_bytes(run: bytes) -> str:
+    """Decode bytes as UTF-8 where they form valid sequences, else one Latin-1 char each.
+
+    This is JavaScript ``unescape`` (which maps ``%E9`` to U+00E9) widened to understand
+    the UTF-8 that modern hosts send (``%C3%A9``): spec section 2, Decision (decoding).
+    """
+    out: list[str] = []
+    i = 0
+    while i < len(run):
+        lead = run[i]
+        size = _utf8_length(lead) if lead >= 0x80 else 1
+        if size > 1:
+            try:
+                out.append(run[i : i + size].decode("utf-8"))
+                i += size
+                continue
+            except UnicodeDecodeError:
+                pass
+        out.append(chr(lead))
+        i += 1
+    return "".join(out)
+
+
+def decode_value(raw: bytes) -> str:
+    """Decode one query-string name or value: ``+``, ``%XX``, ``%uXXXX``, raw bytes.
+
+    ``+`` is a space; ``%uXXXX`` is one UTF-16 code unit (surrogate pairs are joined, a lone
+    surrogate becomes U+FFFD); runs of ``%XX`` and raw non-ASCII bytes are decoded by
+    :func:`_decode_bytes`. A ``%`` not followed by a valid escape stays as it is, as
+    ``unescape`` leaves it. Never raises.
+    """
+    raw = raw.replace(b"+", b" ")
+    pieces: list[str] = []
+    pending = bytearray()  # bytes awaiting UTF-8 / Latin-1 decoding
+    units: list[int] = []  # UTF-16 code units from %uXXXX awaiting pairing
+
+    def flush_bytes() -> None:
+        if pending:
+            pieces.append(_decode_bytes(bytes(pending)))
+            pending.clear()
+
+    def flush_units() -> None:
+        if units:
+            text = b"".join(u.to_bytes(2, "big") for u in units)
+            pieces.append(text.decode("utf-16-be", errors="replace"))
+            units.clear()
+
+    pos = 0
+    for match in _PERCENT.finditer(raw):
+        literal = raw[pos : match.start()]
+        if literal:
+            flush_units()
+            pending.extend(literal)
+        if match.group(1) is not None:
+            flush_bytes()
+            units.append(int(match.group(1), 16))
+        else:
+            flush_units()
+            pending.append(int(match.group(2), 16))
+        pos = match.end()
+    tail = raw[pos:]
+    if tail:
+        flush_units()
+        pending.extend(tail)
+    flush_units()
+    flush_bytes()
+    return "".join(pieces)
+
+
+def parse_query(query: bytes | str) -> dict[str, str]:
+    """Split a raw query string into ``{lower-case name: decoded value}``.
+
+    Names are case-insensitive (spec section 2) and the aliases ``Mode`` (``Method``) and
+    ``Return`` (``URLReturn``) are folded into their canonical names. Pairs are split on
+    ``&`` and on the first ``=``; a name without ``=`` has the value ``""``. When a name is
+    repeated the last one wins, as in the manual's reference page (annex B), which reads
+    the pairs in order.
+    """
+    if isinstance(query, str):
+        query = query.encode("utf-8", errors="surrogateescape")
+    params: dict[str, str] = {}
+    for pair in query.split(b"&"):
+        if not pair:
+            continue
+        raw_name, _, raw_value = pair.partition(b"=")
+        name = decode_value(raw_name).strip().lower()
+        if not name:
+            continue
+        params[_ALIASES.get(name, name)] = decode_value(raw_value)
+    return params
+
+
+# --- validation -------------------------------------------------------------------------
+
+_COLOR = re.compile(r"#?([0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})")
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
+# What a browser's URL parser silently drops before reading a scheme.
+_URL_INVISIBLE = re.compile(r"[\t\n\r]")
+_C0_AND_SPACE = "".join(chr(c) for c in range(0x21))
+
+
+def safe_return_url(value: str) -> str | None:
+    """Return ``value`` if a browser would load it as an ``http:``/``https:`` URL, else ``None``.
+
+    Absolute ``http``/``https`` URLs, scheme-relative (``//host/path``) and relative URLs
+    are accepted; every other scheme (``javascript:``, ``data:``, ``vbscript:`` ...) is
+    refused, including when disguised by the characters a URL parser ignores (tabs and
+    newlines anywhere, control characters and spaces around): spec section 3, Decision.
+    The returned URL has those characters removed, so what is checked is what is loaded.
+    """
+    url = _URL_INVISIBLE.sub("", value).strip(_C0_AND_SPACE)
+    if not url or "\\" in url[:12]:
+        return None
+    match = _SCHEME.match(url)
+    if match and match.group(1).lower() not in ("http", "https"):
+        return None
+    return url
+
+
+def _text(params: dict[str, str], name: str) -> str:
+    return params.get(name, "")[:MAX_TEXT]
+
+
+def _optional(params: dict[str, str], name: str) -> str | None:
+    value = params.get(name, "").strip()
+    return value[:MAX_TEXT] or None
+
+
+def read_context(params: dict[str, str] | bytes | str) -> Context:
+    """Read the shared parameters of spec section 2 into a :class:`Context`.
+
+    Accepts the output of :func:`parse_query` or a raw query string. Never raises: a value
+    that cannot be read is replaced by its default and reported in ``Context.errors``
+    (``color`` not 3 or 6 hex digits, ``urlreturn`` not http/https, ``method``, ``input``,
+    ``wait`` not understood). Unknown parameters (``Game``, ``MoveId``, ``Turn`` ...) are
+    ignored.
+    """
+    if not isinstance(params, dict):
+        params = parse_query(params)
+    errors: list[ParamError] = []
+
+    method = Method.STANDARD
+    if "method" in params:
+        raw = params["method"].strip().lower()
+        if raw:
+            try:
+                method = Method(raw)
+            except ValueError:
+                errors.append(ParamError("method", f"unknown Method {raw[:40]!r}"))
+
+    player: Player | None = None
+    if "input" in params:
+        raw = params["input"].strip().lower()
+        if raw in ("one", "1"):
+            player = Player.ONE
+        elif raw in ("two", "2"):
+            player = Player.TWO
+        elif raw:
+            errors.append(ParamError("input", f"Input is One or Two, not {raw[:40]!r}"))
+
+    color: str | None = None
+    if params.get("color", "").strip():
+        match = _COLOR.fullmatch(params["color"].strip())
+        if match:
+            color = "#" + match.group(1).lower()
+        else:
+            errors.append(ParamError("color", "Color is 3 or 6 hex digits"))
+
+    url_return: str | None = None
+    if params.get("urlreturn", "").strip():
+        url_return = safe_return_url(params["urlreturn"])
+        if url_return is None:
+            errors.append(ParamError("urlreturn", "URLReturn must be an http or https URL"))
+
+    wait = 0
+    raw_wait = params.get("wait", "").strip()
+    if raw_wait:
+        if raw_wait.isascii() and raw_wait.isdigit():
+            wait = int(raw_wait[:6])
+            if wait > MAX_WAIT:
+                wait = MAX_WAIT
+                errors.append(ParamError("wait", f"Wait is clamped to {MAX_WAIT} tenths"))
+        else:
+            errors.append(ParamError("wait", "Wait is a whole number of tenths of a second"))
+
+    return Context(
+        set_name=_optional(params, "set"),
+        method=method,
+        tray=_optional(params, "tray"),
+        move1=_optional(params, "move1"),
+        move2=_optional(params, "move2"),
+        gain1=_optional(params, "gain1"),
+        gain2=_optional(params, "gain2"),
+        input=player,
+        name1=_text(params, "name1"),
+        name2=_text(params, "name2"),
+        legend=_text(params, "legend"),
+        count=_text(params, "count"),
+        color=color,
+        url_return=url_return,
+        wait=wait,
+        mute="mute" in params,
+        webtest="webtest" in params and params["webtest"].strip().lower() not in _WEBTEST_OFF,
+        errors=tuple(errors),
+    )
+
+
+def error_codes(errors: Iterable[ParamError]) -> str:
+    """Return the ``data-error`` value: the distinct codes, space-separated, in order."""
+    return " ".join(dict.fromkeys(error.code for error in errors))

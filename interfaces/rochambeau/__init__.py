@@ -1,0 +1,22 @@
+"""Rochambeau (ChiFouMi, rock-paper-scissors): the Set's plugin object.
+
+Methods Standard, None, and End (spec section 4, Decision).
+"""
+
+from __future__ import annotations
+
+from interfaces.plugin import SetInterface
+from interfaces.rochambeau.game import build
+from interfaces.rochambeau.rules import RochambeauRules
+
+interface = SetInterface(
+    name="Rochambeau",
+    aliases=("ChiFouMi", "RockPaperScissors", "PierreFeuilleCiseaux"),
+    build=build,
+    package=__name__,
+    template="rochambeau/page.html",
+    scripts=("rochambeau.js",),
+    styles=("rochambeau.css",),
+    rules=RochambeauRules(),
+    sample={"Input": "One", "Gain1": "0", "Gain2": "0", "Name1": "MissOne", "Name2": "MrTwo"},
+)

@@ -1,0 +1,22 @@
+"""TicTacToe (3x3): the Set's plugin object.
+
+Cells ``1``..``9``, Tray codes 0-4, Methods Standard, End, None (manual chapter V).
+"""
+
+from __future__ import annotations
+
+from interfaces.plugin import SetInterface
+from interfaces.tictactoe.board import build
+from interfaces.tictactoe.rules import TicTacToeRules
+
+interface = SetInterface(
+    name="TicTacToe",
+    aliases=("Tic-Tac-Toe", "Morpion3x3"),
+    build=build,
+    package=__name__,
+    template="tictactoe/page.html",
+    scripts=("tictactoe.js",),
+    styles=("tictactoe.css",),
+    rules=TicTacToeRules(),
+    sample={"Tray": "Init", "Input": "One", "Name1": "MissOne", "Name2": "MrTwo"},
+)

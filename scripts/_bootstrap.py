@@ -1,0 +1,113 @@
+"""Make the project's virtual environment and find a Chromium: shared by serve.py and test.py.
+
+Nothing but Python 3.11+ is assumed. The environment is ``.venv/`` beside this folder,
+created on first use and refreshed when ``pyproject.toml`` changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
+STAMP = VENV / ".installed"
+
+# Where a system Chromium usually lives (Debian's chromium, Ubuntu's, Google's builds).
+SYSTEM_CHROMIUMS = (
+    "chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome",
+)
+
+
+def say(message: str) -> None:
+    """Print a progress line to stderr."""
+    print(f"[tournoyons] {message}", file=sys.stderr, flush=True)
+
+
+def ensure_venv(extras: str = "") -> Path:
+    """Create ``.venv`` and install the project (editable) with ``extras``; return its python."""
+    if sys.version_info < (3, 11):
+        sys.exit("Python 3.11 or newer is needed.")
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + extras.encode()).hexdigest()
+    if PYTHON.exists() and STAMP.exists() and STAMP.read_text() == wanted:
+        return PYTHON
+    if not PYTHON.exists():
+        say(f"creating {VENV}")
+        venv.EnvBuilder(with_pip=True, clear=False).create(VENV)
+    target = f".[{extras}]" if extras else "."
+    say(f"installing {target} into {VENV}")
+    subprocess.run(
+        [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+         "--editable", target],
+        cwd=ROOT, check=True,
+    )
+    STAMP.write_text(wanted)
+    return PYTHON
+
+
+def _playwright_chromium(python: Path) -> str | None:
+    """Return the path of Playwright's own Chromium if it is installed and runs."""
+    code = (
+        "from playwright.sync_api import sync_playwright\n"
+        "import os\n"
+        "with sync_playwright() as p:\n"
+        "    path = p.chromium.executable_path\n"
+        "    print(path if os.path.exists(path) else '')\n"
+    )
+    try:
+        found = subprocess.run([str(python), "-c", code], capture_output=True, text=True,
+                               timeout=60).stdout.strip()
+    except (subprocess.SubprocessError, OSError):
+        return None
+    return found or None
+
+
+def _system_chromium() -> str | None:
+    for name in SYSTEM_CHROMIUMS:
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def find_chromium(python: Path) -> str:
+    """Return a Chromium executable, installing one if need be; exit with advice if none.
+
+    Order: ``$TOURNOYONS_CHROMIUM``; Playwright's own build if already downloaded; a system
+    Chromium on the PATH; ``playwright install chromium``; as root on Debian or Ubuntu,
+    ``apt-get install chromium``.
+    """
+    explicit = os.environ.get("TOURNOYONS_CHROMIUM")
+    if explicit:
+        return explicit
+    found = _playwright_chromium(python) or _system_chromium()
+    if found:
+        return found
+    say("no Chromium found: trying 'playwright install chromium'")
+    try:
+        subprocess.run([str(python), "-m", "playwright", "install", "chromium"],
+                       check=True, timeout=600)
+        found = _playwright_chromium(python)
+        if found:
+            return found
+    except (subprocess.SubprocessError, OSError) as failure:
+        say(f"playwright could not download its browser ({failure})")
+    if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
+        say("installing Debian's chromium with apt-get")
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "update", "-qq"], check=False, env=env)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=False, env=env)
+        found = _system_chromium()
+        if found:
+            return found
+    sys.exit(
+        "No Chromium could be found or installed. Install one (Debian/Ubuntu: "
+        "'sudo apt-get install chromium') or set TOURNOYONS_CHROMIUM to its path."
+    )

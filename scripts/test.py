@@ -1,0 +1,28 @@
+#!/usr/bin/env python3
+"""Run every test: ``python3 scripts/test.py [pytest arguments]``.
+
+Creates ``.venv`` with the project and its test dependencies, finds or installs a Chromium
+(see ``_bootstrap.find_chromium``), then runs pytest: unit tests, server tests, and the
+browser tests in real Chromium against the real server.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from _bootstrap import ROOT, ensure_venv, find_chromium, say
+
+def main() -> int:
+    """Run the suite; return pytest's exit status."""
+    python = ensure_venv("test")
+    chromium = find_chromium(python)
+    say(f"Chromium: {chromium}")
+    env = {**os.environ, "TOURNOYONS_CHROMIUM": chromium, "PYTHONDONTWRITEBYTECODE": "1"}
+    command = [str(python), "-m", "pytest", *sys.argv[1:]]
+    return subprocess.run(command, cwd=ROOT, env=env).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,7 @@
+"""The Tournoyons interface server: HTTP only; the games live in ``interfaces/``."""
+
+from __future__ import annotations
+
+from server.app import create_app
+
+__all__ = ["create_app"]

@@ -1,0 +1,174 @@
+/* The tester: a host page for every registered Set, as the Arbitre embeds it.
+ *
+ * "Show page" loads the interface with the form's parameters. "New hot-seat game" plays a
+ * whole game with the Set's rules (POST /tester/<set>/new and /play): after each ReturnValue
+ * the iframe is reloaded with the next context, as the Arbitre did, until the game ends.
+ * ReturnValues arrive from the local sink (/return, loaded by the interface's hidden
+ * iframe), which posts them to this window; every one is logged.
+ */
+(function () {
+  "use strict";
+
+  var config = JSON.parse(document.getElementById("tester-context").textContent);
+  var form = document.getElementById("context");
+  var frame = document.getElementById("interface");
+  var setSelect = document.getElementById("set");
+  var status = document.getElementById("status");
+  var log = document.getElementById("log");
+  var pageUrl = document.getElementById("page-url");
+  var newGame = document.getElementById("new-game");
+
+  /* Parameters a game's turn sets; the others (names, colour, wait...) are the person's. */
+  var CONTEXT_FIELDS = ["Method", "Input", "Tray", "Move1", "Move2", "Gain1", "Gain2", "Count", "Legend"];
+
+  var game = null; /* {set, state, id, turn, busy} while a hot-seat game runs */
+  var gameCounter = 0;
+  var tester = { messages: [], returns: [], game: function () { return game; } };
+  window.tester = tester;
+
+  function setInfo(name) {
+    for (var i = 0; i < config.sets.length; i++) {
+      if (config.sets[i].name === name) return config.sets[i];
+    }
+    return null;
+  }
+
+  function field(name) { return form.elements.namedItem(name); }
+
+  function setField(name, value) {
+    var el = field(name);
+    if (!el) return;
+    if (el.type === "checkbox") el.checked = Boolean(value);
+    else el.value = value == null ? "" : String(value);
+  }
+
+  function query(extra) {
+    var params = new URLSearchParams();
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name) return;
+      if (el.type === "checkbox") { if (el.checked) params.set(el.name, el.value); return; }
+      if (el.value !== "") params.set(el.name, el.value);
+    });
+    Object.keys(extra || {}).forEach(function (key) { params.set(key, extra[key]); });
+    return params.toString();
+  }
+
+  function load(extra) {
+    var url = "/?" + query(extra);
+    frame.src = url;
+    pageUrl.textContent = url;
+    pageUrl.href = url;
+  }
+
+  function say(text) { status.textContent = text; }
+
+  function addLog(value, detail) {
+    var item = document.createElement("li");
+    var strong = document.createElement("strong");
+    strong.textContent = value;
+    item.appendChild(strong);
+    item.appendChild(document.createTextNode(" " + detail));
+    item.setAttribute("data-value", value);
+    log.insertBefore(item, log.firstChild);
+  }
+
+  function updateButtons() {
+    var info = setInfo(setSelect.value);
+    newGame.disabled = !(info && info.rules);
+    newGame.title = info && info.rules ? "" : "This Set carries no rules";
+  }
+
+  function applyTurn(turn) {
+    CONTEXT_FIELDS.forEach(function (name) { setField(name, ""); });
+    Object.keys(turn.params).forEach(function (name) { setField(name, turn.params[name]); });
+    game.state = turn.state;
+    game.turn += 1;
+    game.over = turn.over;
+    var returnUrl = "/return?game=" + game.id + "&turn=" + game.turn;
+    setField("URLReturn", returnUrl);
+    load();
+    if (turn.over) say("Game over. Start a new game when you like.");
+    else say("Turn " + game.turn + ": player " + (turn.params.Input === "Two" ? "two" : "one") + " to play.");
+  }
+
+  function post(path, body) {
+    return fetch(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body || {}),
+    }).then(function (response) {
+      return response.json().then(function (data) { return { ok: response.ok, data: data }; });
+    });
+  }
+
+  function startGame() {
+    var info = setInfo(setSelect.value);
+    if (!info || !info.rules) return;
+    gameCounter += 1;
+    game = { set: info, state: null, id: gameCounter, turn: 0, busy: true, over: false };
+    post("/tester/" + info.key + "/new").then(function (answer) {
+      game.busy = false;
+      if (!answer.ok) { say("The rules refused to start: " + answer.data.error); return; }
+      applyTurn(answer.data);
+    });
+  }
+
+  function played(value, search) {
+    if (!game || game.over || game.busy) return;
+    var params = new URLSearchParams(search || "");
+    if (params.get("game") !== String(game.id) || params.get("turn") !== String(game.turn)) return;
+    game.busy = true;
+    post("/tester/" + game.set.key + "/play", { state: game.state, value: value }).then(function (answer) {
+      game.busy = false;
+      if (!answer.ok) {
+        say("Refused by the rules (" + answer.data.error + "): play again.");
+        load();
+        return;
+      }
+      applyTurn(answer.data);
+    });
+  }
+
+  window.addEventListener("message", function (event) {
+    var data = event.data;
+    if (!data || typeof data !== "object") return;
+    if (data.type === "tournoyons:return") {
+      tester.messages.push({ value: data.value, set: data.set });
+      if (!field("URLReturn").value) addLog(String(data.value), "from " + data.set + " (postMessage)");
+      return;
+    }
+    if (data.type === "tournoyons:sink" && event.origin === window.location.origin) {
+      tester.returns.push({ value: data.value, search: data.search });
+      var info = game ? game.set.name + ", turn " + game.turn : setSelect.value;
+      addLog(String(data.value), "from " + info + " (URLReturn)");
+      played(String(data.value), data.search);
+    }
+  });
+
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    game = null;
+    load();
+    say("Showing " + setSelect.value + ".");
+  });
+
+  newGame.addEventListener("click", startGame);
+
+  document.getElementById("sample").addEventListener("click", function () {
+    var info = setInfo(setSelect.value);
+    game = null;
+    CONTEXT_FIELDS.forEach(function (name) { setField(name, ""); });
+    Object.keys((info && info.sample) || {}).forEach(function (name) { setField(name, info.sample[name]); });
+    setField("URLReturn", "/return");
+    load();
+    say("Sample context of " + setSelect.value + ".");
+  });
+
+  setSelect.addEventListener("change", function () {
+    game = null;
+    updateButtons();
+    say(setSelect.value + " chosen.");
+  });
+
+  updateButtons();
+})();

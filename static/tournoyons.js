@@ -1,0 +1,280 @@
+/* Tournoyons interface runtime, shared by every Set (spec sections 3 and 6).
+ *
+ * It reads the page's context (the JSON block #tournoyons-context, written by the server),
+ * shows Wait-delayed impacts, turns input on, returns exactly one value per page load
+ * (hidden iframe to URLReturn, and postMessage to the parent), runs the WebTest controls,
+ * plays sounds with Web Audio, and moves the keyboard focus on boards.
+ *
+ * A Set's own script, loaded after this one, calls tournoyons.define({...}) with:
+ *   show(value, player)  draw the value just played on the board;
+ *   tray()               the board value now shown, in the Set's Tray syntax (optional);
+ *   controls(value)      the elements returning `value` (optional; default: the elements
+ *                        with data-value or data-cell equal to it);
+ *   ready()              called once every impact is shown (optional).
+ */
+(function () {
+  "use strict";
+
+  var root = document.documentElement;
+  var config = null;
+  var controller = {};
+  var inputOn = false;
+  var returned = false;
+  var player = null;
+  var audio = null;
+
+  var api = {
+    set: root.getAttribute("data-set") || "",
+    lastValue: null,
+    sounds: [],
+    tray: function () {
+      if (controller.tray) return controller.tray();
+      return config ? config.tray : "";
+    },
+    play: function (value) { return play(String(value)); },
+    define: function (definition) { controller = definition || {}; },
+    get inputOn() { return inputOn; },
+  };
+  window.tournoyons = api;
+
+  /* The original testers read the board through this global (spec section 6). */
+  window.Webmaster = function (order) {
+    switch (order) {
+      case "tray": return api.tray();
+      case "joue": webtestPlay(); return undefined;
+      case "affiche": webtestShow(true); return api.tray();
+      default: return undefined;
+    }
+  };
+
+  function controlsFor(value) {
+    if (controller.controls) return controller.controls(value);
+    var v = CSS.escape(value);
+    return Array.prototype.slice.call(
+      document.querySelectorAll('[data-value="' + v + '"], [data-cell="' + v + '"]'));
+  }
+
+  function setInput(on, who) {
+    inputOn = on;
+    player = on ? who : null;
+    if (on) root.setAttribute("data-input", String(who));
+    else root.removeAttribute("data-input");
+    var first = null;
+    (config.playable || []).forEach(function (value) {
+      controlsFor(value).forEach(function (el) {
+        if (on) {
+          el.setAttribute("data-playable", "true");
+          el.removeAttribute("aria-disabled");
+          if (el.hasAttribute("data-cell") && !first) first = el;
+        } else {
+          el.removeAttribute("data-playable");
+          if (el.hasAttribute("data-cell")) el.setAttribute("aria-disabled", "true");
+          if (el.tagName === "BUTTON") el.disabled = true;
+        }
+      });
+    });
+    document.querySelectorAll("[data-cell]").forEach(function (el) {
+      el.setAttribute("tabindex", on && el === first ? "0" : "-1");
+    });
+    document.querySelectorAll("button[data-value]").forEach(function (el) {
+      el.disabled = !on || el.getAttribute("data-playable") !== "true";
+    });
+  }
+
+  function returnUrl(url, value) {
+    var parsed;
+    try { parsed = new URL(url, document.baseURI); } catch (e) { return null; }
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return null;
+    var href = parsed.href;
+    var fragment = "";
+    var hash = href.indexOf("#");
+    if (hash >= 0) { fragment = href.slice(hash); href = href.slice(0, hash); }
+    var sep = href.indexOf("?") < 0 ? "?" : (/[?&]$/.test(href) ? "" : "&");
+    return href + sep + "ReturnValue=" + encodeURIComponent(value) + fragment;
+  }
+
+  function sendReturn(value) {
+    if (config.urlReturn) {
+      var target = returnUrl(config.urlReturn, value);
+      var frame = document.querySelector("iframe.return");
+      if (target && frame) frame.src = target;
+    }
+    if (window.parent && window.parent !== window) {
+      window.parent.postMessage({ type: "tournoyons:return", value: value, set: config.set }, "*");
+    }
+  }
+
+  function announce(text) {
+    var live = document.querySelector("[data-announce]");
+    if (live) live.textContent = text;
+  }
+
+  function play(value) {
+    if (returned || !inputOn || !config) return false;
+    if ((config.playable || []).indexOf(value) < 0) return false;
+    returned = true;
+    var who = player;
+    setInput(false, null);
+    api.lastValue = value;
+    root.setAttribute("data-played", value);
+    if (controller.show) controller.show(value, who);
+    announce((who === 2 ? "\u25CF2 " : "\u25CF1 ") + value);
+    sound("move");
+    sendReturn(value);
+    refreshWebtest();
+    return true;
+  }
+
+  /* --- sound: Web Audio tones, no files; silenced by Mute ------------------------------ */
+
+  function tones(kind) {
+    var notes = kind === "win" ? [523.25, 659.25, 783.99, 1046.5] : [392.0, 587.33];
+    var t0 = audio.currentTime + 0.01;
+    notes.forEach(function (frequency, i) {
+      var osc = audio.createOscillator();
+      var gain = audio.createGain();
+      var start = t0 + i * (kind === "win" ? 0.12 : 0.06);
+      osc.type = kind === "win" ? "triangle" : "sine";
+      osc.frequency.value = frequency;
+      gain.gain.setValueAtTime(0.0001, start);
+      gain.gain.exponentialRampToValueAtTime(0.18, start + 0.015);
+      gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.28);
+      osc.connect(gain);
+      gain.connect(audio.destination);
+      osc.start(start);
+      osc.stop(start + 0.3);
+    });
+    api.sounds.push(kind);
+  }
+
+  function sound(kind) {
+    if (!config || config.mute) return;
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    try {
+      audio = audio || new Context();
+      if (audio.state === "running") { tones(kind); return; }
+      /* Browsers start audio only after a gesture (or with the host's allow="autoplay"):
+         play when it starts, unless the moment has passed. */
+      var asked = Date.now();
+      audio.resume().then(function () {
+        if (Date.now() - asked < 1000) tones(kind);
+      }, function () {});
+    } catch (e) {
+      /* No audio device: the page works silently. */
+    }
+  }
+
+  /* --- WebTest (spec section 3): input held off until the play control is used -------- */
+
+  function webtestPlay() {
+    if (returned || inputOn || !config || !config.player) return;
+    setInput(true, config.player);
+    var button = document.querySelector('[data-webtest="play"]');
+    if (button) { button.setAttribute("aria-pressed", "true"); button.disabled = true; }
+    var first = document.querySelector('[data-playable="true"]');
+    if (first && first.focus) first.focus();
+  }
+
+  function refreshWebtest() {
+    var tray = document.querySelector("[data-webtest-tray]");
+    var value = document.querySelector("[data-webtest-value]");
+    if (tray) tray.textContent = api.tray();
+    if (value) value.textContent = api.lastValue === null ? "\u2205" : api.lastValue;
+  }
+
+  function webtestShow(force) {
+    var output = document.querySelector("[data-webtest-output]");
+    var button = document.querySelector('[data-webtest="show"]');
+    if (!output) return;
+    var open = force === true ? true : output.hidden;
+    output.hidden = !open;
+    if (button) button.setAttribute("aria-expanded", String(open));
+    refreshWebtest();
+  }
+
+  /* --- pointer and keyboard ------------------------------------------------------------ */
+
+  function valueOf(el) {
+    return el.getAttribute("data-value") || el.getAttribute("data-cell");
+  }
+
+  document.addEventListener("click", function (event) {
+    var target = event.target;
+    if (!(target instanceof Element)) return;
+    var webtest = target.closest("[data-webtest]");
+    if (webtest) {
+      if (webtest.getAttribute("data-webtest") === "play") webtestPlay();
+      else webtestShow();
+      return;
+    }
+    var control = target.closest('[data-playable="true"]');
+    if (control) play(valueOf(control));
+  });
+
+  var STEPS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+  document.addEventListener("keydown", function (event) {
+    var target = event.target;
+    if (!(target instanceof Element)) return;
+    var cell = target.closest("[data-cell]");
+    if (!cell || target.tagName === "BUTTON") return;
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      if (cell.getAttribute("data-playable") === "true") play(valueOf(cell));
+      return;
+    }
+    var step = STEPS[event.key];
+    var board = cell.closest("[data-board]");
+    if (!step || !board) return;
+    event.preventDefault();
+    var cells = Array.prototype.slice.call(board.querySelectorAll("[data-cell]"));
+    var columns = parseInt(board.getAttribute("data-columns"), 10) || Math.round(Math.sqrt(cells.length));
+    var index = cells.indexOf(cell);
+    var column = index % columns + step[0];
+    var row = Math.floor(index / columns) + step[1];
+    if (column < 0 || column >= columns || row < 0 || row * columns + column >= cells.length) return;
+    var next = cells[row * columns + column];
+    cell.setAttribute("tabindex", "-1");
+    next.setAttribute("tabindex", "0");
+    next.focus();
+  });
+
+  /* --- start: moves first, impacts Wait tenths later, then input ----------------------- */
+
+  function impacts() {
+    return Array.prototype.slice.call(document.querySelectorAll("[data-before]"));
+  }
+
+  function finish() {
+    impacts().forEach(function (el) {
+      var after = el.getAttribute("data-after");
+      if (after !== null) el.setAttribute("data-state", after);
+      el.removeAttribute("data-after");
+    });
+    if (config.sound === "win") sound("win");
+    if (controller.ready) controller.ready();
+    if (config.input && !config.webtest) setInput(true, config.player);
+    root.setAttribute("data-ready", "true");
+  }
+
+  function start() {
+    var block = document.getElementById("tournoyons-context");
+    try { config = JSON.parse(block ? block.textContent : "{}"); } catch (e) { config = {}; }
+    config.playable = config.playable || [];
+    api.set = config.set || api.set;
+    setInput(false, null);
+    var delayed = config.wait > 0 ? impacts() : [];
+    delayed.forEach(function (el) {
+      el.setAttribute("data-after", el.getAttribute("data-state") || "");
+      el.setAttribute("data-state", el.getAttribute("data-before"));
+    });
+    if (config.sound) sound("move");
+    refreshWebtest();
+    if (delayed.length) window.setTimeout(finish, config.wait * 100);
+    else finish();
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

@@ -1,0 +1,133 @@
+"""Fixtures shared by every test: the app, a test client, the live server, Chromium."""
+
+from __future__ import annotations
+
+import os
+import queue
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from server import create_app
+
+ROOT = Path(__file__).resolve().parent.parent
+PLUGINS = Path(__file__).resolve().parent / "plugins"
+
+# The third-party Set of tests/plugins/ is registered through its entry point, exactly as a
+# pip-installed plugin would be: its folder (package and .dist-info) joins the path.
+if str(PLUGINS) not in sys.path:
+    sys.path.insert(0, str(PLUGINS))
+
+
+@pytest.fixture(scope="session")
+def app() -> Any:
+    """The ASGI application, with every registered Set (the third-party Nim included)."""
+    return create_app()
+
+
+@pytest.fixture(scope="session")
+def client(app: Any) -> Iterator[TestClient]:
+    """A Starlette test client on the application."""
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def _read_lines(stream: Any, lines: queue.Queue[str]) -> None:
+    for line in iter(stream.readline, ""):
+        lines.put(line)
+
+
+@pytest.fixture(scope="session")
+def live_server() -> Iterator[str]:
+    """The real server (``tournoyons-gui serve --port 0``) in a subprocess; yields its base URL.
+
+    It runs with ``tests/plugins`` on PYTHONPATH, so the third-party Set is served too.
+    """
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [
+        str(PLUGINS), str(ROOT), os.environ.get("PYTHONPATH", "")]))}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "serve", "--port", "0", "--log-level", "warning",
+         "--no-access-log"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=_read_lines, args=(process.stdout, lines), daemon=True).start()
+    seen: list[str] = []
+    base = ""
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not base:
+            try:
+                line = lines.get(timeout=0.5)
+            except queue.Empty:
+                if process.poll() is not None:
+                    break
+                continue
+            seen.append(line)
+            if "serving on " in line:
+                base = line.split("serving on ", 1)[1].strip().rstrip("/")
+        while base and time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(base + "/healthz", timeout=2) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            pytest.fail("the server did not start:\n" + "".join(seen))
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if process.stdout:
+            process.stdout.close()
+
+
+def _chromium() -> str | None:
+    explicit = os.environ.get("TOURNOYONS_CHROMIUM")
+    if explicit:
+        return explicit
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None  # Playwright's own build, if it was downloaded
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """Launch Chromium from TOURNOYONS_CHROMIUM or the PATH; let pages play sound unasked."""
+    args = {
+        **browser_type_launch_args,
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--no-first-run",
+            "--autoplay-policy=no-user-gesture-required",
+        ],
+    }
+    path = _chromium()
+    if path:
+        args["executable_path"] = path
+    return args
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    """Pages open at the Arbitre's iframe size, 736x660."""
+    return {**browser_context_args, "viewport": {"width": 736, "height": 660}}
