@@ -33,7 +33,7 @@ def say(message: str) -> None:
 
 def ensure_venv(extras: str = "") -> Path:
     """Create ``.venv`` and install the project (editable) with ``extras``; return its python."""
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 - the scripts run on any python3
         sys.exit("Python 3.11 or newer is needed.")
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + extras.encode()).hexdigest()
     if PYTHON.exists() and STAMP.exists() and STAMP.read_text() == wanted:

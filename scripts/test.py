@@ -14,6 +14,7 @@ import sys
 
 from _bootstrap import ROOT, ensure_venv, find_chromium, say
 
+
 def main() -> int:
     """Run the suite; return pytest's exit status."""
     python = ensure_venv("test")

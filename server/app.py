@@ -23,7 +23,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from interfaces.plugin import IllegalMove, SetInterface, Turn, View
-from interfaces.protocol import Context, Method, ParamError, error_codes, parse_query, read_context
+from interfaces.protocol import Method, ParamError, error_codes, parse_query, read_context
 from interfaces.registry import Registry, load_registry
 from server.assets import AssetStore
 

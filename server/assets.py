@@ -59,7 +59,8 @@ class AssetStore:
 
     def _add(self, namespace: str, name: str, body: bytes) -> None:
         suffix = Path(name).suffix.lower()
-        media_type = _TYPES.get(suffix) or mimetypes.guess_type(name)[0] or "application/octet-stream"
+        guessed = mimetypes.guess_type(name)[0]
+        media_type = _TYPES.get(suffix) or guessed or "application/octet-stream"
         gzipped = gzip.compress(body, 9, mtime=0) if suffix in _COMPRESSIBLE else None
         if gzipped is not None and len(gzipped) >= len(body):
             gzipped = None

@@ -77,23 +77,23 @@ def build(ctx: Context) -> RochambeauView:
     errors: list[ParamError] = []
     hands: dict[Player, str | None] = {}
     scores: dict[Player, int | None] = {}
-    for player in Player:
-        move = ctx.move(player)
-        hands[player] = move if move in HANDS else None
+    for side in Player:
+        move = ctx.move(side)
+        hands[side] = move if move in HANDS else None
         if move is not None and move not in HANDS:
-            errors.append(ParamError(f"move{player}", "Move is 1 rock, 2 paper or 3 scissors"))
+            errors.append(ParamError(f"move{side}", "Move is 1 rock, 2 paper or 3 scissors"))
         try:
-            scores[player] = read_score(ctx.gain(player))
+            scores[side] = read_score(ctx.gain(side))
         except ValueError:
-            scores[player] = None
-            errors.append(ParamError(f"gain{player}", "Gain is a score 0-5"))
+            scores[side] = None
+            errors.append(ParamError(f"gain{side}", "Gain is a score 0-5"))
 
     hand1, hand2 = hands[Player.ONE], hands[Player.TWO]
     outcome = {Player.ONE: "", Player.TWO: ""}
     if hand1 and hand2:
         won = round_winner(hand1, hand2)
-        for player in Player:
-            outcome[player] = "tie" if won is None else ("win" if won is player else "lose")
+        for side in Player:
+            outcome[side] = "tie" if won is None else ("win" if won is side else "lose")
 
     winner = next((p for p in Player if scores[p] == WINNING_SCORE), None)
     player: Player | None = ctx.input

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from interfaces.protocol import Context, Method, ParamError, Player
 from interfaces.plugin import View
+from interfaces.protocol import Context, Method, ParamError, Player
 
 SIZE = 3
 CELLS = SIZE * SIZE
@@ -61,7 +61,7 @@ class TicTacToeView(View):
 
 
 def read_tray(tray: str | None) -> str | None:
-    """Return the 9-character Tray, ``EMPTY_TRAY`` for ``Init`` or absent, ``None`` if unreadable."""
+    """Return the 9-character Tray (``Init`` or absent: empty), ``None`` if unreadable."""
     if tray is None or tray.lower() == "init":
         return EMPTY_TRAY
     if len(tray) == CELLS and all(code in "01234" for code in tray):
@@ -98,18 +98,18 @@ def build(ctx: Context) -> TicTacToeView:
     board = list(tray or EMPTY_TRAY)
 
     last: dict[int, Player] = {}
-    for player in Player:
-        raw = ctx.move(player)
+    for mover in Player:
+        raw = ctx.move(mover)
         if raw is None:
             continue
         number = read_move(raw)
         code = board[number - 1] if number else ""
-        if number is None or OWNER.get(code, player) is not player:
-            errors.append(ParamError(f"move{player}", "Move is a free or own cell 1-9"))
+        if number is None or OWNER.get(code, mover) is not mover:
+            errors.append(ParamError(f"move{mover}", "Move is a free or own cell 1-9"))
             continue
         if code == "0":
-            board[number - 1] = MARK[player]
-        last[number] = player
+            board[number - 1] = MARK[mover]
+        last[number] = mover
 
     winners = {OWNER[code] for code in board if code in "34"}
     winner = winners.pop() if len(winners) == 1 else None

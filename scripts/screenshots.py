@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Take the README's screenshots (docs/*.png) from the real server in Chromium.
+
+Run after ``python3 scripts/test.py`` has made ``.venv``:
+``.venv/bin/python scripts/screenshots.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+PORT = 8791
+SHOTS = {
+    "tictactoe.png": "/?Set=TicTacToe&Name1=MissOne&Name2=MrTwo&Tray=120210100&Move1=7"
+                     "&Input=Two&Count=5&Legend=MrTwo%20joue",
+    "tictactoe-end.png": "/?Set=TicTacToe&Name1=MissOne&Name2=MrTwo&Tray=324140004"
+                         "&Move2=9&Method=End&Count=7",
+    "rochambeau.png": "/?Set=Rochambeau&Name1=MissOne&Name2=MrTwo&Move1=2&Move2=1&Gain1=3"
+                      "&Gain2=2&Input=One&Count=6",
+}
+
+
+def main() -> None:
+    """Start the server, shoot each page at 736x660 and the tester at 1280x820."""
+    DOCS.mkdir(exist_ok=True)
+    server = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--port", str(PORT),
+                               "--log-level", "warning", "--no-access-log"], cwd=ROOT)
+    base = f"http://127.0.0.1:{PORT}"
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(base + "/healthz", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(
+                executable_path=os.environ.get("TOURNOYONS_CHROMIUM", "/usr/bin/chromium"),
+                args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 736, "height": 660})
+            for name, url in SHOTS.items():
+                page.goto(base + url)
+                page.wait_for_selector("html[data-ready='true']")
+                page.wait_for_timeout(700)
+                page.screenshot(path=DOCS / name)
+            page.set_viewport_size({"width": 1280, "height": 820})
+            page.goto(base + "/")
+            page.click("#new-game")
+            page.frame_locator("#interface").locator("[data-cell='5']").click()
+            page.wait_for_timeout(1500)
+            page.screenshot(path=DOCS / "tester.png")
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait()
+
+
+if __name__ == "__main__":
+    main()
