@@ -22,8 +22,8 @@ PORT = 8791
 SHOTS = {
     "tictactoe.png": "/?Set=TicTacToe&Name1=MissOne&Name2=MrTwo&Tray=120210100&Move1=7"
                      "&Input=Two&Count=5&Legend=MrTwo%20joue",
-    "tictactoe-end.png": "/?Set=TicTacToe&Name1=MissOne&Name2=MrTwo&Tray=324140004"
-                         "&Move2=9&Method=End&Count=7",
+    "tictactoe-end.png": "/?Set=TicTacToe&Name1=MissOne&Name2=MrTwo&Tray=114140400"
+                         "&Move2=7&Method=End&Count=6",
     "rochambeau.png": "/?Set=Rochambeau&Name1=MissOne&Name2=MrTwo&Move1=2&Move2=1&Gain1=3"
                       "&Gain2=2&Input=One&Count=6",
 }
@@ -54,8 +54,12 @@ def main() -> None:
                 page.screenshot(path=DOCS / name)
             page.set_viewport_size({"width": 1280, "height": 820})
             page.goto(base + "/")
+            page.select_option("#set", "TicTacToe")
+            page.fill("input[name=Wait]", "0")
             page.click("#new-game")
-            page.frame_locator("#interface").locator("[data-cell='5']").click()
+            frame = page.frame_locator("#interface")
+            frame.locator("[data-cell='5'][data-playable='true']").click()
+            frame.locator("[data-cell='1'][data-playable='true']").click()
             page.wait_for_timeout(1500)
             page.screenshot(path=DOCS / "tester.png")
             browser.close()
