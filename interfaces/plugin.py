@@ -40,12 +40,16 @@ class View:
     - ``playable``: the values that player may return now (cells, hands ...), in the order
       keyboard navigation visits them.
     - ``errors``: the Set's parameters that could not be read (``tray``, ``move1`` ...).
+    - ``composed``: the value is composed on the page (a fleet placed, a code chosen) rather
+      than picked from ``playable``; the Set's script then validates it with its
+      ``accepts(value)`` before the single return.
     - ``sound``: ``"move"``, ``"win"`` or ``None``: what the page plays once drawn.
     """
 
     tray: str = ""
     player: Player | None = None
     playable: tuple[str, ...] = ()
+    composed: bool = False
     errors: tuple[ParamError, ...] = ()
     sound: str | None = None
 

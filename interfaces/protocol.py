@@ -145,6 +145,10 @@ def _decode_bytes(run: bytes) -> str:
     This is JavaScript ``unescape`` (which maps ``%E9`` to U+00E9) widened to understand
     the UTF-8 that modern hosts send (``%C3%A9``): spec section 2, Decision (decoding).
     """
+    try:
+        return run.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
     out: list[str] = []
     i = 0
     while i < len(run):
@@ -171,6 +175,8 @@ def decode_value(raw: bytes) -> str:
     ``unescape`` leaves it. Never raises.
     """
     raw = raw.replace(b"+", b" ")
+    if b"%" not in raw:
+        return _decode_bytes(raw)
     pieces: list[str] = []
     pending = bytearray()  # bytes awaiting UTF-8 / Latin-1 decoding
     units: list[int] = []  # UTF-16 code units from %uXXXX awaiting pairing

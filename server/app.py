@@ -147,15 +147,17 @@ class Interfaces:
         asks = bool(
             view is not None
             and view.player is not None
-            and view.playable
+            and (view.playable or view.composed)
             and method not in (Method.END, Method.NONE)
         )
         config = {
             "set": interface.name if interface else "",
             "method": method.value,
             "player": int(view.player) if asks and view and view.player else None,
-            "input": asks and ctx.input is not None,
+            # Input asks for a move; Method=Prepare asks for a preparation (spec section 3).
+            "input": asks and (ctx.input is not None or method is Method.PREPARE),
             "playable": list(view.playable) if asks and view else [],
+            "composed": bool(asks and view and view.composed),
             "tray": view.tray if view else "",
             "urlReturn": ctx.url_return,
             "wait": ctx.wait,

@@ -62,14 +62,29 @@
 
   function say(text) { status.textContent = text; }
 
+  /* During a hot-seat game the two players share this screen: a value may be a secret
+     (a hand chosen first, a code, a fleet), so the log hides values until the game ends. */
+  var HIDDEN = "\u2022\u2022\u2022";
+
   function addLog(value, detail) {
     var item = document.createElement("li");
     var strong = document.createElement("strong");
-    strong.textContent = value;
+    var hidden = Boolean(game && !game.over);
+    strong.textContent = hidden ? HIDDEN : value;
+    if (hidden) { strong.title = "hidden until the game ends"; item.setAttribute("data-hidden", "true"); }
     item.appendChild(strong);
     item.appendChild(document.createTextNode(" " + detail));
     item.setAttribute("data-value", value);
     log.insertBefore(item, log.firstChild);
+  }
+
+  function revealLog() {
+    log.querySelectorAll('li[data-hidden="true"]').forEach(function (item) {
+      var strong = item.querySelector("strong");
+      strong.textContent = item.getAttribute("data-value");
+      strong.removeAttribute("title");
+      item.removeAttribute("data-hidden");
+    });
   }
 
   function updateButtons() {
@@ -87,7 +102,7 @@
     var returnUrl = "/return?game=" + game.id + "&turn=" + game.turn;
     setField("URLReturn", returnUrl);
     load();
-    if (turn.over) say("Game over. Start a new game when you like.");
+    if (turn.over) { revealLog(); say("Game over. Start a new game when you like."); }
     else say("Turn " + game.turn + ": player " + (turn.params.Input === "Two" ? "two" : "one") + " to play.");
   }
 
@@ -148,6 +163,7 @@
   form.addEventListener("submit", function (event) {
     event.preventDefault();
     game = null;
+    revealLog();
     load();
     say("Showing " + setSelect.value + ".");
   });
@@ -157,6 +173,7 @@
   document.getElementById("sample").addEventListener("click", function () {
     var info = setInfo(setSelect.value);
     game = null;
+    revealLog();
     CONTEXT_FIELDS.forEach(function (name) { setField(name, ""); });
     Object.keys((info && info.sample) || {}).forEach(function (name) { setField(name, info.sample[name]); });
     setField("URLReturn", "/return");
@@ -166,6 +183,7 @@
 
   setSelect.addEventListener("change", function () {
     game = null;
+    revealLog();
     updateButtons();
     say(setSelect.value + " chosen.");
   });

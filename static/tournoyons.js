@@ -10,6 +10,9 @@
  *   tray()               the board value now shown, in the Set's Tray syntax (optional);
  *   controls(value)      the elements returning `value` (optional; default: the elements
  *                        with data-value or data-cell equal to it);
+ *   input(on, player)    input turned on for `player` (1 or 2), or off (optional);
+ *   accepts(value)       whether a value composed on the page (a fleet, a code: the
+ *                        view's `composed`) may be returned (optional);
  *   ready()              called once every impact is shown (optional).
  */
 (function () {
@@ -79,6 +82,7 @@
     document.querySelectorAll("button[data-value]").forEach(function (el) {
       el.disabled = !on || el.getAttribute("data-playable") !== "true";
     });
+    if (controller.input) controller.input(on, on ? who : null);
   }
 
   function returnUrl(url, value) {
@@ -111,7 +115,8 @@
 
   function play(value) {
     if (returned || !inputOn || !config) return false;
-    if ((config.playable || []).indexOf(value) < 0) return false;
+    var listed = (config.playable || []).indexOf(value) >= 0;
+    if (!listed && !(config.composed && controller.accepts && controller.accepts(value))) return false;
     returned = true;
     var who = player;
     setInput(false, null);
@@ -246,6 +251,32 @@
     return Array.prototype.slice.call(document.querySelectorAll("[data-before]"));
   }
 
+  /* An element carrying a Wait-delayed impact shows its state before the impact until
+     finish(); the page's HTML holds the final state, so that it is complete without
+     JavaScript. */
+  function holdImpact(el) {
+    if (el.hasAttribute("data-after")) return;
+    el.setAttribute("data-after", el.getAttribute("data-state") || "");
+    el.setAttribute("data-state", el.getAttribute("data-before"));
+  }
+
+  /* This script runs in the head, before the board is parsed: hold each impact as the
+     parser inserts it, before the first paint, so the final state never flashes. */
+  var observer = null;
+  var waitAttribute = parseInt(root.getAttribute("data-wait") || "0", 10);
+  if (waitAttribute > 0 && window.MutationObserver && document.readyState === "loading") {
+    observer = new MutationObserver(function (records) {
+      records.forEach(function (record) {
+        record.addedNodes.forEach(function (node) {
+          if (node.nodeType !== 1) return;
+          if (node.hasAttribute("data-before")) holdImpact(node);
+          node.querySelectorAll("[data-before]").forEach(holdImpact);
+        });
+      });
+    });
+    observer.observe(document, { childList: true, subtree: true });
+  }
+
   function finish() {
     impacts().forEach(function (el) {
       var after = el.getAttribute("data-after");
@@ -264,17 +295,17 @@
     config.playable = config.playable || [];
     api.set = config.set || api.set;
     setInput(false, null);
+    if (observer) { observer.takeRecords(); observer.disconnect(); }
     var delayed = config.wait > 0 ? impacts() : [];
-    delayed.forEach(function (el) {
-      el.setAttribute("data-after", el.getAttribute("data-state") || "");
-      el.setAttribute("data-state", el.getAttribute("data-before"));
-    });
+    delayed.forEach(holdImpact);
     if (config.sound) sound("move");
     refreshWebtest();
     if (delayed.length) window.setTimeout(finish, config.wait * 100);
     else finish();
   }
 
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-  else start();
+  /* Deferred scripts run while readyState is already "interactive": wait for
+     DOMContentLoaded, which comes after every deferred script (the Set's define()). */
+  if (document.readyState === "complete") start();
+  else document.addEventListener("DOMContentLoaded", start);
 })();

@@ -1,0 +1,26 @@
+"""MasterMind: the Set's plugin object.
+
+Two boards of 8 lines, colours ``A``..``H``, Methods Standard, End, None and Prepare (the
+person chooses a secret code); manual chapter V, "Mastermind"; spec section 4.
+"""
+
+from __future__ import annotations
+
+from interfaces.mastermind.board import build
+from interfaces.mastermind.rules import MasterMindRules
+from interfaces.plugin import SetInterface
+from interfaces.protocol import Method
+
+interface = SetInterface(
+    name="MasterMind",
+    build=build,
+    package=__name__,
+    template="mastermind/page.html",
+    scripts=("mastermind.js",),
+    styles=("mastermind.css",),
+    methods=frozenset({Method.STANDARD, Method.END, Method.NONE, Method.PREPARE}),
+    rules=MasterMindRules(),
+    # Mid-game, player one to guess: player two's code is not sent (hot-seat fairness).
+    sample={"Tray": "11BBCC00DEFA***21ABCD30AEBF", "Gain1": "GCCH", "Input": "One",
+            "Count": "6", "Name1": "MissOne", "Name2": "MrTwo"},
+)

@@ -1,0 +1,35 @@
+"""Pente (19x19): the Set's plugin object.
+
+Points ``AA``..``SS``, Tray codes 0-6 and 9, Gains 0..5 captured pairs, Methods Standard,
+End, None (manual chapter V, "Pente"; spec section 4).
+"""
+
+from __future__ import annotations
+
+from interfaces.pente.board import build
+from interfaces.pente.rules import PenteRules
+from interfaces.plugin import SetInterface
+
+# The tester's first look: player one's fifth stone, MM, has just captured the pair KK-LL
+# (shown, then removed after Wait); player two to play.
+SAMPLE_MOVES = ("JJ", "KK", "MP", "LL", "MM")
+
+
+def _sample(rules: PenteRules) -> dict[str, str]:
+    """Return the context the rules send after ``SAMPLE_MOVES``, with players' names."""
+    turn = rules.new_game()
+    for value in SAMPLE_MOVES:
+        turn = rules.play(turn.state, value)
+    return {**turn.params, "Name1": "MissOne", "Name2": "MrTwo"}
+
+
+interface = SetInterface(
+    name="Pente",
+    build=build,
+    package=__name__,
+    template="pente/page.html",
+    scripts=("pente.js",),
+    styles=("pente.css",),
+    rules=PenteRules(),
+    sample=_sample(PenteRules()),
+)

@@ -1,0 +1,194 @@
+"""Pente rules, as the Arbitre applies them, for the tester's hot-seat games.
+
+Standard Pente with the tournament opening (manual chapter V, "Pente"; spec section 4):
+
+- players alternate, player one first, one stone per turn on an empty point;
+- player one's first stone is on the centre ``JJ``; player one's second stone is at least
+  3 points from the centre (outside the 5x5 square around it);
+- a stone that flanks exactly two of the opponent's stones in a line (``X O O X``, in any of
+  the 8 directions) captures them: they are removed and the capturing player's Gain grows
+  by one pair; a player who puts their own pair between two enemy stones loses nothing;
+- five or more stones in a row (row, column or diagonal), or five captured pairs, wins;
+  a full board without a winner is a draw.
+
+**Decision** (what the next page is sent): the points a rule forbids are sent as ``9`` in
+that turn's Tray (every point but ``JJ`` for the first stone, the empty points of the 5x5
+square for player one's second), so the page offers only legal points; the stones a move
+captured are sent as ``5``/``6`` so they are shown, then removed ``Wait`` tenths later; the
+winning stones are sent as ``3``/``4``: the five or more in a row, or, for a win by
+captures, the stones that closed the last pincers (the stone played and the far stone of
+each pair it took).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from interfaces.pente.board import (
+    CAPTURED,
+    CENTRE,
+    EMPTY_TRAY,
+    FORBIDDEN,
+    MAX_GAIN,
+    POINTS,
+    SIZE,
+    STONE,
+    WINNING,
+    point_name,
+    read_point,
+)
+from interfaces.plugin import IllegalMove, Turn
+from interfaces.protocol import Player
+
+__all__ = ["DIRECTIONS", "PenteRules", "captures", "forbidden_points", "rows_of_five"]
+
+_INPUT = {Player.ONE: "One", Player.TWO: "Two"}
+# The 4 lines through a point; each is walked both ways, so captures see all 8 directions.
+LINES = ((1, 0), (0, 1), (1, 1), (1, -1))
+DIRECTIONS = tuple(d for dx, dy in LINES for d in ((dx, dy), (-dx, -dy)))
+# Player one's second stone must be at least this many points from the centre.
+SECOND_STONE_DISTANCE = 3
+
+
+def _step(index: int, dx: int, dy: int, times: int = 1) -> int | None:
+    """Return the point ``times`` steps from ``index`` along ``(dx, dy)``; ``None`` if off."""
+    row, column = divmod(index, SIZE)
+    row, column = row + dy * times, column + dx * times
+    if 0 <= row < SIZE and 0 <= column < SIZE:
+        return row * SIZE + column
+    return None
+
+
+def _distance_from_centre(index: int) -> int:
+    row, column = divmod(index, SIZE)
+    centre_row, centre_column = divmod(CENTRE, SIZE)
+    return max(abs(row - centre_row), abs(column - centre_column))
+
+
+def forbidden_points(tray: str, count: int) -> set[int]:
+    """Return the empty points the player to move may not play after ``count`` moves.
+
+    Move 1 (``count`` 0): every point but the centre. Move 3 (player one's second stone):
+    the empty points less than 3 from the centre. Otherwise none.
+    """
+    if count == 0:
+        return set(range(POINTS)) - {CENTRE}
+    if count == 2:
+        return {
+            i for i in range(POINTS)
+            if tray[i] == "0" and _distance_from_centre(i) < SECOND_STONE_DISTANCE
+        }
+    return set()
+
+
+def captures(tray: str, index: int, player: Player) -> list[tuple[int, int, int]]:
+    """Return the pairs a stone of ``player`` on ``index`` captures on ``tray``.
+
+    Each is ``(first, second, closing)``: the two enemy stones next to ``index`` in one
+    direction, and ``player``'s stone beyond them.
+    """
+    own, enemy = STONE[player], STONE[player.opponent]
+    taken = []
+    for dx, dy in DIRECTIONS:
+        path = [_step(index, dx, dy, n) for n in (1, 2, 3)]
+        first, second, closing = path
+        if first is None or second is None or closing is None:
+            continue
+        if tray[first] == enemy and tray[second] == enemy and tray[closing] == own:
+            taken.append((first, second, closing))
+    return taken
+
+
+def rows_of_five(tray: str, index: int) -> set[int]:
+    """Return the stones of every line of five or more through ``index`` (empty if none)."""
+    own = tray[index]
+    won: set[int] = set()
+    for dx, dy in LINES:
+        run = [index]
+        for sign in (1, -1):
+            n = 1
+            while (step := _step(index, sign * dx, sign * dy, n)) is not None and tray[step] == own:
+                run.append(step)
+                n += 1
+        if len(run) >= 5:
+            won.update(run)
+    return won
+
+
+def _with(tray: str, codes: Mapping[int, str]) -> str:
+    cells = list(tray)
+    for index, code in codes.items():
+        cells[index] = code
+    return "".join(cells)
+
+
+class PenteRules:
+    """The game: ``state`` is ``{"tray": 361 codes 0/1/2, "count", "gain1", "gain2", "over"}``."""
+
+    def new_game(self) -> Turn:
+        """Return the empty board, player one to put the first stone on the centre."""
+        tray = _with(EMPTY_TRAY, dict.fromkeys(forbidden_points(EMPTY_TRAY, 0), FORBIDDEN))
+        return Turn(
+            state={"tray": EMPTY_TRAY, "count": 0, "gain1": 0, "gain2": 0, "over": False},
+            params={"Tray": tray, "Input": "One", "Count": "0", "Gain1": "0", "Gain2": "0"},
+        )
+
+    def play(self, state: Mapping[str, Any], value: str) -> Turn:
+        """Put the stone of the player to move on point ``value`` (``AA``..``SS``).
+
+        Raises :class:`IllegalMove` for a value that is not a point, a point taken or
+        forbidden now, a game over, or a corrupt ``state``.
+        """
+        tray = str(state.get("tray", ""))
+        if len(tray) != POINTS or set(tray) - set("012"):
+            raise IllegalMove("the game's Tray is corrupt")
+        try:
+            count = int(state.get("count", 0))
+            gains = {Player.ONE: int(state.get("gain1", 0)),
+                     Player.TWO: int(state.get("gain2", 0))}
+        except (TypeError, ValueError) as broken:
+            raise IllegalMove("the game's counts are corrupt") from broken
+        if state.get("over"):
+            raise IllegalMove("the game is over")
+        index = read_point(value)
+        if index is None or value != value.upper():
+            raise IllegalMove(f"{value!r} is not a point AA-SS")
+        if tray[index] != "0":
+            raise IllegalMove(f"point {value} is taken")
+        if index in forbidden_points(tray, count):
+            raise IllegalMove(f"point {value} is forbidden on move {count + 1}")
+
+        player = Player.ONE if count % 2 == 0 else Player.TWO
+        tray = _with(tray, {index: STONE[player]})
+        taken = captures(tray, index, player)
+        removed = {stone for first, second, _ in taken for stone in (first, second)}
+        tray = _with(tray, dict.fromkeys(removed, "0"))
+        # Gain is 0..5 (spec section 4): a double capture from 4 pairs still shows 5.
+        gains[player] = min(gains[player] + len(taken), MAX_GAIN)
+        count += 1
+
+        won = rows_of_five(tray, index)
+        if not won and gains[player] >= MAX_GAIN:
+            won = {index} | {closing for _, _, closing in taken}
+        over = bool(won) or "0" not in tray
+        shown = _with(tray, {
+            **dict.fromkeys(won, WINNING[player]),
+            **dict.fromkeys(removed, CAPTURED[player.opponent]),
+        })
+        if not over:
+            shown = _with(shown, dict.fromkeys(forbidden_points(tray, count), FORBIDDEN))
+        params = {
+            "Tray": shown,
+            f"Move{player}": point_name(index),
+            "Gain1": str(gains[Player.ONE]),
+            "Gain2": str(gains[Player.TWO]),
+            "Count": str(count),
+        }
+        if over:
+            params["Method"] = "End"
+        else:
+            params["Input"] = _INPUT[player.opponent]
+        new_state = {"tray": tray, "count": count, "gain1": gains[Player.ONE],
+                     "gain2": gains[Player.TWO], "over": over}
+        return Turn(state=new_state, params=params, over=over)

@@ -1,0 +1,323 @@
+"""Reversi: reading ``Tray`` and ``Move1``/``Move2`` into the board drawn on the page.
+
+The board is 8x8, columns ``A``..``H`` left to right, rows ``1``..``8`` top to bottom; a
+cell is named column first (``C5``). ``Tray`` is 64 characters, the top row first:
+
+- ``0`` empty; ``1`` empty and legal for black (player one); ``2`` empty and legal for
+  white (player two);
+- ``3`` a black disc; ``4`` a white disc;
+- ``7`` a disc turning from white to black; ``8`` a disc turning from black to white
+  (shown first in its old colour, then turned ``Wait`` tenths of a second later).
+
+``Move1``/``Move2`` is a cell, or ``XX``: "I pass" (no legal move). The game logic here
+(flips in the eight directions, legal moves) is shared with :mod:`interfaces.reversi.rules`.
+
+Sources: manual chapter V, "Reversi"; spec ``interface-protocol.md`` section 4 (Reversi),
+whose Decision sets ``Init`` to the standard start and lets the page compute legal moves
+when the Tray carries no ``1``/``2`` hints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from interfaces.plugin import View
+from interfaces.protocol import Context, Method, ParamError, Player
+
+__all__ = [
+    "CELLS",
+    "INIT_TRAY",
+    "PASS",
+    "Cell",
+    "ReversiView",
+    "apply_move",
+    "build",
+    "cell_index",
+    "cell_name",
+    "counts",
+    "flips",
+    "legal_moves",
+    "player_to_move",
+    "read_move",
+    "read_tray",
+    "settle",
+]
+
+SIZE = 8
+CELLS = SIZE * SIZE
+COLUMNS = "ABCDEFGH"
+PASS = "XX"
+
+EMPTY = "0"
+EMPTY_TRAY = EMPTY * CELLS
+CODES = frozenset("0123478")
+EMPTY_CODES = frozenset("012")
+
+# A player's disc, the hint of a cell legal for them, a disc turning to their colour.
+DISC = {Player.ONE: "3", Player.TWO: "4"}
+HINT = {Player.ONE: "1", Player.TWO: "2"}
+TURNING_TO = {Player.ONE: "7", Player.TWO: "8"}
+# The disc as it stands once every impact is shown (7 and 8 have turned).
+SETTLED = {"0": "0", "1": "0", "2": "0", "3": "3", "4": "4", "7": "3", "8": "4"}
+# A turning disc's colour before the impact.
+BEFORE = {"7": "4", "8": "3"}
+# The codes a player's Move may point at: their disc, or their disc now being turned
+# (when both Moves are sent, the older one may be turned by the newer one).
+MOVE_CODES = {Player.ONE: frozenset("38"), Player.TWO: frozenset("47")}
+
+DIRECTIONS: tuple[tuple[int, int], ...] = (
+    (-1, -1), (0, -1), (1, -1),
+    (-1, 0), (1, 0),
+    (-1, 1), (0, 1), (1, 1),
+)
+
+
+def cell_name(index: int) -> str:
+    """Return the name (``A1``..``H8``) of the cell at ``index`` 0..63 (row-major)."""
+    row, column = divmod(index, SIZE)
+    return f"{COLUMNS[column]}{row + 1}"
+
+
+def cell_index(name: str) -> int | None:
+    """Return the index 0..63 of cell ``name`` (``A1``..``H8``), ``None`` if it is not one."""
+    if len(name) != 2 or name[0] not in COLUMNS or name[1] not in "12345678":
+        return None
+    return (int(name[1]) - 1) * SIZE + COLUMNS.index(name[0])
+
+
+def _start() -> str:
+    board = list(EMPTY_TRAY)
+    for name, code in (("D4", "4"), ("E5", "4"), ("D5", "3"), ("E4", "3")):
+        index = cell_index(name)
+        assert index is not None
+        board[index] = code
+    return "".join(board)
+
+
+# The standard start: D4 and E5 white, D5 and E4 black; black moves first.
+INIT_TRAY = _start()
+
+
+def read_tray(tray: str | None) -> str | None:
+    """Return the 64-character Tray (``Init`` or absent: the start), ``None`` if unreadable."""
+    if tray is None or tray.lower() == "init":
+        return INIT_TRAY
+    if len(tray) == CELLS and set(tray) <= CODES:
+        return tray
+    return None
+
+
+def read_move(value: str | None) -> str | None:
+    """Return a Move or Value as ``A1``..``H8`` or ``XX`` (any case), ``None`` if not one."""
+    if value is None:
+        return None
+    move = value.strip().upper()
+    if move == PASS or cell_index(move) is not None:
+        return move
+    return None
+
+
+def settle(tray: str) -> str:
+    """Return ``tray`` as it stands once every impact is shown: ``0``, ``3`` and ``4`` only.
+
+    Hints (``1``/``2``) become ``0``; turning discs (``7``/``8``) take their new colour.
+    ``tray`` must be a readable Tray (see :func:`read_tray`).
+    """
+    return "".join(SETTLED[code] for code in tray)
+
+
+def flips(board: str, index: int, player: Player) -> tuple[int, ...]:
+    """Return the discs ``player`` would turn by playing at ``index`` on ``board``.
+
+    ``board`` is a settled Tray (``0``/``3``/``4``; hints count as empty). The result is the
+    indexes of the opponent's discs enclosed in a straight line, in any of the eight
+    directions, between the new disc and another of ``player``'s; ``()`` when the cell is
+    taken or the move turns nothing (it is then not legal).
+    """
+    if board[index] not in EMPTY_CODES:
+        return ()
+    mine, theirs = DISC[player], DISC[player.opponent]
+    row, column = divmod(index, SIZE)
+    turned: list[int] = []
+    for dx, dy in DIRECTIONS:
+        line: list[int] = []
+        x, y = column + dx, row + dy
+        while 0 <= x < SIZE and 0 <= y < SIZE and board[y * SIZE + x] == theirs:
+            line.append(y * SIZE + x)
+            x, y = x + dx, y + dy
+        if line and 0 <= x < SIZE and 0 <= y < SIZE and board[y * SIZE + x] == mine:
+            turned.extend(line)
+    return tuple(sorted(turned))
+
+
+def legal_moves(board: str, player: Player) -> tuple[int, ...]:
+    """Return the indexes where ``player`` may play on the settled ``board``, row-major."""
+    return tuple(i for i in range(CELLS) if flips(board, i, player))
+
+
+def apply_move(board: str, index: int, player: Player) -> tuple[str, tuple[int, ...]]:
+    """Play ``player``'s disc at ``index``: return the new settled board and the turned discs.
+
+    Raises :class:`ValueError` when the move is not legal (cell taken, nothing turned).
+    """
+    turned = flips(board, index, player)
+    if not turned:
+        raise ValueError(f"{cell_name(index)} is not a legal move for player {int(player)}")
+    cells = list(board)
+    for i in (index, *turned):
+        cells[i] = DISC[player]
+    return "".join(cells), turned
+
+
+def counts(board: str) -> tuple[int, int]:
+    """Return the number of black and white discs on the settled ``board``."""
+    return board.count(DISC[Player.ONE]), board.count(DISC[Player.TWO])
+
+
+def player_to_move(tray: str, last_movers: tuple[Player, ...] = ()) -> Player:
+    """Return whose turn it is on a readable ``tray``, for WebTest when ``Input`` is absent.
+
+    The Tray's hints say it when they are all one player's; else the opponent of the only
+    player whose Move is given; else the parity of the discs laid (black first, as if no
+    one had passed).
+    """
+    hinted = {player for player, code in HINT.items() if code in tray}
+    if len(hinted) == 1:
+        return hinted.pop()
+    if len(last_movers) == 1:
+        return last_movers[0].opponent
+    discs = sum(1 for code in tray if code not in EMPTY_CODES)
+    return Player.ONE if discs % 2 == 0 else Player.TWO
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell. ``index`` 0..63, row-major from ``A1`` (top left) to ``H8``.
+
+    ``state`` is the Tray code shown once every impact is drawn (``0``-``4``: a ``7`` cell
+    is ``3``, an ``8`` cell ``4``); ``before`` the code shown from the move until ``Wait``
+    has elapsed (the turning disc's old colour), or ``None``; ``last_move`` the player whose
+    ``Move`` this cell is, or ``None``.
+    """
+
+    index: int
+    state: str
+    before: str | None = None
+    last_move: Player | None = None
+
+    @property
+    def name(self) -> str:
+        """Return the cell's name, ``A1``..``H8``."""
+        return cell_name(self.index)
+
+    @property
+    def row(self) -> int:
+        """Return the row, 0 at the top (row ``1``)."""
+        return self.index // SIZE
+
+    @property
+    def column(self) -> int:
+        """Return the column, 0 at the left (column ``A``)."""
+        return self.index % SIZE
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReversiView(View):
+    """The board as drawn.
+
+    - ``cells``: the 64 cells, row-major.
+    - ``counts``: black's and white's discs once the impacts are shown; ``None`` when the
+      Tray could not be read.
+    - ``passed``: the players whose Move is ``XX``.
+    - ``winner``: the player with more discs at the end (``Method=End``, or neither player
+      can move); ``None`` during the game and on a draw.
+    """
+
+    cells: tuple[Cell, ...]
+    counts: tuple[int, int] | None = None
+    passed: tuple[Player, ...] = ()
+    winner: Player | None = None
+
+    @property
+    def asks_pass(self) -> bool:
+        """Return whether the only value the player may return is ``XX`` (no legal move)."""
+        return self.playable == (PASS,)
+
+
+def _read_moves(
+    ctx: Context, tray: str | None
+) -> tuple[dict[int, Player], list[Player], list[ParamError]]:
+    """Return the cells marked as last moves, the players who passed, and the errors."""
+    last: dict[int, Player] = {}
+    passed: list[Player] = []
+    errors: list[ParamError] = []
+    for mover in Player:
+        raw = ctx.move(mover)
+        if raw is None:
+            continue
+        move = read_move(raw)
+        if move == PASS:
+            passed.append(mover)
+            continue
+        index = cell_index(move) if move else None
+        if index is None:
+            errors.append(ParamError(f"move{mover}", "Move is a cell A1-H8 or XX"))
+        elif tray is not None and (tray[index] not in MOVE_CODES[mover] or index in last):
+            errors.append(ParamError(f"move{mover}", "Move is a cell holding the player's disc"))
+        elif tray is not None:
+            last[index] = mover
+    return last, passed, errors
+
+
+def build(ctx: Context) -> ReversiView:
+    """Build the page's view model from the Context; never raises.
+
+    An unreadable ``Tray`` draws an empty board with nothing playable and the error code
+    ``tray``. An unreadable ``Move1``/``Move2``, or one on a cell that does not hold that
+    player's disc, is not drawn and gives ``move1``/``move2``. A Move ``XX`` shows that
+    player's pass. The player asked may play the cells the Tray hints for them, or, when it
+    hints none, the legal cells computed here; with none, only ``XX``.
+    """
+    errors: list[ParamError] = []
+    tray = read_tray(ctx.tray)
+    if tray is None:
+        errors.append(ParamError("tray", "Tray is 64 characters 0-4, 7, 8, or Init"))
+    last, passed, move_errors = _read_moves(ctx, tray)
+    errors.extend(move_errors)
+
+    drawn = tray or EMPTY_TRAY
+    board = settle(drawn)
+    cells = tuple(
+        Cell(index=i, state=SETTLED[code] if code in BEFORE else code,
+             before=BEFORE.get(code), last_move=last.get(i))
+        for i, code in enumerate(drawn)
+    )
+    can_move = {p: bool(legal_moves(board, p)) for p in Player}
+    hinted = {p: tuple(i for i, code in enumerate(drawn) if code == HINT[p]) for p in Player}
+    over = tray is None or not (can_move[Player.ONE] or can_move[Player.TWO]
+                                or hinted[Player.ONE] or hinted[Player.TWO])
+
+    player: Player | None = ctx.input
+    if player is None and ctx.webtest and tray is not None:
+        player = player_to_move(drawn, tuple(dict.fromkeys([*last.values(), *passed])))
+    playable: tuple[str, ...] = ()
+    if player is not None and not over and ctx.method not in (Method.END, Method.NONE):
+        legal = hinted[player] or legal_moves(board, player)
+        playable = tuple(cell_name(i) for i in legal) or (PASS,)
+
+    score = counts(board) if tray is not None else None
+    winner: Player | None = None
+    if score is not None and (over or ctx.method is Method.END) and score[0] != score[1]:
+        winner = Player.ONE if score[0] > score[1] else Player.TWO
+    moved = bool(last or passed)
+    return ReversiView(
+        tray="".join(cell.state for cell in cells),
+        player=player if playable else None,
+        playable=playable,
+        errors=tuple(errors),
+        sound="win" if winner else ("move" if moved else None),
+        cells=cells,
+        counts=score,
+        passed=tuple(passed),
+        winner=winner,
+    )

@@ -1,0 +1,522 @@
+"""Reversi in real Chromium against the real server: what a person sees and plays.
+
+Spec ``interface-protocol.md`` sections 2, 3, 4 (Reversi) and 6 (DOM contract). Cells are
+``[data-cell="A1"]``..``[data-cell="H8"]``; their ``data-state`` is the Tray code shown
+(``3`` black, ``4`` white; a turning disc shows its old colour until ``Wait`` has elapsed).
+A disc is drawn by the cell's ``use.d``, visible when the cell holds one. Each player's
+side of the board (``.rv-side[data-side]``) holds their pass: the mark of a Move ``XX``,
+or the ``<button data-value="XX">`` that returns it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from urllib.parse import parse_qs, quote, urlsplit
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from interfaces.protocol import Player, read_context
+from interfaces.reversi.board import apply_move, build, cell_index, counts, settle
+from interfaces.reversi.rules import ReversiRules
+from tests.browser.conftest import PageWatch, sink_values
+
+# Records every URL the page gives its hidden return iframe, so a second (even cancelled)
+# return is seen, not only the ones that reach the sink.
+RECORD_RETURNS = """
+(() => {
+  const desc = Object.getOwnPropertyDescriptor(HTMLIFrameElement.prototype, "src");
+  window.__returnLoads = [];
+  Object.defineProperty(HTMLIFrameElement.prototype, "src", {
+    configurable: true,
+    get() { return desc.get.call(this); },
+    set(value) {
+      if (this.classList.contains("return")) window.__returnLoads.push(String(value));
+      desc.set.call(this, value);
+    },
+  });
+})();
+"""
+
+RETURN_LOADED = (
+    "() => document.querySelector('iframe.return').contentDocument"
+    "?.querySelector('[data-return-value]') != null"
+)
+STATES = "cells => cells.map(c => c.getAttribute('data-state')).join('')"
+# What a page shows, read at once: cell states, last-move marks, visible passes, gains.
+SEEN = """() => ({
+  states: Array.from(document.querySelectorAll("[data-board] [data-cell]"),
+                     c => c.getAttribute("data-state")).join(""),
+  last: Array.from(document.querySelectorAll("[data-last-move]"),
+                   c => [c.getAttribute("data-cell"), c.getAttribute("data-last-move")]),
+  passed: Array.from(document.querySelectorAll(".rv-side"))
+    .filter(s => s.querySelector(".rv-passed").getBoundingClientRect().width > 0)
+    .map(s => s.getAttribute("data-side")),
+  gains: ["1", "2"].map(p => document.querySelector(`[data-gain="${p}"]`).textContent),
+})"""
+CURSOR = "rgb(255, 224, 77)"  # --cursor: the keyboard focus ring
+
+INIT = "0" * 27 + "43" + "0" * 6 + "34" + "0" * 27
+# The rules' page after F5 D6 C3 (black) D3 (white): D3 turns D4 (code 8), black to move,
+# its legal cells hinted (code 1).
+AFTER_D3 = "0000000000100000003410000018300000143300001400000010000000000000"
+# A game in which black passes three times; white wipes black out on the 26th move.
+PASSING_GAME = [
+    "C4", "C3", "D3", "E3", "E2", "B4", "B5", "C5", "B3", "A3", "B2", "A4", "F6", "C2", "D2",
+    "D1", "XX", "A1", "A2", "C1", "A5", "A6", "XX", "E1", "XX", "G7",
+]
+
+
+def rules_pages(moves: list[str]) -> list[dict[str, str]]:
+    """Return the page parameters the rules send before the first move and after each."""
+    rules = ReversiRules()
+    turn = rules.new_game()
+    pages = [dict(turn.params)]
+    for move in moves:
+        turn = rules.play(turn.state, move)
+        pages.append(dict(turn.params))
+    return pages
+
+
+# Black's page when it must pass (after white's D1), and white's after black's pass.
+MUST_PASS, AFTER_PASS = rules_pages(PASSING_GAME[:17])[16:18]
+
+
+def shown(tray: str) -> str:
+    """Return the data-states of ``tray`` once every impact is shown (7 is 3, 8 is 4)."""
+    return "".join({"7": "3", "8": "4"}.get(code, code) for code in tray)
+
+
+def new_tag() -> str:
+    """Return a tag unique to one test, to find its values in the sink's log."""
+    return uuid.uuid4().hex
+
+
+def sink(base: str, tag: str) -> str:
+    """Return the URLReturn pointing at the server's sink with ``tag``."""
+    return f"{base}/return?tag={tag}"
+
+
+def open_page(page: Page, base: str, params: Mapping[str, str], tag: str | None = None,
+              ready: bool = True) -> None:
+    """Load the Reversi page for ``params`` with the return recorder installed."""
+    query = {"Name1": "MissOne", "Name2": "MrTwo", **params}
+    if tag is not None:
+        query["URLReturn"] = sink(base, tag)
+    page.add_init_script(RECORD_RETURNS)
+    page.goto(f"{base}/?Set=Reversi&" + "&".join(
+        f"{name}={quote(value, safe='')}" for name, value in query.items()))
+    if ready:
+        expect(page.locator("html")).to_have_attribute("data-ready", "true")
+
+
+def cell(page: Page, name: str) -> Locator:
+    """Return the cell ``name`` (``A1``..``H8``)."""
+    return page.locator(f"[data-cell='{name}']")
+
+
+def states(page: Page) -> str:
+    """Return the 64 data-states, row-major from A1."""
+    result: str = page.locator("[data-board] [data-cell]").evaluate_all(STATES)
+    return result
+
+
+def playable(page: Page) -> list[str]:
+    """Return the values of the elements now playable, in DOM order."""
+    result: list[str] = page.locator("[data-playable='true']").evaluate_all(
+        "els => els.map(e => e.getAttribute('data-cell') || e.getAttribute('data-value'))")
+    return result
+
+
+def expect_disc(page: Page, name: str, visible: bool) -> None:
+    """Assert that cell ``name`` draws a disc (or draws none)."""
+    expect(cell(page, name).locator("use.d")).to_have_css(
+        "visibility", "visible" if visible else "hidden")
+
+
+def expect_gains(page: Page, black: int, white: int) -> None:
+    """Assert the disc counts shown for each player."""
+    expect(page.locator("[data-gain='1']")).to_have_text(str(black))
+    expect(page.locator("[data-gain='2']")).to_have_text(str(white))
+
+
+def expect_single_return(page: Page, base: str, tag: str, value: str) -> None:
+    """Assert that the page returned ``value`` once: one load asked, one value at the sink."""
+    page.wait_for_function(RETURN_LOADED)
+    loads: list[str] = page.evaluate("() => window.__returnLoads")
+    assert loads == [f"{sink(base, tag)}&ReturnValue={value}"]
+    assert sink_values(base, tag) == [value]
+    assert page.evaluate("() => window.tournoyons.lastValue") == value
+    expect(page.locator("[data-playable='true']")).to_have_count(0)
+
+
+# --- drawing ------------------------------------------------------------------------------
+
+
+def test_start_position_with_coordinates_counts_and_legal_hints(
+    live_server: str, page: Page, watch: PageWatch
+) -> None:
+    open_page(page, live_server, {"Tray": "Init", "Input": "One"})
+    expect(page.locator("html")).to_have_attribute("data-set", "Reversi")
+    expect(page.locator("[data-board] [data-cell]")).to_have_count(64)
+    assert states(page) == INIT
+    for name, disc in (("D4", True), ("E5", True), ("D5", True), ("E4", True), ("A1", False)):
+        expect_disc(page, name, disc)
+    expect_gains(page, 2, 2)
+    labels = page.locator(".rv-coords text").all_text_contents()
+    assert sorted(labels) == sorted([*"ABCDEFGH", *"12345678"] * 2)
+    expect(page.locator(".rv-coords text").first).to_be_visible()
+    # Input: the four legal cells only, each hinted by a small disc of black's colour.
+    assert playable(page) == ["D3", "C4", "F5", "E6"]
+    expect(page.locator("[data-player='1']")).to_have_attribute("data-turn", "true")
+    for name in ("D3", "C4", "F5", "E6"):
+        expect_disc(page, name, True)
+        expect(cell(page, name).locator("use.d")).to_have_css("opacity", "0.5")
+    expect_disc(page, "C3", False)
+    expect(page.locator("[data-error]")).to_have_count(0)
+    assert page.evaluate("() => window.tournoyons.tray()") == INIT
+    assert page.evaluate("() => Webmaster('tray')") == INIT
+
+
+def test_without_input_no_cell_is_hinted_or_playable(
+    live_server: str, page: Page, watch: PageWatch
+) -> None:
+    open_page(page, live_server, {"Tray": AFTER_D3})
+    expect(page.locator("[data-playable]")).to_have_count(0)
+    expect(page.locator("[data-turn]")).to_have_count(0)
+    expect_disc(page, "C4", False)  # a 1 in the Tray, but nobody is asked
+    cell(page, "C4").click(force=True)
+    assert page.evaluate("() => window.__returnLoads") == []
+
+
+# What the page shows, in the page's own clock, so that a loaded test machine cannot make
+# a look come too late: the board when the runtime holds the impacts back (it marks them
+# data-after: the Wait starts), every change of the counts shown, and the moment the page
+# becomes ready.
+FIRST_LOOK = """
+(() => {
+  window.__counts = [];
+  const look = () => ({
+    at: performance.now(),
+    ready: document.documentElement.getAttribute("data-ready"),
+    states: Array.from(document.querySelectorAll("[data-board] [data-cell]"),
+                       c => c.getAttribute("data-state")).join(""),
+    last: Array.from(document.querySelectorAll("[data-last-move]"),
+                     c => [c.getAttribute("data-cell"), c.getAttribute("data-last-move")]),
+    gains: ["1", "2"].map(p => document.querySelector(`[data-gain="${p}"]`)?.textContent),
+  });
+  new MutationObserver(records => records.forEach(record => {
+    if (!document.querySelector("[data-board]")) return;  // a frame inside the page
+    const name = record.attributeName;
+    if (name === "data-after" && !window.__held) window.__held = look();
+    if (name === "data-ready" && record.target.getAttribute("data-ready") === "true"
+        && window.__readyAt === undefined) window.__readyAt = performance.now();
+    const node = record.target.nodeType === 1 ? record.target : record.target.parentElement;
+    if (!name && node && node.closest("[data-gain]")) window.__counts.push(look());
+  })).observe(document, {subtree: true, attributes: true, childList: true,
+                         characterData: true, attributeFilter: ["data-after", "data-ready"]});
+})();
+"""
+
+
+@pytest.mark.parametrize(("params", "turning", "before", "after", "gains"), [
+    # White's D3 turns black's D4: D4 is black (3) first, white (4) after Wait.
+    ({"Tray": AFTER_D3, "Move2": "D3"}, "D4", "3", "4", ((5, 3), (4, 4))),
+    # Black's D3 from the start turns white's D4: white first, then black.
+    ({"Tray": rules_pages(["D3"])[1]["Tray"], "Move1": "D3"}, "D4", "4", "3", ((3, 2), (4, 1))),
+])
+def test_wait_shows_the_disc_played_then_turns_the_captured(
+    live_server: str, page: Page, watch: PageWatch, params: dict[str, str], turning: str,
+    before: str, after: str, gains: tuple[tuple[int, int], tuple[int, int]],
+) -> None:
+    mover = "1" if "Move1" in params else "2"
+    played = params[f"Move{mover}"]
+    index = cell_index(turning) or 0
+    page.add_init_script(FIRST_LOOK)
+    open_page(page, live_server, {**params, "Wait": "20"})
+    held = page.evaluate("() => window.__held")
+    # First the disc played, marked as the last move; the captured disc not yet turned.
+    assert held["ready"] == "false"
+    assert held["last"] == [[played, mover]]
+    assert held["states"][cell_index(played) or 0] == ("3" if mover == "1" else "4")
+    assert held["states"][index] == before
+    expected = shown(params["Tray"])
+    assert held["states"] == expected[:index] + before + expected[index + 1:]
+    # The counts follow the discs shown: first with the captured disc not yet turned.
+    shown_counts = page.evaluate("() => window.__counts")
+    assert [str(n) for n in gains[0]] in [c["gains"] for c in shown_counts
+                                          if c["ready"] == "false"], shown_counts
+    # Then, 2 seconds after, the captured disc turns.
+    waited = page.evaluate("() => window.__readyAt - window.__held.at")
+    assert waited >= 1950, waited
+    expect(cell(page, turning)).to_have_attribute("data-state", after)
+    expect_disc(page, turning, True)
+    expect_gains(page, *gains[1])
+    assert states(page) == expected
+
+
+def test_without_wait_the_captured_disc_turns_at_once(
+    live_server: str, page: Page, watch: PageWatch
+) -> None:
+    open_page(page, live_server, {"Tray": AFTER_D3, "Move2": "D3"})
+    expect(cell(page, "D4")).to_have_attribute("data-state", "4")
+    expect(cell(page, "D4")).to_have_attribute("data-before", "3")
+    assert states(page) == shown(AFTER_D3)
+    expect_gains(page, 4, 4)
+
+
+# --- playing ------------------------------------------------------------------------------
+
+
+def test_a_click_lays_the_disc_turns_the_captured_and_returns_once(
+    live_server: str, page: Page, watch: PageWatch
+) -> None:
+    tag = new_tag()
+    open_page(page, live_server, {"Tray": AFTER_D3, "Move2": "D3", "Input": "One"}, tag)
+    expected = build(read_context({"tray": AFTER_D3, "input": "One"})).playable
+    assert playable(page) == list(expected) == ["C2", "E3", "C4", "C5", "C6", "C7"]
+    for taken in ("D4", "A1", "F6"):  # a disc, an empty cell, a cell that turns nothing
+        cell(page, taken).click(force=True)
+    assert page.evaluate("() => window.__returnLoads") == []
+
+    cell(page, "C5").dblclick()
+    board, turned = apply_move(settle(AFTER_D3), cell_index("C5") or 0, Player.ONE)
+    assert [n for n in ("D4", "D5") if cell_index(n) in turned] == ["D5"]
+    expect(cell(page, "C5")).to_have_attribute("data-state", "3")
+    expect(cell(page, "D5")).to_have_attribute("data-state", "3")
+    expect(cell(page, "D5")).to_have_attribute("data-before", "4")
+    expect(cell(page, "C5")).to_have_attribute("data-last-move", "1")
+    expect(page.locator("[data-last-move]")).to_have_count(1)
+    assert states(page) == board
+    expect_gains(page, *counts(board))
+    expect_single_return(page, live_server, tag, "C5")
+    assert page.evaluate("() => window.tournoyons.tray()") == board
+
+
+def test_keyboard_arrows_and_enter_play_a_legal_cell(
+    live_server: str, page: Page, watch: PageWatch
+) -> None:
+    tag = new_tag()
+    open_page(page, live_server, {"Tray": "Init", "Input": "One"}, tag)
+    page.keyboard.press("Tab")
+    expect(cell(page, "D3")).to_be_focused()  # the first legal cell
+    expect(cell(page, "D3").locator("rect")).to_have_css("stroke", CURSOR)
+    page.keyboard.press("ArrowLeft")
+    expect(cell(page, "C3")).to_be_focused()
+    expect(cell(page, "C3").locator("rect")).to_have_css("stroke", CURSOR)
+    expect(cell(page, "D3").locator("rect")).not_to_have_css("stroke", CURSOR)
+    page.keyboard.press("Enter")  # not legal: nothing happens
+    page.keyboard.press("Space")
+    assert page.evaluate("() => window.__returnLoads") == []
+    for key in ("ArrowUp", "ArrowUp", "ArrowUp"):  # the top edge stops the focus
+        page.keyboard.press(key)
+    expect(cell(page, "C1")).to_be_focused()
+    for key in ("ArrowDown", "ArrowDown", "ArrowDown"):
+        page.keyboard.press(key)
+    expect(cell(page, "C4")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(cell(page, "C4")).to_have_attribute("data-state", "3")
+    expect(cell(page, "D4")).to_have_attribute("data-state", "3")
+    expect_single_return(page, live_server, tag, "C4")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    assert len(page.evaluate("() => window.__returnLoads")) == 1
+
+
+def test_the_cell_under_the_pointer_is_shown(
+    live_server: str, page: Page, watch: PageWatch
+) -> None:
+    open_page(page, live_server, {"Tray": "Init", "Input": "Two"})
+    rect = cell(page, "F4").locator("rect")
+    idle = rect.evaluate("e => getComputedStyle(e).fill")
+    cell(page, "F4").hover()
+    expect(rect).not_to_have_css("fill", idle)
+    expect(cell(page, "F4").locator("use.d")).not_to_have_css("opacity", "0.5")
+
+
+def test_the_pass_control_is_the_only_input_and_returns_xx_once(
+    live_server: str, page: Page, watch: PageWatch
+) -> None:
+    tag = new_tag()
+    open_page(page, live_server, {**MUST_PASS, "Legend": "Je passe"}, tag)
+    button = page.locator(".rv-side[data-side='1'] button[data-value='XX']")
+    expect(button).to_be_visible()
+    expect(button).to_be_enabled()
+    expect(button).to_have_text("Je passe")
+    assert playable(page) == ["XX"]
+    expect(page.locator("[data-cell][data-playable]")).to_have_count(0)
+    expect(page.locator("button[data-value]")).to_have_count(1)
+    cell(page, "H8").click(force=True)
+    assert page.evaluate("() => window.__returnLoads") == []
+
+    button.dblclick()
+    expect_single_return(page, live_server, tag, "XX")
+    expect(button).to_be_hidden()
+    expect(page.locator(".rv-side[data-side='1'] .rv-passed")).to_be_visible()
+    assert states(page) == shown(MUST_PASS["Tray"])
+
+
+def test_the_pass_without_legend_is_a_symbol_played_by_keyboard(
+    live_server: str, page: Page, watch: PageWatch
+) -> None:
+    tag = new_tag()
+    open_page(page, live_server, MUST_PASS, tag)
+    button = page.locator("button[data-value='XX']")
+    expect(button).to_have_attribute("aria-label", "XX")
+    expect(button).to_have_text("")
+    expect(button.locator("svg")).to_be_visible()
+    page.keyboard.press("Tab")
+    expect(button).to_be_focused()
+    page.keyboard.press("Enter")
+    expect_single_return(page, live_server, tag, "XX")
+
+
+def test_a_move_xx_shows_that_players_pass(
+    live_server: str, page: Page, watch: PageWatch
+) -> None:
+    open_page(page, live_server, {**AFTER_PASS, "Legend": "Les noirs passent"})
+    expect(page.locator(".rv-side[data-side='1']")).to_have_attribute("data-passed", "true")
+    expect(page.locator(".rv-side[data-side='1'] .rv-passed")).to_be_visible()
+    expect(page.locator(".rv-side[data-side='2'] .rv-passed")).to_be_hidden()
+    expect(page.locator("[data-last-move]")).to_have_count(0)
+    expect(page.locator("[data-legend]")).to_have_text("Les noirs passent")
+    # White, asked next, has its legal cells from the hints and no pass control.
+    assert playable(page) == [n for n, c in zip(
+        (f"{col}{row}" for row in range(1, 9) for col in "ABCDEFGH"),
+        AFTER_PASS["Tray"], strict=True) if c == "2"]
+    expect(page.locator("button[data-value='XX']")).to_have_count(0)
+
+
+# --- errors and Methods -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("tray", ["0" * 63, "5" + "0" * 63, "abc"])
+def test_bad_tray_shows_an_error_and_takes_no_input(
+    live_server: str, page: Page, watch: PageWatch, tray: str
+) -> None:
+    open_page(page, live_server, {"Tray": tray, "Input": "One", "Legend": "L", "Count": "3"})
+    expect(page.locator("[data-board] [data-cell]")).to_have_count(64)
+    error = page.locator("[data-error]")
+    expect(error).to_be_visible()
+    assert "tray" in (error.get_attribute("data-error") or "").split()
+    expect(page.locator("[data-name='1']")).to_have_text("MissOne")
+    expect(page.locator("[data-count]")).to_have_text("3")
+    expect(page.locator("[data-playable]")).to_have_count(0)
+    cell(page, "D3").click(force=True)
+    assert page.evaluate("() => window.__returnLoads") == []
+
+
+def test_bad_move_is_an_error_and_not_marked(
+    live_server: str, page: Page, watch: PageWatch
+) -> None:
+    open_page(page, live_server, {"Tray": "Init", "Move1": "D4"})
+    expect(page.locator("[data-error]")).to_have_attribute("data-error", "move1")
+    expect(page.locator("[data-last-move]")).to_have_count(0)
+    assert states(page) == INIT
+
+
+def test_end_shows_the_winner_and_none_shows_no_board(
+    live_server: str, page: Page, watch: PageWatch
+) -> None:
+    end = rules_pages(PASSING_GAME)[-1]
+    assert end["Method"] == "End"
+    open_page(page, live_server, {**end, "Input": "One"})
+    expect(page.locator("html")).to_have_attribute("data-method", "end")
+    expect(page.locator(".rv")).to_have_attribute("data-winner", "2")
+    expect(page.locator("[data-player='2']")).to_have_css("background-color", "rgb(255, 240, 179)")
+    expect(page.locator("[data-player='1']")).not_to_have_css(
+        "background-color", "rgb(255, 240, 179)")
+    expect_gains(page, 0, 27)
+    expect(page.locator("[data-playable]")).to_have_count(0)
+    assert page.evaluate("() => window.tournoyons.play('A1')") is False
+
+    open_page(page, live_server, {"Tray": "Init", "Method": "None", "Legend": "Soon"})
+    expect(page.locator("[data-board]")).to_have_count(0)
+    expect(page.locator("[data-legend]")).to_have_text("Soon")
+    expect(page.locator("[data-gain='1']")).to_have_text("")
+
+
+@pytest.mark.parametrize(("width", "height"), [(736, 660), (368, 330)])
+def test_the_page_fits_the_frame_without_scroll_bars(
+    live_server: str, page: Page, watch: PageWatch, width: int, height: int
+) -> None:
+    page.set_viewport_size({"width": width, "height": height})
+    open_page(page, live_server, {**MUST_PASS, "Legend": "Je passe", "Count": "16"})
+    size = page.evaluate("() => [document.documentElement.scrollWidth,"
+                         " document.documentElement.scrollHeight]")
+    assert size == [width, height]
+    for selector in ("[data-board]", "[data-cell='H8']", "button[data-value='XX']",
+                     "[data-gain='2']", "[data-legend]"):
+        box = page.locator(selector).bounding_box()
+        assert box is not None, selector
+        assert box["x"] >= 0 and box["y"] >= 0, selector
+        assert box["x"] + box["width"] <= width and box["y"] + box["height"] <= height, selector
+    board = page.locator("[data-board]").bounding_box()
+    assert board is not None and board["height"] >= 0.75 * height
+    button = page.locator("button[data-value='XX']").bounding_box()
+    assert button is not None and button["x"] + button["width"] <= board["x"]
+
+
+def test_webtest_hands_input_to_the_player_to_move(
+    live_server: str, page: Page, watch: PageWatch
+) -> None:
+    tag = new_tag()
+    open_page(page, live_server, {"Tray": AFTER_D3, "WebTest": "yes"}, tag)
+    expect(page.locator("[data-playable]")).to_have_count(0)
+    page.locator("[data-webtest='play']").click()
+    assert playable(page) == ["C2", "E3", "C4", "C5", "C6", "C7"]
+    cell(page, "E3").click()
+    expect_single_return(page, live_server, tag, "E3")
+
+
+# --- a whole game through the tester ------------------------------------------------------
+
+
+def test_hot_seat_game_with_passes_through_the_tester(
+    live_server: str, page: Page, watch: PageWatch
+) -> None:
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(live_server + "/")
+    page.locator("#set").select_option("Reversi")
+    page.locator("input[name='Wait']").fill("0")
+    page.locator("#new-game").click()
+    frame = page.frame_locator("#interface")
+    html = frame.locator("html")
+    expect(html).to_have_attribute("data-set", "Reversi")
+    expect(html).to_have_attribute("data-ready", "true")
+    pages = rules_pages(PASSING_GAME)
+    log = page.locator("#log li")
+
+    for number, move in enumerate(PASSING_GAME, start=1):
+        player = "1" if pages[number - 1]["Input"] == "One" else "2"
+        if move == "XX":
+            control = frame.locator(f".rv-side[data-side='{player}'] button[data-value='XX']")
+        else:
+            control = frame.locator(f"[data-cell='{move}']")
+        expect(control).to_have_attribute("data-playable", "true")
+        assert html.get_attribute("data-input") == player
+        if move == "XX":
+            assert frame.locator("[data-cell][data-playable]").count() == 0
+        control.click()
+        # The next page, drawn from the context the rules produced.
+        expect(frame.locator("[data-count]")).to_have_text(str(number))
+        expect(html).to_have_attribute("data-ready", "true")
+        params = pages[number]
+        seen = html.evaluate(SEEN)
+        black, white = counts(settle(params["Tray"]))
+        assert seen == {
+            "states": shown(params["Tray"]),
+            "last": [] if move == "XX" else [[move, player]],
+            "passed": [player] if move == "XX" else [],
+            "gains": [str(black), str(white)],
+        }, number
+        query = parse_qs(urlsplit(page.locator("#interface").get_attribute("src") or "").query)
+        assert query["Tray"] == [params["Tray"]] and query[f"Move{player}"] == [move]
+        expect(log).to_have_count(number)
+
+    expect(html).to_have_attribute("data-method", "end")
+    expect(frame.locator(".rv")).to_have_attribute("data-winner", "2")
+    expect(frame.locator("[data-playable='true']")).to_have_count(0)
+    assert page.evaluate("() => window.tester.game().over") is True
+    assert [r["value"] for r in page.evaluate("() => window.tester.returns")] == PASSING_GAME
