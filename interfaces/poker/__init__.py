@@ -1,0 +1,25 @@
+"""Poker (heads-up hold'em, 12 completed deals, 99 at most): the Set's plugin object.
+
+Cards ``[data-card]`` (suit then value, ``??`` hidden), totals and pot, dealer button, the
+Move flying to the pot; a fold returns ``-1``, the showdown's acknowledgement ``0``.
+Methods Standard, End, None (manual 002 chapter V "Poker"; spec section 4).
+"""
+
+from __future__ import annotations
+
+from interfaces.plugin import SetInterface
+from interfaces.poker.board import build
+from interfaces.poker.rules import PokerRules
+
+interface = SetInterface(
+    name="Poker",
+    aliases=("HoldEm", "TexasHoldEm"),
+    build=build,
+    package=__name__,
+    template="poker/page.html",
+    scripts=("poker.js",),
+    styles=("poker.css",),
+    rules=PokerRules(),
+    sample={"Tray": "01001S1HK????M1-2", "Input": "One", "Gain1": "0", "Gain2": "0",
+            "Name1": "MissOne", "Name2": "MrTwo", "Count": "0"},
+)

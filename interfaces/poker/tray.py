@@ -1,0 +1,302 @@
+"""Poker (heads-up hold'em): the ``Tray`` syntax, the legal bets, the showdown.
+
+A ``Tray`` concatenates (manual 002 chapter V "Poker"; 000 for the June changes; spec
+section 4, Poker):
+
+1. the rank of the deal, 2 digits ``01``..``99`` (odd: player one deals);
+2. the completed deals, 2 digits;
+3. the step, 1 digit ``1``..``9``;
+4. four hole cards: player one's two, then player two's; ``??`` when hidden;
+5. the board: 0, 3, 4 or 5 cards;
+6. the last betting round: ``M`` + player one's total + ``-`` + player two's total, a ``?``
+   before the total of the player who must answer (``M?10-12``). A folded player's total
+   is 0.
+
+A card is 2 characters, suit (``S`` ``C`` ``H`` ``D``) then value (``A`` or ``1`` for the
+ace, ``K`` ``Q`` ``J`` ``T`` ``2``..``9``). Examples of real Trays: ``01001????C3SKM1-2``,
+``15095????CTHJHKC6HQS6M10-10``.
+
+Steps: blinds (the dealer 1 chip, the other 2); 1 dealer pre-flop; 2 other pre-flop; flop;
+3 other; 4 dealer; turn; 5 other; 6 dealer; river; 7 other; 8 dealer; 9 showdown. After a
+raise the same round goes on at the other player's step, with the ``?`` on them.
+
+Hands are ranked by the maintained library pokerkit (``StandardHighHand``), not by code of
+ours.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from pokerkit import Hand, StandardHighHand
+
+from interfaces.protocol import Player
+
+__all__ = [
+    "ACKNOWLEDGE",
+    "BIG_BLIND",
+    "DEALS_TO_PLAY",
+    "FOLD",
+    "HIDDEN",
+    "MAX_BET",
+    "MAX_DEALS",
+    "SHOWDOWN",
+    "SMALL_BLIND",
+    "SUITS",
+    "VALUES",
+    "Tray",
+    "TrayError",
+    "Verdict",
+    "bet_range",
+    "board_size",
+    "legal_values",
+    "parse_tray",
+    "verdict",
+]
+
+HIDDEN = "??"
+SUITS = "SCHD"
+VALUES = "A1KQJT98765432"
+MAX_BET = 100  # a player's total on one deal (manual: "1 à 100")
+SMALL_BLIND = 1  # the dealer's blind
+BIG_BLIND = 2  # the other player's blind
+DEALS_TO_PLAY = 12  # completed deals ("coups aboutis") in a game
+MAX_DEALS = 99  # deals in all, folded ones included
+SHOWDOWN = 9
+FOLD = "-1"  # what a person's fold returns (spec section 4, Decision)
+ACKNOWLEDGE = "0"  # what a person returns at the showdown
+
+_CARD = r"[SCHD][A1KQJT2-9]"
+_TRAY = re.compile(
+    rf"(?P<deal>\d\d)(?P<completed>\d\d)(?P<step>[1-9])"
+    rf"(?P<hole>(?:{_CARD}|\?\?){{4}})(?P<board>(?:{_CARD}){{0,5}})"
+    r"M(?P<wait1>\??)(?P<total1>\d{1,3})-(?P<wait2>\??)(?P<total2>\d{1,3})"
+)
+
+
+class TrayError(ValueError):
+    """A ``Tray`` that is not the Poker syntax, or whose parts contradict each other."""
+
+
+def board_size(step: int) -> int:
+    """Return the number of board cards shown at ``step`` 1..8 (0, 3, 4 or 5)."""
+    return (0, 0, 3, 3, 4, 4, 5, 5)[step - 1]
+
+
+@dataclass(frozen=True)
+class Tray:
+    """One deal as an interface is shown it.
+
+    - ``deal``: rank of the deal, 1..99; ``completed``: deals completed before it;
+    - ``step``: 1..9 (9: showdown and verdict);
+    - ``hole``: four cards, player one's two then player two's, each ``"SK"`` or ``"??"``;
+    - ``board``: the community cards, 0, 3, 4 or 5;
+    - ``totals``: each player's total bet in chips (0: folded), player one first;
+    - ``waiting``: the player marked ``?``, who must answer the other's bet, or ``None``.
+    """
+
+    deal: int
+    completed: int
+    step: int
+    hole: tuple[str, str, str, str]
+    board: tuple[str, ...]
+    totals: tuple[int, int]
+    waiting: Player | None = None
+
+    @property
+    def dealer(self) -> Player:
+        """Return the dealer: player one on an odd deal, player two on an even one."""
+        return Player.ONE if self.deal % 2 else Player.TWO
+
+    @property
+    def bettor(self) -> Player | None:
+        """Return the player to bet at this step, ``None`` at the showdown.
+
+        The dealer bets at steps 1, 4, 6 and 8; the other player at steps 2, 3, 5 and 7.
+        """
+        if self.step >= SHOWDOWN:
+            return None
+        return self.dealer if self.step in (1, 4, 6, 8) else self.dealer.opponent
+
+    @property
+    def answering(self) -> bool:
+        """Return whether the bettor answers a bet (``?`` on them) rather than opens."""
+        return self.waiting is not None and self.waiting is self.bettor
+
+    @property
+    def pot(self) -> int:
+        """Return the chips bet on this deal by both players."""
+        return self.totals[0] + self.totals[1]
+
+    @property
+    def folded(self) -> Player | None:
+        """Return the player whose total is 0 (a fold, manual NB2), or ``None``."""
+        for player in Player:
+            if self.total(player) == 0:
+                return player
+        return None
+
+    def total(self, player: Player) -> int:
+        """Return ``player``'s total bet."""
+        return self.totals[player - 1]
+
+    def hand(self, player: Player) -> tuple[str, str]:
+        """Return ``player``'s two hole cards (``"??"`` when hidden)."""
+        first = 2 * (player - 1)
+        return self.hole[first], self.hole[first + 1]
+
+    def problems(self) -> list[str]:
+        """Return what in this Tray contradicts the rules (empty when it is consistent)."""
+        found: list[str] = []
+        if not 1 <= self.deal <= MAX_DEALS:
+            found.append("the deal's rank is 01 to 99")
+        if self.completed >= self.deal:
+            found.append("more completed deals than deals before this one")
+        if any(total > MAX_BET for total in self.totals):
+            found.append(f"a total is at most {MAX_BET}")
+        if self.step < SHOWDOWN:
+            if len(self.board) != board_size(self.step):
+                found.append(f"step {self.step} shows {board_size(self.step)} board cards")
+            if self.folded is not None:
+                found.append("a total of 0 (a fold) before the showdown")
+            if self.waiting is not None and self.waiting is not self.bettor:
+                found.append(f"the ? is on the player to bet at step {self.step}")
+        else:
+            if len(self.board) not in (0, 3, 4, 5):
+                found.append("the board holds 0, 3, 4 or 5 cards")
+            if self.waiting is not None:
+                found.append("no ? at the showdown")
+            if self.totals == (0, 0):
+                found.append("both players cannot fold")
+        return found
+
+    def with_bet(self, player: Player, total: int) -> Tray:
+        """Return this Tray with ``player``'s total set (0: folded) and their ``?`` removed."""
+        totals = (total, self.totals[1]) if player is Player.ONE else (self.totals[0], total)
+        waiting = None if self.waiting is player else self.waiting
+        return replace(self, totals=totals, waiting=waiting)
+
+    def text(self) -> str:
+        """Return the ``Tray`` value, as :func:`parse_tray` reads it."""
+        marks = ["?" if self.waiting is p else "" for p in Player]
+        return (
+            f"{self.deal:02d}{self.completed:02d}{self.step}"
+            + "".join(self.hole)
+            + "".join(self.board)
+            + f"M{marks[0]}{self.totals[0]}-{marks[1]}{self.totals[1]}"
+        )
+
+
+def parse_tray(value: str) -> Tray:
+    """Read a Poker ``Tray``; raise :class:`TrayError` when it is not the syntax.
+
+    Suits and values are read in any case and written upper case; the ace keeps its
+    spelling (``1`` or ``A``). Only the syntax is checked here; :meth:`Tray.problems` lists
+    the contradictions (a board too short for the step, a ``?`` on the wrong player ...).
+    """
+    match = _TRAY.fullmatch(value.strip().upper())
+    if match is None:
+        raise TrayError("Tray is deal(2) completed(2) step(1) 4 hole cards, board, M<a>-<b>")
+    hole = match["hole"]
+    board = match["board"]
+    if match["wait1"] and match["wait2"]:
+        raise TrayError("one ? at most in the bets")
+    waiting = Player.ONE if match["wait1"] else (Player.TWO if match["wait2"] else None)
+    return Tray(
+        deal=int(match["deal"]),
+        completed=int(match["completed"]),
+        step=int(match["step"]),
+        hole=(hole[0:2], hole[2:4], hole[4:6], hole[6:8]),
+        board=tuple(board[i : i + 2] for i in range(0, len(board), 2)),
+        totals=(int(match["total1"]), int(match["total2"])),
+        waiting=waiting,
+    )
+
+
+def bet_range(tray: Tray) -> tuple[int, int] | None:
+    """Return the lowest and highest total the bettor may bet now, or ``None`` at step 9.
+
+    Answering (``?`` on them) they may call, the opponent's total, or raise above it;
+    opening a round they must bet above the opponent's total (at step 1 above the big
+    blind, 2). No total is above :data:`MAX_BET`. **Decision:** when the opponent's total
+    is already the cap, the only total is the cap (no bet can be above it).
+    """
+    bettor = tray.bettor
+    if bettor is None:
+        return None
+    opponent = tray.total(bettor.opponent)
+    low = opponent if tray.answering else opponent + 1
+    low = max(low, tray.total(bettor), 1)
+    return min(low, MAX_BET), MAX_BET
+
+
+def legal_values(tray: Tray) -> tuple[str, ...]:
+    """Return every value a person may return now, as strings.
+
+    Steps 1..8: ``-1`` (fold) then each legal total, lowest first; step 9: ``0`` (the
+    acknowledgement of the verdict).
+    """
+    limits = bet_range(tray)
+    if limits is None:
+        return (ACKNOWLEDGE,)
+    low, high = limits
+    return (FOLD, *(str(total) for total in range(low, high + 1)))
+
+
+def pokerkit_card(card: str) -> str:
+    """Return our card (``D1``, ``ST``) in pokerkit's notation (``Ad``, ``Ts``)."""
+    value = "A" if card[1] in "A1" else card[1]
+    return value + card[0].lower()
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The showdown's outcome: ``winner`` (``None``: split pot), each side's best hand.
+
+    ``best`` holds, per player, the indexes of the cards of their best five among the seven
+    (0, 1: hole cards; 2..6: board), empty when the deal ended by a fold; ``label`` the
+    hand's category from pokerkit (``"One pair"`` ...), for logs and ``aria-label``.
+    """
+
+    winner: Player | None
+    best: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    label: tuple[str, str] = ("", "")
+
+
+def _best(hole: tuple[str, str], board: tuple[str, ...]) -> tuple[Hand, tuple[int, ...]]:
+    """Return the best hand of ``hole`` + ``board`` and the indexes of its five cards."""
+    seven = [*hole, *board]
+    hand = StandardHighHand.from_game(
+        "".join(pokerkit_card(c) for c in hole), "".join(pokerkit_card(c) for c in board)
+    )
+    notation = [pokerkit_card(c) for c in seven]
+    used: list[int] = []
+    for card in hand.cards:
+        for index, name in enumerate(notation):
+            if name == repr(card) and index not in used:
+                used.append(index)
+                break
+    return hand, tuple(sorted(used))
+
+
+def verdict(tray: Tray) -> Verdict | None:
+    """Return the verdict of a deal at step 9, or ``None`` when it cannot be known.
+
+    A fold (total 0) gives the pot to the other player. Otherwise both hands and five
+    board cards must be shown; the higher pokerkit ``StandardHighHand`` wins, equal hands
+    split the pot.
+    """
+    if tray.step != SHOWDOWN:
+        return None
+    folded = tray.folded
+    if folded is not None:
+        return Verdict(winner=folded.opponent)
+    hands = (tray.hand(Player.ONE), tray.hand(Player.TWO))
+    if len(tray.board) != 5 or any(HIDDEN in hand for hand in hands):
+        return None
+    one, best_one = _best(hands[0], tray.board)
+    two, best_two = _best(hands[1], tray.board)
+    winner = Player.ONE if one > two else (Player.TWO if two > one else None)
+    labels = (str(one).split(" (")[0], str(two).split(" (")[0])
+    return Verdict(winner=winner, best=(best_one, best_two), label=labels)
