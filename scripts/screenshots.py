@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Take the README's screenshots (docs/*.png) from the real server in Chromium.
 
+One per registered Set (its sample context), a finished TicTacToe, and the tester.
+
 Run after ``python3 scripts/test.py`` has made ``.venv``:
 ``.venv/bin/python scripts/screenshots.py``.
 """
@@ -13,20 +15,29 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from urllib.parse import urlencode
 
 from playwright.sync_api import sync_playwright
+
+from interfaces.registry import load_registry
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 PORT = 8791
-SHOTS = {
-    "tictactoe.png": "/?Set=TicTacToe&Name1=MissOne&Name2=MrTwo&Tray=120210100&Move1=7"
-                     "&Input=Two&Count=5&Legend=MrTwo%20joue",
+# Pages beyond each Set's own sample context (the tester's "Sample context").
+EXTRA = {
     "tictactoe-end.png": "/?Set=TicTacToe&Name1=MissOne&Name2=MrTwo&Tray=114140400"
                          "&Move2=7&Method=End&Count=6",
-    "rochambeau.png": "/?Set=Rochambeau&Name1=MissOne&Name2=MrTwo&Move1=2&Move2=1&Gain1=3"
-                      "&Gain2=2&Input=One&Count=6",
 }
+
+
+def shots() -> dict[str, str]:
+    """Return ``{file name: URL path}``: every registered Set's sample, then EXTRA."""
+    pages = {}
+    for interface in load_registry():
+        params = {"Name1": "MissOne", "Name2": "MrTwo", **interface.sample}
+        pages[f"{interface.key}.png"] = f"/{interface.key}/?{urlencode(params)}"
+    return {**pages, **EXTRA}
 
 
 def main() -> None:
@@ -47,7 +58,7 @@ def main() -> None:
                 executable_path=os.environ.get("TOURNOYONS_CHROMIUM", "/usr/bin/chromium"),
                 args=["--no-sandbox"])
             page = browser.new_page(viewport={"width": 736, "height": 660})
-            for name, url in SHOTS.items():
+            for name, url in shots().items():
                 page.goto(base + url)
                 page.wait_for_selector("html[data-ready='true']")
                 page.wait_for_timeout(700)

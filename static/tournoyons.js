@@ -50,11 +50,19 @@
     }
   };
 
+  /* value -> the elements returning it, built once: a 19x19 board has 361 cells. */
+  var controlMap = null;
+
   function controlsFor(value) {
     if (controller.controls) return controller.controls(value);
-    var v = CSS.escape(value);
-    return Array.prototype.slice.call(
-      document.querySelectorAll('[data-value="' + v + '"], [data-cell="' + v + '"]'));
+    if (!controlMap) {
+      controlMap = Object.create(null);
+      document.querySelectorAll("[data-value], [data-cell]").forEach(function (el) {
+        var key = el.getAttribute("data-value") || el.getAttribute("data-cell");
+        (controlMap[key] = controlMap[key] || []).push(el);
+      });
+    }
+    return controlMap[value] || [];
   }
 
   function setInput(on, who) {

@@ -1,0 +1,252 @@
+"""Seafight (battleship): cells, ships, fleets and shots, the syntax of manual chapter V.
+
+The board is 10x10, columns ``A``..``J`` left to right, rows ``0``..``9`` top to bottom; a
+cell is named column first (``C5``) and numbered 0..99 row by row (``index = 10 * row +
+column``).
+
+- A ship (``Navire``) is 5 characters: direction ``V``/``H``, size ``2``..``5``, leftmost
+  column ``A``..``J``, topmost row ``0``..``9``, state ``1`` intact, ``2`` hit, ``3`` sunk.
+  The manual's own example ``V3C5I`` writes the state as the letter ``I``: it is read as
+  ``1`` (spec section 4, Decision).
+- A fleet (``Flotte``) is ships concatenated, possibly none.
+- Shots (``Tirs``) are 100 characters: ``0`` not fired at, ``1`` water, ``2`` hit, ``3`` sunk
+  (every cell of a sunk ship).
+- A shot with its result (``Valeur``) is a cell and a result: ``C53``.
+
+The fleet a player prepares is the classic one, sizes 5, 4, 3, 3, 2, every ship inside the
+board and no two ships on one cell (spec section 4, Decision).
+
+This module is shared by the page's view model (:mod:`interfaces.seafight.board`) and the
+rules (:mod:`interfaces.seafight.rules`).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+__all__ = [
+    "CELLS",
+    "CLASSIC_FLEET",
+    "COLUMNS",
+    "EMPTY_SHOTS",
+    "SIZE",
+    "FleetError",
+    "Ship",
+    "cell_index",
+    "cell_name",
+    "check_classic",
+    "check_layout",
+    "format_fleet",
+    "random_fleet",
+    "read_cell",
+    "read_fleet",
+    "read_shot",
+    "read_shots",
+    "ship_at",
+    "ship_state",
+    "with_state",
+]
+
+SIZE = 10
+CELLS = SIZE * SIZE
+COLUMNS = "ABCDEFGHIJ"
+EMPTY_SHOTS = "0" * CELLS
+SHOT_CODES = frozenset("0123")
+
+# Ship sizes of the fleet a player prepares, largest first.
+CLASSIC_FLEET: tuple[int, ...] = (5, 4, 3, 3, 2)
+
+INTACT, HIT, SUNK = "1", "2", "3"
+
+_SHIP = re.compile(r"([VH])([2-5])([A-J])([0-9])([123I])")
+_CELL = re.compile(r"([A-J])([0-9])")
+_SHOT = re.compile(r"([A-J])([0-9])([123])")
+
+
+class FleetError(ValueError):
+    """A fleet that cannot be read or laid out: the message says why (for logs and tests)."""
+
+
+def cell_name(index: int) -> str:
+    """Return the name (``A0``..``J9``) of the cell numbered ``index`` 0..99."""
+    row, column = divmod(index, SIZE)
+    return f"{COLUMNS[column]}{row}"
+
+
+def cell_index(column: int, row: int) -> int:
+    """Return the number 0..99 of the cell at ``column``, ``row`` (each 0..9)."""
+    return row * SIZE + column
+
+
+def read_cell(value: str | None) -> int | None:
+    """Return the number 0..99 of a cell written ``C5``, or ``None`` if it is not one."""
+    match = _CELL.fullmatch(value or "")
+    if match is None:
+        return None
+    return cell_index(COLUMNS.index(match.group(1)), int(match.group(2)))
+
+
+def read_shot(value: str | None) -> tuple[int, str] | None:
+    """Return ``(cell number, result code)`` of a shot written ``C53``, or ``None``."""
+    match = _SHOT.fullmatch(value or "")
+    if match is None:
+        return None
+    return cell_index(COLUMNS.index(match.group(1)), int(match.group(2))), match.group(3)
+
+
+def read_shots(value: str) -> str | None:
+    """Return ``value`` if it is 100 shot codes ``0``..``3``, else ``None``."""
+    if len(value) == CELLS and set(value) <= SHOT_CODES:
+        return value
+    return None
+
+
+@dataclass(frozen=True)
+class Ship:
+    """One ship: ``vertical``, ``size`` 2..5, top-left ``column``/``row`` 0..9, ``state``.
+
+    ``state`` is ``"1"`` intact, ``"2"`` hit or ``"3"`` sunk. A ship may reach past the
+    board's edge as read; :func:`check_layout` says whether a fleet fits.
+    """
+
+    vertical: bool
+    size: int
+    column: int
+    row: int
+    state: str = INTACT
+
+    @property
+    def code(self) -> str:
+        """Return the ship in the manual's 5-character syntax (``V3C51``)."""
+        return f"{'V' if self.vertical else 'H'}{self.size}{COLUMNS[self.column]}{self.row}" \
+            f"{self.state}"
+
+    @property
+    def inside(self) -> bool:
+        """Return whether every cell of the ship is on the board."""
+        end = (self.row if self.vertical else self.column) + self.size - 1
+        return 0 <= self.column < SIZE and 0 <= self.row < SIZE and end < SIZE
+
+    def cells(self) -> tuple[int, ...]:
+        """Return the numbers of the cells the ship covers, head (top or left) first.
+
+        Cells past the board's edge are left out; see :attr:`inside`.
+        """
+        step_column, step_row = (0, 1) if self.vertical else (1, 0)
+        out = []
+        for k in range(self.size):
+            column, row = self.column + k * step_column, self.row + k * step_row
+            if column < SIZE and row < SIZE:
+                out.append(cell_index(column, row))
+        return tuple(out)
+
+
+def read_fleet(value: str | None) -> tuple[Ship, ...]:
+    """Read a fleet: ships of 5 characters concatenated; empty or ``None`` is no ship.
+
+    Letters are read in any case and the state ``I`` is read as ``1`` (the manual's
+    ``V3C5I``). Raises :class:`FleetError` when the text is not whole ships; it does not
+    check the layout (:func:`check_layout`).
+    """
+    text = (value or "").strip().upper()
+    if len(text) % 5:
+        raise FleetError(f"a fleet is ships of 5 characters, not {len(text)} characters")
+    ships = []
+    for start in range(0, len(text), 5):
+        match = _SHIP.fullmatch(text[start : start + 5])
+        if match is None:
+            raise FleetError(f"{text[start:start + 5]!r} is not a ship (V3C51)")
+        direction, size, column, row, state = match.groups()
+        ships.append(Ship(
+            vertical=direction == "V",
+            size=int(size),
+            column=COLUMNS.index(column),
+            row=int(row),
+            state=INTACT if state == "I" else state,
+        ))
+    return tuple(ships)
+
+
+def check_layout(ships: Iterable[Ship]) -> None:
+    """Raise :class:`FleetError` unless every ship is inside the board and none overlap."""
+    taken: set[int] = set()
+    for ship in ships:
+        if not ship.inside:
+            raise FleetError(f"{ship.code} reaches past the board's edge")
+        cells = set(ship.cells())
+        if cells & taken:
+            raise FleetError(f"{ship.code} overlaps another ship")
+        taken |= cells
+
+
+def check_classic(ships: Sequence[Ship]) -> None:
+    """Raise :class:`FleetError` unless ``ships`` are a legal prepared fleet.
+
+    Legal: the classic sizes 5, 4, 3, 3, 2 (in any order), inside the board, no overlap.
+    """
+    if Counter(ship.size for ship in ships) != Counter(CLASSIC_FLEET):
+        sizes = ", ".join(str(ship.size) for ship in ships) or "none"
+        raise FleetError(f"the fleet is ships of sizes 5, 4, 3, 3, 2, not {sizes}")
+    check_layout(ships)
+
+
+def format_fleet(ships: Iterable[Ship]) -> str:
+    """Return ships in the manual's syntax, concatenated."""
+    return "".join(ship.code for ship in ships)
+
+
+def ship_at(ships: Iterable[Ship], index: int) -> Ship | None:
+    """Return the ship covering cell ``index``, or ``None``."""
+    for ship in ships:
+        if index in ship.cells():
+            return ship
+    return None
+
+
+def random_fleet(rng: random.Random | None = None,
+                 sizes: Sequence[int] = CLASSIC_FLEET) -> tuple[Ship, ...]:
+    """Return a random legal fleet of ``sizes``, every ship intact.
+
+    Each ship is drawn uniformly among the positions still free; with the classic fleet a
+    free position always remains, so this never fails.
+    """
+    rng = rng or random.Random()
+    ships: list[Ship] = []
+    taken: set[int] = set()
+    for size in sizes:
+        options = [
+            ship
+            for vertical in (False, True)
+            for row in range(SIZE - (size - 1 if vertical else 0))
+            for column in range(SIZE - (0 if vertical else size - 1))
+            if not set((ship := Ship(vertical, size, column, row)).cells()) & taken
+        ]
+        if not options:
+            raise FleetError("no room left for a ship")
+        chosen = rng.choice(options)
+        ships.append(chosen)
+        taken |= set(chosen.cells())
+    return tuple(ships)
+
+
+def with_state(ship: Ship, state: str) -> Ship:
+    """Return ``ship`` with ``state``."""
+    return replace(ship, state=state)
+
+
+def ship_state(ship: Ship, shots: str) -> str:
+    """Return the state ``ship`` is in on a board fired at with ``shots``.
+
+    Sunk when every cell of it is ``3``; at least hit when one is ``2`` or ``3``; else the
+    state the fleet gives (which may already say hit or sunk).
+    """
+    codes = [shots[index] for index in ship.cells()]
+    if codes and all(code == SUNK for code in codes):
+        return SUNK
+    if any(code in (HIT, SUNK) for code in codes):
+        return max(ship.state, HIT)
+    return ship.state
