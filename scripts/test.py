@@ -24,9 +24,8 @@ def main() -> int:
     args = sys.argv[1:]
     if not any(a in ("-n", "--numprocesses") or a.startswith(("-n", "--numprocesses=")) or
                a == "no:xdist" for a in args):
-        # Browser tests wait on pages more than they compute: two workers per core at most
-        # four, each with its own server and Chromium.
-        args = ["-n", str(min(4, 2 * (os.cpu_count() or 1))), *args]
+        # One worker per core, at most four, each with its own server and Chromium.
+        args = ["-n", str(min(4, os.cpu_count() or 1)), *args]
     command = [str(python), "-m", "pytest", *args]
     return subprocess.run(command, cwd=ROOT, env=env).returncode
 
