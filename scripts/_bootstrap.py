@@ -7,6 +7,7 @@ created on first use and refreshed when ``pyproject.toml`` changes.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -32,23 +33,34 @@ def say(message: str) -> None:
 
 
 def ensure_venv(extras: str = "") -> Path:
-    """Create ``.venv`` and install the project (editable) with ``extras``; return its python."""
+    """Create ``.venv`` and install the project (editable) with ``extras``; return its python.
+
+    Installs again only when ``pyproject.toml`` changed or an extra is not yet installed,
+    so serving after testing (or the reverse) starts at once.
+    """
     if sys.version_info < (3, 11):  # noqa: UP036 - the scripts run on any python3
         sys.exit("Python 3.11 or newer is needed.")
-    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + extras.encode()).hexdigest()
-    if PYTHON.exists() and STAMP.exists() and STAMP.read_text() == wanted:
+    project = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    wanted = {e for e in extras.split(",") if e}
+    try:
+        stamp = json.loads(STAMP.read_text())
+    except (OSError, ValueError):
+        stamp = {}
+    have = set(stamp.get("extras", [])) if stamp.get("project") == project else None
+    if PYTHON.exists() and have is not None and wanted <= have:
         return PYTHON
     if not PYTHON.exists():
         say(f"creating {VENV}")
         venv.EnvBuilder(with_pip=True, clear=False).create(VENV)
-    target = f".[{extras}]" if extras else "."
+    wanted |= have or set()
+    target = f".[{','.join(sorted(wanted))}]" if wanted else "."
     say(f"installing {target} into {VENV}")
     subprocess.run(
         [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
          "--editable", target],
         cwd=ROOT, check=True,
     )
-    STAMP.write_text(wanted)
+    STAMP.write_text(json.dumps({"project": project, "extras": sorted(wanted)}))
     return PYTHON
 
 
