@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import zlib
 from collections import OrderedDict, deque
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -80,11 +81,26 @@ class SecurityHeaders:
 
 @dataclass(frozen=True)
 class Page:
-    """A rendered page: body, strong ETag, status."""
+    """A rendered page: body, strong ETag, status, and its gzip form (``None``: not smaller)."""
 
     body: bytes
     etag: str
     status: int = 200
+    gzipped: bytes | None = None
+
+
+class PageResponse(Response):
+    """A page answer whose headers are built without Starlette's per-request normalising.
+
+    Same headers as ``Response(body, status, {...}, media_type="text/html")`` plus ``Vary``
+    and ``Content-Encoding`` when gzipped; the security headers come from the middleware.
+    """
+
+    def __init__(self, body: bytes, status: int, raw_headers: list[tuple[bytes, bytes]]) -> None:
+        self.status_code = status
+        self.body = body
+        self.background = None
+        self.raw_headers = raw_headers
 
 
 class Interfaces:
@@ -107,6 +123,8 @@ class Interfaces:
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
             lstrip_blocks=True,
+            # Templates are package files: no stat() of three files on every render.
+            auto_reload=False,
         )
         self.env.globals["static"] = self.static_url
         self.pages: OrderedDict[tuple[str, bytes], Page] = OrderedDict()
@@ -191,12 +209,31 @@ class Interfaces:
         return page
 
     def respond(self, request: Request, page: Page, cache_control: str) -> Response:
-        """Answer ``page``, or 304 when the client already holds it."""
-        headers = {"ETag": page.etag, "Cache-Control": cache_control}
-        match = request.headers.get("if-none-match", "")
-        if page.status == 200 and (match == "*" or page.etag in _etags(match)):
-            return Response(status_code=304, headers=headers)
-        return Response(page.body, page.status, headers, media_type="text/html")
+        """Answer ``page`` (gzipped when the client accepts it), or 304 when it holds it."""
+        match = ""
+        encoding = b""
+        for name, value in request.scope["headers"]:
+            if name == b"if-none-match":
+                match = value.decode("latin-1")
+            elif name == b"accept-encoding":
+                encoding = value
+        headers = [(b"etag", page.etag.encode()), (b"cache-control", cache_control.encode())]
+        zipped = page.gzipped is not None and b"gzip" in encoding
+        if zipped:  # each representation its own strong ETag (RFC 9110 8.8.3)
+            headers[0] = (b"etag", page.etag[:-1].encode() + b'-gz"')
+        if page.status == 200 and match and (match == "*" or _holds(match, page.etag)):
+            return PageResponse(b"", 304, headers)
+        body = page.body
+        if page.gzipped is not None:
+            headers.append((b"vary", b"Accept-Encoding"))
+            if zipped:
+                body = page.gzipped
+                headers.append((b"content-encoding", b"gzip"))
+        headers += [
+            (b"content-length", str(len(body)).encode()),
+            (b"content-type", b"text/html; charset=utf-8"),
+        ]
+        return PageResponse(body, page.status, headers)
 
     def unknown_set(self, request: Request, name: str) -> Response:
         """Answer 404 with the list of Sets, each linked with the same query string."""
@@ -304,7 +341,20 @@ class Interfaces:
 
 
 def _page(body: bytes, status: int = 200) -> Page:
-    return Page(body, '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"', status)
+    etag = '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
+    # gzip level 1: 25 us for TicTacToe's 6 KB (1.4 KB out), 0.1 ms for Pente's 30 KB
+    # (5.5 KB); level 6 saves a tenth more bytes for up to five times the time.
+    squeezer = zlib.compressobj(1, zlib.DEFLATED, 31)
+    gzipped = squeezer.compress(body) + squeezer.flush()
+    return Page(body, etag, status, gzipped if len(gzipped) < len(body) else None)
+
+
+def _holds(header: str, etag: str) -> bool:
+    """Whether ``If-None-Match: header`` names ``etag`` or its gzip form."""
+    if header == etag:
+        return True
+    tags = _etags(header)
+    return etag in tags or etag[:-1] + '-gz"' in tags
 
 
 def _etags(header: str) -> set[str]:
@@ -326,13 +376,15 @@ def create_app(
     state = Interfaces(registry if registry is not None else load_registry(sets), frame_ancestors)
     routes = [
         Route("/", state.root),
+        # Pages first: "/{set}/" matches no other route's path ("/return/" and "/healthz/"
+        # already named no Set), and the routes are tried in order on every request.
+        Route("/{set}/", state.set_page),
         Route("/healthz", state.healthz),
         Route("/return", state.return_sink),
         Route("/return/log", state.return_log),
         Route("/tester/{set}/{action:str}", state.tester_turn, methods=["POST"]),
         Route("/static/{digest}/{namespace}/{name:path}", state.static),
         Route("/{set}", state.set_page),
-        Route("/{set}/", state.set_page),
     ]
     app = Starlette(routes=routes)
     app.state.interfaces = state

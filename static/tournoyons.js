@@ -121,6 +121,18 @@
     if (live) live.textContent = text;
   }
 
+  /* The moves shown (Move1, Move2), as the board shows them: "\u25CF1 C5 \u25CF2 D6". */
+  function announceMoves() {
+    var live = document.querySelector("[data-announce]");
+    if (!live) return;
+    var said = [];
+    ["1", "2"].forEach(function (p) {
+      var move = live.getAttribute("data-move" + p);
+      if (move) said.push("\u25CF" + p + " " + move);
+    });
+    if (said.length) announce(said.join(" "));
+  }
+
   function play(value) {
     if (returned || !inputOn || !config) return false;
     var listed = (config.playable || []).indexOf(value) >= 0;
@@ -293,6 +305,7 @@
     });
     if (config.sound === "win") sound("win");
     if (controller.ready) controller.ready();
+    announceMoves();
     if (config.input && !config.webtest) setInput(true, config.player);
     root.setAttribute("data-ready", "true");
   }

@@ -170,6 +170,8 @@
       hole.removeAttribute("role");
       hole.removeAttribute("tabindex");
     });
+    /* Played: no control left inside, the line (or code) is a picture again. */
+    target.setAttribute("role", "img");
     if (mode === "line") {
       mm.querySelectorAll("[data-last-move]").forEach(function (el) { el.removeAttribute("data-last-move"); });
       target.setAttribute("data-state", "played");

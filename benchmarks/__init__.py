@@ -1,0 +1,1 @@
+"""Benchmarks of the interface server against its floors (``benchmarks/run.py``)."""
