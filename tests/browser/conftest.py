@@ -13,6 +13,24 @@ from playwright.sync_api import Page
 pytestmark = pytest.mark.browser
 
 
+# Records every URL a page gives its hidden return iframe (kept across navigations of one
+# page): proof that even a second return cancelled by the first never happened.
+RECORD_RETURNS = """
+(() => {
+  const desc = Object.getOwnPropertyDescriptor(HTMLIFrameElement.prototype, "src");
+  window.__returnLoads = [];
+  Object.defineProperty(HTMLIFrameElement.prototype, "src", {
+    configurable: true,
+    get() { return desc.get.call(this); },
+    set(value) {
+      if (this.classList.contains("return")) window.__returnLoads.push(String(value));
+      desc.set.call(this, value);
+    },
+  });
+})();
+"""
+
+
 class PageWatch:
     """What went wrong in a page: uncaught exceptions and console errors."""
 

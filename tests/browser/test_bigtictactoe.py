@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from interfaces.bigtictactoe.board import read_cell
-from tests.browser.conftest import PageWatch, sink_values
+from tests.browser.conftest import RECORD_RETURNS, PageWatch, sink_values
 from tests.interfaces.test_bigtictactoe import (
     KNOWN_GAIN2,
     ONE_CELLS,
@@ -26,23 +26,6 @@ from tests.interfaces.test_bigtictactoe import (
     replay,
     tray,
 )
-
-# Records every URL the page gives its hidden return iframe, so a second (even cancelled)
-# return is seen, not only the ones that reach the sink.
-RECORD_RETURNS = """
-(() => {
-  const desc = Object.getOwnPropertyDescriptor(HTMLIFrameElement.prototype, "src");
-  window.__returnLoads = [];
-  Object.defineProperty(HTMLIFrameElement.prototype, "src", {
-    configurable: true,
-    get() { return desc.get.call(this); },
-    set(value) {
-      if (this.classList.contains("return")) window.__returnLoads.push(String(value));
-      desc.set.call(this, value);
-    },
-  });
-})();
-"""
 
 RETURN_LOADED = (
     "() => document.querySelector('iframe.return').contentDocument"

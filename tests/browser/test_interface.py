@@ -21,26 +21,11 @@ from playwright.sync_api import Dialog, Locator, Page, expect
 
 from interfaces.plugin import SetInterface
 from interfaces.registry import load_registry
-from tests.browser.conftest import PageWatch, sink_values
+from tests.browser.conftest import RECORD_RETURNS, PageWatch, sink_values
 
 REGISTRY = load_registry()
 SETS = [pytest.param(interface, id=interface.key) for interface in REGISTRY]
 
-# Every URL the page gives its hidden return iframe, so even a cancelled second return is seen.
-RECORD_RETURNS = """
-(() => {
-  const desc = Object.getOwnPropertyDescriptor(HTMLIFrameElement.prototype, "src");
-  window.__returnLoads = [];
-  Object.defineProperty(HTMLIFrameElement.prototype, "src", {
-    configurable: true,
-    get() { return desc.get.call(this); },
-    set(value) {
-      if (this.classList.contains("return")) window.__returnLoads.push(String(value));
-      desc.set.call(this, value);
-    },
-  });
-})();
-"""
 
 RETURN_LOADED = (
     "() => document.querySelector('iframe.return').contentDocument"

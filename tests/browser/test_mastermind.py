@@ -19,22 +19,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 from playwright.sync_api import Browser, FrameLocator, Locator, Page, expect
 
-from tests.browser.conftest import PageWatch, sink_values
-
-RECORD_RETURNS = """
-(() => {
-  const desc = Object.getOwnPropertyDescriptor(HTMLIFrameElement.prototype, "src");
-  window.__returnLoads = [];
-  Object.defineProperty(HTMLIFrameElement.prototype, "src", {
-    configurable: true,
-    get() { return desc.get.call(this); },
-    set(value) {
-      if (this.classList.contains("return")) window.__returnLoads.push(String(value));
-      desc.set.call(this, value);
-    },
-  });
-})();
-"""
+from tests.browser.conftest import RECORD_RETURNS, PageWatch, sink_values
 
 RETURN_LOADED = (
     "() => document.querySelector('iframe.return').contentDocument"

@@ -16,24 +16,7 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.conftest import PageWatch, sink_values
-
-# Records every URL the page gives its hidden return iframe, so a second (even cancelled)
-# return is seen, not only the ones that reach the sink.
-RECORD_RETURNS = """
-(() => {
-  const desc = Object.getOwnPropertyDescriptor(HTMLIFrameElement.prototype, "src");
-  window.__returnLoads = [];
-  Object.defineProperty(HTMLIFrameElement.prototype, "src", {
-    configurable: true,
-    get() { return desc.get.call(this); },
-    set(value) {
-      if (this.classList.contains("return")) window.__returnLoads.push(String(value));
-      desc.set.call(this, value);
-    },
-  });
-})();
-"""
+from tests.browser.conftest import RECORD_RETURNS, PageWatch, sink_values
 
 RETURN_LOADED = (
     "() => document.querySelector('iframe.return').contentDocument"

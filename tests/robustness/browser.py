@@ -12,6 +12,7 @@ from playwright.sync_api import Page
 
 from interfaces.plugin import SetInterface
 from interfaces.protocol import read_context
+from tests.browser.conftest import RECORD_RETURNS
 
 __all__ = [
     "LONG_RUN", "RECORD_RETURNS", "SHOWS_SOMETHING", "first_value", "raw_url", "wait_ready",
@@ -21,21 +22,6 @@ __all__ = [
 # the server decodes to the same bytes (a raw control byte or space would not survive).
 _URL_SAFE = "".join(c for c in string.printable if c not in " #\t\n\r\x0b\x0c\\")
 
-# Every URL the page gives its hidden return iframe (kept across navigations of one page).
-RECORD_RETURNS = """
-(() => {
-  const desc = Object.getOwnPropertyDescriptor(HTMLIFrameElement.prototype, "src");
-  window.__returnLoads = [];
-  Object.defineProperty(HTMLIFrameElement.prototype, "src", {
-    configurable: true,
-    get() { return desc.get.call(this); },
-    set(value) {
-      if (this.classList.contains("return")) window.__returnLoads.push(String(value));
-      desc.set.call(this, value);
-    },
-  });
-})();
-"""
 
 # True when the body shows something: a board, an error sign, a name, the count or the
 # legend; or when the page is Method None, the empty interface by design.
