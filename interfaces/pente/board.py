@@ -13,6 +13,7 @@ Sources: manual chapter V, "Pente"; spec ``interface-protocol.md`` section 4 (Pe
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from interfaces.plugin import View
 from interfaces.protocol import Context, Method, ParamError, Player
@@ -50,8 +51,6 @@ OWNER = {
     "1": Player.ONE, "3": Player.ONE, "5": Player.ONE,
     "2": Player.TWO, "4": Player.TWO, "6": Player.TWO,
 }
-# The star points drawn on the board, as on a goban: D, J and P on both axes.
-STAR_POINTS = tuple((column, row) for row in (3, 9, 15) for column in (3, 9, 15))
 
 
 def point_name(index: int) -> str:
@@ -60,17 +59,17 @@ def point_name(index: int) -> str:
     return LETTERS[column] + LETTERS[row]
 
 
-@dataclass(frozen=True)
-class Point:
-    """One point of the board, ``index`` 0..360, row by row from the top.
+class Point(NamedTuple):
+    """One point of the board, ``number`` 0..360, row by row from the top.
 
     ``state`` is the Tray code shown once every impact is drawn (a captured stone is then
     gone: ``0``); ``before`` the code shown from the move until ``Wait`` has elapsed (the
     captured stone, or the winning stone as an ordinary one), or ``None``; ``captured`` whose
-    stone is removed here; ``last_move`` the player whose ``Move`` this point is.
+    stone is removed here; ``last_move`` the player whose ``Move`` this point is. A tuple:
+    361 of them are drawn per page, hashed by the fragment cache at C speed.
     """
 
-    index: int
+    number: int
     state: str
     before: str | None = None
     captured: Player | None = None
@@ -79,17 +78,23 @@ class Point:
     @property
     def name(self) -> str:
         """Return the point's name, column letter then row letter (``CH``)."""
-        return point_name(self.index)
+        return POINT_NAMES[self.number]
 
     @property
     def row(self) -> int:
         """Return the row, 0 at the top."""
-        return self.index // SIZE
+        return self.number // SIZE
 
     @property
     def column(self) -> int:
         """Return the column, 0 at the left."""
-        return self.index % SIZE
+        return self.number % SIZE
+
+
+POINT_NAMES = tuple(point_name(index) for index in range(POINTS))
+# The point of each index in each plain code, made once: most points of a board are these,
+# and one shared object draws from the fragment cache without a comparison.
+PLAIN_POINTS = tuple({code: Point(index, code) for code in CODES} for index in range(POINTS))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -105,16 +110,6 @@ class PenteView(View):
     gains: tuple[int | None, int | None] = (0, 0)
     last_moves: tuple[tuple[Player, Point], ...] = ()
     winner: Player | None = None
-
-    @property
-    def letters(self) -> str:
-        """Return the coordinate letters of columns and rows, ``A``..``S``."""
-        return LETTERS
-
-    @property
-    def star_points(self) -> tuple[tuple[int, int], ...]:
-        """Return the ``(column, row)`` of the star points drawn on the board."""
-        return STAR_POINTS
 
     def gain(self, player: int) -> int | None:
         """Return the pairs captured by player 1 or 2 (the template's ``p``)."""
@@ -214,16 +209,16 @@ def build(ctx: Context) -> PenteView:
         elif code in "34" and owner is not None and last:
             point = Point(index, code, before=STONE[owner])
         else:
-            point = Point(index, code)
+            point = PLAIN_POINTS[index][code]
         if index in last:
-            point = Point(point.index, point.state, point.before, point.captured, last[index])
+            point = Point(point.number, point.state, point.before, point.captured, last[index])
         points.append(point)
 
     shown = "".join(point.state for point in points)
     over = winner is not None or tray is None or EMPTY not in shown
     playable: tuple[str, ...] = ()
     if ctx.method not in (Method.END, Method.NONE) and not over:
-        playable = tuple(point.name for point in points if point.state == EMPTY)
+        playable = tuple(POINT_NAMES[index] for index, code in enumerate(shown) if code == EMPTY)
     player: Player | None = ctx.input
     if player is None and ctx.webtest:
         player = player_to_move(shown, gains[0] or 0, gains[1] or 0)

@@ -70,6 +70,14 @@ DIRECTIONS: tuple[tuple[int, int], ...] = (
     (-1, 0), (1, 0),
     (-1, 1), (0, 1), (1, 1),
 )
+# From each cell, the cells along each of the eight directions to the edge, nearest first.
+RAYS = tuple(
+    tuple(ray for ray in (
+        tuple((row + k * dy) * SIZE + column + k * dx for k in range(1, SIZE)
+              if 0 <= row + k * dy < SIZE and 0 <= column + k * dx < SIZE)
+        for dx, dy in DIRECTIONS) if ray)
+    for row, column in (divmod(index, SIZE) for index in range(SIZE * SIZE))
+)
 
 
 def cell_name(index: int) -> str:
@@ -137,16 +145,14 @@ def flips(board: str, index: int, player: Player) -> tuple[int, ...]:
     if board[index] not in EMPTY_CODES:
         return ()
     mine, theirs = DISC[player], DISC[player.opponent]
-    row, column = divmod(index, SIZE)
     turned: list[int] = []
-    for dx, dy in DIRECTIONS:
-        line: list[int] = []
-        x, y = column + dx, row + dy
-        while 0 <= x < SIZE and 0 <= y < SIZE and board[y * SIZE + x] == theirs:
-            line.append(y * SIZE + x)
-            x, y = x + dx, y + dy
-        if line and 0 <= x < SIZE and 0 <= y < SIZE and board[y * SIZE + x] == mine:
-            turned.extend(line)
+    for ray in RAYS[index]:
+        for step, other in enumerate(ray):
+            code = board[other]
+            if code != theirs:
+                if code == mine and step:
+                    turned.extend(ray[:step])
+                break
     return tuple(sorted(turned))
 
 

@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-import os
 import string
 from collections.abc import Mapping
 from urllib.parse import quote
 
-import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Frame, Page
 
 from interfaces.plugin import SetInterface
 from interfaces.protocol import read_context
 from tests.browser.conftest import RECORD_RETURNS
 
 __all__ = [
-    "LONG_RUN", "RECORD_RETURNS", "SHOWS_SOMETHING", "first_value", "raw_url", "wait_ready",
+    "RECORD_RETURNS", "SHOWS_SOMETHING", "Host", "first_value", "open_ready", "raw_url",
+    "wait_ready",
 ]
 
 # What may stay as written in a URL we hand Chromium; everything else is %-escaped, which
@@ -46,6 +45,18 @@ def wait_ready(page: Page, timeout: float = 5000) -> None:
     page.wait_for_selector("html[data-ready='true']", state="attached", timeout=timeout)
 
 
+def open_ready(page: Page, url: str) -> None:
+    """Navigate to ``url`` and return once its page is ready (``data-ready="true"``).
+
+    With ``Wait=0`` the runtime sets ``data-ready`` at DOMContentLoaded, so one check then
+    is enough (polling for the attribute costs a frame or more per page); a page that is not
+    yet ready is waited for.
+    """
+    page.goto(url, wait_until="domcontentloaded")
+    if not page.evaluate("() => document.documentElement.dataset.ready === 'true'"):
+        wait_ready(page)
+
+
 def first_value(interface: SetInterface, params: Mapping[str, str]) -> str | None:
     """Return a value the page for ``params`` accepts from ``play()``, if one is playable."""
     view = interface.build(read_context({k.lower(): v for k, v in params.items()}))
@@ -54,9 +65,65 @@ def first_value(interface: SetInterface, params: Mapping[str, str]) -> str | Non
     return view.playable[0]
 
 
-# The Chromium parts (fuzz, XSS corpus, storms) take longer than the README's test command
-# may (about 15 minutes on 2 cores with the rest): they run when asked, as the long run does.
-LONG_RUN = pytest.mark.skipif(
-    os.environ.get("TOURNOYONS_ROBUSTNESS", "") in ("", "0"),
-    reason="Chromium robustness runs with TOURNOYONS_ROBUSTNESS=1",
-)
+# Loads the given URLs into as many iframes of the host page, all at once, and resolves when
+# every one has loaded: their documents then are ready (Wait=0 sets data-ready at
+# DOMContentLoaded). The frames are stacked at the top left, the last one on top.
+_EMBED = """async ([urls, width, height]) => {
+  document.body.replaceChildren();
+  document.body.style.margin = '0';
+  const frames = urls.map((url, k) => {
+    const frame = document.createElement('iframe');
+    frame.name = 'embed-' + k;
+    Object.assign(frame.style, {position: 'absolute', left: '0', top: '0', border: '0',
+                                width: width + 'px', height: height + 'px'});
+    frame.src = url;
+    return frame;
+  });
+  const loaded = frames.map(f => new Promise(done => {
+    f.addEventListener('load', done, {once: true});
+    setTimeout(done, 10000);  // a page that never loads is then found not ready
+  }));
+  frames.forEach(frame => document.body.append(frame));
+  await Promise.all(loaded);
+}"""
+
+
+class Host:
+    """A page of ours that embeds interface pages in iframes, as the Arbitre does.
+
+    Several pages load at once (one Chromium navigation costs about twice the CPU of an
+    iframe's load here), each in a 736x660 iframe stacked at the top left of the host;
+    :meth:`raise_frame` brings one to the top for pointer input.
+    """
+
+    WIDTH, HEIGHT = 736, 660
+
+    def __init__(self, page: Page, base: str) -> None:
+        self.page = page
+        # The host page is the test's own, on the server's origin, never asked of the server.
+        url = base + "/__host__"
+        page.route(url, lambda route: route.fulfill(
+            status=200, content_type="text/html",
+            body='<!doctype html><html lang="fr"><head><link rel="icon" href="data:,">'
+                 '<title>host</title></head><body></body></html>'))
+        page.goto(url)
+
+    def embed(self, urls: list[str]) -> list[Frame]:
+        """Load ``urls`` in as many iframes (replacing the previous ones); return their frames,
+        each ready (``data-ready="true"``) or waited for."""
+        self.page.evaluate(_EMBED, [urls, self.WIDTH, self.HEIGHT])
+        frames = [self.page.frame(name=f"embed-{k}") for k in range(len(urls))]
+        ready: list[Frame] = []
+        for frame in frames:
+            assert frame is not None, "an embedded page has no frame"
+            if not frame.evaluate("() => document.documentElement.dataset.ready === 'true'"):
+                frame.wait_for_selector("html[data-ready='true']", state="attached",
+                                        timeout=5000)
+            ready.append(frame)
+        return ready
+
+    def raise_frame(self, index: int) -> None:
+        """Put iframe ``index`` above the others (pointer input goes to it)."""
+        self.page.evaluate(
+            "k => document.querySelectorAll('body > iframe').forEach((f, i) => "
+            "{ f.style.zIndex = i === k ? '1' : '0'; })", index)

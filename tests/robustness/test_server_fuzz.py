@@ -30,10 +30,9 @@ from tests.robustness.queries import NAMES, random_queries, shape_of
 REGISTRY = load_registry()
 SETS = [pytest.param(interface, id=interface.key) for interface in REGISTRY]
 EXAMPLES = int(os.environ.get("TOURNOYONS_FUZZ_EXAMPLES", "10000"))
-# Of those, how many are also rendered as a whole page through the application. A page costs
-# about four times a build() (1 to 9 ms a page, by Set, on an idle core); 10,000 pages for
-# every Set would take some 200 s of CPU, past this part's share of the suite.
-PAGES = min(EXAMPLES, int(os.environ.get("TOURNOYONS_FUZZ_PAGES", "2500")))
+# Of those, how many are also rendered as a whole page through the application (all, unless
+# told otherwise).
+PAGES = min(EXAMPLES, int(os.environ.get("TOURNOYONS_FUZZ_PAGES", str(EXAMPLES))))
 # Hypothesis examples per Set (shrinking-friendly failures), beside the seeded bulk.
 PROPERTY_EXAMPLES = int(os.environ.get("TOURNOYONS_FUZZ_PROPERTY", "100"))
 

@@ -1,0 +1,112 @@
+"""The ``fragment`` tag: rendered once per key, escaped as in place, never a stale page."""
+
+from __future__ import annotations
+
+from itertools import count
+from typing import Any
+
+import jinja2
+import pytest
+
+import interfaces.fragments as fragments
+from interfaces.fragments import FragmentExtension
+from interfaces.registry import load_registry
+from server.app import Interfaces
+from tests.robustness.queries import random_queries
+
+
+@pytest.fixture
+def env() -> jinja2.Environment:
+    environment = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined,
+                                     extensions=[FragmentExtension])
+    ticks = count(1)
+    environment.globals["tick"] = lambda: next(ticks)
+    return environment
+
+
+def cache(env: jinja2.Environment) -> dict[Any, Any]:
+    extension = env.extensions[FragmentExtension.identifier]
+    assert isinstance(extension, FragmentExtension)
+    return extension.cache
+
+
+def test_a_fragment_without_key_is_rendered_once(env: jinja2.Environment) -> None:
+    template = env.from_string("{% fragment %}<b>{{ tick() }}</b>{% endfragment %}")
+    assert [template.render(), template.render()] == ["<b>1</b>", "<b>1</b>"]
+
+
+def test_a_keyed_fragment_is_rendered_once_per_key(env: jinja2.Environment) -> None:
+    template = env.from_string("{% fragment x %}{{ x }}:{{ tick() }}{% endfragment %}")
+    assert [template.render(x=k) for k in ("a", "b", "a", "b")] == ["a:1", "b:2", "a:1", "b:2"]
+
+
+def test_the_loop_form_joins_each_item_rendered_once(env: jinja2.Environment) -> None:
+    template = env.from_string(
+        "{% fragment c, p for c in cells %}[{{ c }}{{ p }}{{ tick() }}]{% endfragment %}")
+    assert template.render(cells=[1, 2, 1], p="x") == "[1x1][2x2][1x1]"
+    assert template.render(cells=[2, 1], p="y") == "[2y3][1y4]"
+    assert template.render(cells=[], p="y") == ""
+
+
+def test_output_is_escaped_as_in_place(env: jinja2.Environment) -> None:
+    template = env.from_string(
+        "{% fragment x %}<i>{{ x }}</i>{% endfragment %}|"
+        "{% fragment c for c in cells %}{{ c }}{% endfragment %}")
+    assert template.render(x="<script>", cells=["\"&'"]) == (
+        "<i>&lt;script&gt;</i>|&#34;&amp;&#39;")
+
+
+def test_an_unhashable_key_is_rendered_every_time(env: jinja2.Environment) -> None:
+    template = env.from_string(
+        "{% fragment x %}{{ tick() }}{% endfragment %}{% fragment c for c in cells %}"
+        "{{ c|length }}{{ tick() }}{% endfragment %}")
+    assert template.render(x=[1], cells=[[1], [2, 3]]) == "1"  "12" "23"
+    assert template.render(x=[1], cells=[[1]]) == "4" "15"
+    assert cache(env) == {}
+
+
+@pytest.mark.parametrize("source", [
+    "{% fragment %}{{ view.tray }}{% endfragment %}",
+    "{% fragment x %}{{ y }}{% endfragment %}",
+    "{% fragment c for c in cells %}{{ preview }}{% endfragment %}",
+    "{% fragment c for c in cells %}{{ self.title() }}{% endfragment %}",
+])
+def test_a_body_reading_what_its_key_does_not_name_is_refused(
+    env: jinja2.Environment, source: str
+) -> None:
+    with pytest.raises(jinja2.TemplateSyntaxError, match="which its key does not name"):
+        env.from_string(source)
+
+
+def test_the_loop_form_names_its_item_first(env: jinja2.Environment) -> None:
+    with pytest.raises(jinja2.TemplateSyntaxError, match="name the loop's item first"):
+        env.from_string("{% fragment p, c for c in cells %}{{ c }}{% endfragment %}")
+
+
+def test_names_a_body_assigns_or_receives_are_its_own(env: jinja2.Environment) -> None:
+    template = env.from_string(
+        "{% fragment %}{% macro m(a) %}{{ a }}{% endmacro %}{% set z = 2 %}"
+        "{% for k in range(z) %}{{ m(k) }}{% endfor %}{% endfragment %}")
+    assert template.render() == "01"
+
+
+def test_the_cache_is_bounded(env: jinja2.Environment, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fragments, "FRAGMENT_CACHE_SIZE", 10)
+    template = env.from_string("{% fragment x %}{{ x }}{% endfragment %}")
+    for k in range(100):
+        assert template.render(x=k) == str(k)
+    assert len(cache(env)) <= 10
+    assert template.render(x=99) == "99"
+
+
+def test_no_page_depends_on_what_was_rendered_before() -> None:
+    """Every Set's pages are the same from a cold cache and from one warmed in another
+    order: a fragment never answers for a context it was not rendered for."""
+    registry = load_registry()
+    warm = Interfaces(registry, "*")
+    for interface in registry:
+        queries = list(random_queries(interface, 60, seed=3))
+        cold = [Interfaces(registry, "*").render_interface(interface, q).body
+                for q in queries[:15]]
+        again = [warm.render_interface(interface, q).body for q in reversed(queries)]
+        assert list(reversed(again))[:15] == cold, interface.key
