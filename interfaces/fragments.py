@@ -17,8 +17,9 @@ answers it from memory, so that a new context costs only what changed::
   dictionary lookup an item): the form for the cells of a board.
 
 What makes this safe is checked when the template is compiled: the body may read only the
-names its keys read (the loop's ``item`` among them), names it assigns itself, and the
-Environment's globals, so it cannot depend on anything its keys do not name. Keys that are
+names its keys read (the loop's ``item`` among them), names it assigns, defines or imports
+itself (a macro imported without context sees only its arguments), and the Environment's
+globals, so it cannot depend on anything its keys do not name. Keys that are
 equal must draw the same (``1`` and ``True`` are one key). A key that cannot be hashed
 renders the body every time. Output is escaped exactly as it would be in place: the cached
 value is the Markup the body produced.
@@ -145,4 +146,8 @@ def _names(node: nodes.Node, ctx: str) -> set[str]:
         found |= {name.name for name in every if name.ctx == "param"}
         for macro in node.find_all(nodes.Macro):
             found.add(macro.name)
+        for imported in node.find_all(nodes.FromImport):  # {% from "t" import a, b as c %}
+            found.update(name if isinstance(name, str) else name[1] for name in imported.names)
+        for module in node.find_all(nodes.Import):  # {% import "t" as m %}
+            found.add(module.target)
     return found

@@ -28,20 +28,6 @@ if str(PLUGINS) not in sys.path:
     sys.path.insert(0, str(PLUGINS))
 
 
-# The longest tests (about 10 to 60 s each on 2 cores), started first: spread over the
-# workers, a long test started last would keep one busy while the others have finished.
-SLOWEST = (
-    "tests/robustness/test_storms.py::", "tests/robustness/test_browser_fuzz.py::",
-    "tests/robustness/test_server_fuzz.py::test_generated", "tests/robustness/test_xss.py::",
-    "the_tester", "tests/browser/test_tester.py::test_hot_seat",
-)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Put the longest tests first, keeping the order otherwise (the same on every worker)."""
-    items.sort(key=lambda item: not any(part in item.nodeid for part in SLOWEST))
-
-
 @pytest.fixture(scope="session")
 def app() -> Any:
     """The ASGI application, with every registered Set (the third-party Nim included)."""

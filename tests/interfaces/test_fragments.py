@@ -112,3 +112,11 @@ def test_no_page_depends_on_what_was_rendered_before() -> None:
             first.append(cold.render_interface(interface, query).body)
         again = [warm.render_interface(interface, q).body for q in reversed(queries)]
         assert list(reversed(again))[:15] == first, interface.key
+
+
+def test_an_imported_macro_is_the_bodys_own(env: jinja2.Environment) -> None:
+    env.loader = jinja2.DictLoader({"m.html": "{% macro twice(a) %}{{ a }}{{ a }}{% endmacro %}"})
+    template = env.from_string(
+        '{% fragment x %}{% from "m.html" import twice %}{{ twice(x) }}{% endfragment %}'
+        '{% fragment x %}{% import "m.html" as m %}{{ m.twice(x) }}{% endfragment %}')
+    assert template.render(x="<") == "&lt;&lt;" * 2

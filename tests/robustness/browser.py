@@ -13,8 +13,8 @@ from interfaces.protocol import read_context
 from tests.browser.conftest import RECORD_RETURNS
 
 __all__ = [
-    "RECORD_RETURNS", "SHOWS_SOMETHING", "Host", "first_value", "open_ready", "raw_url",
-    "wait_ready",
+    "EMBED", "RECORD_RETURNS", "SHOWS_IN_FRAMES", "SHOWS_SOMETHING", "Host", "first_value",
+    "open_ready", "raw_url", "wait_ready",
 ]
 
 # What may stay as written in a URL we hand Chromium; everything else is %-escaped, which
@@ -24,15 +24,22 @@ _URL_SAFE = "".join(c for c in string.printable if c not in " #\t\n\r\x0b\x0c\\"
 
 # True when the body shows something: a board, an error sign, a name, the count or the
 # legend; or when the page is Method None, the empty interface by design.
-SHOWS_SOMETHING = """() => {
-  if (document.documentElement.getAttribute('data-method') === 'none') return true;
+_SHOWS = """doc => {
+  if (doc.documentElement.getAttribute('data-method') === 'none') return true;
+  const style = el => doc.defaultView.getComputedStyle(el);
   const seen = el => el.getClientRects().length > 0 &&
-    getComputedStyle(el).visibility !== 'hidden' && getComputedStyle(el).opacity !== '0';
-  const any = (selector, text) => [...document.querySelectorAll(selector)]
+    style(el).visibility !== 'hidden' && style(el).opacity !== '0';
+  const any = (selector, text) => [...doc.querySelectorAll(selector)]
     .some(el => seen(el) && (!text || el.textContent.trim() !== ''));
   return any('[data-board]') || any('[data-error]') ||
     any('[data-name], [data-legend], [data-count]', true);
 }"""
+# True when the body shows something: a board, an error sign, a name, the count or the
+# legend; or when the page is Method None, the empty interface by design.
+SHOWS_SOMETHING = f"() => ({_SHOWS})(document)"
+# The same for each page embedded by :class:`Host`, in order.
+SHOWS_IN_FRAMES = ("() => [...document.querySelectorAll('body > iframe')]"
+                   f".map(frame => ({_SHOWS})(frame.contentDocument))")
 
 
 def raw_url(base: str, interface: SetInterface, query: bytes) -> str:
@@ -66,16 +73,18 @@ def first_value(interface: SetInterface, params: Mapping[str, str]) -> str | Non
 
 
 # Loads the given URLs into as many iframes of the host page, all at once, and resolves when
-# every one has loaded: their documents then are ready (Wait=0 sets data-ready at
-# DOMContentLoaded). The frames are stacked at the top left, the last one on top.
-_EMBED = """async ([urls, width, height]) => {
+# every one has loaded, to whether each says it is ready (Wait=0 sets data-ready at
+# DOMContentLoaded). The frames are stacked at the top left, hidden (laid out, not painted)
+# until one is raised.
+EMBED = """async ([urls, width, height]) => {
   document.body.replaceChildren();
   document.body.style.margin = '0';
   const frames = urls.map((url, k) => {
     const frame = document.createElement('iframe');
     frame.name = 'embed-' + k;
     Object.assign(frame.style, {position: 'absolute', left: '0', top: '0', border: '0',
-                                width: width + 'px', height: height + 'px'});
+                                visibility: 'hidden', width: width + 'px',
+                                height: height + 'px'});
     frame.src = url;
     return frame;
   });
@@ -85,6 +94,7 @@ _EMBED = """async ([urls, width, height]) => {
   }));
   frames.forEach(frame => document.body.append(frame));
   await Promise.all(loaded);
+  return frames.map(f => f.contentDocument?.documentElement?.dataset.ready === 'true');
 }"""
 
 
@@ -92,8 +102,9 @@ class Host:
     """A page of ours that embeds interface pages in iframes, as the Arbitre does.
 
     Several pages load at once (one Chromium navigation costs about twice the CPU of an
-    iframe's load here), each in a 736x660 iframe stacked at the top left of the host;
-    :meth:`raise_frame` brings one to the top for pointer input.
+    iframe's load here), each in a 736x660 iframe stacked at the top left of the host,
+    hidden: laid out and scripted, not painted; :meth:`raise_frame` shows one, on top, for
+    pointer input.
     """
 
     WIDTH, HEIGHT = 736, 660
@@ -111,19 +122,20 @@ class Host:
     def embed(self, urls: list[str]) -> list[Frame]:
         """Load ``urls`` in as many iframes (replacing the previous ones); return their frames,
         each ready (``data-ready="true"``) or waited for."""
-        self.page.evaluate(_EMBED, [urls, self.WIDTH, self.HEIGHT])
-        frames = [self.page.frame(name=f"embed-{k}") for k in range(len(urls))]
-        ready: list[Frame] = []
-        for frame in frames:
+        readiness = self.page.evaluate(EMBED, [urls, self.WIDTH, self.HEIGHT])
+        frames: list[Frame] = []
+        for k, is_ready in enumerate(readiness):
+            frame = self.page.frame(name=f"embed-{k}")
             assert frame is not None, "an embedded page has no frame"
-            if not frame.evaluate("() => document.documentElement.dataset.ready === 'true'"):
+            if not is_ready:
                 frame.wait_for_selector("html[data-ready='true']", state="attached",
                                         timeout=5000)
-            ready.append(frame)
-        return ready
+            frames.append(frame)
+        return frames
 
     def raise_frame(self, index: int) -> None:
-        """Put iframe ``index`` above the others (pointer input goes to it)."""
+        """Show iframe ``index`` alone, above the others (pointer input goes to it)."""
         self.page.evaluate(
-            "k => document.querySelectorAll('body > iframe').forEach((f, i) => "
-            "{ f.style.zIndex = i === k ? '1' : '0'; })", index)
+            "k => document.querySelectorAll('body > iframe').forEach((f, i) => {"
+            " f.style.zIndex = i === k ? '1' : '0';"
+            " f.style.visibility = i === k ? 'visible' : 'hidden'; })", index)

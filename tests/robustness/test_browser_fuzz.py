@@ -16,7 +16,7 @@ from playwright.sync_api import Page
 from interfaces.plugin import SetInterface
 from interfaces.registry import load_registry
 from tests.browser.conftest import PageWatch
-from tests.robustness.browser import SHOWS_SOMETHING, Host, raw_url
+from tests.robustness.browser import EMBED, SHOWS_IN_FRAMES, Host, raw_url
 from tests.robustness.queries import random_queries
 
 pytestmark = pytest.mark.browser
@@ -43,11 +43,19 @@ def test_generated_queries_load_without_error_and_never_blank(
     errors: list[tuple[list[bytes], list[str]]] = []
     for start in range(0, QUERIES, BATCH):
         batch = queries[start:min(start + BATCH, QUERIES)]
-        frames = host.embed([raw_url(live_server, interface, q + b"&Wait=0") for q in batch])
-        blank += [q for q, frame in zip(batch, frames, strict=True)
-                  if not frame.evaluate(SHOWS_SOMETHING)]
+        host.embed([raw_url(live_server, interface, q + b"&Wait=0") for q in batch])
+        shown = page.evaluate(SHOWS_IN_FRAMES)
+        blank += [q for q, seen in zip(batch, shown, strict=True) if not seen]
         if watch.errors:  # the events do not say which frame: name the batch
             errors.append((batch, list(watch.errors)))
             watch.errors.clear()
     assert errors == [], f"{len(errors)} pages with errors, first: {errors[:3]}"
     assert blank == [], f"{len(blank)} blank pages, first: {blank[:3]}"
+
+
+def test_the_blank_page_oracle_can_fail(live_server: str, page: Page) -> None:
+    """A page with no board, no error sign and no text (here a JSON answer) is blank."""
+    Host(page, live_server)
+    urls = [f"{live_server}/tictactoe/?Wait=0", f"{live_server}/healthz"]
+    assert page.evaluate(EMBED, [urls, 736, 660]) == [True, False]  # loaded; ready or not
+    assert page.evaluate(SHOWS_IN_FRAMES) == [True, False]
