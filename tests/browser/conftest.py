@@ -17,6 +17,7 @@ pytestmark = pytest.mark.browser
 # page): proof that even a second return cancelled by the first never happened.
 RECORD_RETURNS = """
 (() => {
+  if (window.__returnLoads) return;  // installed once per document
   const desc = Object.getOwnPropertyDescriptor(HTMLIFrameElement.prototype, "src");
   window.__returnLoads = [];
   Object.defineProperty(HTMLIFrameElement.prototype, "src", {

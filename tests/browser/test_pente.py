@@ -20,23 +20,7 @@ from playwright.sync_api import FrameLocator, Locator, Page, expect
 from interfaces.pente.board import EMPTY_TRAY, LETTERS, point_name, read_point
 from interfaces.pente.rules import PenteRules
 from interfaces.plugin import Turn
-from tests.browser.conftest import PageWatch, sink_values
-
-RECORD_RETURNS = """
-(() => {
-  if (window.__returnLoads) return;  // installed once per document
-  const desc = Object.getOwnPropertyDescriptor(HTMLIFrameElement.prototype, "src");
-  window.__returnLoads = [];
-  Object.defineProperty(HTMLIFrameElement.prototype, "src", {
-    configurable: true,
-    get() { return desc.get.call(this); },
-    set(value) {
-      if (this.classList.contains("return")) window.__returnLoads.push(String(value));
-      desc.set.call(this, value);
-    },
-  });
-})();
-"""
+from tests.browser.conftest import RECORD_RETURNS, PageWatch, sink_values
 
 RETURN_LOADED = (
     "() => document.querySelector('iframe.return').contentDocument"

@@ -19,25 +19,7 @@ from urllib.parse import quote
 
 from playwright.sync_api import FrameLocator, Locator, Page, expect
 
-from tests.browser.conftest import PageWatch, sink_values
-
-# Every URL the page gives its hidden return iframe, so a second (even cancelled) return is
-# seen, not only the ones that reach the sink.
-RECORD_RETURNS = """
-(() => {
-  if (window.__returnLoads) return;  // installed once per document
-  const desc = Object.getOwnPropertyDescriptor(HTMLIFrameElement.prototype, "src");
-  window.__returnLoads = [];
-  Object.defineProperty(HTMLIFrameElement.prototype, "src", {
-    configurable: true,
-    get() { return desc.get.call(this); },
-    set(value) {
-      if (this.classList.contains("return")) window.__returnLoads.push(String(value));
-      desc.set.call(this, value);
-    },
-  });
-})();
-"""
+from tests.browser.conftest import RECORD_RETURNS, PageWatch, sink_values
 
 RETURN_LOADED = (
     "() => document.querySelector('iframe.return').contentDocument"

@@ -13,7 +13,7 @@ from interfaces.protocol import read_context
 from tests.browser.conftest import RECORD_RETURNS
 
 __all__ = [
-    "EMBED", "RECORD_RETURNS", "SHOWS_IN_FRAMES", "SHOWS_SOMETHING", "Host", "first_value",
+    "EMBED", "RECORD_RETURNS", "SHOWS_IN_FRAMES", "Host", "first_value",
     "open_ready", "raw_url", "wait_ready",
 ]
 
@@ -34,10 +34,9 @@ _SHOWS = """doc => {
   return any('[data-board]') || any('[data-error]') ||
     any('[data-name], [data-legend], [data-count]', true);
 }"""
-# True when the body shows something: a board, an error sign, a name, the count or the
-# legend; or when the page is Method None, the empty interface by design.
-SHOWS_SOMETHING = f"() => ({_SHOWS})(document)"
-# The same for each page embedded by :class:`Host`, in order.
+# For each page embedded by :class:`Host`, in order: whether its body shows something (a
+# board, an error sign, a name, the count or the legend), or it is Method None, the empty
+# interface by design.
 SHOWS_IN_FRAMES = ("() => [...document.querySelectorAll('body > iframe')]"
                    f".map(frame => ({_SHOWS})(frame.contentDocument))")
 

@@ -100,16 +100,14 @@ class Pointer:
         self.page = page
         self.centres: dict[str, tuple[float, float]] = {}
 
-    def centre(self, frame: Frame, selector: str, last: bool = False) -> tuple[float, float]:
-        """Return the centre, in the page, of the first (or last) control matching
-        ``selector`` in ``frame``."""
-        key = f"{selector} {last}"
-        if key not in self.centres:
-            matches = frame.locator(selector)
-            box = (matches.last if last else matches.first).bounding_box()
+    def centre(self, frame: Frame, selector: str) -> tuple[float, float]:
+        """Return the centre, in the page, of the first control matching ``selector`` in
+        ``frame``."""
+        if selector not in self.centres:
+            box = frame.locator(selector).first.bounding_box()
             assert box is not None, f"{selector} is not shown"
-            self.centres[key] = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        return self.centres[key]
+            self.centres[selector] = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        return self.centres[selector]
 
     def click(self, frame: Frame, selector: str, count: int = 1) -> None:
         """Click (``count`` times in a row: a double or triple click) the control."""
