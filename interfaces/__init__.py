@@ -7,10 +7,24 @@ A Set's plugin imports what it needs from here::
 
 from __future__ import annotations
 
-from interfaces.plugin import IllegalMove, Rules, SetInterface, Turn, View
+from interfaces.plugin import (
+    ArbitreRules,
+    Engine,
+    EngineRequest,
+    IllegalMove,
+    Result,
+    Rules,
+    SetInterface,
+    Turn,
+    View,
+)
 from interfaces.protocol import Context, Method, ParamError, Player
 
 __all__ = [
+    "ArbitreRules",
+    "Engine",
+    "EngineRequest",
+    "Result",
     "Context",
     "IllegalMove",
     "Method",

@@ -24,7 +24,17 @@ from typing import Any, Protocol
 
 from interfaces.protocol import Context, Method, ParamError, Player
 
-__all__ = ["IllegalMove", "Rules", "SetInterface", "Turn", "View"]
+__all__ = [
+    "ArbitreRules",
+    "Engine",
+    "EngineRequest",
+    "IllegalMove",
+    "Result",
+    "Rules",
+    "SetInterface",
+    "Turn",
+    "View",
+]
 
 STANDARD_METHODS = frozenset({Method.STANDARD, Method.END, Method.NONE})
 
@@ -87,6 +97,112 @@ class Rules(Protocol):
 
 
 @dataclass(frozen=True)
+class Result:
+    """How a game ended, as the rules see it (engine protocol section 3.3).
+
+    ``winner`` is the winning player, ``None`` for a draw; ``reason`` a short English note
+    for the record (``"three in a row"``, ``"more discs 40-24"``), never shown on a page.
+    """
+
+    winner: Player | None
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class EngineRequest:
+    """The game part of one in-progress call to an engine (engine protocol section 2.1).
+
+    - ``move_id``: the call's ``MoveId`` (the move number; Poker: the request's number).
+    - ``params``: the Set's own parameters in the protocol's order, among ``Turn``,
+      ``Gain1``, ``Gain2``, ``Move1``/``Move2``, ``Tray`` (only those the Set sends now). The
+      Arbitre adds ``Set``, ``Game``, ``MoveId``, ``Status``, ``TimeOut``, ``Level``,
+      ``Opponent`` and ``Referee`` around them.
+    """
+
+    move_id: int
+    params: Mapping[str, str]
+
+
+class ArbitreRules(Rules, Protocol):
+    """What the Arbitre needs of a Set's rules beyond the tester's hot-seat play.
+
+    The Arbitre knows no game: it keeps the :class:`Turn` these methods return (its
+    ``state`` is stored as JSON after every move, so it must hold whatever the engines'
+    and the pages' parameters are made from, e.g. each player's last move), asks the seats
+    named by :meth:`asked`, turns their answers into the rules' values, applies them with
+    :meth:`Rules.play` in seat order, and ends the game when :meth:`result` says so.
+    Source: engine protocol sections 1-4 (per Set) and decisions 14-24.
+    """
+
+    #: The Set's name as engines receive it in ``Set`` (decision 2: ``SeaFight``).
+    engine_set: str
+    #: The rule levels the Set plays (``Level``, engine protocol 2.1); ``(1,)`` for most.
+    levels: tuple[int, ...]
+
+    def start(self, level: int = 1) -> Turn:
+        """Return the first turn of a game at rule ``level`` (one of :attr:`levels`)."""
+        ...
+
+    def asked(self, state: Mapping[str, Any]) -> tuple[Player, ...]:
+        """Return the players asked for a value now: one, both for a simultaneous step
+        (Rochambeau's round, Poker's step 9), none once the game is over."""
+        ...
+
+    def request(
+        self, state: Mapping[str, Any], player: Player, *, init_as_board: bool = False
+    ) -> EngineRequest:
+        """Return what ``player``'s engine is sent now (``player`` is in :meth:`asked`).
+
+        ``init_as_board``: the match option that sends the explicit empty board instead of
+        ``Init`` (decision 14).
+        """
+        ...
+
+    def engine_value(self, state: Mapping[str, Any], player: Player, value: str) -> str:
+        """Return the rules' value for an engine's callback ``Value`` (already trimmed and
+        upper-cased, decision 5); raise :class:`IllegalMove` when it breaks the Set's
+        syntax or rules now (e.g. MasterMind's 4 bare colours become ``00`` + colours)."""
+        ...
+
+    def person_value(self, state: Mapping[str, Any], player: Player, value: str) -> str:
+        """Return the rules' value for a person's ``ReturnValue`` (decision 24); raise
+        :class:`IllegalMove` when it is not legal now."""
+        ...
+
+    def result(self, state: Mapping[str, Any]) -> Result | None:
+        """Return the game's result once it is over, else ``None``."""
+        ...
+
+    def final(self, state: Mapping[str, Any], player: Player) -> Mapping[str, str]:
+        """Return the Set's parameters of ``player``'s final call (decision 10): ``Turn``
+        (not Poker), the final ``Gain1``/``Gain2``, the opponent's last move, ``Tray``; the
+        Arbitre adds ``Status``."""
+        ...
+
+    def page(
+        self, turn: Turn, viewer: Player | None, *, asking: bool, reveal: bool = False
+    ) -> Mapping[str, str]:
+        """Return the interface page's Set parameters after ``turn``.
+
+        ``viewer`` is the person's player whose page this is, or ``None`` for spectators;
+        ``asking`` is true when that page asks ``viewer`` for a value (the Arbitre then adds
+        ``Input`` and ``URLReturn``; the Set chooses ``Method``, e.g. ``Prepare``). Hidden
+        information (a fleet, a code, hole cards) is shown only to its owner, and to
+        everyone once the game is over or when ``reveal`` is true (a replay), decision 23.
+        Returns ``Tray``, ``Move1``/``Move2``, ``Gain1``/``Gain2``, ``Count``, ``Method``,
+        ``Legend`` as the Set needs; never ``Input``, ``URLReturn``, names or ``Wait``.
+        """
+        ...
+
+
+#: A built-in engine: the whole query an engine receives (engine protocol section 2.1,
+#: names as sent: ``Set``, ``Game``, ``MoveId``, ``Turn``, ``Tray`` ...) -> its ``Value``.
+#: It is a pure function of the request, as the protocol allows ("an engine may keep no
+#: state"), and may use randomness. Served over HTTP by the Arbitre (``/engines/<set>/<name>``).
+Engine = Callable[[Mapping[str, str]], str]
+
+
+@dataclass(frozen=True)
 class SetInterface:
     """One Set: its names, its parser, its page and assets, optionally its rules.
 
@@ -99,7 +215,10 @@ class SetInterface:
     - ``scripts``/``styles``: files of the package's ``static/`` the page loads.
     - ``aliases``: other names accepted for ``Set`` (French names, other spellings).
     - ``methods``: the Methods the Set draws; any other is read as ``Standard``.
-    - ``rules``: the game's rules, for the tester; ``None`` if the Set has none.
+    - ``rules``: the game's rules, for the tester; ``None`` if the Set has none. Rules that
+      also satisfy :class:`ArbitreRules` let the Arbitre play the Set.
+    - ``engines``: built-in engines by name (``"random"``, ``"perfect"`` ...), the first
+      being the default; each speaks the real engine protocol through the Arbitre.
     - ``sample``: query parameters the tester proposes for a first look.
     """
 
@@ -113,6 +232,17 @@ class SetInterface:
     methods: frozenset[Method] = STANDARD_METHODS
     rules: Rules | None = None
     sample: Mapping[str, str] = field(default_factory=dict)
+    engines: Mapping[str, Engine] = field(default_factory=dict)
+
+    @property
+    def arbitre(self) -> ArbitreRules | None:
+        """Return the rules when the Arbitre can play them (:class:`ArbitreRules`)."""
+        rules = self.rules
+        needed = ("engine_set", "levels", "start", "asked", "request", "engine_value",
+                  "person_value", "result", "final", "page")
+        if rules is None or not all(hasattr(rules, name) for name in needed):
+            return None
+        return rules  # type: ignore[return-value]
 
     @property
     def key(self) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from interfaces.plugin import SetInterface
 from interfaces.tictactoe.board import build
+from interfaces.tictactoe.engines import ENGINES
 from interfaces.tictactoe.rules import TicTacToeRules
 
 interface = SetInterface(
@@ -19,4 +20,5 @@ interface = SetInterface(
     styles=("tictactoe.css",),
     rules=TicTacToeRules(),
     sample={"Tray": "Init", "Input": "One", "Name1": "MissOne", "Name2": "MrTwo"},
+    engines=ENGINES,
 )

@@ -1,8 +1,11 @@
-"""TicTacToe rules, as the Arbitre applies them, for the tester's hot-seat games.
+"""TicTacToe rules, as the Arbitre applies them: the tester's hot-seat games and the
+engines' view of a game.
 
 Players alternate, player one first, one mark per turn on an empty cell; three in a row,
 column or diagonal wins (those cells become ``3``/``4`` in the Tray); a full board without
-a line is a draw. Source: manual chapter V, "TicTacToe".
+a line is a draw. Engines get the 9-character Tray ``0``/``1``/``2`` (``000000000`` on Turn
+1, never ``Init``: decision 14) and the opponent's last cell in ``Move1``/``Move2``.
+Source: manual chapter V, "TicTacToe"; engine protocol section 4, TicTacToe.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from interfaces.plugin import IllegalMove, Turn
+from interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
 from interfaces.protocol import Player
 from interfaces.tictactoe.board import (
     EMPTY_TRAY,
@@ -30,8 +33,19 @@ def winning_cells(tray: str, player: Player) -> set[int]:
     return {i for line in LINES if all(tray[i] == mark for i in line) for i in line}
 
 
+def _tray(state: Mapping[str, Any]) -> str:
+    tray = str(state.get("tray", ""))
+    if len(tray) != len(EMPTY_TRAY) or set(tray) - set("012"):
+        raise IllegalMove("the game's Tray is corrupt")
+    return tray
+
+
 class TicTacToeRules:
-    """The game: ``state`` is ``{"tray": 9 chars 0/1/2, "count": moves played}``."""
+    """The game: ``state`` is ``{"tray": 9 chars 0/1/2, "count": moves played, "move1",
+    "move2": each player's last cell or absent}``."""
+
+    engine_set = "TicTacToe"
+    levels = (1,)
 
     def new_game(self) -> Turn:
         """Return the empty board, player one to play."""
@@ -40,11 +54,13 @@ class TicTacToeRules:
             params={"Tray": "Init", "Input": "One", "Count": "0"},
         )
 
+    def start(self, level: int = 1) -> Turn:
+        """Return the first turn of a game for the Arbitre (one level only)."""
+        return self.new_game()
+
     def play(self, state: Mapping[str, Any], value: str) -> Turn:
         """Put the mark of the player to move on cell ``value`` (``1``..``9``)."""
-        tray = str(state.get("tray", ""))
-        if len(tray) != len(EMPTY_TRAY) or set(tray) - set("012"):
-            raise IllegalMove("the game's Tray is corrupt")
+        tray = _tray(state)
         if winning_cells(tray, Player.ONE) or winning_cells(tray, Player.TWO):
             raise IllegalMove("the game is over")
         number = read_move(value)
@@ -56,14 +72,70 @@ class TicTacToeRules:
         tray = tray[: number - 1] + MARK[player] + tray[number:]
         count = int(state.get("count", 0)) + 1
         params = {"Tray": tray, f"Move{player}": str(number), "Count": str(count)}
+        new_state = {**state, "tray": tray, "count": count, f"move{player}": str(number)}
 
         won = winning_cells(tray, player)
         if won:
             shown = "".join(WINNING[player] if i in won else code for i, code in enumerate(tray))
             params.update(Tray=shown, Method="End")
-            return Turn(state={"tray": tray, "count": count}, params=params, over=True)
+            return Turn(state=new_state, params=params, over=True)
         if "0" not in tray:
             params["Method"] = "End"
-            return Turn(state={"tray": tray, "count": count}, params=params, over=True)
+            return Turn(state=new_state, params=params, over=True)
         params["Input"] = _INPUT[player.opponent]
-        return Turn(state={"tray": tray, "count": count}, params=params)
+        return Turn(state=new_state, params=params)
+
+    # --- the Arbitre's part (engine protocol section 4, TicTacToe) ------------------------
+
+    def asked(self, state: Mapping[str, Any]) -> tuple[Player, ...]:
+        """Return the player to move, or nobody once the game is over."""
+        if self.result(state) is not None:
+            return ()
+        return (player_to_move(_tray(state)),)
+
+    def request(
+        self, state: Mapping[str, Any], player: Player, *, init_as_board: bool = False
+    ) -> EngineRequest:
+        """Return ``Turn``, the opponent's last cell and the Tray (always explicit)."""
+        turn = int(state.get("count", 0)) + 1
+        params = {"Turn": str(turn), **self._last_move(state, player), "Tray": _tray(state)}
+        return EngineRequest(move_id=turn, params=params)
+
+    def engine_value(self, state: Mapping[str, Any], player: Player, value: str) -> str:
+        """Return ``value`` when it is an empty cell ``1``..``9``."""
+        tray = _tray(state)
+        number = read_move(value)
+        if number is None or value != str(number):
+            raise IllegalMove(f"{value!r} is not a cell 1-9")
+        if tray[number - 1] != "0":
+            raise IllegalMove(f"cell {number} is taken")
+        return value
+
+    person_value = engine_value
+
+    def result(self, state: Mapping[str, Any]) -> Result | None:
+        """Return the winner of a line, a draw on a full board, else ``None``."""
+        tray = _tray(state)
+        for player in Player:
+            if winning_cells(tray, player):
+                return Result(player, "three in a row")
+        if "0" not in tray:
+            return Result(None, "full board")
+        return None
+
+    def final(self, state: Mapping[str, Any], player: Player) -> Mapping[str, str]:
+        """Return ``Turn`` (moves played), the opponent's last cell, the final Tray."""
+        return {"Turn": str(int(state.get("count", 0))), **self._last_move(state, player),
+                "Tray": _tray(state)}
+
+    def page(
+        self, turn: Turn, viewer: Player | None, *, asking: bool, reveal: bool = False
+    ) -> Mapping[str, str]:
+        """Return the hot-seat page's parameters without ``Input``: nothing is hidden."""
+        return {name: value for name, value in turn.params.items() if name != "Input"}
+
+    @staticmethod
+    def _last_move(state: Mapping[str, Any], player: Player) -> dict[str, str]:
+        opponent = player.opponent
+        last = state.get(f"move{opponent}")
+        return {f"Move{opponent}": str(last)} if last else {}
