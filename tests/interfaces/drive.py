@@ -1,0 +1,66 @@
+"""Play whole games through a Set's :class:`~interfaces.plugin.ArbitreRules`, in process.
+
+The same sequence as the Arbitre's game loop, without HTTP: ask the players named by
+``asked``, build each one's request as an engine receives it, call the built-in engine,
+turn its Value into the rules' value with ``engine_value`` (against the state before the
+step), apply the values in player order with ``play``, until ``result`` says the game is
+over. Used by the Sets' tests to prove their rules, engine views and engines agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from interfaces.plugin import ArbitreRules, Result, SetInterface, Turn
+from interfaces.protocol import Player
+
+MAX_STEPS = 5000
+
+
+@dataclass
+class Played:
+    """A game played out: every turn (the first included), the requests sent, the result."""
+
+    turns: list[Turn] = field(default_factory=list)
+    requests: list[tuple[Player, dict[str, str]]] = field(default_factory=list)
+    result: Result | None = None
+
+
+def play_out(
+    interface: SetInterface,
+    engines: Sequence[str] = ("random", "random"),
+    *,
+    level: int = 1,
+    init_as_board: bool = False,
+) -> Played:
+    """Play a game between two of ``interface``'s built-in engines (player one first)."""
+    rules: ArbitreRules | None = interface.arbitre
+    assert rules is not None, f"{interface.name} has no Arbitre rules"
+    played = Played()
+    turn = rules.start(level)
+    played.turns.append(turn)
+    for _ in range(MAX_STEPS):
+        result = rules.result(turn.state)
+        if result is not None:
+            assert rules.asked(turn.state) == ()
+            played.result = result
+            return played
+        asked = rules.asked(turn.state)
+        assert asked, "a game in progress asks somebody"
+        values: dict[Player, str] = {}
+        for player in asked:
+            request = rules.request(turn.state, player, init_as_board=init_as_board)
+            params = {"Set": rules.engine_set, "Game": f"GAME{int(player)}",
+                      "MoveId": str(request.move_id), "Status": "0", "TimeOut": "20"}
+            if len(rules.levels) > 1:
+                params["Level"] = str(level)
+            params.update(request.params)
+            params["Referee"] = "http://127.0.0.1/referee"
+            played.requests.append((player, params))
+            value = interface.engines[engines[int(player) - 1]](params).strip().upper()
+            values[player] = rules.engine_value(turn.state, player, value)
+        for player in sorted(values):
+            turn = rules.play(turn.state, values[player])
+            played.turns.append(turn)
+    raise AssertionError(f"no end after {MAX_STEPS} steps")
