@@ -6,12 +6,13 @@ template``, the same for every Set in the registry (issue 2; spec sections 1-3 a
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
 import zlib
 from collections import OrderedDict, deque
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
@@ -24,6 +25,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from arbitre.game import Arbitre
+from arbitre.store import Store
+from arbitre.web import ArbitreWeb
 from interfaces.fragments import FragmentExtension
 from interfaces.plugin import IllegalMove, SetInterface, Turn, View
 from interfaces.protocol import Method, ParamError, error_codes, parse_query, read_context
@@ -125,7 +129,8 @@ class Interfaces:
         self.assets = AssetStore()
         self.assets.add_folder("shared", SHARED_STATIC)
         loaders: list[jinja2.BaseLoader] = [
-            jinja2.FileSystemLoader([SERVER_TEMPLATES, INTERFACE_TEMPLATES])
+            jinja2.FileSystemLoader([SERVER_TEMPLATES, INTERFACE_TEMPLATES]),
+            jinja2.PackageLoader("arbitre", "templates"),
         ]
         for interface in registry:
             self.assets.add_folder(interface.key, interface.resources("static"))
@@ -370,21 +375,58 @@ def _etags(header: str) -> set[str]:
     return {tag.strip().removeprefix("W/") for tag in header.split(",") if tag.strip()}
 
 
+class _Holder:
+    """The Arbitre, made when the application starts (its store is opened then)."""
+
+    def __init__(self) -> None:
+        self.arbitre: Arbitre | None = None
+
+    def __call__(self) -> Arbitre:
+        if self.arbitre is None:
+            raise RuntimeError("the Arbitre starts with the application's lifespan")
+        return self.arbitre
+
+
 def create_app(
     sets: Iterable[SetInterface] = (),
     *,
     frame_ancestors: str = "*",
     registry: Registry | None = None,
+    database: str | None = None,
+    public_url: str = "http://127.0.0.1:8000",
+    engine_hosts: frozenset[str] | None = None,
 ) -> ASGIApp:
-    """Return the ASGI application serving every registered Set.
+    """Return the ASGI application serving every registered Set, and the Arbitre.
 
     ``sets`` are added after the entry-point group ``tournoyons.interfaces``; ``registry``
     replaces the group altogether. ``frame_ancestors`` is the CSP source list of the hosts
-    allowed to embed the pages (default ``*``: any).
+    allowed to embed the pages (default ``*``: any). ``database``: the Arbitre's records
+    (a SQLite file, default ``arbitre.sqlite3``, or ``postgresql://...``); ``public_url``:
+    this server's base URL as engines reach it (the Referee URL and the built-in engines
+    are under it); ``engine_hosts``: when given, the only hosts engine URLs may name.
     """
     state = Interfaces(registry if registry is not None else load_registry(sets), frame_ancestors)
+    holder = _Holder()
+    web = ArbitreWeb(holder, state.env)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store = await Store.open(database)
+        arbitre = Arbitre(state.registry, store, public_url, engine_hosts=engine_hosts)
+        holder.arbitre = arbitre
+        interrupted = await arbitre.recover()
+        if interrupted:
+            log.warning("%d game(s) left in progress were ended as interrupted",
+                        len(interrupted))
+        try:
+            yield
+        finally:
+            await arbitre.close()
+            await store.close()
+
     routes = [
         Route("/", state.root),
+        *web.routes(),
         # Pages first: "/{set}/" matches no other route's path ("/return/" and "/healthz/"
         # already named no Set), and the routes are tried in order on every request.
         Route("/{set}/", state.set_page),
@@ -395,6 +437,7 @@ def create_app(
         Route("/static/{digest}/{namespace}/{name:path}", state.static),
         Route("/{set}", state.set_page),
     ]
-    app = Starlette(routes=routes)
+    app = Starlette(routes=routes, lifespan=lifespan)
     app.state.interfaces = state
+    app.state.arbitre_holder = holder
     return SecurityHeaders(app, frame_ancestors)

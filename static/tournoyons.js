@@ -308,6 +308,70 @@
     announceMoves();
     if (config.input && !config.webtest) setInput(true, config.player);
     root.setAttribute("data-ready", "true");
+    hostReady();
+  }
+
+  /* --- events to the host (spec section 3): ready, size; play with Host=yes ------------- */
+
+  var embedded = window.parent && window.parent !== window;
+
+  function toHost(message) {
+    if (!embedded) return;
+    try { window.parent.postMessage(message, "*"); } catch (e) { /* no host to tell */ }
+  }
+
+  /* Host=yes in the page's own query (name case-insensitive, the last one wins, as the
+     server reads the query): the embedder may play for the person. */
+  function hostControl() {
+    var on = false;
+    try {
+      new URLSearchParams(window.location.search).forEach(function (value, name) {
+        if (name.trim().toLowerCase() === "host") {
+          on = ["yes", "oui"].indexOf(value.trim().toLowerCase()) >= 0;
+        }
+      });
+    } catch (e) { on = false; }
+    return on;
+  }
+
+  var lastSize = "";
+
+  function postSize() {
+    var body = document.body;
+    var rect = root.getBoundingClientRect();
+    var width = Math.ceil(Math.max(rect.width, root.scrollWidth, body ? body.scrollWidth : 0));
+    var height = Math.ceil(Math.max(rect.height, root.scrollHeight, body ? body.scrollHeight : 0));
+    var key = width + "x" + height;
+    if (key === lastSize) return;
+    lastSize = key;
+    toHost({ type: "tournoyons:size", width: width, height: height });
+  }
+
+  function hostReady() {
+    if (!embedded) return;
+    toHost({
+      type: "tournoyons:ready",
+      set: config.set || api.set,
+      method: config.method || "",
+      tray: String(api.tray()),
+      input: config.input ? (config.player === 2 ? "Two" : "One") : null,
+    });
+    if (window.ResizeObserver) {
+      var sizes = new ResizeObserver(postSize);
+      sizes.observe(root);
+      if (document.body) sizes.observe(document.body);
+    }
+    postSize();
+    if (config.input && hostControl()) {
+      window.addEventListener("message", function (event) {
+        if (event.source !== window.parent) return;
+        var data = event.data;
+        if (!data || typeof data !== "object" || data.type !== "tournoyons:play") return;
+        var value = data.value;
+        if (typeof value === "number" && isFinite(value)) value = String(value);
+        if (typeof value === "string") play(value);
+      });
+    }
   }
 
   function start() {

@@ -47,18 +47,30 @@ def _read_lines(stream: Any, lines: queue.Queue[str]) -> None:
 
 
 @pytest.fixture(scope="session")
-def live_server() -> Iterator[str]:
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The real server (``tournoyons-gui serve --port 0``) in a subprocess; yields its base URL.
 
-    It runs with ``tests/plugins`` on PYTHONPATH, so the third-party Set is served too.
+    It runs with ``tests/plugins`` on PYTHONPATH, so the third-party Set is served too, and
+    keeps the Arbitre's records in a SQLite file of its own.
     """
+    database = tmp_path_factory.mktemp("live") / "arbitre.sqlite3"
+    process = start_server(database)
+    yield from _serving(process)
+
+
+def start_server(database: Path, *extra: str) -> subprocess.Popen[str]:
+    """Start ``tournoyons-gui serve --port 0`` on ``database``; the caller waits for it."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [
         str(PLUGINS), str(ROOT), os.environ.get("PYTHONPATH", "")]))}
-    process = subprocess.Popen(
+    return subprocess.Popen(
         [sys.executable, "-m", "server.cli", "serve", "--port", "0", "--log-level", "warning",
-         "--no-access-log"],
+         "--no-access-log", "--database", str(database), *extra],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
+
+
+def _serving(process: subprocess.Popen[str]) -> Iterator[str]:
+    """Wait for ``process`` to serve, yield its base URL, and stop it at the end."""
     lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=_read_lines, args=(process.stdout, lines), daemon=True).start()
     seen: list[str] = []

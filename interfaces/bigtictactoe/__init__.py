@@ -7,6 +7,7 @@ Standard, End, None (manual chapter V, "Morpion"; spec section 4).
 from __future__ import annotations
 
 from interfaces.bigtictactoe.board import build
+from interfaces.bigtictactoe.engines import ENGINES
 from interfaces.bigtictactoe.rules import BigTicTacToeRules
 from interfaces.plugin import SetInterface
 
@@ -39,4 +40,5 @@ interface = SetInterface(
         "Tray": _SAMPLE_TRAY, "Move1": "H3", "Gain1": "D3H3", "Input": "Two", "Count": "11",
         "Name1": "MissOne", "Name2": "MrTwo",
     },
+    engines=ENGINES,
 )

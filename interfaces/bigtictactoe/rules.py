@@ -5,7 +5,8 @@ board. Five marks of one player in a row, a column or a diagonal score one align
 recorded in that player's ``Gain`` by its first and last cells (``D3H3``). A cell may
 belong to alignments in different directions, but not to two in the same direction. The
 game ends when the board is full; the player with more alignments wins (equal: a draw).
-Source: manual chapter V, "Morpion" (the syntax); issue 3 (the scoring rule).
+Source: manual chapter V, "Morpion" (the syntax); issue 3 (the scoring rule); engine protocol
+section 4, BigTicTacToe, and decision 21 (the same rule, as engines are told it).
 
 Consequences and decisions of the same-direction rule:
 
@@ -37,7 +38,7 @@ from interfaces.bigtictactoe.board import (
     read_alignments,
     read_cell,
 )
-from interfaces.plugin import IllegalMove, Turn
+from interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
 from interfaces.protocol import Player
 
 __all__ = ["BigTicTacToeRules", "new_alignments"]
@@ -105,11 +106,16 @@ def _read_state(state: Mapping[str, Any]) -> tuple[str, int, dict[Player, str]]:
 
 
 class BigTicTacToeRules:
-    """The game: ``state`` is ``{"tray": 100 chars 0/1/2, "count", "gain1", "gain2"}``.
+    """The game: ``state`` is ``{"tray": 100 chars 0/1/2, "count", "gain1", "gain2",
+    "move1", "move2"}``.
 
     ``gain1``/``gain2`` are the players' alignments in the ``Gain`` syntax, in the order
-    they were made.
+    they were made; ``move1``/``move2`` each player's last cell (absent before their first
+    move), which the engines are sent.
     """
+
+    engine_set = "BigTicTacToe"
+    levels = (1,)
 
     def new_game(self) -> Turn:
         """Return the empty board, player one to play, no alignment yet."""
@@ -138,8 +144,8 @@ class BigTicTacToeRules:
         tray = tray[:index] + MARK[player] + tray[index + 1 :]
         gains[player] += "".join(new_alignments(tray, gains[player], index))
         count += 1
-        new_state = {"tray": tray, "count": count, "gain1": gains[Player.ONE],
-                     "gain2": gains[Player.TWO]}
+        new_state = {**state, "tray": tray, "count": count, "gain1": gains[Player.ONE],
+                     "gain2": gains[Player.TWO], f"move{player}": cell_name(index)}
         params = {"Tray": tray, f"Move{player}": cell_name(index), "Gain1": gains[Player.ONE],
                   "Gain2": gains[Player.TWO], "Count": str(count)}
         if "0" not in tray:
@@ -147,3 +153,76 @@ class BigTicTacToeRules:
             return Turn(state=new_state, params=params, over=True)
         params["Input"] = _INPUT[player.opponent]
         return Turn(state=new_state, params=params)
+
+    # --- the Arbitre's part (engine protocol section 4, BigTicTacToe; decisions 14, 21) ----
+
+    def start(self, level: int = 1) -> Turn:
+        """Return the first turn of a game for the Arbitre (one level only)."""
+        return self.new_game()
+
+    def asked(self, state: Mapping[str, Any]) -> tuple[Player, ...]:
+        """Return the player to move, or nobody once the board is full."""
+        if self.result(state) is not None:
+            return ()
+        return (player_to_move(_read_state(state)[0]),)
+
+    def request(
+        self, state: Mapping[str, Any], player: Player, *, init_as_board: bool = False
+    ) -> EngineRequest:
+        """Return ``Turn`` (moves played, the one asked included), both Gains once a move is
+        played (alignments ``D3H3``..., empty when none), the opponent's last cell, and the
+        Tray: ``Init`` while nothing is played (100 ``0`` with ``init_as_board``)."""
+        tray, count, gains = _read_state(state)
+        turn = count + 1
+        params = {"Turn": str(turn)}
+        if count:
+            params.update(Gain1=gains[Player.ONE], Gain2=gains[Player.TWO])
+        params.update(self._last_move(state, player))
+        params["Tray"] = tray if count or init_as_board else "Init"
+        return EngineRequest(move_id=turn, params=params)
+
+    def engine_value(self, state: Mapping[str, Any], player: Player, value: str) -> str:
+        """Return ``value`` when it is an empty cell ``A0``..``J9`` (upper case) and
+        ``player`` is to move."""
+        tray, _, _ = _read_state(state)
+        if player not in self.asked(state):
+            raise IllegalMove(f"player {int(player)} is not to move")
+        index = read_cell(value)
+        if index is None or cell_name(index) != value:
+            raise IllegalMove(f"{value!r} is not a cell A0-J9")
+        if tray[index] != "0":
+            raise IllegalMove(f"cell {value} is taken")
+        return value
+
+    person_value = engine_value
+
+    def result(self, state: Mapping[str, Any]) -> Result | None:
+        """Return the result once the board is full: more alignments wins, equal draws."""
+        tray, _, gains = _read_state(state)
+        if "0" in tray:
+            return None
+        one, two = len(gains[Player.ONE]) // 4, len(gains[Player.TWO]) // 4
+        if one == two:
+            return Result(None, f"equal alignments {one}-{two}")
+        winner = Player.ONE if one > two else Player.TWO
+        return Result(winner, f"more alignments {one}-{two}")
+
+    def final(self, state: Mapping[str, Any], player: Player) -> Mapping[str, str]:
+        """Return ``Turn`` (moves played), both final Gains, the opponent's last cell and
+        the final Tray (decision 10)."""
+        tray, count, gains = _read_state(state)
+        return {"Turn": str(count), "Gain1": gains[Player.ONE], "Gain2": gains[Player.TWO],
+                **self._last_move(state, player), "Tray": tray}
+
+    def page(
+        self, turn: Turn, viewer: Player | None, *, asking: bool, reveal: bool = False
+    ) -> Mapping[str, str]:
+        """Return the hot-seat page's parameters without ``Input``: nothing is hidden."""
+        return {name: value for name, value in turn.params.items() if name != "Input"}
+
+    @staticmethod
+    def _last_move(state: Mapping[str, Any], player: Player) -> dict[str, str]:
+        """Return ``{"Move1"/"Move2": the opponent's last cell}``, empty before it moved."""
+        opponent = player.opponent
+        last = state.get(f"move{opponent}")
+        return {f"Move{opponent}": str(last)} if last else {}

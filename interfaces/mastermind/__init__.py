@@ -7,6 +7,7 @@ person chooses a secret code); manual chapter V, "Mastermind"; spec section 4.
 from __future__ import annotations
 
 from interfaces.mastermind.board import build
+from interfaces.mastermind.engines import ENGINES
 from interfaces.mastermind.rules import MasterMindRules
 from interfaces.plugin import SetInterface
 from interfaces.protocol import Method
@@ -23,4 +24,5 @@ interface = SetInterface(
     # Mid-game, player one to guess: player two's code is not sent (hot-seat fairness).
     sample={"Tray": "11BBCC00DEFA***21ABCD30AEBF", "Gain1": "GCCH", "Input": "One",
             "Count": "6", "Name1": "MissOne", "Name2": "MrTwo"},
+    engines=ENGINES,
 )

@@ -11,6 +11,13 @@
 The pages follow the Arbitre's ways: ``Move1``/``Move2`` are not sent ("sans objet"); only
 the code of the player asked is sent (``Gain1`` or ``Gain2``) until ``Method=End``, when
 both are, so a hot-seat page never shows a person the opponent's code.
+For the Arbitre (engine protocol section 4, MasterMind; decisions 14, 18, 23): Turn 1 asks
+player one for its code, Turn 2 player two, then the guesses alternate, player one on odd
+Turns. An engine is sent ``Turn`` and its own guess lines as ``Tray`` (``ValeurLigne`` with
+the marks the Arbitre computed; the empty value when it has none, never ``Init``), no
+``Move`` and no ``Gain``. Its guess is ``00`` + 4 colours (any two mark digits, ignored) or
+the 4 colours alone. Pages show a person only its own code, spectators both codes once the
+game is over (or in a replay).
 Source: manual chapter V, "Mastermind"; issue 4.
 """
 
@@ -22,7 +29,10 @@ from typing import Any
 
 from interfaces.mastermind.board import (
     GUESS_MARKS,
+    MAX_LINES,
     Line,
+    found_at,
+    guesses,
     outcome,
     player_to_move,
     read_code,
@@ -30,12 +40,13 @@ from interfaces.mastermind.board import (
     score,
     write_tray,
 )
-from interfaces.plugin import IllegalMove, Turn
+from interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
 from interfaces.protocol import Player
 
 _INPUT = {Player.ONE: "One", Player.TWO: "Two"}
 _CODE = re.compile(r"[A-H]{4}")
 _GUESS = re.compile(r"[0-9]{2}[A-H]{4}")
+_PLAYED = {Player.ONE: "player one", Player.TWO: "player two"}
 
 
 def _code(state: Mapping[str, Any], player: Player) -> str | None:
@@ -116,3 +127,122 @@ class MasterMindRules:
         params.update(Method="Standard", Input=_INPUT[following],
                       **{f"Gain{following}": str(codes[following])})
         return Turn(state=new, params=params)
+
+    # --- the Arbitre's part (engine protocol section 4, MasterMind) -----------------------
+
+    engine_set = "MasterMind"
+    levels: tuple[int, ...] = (1,)
+
+    def start(self, level: int = 1) -> Turn:
+        """Return the first step of a game for the Arbitre (one level only)."""
+        return self.new_game()
+
+    def asked(self, state: Mapping[str, Any]) -> tuple[Player, ...]:
+        """Return player one for its code, then player two for its code, then the next
+        guesser (player one when both played as many lines); nobody once over."""
+        for player in Player:
+            if _code(state, player) is None:
+                return (player,)
+        board1, board2 = _board(state, Player.ONE), _board(state, Player.TWO)
+        if outcome(board1, board2)[0]:
+            return ()
+        return (player_to_move(board1, board2),)
+
+    def request(
+        self, state: Mapping[str, Any], player: Player, *, init_as_board: bool = False
+    ) -> EngineRequest:
+        """Return ``Turn`` (values played, codes included, plus one) and ``Tray``: the lines
+        ``player`` played, oldest first, marks computed (``""`` when none, whatever
+        ``init_as_board``: decision 14)."""
+        turn = int(state.get("count", 0)) + 1
+        return EngineRequest(move_id=turn,
+                             params={"Turn": str(turn), "Tray": self._own_lines(state, player)})
+
+    def engine_value(self, state: Mapping[str, Any], player: Player, value: str) -> str:
+        """Return the code (4 colours ``A``..``H``) when ``player`` is asked for one; on a
+        guess, ``00`` + the colours of a ``ValeurLigne`` (its marks ignored) or of 4 bare
+        colours (decision 18)."""
+        if self._asked_for_code(state, player):
+            if not _CODE.fullmatch(value):
+                raise IllegalMove(f"{value!r} is not a code of 4 colours A-H")
+            return value
+        if _GUESS.fullmatch(value):
+            return GUESS_MARKS + value[2:]
+        if _CODE.fullmatch(value):
+            return GUESS_MARKS + value
+        raise IllegalMove(f"{value!r} is not a guess: 4 colours A-H, or 2 digits and 4 colours")
+
+    def person_value(self, state: Mapping[str, Any], player: Player, value: str) -> str:
+        """Return the code a Prepare returned (4 colours), or a guess as the page returns
+        it (``00`` + 4 colours; any two digits are accepted and replaced by ``00``)."""
+        if self._asked_for_code(state, player):
+            if not _CODE.fullmatch(value):
+                raise IllegalMove(f"{value!r} is not a code of 4 colours A-H")
+            return value
+        if not _GUESS.fullmatch(value):
+            raise IllegalMove(f"{value!r} is not a guess: {GUESS_MARKS} and 4 colours A-H")
+        return GUESS_MARKS + value[2:]
+
+    def result(self, state: Mapping[str, Any]) -> Result | None:
+        """Return the first to find the other's code (both on the same line: a draw;
+        neither after 8 lines each: a draw), else ``None``."""
+        if any(_code(state, player) is None for player in Player):
+            return None
+        board1, board2 = _board(state, Player.ONE), _board(state, Player.TWO)
+        over, winner = outcome(board1, board2)
+        if not over:
+            return None
+        lines = {player: guesses(player, board1, board2) for player in Player}
+        if winner is not None:
+            return Result(winner, f"{_PLAYED[winner]} found the code on line "
+                                  f"{found_at(lines[winner])}")
+        if any(found_at(played) for played in lines.values()):
+            return Result(None, f"both found the code on line {found_at(lines[Player.ONE])}")
+        return Result(None, f"neither found the code in {MAX_LINES} lines")
+
+    def final(self, state: Mapping[str, Any], player: Player) -> Mapping[str, str]:
+        """Return ``Turn`` (values played) and ``Tray`` (``player``'s own lines); MasterMind
+        sends no ``Move`` and no ``Gain`` to engines."""
+        return {"Turn": str(int(state.get("count", 0))),
+                "Tray": self._own_lines(state, player)}
+
+    def page(
+        self, turn: Turn, viewer: Player | None, *, asking: bool, reveal: bool = False
+    ) -> Mapping[str, str]:
+        """Return ``Tray`` (board 1 ``***`` board 2; ``Init`` while codes are prepared),
+        ``Count``, ``Method`` (``Prepare`` when ``viewer`` is asked for its code, ``End``
+        once over, else ``Standard``) and the codes: ``viewer``'s own in ``Gain1``/``Gain2``,
+        both once over or with ``reveal`` (decision 23)."""
+        state = turn.state
+        codes = {player: _code(state, player) for player in Player}
+        over = self.result(state) is not None
+        params: dict[str, str] = {}
+        if asking and viewer is not None and codes[viewer] is None:
+            params["Method"] = "Prepare"
+        else:
+            params["Method"] = "End" if over else "Standard"
+        if all(codes.values()):
+            params["Tray"] = write_tray(_board(state, Player.ONE), _board(state, Player.TWO))
+        else:
+            params["Tray"] = "Init"
+        params["Count"] = str(int(state.get("count", 0)))
+        for player in Player:
+            code = codes[player]
+            if code is not None and (over or reveal or player is viewer):
+                params[f"Gain{player}"] = code
+        return params
+
+    def _asked_for_code(self, state: Mapping[str, Any], player: Player) -> bool:
+        """Return whether ``player`` is asked for its code now; raise :class:`IllegalMove`
+        when it is not asked at all."""
+        asked = self.asked(state)
+        if not asked:
+            raise IllegalMove("the game is over")
+        if player not in asked:
+            raise IllegalMove(f"{_PLAYED[player]} is not asked for a value now")
+        return _code(state, player) is None
+
+    @staticmethod
+    def _own_lines(state: Mapping[str, Any], player: Player) -> str:
+        """Return the lines ``player`` played (on the opponent's board) as one string."""
+        return "".join(line.value for line in _board(state, player.opponent))

@@ -7,6 +7,7 @@ End, None (manual chapter V, "Pente"; spec section 4).
 from __future__ import annotations
 
 from interfaces.pente.board import build
+from interfaces.pente.engines import ENGINES
 from interfaces.pente.rules import PenteRules
 from interfaces.plugin import SetInterface
 
@@ -32,4 +33,5 @@ interface = SetInterface(
     styles=("pente.css",),
     rules=PenteRules(),
     sample=_sample(PenteRules()),
+    engines=ENGINES,
 )

@@ -18,6 +18,10 @@ captured are sent as ``5``/``6`` so they are shown, then removed ``Wait`` tenths
 winning stones are sent as ``3``/``4``: the five or more in a row, or, for a win by
 captures, the stones that closed the last pincers (the stone played and the far stone of
 each pair it took).
+
+The Arbitre's part (engine protocol section 4, Pente; decisions 14, 20): engines get only
+``0``/``1``/``2`` with captured stones already removed, ``Init`` while nothing is played, the
+pairs captured in ``Gain1``/``Gain2`` and the opponent's last point.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from interfaces.pente.board import (
     point_name,
     read_point,
 )
-from interfaces.plugin import IllegalMove, Turn
+from interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
 from interfaces.protocol import Player
 
 __all__ = ["DIRECTIONS", "PenteRules", "captures", "forbidden_points", "rows_of_five"]
@@ -123,8 +127,47 @@ def _with(tray: str, codes: Mapping[int, str]) -> str:
     return "".join(cells)
 
 
+def _legal_point(tray: str, count: int, value: str) -> int:
+    """Return the index of point ``value`` if the player to move may play it after ``count``
+    moves; raise IllegalMove with the reason otherwise."""
+    index = read_point(value)
+    if index is None or value != value.upper():
+        raise IllegalMove(f"{value!r} is not a point AA-SS")
+    if tray[index] != "0":
+        raise IllegalMove(f"point {value} is taken")
+    if index in forbidden_points(tray, count):
+        if count == 0:
+            raise IllegalMove(f"point {value} is forbidden: the first stone is on JJ")
+        raise IllegalMove(f"point {value} is forbidden: player one's second stone is outside "
+                          "the 5x5 square HH-LL around the centre")
+    return index
+
+
+def _read_state(state: Mapping[str, Any]) -> tuple[str, int, dict[Player, int]]:
+    """Return ``(tray, count, gains)`` from a game's state; raise IllegalMove if corrupt."""
+    tray = str(state.get("tray", ""))
+    if len(tray) != POINTS or set(tray) - set("012"):
+        raise IllegalMove("the game's Tray is corrupt")
+    try:
+        count = int(state.get("count", 0))
+        gains = {Player.ONE: int(state.get("gain1", 0)),
+                 Player.TWO: int(state.get("gain2", 0))}
+    except (TypeError, ValueError) as broken:
+        raise IllegalMove("the game's counts are corrupt") from broken
+    return tray, count, gains
+
+
 class PenteRules:
-    """The game: ``state`` is ``{"tray": 361 codes 0/1/2, "count", "gain1", "gain2", "over"}``."""
+    """The game: ``state`` is ``{"tray": 361 codes 0/1/2, "count", "gain1", "gain2", "over",
+    "winner", "move1", "move2"}``.
+
+    ``winner`` is the winning player (``1``/``2``) once ``over``, ``None`` for a draw or
+    while the game runs; ``move1``/``move2`` each player's last point (absent before their
+    first stone), which the engines are sent.
+    """
+
+    engine_set = "Pente"
+    levels = (1,)
 
     def new_game(self) -> Turn:
         """Return the empty board, player one to put the first stone on the centre."""
@@ -140,24 +183,10 @@ class PenteRules:
         Raises :class:`IllegalMove` for a value that is not a point, a point taken or
         forbidden now, a game over, or a corrupt ``state``.
         """
-        tray = str(state.get("tray", ""))
-        if len(tray) != POINTS or set(tray) - set("012"):
-            raise IllegalMove("the game's Tray is corrupt")
-        try:
-            count = int(state.get("count", 0))
-            gains = {Player.ONE: int(state.get("gain1", 0)),
-                     Player.TWO: int(state.get("gain2", 0))}
-        except (TypeError, ValueError) as broken:
-            raise IllegalMove("the game's counts are corrupt") from broken
+        tray, count, gains = _read_state(state)
         if state.get("over"):
             raise IllegalMove("the game is over")
-        index = read_point(value)
-        if index is None or value != value.upper():
-            raise IllegalMove(f"{value!r} is not a point AA-SS")
-        if tray[index] != "0":
-            raise IllegalMove(f"point {value} is taken")
-        if index in forbidden_points(tray, count):
-            raise IllegalMove(f"point {value} is forbidden on move {count + 1}")
+        index = _legal_point(tray, count, value)
 
         player = Player.ONE if count % 2 == 0 else Player.TWO
         tray = _with(tray, {index: STONE[player]})
@@ -189,6 +218,85 @@ class PenteRules:
             params["Method"] = "End"
         else:
             params["Input"] = _INPUT[player.opponent]
-        new_state = {"tray": tray, "count": count, "gain1": gains[Player.ONE],
-                     "gain2": gains[Player.TWO], "over": over}
+        new_state = {**state, "tray": tray, "count": count, "gain1": gains[Player.ONE],
+                     "gain2": gains[Player.TWO], "over": over,
+                     "winner": int(player) if won else None,
+                     f"move{player}": point_name(index)}
         return Turn(state=new_state, params=params, over=over)
+
+    # --- the Arbitre's part (engine protocol section 4, Pente; decisions 14, 20) -----------
+
+    def start(self, level: int = 1) -> Turn:
+        """Return the first turn of a game for the Arbitre (one level only)."""
+        return self.new_game()
+
+    def asked(self, state: Mapping[str, Any]) -> tuple[Player, ...]:
+        """Return the player to move (one on even counts), or nobody once the game is over."""
+        if self.result(state) is not None:
+            return ()
+        _, count, _ = _read_state(state)
+        return (Player.ONE if count % 2 == 0 else Player.TWO,)
+
+    def request(
+        self, state: Mapping[str, Any], player: Player, *, init_as_board: bool = False
+    ) -> EngineRequest:
+        """Return ``Turn`` (moves played, the one asked included), the pairs captured
+        ``Gain1``/``Gain2`` once a move is played, the opponent's last point, and the Tray
+        of ``0``/``1``/``2``: ``Init`` while nothing is played (361 ``0`` with
+        ``init_as_board``)."""
+        tray, count, gains = _read_state(state)
+        turn = count + 1
+        params = {"Turn": str(turn)}
+        if count:
+            params.update(Gain1=str(gains[Player.ONE]), Gain2=str(gains[Player.TWO]))
+        params.update(self._last_move(state, player))
+        params["Tray"] = tray if count or init_as_board else "Init"
+        return EngineRequest(move_id=turn, params=params)
+
+    def engine_value(self, state: Mapping[str, Any], player: Player, value: str) -> str:
+        """Return ``value`` when it is a point ``AA``..``SS`` (upper case), empty, not
+        forbidden now (first stone on ``JJ``, player one's second outside ``HH``-``LL``),
+        and ``player`` is to move."""
+        tray, count, _ = _read_state(state)
+        if player not in self.asked(state):
+            raise IllegalMove(f"player {int(player)} is not to move")
+        _legal_point(tray, count, value)
+        return value
+
+    person_value = engine_value
+
+    def result(self, state: Mapping[str, Any]) -> Result | None:
+        """Return the winner of five in a row or of five pairs, a draw on a full board, or
+        ``None`` while the game runs (``state["over"]``, set by :meth:`play`)."""
+        if not state.get("over"):
+            return None
+        tray, _, gains = _read_state(state)
+        winner = state.get("winner")
+        if winner is None:
+            return Result(None, "full board")
+        player = Player(int(winner))
+        last = read_point(state.get(f"move{player}"))
+        if last is not None and tray[last] == STONE[player] and rows_of_five(tray, last):
+            return Result(player, "five in a row")
+        return Result(player, f"{gains[player]} pairs captured")
+
+    def final(self, state: Mapping[str, Any], player: Player) -> Mapping[str, str]:
+        """Return ``Turn`` (moves played), both Gains, the opponent's last point and the
+        final Tray of ``0``/``1``/``2`` (decision 10)."""
+        tray, count, gains = _read_state(state)
+        return {"Turn": str(count), "Gain1": str(gains[Player.ONE]),
+                "Gain2": str(gains[Player.TWO]), **self._last_move(state, player), "Tray": tray}
+
+    def page(
+        self, turn: Turn, viewer: Player | None, *, asking: bool, reveal: bool = False
+    ) -> Mapping[str, str]:
+        """Return the hot-seat page's parameters without ``Input``: nothing is hidden (the
+        Tray carries the page codes: ``3``-``6`` and ``9``)."""
+        return {name: value for name, value in turn.params.items() if name != "Input"}
+
+    @staticmethod
+    def _last_move(state: Mapping[str, Any], player: Player) -> dict[str, str]:
+        """Return ``{"Move1"/"Move2": the opponent's last point}``, empty before it moved."""
+        opponent = player.opponent
+        last = state.get(f"move{opponent}")
+        return {f"Move{opponent}": str(last)} if last else {}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from interfaces.plugin import SetInterface
 from interfaces.poker.board import build
+from interfaces.poker.engines import ENGINES
 from interfaces.poker.rules import PokerRules
 
 interface = SetInterface(
@@ -22,4 +23,5 @@ interface = SetInterface(
     rules=PokerRules(),
     sample={"Tray": "01001S1HK????M1-2", "Input": "One", "Gain1": "0", "Gain2": "0",
             "Name1": "MissOne", "Name2": "MrTwo", "Count": "0"},
+    engines=ENGINES,
 )

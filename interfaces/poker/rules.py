@@ -17,16 +17,27 @@ remaining board cards are dealt and the deal goes straight to the showdown. The 
 step 9 asks one player to acknowledge (the other one than the player who acted last); it
 shows both hands after a showdown, neither after a fold (manual 000, NB2). Each page hides
 the other player's hole cards from the player asked.
+
+**The Arbitre's games** (:meth:`PokerRules.start`, engine protocol section 4 "Poker",
+decisions 19 and 24) follow the June manual where the tester's hot-seat game follows
+February's: any total at least the opponent's is legal (the dealer may call the big blind
+at step 1, a round may be opened with a check), a raise being by at least 1 chip (level 2:
+the small blind); both players acknowledge step 9 (two values, player one's then player
+two's); each deal's cards are a cryptographic draw. Level 2: capitals of 200 in
+``Gain1``/``Gain2``, small blind 1 plus 2 every 8 deals, big blind double, totals at most 100
+and the smaller capital; the game ends when a capital is below the next big blind, after 15
+completed deals or after deal 99.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from interfaces.plugin import IllegalMove, Turn
+from interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
 from interfaces.poker.tray import (
     BIG_BLIND,
     DEALS_TO_PLAY,
@@ -45,11 +56,27 @@ from interfaces.poker.tray import (
 )
 from interfaces.protocol import Player
 
-__all__ = ["DECK", "PokerRules"]
+__all__ = ["DECK", "PokerRules", "blinds"]
 
 # The 52 cards, the ace written 1 as in the Arbitre's real Trays (manual 000).
 DECK = tuple(suit + value for suit in SUITS for value in "1KQJT98765432")
 _INPUT = {Player.ONE: "One", Player.TWO: "Two"}
+CAPITAL = 200  # each player's capital at the start of a level-2 game
+DEALS_TO_PLAY_2 = 15  # completed deals in a level-2 game
+_TOTAL = re.compile(r"0|[1-9][0-9]{0,5}")
+_rng = random.SystemRandom()
+
+
+def blinds(level: int, deal: int) -> tuple[int, int]:
+    """Return the small (dealer's) and big blinds of deal ``deal`` at rule ``level``.
+
+    Level 1: 1 and 2. Level 2: the small blind is 1 plus 2 every 8 deals (1 for deals 1-8,
+    3 for 9-16 ...), the big blind its double (engine protocol section 4, Poker).
+    """
+    if level == 1:
+        return SMALL_BLIND, BIG_BLIND
+    small = SMALL_BLIND + 2 * ((deal - 1) // 8)
+    return small, 2 * small
 
 
 def _cards(value: Any) -> tuple[str, ...]:
@@ -76,7 +103,11 @@ class Game:
     - ``deal``, ``completed``, ``step``, ``totals``, ``waiting``: as in the Tray;
     - ``cards``: the deal's nine cards (player one's two, player two's two, the board's
       five), whether shown yet or not; ``shown``: board cards shown at step 9;
-    - ``gains``: cumulated winnings; ``count``: values played; ``last``: who played last.
+    - ``gains``: cumulated winnings (level 2: capitals); ``count``: values played (in an
+      Arbitre game, the requests answered); ``last``: who played last;
+    - ``level``: rule level 1 or 2; ``arbitre``: a game played by the Arbitre (June rules,
+      both acknowledge step 9); ``acks``: acknowledgements of step 9 received;
+      ``bets``: each player's last value in this deal (``"0"`` a fold, ``""`` none yet).
     """
 
     seed: int
@@ -91,6 +122,10 @@ class Game:
     shown: int = 0
     last: Player | None = None
     decks: tuple[tuple[str, ...], ...] = field(default=())
+    level: int = 1
+    arbitre: bool = False
+    acks: int = 0
+    bets: tuple[str, str] = ("", "")
 
     # --- state --------------------------------------------------------------------------
 
@@ -100,6 +135,7 @@ class Game:
         try:
             waiting = int(state.get("waiting") or 0)
             last = int(state.get("last") or 0)
+            bets = state.get("bets") or ("", "")
             game = cls(
                 seed=int(state["seed"]),
                 deal=int(state["deal"]),
@@ -113,11 +149,16 @@ class Game:
                 shown=int(state.get("shown", 0)),
                 last=Player(last) if last else None,
                 decks=tuple(_cards(deck) for deck in state.get("decks") or ()),
+                level=int(state.get("level", 1)),
+                arbitre=bool(state.get("arbitre", False)),
+                acks=int(state.get("acks", 0)),
+                bets=(str(bets[0]), str(bets[1])),
             )
         except (KeyError, IndexError, TypeError, ValueError) as broken:
             raise IllegalMove(f"the game's state is corrupt: {broken}") from None
         if not (1 <= game.deal <= MAX_DEALS and 1 <= game.step <= SHOWDOWN
-                and min(game.totals) >= 0 and max(game.totals) <= MAX_BET):
+                and min(game.totals) >= 0 and max(game.totals) <= MAX_BET
+                and game.level in (1, 2) and game.acks in (0, 1)):
             raise IllegalMove("the game's state is corrupt")
         return game
 
@@ -130,13 +171,30 @@ class Game:
             "gains": list(self.gains), "count": self.count, "shown": self.shown,
             "last": int(self.last) if self.last else 0,
             "decks": [list(deck) for deck in self.decks],
+            "level": self.level, "arbitre": self.arbitre, "acks": self.acks,
+            "bets": list(self.bets),
         }
 
     @property
     def over(self) -> bool:
-        """Return whether the game has ended (12 completed deals, or deal 99 over)."""
-        return self.step == SHOWDOWN and (
-            self.completed >= DEALS_TO_PLAY or self.deal >= MAX_DEALS)
+        """Return whether the game has ended: at a deal's step 9, deal 99 or 12 completed
+        deals (level 2: 15, or a capital below the next deal's big blind)."""
+        if self.step != SHOWDOWN or self.deal >= MAX_DEALS:
+            return self.step == SHOWDOWN
+        if self.level == 1:
+            return self.completed >= DEALS_TO_PLAY
+        return (self.completed >= DEALS_TO_PLAY_2
+                or min(self.gains) < blinds(2, self.deal + 1)[1])
+
+    @property
+    def cap(self) -> int:
+        """Return the highest total of this deal: 100 (level 2: also the smaller capital)."""
+        return MAX_BET if self.level == 1 else max(0, min(MAX_BET, *self.gains))
+
+    @property
+    def min_raise(self) -> int:
+        """Return the least raise: 1 chip (level 2: the small blind)."""
+        return blinds(self.level, self.deal)[0] if self.level == 2 else 1
 
     # --- the Tray -----------------------------------------------------------------------
 
@@ -185,12 +243,41 @@ class Game:
         decks = self.decks
         if decks:
             cards, decks = decks[0], decks[1:]
+        elif self.arbitre:  # decision 19: a fresh deck, a cryptographic shuffle
+            cards = tuple(_rng.sample(DECK, 9))
         else:
             cards = deal_cards(self.seed, deal)
         dealer = Player.ONE if deal % 2 else Player.TWO
-        totals = (SMALL_BLIND, BIG_BLIND) if dealer is Player.ONE else (BIG_BLIND, SMALL_BLIND)
+        small, big = blinds(self.level, deal)
+        totals = (small, big) if dealer is Player.ONE else (big, small)
         return replace(self, deal=deal, step=1, cards=cards, totals=totals, waiting=None,
-                       shown=0, decks=decks)
+                       shown=0, decks=decks, acks=0, bets=("", ""))
+
+
+def _check_total(game: Game, tray: Tray, value: str) -> int:
+    """Return the total ``value`` bets at steps 1..8 of an Arbitre game (``0``: a fold);
+    raise :class:`IllegalMove` unless it is legal (engine protocol section 4, Poker).
+
+    Legal (June manual): ``0``; the opponent's total (a call, or a check); or a raise to at
+    least the opponent's total plus 1 chip (level 2: plus the small blind), at most 100
+    (level 2: also at most the smaller capital).
+    """
+    if _TOTAL.fullmatch(value) is None:
+        raise IllegalMove(f"{value!r} is not a total: 0 folds, else a whole number of chips")
+    total = int(value)
+    bettor = tray.bettor
+    if total == 0 or bettor is None:
+        return total
+    other = tray.total(bettor.opponent)
+    if total < other:
+        raise IllegalMove(f"bet too low: {total} is below the opponent's total {other}")
+    if total == other:
+        return total
+    if total > game.cap:
+        raise IllegalMove(f"bet too high: {total} is above the most, {game.cap}")
+    if total < other + game.min_raise:
+        raise IllegalMove(f"bet too low: a raise is to {other + game.min_raise} at least")
+    return total
 
 
 class PokerRules:
@@ -200,12 +287,27 @@ class PokerRules:
         """``seed`` fixes every game's cards (tests); by default each game draws its own."""
         self.seed = seed
 
+    #: The Set as engines receive it; both rule levels (engine protocol section 4, Poker).
+    engine_set = "Poker"
+    levels = (1, 2)
+
     def new_game(self, decks: Sequence[Sequence[str]] = ()) -> Turn:
         """Return deal 1, player one dealing and to bet first (``decks``: scripted cards)."""
+        return self._new(1, arbitre=False, decks=decks)
+
+    def start(self, level: int = 1, decks: Sequence[Sequence[str]] = ()) -> Turn:
+        """Return deal 1 of an Arbitre game at rule ``level`` 1 or 2 (``decks``: scripted
+        cards, for tests): the June rules, both players acknowledging step 9."""
+        if level not in self.levels:
+            raise IllegalMove(f"Poker plays rule level 1 or 2, not {level}")
+        return self._new(level, arbitre=True, decks=decks)
+
+    def _new(self, level: int, *, arbitre: bool, decks: Sequence[Sequence[str]]) -> Turn:
         seed = self.seed if self.seed is not None else random.SystemRandom().randrange(2**32)
+        gains = (CAPITAL, CAPITAL) if level == 2 else (0, 0)
         empty = Game(seed=seed, deal=1, completed=0, step=1, cards=("S1",) * 9,
-                     totals=(SMALL_BLIND, BIG_BLIND),
-                     decks=tuple(_cards(list(deck)) for deck in decks))
+                     totals=(SMALL_BLIND, BIG_BLIND), gains=gains, level=level,
+                     arbitre=arbitre, decks=tuple(_cards(list(deck)) for deck in decks))
         game = empty.new_deal(1)
         return game.turn(game.tray(None).bettor, None)
 
@@ -218,15 +320,22 @@ class PokerRules:
         if game.step == SHOWDOWN:
             if value != "0":
                 raise IllegalMove("at the showdown, acknowledge with 0")
+            if game.arbitre and game.acks == 0:  # player one's acknowledgement; two's next
+                game = replace(game, count=game.count + 1, acks=1)
+                return game.turn(Player.TWO, None)
             game = replace(game, count=game.count + 1, last=None).new_deal(game.deal + 1)
             return game.turn(game.tray(None).bettor, None)
 
         bettor = tray.bettor
         assert bettor is not None  # steps 1..8 name a bettor
-        if value not in (*legal_values(tray), "0"):
+        if game.arbitre:
+            _check_total(game, tray, "0" if value == FOLD else value)
+        elif value not in (*legal_values(tray), "0"):
             raise IllegalMove(f"{value!r} is not a legal total now: fold -1, or "
                               f"{legal_values(tray)[1]} to {MAX_BET}")
-        game = replace(game, count=game.count + 1, last=bettor)
+        bets = list(game.bets)
+        bets[bettor - 1] = "0" if value in (FOLD, "0") else value
+        game = replace(game, count=game.count + 1, last=bettor, bets=(bets[0], bets[1]))
         if value in (FOLD, "0"):
             return self._fold(game, bettor)
         total = int(value)
@@ -257,7 +366,7 @@ class PokerRules:
     def _call(self, game: Game, caller: Player, value: str) -> Turn:
         """End the betting round; deal the next cards, or go to the showdown."""
         round_number = (game.step + 1) // 2
-        if round_number < 4 and min(game.totals) < MAX_BET:
+        if round_number < 4 and min(game.totals) < game.cap:
             game = replace(game, step=2 * round_number + 1, waiting=None)
             return game.turn(game.tray(None).bettor, (caller, value))
         game = replace(game, step=SHOWDOWN, waiting=None, shown=5)
@@ -270,6 +379,114 @@ class PokerRules:
             gains[outcome.winner - 1] += stake
             gains[outcome.winner.opponent - 1] -= stake
         game = replace(game, gains=(gains[0], gains[1]), completed=game.completed + 1)
-        asked = None if game.completed >= DEALS_TO_PLAY or game.deal >= MAX_DEALS else (
-            caller.opponent)
-        return game.turn(asked, (caller, value))
+        return game.turn(None if game.over else caller.opponent, (caller, value))
+
+    # --- the Arbitre's part (engine protocol section 4, Poker; decisions 19, 23, 24) ------
+
+    def asked(self, state: Mapping[str, Any]) -> tuple[Player, ...]:
+        """Return the player to bet at steps 1..8; both at step 9 (then player two alone
+        once player one's acknowledgement is applied); nobody once the game is over."""
+        game = Game.load(state)
+        if game.over:
+            return ()
+        if game.step == SHOWDOWN:
+            return (Player.ONE, Player.TWO)[game.acks:] if game.arbitre else (Player.ONE,)
+        bettor = game.tray(None).bettor
+        assert bettor is not None  # steps 1..8 name a bettor
+        return (bettor,)
+
+    def request(
+        self, state: Mapping[str, Any], player: Player, *, init_as_board: bool = False
+    ) -> EngineRequest:
+        """Return what ``player``'s engine is sent: no ``Turn``; ``Gain1``/``Gain2`` once a
+        value has been applied (level 1 cumulated winnings, level 2 capitals); the
+        opponent's last bet of this deal (``0`` a fold) in ``Move1``/``Move2``; the Tray as
+        this engine sees it (the opponent's cards ``????`` except at a showdown, the current
+        round's ``M`` segment, ``?`` on the player answering a bet).
+
+        ``MoveId`` numbers the game's requests: the values answered so far plus one, plus
+        one more for player two when both are asked at step 9 (``init_as_board`` does not
+        apply: a deal is never empty).
+        """
+        game = Game.load(state)
+        asked = self.asked(state)
+        index = asked.index(player) if player in asked else 0
+        params: dict[str, str] = {}
+        if game.count:
+            params.update(Gain1=str(game.gains[0]), Gain2=str(game.gains[1]))
+        params.update(self._last_bet(game, player))
+        params["Tray"] = game.tray(player).text()
+        return EngineRequest(move_id=game.count + 1 + index, params=params)
+
+    def engine_value(self, state: Mapping[str, Any], player: Player, value: str) -> str:
+        """Return the rules' value for an engine's ``Value``: at steps 1..8 its new total
+        (``0`` folds; else at least the opponent's total, a raise by at least 1 chip, level
+        2 the small blind, at most 100, level 2 the smaller capital); at step 9 any Value
+        is the acknowledgement ``0``."""
+        game = Game.load(state)
+        if game.over:
+            raise IllegalMove("the game is over")
+        if player not in self.asked(state):
+            raise IllegalMove(f"player {int(player)} is not asked now")
+        if game.step == SHOWDOWN:
+            return "0"
+        return str(_check_total(game, game.tray(None), value))
+
+    def person_value(self, state: Mapping[str, Any], player: Player, value: str) -> str:
+        """Return the rules' value for a person's ``ReturnValue``: ``-1`` or ``0`` folds
+        (decision 24), otherwise a total as for engines; at step 9 only ``0``."""
+        value = value.strip()
+        game = Game.load(state)
+        if game.step == SHOWDOWN and not game.over and value != "0":
+            raise IllegalMove("at the showdown, acknowledge with 0")
+        return self.engine_value(state, player, "0" if value == FOLD else value)
+
+    def result(self, state: Mapping[str, Any]) -> Result | None:
+        """Return the result once ``play`` has ended the game: the higher cumulated
+        winnings (level 2: capital) wins, equal is a draw."""
+        game = Game.load(state)
+        if not game.over:
+            return None
+        one, two = game.gains
+        what = "capital" if game.level == 2 else "winnings"
+        if one == two:
+            return Result(None, f"equal {what} {one}")
+        return Result(Player.ONE if one > two else Player.TWO, f"{what} {one} to {two}")
+
+    def final(self, state: Mapping[str, Any], player: Player) -> Mapping[str, str]:
+        """Return the final ``Gain1``/``Gain2``, the opponent's last bet of the deal and
+        the Tray as ``player`` sees it (no ``Turn`` for Poker, decision 10)."""
+        game = Game.load(state)
+        return {"Gain1": str(game.gains[0]), "Gain2": str(game.gains[1]),
+                **self._last_bet(game, player), "Tray": game.tray(player).text()}
+
+    def page(
+        self, turn: Turn, viewer: Player | None, *, asking: bool, reveal: bool = False
+    ) -> Mapping[str, str]:
+        """Return the page's parameters: ``Tray`` (the viewer's opponent's cards ``??``; a
+        spectator's both hands ``??`` before the showdown unless ``reveal``, decision 23),
+        ``Gain1``/``Gain2``, the last bet (``Move1``/``Move2``), ``Count`` (the deal's rank)
+        and ``Method`` (``End`` once over, else ``Standard``)."""
+        game = Game.load(turn.state)
+        if game.over or reveal:
+            tray = game.tray(None)
+        elif viewer is None:
+            tray = game.tray(None)
+            if game.step < SHOWDOWN:
+                tray = replace(tray, hole=(HIDDEN,) * 4)
+        else:
+            tray = game.tray(viewer)
+        params = {"Tray": tray.text(), "Gain1": str(game.gains[0]),
+                  "Gain2": str(game.gains[1])}
+        if game.last is not None and game.bets[game.last - 1]:
+            params[f"Move{game.last}"] = game.bets[game.last - 1]
+        params["Count"] = str(game.deal)
+        params["Method"] = "End" if game.over else "Standard"
+        return params
+
+    @staticmethod
+    def _last_bet(game: Game, player: Player) -> dict[str, str]:
+        """Return the opponent's last bet of this deal as ``Move1``/``Move2``, if any."""
+        opponent = player.opponent
+        bet = game.bets[opponent - 1]
+        return {f"Move{opponent}": bet} if bet else {}

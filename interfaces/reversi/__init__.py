@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from interfaces.plugin import SetInterface
 from interfaces.reversi.board import build
+from interfaces.reversi.engines import ENGINES
 from interfaces.reversi.rules import ReversiRules
 
 # The page after the opening F5 D6 C3 (black) D3 (white): D3's capture of D4 is shown
@@ -25,4 +26,5 @@ interface = SetInterface(
     rules=ReversiRules(),
     sample={"Tray": SAMPLE_TRAY, "Move2": "D3", "Input": "One", "Count": "4",
             "Name1": "MissOne", "Name2": "MrTwo"},
+    engines=ENGINES,
 )

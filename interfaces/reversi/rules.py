@@ -10,6 +10,12 @@ The pages sent carry what the manual gives an interface: the Tray with ``1``/``2
 cells legal for the next player and ``7``/``8`` on the discs the last move turned, the
 mover's ``Move1``/``Move2``, ``Count`` (moves played, passes included), ``Input``, and
 ``Method=End`` once the game is over. Source: manual chapter V, "Reversi"; spec section 4.
+
+The Arbitre's part (engine protocol section 4, Reversi; decisions 14, 15, 22): engines get
+the settled board ``0``/``3``/``4`` (``Init`` before the first move), the opponent's last
+move (a cell or ``XX``) and no Gain; a player with no legal move is asked all the same and
+must answer ``XX``. Pages also get the ``Legend`` the spec asks for: "Black passes" /
+"White passes" after an ``XX``, "I pass" for a person asked who has no legal move.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from interfaces.plugin import IllegalMove, Turn
+from interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
 from interfaces.protocol import Player
 from interfaces.reversi.board import (
     CELLS,
@@ -28,12 +34,14 @@ from interfaces.reversi.board import (
     TURNING_TO,
     apply_move,
     cell_index,
+    counts,
     legal_moves,
 )
 
 __all__ = ["ReversiRules", "interface_tray", "is_over"]
 
 _INPUT = {Player.ONE: "One", Player.TWO: "Two"}
+_COLOUR = {Player.ONE: "Black", Player.TWO: "White"}
 
 
 def is_over(board: str) -> bool:
@@ -78,8 +86,12 @@ class ReversiRules:
     """The game.
 
     ``state`` is ``{"tray": 64 chars 0/3/4 (settled board), "player": 1 or 2 (to move),
-    "count": moves played}``.
+    "count": moves played, "move1", "move2"}``; ``move1``/``move2`` are each player's last
+    move, a cell or ``XX`` (absent before their first), which the engines are sent.
     """
+
+    engine_set = "Reversi"
+    levels = (1,)
 
     def new_game(self) -> Turn:
         """Return the standard start, black (player one) to move."""
@@ -122,5 +134,94 @@ class ReversiRules:
             params["Method"] = "End"
         else:
             params["Input"] = _INPUT[following]
-        new_state = {"tray": board, "player": int(following), "count": count}
+        new_state = {**state, "tray": board, "player": int(following), "count": count,
+                     f"move{int(player)}": value}
         return Turn(state=new_state, params=params, over=over)
+
+    # --- the Arbitre's part (engine protocol section 4, Reversi; decisions 14, 15, 22) -----
+
+    def start(self, level: int = 1) -> Turn:
+        """Return the first turn of a game for the Arbitre (one level only)."""
+        return self.new_game()
+
+    def asked(self, state: Mapping[str, Any]) -> tuple[Player, ...]:
+        """Return the player to move, even one with no legal move (it answers ``XX``,
+        decision 22), or nobody once neither player can move."""
+        board, player, _ = _read_state(state)
+        return () if is_over(board) else (player,)
+
+    def request(
+        self, state: Mapping[str, Any], player: Player, *, init_as_board: bool = False
+    ) -> EngineRequest:
+        """Return ``Turn`` (moves played, passes and the one asked included), the opponent's
+        last move (a cell or ``XX``) and the settled Tray ``0``/``3``/``4``: ``Init`` before
+        the first move (the start position with ``init_as_board``). No Gain is sent."""
+        board, _, count = _read_state(state)
+        turn = count + 1
+        params = {"Turn": str(turn), **self._last_move(state, player),
+                  "Tray": board if count or init_as_board else "Init"}
+        return EngineRequest(move_id=turn, params=params)
+
+    def engine_value(self, state: Mapping[str, Any], player: Player, value: str) -> str:
+        """Return ``value`` when ``player`` is to move and it is a cell ``A1``..``H8`` that
+        turns at least one disc, or ``XX`` when ``player`` has no such cell."""
+        board, to_move, _ = _read_state(state)
+        if is_over(board):
+            raise IllegalMove("the game is over")
+        if player is not to_move:
+            raise IllegalMove(f"player {int(player)} is not to move")
+        legal = legal_moves(board, player)
+        if value == PASS:
+            if legal:
+                raise IllegalMove("XX is only for a player with no legal move")
+            return value
+        index = cell_index(value)
+        if index is None:
+            raise IllegalMove(f"{value!r} is not a cell A1-H8 or XX")
+        if board[index] != "0":
+            raise IllegalMove(f"cell {value} is taken")
+        if index not in legal:
+            raise IllegalMove(f"{value} turns no disc")
+        return value
+
+    person_value = engine_value
+
+    def result(self, state: Mapping[str, Any]) -> Result | None:
+        """Return the result once neither player can move: more discs wins, equal draws."""
+        board, _, _ = _read_state(state)
+        if not is_over(board):
+            return None
+        black, white = counts(board)
+        if black == white:
+            return Result(None, f"equal discs {black}-{white}")
+        return Result(Player.ONE if black > white else Player.TWO,
+                      f"more discs {black}-{white}")
+
+    def final(self, state: Mapping[str, Any], player: Player) -> Mapping[str, str]:
+        """Return ``Turn`` (moves played), the opponent's last move and the final settled
+        Tray (decision 10); no Gain."""
+        board, _, count = _read_state(state)
+        return {"Turn": str(count), **self._last_move(state, player), "Tray": board}
+
+    def page(
+        self, turn: Turn, viewer: Player | None, *, asking: bool, reveal: bool = False
+    ) -> Mapping[str, str]:
+        """Return the hot-seat page's parameters without ``Input`` (nothing is hidden), with
+        ``Legend`` "Black passes"/"White passes" after an ``XX``, or "I pass" when the page
+        asks ``viewer`` and ``viewer`` has no legal move (interface protocol section 4)."""
+        params = {name: value for name, value in turn.params.items() if name != "Input"}
+        passed = [p for p in Player if params.get(f"Move{int(p)}") == PASS]
+        if passed:
+            params["Legend"] = f"{_COLOUR[passed[-1]]} passes"
+        if asking and viewer is not None and not turn.over:
+            board, _, _ = _read_state(turn.state)
+            if not legal_moves(board, viewer):
+                params["Legend"] = "I pass"
+        return params
+
+    @staticmethod
+    def _last_move(state: Mapping[str, Any], player: Player) -> dict[str, str]:
+        """Return ``{"Move1"/"Move2": the opponent's last move}``, empty before it moved."""
+        opponent = player.opponent
+        last = state.get(f"move{int(opponent)}")
+        return {f"Move{int(opponent)}": str(last)} if last else {}

@@ -6,6 +6,7 @@ Methods Standard, None, and End (spec section 4, Decision).
 from __future__ import annotations
 
 from interfaces.plugin import SetInterface
+from interfaces.rochambeau.engines import ENGINES
 from interfaces.rochambeau.game import build
 from interfaces.rochambeau.rules import RochambeauRules
 
@@ -19,4 +20,5 @@ interface = SetInterface(
     styles=("rochambeau.css",),
     rules=RochambeauRules(),
     sample={"Input": "One", "Gain1": "0", "Gain2": "0", "Name1": "MissOne", "Name2": "MrTwo"},
+    engines=ENGINES,
 )

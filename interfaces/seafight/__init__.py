@@ -11,6 +11,7 @@ from __future__ import annotations
 from interfaces.plugin import SetInterface
 from interfaces.protocol import Method
 from interfaces.seafight.board import SEPARATOR, build
+from interfaces.seafight.engines import ENGINES
 from interfaces.seafight.fleet import EMPTY_SHOTS, read_cell
 from interfaces.seafight.rules import SeafightRules
 
@@ -47,4 +48,5 @@ interface = SetInterface(
         "Gain1": "H5A01V4H22H3C51V3A71H2F81", "Gain2": "H2G03",
         "Name1": "MissOne", "Name2": "MrTwo",
     },
+    engines=ENGINES,
 )

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from interfaces.plugin import IllegalMove, Turn
+from interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
 from interfaces.protocol import Player
 from interfaces.seafight.board import SEPARATOR
 from interfaces.seafight.fleet import (
@@ -45,6 +45,7 @@ __all__ = ["SeafightRules", "fire"]
 
 _INPUT = {Player.ONE: "One", Player.TWO: "Two"}
 WATER = "1"
+INIT = "Init"
 
 
 def fire(fleet: tuple[Ship, ...], shots: str, index: int) -> tuple[str, str]:
@@ -77,20 +78,26 @@ def _fleet_shown(fleet: tuple[Ship, ...], shots: str, whole: bool) -> str:
 class SeafightRules:
     """The game. ``state`` is a JSON object:
 
-    ``{"phase": "prepare" | "fire" | "over", "next": 1 | 2 (the player to play),
-    "fleets": [fleet of one, fleet of two] ("" until prepared), "shots": [shots on one's
-    board, shots on two's board], "count": shots fired}``.
+    ``{"phase": "prepare" | "fire" | "over", "next": 1 | 2 (the player to play; once over,
+    the player whose fleet is sunk), "fleets": [fleet of one, fleet of two] ("" until
+    prepared), "shots": [shots on one's board, shots on two's board], "count": shots fired,
+    "move1", "move2": each player's last shot with its result (``C53``), "" before it}``.
     """
+
+    #: The Set as engines receive it (engine protocol decision 2).
+    engine_set = "SeaFight"
+    levels = (1,)
 
     def new_game(self) -> Turn:
         """Return the first turn: player one prepares a fleet."""
         state = {"phase": "prepare", "next": 1, "fleets": ["", ""],
-                 "shots": [EMPTY_SHOTS, EMPTY_SHOTS], "count": 0}
+                 "shots": [EMPTY_SHOTS, EMPTY_SHOTS], "count": 0, "move1": "", "move2": ""}
         return Turn(state=state, params={"Method": "Prepare", "Input": "One", "Count": "0"})
 
     def play(self, state: Mapping[str, Any], value: str) -> Turn:
         """Apply ``value``: a fleet while preparing, else a cell to fire at (``C5``)."""
         phase, player, fleets, shots, count = self._read(state)
+        moves = [str(state.get("move1") or ""), str(state.get("move2") or "")]
         if phase == "over":
             raise IllegalMove("the game is over")
         if phase == "prepare":
@@ -101,10 +108,10 @@ class SeafightRules:
                 raise IllegalMove(str(error)) from error
             fleets[player - 1] = tuple(with_state(ship, "1") for ship in fleet)
             if player is Player.ONE:
-                new = self._state("prepare", Player.TWO, fleets, shots, count)
+                new = self._state("prepare", Player.TWO, fleets, shots, count, moves)
                 return Turn(state=new, params={"Method": "Prepare", "Input": "Two",
                                                "Count": str(count)})
-            new = self._state("fire", Player.ONE, fleets, shots, count)
+            new = self._state("fire", Player.ONE, fleets, shots, count, moves)
             return Turn(state=new, params=self._params(Player.ONE, fleets, shots, count))
 
         index = read_cell(value.strip().upper())
@@ -115,8 +122,9 @@ class SeafightRules:
         shots[target - 1] = board
         count += 1
         move = {f"Move{target}": cell_name(index) + result}
+        moves[player - 1] = cell_name(index) + result
         if all(ship_state(ship, board) == SUNK for ship in fleets[target - 1]):
-            new = self._state("over", target, fleets, shots, count)
+            new = self._state("over", target, fleets, shots, count, moves)
             params = {
                 "Method": "End",
                 "Tray": SEPARATOR.join(shots),
@@ -126,7 +134,7 @@ class SeafightRules:
                 **move,
             }
             return Turn(state=new, params=params, over=True)
-        new = self._state("fire", target, fleets, shots, count)
+        new = self._state("fire", target, fleets, shots, count, moves)
         return Turn(state=new, params={**self._params(target, fleets, shots, count), **move})
 
     @staticmethod
@@ -144,10 +152,10 @@ class SeafightRules:
 
     @staticmethod
     def _state(phase: str, player: Player, fleets: list[tuple[Ship, ...]], shots: list[str],
-               count: int) -> dict[str, Any]:
+               count: int, moves: list[str]) -> dict[str, Any]:
         return {"phase": phase, "next": int(player),
                 "fleets": [format_fleet(fleet) for fleet in fleets],
-                "shots": list(shots), "count": count}
+                "shots": list(shots), "count": count, "move1": moves[0], "move2": moves[1]}
 
     @staticmethod
     def _read(state: Mapping[str, Any]) -> tuple[
@@ -172,3 +180,151 @@ class SeafightRules:
                 except FleetError as error:
                     raise IllegalMove(f"the game's state is corrupt: {error}") from error
         return phase, player, fleets, [shots[0], shots[1]], count
+
+    # --- the Arbitre's part (engine protocol section 4, SeaFight; decisions 14, 15, 17, 23) ---
+
+    def start(self, level: int = 1) -> Turn:
+        """Return the first turn of a game for the Arbitre (one level only): player one's
+        fleet is asked."""
+        return self.new_game()
+
+    def asked(self, state: Mapping[str, Any]) -> tuple[Player, ...]:
+        """Return the player to prepare or to fire, or nobody once the game is over."""
+        phase, player, *_ = self._read(state)
+        return () if phase == "over" else (player,)
+
+    def request(
+        self, state: Mapping[str, Any], player: Player, *, init_as_board: bool = False
+    ) -> EngineRequest:
+        """Return ``Turn``, the opponent's last shot with its result, and the Tray.
+
+        ``Turn`` counts every move, fleets included (decision 15): 1 and 2 are the fleets,
+        then ``count + 3``. ``Move1``/``Move2`` (``C53``) is the opponent's last shot, on
+        this engine's board, absent before it. ``Tray`` is 200 characters: this engine's own
+        shots (on the opponent's board) then the shots on its own board; ``Init`` while both
+        are empty, or the 200 zeros with ``init_as_board`` (decisions 14, 17).
+        """
+        shots = self._read(state)[3]
+        turn = self._moves_played(state) + 1
+        params = {"Turn": str(turn), **self._last_move(state, player),
+                  "Tray": self._engine_tray(shots, player, init_as_board)}
+        return EngineRequest(move_id=turn, params=params)
+
+    def engine_value(self, state: Mapping[str, Any], player: Player, value: str) -> str:
+        """Return the rules' value for an engine's ``Value``: on its fleet turn a classic
+        fleet of intact ships (``H5A01V4J21H3C51V3A51H2G91``, state ``1`` or ``I``), written
+        back with state ``1``; then a cell ``A0``..``J9`` it has not fired at yet."""
+        phase, asked, _, shots, _ = self._read(state)
+        if phase == "over":
+            raise IllegalMove("the game is over")
+        if player is not asked:
+            raise IllegalMove(f"player {int(player)} is not asked now")
+        if phase == "prepare":
+            try:
+                fleet = read_fleet(value)
+                check_classic(fleet)
+            except FleetError as error:
+                raise IllegalMove(f"bad fleet: {error}") from error
+            if any(ship.state != "1" for ship in fleet):
+                raise IllegalMove("bad fleet: a prepared ship is intact (state 1)")
+            return format_fleet(fleet)
+        index = read_cell(value)
+        if index is None:
+            raise IllegalMove(f"{value!r} is not a cell A0-J9")
+        if shots[player.opponent - 1][index] != "0":
+            raise IllegalMove(f"{value} has been fired at already")
+        return value
+
+    def person_value(self, state: Mapping[str, Any], player: Player, value: str) -> str:
+        """Return the rules' value for a person's ``ReturnValue``: the fleet a ``Prepare``
+        page returns, then a cell; letters in any case (decision 24)."""
+        return self.engine_value(state, player, value.strip().upper())
+
+    def result(self, state: Mapping[str, Any]) -> Result | None:
+        """Return the winner once a fleet is all sunk (``play`` ends the game then)."""
+        phase, sunk, *_ = self._read(state)
+        if phase != "over":
+            return None
+        return Result(sunk.opponent, "every ship sunk")
+
+    def final(self, state: Mapping[str, Any], player: Player) -> Mapping[str, str]:
+        """Return ``Turn`` (moves played, fleets included), both fleets with their ships'
+        states in ``Gain1``/``Gain2`` (revealed on the final call only, decision 17), the
+        opponent's last shot and this engine's 200-character Tray (``Init`` if no shot)."""
+        _, _, fleets, shots, _ = self._read(state)
+        gains = {f"Gain{p}": _fleet_shown(fleets[p - 1], shots[p - 1], whole=True)
+                 for p in Player}
+        return {"Turn": str(self._moves_played(state)), **gains,
+                **self._last_move(state, player),
+                "Tray": self._engine_tray(shots, player, init_as_board=False)}
+
+    def page(
+        self, turn: Turn, viewer: Player | None, *, asking: bool, reveal: bool = False
+    ) -> Mapping[str, str]:
+        """Return the page's parameters (interface protocol section 4, Seafight).
+
+        - a person asked for a fleet: ``Method=Prepare`` and ``Count`` only;
+        - the game over: ``Method=End``, both fleets;
+        - a person's page: ``Inverse`` (player one) or ``Standard`` (player two), their own
+          fleet whole, the opponent's sunk ships only (decision 23);
+        - spectators: ``Double``; the fleets only when ``reveal`` (a replay). A hidden fleet
+          is left out altogether, as ``Double`` draws whatever fleet it is given as whole.
+
+        ``Tray`` is the shots on player one's board ``***`` those on player two's;
+        ``Move1``/``Move2`` the shot just landed on that board, with its result.
+        """
+        state = turn.state
+        phase, next_player, fleets, shots, count = self._read(state)
+        if phase == "prepare" and asking:
+            return {"Method": "Prepare", "Count": str(count)}
+        params: dict[str, str] = {"Tray": SEPARATOR.join(shots)}
+        everyone = frozenset(Player)
+        if phase == "over":
+            method, shown = "End", everyone
+        elif reveal:
+            method, shown = "Double", everyone
+        elif viewer is None:
+            method, shown = "Double", frozenset()
+        else:
+            method, shown = self._method(viewer), frozenset({viewer})
+        params["Method"] = method
+        for p in Player:
+            if not fleets[p - 1]:
+                continue
+            if p in shown:
+                params[f"Gain{p}"] = _fleet_shown(fleets[p - 1], shots[p - 1], whole=True)
+            elif viewer is not None:  # a hidden board of Inverse/Standard: its sunk ships
+                params[f"Gain{p}"] = _fleet_shown(fleets[p - 1], shots[p - 1], whole=False)
+        # The shot just landed: fired by the player who moved last, on the other's board.
+        if phase != "prepare" and count:
+            shooter = next_player.opponent
+            last = str(state.get(f"move{shooter}") or "")
+            if last:
+                params[f"Move{shooter.opponent}"] = last
+        params["Count"] = str(count)
+        return params
+
+    @staticmethod
+    def _method(viewer: Player) -> str:
+        return "Inverse" if viewer is Player.ONE else "Standard"
+
+    def _moves_played(self, state: Mapping[str, Any]) -> int:
+        """Return the moves played: the fleets prepared, then every shot (decision 15)."""
+        phase, player, _, _, count = self._read(state)
+        return int(player) - 1 if phase == "prepare" else count + 2
+
+    @staticmethod
+    def _engine_tray(shots: list[str], player: Player, init_as_board: bool) -> str:
+        """Return ``player``'s engine Tray: own shots (on the opponent's board), then the
+        shots on its own board; ``Init`` while both are empty unless ``init_as_board``."""
+        tray = shots[player.opponent - 1] + shots[player - 1]
+        if not init_as_board and tray == EMPTY_SHOTS * 2:
+            return INIT
+        return tray
+
+    @staticmethod
+    def _last_move(state: Mapping[str, Any], player: Player) -> dict[str, str]:
+        """Return the opponent's last shot with its result, as ``Move1``/``Move2``."""
+        opponent = player.opponent
+        last = str(state.get(f"move{opponent}") or "")
+        return {f"Move{opponent}": last} if last else {}

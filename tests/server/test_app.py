@@ -183,7 +183,7 @@ def test_tester_api_plays_a_game(client: TestClient) -> None:
 
 @pytest.mark.parametrize(
     ("url", "body", "status"),
-    [("/tester/chess/new", None, 404), ("/tester/nim/new", None, 404),
+    [("/tester/chess/new", None, 404), ("/tester/nim/jump", None, 404),
      ("/tester/tictactoe/jump", None, 404), ("/tester/tictactoe/play", b"not json", 400),
      ("/tester/tictactoe/play", b'{"state": 3, "value": "1"}', 400),
      ("/tester/tictactoe/play", b'{"state": {}, "value": 1}', 400)],

@@ -1,7 +1,9 @@
 """A Set defined outside ``interfaces/``, registered by its own entry point: one-pile Nim.
 
 ``Tray`` is the number of matches left (``Init``: 12); a move takes 1, 2 or 3; who takes the
-last match wins. Used by the tests to prove a third party's Set is served like ours.
+last match wins. Used by the tests to prove a third party's Set is served like ours, and
+played like ours: its rules (``rules.py``, hot-seat and Arbitre) and built-in engines
+(``engines.py``) give it an Arbitre with no edit outside this package.
 """
 
 from __future__ import annotations
@@ -9,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from interfaces import Context, Method, ParamError, SetInterface, View
+from tournoyons_nim.engines import ENGINES
+from tournoyons_nim.rules import NimRules
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -38,4 +42,6 @@ interface = SetInterface(
     package=__name__,
     template="nim/page.html",
     sample={"Tray": "Init", "Input": "One"},
+    rules=NimRules(),
+    engines=ENGINES,
 )

@@ -1,0 +1,555 @@
+"""The game master: creates games, drives each one with one task, records, publishes.
+
+Each step follows the same sequence (style.md, boardgame.io's master): the rules name the
+players asked; each seat is asked at once (an engine by HTTP and its callback, a person by
+the page given its token); each answer is checked by the rules against the position it was
+asked on; a late, unreachable or illegal engine loses (engine protocol section 3.2); the
+values are applied in player order, each move saved with its exchanges in one transaction
+(``moves`` has a unique ``(game, number)``), and only then published to watchers. At the
+end each engine gets its final call with its ``Status`` (section 1.2, decision 10).
+
+A server stopped mid-game does not resume it: on restart :meth:`Arbitre.recover` ends every
+game still marked in progress as interrupted, and its engines get ``Status=9`` (decision 11).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import urllib.parse
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from sqlalchemy import select
+
+from arbitre.calls import Callbacks, EngineCaller, Outcome, check_engine_url, engine_url
+from arbitre.live import Hub
+from arbitre.store import ExchangeRow, GameRow, MoveRow, SeatRow, Store, new_id, now
+from interfaces.plugin import ArbitreRules, IllegalMove, Result, SetInterface, Turn
+from interfaces.protocol import Player
+from interfaces.registry import Registry
+
+__all__ = ["Arbitre", "GameError", "Options", "SeatSpec", "status_for"]
+
+log = logging.getLogger(__name__)
+
+KINDS = ("person", "builtin", "engine")
+MIN_TIMEOUT, MAX_TIMEOUT, DEFAULT_TIMEOUT = 4, 54, 20
+
+
+class GameError(ValueError):
+    """A game that cannot be made as asked (unknown Set, bad seat, option out of range)."""
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """A seat as asked for: ``kind`` ``person``, ``builtin`` (``engine`` names one of the
+    Set's built-in engines) or ``engine`` (``engine`` is its http(s) URL); ``name`` shown."""
+
+    kind: str
+    engine: str = ""
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class Options:
+    """A match's options: ``timeout`` seconds 4-54 (decision 11), rule ``level``, ``wait``
+    in tenths of a second for the pages, ``init_as_board`` (decision 14), and
+    ``person_timeout`` seconds for a person's move (``None``: no limit, section 3.1)."""
+
+    timeout: int = DEFAULT_TIMEOUT
+    level: int = 1
+    wait: int = 0
+    init_as_board: bool = False
+    person_timeout: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the options as stored."""
+        return {"timeout": self.timeout, "level": self.level, "wait": self.wait,
+                "init_as_board": self.init_as_board, "person_timeout": self.person_timeout}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Options:
+        """Return the options stored as ``data``."""
+        return cls(int(data.get("timeout", DEFAULT_TIMEOUT)), int(data.get("level", 1)),
+                   int(data.get("wait", 0)), bool(data.get("init_as_board", False)),
+                   data.get("person_timeout"))
+
+
+def status_for(result: Result | None, player: Player, error: bool = False) -> int:
+    """Return the final ``Status`` of ``player`` (section 3.3): 1/2 won as first/second,
+    3/4 lost as first/second, 5 draw, 9 an end not attributable to one player."""
+    if error or result is None:
+        return 9
+    if result.winner is None:
+        return 5
+    if result.winner is player:
+        return 1 if player is Player.ONE else 2
+    return 3 if player is Player.ONE else 4
+
+
+def turn_json(turn: Turn) -> dict[str, Any]:
+    """Return a Turn as stored."""
+    return {"state": dict(turn.state), "params": dict(turn.params), "over": turn.over}
+
+
+def turn_from(data: Mapping[str, Any]) -> Turn:
+    """Return the Turn stored as ``data``."""
+    return Turn(state=data["state"], params=data["params"], over=bool(data.get("over")))
+
+
+@dataclass
+class _PersonAsk:
+    future: asyncio.Future[str]
+    game_id: str
+    seat: int
+    number: int
+    state: Mapping[str, Any]
+    rules: ArbitreRules
+
+
+@dataclass
+class _Answer:
+    value: str | None
+    error: str = ""
+    detail: str = ""
+    ms: int = 0
+    query: str = ""
+    logs: list[tuple[str, str]] = field(default_factory=list)
+
+
+class Arbitre:
+    """The Arbitre of one process: its store, its calls to engines, its games in play.
+
+    ``public_url``: this server's base URL as engines reach it (``http://127.0.0.1:8000``);
+    the Referee URL is ``<public_url>/referee`` and the built-in engines are at
+    ``<public_url>/engines/<set>/<name>``. ``engine_hosts``: when given, the only hosts an
+    engine URL may name (a server open to the world, decision 13).
+    """
+
+    def __init__(self, registry: Registry, store: Store, public_url: str, *,
+                 engine_hosts: frozenset[str] | None = None,
+                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+        self.registry = registry
+        self.store = store
+        self.public_url = public_url.rstrip("/")
+        self.engine_hosts = engine_hosts
+        self.callbacks = Callbacks()
+        self.callbacks.on_refused = self._log_refused
+        self.caller = EngineCaller(self.callbacks, self.referee_url, transport)
+        self.hub = Hub()
+        self.tasks: dict[str, asyncio.Task[None]] = {}
+        self.persons: dict[str, _PersonAsk] = {}
+
+    @property
+    def referee_url(self) -> str:
+        """Return the Referee URL given to engines (no query string, decision 4)."""
+        return f"{self.public_url}/referee"
+
+    def builtin_url(self, interface: SetInterface, name: str) -> str:
+        """Return the URL of a built-in engine."""
+        return f"{self.public_url}/engines/{interface.key}/{name}"
+
+    def playable(self) -> list[SetInterface]:
+        """Return the Sets the Arbitre can play (their rules have the Arbitre's part)."""
+        return [s for s in self.registry if s.arbitre is not None]
+
+    async def close(self) -> None:
+        """Stop the games in play (they stay marked in progress) and close the client."""
+        for task in list(self.tasks.values()):
+            task.cancel()
+        if self.tasks:
+            await asyncio.gather(*self.tasks.values(), return_exceptions=True)
+        await self.caller.close()
+
+    # --- making a game ------------------------------------------------------------------
+
+    def check(self, set_name: str, seats: Sequence[SeatSpec],
+              options: Options) -> tuple[SetInterface, ArbitreRules, list[SeatSpec]]:
+        """Return the Set, its rules and the seats made whole; raise :class:`GameError`."""
+        interface = self.registry.get(set_name)
+        if interface is None:
+            raise GameError(f"unknown Set {set_name!r}")
+        rules = interface.arbitre
+        if rules is None:
+            raise GameError(f"{interface.name} has no rules the Arbitre can play")
+        if not MIN_TIMEOUT <= options.timeout <= MAX_TIMEOUT:
+            raise GameError(f"TimeOut is {MIN_TIMEOUT} to {MAX_TIMEOUT} seconds")
+        if options.level not in rules.levels:
+            raise GameError(f"{interface.name} has no Level {options.level} "
+                            f"(levels: {', '.join(map(str, rules.levels))})")
+        if not 0 <= options.wait <= 600:
+            raise GameError("Wait is 0 to 600 tenths of a second")
+        if options.person_timeout is not None and not 1 <= options.person_timeout <= 86400:
+            raise GameError("a person's time limit is 1 to 86400 seconds")
+        if len(seats) != 2:
+            raise GameError(f"{interface.name} is played by 2 seats, not {len(seats)}")
+        made: list[SeatSpec] = []
+        for number, seat in enumerate(seats, 1):
+            if seat.kind not in KINDS:
+                raise GameError(f"seat {number} is a person, a builtin or an engine, "
+                                f"not {seat.kind!r}")
+            name = " ".join(seat.name.split())[:60]
+            if seat.kind == "builtin":
+                engine = seat.engine or next(iter(interface.engines), "")
+                if engine not in interface.engines:
+                    raise GameError(f"{interface.name} has no built-in engine {engine!r} "
+                                    f"({', '.join(interface.engines) or 'none'})")
+                made.append(SeatSpec("builtin", engine, name or engine))
+            elif seat.kind == "engine":
+                try:
+                    url = check_engine_url(seat.engine, self.engine_hosts)
+                except ValueError as refused:
+                    raise GameError(f"seat {number}: {refused}") from None
+                host = urllib.parse.urlsplit(url).hostname or url
+                made.append(SeatSpec("engine", url, name or host))
+            else:
+                made.append(SeatSpec("person", "", name or f"Person {number}"))
+        return interface, rules, made
+
+    async def create(self, set_name: str, seats: Sequence[SeatSpec],
+                     options: Options | None = None, *, start: bool = True) -> str:
+        """Check, store and start a game; return its public id. Raises :class:`GameError`,
+        and then stores nothing."""
+        options = options or Options()
+        interface, rules, made = self.check(set_name, seats, options)
+        turn = rules.start(options.level)
+        game_id = new_id(12)
+        async with self.store.session() as session:
+            session.add(GameRow(id=game_id, set_name=interface.name, status="playing",
+                                options=options.to_json(), turn=turn_json(turn), moves=0,
+                                winner=None, result="", reason="", created_at=now()))
+            await session.flush()
+            for index, seat in enumerate(made):
+                session.add(SeatRow(game_id=game_id, index=index, kind=seat.kind,
+                                    name=seat.name, url=seat.engine, key=new_id(10),
+                                    token=new_id(26), final_status=None, error=""))
+        if start:
+            self.start(game_id)
+        return game_id
+
+    def start(self, game_id: str) -> None:
+        """Drive ``game_id`` in a task of this process."""
+        task = asyncio.create_task(self._drive(game_id), name=f"game {game_id}")
+        self.tasks[game_id] = task
+        task.add_done_callback(lambda _: self.tasks.pop(game_id, None))
+
+    async def wait(self, game_id: str) -> None:
+        """Return when ``game_id``'s task in this process has ended."""
+        task = self.tasks.get(game_id)
+        if task is not None:
+            await asyncio.wait({task})
+
+    async def recover(self) -> list[str]:
+        """End every game left in progress by a stopped server as interrupted (Status 9);
+        return their ids."""
+        ended = []
+        for game_id in await self.store.playing():
+            if game_id in self.tasks:
+                continue
+            found = await self.store.game(game_id)
+            if found is None:
+                continue
+            game, seats = found
+            interface = self.registry.get(game.set_name)
+            rules = interface.arbitre if interface else None
+            await self._finish(game, seats, rules, turn_from(game.turn), None,
+                               "interrupted: the Arbitre stopped during the game",
+                               error=True, status="interrupted")
+            ended.append(game_id)
+        return ended
+
+    # --- driving a game -----------------------------------------------------------------
+
+    async def _drive(self, game_id: str) -> None:
+        try:
+            await self._play(game_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("game %s failed", game_id)
+            found = await self.store.game(game_id)
+            if found is not None and found[0].status == "playing":
+                game, seats = found
+                await self._finish(game, seats, None, turn_from(game.turn), None,
+                                   "the Arbitre failed on this game", error=True)
+
+    async def _play(self, game_id: str) -> None:
+        found = await self.store.game(game_id)
+        if found is None:
+            return
+        game, seats = found
+        interface = self.registry.get(game.set_name)
+        rules = interface.arbitre if interface else None
+        if interface is None or rules is None:
+            raise RuntimeError(f"Set {game.set_name} is not served")
+        options = Options.from_json(game.options)
+        turn = turn_from(game.turn)
+        number = game.moves
+        while True:
+            result = rules.result(turn.state)
+            if result is not None:
+                await self._finish(game, seats, rules, turn, result, result.reason)
+                return
+            asked = rules.asked(turn.state)
+            if not asked:
+                raise RuntimeError("the rules ask nobody in a game not over")
+            answers = await asyncio.gather(*(
+                self._ask(game, seats[int(p) - 1], p, rules, interface, turn, number + 1,
+                          options) for p in asked))
+            values: dict[Player, str] = {}
+            failed: list[tuple[Player, _Answer]] = []
+            for player, answer in zip(asked, answers, strict=True):
+                if answer.value is None:
+                    failed.append((player, answer))
+                    continue
+                try:
+                    seat = seats[int(player) - 1]
+                    check = rules.person_value if seat.kind == "person" else rules.engine_value
+                    values[player] = check(turn.state, player, answer.value)
+                except IllegalMove as illegal:
+                    answer.error, answer.detail = "illegal", f"illegal Value {answer.value!r}: {illegal}"
+                    failed.append((player, answer))
+            exchanges = [(int(p) - 1, kind, detail) for p, a in zip(asked, answers, strict=True)
+                         for kind, detail in a.logs]
+            if failed:
+                await self._save_log(game.id, exchanges)
+                for player, answer in failed:
+                    seats[int(player) - 1].error = answer.detail[:2000]
+                if len(failed) == len(asked) and len(asked) > 1:
+                    await self._finish(game, seats, rules, turn, None,
+                                       "every player failed in the same round: " + "; ".join(
+                                           a.detail for _, a in failed), error=True)
+                    return
+                loser = failed[0][0]
+                why = f"{seats[int(loser) - 1].name} loses: {failed[0][1].detail}"
+                await self._finish(game, seats, rules, turn, Result(loser.opponent, why), why)
+                return
+            for player in sorted(values):
+                answer = answers[asked.index(player)]
+                turn = rules.play(turn.state, values[player])
+                number += 1
+                await self._save_move(game, rules, number, int(player) - 1, values[player],
+                                      turn, answer, exchanges)
+                exchanges = []
+                await self.hub.publish(game.id, {"moves": number, "over": False})
+
+    async def _ask(self, game: GameRow, seat: SeatRow, player: Player, rules: ArbitreRules,
+                   interface: SetInterface, turn: Turn, number: int,
+                   options: Options) -> _Answer:
+        if seat.kind == "person":
+            return await self._ask_person(game, seat, rules, turn, number, options)
+        request = rules.request(turn.state, player, init_as_board=options.init_as_board)
+        url = seat.url if seat.kind == "engine" else self.builtin_url(interface, seat.url)
+        params = self._params(rules, seat, options, request.params,
+                              move_id=str(request.move_id))
+        full = engine_url(url, params)
+        outcome: Outcome = await self.caller.ask(full, seat.key, str(request.move_id), game.id,
+                                                 seat.index, options.timeout)
+        logs = [("request", full), *outcome.log]
+        if outcome.callback is None:
+            logs.append(("error", f"{outcome.error}: {outcome.detail}"))
+            return _Answer(None, outcome.error, outcome.detail or outcome.error, outcome.ms,
+                           logs=logs)
+        logs.append(("callback", outcome.callback.query))
+        return _Answer(outcome.callback.value, ms=outcome.ms, query=outcome.callback.query,
+                       logs=logs)
+
+    def _params(self, rules: ArbitreRules, seat: SeatRow, options: Options,
+                game_params: Mapping[str, str], *, move_id: str | None,
+                status: int = 0) -> dict[str, str]:
+        """Return a call's parameters in the order of section 2.1."""
+        params = {"Set": rules.engine_set, "Game": seat.key}
+        if move_id is not None:
+            params["MoveId"] = move_id
+        if "Turn" in game_params:
+            params["Turn"] = game_params["Turn"]
+        params["Status"] = str(status)
+        params["TimeOut"] = str(options.timeout)
+        if len(rules.levels) > 1:
+            params["Level"] = str(options.level)
+        params.update({k: v for k, v in game_params.items() if k != "Turn"})
+        if move_id is not None:
+            params["Referee"] = self.referee_url
+        return params
+
+    async def _ask_person(self, game: GameRow, seat: SeatRow, rules: ArbitreRules,
+                          turn: Turn, number: int, options: Options) -> _Answer:
+        started = time.monotonic()
+        future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self.persons[seat.token] = _PersonAsk(future, game.id, seat.index, number, turn.state,
+                                              rules)
+        await self.hub.publish(game.id, {"moves": number - 1, "over": False,
+                                         "asked": seat.index})
+        try:
+            value = await asyncio.wait_for(future, options.person_timeout)
+        except TimeoutError:
+            return _Answer(None, "late", f"no move within {options.person_timeout} s",
+                           int((time.monotonic() - started) * 1000))
+        finally:
+            self.persons.pop(seat.token, None)
+        return _Answer(value, ms=int((time.monotonic() - started) * 1000))
+
+    def person_move(self, token: str, number: int, value: str) -> tuple[int, str]:
+        """Take a person's ``ReturnValue`` for move ``number``; return (HTTP status, note).
+
+        200: taken. 404: no move of this seat is asked now (wrong token, an old page, the
+        game over). 422: the value is not legal here (the page is asked again).
+        """
+        asked = self.persons.get(token)
+        if asked is None or asked.number != number or asked.future.done():
+            return 404, "no move is asked of this seat now"
+        player = Player(asked.seat + 1)
+        try:
+            asked.rules.person_value(asked.state, player, value.strip())
+        except IllegalMove as illegal:
+            return 422, f"not legal: {illegal}"
+        asked.future.set_result(value.strip())
+        return 200, "taken"
+
+    def asked_person(self, token: str) -> int | None:
+        """Return the move number asked of the person holding ``token``, or ``None``."""
+        asked = self.persons.get(token)
+        return asked.number if asked is not None and not asked.future.done() else None
+
+    # --- recording ----------------------------------------------------------------------
+
+    async def _save_log(self, game_id: str, exchanges: list[tuple[int, str, str]]) -> None:
+        if not exchanges:
+            return
+        async with self.store.session() as session:
+            at = now()
+            for seat, kind, detail in exchanges:
+                session.add(ExchangeRow(game_id=game_id, seat=seat, kind=kind, move_id="",
+                                        detail=detail[:8192], at=at))
+
+    async def _save_move(self, game: GameRow, rules: ArbitreRules, number: int, seat: int,
+                         value: str, turn: Turn, answer: _Answer,
+                         exchanges: list[tuple[int, str, str]]) -> None:
+        data = turn_json(turn)
+        tray = str(rules.page(turn, None, asking=False, reveal=True).get("Tray", ""))
+        async with self.store.session() as session:
+            session.add(MoveRow(game_id=game.id, number=number, seat=seat, value=value,
+                                turn=data, tray=tray, ms=answer.ms, query=answer.query[:8192],
+                                error="", at=now()))
+            at = now()
+            for index, kind, detail in exchanges:
+                session.add(ExchangeRow(game_id=game.id, seat=index, kind=kind,
+                                        move_id=str(number), detail=detail[:8192], at=at))
+            row = await session.get(GameRow, game.id, with_for_update=True)
+            if row is None or row.status != "playing" or row.moves != number - 1:
+                raise RuntimeError(f"game {game.id} changed under its driver")
+            row.turn, row.moves = data, number
+        game.turn, game.moves = data, number
+
+    async def _finish(self, game: GameRow, seats: list[SeatRow], rules: ArbitreRules | None,
+                      turn: Turn, result: Result | None, reason: str, *, error: bool = False,
+                      status: str = "over") -> None:
+        statuses = [status_for(result, Player(seat.index + 1), error) for seat in seats]
+        async with self.store.session() as session:
+            row = await session.get(GameRow, game.id, with_for_update=True)
+            if row is None or row.status != "playing":
+                return
+            row.status = status
+            row.winner = None if error or result is None or result.winner is None else (
+                int(result.winner) - 1)
+            row.result = ("error" if error or result is None else
+                          "draw" if result.winner is None else f"seat{int(result.winner)}")
+            row.reason = reason[:2000]
+            row.ended_at = now()
+            for seat, final in zip(seats, statuses, strict=True):
+                stored = await session.get(SeatRow, seat.id)
+                if stored is not None:
+                    stored.final_status = final
+                    stored.error = seat.error
+        for seat in seats:
+            asked = self.persons.get(seat.token)
+            if asked is not None and not asked.future.done():
+                asked.future.cancel()
+        await self.hub.publish(game.id, {"moves": game.moves, "over": True})
+        if rules is None:
+            return
+        options = Options.from_json(game.options)
+        calls = []
+        for seat, final in zip(seats, statuses, strict=True):
+            if seat.kind == "person":
+                continue
+            try:
+                game_params = rules.final(turn.state, Player(seat.index + 1))
+            except Exception:  # a corrupt state must not stop the other final calls
+                log.exception("final call of game %s", game.id)
+                game_params = {}
+            params = self._params(rules, seat, options, game_params, move_id=None,
+                                  status=final)
+            interface = self.registry.get(game.set_name)
+            if seat.kind == "builtin" and interface is not None:
+                url = self.builtin_url(interface, seat.url)
+            else:
+                url = seat.url
+            calls.append((seat.index, engine_url(url, params)))
+        answers = await asyncio.gather(*(self.caller.final(url) for _, url in calls))
+        await self._save_log(game.id, [(index, "final", f"{url} -> {answer}")
+                                       for (index, url), answer in zip(calls, answers,
+                                                                       strict=True)])
+
+    async def _log_refused(self, game_id: str, seat: int, kind: str, move_id: str,
+                           detail: str) -> None:
+        await self.store.log(game_id, seat, kind, move_id, detail)
+
+    # --- reading ------------------------------------------------------------------------
+
+    async def record(self, game_id: str) -> dict[str, Any] | None:
+        """Return a game's whole record as a JSON document (the export), or ``None``."""
+        found = await self.store.game(game_id)
+        if found is None:
+            return None
+        game, seats = found
+        moves = await self.store.moves(game_id)
+        exchanges = await self.store.exchanges(game_id)
+        return {
+            "id": game.id,
+            "set": game.set_name,
+            "status": game.status,
+            "result": game.result,
+            "winner": game.winner,
+            "reason": game.reason,
+            "options": game.options,
+            "created_at": game.created_at.isoformat(),
+            "ended_at": game.ended_at.isoformat() if game.ended_at else None,
+            "seats": [{"index": s.index, "kind": s.kind, "name": s.name,
+                       "url": s.url if s.kind == "engine" else "",
+                       "builtin": s.url if s.kind == "builtin" else "",
+                       "status": s.final_status, "error": s.error} for s in seats],
+            "moves": [{"number": m.number, "seat": m.seat, "value": m.value, "tray": m.tray,
+                       "ms": m.ms, "query": m.query, "error": m.error,
+                       "at": m.at.isoformat()} for m in moves],
+            "exchanges": [{"seat": e.seat, "kind": e.kind, "move": e.move_id,
+                           "detail": e.detail, "at": e.at.isoformat()} for e in exchanges],
+        }
+
+    async def position(self, game_id: str, move: int | None) -> tuple[
+            GameRow, list[SeatRow], Turn, int] | None:
+        """Return a game, its seats, the Turn after ``move`` (``None``: the current one) and
+        that move's number."""
+        found = await self.store.game(game_id)
+        if found is None:
+            return None
+        game, seats = found
+        if move is None or move >= game.moves:
+            return game, seats, turn_from(game.turn), game.moves
+        move = max(0, move)
+        if move == 0:
+            interface = self.registry.get(game.set_name)
+            rules = interface.arbitre if interface else None
+            if rules is None:
+                return None
+            return game, seats, rules.start(int(game.options.get("level", 1))), 0
+        async with self.store.sessions() as session:
+            row = (await session.scalars(select(MoveRow).where(
+                MoveRow.game_id == game_id, MoveRow.number == move))).one_or_none()
+        if row is None:
+            return None
+        return game, seats, turn_from(row.turn), move

@@ -1,0 +1,308 @@
+"""The records: games, seats, moves and the exchange log, in SQLite or PostgreSQL.
+
+SQLAlchemy 2 (async: aiosqlite, asyncpg). A game's whole state lives here, written before
+anything is published (save, then publish): the current :class:`~interfaces.plugin.Turn`
+after every move, each move as a row with a unique ``(game, number)`` so that a move cannot
+be recorded twice, and every request, callback, redirect and final call (engine protocol
+decision 28). The schema carries a version (``meta.schema``); :func:`Store.open` creates a
+new database and upgrades an older one step by step, never dropping a record.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    func,
+    select,
+    update,
+)
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+__all__ = [
+    "DEFAULT_DATABASE",
+    "SCHEMA_VERSION",
+    "ExchangeRow",
+    "GameRow",
+    "MoveRow",
+    "SeatRow",
+    "Store",
+    "database_url",
+    "new_id",
+]
+
+SCHEMA_VERSION = 1
+DEFAULT_DATABASE = "arbitre.sqlite3"
+_BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+
+
+def new_id(length: int = 10) -> str:
+    """Return ``length`` base32 characters from a cryptographic generator (decision 8)."""
+    return "".join(secrets.choice(_BASE32) for _ in range(length))
+
+
+def now() -> dt.datetime:
+    """Return the current UTC time."""
+    return dt.datetime.now(dt.UTC)
+
+
+def database_url(value: str | None) -> str:
+    """Return the SQLAlchemy async URL for ``--database``.
+
+    ``None`` or a plain path: a SQLite file (default ``arbitre.sqlite3`` in the current
+    folder); ``sqlite:///path``; ``postgresql://user@host/db`` (asyncpg). Raises
+    ``ValueError`` for any other scheme.
+    """
+    if not value:
+        value = DEFAULT_DATABASE
+    if "://" not in value:
+        return "sqlite+aiosqlite:///" + str(Path(value).expanduser().resolve())
+    scheme, rest = value.split("://", 1)
+    if scheme in ("sqlite", "sqlite+aiosqlite"):
+        return "sqlite+aiosqlite://" + rest
+    if scheme in ("postgresql", "postgres", "postgresql+asyncpg"):
+        return "postgresql+asyncpg://" + rest
+    raise ValueError(f"unknown database {scheme!r}: give a file, sqlite:/// or postgresql://")
+
+
+class Base(DeclarativeBase):
+    """The tables' base."""
+
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class MetaRow(Base):
+    """``meta``: one row per setting; ``schema`` holds the schema version."""
+
+    __tablename__ = "meta"
+    key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(String(200))
+
+
+class GameRow(Base):
+    """``games``: one game. ``turn`` is the current Turn (``{"state", "params", "over"}``).
+
+    ``status``: ``playing``, ``over`` or ``interrupted``; ``winner`` the winning seat
+    index (0 first player) or ``None`` (a draw, or no result); ``options`` the match options
+    (``timeout`` s, ``level``, ``wait`` tenths, ``init_as_board``, ``person_timeout`` s).
+    """
+
+    __tablename__ = "games"
+    id: Mapped[str] = mapped_column(String(12), primary_key=True)
+    set_name: Mapped[str] = mapped_column(String(40), index=True)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    turn: Mapped[dict[str, Any]] = mapped_column(JSON)
+    moves: Mapped[int] = mapped_column(Integer, default=0)
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    result: Mapped[str] = mapped_column(String(16), default="")
+    reason: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), index=True)
+    ended_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class SeatRow(Base):
+    """``seats``: a game's seats in play order (index 0 is the first player).
+
+    ``kind``: ``engine`` (a Tournoyons engine URL), ``builtin`` (one of ours, by name, also
+    called over HTTP), ``person``. ``key``: the seat's secret ``Game`` id sent to its engine
+    (decision 8); ``token``: a person's secret seat token (decision 24). ``final_status``:
+    the Status of the final call (engine protocol 3.3).
+    """
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("game_id", "index"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    index: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    name: Mapped[str] = mapped_column(String(200))
+    url: Mapped[str] = mapped_column(Text, default="")
+    key: Mapped[str] = mapped_column(String(10), unique=True)
+    token: Mapped[str] = mapped_column(String(32), unique=True)
+    final_status: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    error: Mapped[str] = mapped_column(Text, default="")
+
+
+class MoveRow(Base):
+    """``moves``: one applied value. ``number`` counts from 1 and is unique in its game.
+
+    ``turn``: the Turn after it (``{"state", "params", "over"}``); ``tray`` the spectators'
+    page Tray after it; ``ms``: from the request (or the page's ask) to the answer;
+    ``query``: an engine callback's raw query string; ``error``: what was wrong.
+    """
+
+    __tablename__ = "moves"
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    value: Mapped[str] = mapped_column(Text)
+    turn: Mapped[dict[str, Any]] = mapped_column(JSON)
+    tray: Mapped[str] = mapped_column(Text, default="")
+    ms: Mapped[int] = mapped_column(Integer, default=0)
+    query: Mapped[str] = mapped_column(Text, default="")
+    error: Mapped[str] = mapped_column(Text, default="")
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ExchangeRow(Base):
+    """``exchanges``: every request, callback, redirect and final call (decision 28).
+
+    ``kind``: ``request``, ``callback``, ``duplicate``, ``late``, ``redirect``, ``answer``
+    (the engine's HTTP answer, status only), ``final``, ``error``; ``detail`` the URL or
+    query (capped), or the error.
+    """
+
+    __tablename__ = "exchanges"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    move_id: Mapped[str] = mapped_column(String(20), default="")
+    detail: Mapped[str] = mapped_column(Text, default="")
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+# Upgrades: MIGRATIONS[v] takes a database from version v to v + 1 (none yet).
+MIGRATIONS: dict[int, Sequence[str]] = {}
+
+
+@dataclass(frozen=True)
+class GamePage:
+    """One page of the games list, newest first."""
+
+    games: list[GameRow]
+    seats: dict[str, list[SeatRow]]
+    total: int
+
+
+class Store:
+    """The database: sessions, schema creation and upgrades, and the queries we need."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.sessions = async_sessionmaker(engine, expire_on_commit=False)
+
+    @classmethod
+    async def open(cls, url: str | None = None) -> Store:
+        """Open (and create or upgrade) the database at ``url`` (see :func:`database_url`)."""
+        full = database_url(url)
+        engine = create_async_engine(full, pool_pre_ping=True)
+        store = cls(engine)
+        await store._migrate()
+        return store
+
+    async def close(self) -> None:
+        """Close every connection."""
+        await self.engine.dispose()
+
+    async def _migrate(self) -> None:
+        async with self.engine.begin() as conn:
+            await conn.run_sync(Base.metadata.create_all)
+            row = (await conn.execute(select(MetaRow.value).where(MetaRow.key == "schema")))
+            found = row.scalar_one_or_none()
+            version = int(found) if found is not None else None
+            if version is None:
+                await conn.execute(MetaRow.__table__.insert().values(
+                    key="schema", value=str(SCHEMA_VERSION)))
+                return
+            if version > SCHEMA_VERSION:
+                raise RuntimeError(
+                    f"the database has schema {version}, newer than this program's "
+                    f"{SCHEMA_VERSION}: upgrade the program")
+            while version < SCHEMA_VERSION:
+                for statement in MIGRATIONS[version]:
+                    await conn.exec_driver_sql(statement)
+                version += 1
+                await conn.execute(update(MetaRow).where(MetaRow.key == "schema")
+                                   .values(value=str(version)))
+
+    @asynccontextmanager
+    async def session(self) -> AsyncIterator[AsyncSession]:
+        """Yield a session inside a transaction, committed at the end."""
+        async with self.sessions() as session, session.begin():
+            yield session
+
+    async def game(self, game_id: str) -> tuple[GameRow, list[SeatRow]] | None:
+        """Return a game and its seats in play order, or ``None``."""
+        async with self.sessions() as session:
+            game = await session.get(GameRow, game_id)
+            if game is None:
+                return None
+            seats = (await session.scalars(
+                select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.index)
+            )).all()
+            return game, list(seats)
+
+    async def moves(self, game_id: str) -> list[MoveRow]:
+        """Return a game's moves in order."""
+        async with self.sessions() as session:
+            rows = await session.scalars(
+                select(MoveRow).where(MoveRow.game_id == game_id).order_by(MoveRow.number))
+            return list(rows)
+
+    async def exchanges(self, game_id: str) -> list[ExchangeRow]:
+        """Return a game's exchange log in order."""
+        async with self.sessions() as session:
+            rows = await session.scalars(
+                select(ExchangeRow).where(ExchangeRow.game_id == game_id)
+                .order_by(ExchangeRow.id))
+            return list(rows)
+
+    async def seat_by_token(self, token: str) -> SeatRow | None:
+        """Return the person seat holding ``token``."""
+        async with self.sessions() as session:
+            return (await session.scalars(
+                select(SeatRow).where(SeatRow.token == token))).one_or_none()
+
+    async def log(self, game_id: str, seat: int, kind: str, move_id: str = "",
+                  detail: str = "") -> None:
+        """Append one exchange to the log (``detail`` capped at 8 KiB)."""
+        async with self.session() as session:
+            session.add(ExchangeRow(game_id=game_id, seat=seat, kind=kind, move_id=move_id,
+                                    detail=detail[:8192], at=now()))
+
+    async def playing(self) -> list[str]:
+        """Return the ids of the games still marked in progress."""
+        async with self.sessions() as session:
+            rows = await session.scalars(select(GameRow.id).where(GameRow.status == "playing"))
+            return list(rows)
+
+    async def list_games(self, *, set_name: str = "", seat: str = "", page: int = 1,
+                         per_page: int = 25) -> GamePage:
+        """Return a page of games, newest first, filtered by Set and by a seat's name/URL."""
+        async with self.sessions() as session:
+            query = select(GameRow)
+            if set_name:
+                query = query.where(func.lower(GameRow.set_name) == set_name.lower())
+            if seat:
+                pattern = f"%{seat.lower()}%"
+                query = query.where(GameRow.id.in_(select(SeatRow.game_id).where(
+                    func.lower(SeatRow.name).like(pattern) | func.lower(SeatRow.url).like(pattern))))
+            total = await session.scalar(select(func.count()).select_from(query.subquery()))
+            rows = list(await session.scalars(
+                query.order_by(GameRow.created_at.desc(), GameRow.id)
+                .offset((page - 1) * per_page).limit(per_page)))
+            seats: dict[str, list[SeatRow]] = {row.id: [] for row in rows}
+            if rows:
+                for seat_row in await session.scalars(
+                        select(SeatRow).where(SeatRow.game_id.in_(list(seats)))
+                        .order_by(SeatRow.index)):
+                    seats[seat_row.game_id].append(seat_row)
+            return GamePage(rows, seats, int(total or 0))

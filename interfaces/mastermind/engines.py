@@ -1,0 +1,78 @@
+"""MasterMind's built-in engines: each reads the request an engine receives and answers a code
+or a guess.
+
+- ``random``: a random code on Turns 1-2, then random guesses (as ``00`` + 4 colours).
+- ``consistent``: a random code, then the classic strategy: a guess drawn at random among
+  the codes consistent with every line it played so far (each line's marks, computed by the
+  Arbitre, are those the guess would get if the candidate were the secret), sent as the 4
+  bare colours (decision 18). It filters the 4096 codes: a few milliseconds a guess.
+
+Both read only the engine protocol's parameters: ``Turn`` (1 and 2: the code; from 3, a
+guess) and ``Tray`` (the engine's own lines, 6 characters each, ``30GCCH``; empty when none),
+as an outside engine would (engine protocol section 4, MasterMind).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Mapping
+
+_rng = random.SystemRandom()
+COLOURS = "ABCDEFGH"
+PEGS = 4
+LINE = 2 + PEGS
+#: Every code, ``AAAA`` .. ``HHHH``.
+ALL_CODES = tuple("".join(code) for code in itertools.product(COLOURS, repeat=PEGS))
+#: Each code's count of each colour, for fast marking.
+_COUNTS = {code: tuple(code.count(colour) for colour in COLOURS) for code in ALL_CODES}
+
+
+def _random_code() -> str:
+    return "".join(_rng.choice(COLOURS) for _ in range(PEGS))
+
+
+def _is_code_turn(params: Mapping[str, str]) -> bool:
+    turn = params.get("Turn", "")
+    return turn.isdigit() and int(turn) <= 2
+
+
+def _lines(params: Mapping[str, str]) -> list[tuple[str, int, int]]:
+    """Return the readable lines of ``Tray``: (guess, well placed, misplaced)."""
+    tray = params.get("Tray", "").strip().upper()
+    lines = []
+    for i in range(0, len(tray) - LINE + 1, LINE):
+        line = tray[i:i + LINE]
+        if line[:2].isdigit() and all(colour in COLOURS for colour in line[2:]):
+            lines.append((line[2:], int(line[0]), int(line[1])))
+    return lines
+
+
+def random_engine(params: Mapping[str, str]) -> str:
+    """Answer a random code, or a random guess ``00`` + 4 colours."""
+    code = _random_code()
+    return code if _is_code_turn(params) else "00" + code
+
+
+def consistent_engine(params: Mapping[str, str]) -> str:
+    """Answer a random code, or a random code consistent with every line played so far
+    (a random one if the marks contradict each other)."""
+    if _is_code_turn(params):
+        return _random_code()
+    lines = _lines(params)
+    candidates = list(ALL_CODES)
+    for guess, well, misplaced in lines:
+        counts, common = _COUNTS[guess], well + misplaced
+        candidates = [
+            code for code in candidates
+            if sum(map(min, _COUNTS[code], counts)) == common
+            and sum(map(str.__eq__, code, guess)) == well
+        ]
+        if not candidates:
+            return _random_code()
+    played = {guess for guess, _, _ in lines}
+    fresh = [code for code in candidates if code not in played]
+    return _rng.choice(fresh or candidates)
+
+
+ENGINES = {"random": random_engine, "consistent": consistent_engine}

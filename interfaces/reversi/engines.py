@@ -1,0 +1,94 @@
+"""Reversi's built-in engines: each reads the request an engine receives and answers a cell,
+or ``XX`` when it has no legal move (decision 22).
+
+- ``random``: a legal cell at random.
+- ``greedy``: one ply: a corner when one is legal, never the cells next to an empty corner
+  unless nothing else is legal, else the move turning the most discs, weighted by a classic
+  table of cell values and by how few moves it leaves the opponent.
+
+Both read only the engine protocol's parameters, as an outside engine would (engine protocol
+section 4, Reversi): ``Tray`` (64 characters ``0``/``3``/``4``, or ``Init``: the standard
+start) and ``Turn`` (odd for the first player, black ``3``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+from interfaces.protocol import Player
+from interfaces.reversi.board import (
+    CELLS,
+    INIT_TRAY,
+    PASS,
+    apply_move,
+    cell_name,
+    flips,
+    legal_moves,
+)
+
+__all__ = ["ENGINES", "greedy_engine", "random_engine"]
+
+_rng = random.SystemRandom()
+
+# What a disc on each cell is worth: corners most, the cells that give a corner away least.
+_WEIGHTS = (
+    100, -20, 10, 5, 5, 10, -20, 100,
+    -20, -50, -2, -2, -2, -2, -50, -20,
+    10, -2, 1, 1, 1, 1, -2, 10,
+    5, -2, 1, 0, 0, 1, -2, 5,
+    5, -2, 1, 0, 0, 1, -2, 5,
+    10, -2, 1, 1, 1, 1, -2, 10,
+    -20, -50, -2, -2, -2, -2, -50, -20,
+    100, -20, 10, 5, 5, 10, -20, 100,
+)
+# Each corner and the three cells next to it.
+_CORNERS = {0: (1, 8, 9), 7: (6, 14, 15), 56: (48, 49, 57), 63: (54, 55, 62)}
+
+
+def _read(params: Mapping[str, str]) -> tuple[str, Player]:
+    """Return the settled board (the start for ``Init`` or unreadable) and this engine's
+    player (black on odd Turns)."""
+    tray = params.get("Tray", "")
+    if len(tray) != CELLS or set(tray) - set("034"):
+        tray = INIT_TRAY
+    turn = params.get("Turn", "1")
+    player = Player.TWO if turn.isdigit() and int(turn) % 2 == 0 else Player.ONE
+    return tray, player
+
+
+def random_engine(params: Mapping[str, str]) -> str:
+    """Answer a legal cell at random, ``XX`` when there is none."""
+    board, player = _read(params)
+    legal = legal_moves(board, player)
+    return cell_name(_rng.choice(legal)) if legal else PASS
+
+
+def _risky(board: str) -> set[int]:
+    """Return the cells next to a corner that is still empty."""
+    return {cell for corner, near in _CORNERS.items() if board[corner] == "0" for cell in near}
+
+
+def greedy_engine(params: Mapping[str, str]) -> str:
+    """Answer the legal cell of best value (a random one among equals), ``XX`` when none."""
+    board, player = _read(params)
+    legal = legal_moves(board, player)
+    if not legal:
+        return PASS
+    corners = [i for i in legal if i in _CORNERS]
+    safe = [i for i in legal if i not in _risky(board)]
+    candidates = corners or safe or list(legal)
+    best: int | None = None
+    chosen: list[int] = []
+    for index in candidates:
+        after, _ = apply_move(board, index, player)
+        replies = len(legal_moves(after, player.opponent))
+        score = 4 * _WEIGHTS[index] + 2 * len(flips(board, index, player)) - 3 * replies
+        if best is None or score > best:
+            best, chosen = score, [index]
+        elif score == best:
+            chosen.append(index)
+    return cell_name(_rng.choice(chosen))
+
+
+ENGINES = {"random": random_engine, "greedy": greedy_engine}

@@ -1,0 +1,196 @@
+/* The Arbitre's pages: the new-game form, and a game page that follows a game live (SSE)
+ * or replays it (first/previous/next/last, slider, arrow, Home and End keys). The game
+ * page learns about its board only through the interface's postMessage events
+ * (tournoyons:ready, tournoyons:return), never by reading the iframe's DOM, so that an
+ * interface from another origin works the same. Every control is also a plain link. */
+(function () {
+  "use strict";
+
+  function readConfig() {
+    var node = document.getElementById("arbitre-config");
+    try { return node ? JSON.parse(node.textContent) : null; } catch (e) { return null; }
+  }
+
+  /* --- the new-game form ------------------------------------------------------------ */
+  function newGameForm(form) {
+    var setSelect = form.querySelector("[data-set-select]");
+    var level = form.querySelector("[data-level]");
+    function refresh() {
+      var option = setSelect.selectedOptions[0];
+      var engines = option ? option.dataset.engines.split(" ") : [];
+      var levels = option ? option.dataset.levels.split(" ") : ["1"];
+      form.querySelectorAll("[data-seat]").forEach(function (seat) {
+        var kind = seat.querySelector("[data-kind]").value;
+        seat.querySelectorAll("[data-for]").forEach(function (label) {
+          label.hidden = label.dataset.for !== kind;
+        });
+        var builtin = seat.querySelector("[data-builtin]");
+        var firstShown = null;
+        Array.prototype.forEach.call(builtin.options, function (o) {
+          o.hidden = engines.indexOf(o.value) < 0;
+          o.disabled = o.hidden;
+          if (!o.hidden && firstShown === null) { firstShown = o; }
+        });
+        if (builtin.selectedOptions[0] && builtin.selectedOptions[0].disabled && firstShown) {
+          builtin.value = firstShown.value;
+        }
+      });
+      Array.prototype.forEach.call(level.options, function (o) {
+        o.disabled = levels.indexOf(o.value) < 0;
+      });
+      if (level.selectedOptions[0].disabled) { level.value = levels[0]; }
+      level.closest("label").hidden = levels.length < 2;
+    }
+    form.addEventListener("change", refresh);
+    refresh();
+  }
+
+  /* --- a game page ------------------------------------------------------------------ */
+  function gamePage(root, config) {
+    var iframe = root.querySelector("[data-board]");
+    var slider = root.querySelector("[data-slider]");
+    var position = root.querySelector("[data-position]");
+    var list = root.querySelector("[data-moves-list]");
+    var stateLine = root.querySelector("[data-state]");
+    var seats = config.seats || [];
+    var moves = config.moves;
+    var shown = config.number;
+    var following = !config.live ? false : shown === moves;
+    var currentSrc = iframe.getAttribute("src");
+    var returnedAt = 0;
+
+    function seatQuery() {
+      return seats.map(function (t) { return "&seat=" + encodeURIComponent(t); }).join("");
+    }
+
+    function render(view) {
+      moves = view.moves;
+      shown = view.move;
+      root.dataset.moves = String(moves);
+      root.dataset.move = String(shown);
+      root.dataset.status = view.status;
+      slider.max = String(moves);
+      slider.value = String(shown);
+      position.textContent = shown + " / " + moves;
+      if (view.src !== currentSrc) {
+        currentSrc = view.src;
+        root.dataset.boardReady = "false";
+        iframe.src = view.src;
+      }
+      if (view.status === "playing") {
+        stateLine.textContent = view.asked !== null ? "Your move." : "Playing…";
+      } else {
+        stateLine.textContent = view.result ? view.result + "." : view.status;
+      }
+      renderList(view.list || []);
+      root.querySelectorAll("[data-nav]").forEach(function (link) {
+        var target = {first: 0, previous: Math.max(shown - 1, 0),
+                      next: Math.min(shown + 1, moves), last: moves}[link.dataset.nav];
+        link.href = "?move=" + target + seatQuery();
+      });
+    }
+
+    function renderList(items) {
+      if (!items.length) { return; }
+      list.textContent = "";
+      items.forEach(function (m) {
+        var li = document.createElement("li");
+        li.value = m.number;
+        if (m.number === shown) { li.setAttribute("aria-current", "step"); }
+        var a = document.createElement("a");
+        a.href = "?move=" + m.number + seatQuery();
+        a.dataset.moveLink = String(m.number);
+        a.textContent = m.seat + ": ";
+        var code = document.createElement("code");
+        code.textContent = m.value;
+        a.appendChild(code);
+        li.appendChild(a);
+        var small = document.createElement("small");
+        small.textContent = " " + m.ms + " ms";
+        li.appendChild(small);
+        list.appendChild(li);
+      });
+    }
+
+    function load(move) {
+      var url = "/games/" + encodeURIComponent(config.id) + "/view?list=1" +
+        (move === null ? "" : "&move=" + move) + seatQuery();
+      return fetch(url, {cache: "no-store"}).then(function (r) { return r.json(); })
+        .then(function (view) {
+          if (view.error) { return; }
+          render(view);
+          if (move !== null) {
+            history.replaceState(null, "", "?move=" + view.move + seatQuery());
+          }
+        });
+    }
+
+    function go(move) {
+      move = Math.max(0, Math.min(move, moves));
+      following = config.live && root.dataset.status === "playing" && move === moves;
+      load(move);
+    }
+
+    root.addEventListener("click", function (event) {
+      var link = event.target.closest("[data-nav], [data-move-link]");
+      if (!link) { return; }
+      event.preventDefault();
+      var match = /move=(\d+)/.exec(link.getAttribute("href"));
+      if (match) { go(parseInt(match[1], 10)); }
+    });
+    slider.addEventListener("input", function () { go(parseInt(slider.value, 10)); });
+    document.addEventListener("keydown", function (event) {
+      var tag = event.target.tagName;
+      if ((tag === "INPUT" && event.target !== slider) || tag === "SELECT" ||
+          tag === "TEXTAREA") { return; }
+      var target = {ArrowLeft: shown - 1, ArrowRight: shown + 1, Home: 0, End: moves}[event.key];
+      if (target === undefined) { return; }
+      event.preventDefault();
+      go(target);
+    });
+
+    window.addEventListener("message", function (event) {
+      if (event.source !== iframe.contentWindow || !event.data) { return; }
+      if (event.data.type === "tournoyons:ready") {
+        root.dataset.boardReady = "true";
+        root.dataset.boardMethod = event.data.method || "";
+        root.dataset.boardInput = event.data.input || "";
+      } else if (event.data.type === "tournoyons:return") {
+        returnedAt = Date.now();
+        root.dataset.returned = String(event.data.value);
+        // An illegal value changes nothing: the same page is asked again.
+        setTimeout(function () {
+          if (returnedAt && Date.now() - returnedAt >= 1500) {
+            returnedAt = 0;
+            currentSrc = "";
+            load(null);
+          }
+        }, 1600);
+      }
+    });
+
+    if (config.live && window.EventSource) {
+      var source = new EventSource("/games/" + encodeURIComponent(config.id) + "/events");
+      source.addEventListener("move", function (event) {
+        var news = JSON.parse(event.data);
+        returnedAt = 0;
+        moves = Math.max(moves, news.moves);
+        if (news.over) { source.close(); config.live = false; }
+        if (following || news.over && shown === moves) {
+          load(null);
+        } else {
+          slider.max = String(moves);
+          position.textContent = shown + " / " + moves;
+        }
+      });
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var form = document.querySelector("[data-new-game]");
+    if (form) { newGameForm(form); }
+    var root = document.querySelector("[data-game]");
+    var config = readConfig();
+    if (root && config) { gamePage(root, config); }
+  });
+}());
