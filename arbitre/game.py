@@ -32,7 +32,7 @@ from interfaces.plugin import ArbitreRules, IllegalMove, Result, SetInterface, T
 from interfaces.protocol import Player
 from interfaces.registry import Registry
 
-__all__ = ["Arbitre", "GameError", "Options", "SeatSpec", "status_for"]
+__all__ = ["Arbitre", "GameError", "Options", "SeatSpec", "redact", "status_for"]
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +89,15 @@ def status_for(result: Result | None, player: Player, error: bool = False) -> in
     if result.winner is player:
         return 1 if player is Player.ONE else 2
     return 3 if player is Player.ONE else 4
+
+
+def redact(text: str, seats: Sequence[SeatRow]) -> str:
+    """Return ``text`` with every seat's secret ``Game`` id replaced by ``<seat N>``: the
+    ids are never shown (decision 8), or anyone could forge a pending callback."""
+    for seat in seats:
+        if seat.key in text:
+            text = text.replace(seat.key, f"<seat {seat.index + 1}>")
+    return text
 
 
 def turn_json(turn: Turn) -> dict[str, Any]:
@@ -524,10 +533,11 @@ class Arbitre:
                        "builtin": s.url if s.kind == "builtin" else "",
                        "status": s.final_status, "error": s.error} for s in seats],
             "moves": [{"number": m.number, "seat": m.seat, "value": m.value, "tray": m.tray,
-                       "ms": m.ms, "query": m.query, "error": m.error,
+                       "ms": m.ms, "query": redact(m.query, seats), "error": m.error,
                        "at": m.at.isoformat()} for m in moves],
             "exchanges": [{"seat": e.seat, "kind": e.kind, "move": e.move_id,
-                           "detail": e.detail, "at": e.at.isoformat()} for e in exchanges],
+                           "detail": redact(e.detail, seats), "at": e.at.isoformat()}
+                          for e in exchanges],
         }
 
     async def position(self, game_id: str, move: int | None) -> tuple[

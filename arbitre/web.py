@@ -33,7 +33,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Route
 
 from arbitre.calls import check_engine_url, engine_url, read_callback
-from arbitre.game import Arbitre, GameError, Options, SeatSpec
+from arbitre.game import Arbitre, GameError, Options, SeatSpec, redact
 from arbitre.store import GameRow, SeatRow
 from interfaces.plugin import IllegalMove, SetInterface, Turn
 from interfaces.protocol import Player
@@ -308,7 +308,8 @@ class ArbitreWeb:
         exchanges = await self.arbitre.store.exchanges(game.id)
         moves = await self.arbitre.store.moves(game.id)
         return self._html("arbitre/log.html", game=game, seats=seats, exchanges=exchanges,
-                          moves=moves, result=_result_text(game, seats))
+                          moves=moves, result=_result_text(game, seats),
+                          redact=lambda text: redact(text, seats))
 
     # --- engines and persons ------------------------------------------------------------
 

@@ -29,9 +29,10 @@ if str(PLUGINS) not in sys.path:
 
 
 @pytest.fixture(scope="session")
-def app() -> Any:
-    """The ASGI application, with every registered Set (the third-party Nim included)."""
-    return create_app()
+def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The ASGI application, with every registered Set (the third-party Nim included); the
+    Arbitre's records in a SQLite file of its own."""
+    return create_app(database=str(tmp_path_factory.mktemp("app") / "arbitre.sqlite3"))
 
 
 @pytest.fixture(scope="session")

@@ -126,18 +126,21 @@ def test_sample_context_draws_every_set_without_error(live_server: str, page: Pa
         expect(frame.locator("[data-board]").first).to_be_visible()
 
 
-def test_new_game_is_disabled_for_a_set_without_rules(live_server: str, page: Page,
-                                                      watch: PageWatch) -> None:
+def test_new_game_is_enabled_for_sets_with_rules(live_server: str, page: Page,
+                                                 watch: PageWatch) -> None:
+    # Every served Set carries rules now, the third-party Nim too (its own rules.py).
     open_tester(page, live_server)
     button = page.locator("#new-game")
-    page.locator("#set").select_option("Nim")
-    expect(button).to_be_disabled()
-    page.locator("#set").select_option("TicTacToe")
-    expect(button).to_be_enabled()
-    page.locator("#set").select_option("Rochambeau")
-    expect(button).to_be_enabled()
-    page.locator("#set").select_option("Nim")
-    expect(button).to_be_disabled()
+    for name in ("Nim", "TicTacToe", "Rochambeau", "Nim"):
+        page.locator("#set").select_option(name)
+        expect(button).to_be_enabled()
+    page.locator("input[name='Wait']").fill("0")
+    button.click()
+    frame = page.frame_locator("#interface")
+    expect(frame.locator("[data-matches]")).to_have_attribute("data-matches", "12")
+    frame.locator("button[data-value='3']").click()
+    expect(frame.locator("[data-matches]")).to_have_attribute("data-matches", "9")
+    assert frame_query(page)["Move1"] == "3"
 
 
 # --- the rules API ---------------------------------------------------------------------
@@ -169,8 +172,7 @@ def test_rules_api_refuses_illegal_values(live_server: str, page: Page) -> None:
                          "value": "4"})
     assert rps.status == 422
 
-    for path in ("/tester/chess/new", "/tester/chess/play", "/tester/nim/new",
-                 "/tester/nim/play"):
+    for path in ("/tester/chess/new", "/tester/chess/play", "/tester/nim/jump"):
         missing = api.post(f"{live_server}{path}", data={"state": {}, "value": "1"})
         assert missing.status == 404, path
         assert missing.json()["error"]

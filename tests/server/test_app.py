@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import re
 from html.parser import HTMLParser
 
@@ -86,8 +88,10 @@ def test_security_headers(client: TestClient, url: str) -> None:
     assert "set-cookie" not in headers
 
 
-def test_frame_ancestors_is_configurable() -> None:
-    with TestClient(create_app(frame_ancestors="'self' https://tournoyons.com")) as client:
+def test_frame_ancestors_is_configurable(tmp_path: Path) -> None:
+    app = create_app(frame_ancestors="'self' https://tournoyons.com",
+                     database=str(tmp_path / "arbitre.sqlite3"))
+    with TestClient(app) as client:
         csp = client.get(PAGES[0]).headers["content-security-policy"]
     assert csp.endswith("frame-ancestors 'self' https://tournoyons.com")
 
@@ -206,10 +210,11 @@ def _explode(ctx: Context) -> View:
     raise RuntimeError("a broken plugin")
 
 
-def test_a_failing_set_never_answers_500() -> None:
+def test_a_failing_set_never_answers_500(tmp_path: Path) -> None:
     broken = SetInterface(name="Broken", build=_explode, package="interfaces.tictactoe",
                           template="tictactoe/page.html")
-    with TestClient(create_app(registry=Registry([broken]))) as client:
+    app = create_app(registry=Registry([broken]), database=str(tmp_path / "arbitre.sqlite3"))
+    with TestClient(app) as client:
         answer = client.get("/?Set=Broken&Name1=Ann&Legend=hello")
     assert answer.status_code == 200
     assert 'data-error="set"' in answer.text

@@ -1,0 +1,86 @@
+"""Fixtures of the Arbitre's tests: the real server in this process (uvicorn on 127.0.0.1,
+its own SQLite file) and the quirky engines of :mod:`tests.arbitre.engines`."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+
+from server.app import create_app
+from server.cli import bind
+from tests.arbitre.engines import QuirkyEngines
+
+
+class Served:
+    """The Arbitre served in a thread: ``base`` URL, a client, and game helpers."""
+
+    def __init__(self, database: Path) -> None:
+        sock, self.base = bind("127.0.0.1", 0)
+        self.app = create_app(database=str(database), public_url=self.base)
+        self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning",
+                                                    access_log=False, lifespan="on"))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]},
+                                       daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the Arbitre did not start"
+            time.sleep(0.02)
+        self.http = httpx.Client(base_url=self.base, timeout=30, trust_env=False)
+
+    def stop(self) -> None:
+        """Stop the server."""
+        self.http.close()
+        self.server.should_exit = True
+        self.thread.join(15)
+
+    def create(self, set_name: str, seats: list[dict[str, str]], **options: Any) -> str:
+        """Start a game through the API; return its id."""
+        answer = self.http.post("/api/games", json={"set": set_name, "seats": seats,
+                                                    "options": options})
+        assert answer.status_code == 201, answer.text
+        return str(answer.json()["id"])
+
+    def record(self, game_id: str) -> dict[str, Any]:
+        """Return the game's record."""
+        answer = self.http.get(f"/games/{game_id}.json")
+        assert answer.status_code == 200
+        return dict(answer.json())
+
+    def finished(self, game_id: str, within: float = 60) -> dict[str, Any]:
+        """Wait until the game is no longer in progress; return its record."""
+        deadline = time.monotonic() + within
+        while True:
+            record = self.record(game_id)
+            if record["status"] != "playing":
+                return record
+            assert time.monotonic() < deadline, f"game {game_id} still playing: {record}"
+            time.sleep(0.05)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """The Arbitre on 127.0.0.1, its records in a SQLite file of this module's."""
+    served = Served(tmp_path_factory.mktemp("arbitre") / "arbitre.sqlite3")
+    try:
+        yield served
+    finally:
+        served.stop()
+
+
+@pytest.fixture(scope="module")
+def quirky() -> Iterator[QuirkyEngines]:
+    """The quirky engines on 127.0.0.1."""
+    engines = QuirkyEngines()
+    engines.start()
+    try:
+        yield engines
+    finally:
+        engines.stop()

@@ -1,0 +1,157 @@
+"""BigTicTacToe's engine view and built-in engines (engine protocol section 4, BigTicTacToe;
+decisions 14, 15, 21)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from interfaces import IllegalMove, Player
+from interfaces.bigtictactoe import interface
+from tests.interfaces.drive import Played, play_out
+
+rules = interface.arbitre
+assert rules is not None
+
+EMPTY = "0" * 100
+
+
+def played(*values: str) -> dict[str, Any]:
+    """Return the state after ``values`` were played from the start."""
+    state = rules.start().state
+    for value in values:
+        state = rules.play(state, value).state
+    return dict(state)
+
+
+def check_requests(game: Played, *, init_as_board: bool = False) -> None:
+    """Check every request of a game against the spec: Turn and MoveId = the move asked,
+    odd for player one; ``Init`` (or the empty board) on Turn 1 only; Gains from Turn 2;
+    the opponent's last cell; the Tray before the move."""
+    for k, (player, params) in enumerate(game.requests):
+        opponent = player.opponent
+        assert player is (Player.ONE if k % 2 == 0 else Player.TWO)
+        assert params["Turn"] == params["MoveId"] == str(k + 1)
+        names = [n for n in params if n in ("Turn", "Gain1", "Gain2", "Move1", "Move2", "Tray")]
+        if k == 0:
+            assert names == ["Turn", "Tray"]
+            assert params["Tray"] == (EMPTY if init_as_board else "Init")
+            continue
+        before = game.turns[k]
+        assert names == ["Turn", "Gain1", "Gain2", f"Move{opponent}", "Tray"]
+        assert params[f"Move{opponent}"] == before.params[f"Move{opponent}"]
+        assert params["Tray"] == before.state["tray"]
+        assert (params["Gain1"], params["Gain2"]) == (before.params["Gain1"],
+                                                       before.params["Gain2"])
+
+
+def test_turn_one_gets_init_or_the_empty_board() -> None:
+    start = rules.start().state
+    request = rules.request(start, Player.ONE)
+    assert (request.move_id, dict(request.params)) == (1, {"Turn": "1", "Tray": "Init"})
+    explicit = rules.request(start, Player.ONE, init_as_board=True)
+    assert dict(explicit.params) == {"Turn": "1", "Tray": EMPTY}
+    assert rules.asked(start) == (Player.ONE,)
+
+
+def test_second_player_gets_the_first_players_cell_and_empty_gains() -> None:
+    state = played("E4")
+    assert rules.asked(state) == (Player.TWO,)
+    request = rules.request(state, Player.TWO, init_as_board=True)
+    tray = EMPTY[:44] + "1" + EMPTY[45:]
+    assert request.move_id == 2
+    assert list(request.params.items()) == [
+        ("Turn", "2"), ("Gain1", ""), ("Gain2", ""), ("Move1", "E4"), ("Tray", tray)]
+
+
+def test_each_player_gets_only_the_opponents_last_cell() -> None:
+    state = played("E4", "A0", "E5")
+    request = rules.request(state, Player.TWO)
+    assert request.params["Move1"] == "E5" and "Move2" not in request.params
+    state = rules.play(state, "B0").state
+    request = rules.request(state, Player.ONE)
+    assert request.params["Move2"] == "B0" and "Move1" not in request.params
+    assert request.params["Turn"] == "5"
+
+
+def test_gains_carry_the_alignments() -> None:
+    state = played("A0", "A9", "B0", "B9", "C0", "C9", "D0", "D9", "E0")
+    request = rules.request(state, Player.TWO)
+    assert (request.params["Gain1"], request.params["Gain2"]) == ("A0E0", "")
+    state = rules.play(state, "E9").state
+    request = rules.request(state, Player.ONE)
+    assert (request.params["Gain1"], request.params["Gain2"]) == ("A0E0", "A9E9")
+
+
+@pytest.mark.parametrize("value", ["", "A", "K0", "A10", "a0", "0A", "XX", "A-1", "J 9"])
+def test_values_outside_the_syntax_are_illegal(value: str) -> None:
+    with pytest.raises(IllegalMove, match="not a cell"):
+        rules.engine_value(rules.start().state, Player.ONE, value)
+    with pytest.raises(IllegalMove, match="not a cell"):
+        rules.person_value(rules.start().state, Player.ONE, value)
+
+
+def test_an_occupied_cell_or_the_wrong_player_is_illegal() -> None:
+    state = played("E4")
+    with pytest.raises(IllegalMove, match="taken"):
+        rules.engine_value(state, Player.TWO, "E4")
+    with pytest.raises(IllegalMove, match="not to move"):
+        rules.engine_value(state, Player.ONE, "E5")
+    assert rules.engine_value(state, Player.TWO, "J9") == "J9"
+
+
+def test_pages_hide_nothing_and_never_carry_input() -> None:
+    turn = rules.play(rules.start().state, "C5")
+    page = rules.page(turn, Player.TWO, asking=True)
+    assert page == {name: v for name, v in turn.params.items() if name != "Input"}
+    assert page["Move1"] == "C5" and "Input" not in page
+    assert rules.page(turn, None, asking=False) == page
+    assert "Input" not in rules.page(rules.start(), Player.ONE, asking=True)
+
+
+def test_the_end_final_calls_and_result_agree_with_play() -> None:
+    game = play_out(interface, ("greedy", "random"))
+    for turn in game.turns:
+        assert (rules.result(turn.state) is not None) == turn.over
+    last = game.turns[-1]
+    assert last.over and last.params["Method"] == "End" and len(game.turns) == 101
+    state = last.state
+    assert rules.asked(state) == ()
+    with pytest.raises(IllegalMove):
+        rules.play(state, "A0")
+    ones, twos = len(state["gain1"]) // 4, len(state["gain2"]) // 4
+    result = game.result
+    assert result is not None and result == rules.result(state)
+    assert result.winner is (None if ones == twos else Player.ONE if ones > twos else Player.TWO)
+    for player in Player:
+        opponent = player.opponent
+        final = rules.final(state, player)
+        assert dict(final) == {"Turn": "100", "Gain1": state["gain1"], "Gain2": state["gain2"],
+                               f"Move{opponent}": state[f"move{opponent}"],
+                               "Tray": state["tray"]}
+    assert state["move2"] == last.params["Move2"]  # player two fills the board
+
+
+def test_a_full_board_with_equal_alignments_is_a_draw() -> None:
+    state = {"tray": "12" * 50, "count": 100, "gain1": "", "gain2": ""}
+    result = rules.result(state)
+    assert result is not None and result.winner is None
+    assert rules.asked(state) == ()
+
+
+ENGINE_PAIRS = [("random", "random"), ("random", "greedy"), ("greedy", "random"),
+                ("greedy", "greedy")]
+
+
+@pytest.mark.parametrize("engines", ENGINE_PAIRS)
+def test_built_in_engines_play_legal_games_to_the_end(engines: tuple[str, str]) -> None:
+    wins = 0
+    for k in range(10):
+        game = play_out(interface, engines, init_as_board=k % 2 == 1)
+        check_requests(game, init_as_board=k % 2 == 1)
+        assert game.result is not None
+        if "greedy" in engines and "random" in engines:
+            wins += game.result.winner is Player(engines.index("greedy") + 1)
+    if "greedy" in engines and "random" in engines:
+        assert wins >= 8, f"greedy won only {wins} of 10 against random"
