@@ -457,7 +457,10 @@ class Arbitre:
     async def _finish(self, game: GameRow, seats: list[SeatRow], rules: ArbitreRules | None,
                       turn: Turn, result: Result | None, reason: str, *, error: bool = False,
                       status: str = "over") -> None:
+        """End the game: store the result, each seat's Status and the final calls (in one
+        transaction), publish, then send the final calls (decision 10)."""
         statuses = [status_for(result, Player(seat.index + 1), error) for seat in seats]
+        calls = self._final_calls(game, seats, rules, turn, statuses)
         async with self.store.session() as session:
             row = await session.get(GameRow, game.id, with_for_update=True)
             if row is None or row.status != "playing":
@@ -474,14 +477,27 @@ class Arbitre:
                 if stored is not None:
                     stored.final_status = final
                     stored.error = seat.error
+            at = now()
+            for index, url in calls:
+                session.add(ExchangeRow(game_id=game.id, seat=index, kind="final", move_id="",
+                                        detail=url[:8192], at=at))
         for seat in seats:
             asked = self.persons.get(seat.token)
             if asked is not None and not asked.future.done():
                 asked.future.cancel()
         await self.hub.publish(game.id, {"moves": game.moves, "over": True})
+        answers = await asyncio.gather(*(self.caller.final(url) for _, url in calls))
+        await self._save_log(game.id, [(index, "answer", f"final call answered: {answer}")
+                                       for (index, _), answer in zip(calls, answers,
+                                                                     strict=True)])
+
+    def _final_calls(self, game: GameRow, seats: list[SeatRow], rules: ArbitreRules | None,
+                     turn: Turn, statuses: list[int]) -> list[tuple[int, str]]:
+        """Return (seat index, URL) of each engine's final call."""
         if rules is None:
-            return
+            return []
         options = Options.from_json(game.options)
+        interface = self.registry.get(game.set_name)
         calls = []
         for seat, final in zip(seats, statuses, strict=True):
             if seat.kind == "person":
@@ -493,16 +509,12 @@ class Arbitre:
                 game_params = {}
             params = self._params(rules, seat, options, game_params, move_id=None,
                                   status=final)
-            interface = self.registry.get(game.set_name)
             if seat.kind == "builtin" and interface is not None:
                 url = self.builtin_url(interface, seat.url)
             else:
                 url = seat.url
             calls.append((seat.index, engine_url(url, params)))
-        answers = await asyncio.gather(*(self.caller.final(url) for _, url in calls))
-        await self._save_log(game.id, [(index, "final", f"{url} -> {answer}")
-                                       for (index, url), answer in zip(calls, answers,
-                                                                       strict=True)])
+        return calls
 
     async def _log_refused(self, game_id: str, seat: int, kind: str, move_id: str,
                            detail: str) -> None:

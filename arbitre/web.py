@@ -232,6 +232,8 @@ class ArbitreWeb:
         if wait:
             params["Wait"] = str(wait)
         if asked_seat is not None:
+            if params.get("Method") == "Prepare" and "Legend" not in params:
+                params["Legend"] = "Ready"  # the validate button's label (Arbitre's words)
             params["Input"] = "One" if asked_seat.index == 0 else "Two"
             params["URLReturn"] = (f"{self.arbitre.public_url}/play/{asked_seat.token}/"
                                    f"{number + 1}")
@@ -336,7 +338,7 @@ class ArbitreWeb:
                     break
         status, note = self.arbitre.person_move(request.path_params["token"],
                                                 request.path_params["number"], value or "")
-        return self._html("arbitre/returned.html", status, note=note, status=status)
+        return self._html("arbitre/returned.html", status, note=note, code=status)
 
     async def builtin_engine(self, request: Request) -> Response:
         """``GET /engines/<set>/<name>``: one of our engines, speaking the engine protocol:

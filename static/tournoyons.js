@@ -3,7 +3,8 @@
  * It reads the page's context (the JSON block #tournoyons-context, written by the server),
  * shows Wait-delayed impacts, turns input on, returns exactly one value per page load
  * (hidden iframe to URLReturn, and postMessage to the parent), runs the WebTest controls,
- * plays sounds with Web Audio, and moves the keyboard focus on boards.
+ * plays sounds with Web Audio, and moves the keyboard focus on boards. Embedded, it tells
+ * the host when it is ready and its size, and plays the host's move only with Host=yes.
  *
  * A Set's own script, loaded after this one, calls tournoyons.define({...}) with:
  *   show(value, player)  draw the value just played on the board;

@@ -82,6 +82,8 @@ def _spent(params: Mapping[str, str], player: Player) -> set[tuple[int, Directio
 
 def _dead(spent: set[tuple[int, Direction]]) -> list[bool]:
     """Return, per line, whether it shares a cell with an alignment in its direction."""
+    if not spent:
+        return [False] * len(_WINDOWS)
     return [any((cell, direction) in spent for cell in cells) for direction, cells in _WINDOWS]
 
 

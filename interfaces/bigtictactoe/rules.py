@@ -23,6 +23,7 @@ Consequences and decisions of the same-direction rule:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from interfaces.bigtictactoe.board import (
@@ -90,6 +91,13 @@ def new_alignments(tray: str, gain: str, index: int) -> list[str]:
     return found
 
 
+@lru_cache(maxsize=64)
+def _gain_ok(gain: str, player: Player, tray: str) -> bool:
+    """Return whether ``gain`` is readable alignments on ``player``'s marks of ``tray``
+    (cached: the Arbitre reads the same state several times a move)."""
+    return not read_alignments(gain, player, tray)[1]
+
+
 def _read_state(state: Mapping[str, Any]) -> tuple[str, int, dict[Player, str]]:
     """Return ``(tray, count, gains)`` from a game's state; raise IllegalMove if corrupt."""
     tray = state.get("tray")
@@ -100,7 +108,7 @@ def _read_state(state: Mapping[str, Any]) -> tuple[str, int, dict[Player, str]]:
     if not isinstance(count, int) or isinstance(count, bool) or count < 0:
         raise IllegalMove("the game's Count is corrupt")
     for player, gain in gains.items():
-        if not isinstance(gain, str) or read_alignments(gain, player, tray)[1]:
+        if not isinstance(gain, str) or not _gain_ok(gain, player, tray):
             raise IllegalMove(f"the game's Gain{player} is corrupt")
     return tray, count, {player: str(gain) for player, gain in gains.items()}
 
@@ -162,9 +170,8 @@ class BigTicTacToeRules:
 
     def asked(self, state: Mapping[str, Any]) -> tuple[Player, ...]:
         """Return the player to move, or nobody once the board is full."""
-        if self.result(state) is not None:
-            return ()
-        return (player_to_move(_read_state(state)[0]),)
+        tray, _, _ = _read_state(state)
+        return (player_to_move(tray),) if "0" in tray else ()
 
     def request(
         self, state: Mapping[str, Any], player: Player, *, init_as_board: bool = False
@@ -185,7 +192,9 @@ class BigTicTacToeRules:
         """Return ``value`` when it is an empty cell ``A0``..``J9`` (upper case) and
         ``player`` is to move."""
         tray, _, _ = _read_state(state)
-        if player not in self.asked(state):
+        if "0" not in tray:
+            raise IllegalMove("the game is over")
+        if player is not player_to_move(tray):
             raise IllegalMove(f"player {int(player)} is not to move")
         index = read_cell(value)
         if index is None or cell_name(index) != value:

@@ -7,12 +7,18 @@ from typing import Any
 
 import pytest
 
-from interfaces import IllegalMove, Player
+from interfaces import ArbitreRules, IllegalMove, Player
 from interfaces.bigtictactoe import interface
 from tests.interfaces.drive import Played, play_out
 
-rules = interface.arbitre
-assert rules is not None
+
+def _arbitre() -> ArbitreRules:
+    arbitre = interface.arbitre
+    assert arbitre is not None
+    return arbitre
+
+
+rules = _arbitre()
 
 EMPTY = "0" * 100
 
@@ -69,7 +75,7 @@ def test_each_player_gets_only_the_opponents_last_cell() -> None:
     state = played("E4", "A0", "E5")
     request = rules.request(state, Player.TWO)
     assert request.params["Move1"] == "E5" and "Move2" not in request.params
-    state = rules.play(state, "B0").state
+    state = dict(rules.play(state, "B0").state)
     request = rules.request(state, Player.ONE)
     assert request.params["Move2"] == "B0" and "Move1" not in request.params
     assert request.params["Turn"] == "5"
@@ -79,7 +85,7 @@ def test_gains_carry_the_alignments() -> None:
     state = played("A0", "A9", "B0", "B9", "C0", "C9", "D0", "D9", "E0")
     request = rules.request(state, Player.TWO)
     assert (request.params["Gain1"], request.params["Gain2"]) == ("A0E0", "")
-    state = rules.play(state, "E9").state
+    state = dict(rules.play(state, "E9").state)
     request = rules.request(state, Player.ONE)
     assert (request.params["Gain1"], request.params["Gain2"]) == ("A0E0", "A9E9")
 

@@ -1,0 +1,145 @@
+"""Whole games between built-in engines for every Set the Arbitre plays, over real HTTP;
+live events; records surviving a restart (the game then ends as interrupted, Status 9)."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.parse
+from pathlib import Path
+
+import httpx
+import pytest
+
+from interfaces.registry import load_registry
+from tests.arbitre.conftest import Served
+from tests.arbitre.engines import QuirkyEngines
+from tests.conftest import _serving, start_server
+
+PLAYABLE = [s for s in load_registry() if s.arbitre is not None]
+STATUS_PAIRS = {(1, 4), (3, 2), (5, 5)}
+
+
+def test_every_set_with_rules_is_playable() -> None:
+    names = {s.name for s in PLAYABLE}
+    assert {"TicTacToe", "Nim"} <= names
+
+
+@pytest.mark.parametrize("interface", PLAYABLE, ids=[s.key for s in PLAYABLE])
+def test_engine_against_engine_for_every_set(served: Served, interface: object) -> None:
+    from interfaces.plugin import SetInterface
+
+    assert isinstance(interface, SetInterface)
+    names = list(interface.engines)
+    assert names, f"{interface.name} has no built-in engine"
+    pairs = [(names[0], names[-1]), (names[-1], names[0])]
+    ids = [served.create(interface.name, [{"kind": "builtin", "engine": a},
+                                          {"kind": "builtin", "engine": b}], wait=3)
+           for a, b in pairs]
+    for game_id in ids:
+        record = served.finished(game_id, within=120)
+        assert record["status"] == "over", record["reason"]
+        assert record["result"] in ("seat1", "seat2", "draw"), record["reason"]
+        statuses = tuple(s["status"] for s in record["seats"])
+        assert statuses in STATUS_PAIRS, (statuses, record["reason"])
+        assert [m["number"] for m in record["moves"]] == list(
+            range(1, len(record["moves"]) + 1))
+        finals = [e for e in record["exchanges"] if e["kind"] == "final"]
+        assert len(finals) == 2 and all("MoveId" not in f["detail"] for f in finals)
+        assert not [e for e in record["exchanges"] if e["kind"] == "error"], record["reason"]
+        # Every position of the replay draws through the Set's own page.
+        for move in (0, len(record["moves"]) // 2, len(record["moves"])):
+            view = served.http.get(f"/games/{game_id}/view", params={"move": move}).json()
+            page = served.http.get(view["src"])
+            assert page.status_code == 200 and 'data-error="' not in page.text, view["src"]
+            if move == len(record["moves"]):
+                assert "Method=End" in view["src"]
+            assert "Input=" not in view["src"] and "URLReturn" not in view["src"]
+
+
+def test_live_events_follow_a_game(served: Served, quirky: QuirkyEngines) -> None:
+    game_id = served.create("TicTacToe", [
+        {"kind": "engine", "engine": quirky.base + "/answer-first"},
+        {"kind": "builtin", "engine": "random"}], timeout=5)
+    seen: list[dict[str, object]] = []
+    with httpx.Client(base_url=served.base, timeout=30, trust_env=False) as client, \
+            client.stream("GET", f"/games/{game_id}/events") as stream:
+        assert stream.headers["content-type"].startswith("text/event-stream")
+        ids = []
+        for line in stream.iter_lines():
+            if line.startswith("id:"):
+                ids.append(int(line[3:].strip()))
+            if line.startswith("data:"):
+                seen.append(json.loads(line[5:]))
+                if seen[-1].get("over"):
+                    break
+    record = served.record(game_id)
+    assert seen[-1] == {"moves": len(record["moves"]), "over": True}
+    assert ids == sorted(ids) and ids[-1] == len(record["moves"])
+    assert len(seen) >= 3
+
+
+def test_a_person_seat_plays_only_with_its_token(served: Served) -> None:
+    answer = served.http.post("/api/games", json={
+        "set": "TicTacToe", "seats": [{"kind": "person", "name": "Ann"},
+                                      {"kind": "builtin", "engine": "perfect"}]})
+    assert answer.status_code == 201
+    game = answer.json()
+    person_url = game["persons"][0]["url"]
+    token = urllib.parse.parse_qs(urllib.parse.urlsplit(person_url).query)["seat"][0]
+    deadline = time.monotonic() + 10
+    while True:
+        view = served.http.get(f"/games/{game['id']}/view", params={"seat": token}).json()
+        if "Input=One" in view["src"]:
+            break
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(view["src"]).query)
+    url_return = query["URLReturn"][0]
+    assert url_return == f"{served.base}/play/{token}/1" and "?" not in url_return
+    watcher = served.http.get(f"/games/{game['id']}/view").json()
+    assert "Input" not in watcher["src"] and token not in watcher["src"]
+    assert served.http.get(f"/play/{'A' * 26}/1?ReturnValue=5").status_code == 404
+    assert served.http.get(f"{url_return}?ReturnValue=0").status_code == 422
+    assert served.http.get(f"/play/{token}/2?ReturnValue=5").status_code == 404
+    assert served.http.get(f"{url_return}?ReturnValue=5").status_code == 200
+    assert served.http.get(f"{url_return}?ReturnValue=4").status_code == 404
+    deadline = time.monotonic() + 10
+    while len(served.record(game["id"])["moves"]) < 2:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    moves = served.record(game["id"])["moves"]
+    assert (moves[0]["seat"], moves[0]["value"]) == (0, "5") and moves[1]["seat"] == 1
+
+
+def test_a_restart_ends_games_in_progress_as_interrupted(
+        tmp_path: Path, quirky: QuirkyEngines) -> None:
+    database = tmp_path / "arbitre.sqlite3"
+    first = start_server(database)
+    serving = _serving(first)
+    base = next(serving)
+    with httpx.Client(base_url=base, timeout=30, trust_env=False) as client:
+        answer = client.post("/api/games", json={"set": "TicTacToe", "seats": [
+            {"kind": "engine", "engine": quirky.base + "/good"}, {"kind": "person"}]})
+        game_id = answer.json()["id"]
+        deadline = time.monotonic() + 10
+        while len(client.get(f"/games/{game_id}.json").json()["moves"]) < 1:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    before = len(quirky.requests_to("/good"))
+    next(serving, None)  # stops the first server
+    second = start_server(database)
+    serving = _serving(second)
+    base = next(serving)
+    try:
+        with httpx.Client(base_url=base, timeout=30, trust_env=False) as client:
+            record = client.get(f"/games/{game_id}.json").json()
+        assert record["status"] == "interrupted"
+        assert [m["value"] for m in record["moves"]] == [
+            quirky.requests_to("/good")[before - 1].query.get("Tray", "0")
+            and record["moves"][0]["value"]]
+        assert [s["status"] for s in record["seats"]] == [9, 9]
+        finals = [r.query for r in quirky.requests_to("/good")[before:]]
+        assert len(finals) == 1 and finals[0]["Status"] == "9" and "MoveId" not in finals[0]
+    finally:
+        next(serving, None)

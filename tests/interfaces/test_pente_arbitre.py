@@ -1,0 +1,202 @@
+"""Pente's engine view and built-in engines (engine protocol section 4, Pente; decisions 14,
+15, 20)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from interfaces import ArbitreRules, IllegalMove, Player
+from interfaces.pente import SAMPLE_MOVES, interface
+from interfaces.pente.board import EMPTY_TRAY, read_point
+from tests.interfaces.drive import Played, play_out
+
+
+def _arbitre() -> ArbitreRules:
+    arbitre = interface.arbitre
+    assert arbitre is not None
+    return arbitre
+
+
+rules = _arbitre()
+
+
+def at(name: str) -> int:
+    index = read_point(name)
+    assert index is not None, name
+    return index
+
+
+def tray_with(stones: Mapping[str, str]) -> str:
+    cells = list(EMPTY_TRAY)
+    for name, code in stones.items():
+        cells[at(name)] = code
+    return "".join(cells)
+
+
+def played(*values: str) -> dict[str, Any]:
+    """Return the state after ``values`` were played from the start."""
+    state = rules.start().state
+    for value in values:
+        state = rules.play(state, value).state
+    return dict(state)
+
+
+def check_requests(game: Played, *, init_as_board: bool = False) -> None:
+    """Check every request of a game against the spec: Turn and MoveId = the move asked,
+    odd for player one; ``Init`` (or the empty board) on Turn 1 only; Gains from Turn 2;
+    the opponent's last point; the Tray before the move, ``0``/``1``/``2`` only."""
+    for k, (player, params) in enumerate(game.requests):
+        opponent = player.opponent
+        assert player is (Player.ONE if k % 2 == 0 else Player.TWO)
+        assert params["Turn"] == params["MoveId"] == str(k + 1)
+        names = [n for n in params if n in ("Turn", "Gain1", "Gain2", "Move1", "Move2", "Tray")]
+        if k == 0:
+            assert names == ["Turn", "Tray"]
+            assert params["Tray"] == (EMPTY_TRAY if init_as_board else "Init")
+            continue
+        before = game.turns[k]
+        assert names == ["Turn", "Gain1", "Gain2", f"Move{opponent}", "Tray"]
+        assert params[f"Move{opponent}"] == before.params[f"Move{opponent}"]
+        assert params["Tray"] == before.state["tray"] and not set(params["Tray"]) - set("012")
+        assert (params["Gain1"], params["Gain2"]) == (before.params["Gain1"],
+                                                       before.params["Gain2"])
+
+
+def test_turn_one_gets_init_or_the_empty_board() -> None:
+    start = rules.start().state
+    request = rules.request(start, Player.ONE)
+    assert (request.move_id, dict(request.params)) == (1, {"Turn": "1", "Tray": "Init"})
+    explicit = rules.request(start, Player.ONE, init_as_board=True)
+    assert dict(explicit.params) == {"Turn": "1", "Tray": EMPTY_TRAY}
+    assert rules.asked(start) == (Player.ONE,)
+
+
+def test_second_player_gets_the_centre_and_gains_of_zero() -> None:
+    state = played("JJ")
+    assert rules.asked(state) == (Player.TWO,)
+    request = rules.request(state, Player.TWO)
+    assert request.move_id == 2
+    assert list(request.params.items()) == [
+        ("Turn", "2"), ("Gain1", "0"), ("Gain2", "0"), ("Move1", "JJ"),
+        ("Tray", tray_with({"JJ": "1"}))]
+
+
+def test_a_capture_is_counted_in_gain_and_removed_from_the_engines_tray() -> None:
+    state = played(*SAMPLE_MOVES)  # MM takes the pair KK-LL
+    request = rules.request(state, Player.TWO)
+    assert list(request.params.items()) == [
+        ("Turn", "6"), ("Gain1", "1"), ("Gain2", "0"), ("Move1", "MM"),
+        ("Tray", tray_with({"JJ": "1", "MP": "1", "MM": "1"}))]
+    page = rules.page(rules.play(played(*SAMPLE_MOVES[:-1]), "MM"), None, asking=False)
+    assert page["Tray"][at("KK")] == "6" and page["Tray"][at("LL")] == "6"
+    state = dict(rules.play(state, "AA").state)
+    assert rules.request(state, Player.ONE).params["Move2"] == "AA"
+
+
+@pytest.mark.parametrize("value", ["", "J", "JJJ", "TT", "jj", "JT", "10", "A1", "XX"])
+def test_values_outside_the_syntax_are_illegal(value: str) -> None:
+    with pytest.raises(IllegalMove, match="not a point"):
+        rules.engine_value(played("JJ"), Player.TWO, value)
+
+
+def test_the_first_stone_is_on_the_centre() -> None:
+    with pytest.raises(IllegalMove, match="forbidden: the first stone is on JJ"):
+        rules.engine_value(rules.start().state, Player.ONE, "AA")
+    assert rules.engine_value(rules.start().state, Player.ONE, "JJ") == "JJ"
+
+
+def test_the_second_stone_of_player_one_is_outside_the_centre_square() -> None:
+    state = played("JJ", "KK")
+    for near in ("HH", "LL", "JL", "IK"):
+        with pytest.raises(IllegalMove, match="second stone"):
+            rules.engine_value(state, Player.ONE, near)
+        with pytest.raises(IllegalMove, match="second stone"):
+            rules.person_value(state, Player.ONE, near)
+    assert rules.engine_value(state, Player.ONE, "JM") == "JM"
+    assert rules.engine_value(state, Player.ONE, "GG") == "GG"
+    # Player two's stones are never restricted.
+    assert rules.engine_value(played("JJ"), Player.TWO, "JK") == "JK"
+
+
+def test_an_occupied_point_or_the_wrong_player_is_illegal() -> None:
+    state = played("JJ", "KK")
+    with pytest.raises(IllegalMove, match="taken"):
+        rules.engine_value(state, Player.ONE, "KK")
+    with pytest.raises(IllegalMove, match="not to move"):
+        rules.engine_value(state, Player.TWO, "AA")
+
+
+def test_pages_hide_nothing_and_never_carry_input() -> None:
+    turn = rules.play(played("JJ"), "KK")
+    page = rules.page(turn, Player.ONE, asking=True)
+    assert page == {name: v for name, v in turn.params.items() if name != "Input"}
+    assert page["Move2"] == "KK" and page["Tray"][at("JK")] == "9"  # forbidden point shown
+    assert rules.page(turn, None, asking=False) == page
+
+
+# One wins by five in row A; two plays in column S without making five.
+FIVE_IN_A_ROW = ("JJ", "SS", "AA", "SR", "BA", "SQ", "CA", "SP", "DA", "AS", "EA")
+
+
+def test_five_in_a_row_ends_the_game_final_calls_and_result() -> None:
+    turns = [rules.start()]
+    for value in FIVE_IN_A_ROW:
+        assert rules.result(turns[-1].state) is None
+        assert rules.asked(turns[-1].state)
+        turns.append(rules.play(turns[-1].state, value))
+    last = turns[-1]
+    assert last.over and last.params["Method"] == "End"
+    state = last.state
+    result = rules.result(state)
+    assert result is not None and (result.winner, result.reason) == (Player.ONE, "five in a row")
+    assert rules.asked(state) == ()
+    assert dict(rules.final(state, Player.TWO)) == {
+        "Turn": "11", "Gain1": "0", "Gain2": "0", "Move1": "EA", "Tray": state["tray"]}
+    assert rules.final(state, Player.ONE)["Move2"] == "AS"
+    assert not set(state["tray"]) - set("012")  # the engines' final Tray: no page codes
+
+
+def test_a_fifth_pair_wins() -> None:
+    before = {"tray": tray_with({"KJ": "2", "LJ": "2", "MJ": "1", "AA": "2"}), "count": 20,
+              "gain1": 4, "gain2": 2, "over": False}
+    assert rules.asked(before) == (Player.ONE,)
+    turn = rules.play(before, "JJ")
+    result = rules.result(turn.state)
+    assert turn.over and result is not None
+    assert (result.winner, result.reason) == (Player.ONE, "5 pairs captured")
+    assert rules.final(turn.state, Player.TWO)["Gain1"] == "5"
+
+
+def test_a_full_board_is_a_draw() -> None:
+    # Diagonal stripes three wide: no five anywhere, and AA, the last point, takes nothing.
+    full = "".join("1" if (column + 2 * row) % 6 < 3 else "2"
+                   for row in range(19) for column in range(19))
+    state = {"tray": "0" + full[1:], "count": 360, "gain1": 0, "gain2": 0, "over": False}
+    turn = rules.play(state, "AA")
+    assert turn.state["tray"] == full
+    result = rules.result(turn.state)
+    assert turn.over and result is not None and (result.winner, result.reason) == (
+        None, "full board")
+    assert rules.asked(turn.state) == ()
+
+
+ENGINE_PAIRS = [("random", "random"), ("random", "greedy"), ("greedy", "random"),
+                ("greedy", "greedy")]
+
+
+@pytest.mark.parametrize("engines", ENGINE_PAIRS)
+def test_built_in_engines_play_legal_games_to_the_end(engines: tuple[str, str]) -> None:
+    wins = 0
+    for k in range(10):
+        game = play_out(interface, engines, init_as_board=k % 2 == 1)
+        check_requests(game, init_as_board=k % 2 == 1)
+        for turn in game.turns:
+            assert (rules.result(turn.state) is not None) == turn.over
+        assert game.result is not None and game.result == rules.result(game.turns[-1].state)
+        if "greedy" in engines and "random" in engines:
+            wins += game.result.winner is Player(engines.index("greedy") + 1)
+    if "greedy" in engines and "random" in engines:
+        assert wins >= 8, f"greedy won only {wins} of 10 against random"

@@ -1,0 +1,185 @@
+"""Reversi's engine view and built-in engines (engine protocol section 4, Reversi; decisions
+14, 15, 22)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from interfaces import ArbitreRules, IllegalMove, Player, Turn
+from interfaces.reversi import interface
+from interfaces.reversi.board import INIT_TRAY, cell_index, counts
+from interfaces.reversi.engines import ENGINES
+from tests.interfaces.drive import Played, play_out
+
+
+def _arbitre() -> ArbitreRules:
+    arbitre = interface.arbitre
+    assert arbitre is not None
+    return arbitre
+
+
+rules = _arbitre()
+
+# The spec's explicit start: D4 and E5 white, D5 and E4 black.
+START = "0000000000000000000000000004300000034000000000000000000000000000"
+
+# Black on A1, white on B1, nothing else: black may take B1 with C1, white has no move.
+WHITE_STUCK = "34" + "0" * 62
+
+
+def tray_with(cells: dict[str, str], base: str = "0" * 64) -> str:
+    board = list(base)
+    for name, code in cells.items():
+        index = cell_index(name)
+        assert index is not None, name
+        board[index] = code
+    return "".join(board)
+
+
+def played(*values: str) -> dict[str, Any]:
+    """Return the state after ``values`` were played from the start."""
+    state = rules.start().state
+    for value in values:
+        state = rules.play(state, value).state
+    return dict(state)
+
+
+def check_requests(game: Played, *, init_as_board: bool = False) -> None:
+    """Check every request of a game against the spec: Turn and MoveId = the move asked
+    (passes counted), odd for black; ``Init`` (or the start) on Turn 1 only; no Gain; the
+    opponent's last move, ``XX`` included; the settled Tray ``0``/``3``/``4``."""
+    for k, (player, params) in enumerate(game.requests):
+        opponent = player.opponent
+        assert player is (Player.ONE if k % 2 == 0 else Player.TWO)
+        assert params["Turn"] == params["MoveId"] == str(k + 1)
+        names = [n for n in params if n in ("Turn", "Gain1", "Gain2", "Move1", "Move2", "Tray")]
+        if k == 0:
+            assert names == ["Turn", "Tray"]
+            assert params["Tray"] == (START if init_as_board else "Init")
+            continue
+        before = game.turns[k]
+        assert names == ["Turn", f"Move{opponent}", "Tray"]
+        assert params[f"Move{opponent}"] == before.params[f"Move{opponent}"]
+        assert params["Tray"] == before.state["tray"] and not set(params["Tray"]) - set("034")
+
+
+def test_the_explicit_start_is_the_spec_s() -> None:
+    assert INIT_TRAY == START
+
+
+def test_turn_one_gets_init_or_the_start_position() -> None:
+    start = rules.start().state
+    request = rules.request(start, Player.ONE)
+    assert (request.move_id, dict(request.params)) == (1, {"Turn": "1", "Tray": "Init"})
+    explicit = rules.request(start, Player.ONE, init_as_board=True)
+    assert dict(explicit.params) == {"Turn": "1", "Tray": START}
+    assert rules.asked(start) == (Player.ONE,)
+
+
+def test_white_gets_blacks_move_and_the_settled_board_without_gains() -> None:
+    state = played("D3")
+    assert rules.asked(state) == (Player.TWO,)
+    request = rules.request(state, Player.TWO)
+    assert request.move_id == 2
+    assert list(request.params.items()) == [
+        ("Turn", "2"), ("Move1", "D3"), ("Tray", tray_with({"D3": "3", "D4": "3", "D5": "3",
+                                                            "E4": "3", "E5": "4"}))]
+    state = dict(rules.play(state, "C3").state)
+    assert dict(rules.request(state, Player.ONE).params)["Move2"] == "C3"
+    assert "Move1" not in rules.request(state, Player.ONE).params
+
+
+@pytest.mark.parametrize("value", ["", "A", "I1", "A9", "A0", "d3", "3D", "X", "PASS", "XXX"])
+def test_values_outside_the_syntax_are_illegal(value: str) -> None:
+    with pytest.raises(IllegalMove, match="not a cell"):
+        rules.engine_value(rules.start().state, Player.ONE, value)
+
+
+def test_taken_and_non_flipping_cells_are_illegal() -> None:
+    start = rules.start().state
+    with pytest.raises(IllegalMove, match="taken"):
+        rules.engine_value(start, Player.ONE, "D4")
+    with pytest.raises(IllegalMove, match="turns no disc"):
+        rules.engine_value(start, Player.ONE, "A1")
+    with pytest.raises(IllegalMove, match="turns no disc"):
+        rules.person_value(start, Player.ONE, "E3")
+    with pytest.raises(IllegalMove, match="not to move"):
+        rules.engine_value(start, Player.TWO, "E3")
+    assert [rules.engine_value(start, Player.ONE, v) for v in ("D3", "C4", "F5", "E6")] == [
+        "D3", "C4", "F5", "E6"]
+
+
+def test_xx_is_illegal_with_a_legal_move() -> None:
+    with pytest.raises(IllegalMove, match="XX is only for a player with no legal move"):
+        rules.engine_value(rules.start().state, Player.ONE, "XX")
+
+
+def test_a_player_without_a_move_is_asked_and_must_pass() -> None:
+    state = {"tray": WHITE_STUCK, "player": 2, "count": 7, "move1": "A1"}
+    assert rules.result(state) is None
+    assert rules.asked(state) == (Player.TWO,)
+    request = rules.request(state, Player.TWO)
+    assert (request.move_id, dict(request.params)) == (
+        8, {"Turn": "8", "Move1": "A1", "Tray": WHITE_STUCK})
+    assert ENGINES["random"](request.params) == ENGINES["greedy"](request.params) == "XX"
+    with pytest.raises(IllegalMove, match="turns no disc"):
+        rules.engine_value(state, Player.TWO, "C1")
+    assert rules.engine_value(state, Player.TWO, "XX") == "XX"
+    # The page asking white says "I pass"; the pass counts as a move (Turn 9 for black).
+    asking = rules.page(Turn(state=state, params={"Tray": WHITE_STUCK, "Input": "Two"}),
+                        Player.TWO, asking=True)
+    assert asking == {"Tray": WHITE_STUCK, "Legend": "I pass"}
+    turn = rules.play(state, "XX")
+    assert rules.asked(turn.state) == (Player.ONE,)
+    request = rules.request(turn.state, Player.ONE)
+    assert dict(request.params) == {"Turn": "9", "Move2": "XX", "Tray": WHITE_STUCK}
+    assert ENGINES["greedy"](request.params) == "C1"
+    page = rules.page(turn, None, asking=False)
+    assert page["Legend"] == "White passes" and page["Move2"] == "XX" and "Input" not in page
+    # Black takes B1: nobody can move any more, black wins 3-0.
+    end = rules.play(turn.state, "C1")
+    result = rules.result(end.state)
+    assert end.over and result is not None
+    assert (result.winner, result.reason) == (Player.ONE, "more discs 3-0")
+    assert rules.asked(end.state) == ()
+    assert dict(rules.final(end.state, Player.TWO)) == {
+        "Turn": "9", "Move1": "C1", "Tray": "333" + "0" * 61}
+    assert dict(rules.final(end.state, Player.ONE)) == {
+        "Turn": "9", "Move2": "XX", "Tray": "333" + "0" * 61}
+    with pytest.raises(IllegalMove, match="over"):
+        rules.engine_value(end.state, Player.TWO, "XX")
+
+
+def test_pages_hide_nothing_and_never_carry_input() -> None:
+    turn = rules.play(rules.start().state, "D3")
+    page = rules.page(turn, Player.TWO, asking=True)
+    assert page == {name: v for name, v in turn.params.items() if name != "Input"}
+    assert page["Move1"] == "D3" and "Legend" not in page
+    assert rules.page(turn, None, asking=False) == page
+
+
+@pytest.mark.parametrize("engines", [("random", "random"), ("greedy", "greedy")])
+def test_built_in_engines_play_legal_games_to_the_end(engines: tuple[str, str]) -> None:
+    for k in range(10):
+        game = play_out(interface, engines, init_as_board=k % 2 == 1)
+        check_requests(game, init_as_board=k % 2 == 1)
+        for turn in game.turns:
+            assert (rules.result(turn.state) is not None) == turn.over
+        state = game.turns[-1].state
+        black, white = counts(state["tray"])
+        assert game.result is not None and game.result == rules.result(state)
+        assert game.result.winner is (None if black == white else
+                                      Player.ONE if black > white else Player.TWO)
+
+
+def test_greedy_beats_random() -> None:
+    wins = 0
+    for k in range(10):
+        engines = ("greedy", "random") if k % 2 == 0 else ("random", "greedy")
+        game = play_out(interface, engines)
+        check_requests(game)
+        assert game.result is not None
+        wins += game.result.winner is Player(engines.index("greedy") + 1)
+    assert wins >= 7, f"greedy won only {wins} of 10 against random"
