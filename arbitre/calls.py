@@ -20,6 +20,7 @@ import urllib.parse
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
 
@@ -209,7 +210,8 @@ class EngineCaller:
         log: list[tuple[str, str]] = []
         call = asyncio.create_task(self._send(url, timeout + 5, log, key, move_id))
         try:
-            done, _ = await asyncio.wait({future, call}, timeout=timeout,
+            both: set[asyncio.Future[Any]] = {future, call}
+            done, _ = await asyncio.wait(both, timeout=timeout,
                                          return_when=asyncio.FIRST_COMPLETED)
             if call in done and not future.done():
                 unreachable = call.result()

@@ -320,7 +320,8 @@ class Arbitre:
                     check = rules.person_value if seat.kind == "person" else rules.engine_value
                     values[player] = check(turn.state, player, answer.value)
                 except IllegalMove as illegal:
-                    answer.error, answer.detail = "illegal", f"illegal Value {answer.value!r}: {illegal}"
+                    answer.error = "illegal"
+                    answer.detail = f"illegal Value {answer.value!r}: {illegal}"
                     failed.append((player, answer))
             exchanges = [(int(p) - 1, kind, detail) for p, a in zip(asked, answers, strict=True)
                          for kind, detail in a.logs]

@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy import (
     JSON,
@@ -27,10 +27,16 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     func,
+    insert,
     select,
     update,
 )
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
@@ -82,7 +88,7 @@ def database_url(value: str | None) -> str:
 class Base(DeclarativeBase):
     """The tables' base."""
 
-    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+    type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSON, list[Any]: JSON}
 
 
 class MetaRow(Base):
@@ -219,8 +225,8 @@ class Store:
             found = row.scalar_one_or_none()
             version = int(found) if found is not None else None
             if version is None:
-                await conn.execute(MetaRow.__table__.insert().values(
-                    key="schema", value=str(SCHEMA_VERSION)))
+                await conn.execute(insert(MetaRow).values(key="schema",
+                                                          value=str(SCHEMA_VERSION)))
                 return
             if version > SCHEMA_VERSION:
                 raise RuntimeError(
@@ -293,8 +299,9 @@ class Store:
                 query = query.where(func.lower(GameRow.set_name) == set_name.lower())
             if seat:
                 pattern = f"%{seat.lower()}%"
-                query = query.where(GameRow.id.in_(select(SeatRow.game_id).where(
-                    func.lower(SeatRow.name).like(pattern) | func.lower(SeatRow.url).like(pattern))))
+                named = func.lower(SeatRow.name).like(pattern) | func.lower(SeatRow.url).like(
+                    pattern)
+                query = query.where(GameRow.id.in_(select(SeatRow.game_id).where(named)))
             total = await session.scalar(select(func.count()).select_from(query.subquery()))
             rows = list(await session.scalars(
                 query.order_by(GameRow.created_at.desc(), GameRow.id)

@@ -92,10 +92,10 @@ class ArbitreWeb:
 
     def _home(self, request: Request, values: Mapping[str, str], error: str,
               status: int = 200) -> Response:
+        playable = self.arbitre.playable()
         sets = [{"name": s.name, "engines": list(s.engines),
-                 "levels": list(s.arbitre.levels) if s.arbitre else [1]}
-                for s in self.arbitre.playable()]
-        names = sorted({name for s in sets for name in s["engines"]})
+                 "levels": list(s.arbitre.levels) if s.arbitre else [1]} for s in playable]
+        names = sorted({name for s in playable for name in s.engines})
         return self._html("arbitre/home.html", status, sets=sets, builtin_names=names,
                           values=values, error=error,
                           config={"sets": sets})

@@ -22,14 +22,14 @@ from interfaces.protocol import Context, Method, ParamError, Player
 
 __all__ = [
     "ArbitreRules",
+    "Context",
     "Engine",
     "EngineRequest",
-    "Result",
-    "Context",
     "IllegalMove",
     "Method",
     "ParamError",
     "Player",
+    "Result",
     "Rules",
     "SetInterface",
     "Turn",

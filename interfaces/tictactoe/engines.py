@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import cache
 
 from interfaces.tictactoe.board import EMPTY_TRAY, LINES
 
@@ -47,7 +47,7 @@ def _winner(tray: str) -> str | None:
     return None
 
 
-@lru_cache(maxsize=None)
+@cache
 def _value(tray: str, mark: str) -> int:
     """Return the game's value for ``mark`` to move on ``tray``: >0 a win (sooner is more),
     0 a draw, <0 a loss."""
