@@ -266,8 +266,11 @@ def test_post_message_to_the_host(
     page.goto(f"{host}/")
     page.evaluate("""url => {
         window.received = [];
-        window.addEventListener('message', e => window.received.push(
-            {...e.data, origin: e.origin}));
+        window.addEventListener('message', e => {
+            if (e.data && e.data.type === 'tournoyons:return') {
+                window.received.push({...e.data, origin: e.origin});
+            }
+        });
         document.querySelector('iframe#interface').src = url;
     }""", f"{live_server}/?{query(asking(interface))}")
     frame = page.frame_locator("iframe#interface")

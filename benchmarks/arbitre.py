@@ -1,0 +1,457 @@
+"""Benchmark the Arbitre: moves per second through its whole loop, against the HTTP floor.
+
+    .venv/bin/python benchmarks/arbitre.py            # the full run (about 2 minutes)
+    .venv/bin/python benchmarks/arbitre.py --quick    # a smoke run, a few seconds
+
+Everything runs in this process, on 127.0.0.1, in one event loop (uvloop when installed,
+as ``uvicorn.run`` would choose), which also runs the benchmark's own client: the real
+server (``create_app``: the interfaces, the Arbitre, the built-in engines) under uvicorn with
+a SQLite file in a temporary folder, and a tiny Starlette app served the same way. Every
+measure is bounded in time or count; the table goes to stdout, progress to stderr.
+
+1. The whole loop: TicTacToe games, built-in ``random`` against ``random``, each created by
+   ``POST /api/games`` and awaited in the process, one at a time, then four at a time, for
+   a fixed time (the games under way then finish). A move is an engine request (``GET
+   /engines/...``, a new connection), the engine's callback (``GET /referee``, another
+   new connection), the rules, and the move committed to SQLite; a game adds its creation
+   and two final calls. Reported: games/s and moves/s (over the wall time from the first
+   creation to the last game's end), and from the records (``/games/<id>.json``):
+
+   - *engine ms*: each move's ``ms``, from the engine request's start to its callback's
+     arrival: what the engine and the two HTTP exchanges take;
+   - *Arbitre ms/move*: ``(at[n] - at[n-1]) - ms[n]`` for moves 2..n of each game, where
+     ``at`` stamps a move as it is saved. It is one turn of the loop less the engine's
+     part: the commit of the previous move and its publication, the rules' next question,
+     building and starting the request, then taking the callback, checking and playing the
+     value (and, with several games at once, waiting for the event loop). ``ms`` is
+     truncated to whole milliseconds, so these read up to 1 ms high. Sets whose rules ask
+     both players at once (Rochambeau) are left out: their round's two moves share one
+     request time.
+
+2. The floor, in the same run on the same stack: ``GET /ask`` on a Starlette app that,
+   before answering, calls ``GET /back`` on the same server, both through an HTTP client
+   made as the Arbitre makes its own (one new connection per request, as the Arbitre and
+   its built-in engines use); pairs/s and median ms, one at a time and four at a time, for
+   a fixed time. A move needs one such pair, so ``÷ floor`` (moves/s ÷ pairs/s) is the share
+   of the bare round-trip rate the whole loop keeps.
+
+3. Games at once: 10 each of TicTacToe, Reversi, Rochambeau, Seafight and MasterMind,
+   ``random`` against ``random``, all 50 created together through ``POST /api/games``; the
+   wall time to the last game's end, moves and moves/s.
+
+Every game of every measure is checked from its record: status ``over``, no seat in error
+(a late, unreachable or illegal engine), moves numbered 1..n with no gap. The exit status
+is 1 when one is not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import importlib.util
+import math
+import os
+import socket
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from arbitre.calls import Callbacks, EngineCaller  # noqa: E402
+from arbitre.game import Arbitre  # noqa: E402
+from server.app import create_app  # noqa: E402
+from server.cli import bind  # noqa: E402
+
+LOOP_SET = "TicTacToe"
+MIXED_SETS = ("TicTacToe", "Reversi", "Rochambeau", "Seafight", "MasterMind")
+ENGINE = "random"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How long each measure runs."""
+
+    warmup_games: int
+    loop_seconds: float  # each whole-loop measure (games are started until then)
+    floor_seconds: float  # each floor measure
+    per_set: int  # games of each Set in the games-at-once measure
+
+
+FULL = Plan(warmup_games=4, loop_seconds=30, floor_seconds=8, per_set=10)
+QUICK = Plan(warmup_games=1, loop_seconds=1.5, floor_seconds=1, per_set=1)
+
+
+@dataclass
+class Games:
+    """A measure of games: what was played, how long it took, what the records say."""
+
+    label: str
+    concurrency: int
+    ids: list[str] = field(default_factory=list)
+    wall: float = 0.0
+    moves: int = 0
+    own_ms: list[float] = field(default_factory=list)
+    engine_ms: list[float] = field(default_factory=list)
+    by_set: dict[str, tuple[int, int]] = field(default_factory=dict)  # games, moves
+    failures: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Pairs:
+    """A floor measure: round-trip pairs, their latencies, bad answers."""
+
+    concurrency: int
+    wall: float = 0.0
+    ms: list[float] = field(default_factory=list)
+    bad: int = 0
+
+    @property
+    def rate(self) -> float:
+        """Return pairs per second."""
+        return len(self.ms) / self.wall if self.wall else 0.0
+
+
+# --- serving --------------------------------------------------------------------------------
+
+
+@asynccontextmanager
+async def serving(app: ASGIApp, sock: socket.socket) -> AsyncIterator[None]:
+    """Serve ``app`` on the bound ``sock`` with uvicorn in this event loop until the end."""
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False,
+                                           lifespan="on"))
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if task.done() or time.monotonic() > deadline:
+            server.should_exit = True
+            await task
+            raise RuntimeError("the server did not start")
+        await asyncio.sleep(0.02)
+    try:
+        yield
+    finally:
+        server.should_exit = True
+        await task
+
+
+class Floor:
+    """The floor's app: ``GET /ask`` calls ``GET /back`` on the same server, then answers.
+
+    Its client is the one an :class:`EngineCaller` makes (no keep-alive), the client the
+    Arbitre sends engine requests with and its built-in engines call back with."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.caller = EngineCaller(Callbacks(), f"{base}/back")
+        self.client = self.caller.client
+
+    def app(self) -> Starlette:
+        """Return the Starlette app."""
+
+        async def back(request: Request) -> Response:
+            return PlainTextResponse("OK")
+
+        async def ask(request: Request) -> Response:
+            answer = await self.client.get(f"{self.base}/back?{request.url.query}", timeout=10)
+            return PlainTextResponse("OK", 200 if answer.status_code == 200 else 502)
+
+        return Starlette(routes=[Route("/ask", ask), Route("/back", back)])
+
+
+# --- measures -------------------------------------------------------------------------------
+
+
+async def for_a_while(seconds: float, concurrency: int,
+                      one: Callable[[], Awaitable[None]]) -> float:
+    """Run ``one`` in ``concurrency`` workers, each starting again until ``seconds`` have
+    passed; return the wall time until the last one ended."""
+    started = time.monotonic()
+    deadline = started + seconds
+
+    async def worker() -> None:
+        while time.monotonic() < deadline:
+            await one()
+
+    await asyncio.gather(*(worker() for _ in range(concurrency)))
+    return time.monotonic() - started
+
+
+async def floor_pairs(floor: Floor, seconds: float, concurrency: int, progress: Progress,
+                      bar: TaskID) -> Pairs:
+    """Measure ``GET /ask`` (and its ``GET /back``) for ``seconds`` at ``concurrency``."""
+    pairs = Pairs(concurrency)
+    started = time.monotonic()
+
+    async def one() -> None:
+        sent = time.perf_counter()
+        try:
+            answer = await floor.client.get(f"{floor.base}/ask?Game=FLOOR&MoveId=1",
+                                            timeout=10)
+            ok = answer.status_code == 200
+        except httpx.HTTPError:
+            ok = False
+        if ok:
+            pairs.ms.append((time.perf_counter() - sent) * 1000)
+        else:
+            pairs.bad += 1
+        progress.update(bar, completed=min(seconds, time.monotonic() - started),
+                        note=f"{len(pairs.ms)} pairs")
+
+    pairs.wall = await for_a_while(seconds, concurrency, one)
+    return pairs
+
+
+class Bench:
+    """The Arbitre's server as the benchmark drives it: a client for its API and the
+    Arbitre itself, to await a game's end in the process (no polling)."""
+
+    def __init__(self, base: str, app: Any) -> None:
+        self.base = base
+        self.app = app
+        self.http = httpx.AsyncClient(base_url=base, timeout=60, trust_env=False,
+                                      limits=httpx.Limits(max_connections=200))
+
+    @property
+    def arbitre(self) -> Arbitre:
+        """Return the running Arbitre (the security-headers middleware wraps the app)."""
+        arbitre: Arbitre = self.app.app.state.arbitre_holder()
+        return arbitre
+
+    async def create(self, set_name: str) -> str:
+        """Start a game of ``set_name``, ``random`` against ``random``; return its id."""
+        seat = {"kind": "builtin", "engine": ENGINE}
+        answer = await self.http.post("/api/games", json={"set": set_name,
+                                                          "seats": [seat, seat]})
+        if answer.status_code != 201:
+            raise RuntimeError(f"POST /api/games {set_name}: {answer.status_code} {answer.text}")
+        return str(answer.json()["id"])
+
+    async def play(self, set_name: str) -> str:
+        """Play one game to its end; return its id."""
+        game_id = await self.create(set_name)
+        await self.arbitre.wait(game_id)
+        return game_id
+
+    async def records(self, ids: list[str]) -> list[dict[str, Any]]:
+        """Return the records of ``ids``, four requests at a time."""
+        limit = asyncio.Semaphore(4)
+
+        async def one(game_id: str) -> dict[str, Any]:
+            async with limit:
+                answer = await self.http.get(f"/games/{game_id}.json")
+            if answer.status_code != 200:
+                return {"id": game_id, "status": f"HTTP {answer.status_code}", "moves": [],
+                        "seats": [], "set": "?"}
+            return dict(answer.json())
+
+        return list(await asyncio.gather(*(one(i) for i in ids)))
+
+    def simultaneous(self, set_name: str) -> bool:
+        """Whether the Set's rules ask both players at once from the start."""
+        interface = self.arbitre.registry.get(set_name)
+        rules = interface.arbitre if interface else None
+        return rules is not None and len(rules.asked(rules.start(rules.levels[0]).state)) > 1
+
+    async def analyse(self, games: Games) -> None:
+        """Fill ``games`` from the records: moves, times, per-Set counts, failures."""
+        for record in await self.records(games.ids):
+            moves = record["moves"]
+            problem = check(record)
+            if problem:
+                games.failures.append(f"{record['set']} {record['id']}: {problem}")
+            count, total = games.by_set.get(record["set"], (0, 0))
+            games.by_set[record["set"]] = (count + 1, total + len(moves))
+            games.moves += len(moves)
+            games.engine_ms += [float(m["ms"]) for m in moves]
+            if not self.simultaneous(record["set"]):
+                games.own_ms += own_times(moves)
+
+
+def check(record: dict[str, Any]) -> str:
+    """Return what is wrong with a finished game's record, or ``""``."""
+    if record["status"] != "over":
+        return f"status {record['status']!r}: {record.get('reason', '')}"
+    errors = [f"seat {s['index'] + 1}: {s['error']}" for s in record["seats"] if s["error"]]
+    if errors:
+        return "; ".join(errors)
+    numbers = [m["number"] for m in record["moves"]]
+    if not numbers or numbers != list(range(1, len(numbers) + 1)):
+        return f"moves numbered {numbers[:5]}... ({len(numbers)}), not 1..n"
+    return ""
+
+
+def own_times(moves: list[dict[str, Any]]) -> list[float]:
+    """Return the Arbitre's own ms per move, ``(at[n] - at[n-1]) - ms[n]`` for n >= 2."""
+    stamps = [dt.datetime.fromisoformat(m["at"]) for m in moves]
+    return [(stamps[n] - stamps[n - 1]).total_seconds() * 1000 - moves[n]["ms"]
+            for n in range(1, len(moves))]
+
+
+async def loop_games(bench: Bench, seconds: float, concurrency: int, progress: Progress,
+                     bar: TaskID) -> Games:
+    """Play TicTacToe games for ``seconds``, ``concurrency`` at a time."""
+    games = Games(f"{LOOP_SET} {ENGINE}–{ENGINE}", concurrency)
+    started = time.monotonic()
+
+    async def one() -> None:
+        games.ids.append(await bench.play(LOOP_SET))
+        progress.update(bar, completed=min(seconds, time.monotonic() - started),
+                        note=f"{len(games.ids)} games")
+
+    games.wall = await for_a_while(seconds, concurrency, one)
+    return games
+
+
+async def at_once(bench: Bench, per_set: int, progress: Progress, bar: TaskID) -> Games:
+    """Create ``per_set`` games of every mixed Set together; wait for them all."""
+    names = [name for name in MIXED_SETS for _ in range(per_set)]
+    games = Games(f"{len(MIXED_SETS)} Sets × {per_set}, {ENGINE}–{ENGINE}", len(names))
+    started = time.monotonic()
+    games.ids = list(await asyncio.gather(*(bench.create(name) for name in names)))
+
+    async def one(game_id: str) -> None:
+        await bench.arbitre.wait(game_id)
+        progress.advance(bar)
+
+    await asyncio.gather(*(one(i) for i in games.ids))
+    games.wall = time.monotonic() - started
+    return games
+
+
+# --- the run --------------------------------------------------------------------------------
+
+
+async def run(plan: Plan, console: Console) -> tuple[list[Games], dict[int, Pairs], str]:
+    """Serve both apps, run every measure; return the games, the floors, the header."""
+    loadavg = os.getloadavg()
+    started = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    floors: dict[int, Pairs] = {}
+    measures: list[Games] = []
+    with tempfile.TemporaryDirectory(prefix="arbitre-bench-") as work:
+        arbitre_sock, arbitre_base = bind("127.0.0.1", 0)
+        app = create_app(database=str(Path(work) / "arbitre.sqlite3"), public_url=arbitre_base)
+        floor_sock, floor_base = bind("127.0.0.1", 0)
+        floor = Floor(floor_base)
+        bench = Bench(arbitre_base, app)
+        columns = (TextColumn("{task.description:<34}"), BarColumn(),
+                   TextColumn("{task.fields[note]}"), TimeElapsedColumn())
+        try:
+            async with serving(app, arbitre_sock), serving(floor.app(), floor_sock):
+                with Progress(*columns, console=console, transient=True) as progress:
+                    bar = progress.add_task("warm-up", total=plan.warmup_games, note="")
+                    for _ in range(plan.warmup_games):
+                        await bench.play(LOOP_SET)
+                        await floor.client.get(f"{floor_base}/ask")
+                        progress.advance(bar)
+                    for concurrency in (1, 4):
+                        bar = progress.add_task(f"floor, {concurrency} at a time",
+                                                total=plan.floor_seconds, note="")
+                        floors[concurrency] = await floor_pairs(
+                            floor, plan.floor_seconds, concurrency, progress, bar)
+                        bar = progress.add_task(f"{LOOP_SET}, {concurrency} at a time",
+                                                total=plan.loop_seconds, note="")
+                        games = await loop_games(bench, plan.loop_seconds, concurrency,
+                                                 progress, bar)
+                        await bench.analyse(games)
+                        measures.append(games)
+                    count = plan.per_set * len(MIXED_SETS)
+                    bar = progress.add_task(f"{count} games at once", total=count, note="")
+                    games = await at_once(bench, plan.per_set, progress, bar)
+                    await bench.analyse(games)
+                    measures.append(games)
+        finally:
+            await bench.http.aclose()
+            await floor.caller.close()
+    end = os.getloadavg()[0]
+    stack = ", ".join(name for name in ("uvloop", "httptools")
+                      if importlib.util.find_spec(name) is not None) or "asyncio, h11"
+    header = (f"Arbitre benchmark {started}, {os.cpu_count()} CPUs, load average "
+              f"{loadavg[0]:.2f} {loadavg[1]:.2f} {loadavg[2]:.2f} at start, {end:.2f} at "
+              f"end; one process, uvicorn ({stack}) on 127.0.0.1, SQLite file; "
+              f"{plan.loop_seconds:g} s per TicTacToe measure, {plan.floor_seconds:g} s per "
+              "floor measure.")
+    return measures, floors, header
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Return the ``q`` quantile (0-1) of ``values`` by nearest rank, NaN when empty."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
+def table(measures: list[Games], floors: dict[int, Pairs], header: str) -> str:
+    """Return the results as a Markdown table under ``header``, with a few notes."""
+    lines = [
+        header,
+        "",
+        "| Games | at once | games | moves | wall s | games/s | moves/s "
+        "| floor pairs/s (p50 ms) | ÷ floor | engine ms p50/p99 | Arbitre ms/move p50/p99 "
+        "| checked |",
+        "|" + "---|" * 12,
+    ]
+    for g in measures:
+        rate = g.moves / g.wall if g.wall else 0.0
+        floor = floors.get(g.concurrency)
+        floor_cell = (f"{floor.rate:.0f} ({percentile(floor.ms, 0.5):.1f})"
+                      if floor else "—")
+        ratio = f"{rate / floor.rate:.2f}" if floor and floor.rate else "—"
+        good = len(g.ids) - len(g.failures)
+        lines.append(
+            f"| {g.label} | {g.concurrency} | {len(g.ids)} | {g.moves} | {g.wall:.1f} "
+            f"| {len(g.ids) / g.wall:.1f} | {rate:.0f} | {floor_cell} | {ratio} "
+            f"| {percentile(g.engine_ms, 0.5):.0f}/{percentile(g.engine_ms, 0.99):.0f} "
+            f"| {percentile(g.own_ms, 0.5):.1f}/{percentile(g.own_ms, 0.99):.1f} "
+            f"| {good}/{len(g.ids)} {'✓' if not g.failures else '✗'} |")
+    mixed = measures[-1]
+    per_set = ", ".join(f"{name} {count} games {moves} moves"
+                        for name, (count, moves) in mixed.by_set.items())
+    bad = sum(p.bad for p in floors.values())
+    lines += [
+        "",
+        f"Games at once: {per_set}. Floor: GET /ask calling GET /back on the same server "
+        f"before answering, one new connection per request; bad answers {bad}. engine ms: "
+        "engine request start to callback; Arbitre ms/move: (at[n] − at[n−1]) − ms[n], "
+        "the loop's own time per move (whole ms, up to 1 ms high; simultaneous Sets left "
+        "out); checked: status over, no seat in error, moves 1..n.",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the options, run, print the table; return 1 when a game failed its checks."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="a short smoke run")
+    args = parser.parse_args(argv)
+    console = Console(stderr=True)
+    factory = uvicorn.Config(Starlette()).get_loop_factory()  # what uvicorn.run would use
+    with asyncio.Runner(loop_factory=factory) as runner:
+        measures, floors, header = runner.run(run(QUICK if args.quick else FULL, console))
+    print(table(measures, floors, header), flush=True)
+    failures = [f for g in measures for f in g.failures]
+    for failure in failures[:20]:
+        print(f"failed: {failure}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
