@@ -211,7 +211,11 @@ class Store:
         full = database_url(url)
         engine = create_async_engine(full, pool_pre_ping=True)
         store = cls(engine)
-        await store._migrate()
+        try:
+            await store._migrate()
+        except BaseException:
+            await engine.dispose()
+            raise
         return store
 
     async def close(self) -> None:

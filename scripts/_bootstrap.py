@@ -123,3 +123,52 @@ def find_chromium(python: Path) -> str:
         "No Chromium could be found or installed. Install one (Debian/Ubuntu: "
         "'sudo apt-get install chromium') or set TOURNOYONS_CHROMIUM to its path."
     )
+
+
+def _postgres_bin() -> str | None:
+    """Return a folder holding PostgreSQL's ``initdb`` and ``pg_ctl``, or ``None``."""
+    candidates = []
+    pg_config = shutil.which("pg_config")
+    if pg_config:
+        try:
+            candidates.append(subprocess.run([pg_config, "--bindir"], capture_output=True,
+                                             text=True, timeout=10).stdout.strip())
+        except (subprocess.SubprocessError, OSError):
+            pass
+    candidates += sorted((str(p) for p in Path("/usr/lib/postgresql").glob("*/bin")),
+                         key=lambda p: int(Path(p).parent.name) if Path(p).parent.name.isdigit()
+                         else 0, reverse=True)
+    initdb = shutil.which("initdb")
+    if initdb:
+        candidates.append(str(Path(initdb).parent))
+    for folder in candidates:
+        if folder and (Path(folder) / "initdb").exists() and (Path(folder) / "pg_ctl").exists():
+            return folder
+    return None
+
+
+def find_postgres() -> str:
+    """Return the folder of PostgreSQL's server programs, installing them if need be.
+
+    The tests run a throwaway PostgreSQL server of their own from it. Order:
+    ``$TOURNOYONS_PG_BIN``; ``pg_config --bindir``; Debian's ``/usr/lib/postgresql/*/bin``;
+    ``initdb`` on the PATH; as root on Debian or Ubuntu, ``apt-get install postgresql``.
+    """
+    explicit = os.environ.get("TOURNOYONS_PG_BIN")
+    if explicit:
+        return explicit
+    found = _postgres_bin()
+    if found:
+        return found
+    if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
+        say("installing Debian's postgresql with apt-get")
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "update", "-qq"], check=False, env=env)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "postgresql"], check=False, env=env)
+        found = _postgres_bin()
+        if found:
+            return found
+    sys.exit(
+        "No PostgreSQL server programs could be found or installed. Install them (Debian/"
+        "Ubuntu: 'sudo apt-get install postgresql') or set TOURNOYONS_PG_BIN to their folder."
+    )

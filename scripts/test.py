@@ -2,8 +2,9 @@
 """Run every test: ``python3 scripts/test.py [pytest arguments]``.
 
 Creates ``.venv`` with the project and its test dependencies, finds or installs a Chromium
-(see ``_bootstrap.find_chromium``), then runs pytest: unit tests, server tests, and the
-browser tests in real Chromium against the real server.
+(see ``_bootstrap.find_chromium``) and PostgreSQL's server programs (``find_postgres``: the
+tests run a throwaway server of their own), then runs pytest: unit tests, server tests, the
+Arbitre's tests, and the browser tests in real Chromium against the real server.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import os
 import subprocess
 import sys
 
-from _bootstrap import ROOT, ensure_venv, find_chromium, say
+from _bootstrap import ROOT, ensure_venv, find_chromium, find_postgres, say
 
 
 def main() -> int:
@@ -20,7 +21,10 @@ def main() -> int:
     python = ensure_venv("test")
     chromium = find_chromium(python)
     say(f"Chromium: {chromium}")
-    env = {**os.environ, "TOURNOYONS_CHROMIUM": chromium, "PYTHONDONTWRITEBYTECODE": "1"}
+    postgres = find_postgres()
+    say(f"PostgreSQL: {postgres}")
+    env = {**os.environ, "TOURNOYONS_CHROMIUM": chromium, "TOURNOYONS_PG_BIN": postgres,
+           "PYTHONDONTWRITEBYTECODE": "1"}
     args = sys.argv[1:]
     if not any(a in ("-n", "--numprocesses") or a.startswith(("-n", "--numprocesses=")) or
                a == "no:xdist" for a in args):
