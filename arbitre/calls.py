@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import ipaddress
 import time
 import urllib.parse
@@ -30,11 +31,22 @@ __all__ = [
     "Callback",
     "Callbacks",
     "EngineCaller",
+    "Note",
     "Outcome",
     "check_engine_url",
     "engine_url",
+    "note",
     "read_callback",
 ]
+
+#: One entry of an exchange log: (kind, detail, when it happened, UTC).
+Note = tuple[str, str, dt.datetime]
+
+
+def note(kind: str, detail: str) -> Note:
+    """Return a log entry stamped now."""
+    return (kind, detail, dt.datetime.now(dt.UTC))
+
 
 MAX_BODY = 64 * 1024
 MAX_CALLBACK_QUERY = 8 * 1024
@@ -95,6 +107,7 @@ class Callback:
     query: str
     at: float
     redirect: bool = False
+    received: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.UTC))
 
 
 @dataclass
@@ -164,7 +177,7 @@ class Outcome:
     error: str = ""
     detail: str = ""
     ms: int = 0
-    log: list[tuple[str, str]] = field(default_factory=list)
+    log: list[Note] = field(default_factory=list)
 
 
 class EngineCaller:
@@ -207,7 +220,7 @@ class EngineCaller:
         naming (``key``, ``move_id``) for at most ``timeout`` seconds."""
         started = time.monotonic()
         future = self.callbacks.expect(key, move_id, game_id, seat)
-        log: list[tuple[str, str]] = []
+        log: list[Note] = []
         call = asyncio.create_task(self._send(url, timeout + 5, log, key, move_id))
         try:
             both: set[asyncio.Future[Any]] = {future, call}
@@ -233,7 +246,7 @@ class EngineCaller:
             self._tasks.add(call)
             call.add_done_callback(self._done)
 
-    async def _send(self, url: str, cut: float, log: list[tuple[str, str]], key: str,
+    async def _send(self, url: str, cut: float, log: list[Note], key: str,
                     move_id: str) -> str:
         """Send the request, follow redirects; return an error if no connection was made."""
         try:
@@ -241,7 +254,7 @@ class EngineCaller:
                 for hop in range(MAX_REDIRECTS + 1):
                     try:
                         async with self.client.stream("GET", url) as answer:
-                            log.append(("answer", f"{answer.status_code} {url[:300]}"))
+                            log.append(note("answer", f"{answer.status_code} {url[:300]}"))
                             location = answer.headers.get("location")
                             if answer.status_code not in (301, 302, 303, 307, 308) or not location:
                                 return ""
@@ -249,14 +262,14 @@ class EngineCaller:
                             httpx.InvalidURL) as refused:
                         if hop == 0:
                             return f"unreachable: {type(refused).__name__}: {refused}"[:500]
-                        log.append(("error", f"redirect target unreachable: {refused}"[:500]))
+                        log.append(note("error", f"redirect target unreachable: {refused}"[:500]))
                         return ""
                     url = urllib.parse.urljoin(url, location)
                     if urllib.parse.urlsplit(url).scheme not in ("http", "https"):
-                        log.append(("error", f"redirect to a non-http URL refused: {url[:300]}"))
+                        log.append(note("error", f"redirect to a non-http URL: {url[:300]}"))
                         return ""
                     if self._is_referee(url):
-                        log.append(("redirect", url[:MAX_CALLBACK_QUERY]))
+                        log.append(note("redirect", url[:MAX_CALLBACK_QUERY]))
                         query = urllib.parse.urlsplit(url).query
                         try:
                             params = read_callback(query.encode("latin-1", "replace"))
@@ -264,12 +277,12 @@ class EngineCaller:
                             return ""
                         await self.callbacks.receive(params, query, redirect=True)
                         return ""
-                    log.append(("redirect", url[:500]))
-                log.append(("error", f"more than {MAX_REDIRECTS} redirects"))
+                    log.append(note("redirect", url[:500]))
+                log.append(note("error", f"more than {MAX_REDIRECTS} redirects"))
         except TimeoutError:
-            log.append(("error", "no answer within TimeOut + 5 s"))
+            log.append(note("error", "no answer within TimeOut + 5 s"))
         except httpx.HTTPError as broken:  # a malformed answer is not a failure by itself
-            log.append(("error", f"{type(broken).__name__}: {broken}"[:500]))
+            log.append(note("error", f"{type(broken).__name__}: {broken}"[:500]))
         return ""
 
     async def tester(self, url: str, timeout: float) -> tuple[int | None, bytes, str]:

@@ -15,6 +15,7 @@ game still marked in progress as interrupted, and its engines get ``Status=9`` (
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
 import time
 import urllib.parse
@@ -25,7 +26,15 @@ from typing import Any
 import httpx
 from sqlalchemy import select
 
-from arbitre.calls import Callbacks, EngineCaller, Outcome, check_engine_url, engine_url
+from arbitre.calls import (
+    Callbacks,
+    EngineCaller,
+    Note,
+    Outcome,
+    check_engine_url,
+    engine_url,
+    note,
+)
 from arbitre.live import Hub
 from arbitre.store import ExchangeRow, GameRow, MoveRow, SeatRow, Store, new_id, now
 from interfaces.plugin import ArbitreRules, IllegalMove, Result, SetInterface, Turn
@@ -127,7 +136,7 @@ class _Answer:
     detail: str = ""
     ms: int = 0
     query: str = ""
-    logs: list[tuple[str, str]] = field(default_factory=list)
+    logs: list[Note] = field(default_factory=list)
 
 
 class Arbitre:
@@ -323,8 +332,8 @@ class Arbitre:
                     answer.error = "illegal"
                     answer.detail = f"illegal Value {answer.value!r}: {illegal}"
                     failed.append((player, answer))
-            exchanges = [(int(p) - 1, kind, detail) for p, a in zip(asked, answers, strict=True)
-                         for kind, detail in a.logs]
+            exchanges = [(int(p) - 1, *entry) for p, a in zip(asked, answers, strict=True)
+                         for entry in a.logs]
             if failed:
                 await self._save_log(game.id, exchanges)
                 for player, answer in failed:
@@ -357,14 +366,16 @@ class Arbitre:
         params = self._params(rules, seat, options, request.params,
                               move_id=str(request.move_id))
         full = engine_url(url, params)
+        sent = note("request", full)
         outcome: Outcome = await self.caller.ask(full, seat.key, str(request.move_id), game.id,
                                                  seat.index, options.timeout)
-        logs = [("request", full), *outcome.log]
+        logs = [sent, *outcome.log]
         if outcome.callback is None:
-            logs.append(("error", f"{outcome.error}: {outcome.detail}"))
+            logs.append(note("error", f"{outcome.error}: {outcome.detail}"))
             return _Answer(None, outcome.error, outcome.detail or outcome.error, outcome.ms,
                            logs=logs)
-        logs.append(("callback", outcome.callback.query))
+        logs.append(("callback", outcome.callback.query, outcome.callback.received))
+        logs.sort(key=lambda entry: entry[2])
         return _Answer(outcome.callback.value, ms=outcome.ms, query=outcome.callback.query,
                        logs=logs)
 
@@ -427,26 +438,25 @@ class Arbitre:
 
     # --- recording ----------------------------------------------------------------------
 
-    async def _save_log(self, game_id: str, exchanges: list[tuple[int, str, str]]) -> None:
+    async def _save_log(self, game_id: str,
+                        exchanges: list[tuple[int, str, str, dt.datetime]]) -> None:
         if not exchanges:
             return
         async with self.store.session() as session:
-            at = now()
-            for seat, kind, detail in exchanges:
+            for seat, kind, detail, at in exchanges:
                 session.add(ExchangeRow(game_id=game_id, seat=seat, kind=kind, move_id="",
                                         detail=detail[:8192], at=at))
 
     async def _save_move(self, game: GameRow, rules: ArbitreRules, number: int, seat: int,
                          value: str, turn: Turn, answer: _Answer,
-                         exchanges: list[tuple[int, str, str]]) -> None:
+                         exchanges: list[tuple[int, str, str, dt.datetime]]) -> None:
         data = turn_json(turn)
         tray = str(rules.page(turn, None, asking=False, reveal=True).get("Tray", ""))
         async with self.store.session() as session:
             session.add(MoveRow(game_id=game.id, number=number, seat=seat, value=value,
                                 turn=data, tray=tray, ms=answer.ms, query=answer.query[:8192],
                                 error="", at=now()))
-            at = now()
-            for index, kind, detail in exchanges:
+            for index, kind, detail, at in exchanges:
                 session.add(ExchangeRow(game_id=game.id, seat=index, kind=kind,
                                         move_id=str(number), detail=detail[:8192], at=at))
             row = await session.get(GameRow, game.id, with_for_update=True)
@@ -488,7 +498,7 @@ class Arbitre:
                 asked.future.cancel()
         await self.hub.publish(game.id, {"moves": game.moves, "over": True})
         answers = await asyncio.gather(*(self.caller.final(url) for _, url in calls))
-        await self._save_log(game.id, [(index, "answer", f"final call answered: {answer}")
+        await self._save_log(game.id, [(index, *note("answer", f"final call answered: {answer}"))
                                        for (index, _), answer in zip(calls, answers,
                                                                      strict=True)])
 

@@ -39,9 +39,10 @@ measure is bounded in time or count; the table goes to stdout, progress to stder
    ``random`` against ``random``, all 50 created together through ``POST /api/games``; the
    wall time to the last game's end, moves and moves/s.
 
-Every game of every measure is checked from its record: status ``over``, no seat in error
-(a late, unreachable or illegal engine), moves numbered 1..n with no gap. The exit status
-is 1 when one is not.
+Every game of every measure is checked: created (``201``), and from its record: status
+``over`` with a result (a win or a draw, not ``error``: the Arbitre failing on the game), no
+seat in error (a late, unreachable or illegal engine), moves numbered 1..n with no gap. The
+failures are listed under the table, and the exit status is 1 when there is one.
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ class Plan:
     per_set: int  # games of each Set in the games-at-once measure
 
 
-FULL = Plan(warmup_games=4, loop_seconds=30, floor_seconds=8, per_set=10)
+FULL = Plan(warmup_games=4, loop_seconds=25, floor_seconds=8, per_set=10)
 QUICK = Plan(warmup_games=1, loop_seconds=1.5, floor_seconds=1, per_set=1)
 
 
@@ -105,7 +106,8 @@ class Games:
 
     label: str
     concurrency: int
-    ids: list[str] = field(default_factory=list)
+    asked: int = 0  # games asked for
+    ids: list[str] = field(default_factory=list)  # games created
     wall: float = 0.0
     moves: int = 0
     own_ms: list[float] = field(default_factory=list)
@@ -244,10 +246,15 @@ class Bench:
             raise RuntimeError(f"POST /api/games {set_name}: {answer.status_code} {answer.text}")
         return str(answer.json()["id"])
 
-    async def play(self, set_name: str) -> str:
-        """Play one game to its end; return its id."""
-        game_id = await self.create(set_name)
-        await self.arbitre.wait(game_id)
+    async def try_create(self, set_name: str, games: Games) -> str | None:
+        """Start a game for ``games``; return its id, or ``None`` with the failure noted."""
+        games.asked += 1
+        try:
+            game_id = await self.create(set_name)
+        except (RuntimeError, httpx.HTTPError) as failed:
+            games.failures.append(f"{set_name}: not created: {failed}"[:300])
+            return None
+        games.ids.append(game_id)
         return game_id
 
     async def records(self, ids: list[str]) -> list[dict[str, Any]]:
@@ -287,8 +294,9 @@ class Bench:
 
 def check(record: dict[str, Any]) -> str:
     """Return what is wrong with a finished game's record, or ``""``."""
-    if record["status"] != "over":
-        return f"status {record['status']!r}: {record.get('reason', '')}"
+    if record["status"] != "over" or record.get("result") not in ("draw", "seat1", "seat2"):
+        return (f"status {record['status']!r}, result {record.get('result')!r}: "
+                f"{record.get('reason', '')}")
     errors = [f"seat {s['index'] + 1}: {s['error']}" for s in record["seats"] if s["error"]]
     if errors:
         return "; ".join(errors)
@@ -312,7 +320,9 @@ async def loop_games(bench: Bench, seconds: float, concurrency: int, progress: P
     started = time.monotonic()
 
     async def one() -> None:
-        games.ids.append(await bench.play(LOOP_SET))
+        game_id = await bench.try_create(LOOP_SET, games)
+        if game_id is not None:
+            await bench.arbitre.wait(game_id)
         progress.update(bar, completed=min(seconds, time.monotonic() - started),
                         note=f"{len(games.ids)} games")
 
@@ -325,13 +335,14 @@ async def at_once(bench: Bench, per_set: int, progress: Progress, bar: TaskID) -
     names = [name for name in MIXED_SETS for _ in range(per_set)]
     games = Games(f"{len(MIXED_SETS)} Sets × {per_set}, {ENGINE}–{ENGINE}", len(names))
     started = time.monotonic()
-    games.ids = list(await asyncio.gather(*(bench.create(name) for name in names)))
 
-    async def one(game_id: str) -> None:
-        await bench.arbitre.wait(game_id)
+    async def one(name: str) -> None:
+        game_id = await bench.try_create(name, games)
+        if game_id is not None:
+            await bench.arbitre.wait(game_id)
         progress.advance(bar)
 
-    await asyncio.gather(*(one(i) for i in games.ids))
+    await asyncio.gather(*(one(name) for name in names))
     games.wall = time.monotonic() - started
     return games
 
@@ -358,7 +369,7 @@ async def run(plan: Plan, console: Console) -> tuple[list[Games], dict[int, Pair
                 with Progress(*columns, console=console, transient=True) as progress:
                     bar = progress.add_task("warm-up", total=plan.warmup_games, note="")
                     for _ in range(plan.warmup_games):
-                        await bench.play(LOOP_SET)
+                        await bench.arbitre.wait(await bench.create(LOOP_SET))
                         await floor.client.get(f"{floor_base}/ask")
                         progress.advance(bar)
                     for concurrency in (1, 4):
@@ -415,13 +426,13 @@ def table(measures: list[Games], floors: dict[int, Pairs], header: str) -> str:
         floor_cell = (f"{floor.rate:.0f} ({percentile(floor.ms, 0.5):.1f})"
                       if floor else "—")
         ratio = f"{rate / floor.rate:.2f}" if floor and floor.rate else "—"
-        good = len(g.ids) - len(g.failures)
+        good = g.asked - len(g.failures)
         lines.append(
             f"| {g.label} | {g.concurrency} | {len(g.ids)} | {g.moves} | {g.wall:.1f} "
             f"| {len(g.ids) / g.wall:.1f} | {rate:.0f} | {floor_cell} | {ratio} "
             f"| {percentile(g.engine_ms, 0.5):.0f}/{percentile(g.engine_ms, 0.99):.0f} "
             f"| {percentile(g.own_ms, 0.5):.1f}/{percentile(g.own_ms, 0.99):.1f} "
-            f"| {good}/{len(g.ids)} {'✓' if not g.failures else '✗'} |")
+            f"| {good}/{g.asked} {'✓' if not g.failures else '✗'} |")
     mixed = measures[-1]
     per_set = ", ".join(f"{name} {count} games {moves} moves"
                         for name, (count, moves) in mixed.by_set.items())
@@ -432,8 +443,14 @@ def table(measures: list[Games], floors: dict[int, Pairs], header: str) -> str:
         f"before answering, one new connection per request; bad answers {bad}. engine ms: "
         "engine request start to callback; Arbitre ms/move: (at[n] − at[n−1]) − ms[n], "
         "the loop's own time per move (whole ms, up to 1 ms high; simultaneous Sets left "
-        "out); checked: status over, no seat in error, moves 1..n.",
+        "out); checked: created, status over with a result, no seat in error, moves 1..n.",
     ]
+    failures = [f for g in measures for f in g.failures]
+    if failures:
+        lines += ["", f"**{len(failures)} game(s) failed:**", ""]
+        lines += [f"- {failure}" for failure in failures[:10]]
+        if len(failures) > 10:
+            lines.append(f"- and {len(failures) - 10} more")
     return "\n".join(lines)
 
 
@@ -447,10 +464,7 @@ def main(argv: list[str] | None = None) -> int:
     with asyncio.Runner(loop_factory=factory) as runner:
         measures, floors, header = runner.run(run(QUICK if args.quick else FULL, console))
     print(table(measures, floors, header), flush=True)
-    failures = [f for g in measures for f in g.failures]
-    for failure in failures[:20]:
-        print(f"failed: {failure}", file=sys.stderr)
-    return 1 if failures else 0
+    return 1 if any(g.failures for g in measures) else 0
 
 
 if __name__ == "__main__":
