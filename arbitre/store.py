@@ -10,6 +10,7 @@ new database and upgrades an older one step by step, never dropping a record.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import secrets
 from collections.abc import AsyncIterator, Sequence
@@ -26,6 +27,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    event,
     func,
     insert,
     select,
@@ -185,6 +187,14 @@ class ExchangeRow(Base):
     at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
 
 
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
 # Upgrades: MIGRATIONS[v] takes a database from version v to v + 1 (none yet).
 MIGRATIONS: dict[int, Sequence[str]] = {}
 
@@ -204,12 +214,23 @@ class Store:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.sessions = async_sessionmaker(engine, expire_on_commit=False)
+        # SQLite has one writer at a time: this process's writers queue here rather than
+        # meet "database is locked"; other processes wait on SQLite's busy timeout.
+        self._writer = asyncio.Lock() if engine.dialect.name == "sqlite" else None
 
     @classmethod
     async def open(cls, url: str | None = None) -> Store:
-        """Open (and create or upgrade) the database at ``url`` (see :func:`database_url`)."""
+        """Open (and create or upgrade) the database at ``url`` (see :func:`database_url`).
+
+        A SQLite file is used in WAL mode (readers never wait for the writer) with a 30 s
+        busy timeout.
+        """
         full = database_url(url)
-        engine = create_async_engine(full, pool_pre_ping=True)
+        if full.startswith("sqlite"):
+            engine = create_async_engine(full, connect_args={"timeout": 30})
+            event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        else:
+            engine = create_async_engine(full, pool_pre_ping=True)
         store = cls(engine)
         try:
             await store._migrate()
@@ -245,8 +266,12 @@ class Store:
 
     @asynccontextmanager
     async def session(self) -> AsyncIterator[AsyncSession]:
-        """Yield a session inside a transaction, committed at the end."""
-        async with self.sessions() as session, session.begin():
+        """Yield a session inside a transaction, committed at the end (the writers' way)."""
+        if self._writer is None:
+            async with self.sessions() as session, session.begin():
+                yield session
+            return
+        async with self._writer, self.sessions() as session, session.begin():
             yield session
 
     async def game(self, game_id: str) -> tuple[GameRow, list[SeatRow]] | None:

@@ -97,7 +97,7 @@ class Plan:
 
 
 FULL = Plan(warmup_games=4, loop_seconds=25, floor_seconds=8, per_set=10)
-QUICK = Plan(warmup_games=1, loop_seconds=1.5, floor_seconds=1, per_set=1)
+QUICK = Plan(warmup_games=1, loop_seconds=1, floor_seconds=0.5, per_set=1)
 
 
 @dataclass
@@ -434,8 +434,10 @@ def table(measures: list[Games], floors: dict[int, Pairs], header: str) -> str:
             f"| {percentile(g.own_ms, 0.5):.1f}/{percentile(g.own_ms, 0.99):.1f} "
             f"| {good}/{g.asked} {'✓' if not g.failures else '✗'} |")
     mixed = measures[-1]
-    per_set = ", ".join(f"{name} {count} games {moves} moves"
-                        for name, (count, moves) in mixed.by_set.items())
+    order = sorted(mixed.by_set, key=lambda name: (
+        MIXED_SETS.index(name) if name in MIXED_SETS else len(MIXED_SETS), name))
+    per_set = ", ".join(f"{name} {_count(mixed.by_set[name][0], 'game')} "
+                        f"{_count(mixed.by_set[name][1], 'move')}" for name in order)
     bad = sum(p.bad for p in floors.values())
     lines += [
         "",
@@ -452,6 +454,10 @@ def table(measures: list[Games], floors: dict[int, Pairs], header: str) -> str:
         if len(failures) > 10:
             lines.append(f"- and {len(failures) - 10} more")
     return "\n".join(lines)
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def main(argv: list[str] | None = None) -> int:
