@@ -16,10 +16,13 @@ answers it from memory, so that a new context costs only what changed::
   ``item`` (and keys) and joined in order, without the cost of a template loop on a hit (one
   dictionary lookup an item): the form for the cells of a board.
 
-What makes this safe is checked when the template is compiled: the body may read only the
-names its keys read (the loop's ``item`` among them), names it assigns, defines or imports
-itself (a macro imported without context sees only its arguments), and the Environment's
-globals, so it cannot depend on anything its keys do not name. Keys that are
+What makes this safe is checked when the template is compiled: the body may read only what
+its keys are (a key ``view.cells`` lets it read ``view.cells`` and below, never
+``view.winner``; the loop's ``item`` and all below it), names it assigns, defines or
+imports itself (a macro imported without context sees only its arguments), and the
+Environment's globals, so it cannot depend on anything its keys do not name. Attribute and
+constant-item access are followed (``view.a``, ``view["a"]``); a key that is computed
+(``view.cells | length``) names nothing the body may read. Keys that are
 equal must draw the same (``1`` and ``True`` are one key). A key that cannot be hashed
 renders the body every time. Output is escaped exactly as it would be in place: the cached
 value is the Markup the body produced.
@@ -85,15 +88,16 @@ class FragmentExtension(Extension):
                 parser.stream.expect("name:in")
                 items = parser.parse_expression()
         body = parser.parse_statements(("name:endfragment",), drop_needle=True)
-        allowed = _ALWAYS | set(self.environment.globals)
-        for key in keys:
-            allowed |= _names(key, "load")
         template = nodes.Template(body)
-        free = _names(template, "load") - _names(template, "store") - allowed
+        own = _ALWAYS | set(self.environment.globals) | _names(template, "store")
+        named = [path for path in map(_path, keys) if path is not None]
+        free = sorted(".".join(path) for path in _reads(template)
+                      if path[0] not in own
+                      and not any(path[:len(key)] == key for key in named))
         if free:
             raise TemplateSyntaxError(
-                f"fragment body reads {', '.join(sorted(free))}, which its key does not "
-                "name", lineno, parser.name, parser.filename)
+                f"fragment body reads {', '.join(free)}, which its keys do not name",
+                lineno, parser.name, parser.filename)
         if target is not None and items is not None:
             extra = nodes.Tuple(keys[1:], "load")
             call = self.call_method("_each", [nodes.Const(position), items, extra])
@@ -136,6 +140,34 @@ class FragmentExtension(Extension):
                 continue
             append(found if found is not None else self._store(slot, Markup(caller(item))))
         return Markup("".join(parts))
+
+
+def _path(node: nodes.Node) -> tuple[str, ...] | None:
+    """Return the access path ``node`` reads (``view.cells`` -> ``("view", "cells")``), or
+    ``None`` when it is not a name followed by attributes and constant items."""
+    if isinstance(node, nodes.Name):
+        return (node.name,) if node.ctx == "load" else None
+    if isinstance(node, nodes.Getattr):
+        base = _path(node.node)
+        return None if base is None else (*base, node.attr)
+    if isinstance(node, nodes.Getitem) and isinstance(node.arg, nodes.Const):
+        base = _path(node.node)
+        return None if base is None else (*base, str(node.arg.value))
+    return None
+
+
+def _reads(node: nodes.Node) -> set[tuple[str, ...]]:
+    """Return every access path ``node`` reads, each as long as it goes."""
+    found: set[tuple[str, ...]] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        path = _path(current)
+        if path is not None:
+            found.add(path)
+            continue
+        stack.extend(current.iter_child_nodes())
+    return found
 
 
 def _names(node: nodes.Node, ctx: str) -> set[str]:

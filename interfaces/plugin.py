@@ -202,7 +202,7 @@ class ArbitreRules(Rules, Protocol):
 Engine = Callable[[Mapping[str, str]], str]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SetInterface:
     """One Set: its names, its parser, its page and assets, optionally its rules.
 
@@ -220,6 +220,9 @@ class SetInterface:
     - ``engines``: built-in engines by name (``"random"``, ``"perfect"`` ...), the first
       being the default; each speaks the real engine protocol through the Arbitre.
     - ``sample``: query parameters the tester proposes for a first look.
+
+    Equality and hashing are by identity: one object per Set, usable as a template's
+    fragment key.
     """
 
     name: str

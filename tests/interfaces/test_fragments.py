@@ -70,12 +70,37 @@ def test_an_unhashable_key_is_rendered_every_time(env: jinja2.Environment) -> No
     "{% fragment x %}{{ y }}{% endfragment %}",
     "{% fragment c for c in cells %}{{ preview }}{% endfragment %}",
     "{% fragment c for c in cells %}{{ self.title() }}{% endfragment %}",
+    # A key names a path, not its root: view.a does not let the body read view.b.
+    "{% fragment view.a %}{{ view.b }}{% endfragment %}",
+    "{% fragment view['a'] %}{{ view.b }}{% endfragment %}",
+    "{% fragment view.a.x %}{{ view.a.y }}{% endfragment %}",
+    "{% fragment view.a %}{{ view }}{% endfragment %}",
+    "{% fragment view.cells | length %}{{ view.cells[0] }}{% endfragment %}",
+    "{% fragment c, view.a for c in cells %}{{ c }}{{ view.b }}{% endfragment %}",
 ])
 def test_a_body_reading_what_its_key_does_not_name_is_refused(
     env: jinja2.Environment, source: str
 ) -> None:
-    with pytest.raises(jinja2.TemplateSyntaxError, match="which its key does not name"):
+    with pytest.raises(jinja2.TemplateSyntaxError, match="which its keys do not name"):
         env.from_string(source)
+
+
+@pytest.mark.parametrize("source", [
+    "{% fragment view.a %}{{ view.a }}{{ view.a.x }}{{ view.a['y'] }}{% endfragment %}",
+    "{% fragment view %}{{ view.b }}{% endfragment %}",
+    "{% fragment c for c in cells %}{{ c.name }}{{ c[0] }}{% endfragment %}",
+    "{% fragment view.a %}{% set z = 1 %}{{ z }}{{ view.a.b }}{% endfragment %}",
+])
+def test_a_body_reading_below_its_keys_compiles(env: jinja2.Environment,
+                                                 source: str) -> None:
+    env.from_string(source)
+
+
+def test_the_first_context_of_a_path_key_is_never_shown_to_another(
+        env: jinja2.Environment) -> None:
+    template = env.from_string("{% fragment view.a %}{{ view.a.x }}{% endfragment %}")
+    assert template.render(view={"a": {"x": 1}}) == "1"
+    assert template.render(view={"a": {"x": 2}}) == "2"
 
 
 def test_the_loop_form_names_its_item_first(env: jinja2.Environment) -> None:
