@@ -144,3 +144,20 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
     """Pages open at the Arbitre's iframe size, 736x660."""
     return {**browser_context_args, "viewport": {"width": 736, "height": 660}}
+
+
+# Markers by folder (a ``pytestmark`` in a conftest.py marks only that file): select with
+# ``-m "not browser"``, ``-m robustness``, ``-m arbitre``.
+_FOLDER_MARKS = {"browser": "browser", "robustness": "robustness", "arbitre": "arbitre"}
+_BROWSER_FIXTURES = frozenset({"page", "browser", "context", "browser_context"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark each test by its folder, and as ``browser`` when it drives Chromium."""
+    for item in items:
+        parts = Path(str(item.path)).relative_to(ROOT).parts
+        for folder, mark in _FOLDER_MARKS.items():
+            if folder in parts[:2]:
+                item.add_marker(getattr(pytest.mark, mark))
+        if _BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)

@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-pytestmark = pytest.mark.browser
 
 
 # Records every URL a page gives its hidden return iframe (kept across navigations of one
