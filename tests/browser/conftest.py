@@ -10,8 +10,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-
-
 # Records every URL a page gives its hidden return iframe (kept across navigations of one
 # page): proof that even a second return cancelled by the first never happened.
 RECORD_RETURNS = """

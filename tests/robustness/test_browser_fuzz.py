@@ -20,7 +20,6 @@ from tests.browser.conftest import PageWatch
 from tests.robustness.browser import EMBED, SHOWS_IN_FRAMES, Host, raw_url
 from tests.robustness.queries import random_queries
 
-
 REGISTRY = load_registry()
 SETS = [pytest.param(interface, id=interface.key) for interface in REGISTRY]
 QUERIES = int(os.environ.get("TOURNOYONS_FUZZ_BROWSER", "200"))

@@ -28,7 +28,6 @@ from interfaces.registry import load_registry
 from tests.browser.conftest import PageWatch
 from tests.robustness.browser import RECORD_RETURNS, Host
 
-
 REGISTRY = load_registry()
 SETS = [pytest.param(index, interface, id=interface.key)
         for index, interface in enumerate(REGISTRY)]

@@ -25,7 +25,6 @@ from tests.browser.conftest import PageWatch
 from tests.robustness.browser import RECORD_RETURNS, Host, first_value, open_ready
 from tests.robustness.xss import CSS_PAYLOADS, PAYLOADS
 
-
 REGISTRY = load_registry()
 SETS = [pytest.param(interface, id=interface.key) for interface in REGISTRY]
 SLOTS = ("Name1", "Name2", "Legend", "Count", "URLReturn")
