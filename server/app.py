@@ -123,9 +123,10 @@ class PageResponse(Response):
 class Interfaces:
     """The application's state and endpoints."""
 
-    def __init__(self, registry: Registry, frame_ancestors: str) -> None:
+    def __init__(self, registry: Registry, frame_ancestors: str, sink: bool = False) -> None:
         self.registry = registry
         self.frame_ancestors = frame_ancestors
+        self.sink_enabled = sink
         self.assets = AssetStore()
         self.assets.add_folder("shared", SHARED_STATIC)
         loaders: list[jinja2.BaseLoader] = [
@@ -321,7 +322,13 @@ class Interfaces:
     # --- the return sink -----------------------------------------------------------------
 
     async def return_sink(self, request: Request) -> Response:
-        """``GET /return?ReturnValue=...``: record the value; the page tells the tester."""
+        """``GET /return?ReturnValue=...``: record the value; the page tells the tester.
+
+        Only with the ``sink`` option (``serve --sink``): a public server records nothing.
+        """
+        if not self.sink_enabled:
+            return Response("the return sink is off (serve --sink)", 404,
+                            media_type="text/plain")
         params = parse_query(request.scope["query_string"])
         self.sink_count += 1
         entry = {"id": self.sink_count, "value": params.get("returnvalue"), "params": params}
@@ -330,8 +337,16 @@ class Interfaces:
         return Response(body, media_type="text/html", headers={"Cache-Control": "no-store"})
 
     async def return_log(self, request: Request) -> Response:
-        """``GET /return/log``: the values the sink received, oldest first (JSON)."""
-        return JSONResponse(list(self.sink), headers={"Cache-Control": "no-store"})
+        """``GET /return/log?tag=T[&tag=U]``: the values the sink received whose query had
+        one of these ``tag``s, oldest first (JSON). A caller reads only the returns it
+        tagged itself: there is no list of everything."""
+        if not self.sink_enabled:
+            return JSONResponse({"error": "the return sink is off (serve --sink)"}, 404)
+        tags = set(request.query_params.getlist("tag"))
+        if not tags:
+            return JSONResponse({"error": "name your tags: /return/log?tag=..."}, 400)
+        found = [entry for entry in self.sink if entry["params"].get("tag") in tags]
+        return JSONResponse(found, headers={"Cache-Control": "no-store"})
 
     # --- assets and health ---------------------------------------------------------------
 
@@ -395,6 +410,7 @@ def create_app(
     database: str | None = None,
     public_url: str = "http://127.0.0.1:8000",
     engine_hosts: frozenset[str] | None = None,
+    sink: bool = False,
 ) -> ASGIApp:
     """Return the ASGI application serving every registered Set, and the Arbitre.
 
@@ -403,9 +419,11 @@ def create_app(
     allowed to embed the pages (default ``*``: any). ``database``: the Arbitre's records
     (a SQLite file, default ``arbitre.sqlite3``, or ``postgresql://...``); ``public_url``:
     this server's base URL as engines reach it (the Referee URL and the built-in engines
-    are under it); ``engine_hosts``: when given, the only hosts engine URLs may name.
+    are under it); ``engine_hosts``: when given, the only hosts engine URLs may name;
+    ``sink``: serve the tester's return sink (``/return``, ``/return/log``).
     """
-    state = Interfaces(registry if registry is not None else load_registry(sets), frame_ancestors)
+    state = Interfaces(registry if registry is not None else load_registry(sets),
+                       frame_ancestors, sink)
     holder = _Holder()
     web = ArbitreWeb(holder, state.env)
 

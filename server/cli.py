@@ -36,6 +36,10 @@ def _parser() -> argparse.ArgumentParser:
     _arbitre_options(serve)
     serve.add_argument("--public-url", default="",
                        help="this server's URL as engines reach it (default http://HOST:PORT)")
+    serve.add_argument("--sink", action="store_true",
+                       help="serve the tester's return sink /return and its log (for the "
+                            "tester on a local server; scripts/serve.py turns it on on "
+                            "127.0.0.1)")
     serve.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
     serve.add_argument("--no-access-log", action="store_true", help="do not log each request")
 
@@ -83,7 +87,8 @@ def serve(args: argparse.Namespace) -> None:
     sock, url = bind(args.host, args.port)
     print(f"tournoyons-gui: serving on {url}/", flush=True)
     app = create_app(frame_ancestors=args.frame_ancestors, database=args.database,
-                     public_url=args.public_url or url, engine_hosts=_hosts(args.engine_hosts))
+                     public_url=args.public_url or url, engine_hosts=_hosts(args.engine_hosts),
+                     sink=args.sink)
     config = uvicorn.Config(app, log_level=args.log_level, access_log=not args.no_access_log,
                             server_header=False, date_header=True)
     uvicorn.Server(config).run(sockets=[sock])

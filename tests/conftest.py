@@ -32,7 +32,8 @@ if str(PLUGINS) not in sys.path:
 def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """The ASGI application, with every registered Set (the third-party Nim included); the
     Arbitre's records in a SQLite file of its own."""
-    return create_app(database=str(tmp_path_factory.mktemp("app") / "arbitre.sqlite3"))
+    return create_app(database=str(tmp_path_factory.mktemp("app") / "arbitre.sqlite3"),
+                      sink=True)
 
 
 @pytest.fixture(scope="session")
@@ -65,7 +66,7 @@ def start_server(database: Path, *extra: str) -> subprocess.Popen[str]:
         str(PLUGINS), str(ROOT), os.environ.get("PYTHONPATH", "")]))}
     return subprocess.Popen(
         [sys.executable, "-m", "server.cli", "serve", "--port", "0", "--log-level", "warning",
-         "--no-access-log", "--database", str(database), *extra],
+         "--no-access-log", "--sink", "--database", str(database), *extra],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
 

@@ -49,6 +49,6 @@ def watch(page: Page) -> Iterator[PageWatch]:
 
 def sink_values(base: str, tag: str) -> list[str | None]:
     """Return the ReturnValues the server's sink received with ``tag=<tag>`` in their query."""
-    with urllib.request.urlopen(base + "/return/log", timeout=5) as answer:
+    with urllib.request.urlopen(f"{base}/return/log?tag={tag}", timeout=5) as answer:
         log: list[dict[str, Any]] = json.load(answer)
     return [entry["value"] for entry in log if entry["params"].get("tag") == tag]

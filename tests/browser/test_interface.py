@@ -59,7 +59,7 @@ def sink(base: str, tag: str) -> str:
 
 def sink_entries(base: str, tag: str) -> list[dict[str, Any]]:
     """Return the sink's log entries (value and every query parameter) carrying ``tag``."""
-    with urllib.request.urlopen(base + "/return/log", timeout=5) as answer:
+    with urllib.request.urlopen(f"{base}/return/log?tag={tag}", timeout=5) as answer:
         log: list[dict[str, Any]] = json.load(answer)
     return [entry for entry in log if entry["params"].get("tag") == tag]
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import urllib.parse
 import urllib.request
 import uuid
 from collections import Counter
@@ -133,9 +134,10 @@ def storm(page: Page, frame: Frame, pointer: Pointer, kind: str, target: str) ->
         page.keyboard.press("Enter")
 
 
-def sink_counts(base: str) -> Counter[str]:
-    """Return how many values the sink received per tag."""
-    with urllib.request.urlopen(base + "/return/log", timeout=5) as answer:
+def sink_counts(base: str, tags: list[str]) -> Counter[str]:
+    """Return how many values the sink received per tag, for ``tags``."""
+    query = urllib.parse.urlencode([("tag", tag) for tag in tags])
+    with urllib.request.urlopen(f"{base}/return/log?{query}", timeout=5) as answer:
         log = json.load(answer)
     return Counter(str(entry["params"].get("tag")) for entry in log)
 
@@ -171,7 +173,7 @@ def test_every_storm_returns_exactly_one_value(
             assert len(loads) == 1, (KINDS[n % len(KINDS)], loads)
         pending += tags
         if len(pending) >= BATCH or numbers[-1] == count - 1:
-            counts = sink_counts(live_server)
+            counts = sink_counts(live_server, pending)
             assert {t: counts[t] for t in pending} == dict.fromkeys(pending, 1)
             pending.clear()
     assert watch.errors == []

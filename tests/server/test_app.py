@@ -166,10 +166,23 @@ def test_the_return_sink_logs_every_value(client: TestClient) -> None:
     client.get("/return?tag=sinktest&ReturnValue=%3Cb%3E")
     answer = client.get("/return?tag=sinktest&ReturnValue=7")
     assert answer.headers["cache-control"] == "no-store"
-    values = [e["value"] for e in client.get("/return/log").json()
+    values = [e["value"] for e in client.get("/return/log?tag=sinktest").json()
               if e["params"].get("tag") == "sinktest"]
     assert values == ["5", "<b>", "7"]
     assert "<b>" not in client.get("/return?tag=sinktest&ReturnValue=%3Cb%3E").text
+
+
+def test_the_sink_log_names_only_the_tags_asked(client: TestClient) -> None:
+    client.get("/return?tag=mine&ReturnValue=1")
+    client.get("/return?tag=theirs&ReturnValue=2")
+    assert client.get("/return/log").status_code == 400
+    assert [e["value"] for e in client.get("/return/log?tag=mine").json()] == ["1"]
+
+
+def test_the_sink_is_off_unless_asked(tmp_path: Path) -> None:
+    with TestClient(create_app(database=str(tmp_path / "a.sqlite3"))) as client:
+        assert client.get("/return?tag=x&ReturnValue=1").status_code == 404
+        assert client.get("/return/log?tag=x").status_code == 404
 
 
 def test_tester_api_plays_a_game(client: TestClient) -> None:
