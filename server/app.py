@@ -1,7 +1,7 @@
 """The HTTP side: routing, headers, caching, the return sink and the tester's API.
 
 Nothing here knows a game: a page is ``query string -> Context -> the Set's build() -> its
-template``, the same for every Set in the registry (issue 2; spec sections 1-3 and 6).
+template``, the same for every Set in the registry (interface protocol sections 1-3 and 6).
 """
 
 from __future__ import annotations
@@ -370,7 +370,7 @@ class Interfaces:
         return Response(body, media_type=asset.media_type, headers=headers)
 
     async def healthz(self, request: Request) -> Response:
-        """``GET /healthz``: 200 while the server runs, with the number of Sets."""
+        """``GET /healthz``: 200 ``{"status": "ok", "sets": [names]}`` while the server runs."""
         return JSONResponse({"status": "ok", "sets": [s.name for s in self.registry]})
 
 
@@ -456,6 +456,5 @@ def create_app(
         Route("/{set}", state.set_page),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
-    app.state.interfaces = state
     app.state.arbitre_holder = holder
     return SecurityHeaders(app, frame_ancestors)

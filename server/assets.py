@@ -3,7 +3,7 @@
 A URL is ``/static/<digest>/<namespace>/<file>``: ``shared`` for the top-level ``static/``
 folder, a Set's key for its package's ``static/``. The digest changes with the content, so
 an asset is cached for a year as immutable and the Arbitre's reload after each move fetches
-the page alone (issue 2, Headers).
+the page alone.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ board. Five marks of one player in a row, a column or a diagonal score one align
 recorded in that player's ``Gain`` by its first and last cells (``D3H3``). A cell may
 belong to alignments in different directions, but not to two in the same direction. The
 game ends when the board is full; the player with more alignments wins (equal: a draw).
-Source: manual chapter V, "Morpion" (the syntax); issue 3 (the scoring rule); engine protocol
+Source: manual chapter V, "Morpion" (the syntax); our scoring rule (engine protocol decision
+21); engine protocol
 section 4, BigTicTacToe, and decision 21 (the same rule, as engines are told it).
 
 Consequences and decisions of the same-direction rule:

@@ -155,7 +155,7 @@ def outcome(board1: tuple[Line, ...], board2: tuple[Line, ...]) -> tuple[bool, P
 
     Player one guesses first. The first to find wins; when player one finds on line n,
     player two still plays up to line n and a find on that line is a draw. Neither found
-    after 8 lines each: a draw. Source: issue 4's rules for the tester.
+    after 8 lines each: a draw. Source: manual chapter V, "Mastermind", as the tester plays it.
     """
     ones, twos = guesses(Player.ONE, board1, board2), guesses(Player.TWO, board1, board2)
     one, two = found_at(ones), found_at(twos)

@@ -18,7 +18,7 @@ the marks the Arbitre computed; the empty value when it has none, never ``Init``
 ``Move`` and no ``Gain``. Its guess is ``00`` + 4 colours (any two mark digits, ignored) or
 the 4 colours alone. Pages show a person only its own code, spectators both codes once the
 game is over (or in a replay).
-Source: manual chapter V, "Mastermind"; issue 4.
+Source: manual chapter V, "Mastermind"; engine protocol decision 18.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ ours.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from pokerkit import Hand, StandardHighHand
 
@@ -170,12 +170,6 @@ class Tray:
             if self.totals == (0, 0):
                 found.append("both players cannot fold")
         return found
-
-    def with_bet(self, player: Player, total: int) -> Tray:
-        """Return this Tray with ``player``'s total set (0: folded) and their ``?`` removed."""
-        totals = (total, self.totals[1]) if player is Player.ONE else (self.totals[0], total)
-        waiting = None if self.waiting is player else self.waiting
-        return replace(self, totals=totals, waiting=waiting)
 
     def text(self) -> str:
         """Return the ``Tray`` value, as :func:`parse_tray` reads it."""

@@ -14,7 +14,6 @@ from interfaces.protocol import Context, Method, ParamError, Player
 
 ROCK, PAPER, SCISSORS = "1", "2", "3"
 HANDS = (ROCK, PAPER, SCISSORS)
-HAND_NAMES = {ROCK: "rock", PAPER: "paper", SCISSORS: "scissors"}
 WINNING_SCORE = 5
 
 
@@ -44,11 +43,6 @@ class Side:
     hand: str | None
     score: int | None
     outcome: str = ""
-
-    @property
-    def hand_name(self) -> str:
-        """Return ``rock``, ``paper``, ``scissors`` or ``""``."""
-        return HAND_NAMES.get(self.hand or "", "")
 
 
 @dataclass(frozen=True, kw_only=True)

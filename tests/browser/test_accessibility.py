@@ -1,4 +1,4 @@
-"""Accessibility of every Set's page and of the tester, in real Chromium (issue 6).
+"""Accessibility of every Set's page and of the tester, in real Chromium.
 
 - axe-core (the ``axe-playwright-python`` package, which injects it with ``page.evaluate``)
   finds no violation on each Set's page in its Standard, Input and End states (and Prepare,

@@ -1,6 +1,6 @@
 """BigTicTacToe (Morpion): the parser and the rules, without a browser.
 
-Manual chapter V, "Morpion"; spec section 4 (BigTicTacToe); issue 3 (the scoring rule).
+Manual chapter V, "Morpion"; spec section 4 (BigTicTacToe); engine protocol decision 21 (the scoring rule).
 """
 
 from __future__ import annotations

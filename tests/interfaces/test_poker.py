@@ -133,12 +133,6 @@ def test_contradictory_trays_are_reported(text: str, problem: str) -> None:
     assert problems and any(problem in p for p in problems), problems
 
 
-def test_a_bet_rewrites_the_total_and_removes_the_mark() -> None:
-    tray = parse_tray("01002????C3SKM5-?2")
-    assert tray.with_bet(Player.TWO, 9).text() == "01002????C3SKM5-9"
-    assert tray.with_bet(Player.ONE, 0).text() == "01002????C3SKM0-?2"
-
-
 # --- legal bets -----------------------------------------------------------------------
 
 

@@ -21,8 +21,8 @@ def test_what_beats_what(a: str, b: str) -> None:
 def test_both_hands_and_scores_are_read() -> None:
     view = build(read_context("Move1=2&Move2=1&Gain1=3&Gain2=4"))
     one, two = view.sides
-    assert (one.hand, one.hand_name, one.score, one.outcome) == ("2", "paper", 3, "win")
-    assert (two.hand, two.hand_name, two.score, two.outcome) == ("1", "rock", 4, "lose")
+    assert (one.hand, one.score, one.outcome) == ("2", 3, "win")
+    assert (two.hand, two.score, two.outcome) == ("1", 4, "lose")
     assert view.errors == ()
     assert view.sound == "move"
 

@@ -1,4 +1,4 @@
-"""Generated queries in Chromium (issue 6): no page error, no console error, no blank page.
+"""Generated queries in Chromium: no page error, no console error, no blank page.
 
 Per registered Set, ``TOURNOYONS_FUZZ_BROWSER`` queries (default 200; the long run 500+)
 from the same generator as the server-side fuzzing, each loaded in an iframe of a host page,

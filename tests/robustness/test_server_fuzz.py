@@ -1,4 +1,4 @@
-"""Server-side fuzzing (issue 6): generated query strings never break a Set's page.
+"""Server-side fuzzing: generated query strings never break a Set's page.
 
 Per registered Set (the third-party Nim included), ``TOURNOYONS_FUZZ_EXAMPLES`` query
 strings (default 10,000) from a seeded generator (:mod:`tests.robustness.queries`: random

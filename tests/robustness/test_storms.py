@@ -1,4 +1,4 @@
-"""Exactly once under input storms (issue 6): each storm returns one ReturnValue.
+"""Exactly once under input storms: each storm returns one ReturnValue.
 
 ``TOURNOYONS_STORMS`` storms in all (default 1000), dealt round-robin to the registered
 Sets (one test per Set, so that xdist spreads them). A storm is played on the Input page of

@@ -1,4 +1,4 @@
-"""Hostile input in Chromium (issue 6): no script runs, no non-http URL is loaded.
+"""Hostile input in Chromium: no script runs, no non-http URL is loaded.
 
 Per registered Set, pages (embedded ten at a time in iframes of a host page, as the Arbitre
 shows them) rotate the payloads of :mod:`tests.robustness.xss` through

@@ -488,8 +488,4 @@
     },
   });
   if (prep) definePrepare();
-
-  /* The runtime may have started before this script defined the controller (both are
-     deferred): then input was turned on without controls(); set it right now. */
-  if (root.getAttribute("data-ready") === "true") input(T.inputOn);
 })();
