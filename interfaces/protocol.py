@@ -50,6 +50,12 @@ class Method(enum.StrEnum):
     DOUBLE = "double"
     INVERSE = "inverse"
 
+    @property
+    def takes_input(self) -> bool:
+        """Whether a page drawn with this Method may ask for a value: never at ``End`` (the
+        final position) or ``None`` (no board), interface protocol section 2."""
+        return self not in (Method.END, Method.NONE)
+
 
 class Player(enum.IntEnum):
     """Player one (first to play, ``Name1``/``Move1``/``Gain1``) or player two."""

@@ -186,7 +186,7 @@ class Interfaces:
             view is not None
             and view.player is not None
             and (view.playable or view.composed)
-            and method not in (Method.END, Method.NONE)
+            and method.takes_input
         )
         config = {
             "set": interface.name if interface else "",
