@@ -238,7 +238,8 @@ class Arbitre:
         game_id = new_id(12)
         async with self.store.session() as session:
             session.add(GameRow(id=game_id, set_name=interface.name, status="playing",
-                                options=options.to_json(), turn=turn_json(turn), moves=0,
+                                options=options.to_json(), turn=turn_json(turn),
+                                first=turn_json(turn), moves=0,
                                 winner=None, result="", reason="", created_at=now()))
             await session.flush()
             for index, seat in enumerate(made):
@@ -351,9 +352,9 @@ class Arbitre:
                 answer = answers[asked.index(player)]
                 turn = rules.play(turn.state, values[player])
                 number += 1
+                own = [entry for entry in exchanges if entry[0] == int(player) - 1]
                 await self._save_move(game, rules, number, int(player) - 1, values[player],
-                                      turn, answer, exchanges)
-                exchanges = []
+                                      turn, answer, own)
                 await self.hub.publish(game.id, {"moves": number, "over": False})
 
     async def _ask(self, game: GameRow, seat: SeatRow, player: Player, rules: ArbitreRules,
@@ -451,7 +452,7 @@ class Arbitre:
                          value: str, turn: Turn, answer: _Answer,
                          exchanges: list[tuple[int, str, str, dt.datetime]]) -> None:
         data = turn_json(turn)
-        tray = str(rules.page(turn, None, asking=False, reveal=True).get("Tray", ""))
+        tray = str(rules.page(turn, None, asking=False).get("Tray", ""))
         async with self.store.session() as session:
             session.add(MoveRow(game_id=game.id, number=number, seat=seat, value=value,
                                 turn=data, tray=tray, ms=answer.ms, query=answer.query[:8192],
@@ -533,6 +534,18 @@ class Arbitre:
 
     # --- reading ------------------------------------------------------------------------
 
+    def hides(self, game: GameRow, interface: SetInterface) -> bool:
+        """Whether the game, in play, holds information a spectator may not see (a fleet, a
+        code, hole cards: decision 23), i.e. its spectators' page differs from the revealed
+        one. Then the moves' values, trays and the engines' exchanges are withheld from the
+        record and the pages until the end."""
+        rules = interface.arbitre
+        if game.status != "playing" or rules is None:
+            return False
+        turn = turn_from(game.turn)
+        return dict(rules.page(turn, None, asking=False)) != dict(
+            rules.page(turn, None, asking=False, reveal=True))
+
     async def record(self, game_id: str) -> dict[str, Any] | None:
         """Return a game's whole record as a JSON document (the export), or ``None``."""
         found = await self.store.game(game_id)
@@ -541,6 +554,21 @@ class Arbitre:
         game, seats = found
         moves = await self.store.moves(game_id)
         exchanges = await self.store.exchanges(game_id)
+        interface = self.registry.get(game.set_name)
+        rules = interface.arbitre if interface is not None else None
+        hidden = interface is not None and self.hides(game, interface)
+
+        def tray(move: MoveRow) -> str:
+            if hidden:
+                return "?"
+            if game.status == "playing" or rules is None:
+                return move.tray
+            return str(rules.page(turn_from(move.turn), None, asking=False, reveal=True)
+                       .get("Tray", ""))
+
+        def shown(text: str) -> str:
+            return "?" if hidden else redact(text, seats)
+
         return {
             "id": game.id,
             "set": game.set_name,
@@ -555,11 +583,13 @@ class Arbitre:
                        "url": s.url if s.kind == "engine" else "",
                        "builtin": s.url if s.kind == "builtin" else "",
                        "status": s.final_status, "error": s.error} for s in seats],
-            "moves": [{"number": m.number, "seat": m.seat, "value": m.value, "tray": m.tray,
-                       "ms": m.ms, "query": redact(m.query, seats), "error": m.error,
+            "hidden": hidden,
+            "moves": [{"number": m.number, "seat": m.seat,
+                       "value": "?" if hidden else m.value, "tray": tray(m),
+                       "ms": m.ms, "query": shown(m.query), "error": m.error,
                        "at": m.at.isoformat()} for m in moves],
             "exchanges": [{"seat": e.seat, "kind": e.kind, "move": e.move_id,
-                           "detail": redact(e.detail, seats), "at": e.at.isoformat()}
+                           "detail": shown(e.detail), "at": e.at.isoformat()}
                           for e in exchanges],
         }
 
@@ -575,11 +605,7 @@ class Arbitre:
             return game, seats, turn_from(game.turn), game.moves
         move = max(0, move)
         if move == 0:
-            interface = self.registry.get(game.set_name)
-            rules = interface.arbitre if interface else None
-            if rules is None:
-                return None
-            return game, seats, rules.start(int(game.options.get("level", 1))), 0
+            return game, seats, turn_from(game.first), 0
         async with self.store.sessions() as session:
             row = (await session.scalars(select(MoveRow).where(
                 MoveRow.game_id == game_id, MoveRow.number == move))).one_or_none()

@@ -104,7 +104,8 @@ class MetaRow(Base):
 class GameRow(Base):
     """``games``: one game. ``turn`` is the current Turn (``{"state", "params", "over"}``).
 
-    ``status``: ``playing``, ``over`` or ``interrupted``; ``winner`` the winning seat
+    ``first`` is the Turn the game started from (a replay's position 0: a Poker deal is
+    random). ``status``: ``playing``, ``over`` or ``interrupted``; ``winner`` the winning seat
     index (0 first player) or ``None`` (a draw, or no result); ``options`` the match options
     (``timeout`` s, ``level``, ``wait`` tenths, ``init_as_board``, ``person_timeout`` s).
     """
@@ -115,6 +116,7 @@ class GameRow(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     turn: Mapped[dict[str, Any]] = mapped_column(JSON)
+    first: Mapped[dict[str, Any]] = mapped_column(JSON)
     moves: Mapped[int] = mapped_column(Integer, default=0)
     winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
     result: Mapped[str] = mapped_column(String(16), default="")

@@ -43,6 +43,8 @@ __all__ = ["ArbitreWeb"]
 log = logging.getLogger(__name__)
 
 MAX_FORM = 16 * 1024
+#: What the moves list and the record show for a value while the game hides information.
+HIDDEN = "?"
 PER_PAGE = 25
 NO_STORE = {"Cache-Control": "no-store"}
 
@@ -253,6 +255,7 @@ class ArbitreWeb:
         return self._html(
             "arbitre/game.html", game=game, seats=seats, number=number, src=src, moves=moves,
             asked=asked, mine=mine, interface=interface,
+            hidden=HIDDEN if self.arbitre.hides(game, interface) else None,
             config={"id": game.id, "moves": game.moves, "number": number,
                     "live": game.status == "playing", "seats": tokens})
 
@@ -266,10 +269,12 @@ class ArbitreWeb:
                                request.query_params.getlist("seat"))
         answer: dict[str, Any] = {"src": src, "move": number, "moves": game.moves,
                                   "status": game.status, "result": _result_text(game, seats),
-                                  "asked": asked}
+                                  "asked": asked,
+                                  "statuses": [s.final_status for s in seats]}
         if request.query_params.get("list"):
+            hidden = self.arbitre.hides(game, interface)
             answer["list"] = [{"number": m.number, "seat": seats[m.seat].name,
-                               "value": m.value, "ms": m.ms}
+                               "value": HIDDEN if hidden else m.value, "ms": m.ms}
                               for m in await self.arbitre.store.moves(game.id)]
         return JSONResponse(answer, headers=NO_STORE)
 
@@ -309,9 +314,11 @@ class ArbitreWeb:
         game, seats = found
         exchanges = await self.arbitre.store.exchanges(game.id)
         moves = await self.arbitre.store.moves(game.id)
+        interface = self.arbitre.registry.get(game.set_name)
+        hidden = interface is not None and self.arbitre.hides(game, interface)
         return self._html("arbitre/log.html", game=game, seats=seats, exchanges=exchanges,
-                          moves=moves, result=_result_text(game, seats),
-                          redact=lambda text: redact(text, seats))
+                          moves=moves, result=_result_text(game, seats), hidden=hidden,
+                          redact=lambda text: HIDDEN if hidden else redact(text, seats))
 
     # --- engines and persons ------------------------------------------------------------
 

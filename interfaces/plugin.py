@@ -8,15 +8,17 @@ A Set is a package (``interfaces/<set>/`` for the built-in ones) that exports on
     [project.entry-points."tournoyons.interfaces"]
     checkers = "my_checkers:interface"
 
-The package carries ``templates/<key>/`` (its page, extending ``_interface.html``) and
-``static/`` (its script and stylesheet) beside its code. It knows one game and nothing of
-HTTP: it turns a :class:`~interfaces.protocol.Context` into a view model, and may carry the
-game's rules for the tester (manual chapter VI: "jeu ajouté").
+The package carries ``templates/<key>/page.html`` (its page, extending ``_interface.html``)
+and ``static/`` (its scripts and stylesheets) beside its code; they are found by looking,
+with :func:`importlib.resources.files`, so the :class:`SetInterface` names none of them. It
+knows one game and nothing of HTTP: it turns a :class:`~interfaces.protocol.Context` into a
+view model, and may carry the game's rules for the tester (manual chapter VI: "jeu ajouté").
 """
 
 from __future__ import annotations
 
 import importlib.resources
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
@@ -202,17 +204,27 @@ class ArbitreRules(Rules, Protocol):
 Engine = Callable[[Mapping[str, str]], str]
 
 
+class _Found(tuple[str, ...]):
+    """The default of ``scripts`` and ``styles``: an empty tuple told apart by identity
+    from a ``()`` given explicitly, which means "none" and wins like any value given."""
+
+    __slots__ = ()
+
+
+_FOUND = _Found()
+
+
 @dataclass(frozen=True, eq=False)
 class SetInterface:
     """One Set: its names, its parser, its page and assets, optionally its rules.
+
+    A Set says what is particular to it; where its code, page and assets are follows from
+    its package (convention over configuration, as Datasette finds a plugin's folders):
 
     - ``name``: canonical spelling (``"TicTacToe"``), shown in ``data-set``; the URL key
       is ``name.lower()`` (``/tictactoe/``).
     - ``build``: ``Context -> View``; reads ``Tray``, ``Gain1``/``Gain2``, ``Move1``/``Move2``.
       Must not raise on any input: a value it cannot read goes in ``View.errors``.
-    - ``package``: the import name of the package holding ``templates/`` and ``static/``.
-    - ``template``: the page template's name, ``"<key>/page.html"`` by convention.
-    - ``scripts``/``styles``: files of the package's ``static/`` the page loads.
     - ``aliases``: other names accepted for ``Set`` (French names, other spellings).
     - ``methods``: the Methods the Set draws; any other is read as ``Standard``.
     - ``rules``: the game's rules, for the tester; ``None`` if the Set has none. Rules that
@@ -221,21 +233,55 @@ class SetInterface:
       being the default; each speaks the real engine protocol through the Arbitre.
     - ``sample``: query parameters the tester proposes for a first look.
 
+    Found by convention unless given (a value given always wins):
+
+    - ``package``: the import name of the package holding ``templates/`` and ``static/``;
+      by default the package of the module defining ``build`` (``interfaces.tictactoe``
+      for ``interfaces.tictactoe.board.build``).
+    - ``template``: the page template's name; by default ``"<key>/page.html"``.
+    - ``scripts``/``styles``: files of the package's ``static/`` the page loads, in this
+      order; by default its ``.js`` and its ``.css`` files, by name (code-point order, so
+      ``seafight-prepare.js`` comes before ``seafight.js``), hidden files left out, none
+      when there is no ``static/``. Scripts are deferred: they run in this order.
+
     Equality and hashing are by identity: one object per Set, usable as a template's
     fragment key.
     """
 
     name: str
     build: Callable[[Context], View]
-    package: str
-    template: str
-    scripts: tuple[str, ...] = ()
-    styles: tuple[str, ...] = ()
+    package: str = ""
+    template: str = ""
+    scripts: tuple[str, ...] = _FOUND
+    styles: tuple[str, ...] = _FOUND
     aliases: tuple[str, ...] = ()
     methods: frozenset[Method] = STANDARD_METHODS
     rules: Rules | None = None
     sample: Mapping[str, str] = field(default_factory=dict)
     engines: Mapping[str, Engine] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        """Fill the fields left to the convention from the package's folders."""
+        # Frozen: object.__setattr__, as the dataclass's own __init__ sets its fields.
+        if not self.package:
+            object.__setattr__(self, "package", _package_of(self.build, self.name))
+        if not self.template:
+            object.__setattr__(self, "template", f"{self.key}/page.html")
+        if self.scripts is _FOUND:
+            object.__setattr__(self, "scripts", self._static_files(".js"))
+        if self.styles is _FOUND:
+            object.__setattr__(self, "styles", self._static_files(".css"))
+
+    def _static_files(self, suffix: str) -> tuple[str, ...]:
+        """Return the names of the ``static/`` files ending in ``suffix``, sorted."""
+        folder = self.resources("static")
+        if not folder.is_dir():
+            return ()
+        return tuple(sorted(
+            entry.name for entry in folder.iterdir()
+            if entry.name.endswith(suffix) and not entry.name.startswith(".")
+            and entry.is_file()
+        ))
 
     @property
     def arbitre(self) -> ArbitreRules | None:
@@ -255,3 +301,12 @@ class SetInterface:
     def resources(self, folder: str) -> Traversable:
         """Return the package's ``templates`` or ``static`` folder."""
         return importlib.resources.files(self.package).joinpath(folder)
+
+
+def _package_of(build: Callable[[Context], View], name: str) -> str:
+    """Return the package of the module defining ``build`` (itself if it is a package)."""
+    module = sys.modules.get(getattr(build, "__module__", None) or "")
+    package = getattr(module, "__package__", None)
+    if not package:
+        raise TypeError(f"Set {name}: give package=, the package of build cannot be found")
+    return str(package)

@@ -3,7 +3,7 @@
 A URL is ``/static/<digest>/<namespace>/<file>``: ``shared`` for the top-level ``static/``
 folder, a Set's key for its package's ``static/``. The digest changes with the content, so
 an asset is cached for a year as immutable and the Arbitre's reload after each move fetches
-the page alone.
+the page alone. :meth:`AssetStore.serve` is the route ``GET /static/<digest>/<namespace>/<file>``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,17 @@ from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-__all__ = ["Asset", "AssetStore"]
+from starlette.requests import Request
+from starlette.responses import Response
+
+from interfaces.registry import Registry
+from server.http import NotModifiedResponse, PreparedResponse, is_not_modified
+
+__all__ = ["IMMUTABLE", "SHARED_STATIC", "Asset", "AssetStore", "load_assets"]
+
+SHARED_STATIC = Path(__file__).resolve().parent.parent / "static"
+# An asset under its current digest never changes.
+IMMUTABLE = b"public, max-age=31536000, immutable"
 
 _TYPES = {
     ".js": "text/javascript; charset=utf-8",
@@ -35,6 +45,18 @@ class Asset:
     gzipped: bytes | None
     media_type: str
     digest: str
+
+    @property
+    def etag(self) -> str:
+        """Return the strong ETag: the digest, quoted (the same for both encodings)."""
+        return f'"{self.digest}"'
+
+    @property
+    def content_type(self) -> str:
+        """Return the ``Content-Type``: the media type, with UTF-8 named for text."""
+        if self.media_type.startswith("text/") and "charset=" not in self.media_type.lower():
+            return self.media_type + "; charset=utf-8"
+        return self.media_type
 
 
 class AssetStore:
@@ -75,3 +97,40 @@ class AssetStore:
         """Return the versioned URL of an asset; raise ``KeyError`` if there is none."""
         asset = self._assets[(namespace, name)]
         return f"/static/{asset.digest}/{namespace}/{name}"
+
+    async def serve(self, request: Request) -> Response:
+        """``GET /static/<digest>/<namespace>/<file>``: an asset, immutable when current.
+
+        404 (text) for an unknown asset; ``no-cache`` under a digest that is not the
+        current one; 304 when ``If-None-Match`` holds its ETag; gzipped when accepted.
+        """
+        asset = self.get(request.path_params["namespace"], request.path_params["name"])
+        if asset is None:
+            return Response("not found", 404, media_type="text/plain")
+        current = request.path_params["digest"] == asset.digest
+        headers = [
+            (b"cache-control", IMMUTABLE if current else b"no-cache"),
+            (b"etag", asset.etag.encode()),
+            (b"vary", b"Accept-Encoding"),
+        ]
+        if is_not_modified(request.headers.get("if-none-match", ""), asset.etag):
+            return NotModifiedResponse(headers)
+        body = asset.body
+        if asset.gzipped is not None and "gzip" in request.headers.get("accept-encoding", ""):
+            body = asset.gzipped
+            headers.append((b"content-encoding", b"gzip"))
+        headers += [
+            (b"content-length", str(len(body)).encode()),
+            (b"content-type", asset.content_type.encode("latin-1")),
+        ]
+        return PreparedResponse(body, 200, headers)
+
+
+def load_assets(registry: Registry) -> AssetStore:
+    """Return the assets served: the shared ``static/`` as ``shared``, then each Set's
+    package's ``static/`` under the Set's key."""
+    assets = AssetStore()
+    assets.add_folder("shared", SHARED_STATIC)
+    for interface in registry:
+        assets.add_folder(interface.key, interface.resources("static"))
+    return assets

@@ -83,6 +83,10 @@
         stateLine.textContent = view.result ? view.result + "." : view.status;
       }
       renderList(view.list || []);
+      (view.statuses || []).forEach(function (status, index) {
+        var cell = root.querySelector('[data-seat-row="' + index + '"] [data-final-status]');
+        if (cell && status !== null) { cell.textContent = String(status); }
+      });
       root.querySelectorAll("[data-nav]").forEach(function (link) {
         var target = {first: 0, previous: Math.max(shown - 1, 0),
                       next: Math.min(shown + 1, moves), last: moves}[link.dataset.nav];
@@ -112,12 +116,18 @@
       });
     }
 
+    /* Answers may come back out of order: only the newest request's answer is drawn. */
+    var requested = 0;
+    var drawn = 0;
+
     function load(move) {
+      var ticket = ++requested;
       var url = "/games/" + encodeURIComponent(config.id) + "/view?list=1" +
         (move === null ? "" : "&move=" + move) + seatQuery();
       return fetch(url, {cache: "no-store"}).then(function (r) { return r.json(); })
         .then(function (view) {
-          if (view.error) { return; }
+          if (view.error || ticket < drawn) { return; }
+          drawn = ticket;
           render(view);
           if (move !== null) {
             history.replaceState(null, "", "?move=" + view.move + seatQuery());

@@ -6,6 +6,11 @@
  * plays sounds with Web Audio, and moves the keyboard focus on boards. Embedded, it tells
  * the host when it is ready and its size, and plays the host's move only with Host=yes.
  *
+ * The page's context, parsed once and frozen, is tournoyons.config: { set, method, player,
+ * input, playable, composed, tray, urlReturn, wait, mute, webtest, sound }, as the server
+ * wrote it. It is read once the page is parsed (null before): a Set's scripts, which are
+ * deferred, read it there, never the JSON block themselves.
+ *
  * A Set's own script, loaded after this one, calls tournoyons.define({...}) with:
  *   show(value, player)  draw the value just played on the board;
  *   tray()               the board value now shown, in the Set's Tray syntax (optional);
@@ -20,7 +25,7 @@
   "use strict";
 
   var root = document.documentElement;
-  var config = null;
+  var config = null;   /* the page's context, once read (readConfig) */
   var controller = {};
   var inputOn = false;
   var returned = false;
@@ -38,6 +43,7 @@
     play: function (value) { return play(String(value)); },
     define: function (definition) { controller = definition || {}; },
     get inputOn() { return inputOn; },
+    get config() { return document.readyState === "loading" ? config : readConfig(); },
   };
   window.tournoyons = api;
 
@@ -50,6 +56,19 @@
       default: return undefined;
     }
   };
+
+  /* The JSON block #tournoyons-context, read once the page is parsed (it ends the body),
+     frozen so that no script changes what another reads; {} when it is missing or broken. */
+  function readConfig() {
+    if (config) return config;
+    var block = document.getElementById("tournoyons-context");
+    var parsed = null;
+    try { parsed = JSON.parse(block ? block.textContent : "{}"); } catch (e) { parsed = null; }
+    if (!parsed || typeof parsed !== "object") parsed = {};
+    parsed.playable = Object.freeze(parsed.playable || []);
+    config = Object.freeze(parsed);
+    return config;
+  }
 
   /* value -> the elements returning it, built once: a 19x19 board has 361 cells. */
   var controlMap = null;
@@ -376,9 +395,7 @@
   }
 
   function start() {
-    var block = document.getElementById("tournoyons-context");
-    try { config = JSON.parse(block ? block.textContent : "{}"); } catch (e) { config = {}; }
-    config.playable = config.playable || [];
+    readConfig();
     api.set = config.set || api.set;
     setInput(false, null);
     if (observer) { observer.takeRecords(); observer.disconnect(); }

@@ -31,10 +31,6 @@ interface = SetInterface(
     name="BigTicTacToe",
     aliases=("Morpion", "Big-TicTacToe"),
     build=build,
-    package=__name__,
-    template="bigtictactoe/page.html",
-    scripts=("bigtictactoe.js",),
-    styles=("bigtictactoe.css",),
     rules=BigTicTacToeRules(),
     sample={
         "Tray": _SAMPLE_TRAY, "Move1": "H3", "Gain1": "D3H3", "Input": "Two", "Count": "11",

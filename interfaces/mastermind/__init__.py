@@ -15,10 +15,6 @@ from interfaces.protocol import Method
 interface = SetInterface(
     name="MasterMind",
     build=build,
-    package=__name__,
-    template="mastermind/page.html",
-    scripts=("mastermind.js",),
-    styles=("mastermind.css",),
     methods=frozenset({Method.STANDARD, Method.END, Method.NONE, Method.PREPARE}),
     rules=MasterMindRules(),
     # Mid-game, player one to guess: player two's code is not sent (hot-seat fairness).

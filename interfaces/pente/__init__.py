@@ -27,10 +27,6 @@ def _sample(rules: PenteRules) -> dict[str, str]:
 interface = SetInterface(
     name="Pente",
     build=build,
-    package=__name__,
-    template="pente/page.html",
-    scripts=("pente.js",),
-    styles=("pente.css",),
     rules=PenteRules(),
     sample=_sample(PenteRules()),
     engines=ENGINES,

@@ -140,9 +140,11 @@ RECORD_PAGE = """
 })();
 """
 
-# "over" once the game page says the game is not in play; "asked" once the board now in
-# its iframe is the one given by the page, ready, asking the person, not played yet.
-ASKED_OR_OVER = """() => {
+# Once the board has returned ``returned`` values: "over" once the game page says the game
+# is not in play; "asked" once the board now in its iframe is the one the page gave it,
+# ready, asking the person, not played yet.
+ASKED_OR_OVER = """returned => {
+  if (window.__arbitre.returns.length < returned) return false;
   const root = document.querySelector("[data-game]");
   if (!root) return false;
   if (root.dataset.status !== "playing") return "over";
@@ -173,9 +175,11 @@ def open_game(page: Page, base: str, url: str) -> None:
     expect(page.locator("[data-game]")).to_be_visible()
 
 
-def wait_turn(page: Page, timeout: float = 30) -> str:
-    """Wait until the person is asked (``"asked"``) or the game is over (``"over"``)."""
-    return str(page.wait_for_function(ASKED_OR_OVER, timeout=timeout * 1000).json_value())
+def wait_turn(page: Page, returned: int = 0, timeout: float = 30) -> str:
+    """Wait until the board has returned ``returned`` values, then until the person is
+    asked (``"asked"``) or the game is over (``"over"``)."""
+    return str(page.wait_for_function(ASKED_OR_OVER, arg=returned, polling=25,
+                                      timeout=timeout * 1000).json_value())
 
 
 def expect_end_shown(page: Page) -> None:
@@ -199,13 +203,11 @@ def play_game(page: Page, strategy: Strategy, *, max_moves: int = 400,
     frame = board(page)
     deadline = time.monotonic() + seconds
     played = 0
-    while wait_turn(page) == "asked":
+    while wait_turn(page, played) == "asked":
         assert played < max_moves, f"still playing after {played} moves"
         assert time.monotonic() < deadline, f"still playing after {seconds} s"
         strategy(page, frame, rng)
         played += 1
-        # The move is taken when the board shows it played (and returned it).
-        page.wait_for_function("n => window.__arbitre.returns.length >= n", arg=played)
     return played
 
 

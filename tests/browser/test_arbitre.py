@@ -10,6 +10,7 @@ The game page (``arbitre/templates/arbitre/game.html``, ``static/arbitre.js``): 
 
 from __future__ import annotations
 
+import random
 import re
 import sys
 from typing import Any
@@ -23,6 +24,7 @@ from tests.browser.arbitre_helpers import (
     board_query,
     create_game,
     expect_end_shown,
+    get_json,
     get_status,
     http_tictactoe,
     open_game,
@@ -79,7 +81,7 @@ def check_finished(rec: dict[str, Any], page: Page, engine: str) -> None:
     returned = page.evaluate("() => window.__arbitre.returns")
     assert [m["value"] for m in moves if m["seat"] == 0] == returned
     expect_end_shown(page)
-    assert board_query(page)["Tray"] == moves[-1]["tray"]
+    assert board_query(page).get("Tray", "") == moves[-1]["tray"]
 
     # The engine: one request and its callback per move it played, then its final call.
     exchanges = rec["exchanges"]
@@ -165,11 +167,18 @@ def test_the_form_shows_the_fields_of_the_kind_chosen(live_server: str, page: Pa
     seat.locator("[data-kind]").select_option("person")
     expect(url).to_be_hidden()
     expect(builtin).to_be_hidden()
-    # Only Poker has levels; Nim has no built-in engine "greedy".
+    # Only Poker has levels; each Set offers its own built-in engines.
     form.locator("[data-set-select]").select_option("TicTacToe")
     expect(form.locator("[data-level]")).to_be_hidden()
     form.locator("[data-set-select]").select_option("Poker")
     expect(form.locator("[data-level]")).to_be_visible()
+    seat.locator("[data-kind]").select_option("builtin")
+    form.locator("[data-set-select]").select_option("Nim")
+    expect(form.locator("[data-level]")).to_be_hidden()
+    enabled = builtin.locator("option:enabled")
+    expect(enabled).to_have_text(["perfect", "random"])
+    expect(builtin.locator("option", has_text=re.compile("^greedy$"))).to_be_disabled()
+    expect(builtin).to_have_value(re.compile("^(perfect|random)$"))  # never another Set's
 
 
 # --- 2. a whole game of every Set the Arbitre plays ------------------------------------
@@ -178,6 +187,7 @@ def test_the_form_shows_the_fields_of_the_kind_chosen(live_server: str, page: Pa
 @pytest.mark.parametrize("set_name", arbitre_sets())
 def test_a_person_plays_a_whole_game_against_the_random_engine(
         live_server: str, page: Page, watch: PageWatch, set_name: str) -> None:
+    assert set_name in get_json(live_server, "/healthz")["sets"]
     created = create_game(live_server, set_name)
     assert [p["seat"] for p in created["persons"]] == [0]
     open_game(page, live_server, created["persons"][0]["url"])
@@ -186,6 +196,28 @@ def test_a_person_plays_a_whole_game_against_the_random_engine(
     rec = wait_over(live_server, created["id"])
     assert rec["set"] == set_name
     check_finished(rec, page, "random")
+
+
+@pytest.mark.parametrize(("set_name", "secret"), [("MasterMind", r"[A-H]{4}"),
+                                                  ("Seafight", r"(?:[HV][2-5][A-J][0-9].){5}")])
+def test_the_engines_prepared_secret_is_not_shown_to_the_person_during_the_game(
+        live_server: str, page: Page, watch: PageWatch, set_name: str, secret: str) -> None:
+    # Move 1 is the person's code or fleet, move 2 the engine's: the person must not be
+    # able to read it while the game is played, neither on the page nor in its record.
+    created = create_game(live_server, set_name)
+    game_id, token = created["id"], token_of(created["persons"][0]["url"])
+    open_game(page, live_server, created["persons"][0]["url"])
+    assert wait_turn(page) == "asked"
+    strategy_for(set_name)(page, board(page), random.Random(2))
+    assert wait_turn(page, 1) == "asked"
+    expect(page.locator("[data-game]")).to_have_attribute("data-moves", "2")
+    shown = page.locator("[data-moves-list] [data-move-link='2'] code")
+    expect(shown).to_have_count(1)
+    assert not re.fullmatch(secret, shown.inner_text()), "the engine's secret is on the page"
+    listed = view(live_server, game_id, seat=token, list="1")["list"]
+    assert not re.fullmatch(secret, listed[1]["value"]), "the engine's secret is in /view"
+    assert not any(re.fullmatch(secret, m["value"]) for m in record(
+        live_server, game_id)["moves"] if m["seat"] == 1), "the engine's secret is in the record"
 
 
 # --- 3. replay -------------------------------------------------------------------------
@@ -311,14 +343,16 @@ def test_two_watchers_follow_the_person_live(live_server: str, page: Page,
         expect(watcher.locator("[data-game]")).to_have_attribute("data-board-ready", "true")
         watcher.evaluate("() => { window.__same = true; }")
     open_game(page, live_server, created["persons"][0]["url"])
+    page.bring_to_front()  # the person's tab is the one shown; the watchers' are behind
     seen = [[0], [0]]
     trays: list[set[str]] = [set(), set()]
-    while wait_turn(page) == "asked":
+    played = 0
+    while wait_turn(page, played) == "asked":
         page.frame_locator("[data-board]").locator("[data-playable='true']").first.click()
-        page.wait_for_function("() => window.__arbitre.returns.length > 0")
+        played += 1
         # The person's move, then the engine's (unless the game is over): both watchers
         # follow, without a reload, and are never given Input or URLReturn.
-        state = wait_turn(page)
+        state = wait_turn(page, played)
         moves = len(record(live_server, game_id)["moves"])
         assert moves > seen[0][-1]
         for number, watcher in enumerate(watchers):
@@ -402,8 +436,12 @@ def game_count(page: Page, base: str) -> str:
     return page.locator("[data-total]").inner_text()
 
 
-def test_the_form_refuses_bad_input_and_stores_nothing(live_server: str, page: Page,
-                                                       watch: PageWatch) -> None:
+def test_the_form_refuses_bad_input_and_stores_nothing(live_server: str, page: Page) -> None:
+    # The refusals are 400 pages (the console says so); no script may fail on them.
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error"
+            and "status of 400" not in message.text else None)
     total = game_count(page, live_server)
     assert re.fullmatch(r"\d+ games?\.", total)
     form = page.locator("[data-new-game]")
@@ -454,3 +492,4 @@ def test_the_form_refuses_bad_input_and_stores_nothing(live_server: str, page: P
     assert answer.status == 400 and "data-form-error" in answer.text()
 
     assert game_count(page, live_server) == total
+    assert errors == []

@@ -11,7 +11,10 @@ import pytest
 import interfaces.fragments as fragments
 from interfaces.fragments import FragmentExtension
 from interfaces.registry import load_registry
-from server.app import Interfaces
+from server.assets import load_assets
+from server.environment import make_environment
+from server.pages import Pages
+from server.tester import Tester
 from tests.robustness.queries import random_queries
 
 
@@ -128,14 +131,19 @@ def test_no_page_depends_on_what_was_rendered_before() -> None:
     """Every Set's pages are the same from an empty fragment cache and from one warmed in
     another order: a fragment never answers for a context it was not rendered for."""
     registry = load_registry()
-    warm, cold = Interfaces(registry, "*"), Interfaces(registry, "*")
+
+    def pages() -> Pages:
+        env = make_environment(registry, load_assets(registry))
+        return Pages(registry, env, home=Tester(registry, env).page)
+
+    warm, cold = pages(), pages()
     for interface in registry:
         queries = list(random_queries(interface, 60, seed=3))
         first = []
         for query in queries[:15]:
             cache(cold.env).clear()
-            first.append(cold.render_interface(interface, query).body)
-        again = [warm.render_interface(interface, q).body for q in reversed(queries)]
+            first.append(cold.render(interface, query).body)
+        again = [warm.render(interface, q).body for q in reversed(queries)]
         assert list(reversed(again))[:15] == first, interface.key
 
 

@@ -161,6 +161,16 @@ def test_static_assets_are_gzipped_when_asked(client: TestClient) -> None:
     assert client.get("/static/0/shared/nothing.js").status_code == 404
 
 
+def test_static_assets_answer_304_to_their_etag_or_any(client: TestClient) -> None:
+    url = asset_urls(html_of(client, PAGES[0]))[0]
+    etag = client.get(url).headers["etag"]
+    for held in (etag, f"W/{etag}", "*"):
+        again = client.get(url, headers={"If-None-Match": held})
+        assert again.status_code == 304 and again.content == b""
+        assert again.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert client.get(url, headers={"If-None-Match": '"other"'}).status_code == 200
+
+
 def test_the_return_sink_logs_every_value(client: TestClient) -> None:
     client.get("/return?tag=sinktest&ReturnValue=5")
     client.get("/return?tag=sinktest&ReturnValue=%3Cb%3E")

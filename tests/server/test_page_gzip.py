@@ -6,6 +6,8 @@ import gzip
 
 from starlette.testclient import TestClient
 
+from server.http import make_page
+
 PAGE = "/tictactoe/?Tray=Init&Input=One&Name1=MissOne&Name2=MrTwo"
 
 
@@ -33,8 +35,6 @@ def test_each_encoding_has_its_own_etag_and_both_answer_304(client: TestClient) 
 
 
 def test_the_gzipped_body_is_the_page() -> None:
-    from server.app import _page
-
-    page = _page(b"<!doctype html>" + b"<p>x</p>" * 500)
+    page = make_page(b"<!doctype html>" + b"<p>x</p>" * 500)
     assert page.gzipped is not None and gzip.decompress(page.gzipped) == page.body
-    assert _page(b"x").gzipped is None  # not smaller: served as it is
+    assert make_page(b"x").gzipped is None  # not smaller: served as it is

@@ -10,10 +10,7 @@
   };
 
   /* Whether the page delays impacts: lines with data-before appear Wait tenths late. */
-  var waits = (function () {
-    var block = document.getElementById("tournoyons-context");
-    try { return JSON.parse(block ? block.textContent : "{}").wait > 0; } catch (e) { return false; }
-  })();
+  var waits = window.tournoyons.config.wait > 0;
 
   /* Count the lines shown, or to be shown before Wait is over (whether the runtime has
      hidden the waiting lines yet or not); once every impact is shown, all of them. */

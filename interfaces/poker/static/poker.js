@@ -8,7 +8,7 @@
 (function () {
   "use strict";
   var board = document.querySelector(".pk-table");
-  var shownTray = board ? JSON.parse(document.getElementById("tournoyons-context").textContent).tray : "";
+  var shownTray = board ? window.tournoyons.config.tray : "";
 
   function control(name) { return document.querySelector('.pk-controls [data-control="' + name + '"]'); }
 

@@ -39,8 +39,6 @@ def build(ctx: Context) -> NimView:
 interface = SetInterface(
     name="Nim",
     build=build,
-    package=__name__,
-    template="nim/page.html",
     sample={"Tray": "Init", "Input": "One"},
     rules=NimRules(),
     engines=ENGINES,
