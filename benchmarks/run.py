@@ -6,8 +6,9 @@
 
 Everything listens on 127.0.0.1 and every load is bounded in time or count. Needs wrk and
 nginx (Debian: ``apt-get install wrk nginx-light``), a Chromium (``TOURNOYONS_CHROMIUM``,
-else ``chromium`` on the PATH) and the project's test extra (uvloop, httptools, playwright);
-it installs nothing and says what is missing. Measures, per Set:
+else one on the PATH: ``scripts/_bootstrap.py``, which also holds the launch flags) and the
+project's test extra (uvloop, httptools, playwright); it installs nothing and says what is
+missing. Measures, per Set:
 
 - rps, p50, p99 of a repeated query and of unique queries (every request a new
   ``Name2``: a new context), and of the same bytes from a constant Starlette route on the
@@ -50,6 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.loadgen import run_load  # noqa: E402
+from scripts._bootstrap import CHROMIUM_FLAGS, system_chromium  # noqa: E402
 
 if TYPE_CHECKING:
     from playwright.sync_api import ViewportSize
@@ -99,25 +101,13 @@ class Row:
 # --- prerequisites -----------------------------------------------------------------------
 
 
-def chromium_path() -> str | None:
-    """Return the Chromium to use: ``TOURNOYONS_CHROMIUM``, else one on the PATH."""
-    explicit = os.environ.get("TOURNOYONS_CHROMIUM")
-    if explicit:
-        return explicit
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
-
-
 def missing() -> list[str]:
     """Return what this machine lacks for the benchmark, each with how to get it."""
     lacks = []
     for tool, how in (("wrk", "apt-get install wrk"), ("nginx", "apt-get install nginx-light")):
         if not shutil.which(tool) and not Path(f"/usr/sbin/{tool}").exists():
             lacks.append(f"{tool} ({how})")
-    if chromium_path() is None:
+    if system_chromium() is None:
         lacks.append("Chromium (apt-get install chromium, or set TOURNOYONS_CHROMIUM)")
     for module in ("uvloop", "httptools", "playwright", "uvicorn", "starlette"):
         try:
@@ -291,10 +281,8 @@ def browser_measures(port: int, nginx_port: int, rows: list[Row], plan: Plan) ->
     from playwright.sync_api import sync_playwright
 
     viewport: ViewportSize = {"width": 736, "height": 660}
-    args = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--no-first-run"]
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path(), args=args)
+        browser = p.chromium.launch(executable_path=system_chromium(), args=list(CHROMIUM_FLAGS))
         try:
             context = browser.new_context(viewport=viewport)
             page = context.new_page()

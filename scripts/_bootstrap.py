@@ -2,10 +2,19 @@
 
 Nothing but Python 3.11+ is assumed. The environment is ``.venv/`` beside this folder,
 created on first use and refreshed when ``pyproject.toml`` changes.
+
+This is also the one place that says which Chromium runs and how: :func:`system_chromium`
+(``$TOURNOYONS_CHROMIUM``, else a Chromium on the PATH, else ``None``: Playwright's own build)
+and :data:`CHROMIUM_FLAGS`, imported by ``tests/conftest.py``, ``benchmarks/run.py`` and
+``scripts/screenshots.py`` (``from scripts._bootstrap import ...`` with the repository's root
+on ``sys.path``; the scripts of this folder import ``_bootstrap``). :func:`find_chromium`,
+for ``scripts/test.py``, goes further (Playwright's own build first, then installing one)
+and hands its choice to the tests in ``$TOURNOYONS_CHROMIUM``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -24,6 +33,17 @@ STAMP = VENV / ".installed"
 # Where a system Chromium usually lives (Debian's chromium, Ubuntu's, Google's builds).
 SYSTEM_CHROMIUMS = (
     "chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome",
+)
+
+# How every Chromium of ours is launched (tests, benchmarks, screenshots): headless on a
+# machine without a sandbox or a GPU, and quiet (no update, no first-run, no background
+# traffic).
+CHROMIUM_FLAGS = (
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
 )
 
 
@@ -64,6 +84,18 @@ def ensure_venv(extras: str = "") -> Path:
     return PYTHON
 
 
+def _apt_install(package: str) -> bool:
+    """As root on Debian or Ubuntu, ``apt-get install`` ``package``; return whether it was
+    tried (it may still have failed)."""
+    if not (shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0):
+        return False
+    say(f"installing Debian's {package} with apt-get")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run(["apt-get", "update", "-qq"], check=False, env=env)
+    subprocess.run(["apt-get", "install", "-y", "-qq", package], check=False, env=env)
+    return True
+
+
 def _playwright_chromium(python: Path) -> str | None:
     """Return the path of Playwright's own Chromium if it is installed and runs."""
     code = (
@@ -81,12 +113,19 @@ def _playwright_chromium(python: Path) -> str | None:
     return found or None
 
 
-def _system_chromium() -> str | None:
+def _chromium_on_path() -> str | None:
+    """Return the first of :data:`SYSTEM_CHROMIUMS` found on the PATH."""
     for name in SYSTEM_CHROMIUMS:
         path = shutil.which(name)
         if path:
             return path
     return None
+
+
+def system_chromium() -> str | None:
+    """Return the Chromium to launch without installing anything: ``$TOURNOYONS_CHROMIUM``,
+    else one on the PATH; ``None`` leaves the choice to Playwright (its own build)."""
+    return os.environ.get("TOURNOYONS_CHROMIUM") or _chromium_on_path()
 
 
 def find_chromium(python: Path) -> str:
@@ -99,7 +138,7 @@ def find_chromium(python: Path) -> str:
     explicit = os.environ.get("TOURNOYONS_CHROMIUM")
     if explicit:
         return explicit
-    found = _playwright_chromium(python) or _system_chromium()
+    found = _playwright_chromium(python) or _chromium_on_path()
     if found:
         return found
     say("no Chromium found: trying 'playwright install chromium'")
@@ -111,12 +150,8 @@ def find_chromium(python: Path) -> str:
             return found
     except (subprocess.SubprocessError, OSError) as failure:
         say(f"playwright could not download its browser ({failure})")
-    if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
-        say("installing Debian's chromium with apt-get")
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.run(["apt-get", "update", "-qq"], check=False, env=env)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=False, env=env)
-        found = _system_chromium()
+    if _apt_install("chromium"):
+        found = _chromium_on_path()
         if found:
             return found
     sys.exit(
@@ -130,11 +165,9 @@ def _postgres_bin() -> str | None:
     candidates = []
     pg_config = shutil.which("pg_config")
     if pg_config:
-        try:
+        with contextlib.suppress(subprocess.SubprocessError, OSError):
             candidates.append(subprocess.run([pg_config, "--bindir"], capture_output=True,
                                              text=True, timeout=10).stdout.strip())
-        except (subprocess.SubprocessError, OSError):
-            pass
     candidates += sorted((str(p) for p in Path("/usr/lib/postgresql").glob("*/bin")),
                          key=lambda p: int(Path(p).parent.name) if Path(p).parent.name.isdigit()
                          else 0, reverse=True)
@@ -160,11 +193,7 @@ def find_postgres() -> str:
     found = _postgres_bin()
     if found:
         return found
-    if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
-        say("installing Debian's postgresql with apt-get")
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.run(["apt-get", "update", "-qq"], check=False, env=env)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "postgresql"], check=False, env=env)
+    if _apt_install("postgresql"):
         found = _postgres_bin()
         if found:
             return found

@@ -9,7 +9,6 @@ Run after ``python3 scripts/test.py`` has made ``.venv``:
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import time
@@ -17,6 +16,7 @@ import urllib.request
 from pathlib import Path
 from urllib.parse import urlencode
 
+from _bootstrap import CHROMIUM_FLAGS, system_chromium
 from playwright.sync_api import sync_playwright
 
 from interfaces.registry import load_registry
@@ -54,9 +54,8 @@ def main() -> None:
             except OSError:
                 time.sleep(0.1)
         with sync_playwright() as p:
-            browser = p.chromium.launch(
-                executable_path=os.environ.get("TOURNOYONS_CHROMIUM", "/usr/bin/chromium"),
-                args=["--no-sandbox"])
+            browser = p.chromium.launch(executable_path=system_chromium(),
+                                        args=list(CHROMIUM_FLAGS))
             page = browser.new_page(viewport={"width": 736, "height": 660})
             for name, url in shots().items():
                 page.goto(base + url)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import queue
-import shutil
 import subprocess
 import sys
 import threading
@@ -17,6 +16,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from scripts._bootstrap import CHROMIUM_FLAGS, system_chromium
 from server import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,32 +110,15 @@ def _serving(process: subprocess.Popen[str]) -> Iterator[str]:
             process.stdout.close()
 
 
-def _chromium() -> str | None:
-    explicit = os.environ.get("TOURNOYONS_CHROMIUM")
-    if explicit:
-        return explicit
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        path = shutil.which(name)
-        if path:
-            return path
-    return None  # Playwright's own build, if it was downloaded
-
-
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
-    """Launch Chromium from TOURNOYONS_CHROMIUM or the PATH; let pages play sound unasked."""
+    """Launch the project's Chromium (``scripts/_bootstrap.py``: ``system_chromium`` with
+    ``CHROMIUM_FLAGS``); let pages play sound unasked."""
     args = {
         **browser_type_launch_args,
-        "args": [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--no-first-run",
-            "--autoplay-policy=no-user-gesture-required",
-        ],
+        "args": [*CHROMIUM_FLAGS, "--autoplay-policy=no-user-gesture-required"],
     }
-    path = _chromium()
+    path = system_chromium()
     if path:
         args["executable_path"] = path
     return args

@@ -8,30 +8,22 @@ import json
 import random
 import re
 import time
-import urllib.error
 import urllib.request
 from collections.abc import Callable, Mapping
 from typing import Any
-from urllib.parse import parse_qs, urlencode, urlsplit
+from urllib.parse import urlencode
 
 from playwright.sync_api import FrameLocator, Page, expect
 
+from tests.browser.helpers import (
+    frame_query,
+    get_json,
+    get_status,
+    playable_values,
+    query_of,
+)
+
 # --- HTTP ------------------------------------------------------------------------------
-
-
-def get_json(base: str, path: str) -> Any:
-    """GET ``base + path`` and return its JSON body."""
-    with urllib.request.urlopen(base + path, timeout=10) as answer:
-        return json.load(answer)
-
-
-def get_status(url: str) -> int:
-    """GET ``url`` and return its HTTP status (errors included)."""
-    try:
-        with urllib.request.urlopen(url, timeout=10) as answer:
-            return int(answer.status)
-    except urllib.error.HTTPError as error:
-        return int(error.code)
 
 
 def create_game(base: str, set_name: str, seats: list[dict[str, str]] | None = None,
@@ -53,11 +45,6 @@ def record(base: str, game_id: str) -> dict[str, Any]:
     """Return the game's whole record (``/games/<id>.json``)."""
     found: dict[str, Any] = get_json(base, f"/games/{game_id}.json")
     return found
-
-
-def query_of(src: str) -> dict[str, str]:
-    """Return the query parameters of a URL (the last of each name)."""
-    return {k: v[-1] for k, v in parse_qs(urlsplit(src).query, keep_blank_values=True).items()}
 
 
 def token_of(person_url: str) -> str:
@@ -165,7 +152,7 @@ def board(page: Page) -> FrameLocator:
 
 def board_query(page: Page) -> dict[str, str]:
     """Return the query of the URL now given to the game page's iframe."""
-    return query_of(page.locator("[data-board]").get_attribute("src") or "")
+    return frame_query(page, "[data-board]")
 
 
 def open_game(page: Page, base: str, url: str) -> None:
@@ -226,13 +213,6 @@ def click_value(frame: FrameLocator, value: str) -> None:
     """Click the playable control returning ``value``."""
     frame.locator(f"[data-playable='true'][data-cell='{value}'], "
                   f"[data-playable='true'][data-value='{value}']").first.click()
-
-
-def playable_values(frame: FrameLocator) -> list[str]:
-    """Return the values of the playable controls of the board."""
-    values: list[str] = frame.locator("[data-playable='true']").evaluate_all(
-        "els => els.map(e => e.getAttribute('data-value') || e.getAttribute('data-cell'))")
-    return values
 
 
 def first_playable(page: Page, frame: FrameLocator, rng: random.Random) -> None:

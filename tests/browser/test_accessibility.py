@@ -25,8 +25,15 @@ from playwright.sync_api import FloatRect, Page, expect
 from interfaces.plugin import SetInterface
 from interfaces.protocol import Method
 from interfaces.registry import load_registry
-from tests.browser.conftest import PageWatch, sink_values
-from tests.browser.test_interface import new_tag, open_page, sink
+from tests.browser.helpers import (
+    RETURN_LOADED,
+    PageWatch,
+    new_tag,
+    open_page,
+    press,
+    sink,
+    sink_values,
+)
 
 REGISTRY = load_registry()
 AXE = Axe()
@@ -167,8 +174,7 @@ def assert_focus_is_visible(page: Page, focused: dict[str, Any]) -> None:
     page.evaluate("() => document.activeElement.blur()")
     without_focus = page.screenshot(clip=clip, animations="disabled")
     assert with_focus != without_focus, f"no visible focus on {focused}"
-    page.keyboard.press("Shift+Tab")
-    page.keyboard.press("Tab")
+    press(page, "Shift+Tab", "Tab")
     again: dict[str, Any] | None = page.evaluate(FOCUSED_PLAYABLE)
     assert again is not None  # the same control (its box may grow with the focus)
     assert (again["value"], again["playable"]) == (focused["value"], focused["playable"])
@@ -192,17 +198,14 @@ def test_the_keyboard_alone_plays_one_move_with_visible_focus_and_the_live_regio
     focused = tab_to_playable(page)
     assert_focus_is_visible(page, focused)
     keys = COMPOSE_KEYS.get(interface.name, ("Enter",))
-    for key in keys:
-        page.keyboard.press(key)
+    press(page, *keys)
     page.wait_for_function("() => window.tournoyons.lastValue !== null")
     value = page.evaluate("() => window.tournoyons.lastValue")
     if interface.name not in COMPOSE_KEYS:
         assert focused["playable"] and value == focused["value"]
     expect(page.locator("iframe.return")).to_have_attribute(
         "src", f"{sink(live_server, tag)}&ReturnValue={value}".replace("+", "%2B"))
-    page.wait_for_function(
-        "() => document.querySelector('iframe.return').contentDocument"
-        "?.querySelector('[data-return-value]') != null")
+    page.wait_for_function(RETURN_LOADED)
     assert sink_values(live_server, tag) == [value]
     player = "2" if params["Input"].lower() in ("two", "2") else "1"
     expect(live).to_have_text(f"{BLACK_CIRCLE}{player} {value}")

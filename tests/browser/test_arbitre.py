@@ -24,12 +24,9 @@ from tests.browser.arbitre_helpers import (
     board_query,
     create_game,
     expect_end_shown,
-    get_json,
-    get_status,
     http_tictactoe,
     open_game,
     play_game,
-    query_of,
     record,
     strategy_for,
     token_of,
@@ -38,7 +35,12 @@ from tests.browser.arbitre_helpers import (
     wait_over,
     wait_turn,
 )
-from tests.browser.conftest import PageWatch
+from tests.browser.helpers import (
+    PageWatch,
+    get_json,
+    get_status,
+    query_of,
+)
 
 
 def arbitre_sets() -> list[str]:

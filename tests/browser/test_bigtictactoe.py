@@ -10,26 +10,38 @@ two), seen when its opacity is 1. Alignments are ``line[data-alignment="D3H3"]``
 from __future__ import annotations
 
 import time
-import uuid
-from collections.abc import Mapping
-from urllib.parse import quote
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Page, expect
 
 from interfaces.bigtictactoe.board import read_cell
-from tests.browser.conftest import RECORD_RETURNS, PageWatch, sink_values
+from tests.browser.helpers import (
+    PageWatch,
+    cell,
+    expect_counts,
+    expect_empty_start,
+    expect_last_move,
+    expect_nothing_playable,
+    expect_single_return,
+    expect_texts,
+    interface_url,
+    open_move,
+    open_page,
+    open_returning,
+    open_with_error,
+    press,
+    press_to,
+    return_loads,
+    start_hot_seat,
+    states,
+    values_returned,
+)
 from tests.interfaces.test_bigtictactoe import (
     KNOWN_GAIN2,
     ONE_CELLS,
     TWO_CELLS,
     replay,
     tray,
-)
-
-RETURN_LOADED = (
-    "() => document.querySelector('iframe.return').contentDocument"
-    "?.querySelector('[data-return-value]') != null"
 )
 
 # Screen coordinates of both ends of a line, through the board's scaling.
@@ -73,38 +85,11 @@ PLAY_IN_TESTER = """async ([moves, played]) => {
   }
 }"""
 
+SET = "BigTicTacToe"
+# Cells clicked on a page that takes no input.
+UNPLAYABLE = ("A0", "E5", "J9")
 INK = {1: "rgb(194, 59, 34)", 2: "rgb(29, 95, 166)"}
 SAMPLE = tray("D3 E3 F3 G3 H3 C5", "E4 F4 G5 D6 E2")
-
-
-def interface_url(base: str, params: Mapping[str, str]) -> str:
-    """Return the BigTicTacToe page for ``params`` (values percent-encoded)."""
-    query = "&".join(f"{name}={quote(value, safe='')}" for name, value in params.items())
-    return f"{base}/?Set=BigTicTacToe&{query}"
-
-
-def sink(base: str, tag: str) -> str:
-    """Return the URLReturn pointing at the server's sink with ``tag``."""
-    return f"{base}/return?tag={tag}"
-
-
-def open_page(page: Page, base: str, params: Mapping[str, str]) -> None:
-    """Load the page with the return recorder installed and wait until it is ready."""
-    page.add_init_script(RECORD_RETURNS)
-    page.goto(interface_url(base, params))
-    expect(page.locator("html")).to_have_attribute("data-ready", "true")
-
-
-def cell(page: Page, name: str) -> Locator:
-    """Return the cell ``name`` (``A0``..``J9``)."""
-    return page.locator(f"[data-cell='{name}']")
-
-
-def states(page: Page) -> str:
-    """Return the cells' data-state, in DOM order."""
-    result: str = page.locator("[data-board] [data-cell]").evaluate_all(
-        "cells => cells.map(c => c.getAttribute('data-state')).join('')")
-    return result
 
 
 def expect_mark(page: Page, name: str, player: int | None) -> None:
@@ -128,25 +113,6 @@ def expect_line(page: Page, code: str, player: int) -> None:
         assert box["y"] < y < box["y"] + box["height"], (code, name)
 
 
-def expect_single_return(page: Page, base: str, tag: str, value: str) -> None:
-    """Assert that the page returned ``value`` once: one load asked, one value at the sink."""
-    page.wait_for_function(RETURN_LOADED)
-    loads: list[str] = page.evaluate("() => window.__returnLoads")
-    assert loads == [f"{sink(base, tag)}&ReturnValue={value}"]
-    assert sink_values(base, tag) == [value]
-    assert page.evaluate("() => window.tournoyons.lastValue") == value
-    expect(page.locator("[data-playable='true']")).to_have_count(0)
-
-
-def expect_nothing_playable(page: Page) -> None:
-    """Assert that no cell takes input and a click on some returns nothing."""
-    expect(page.locator("[data-playable]")).to_have_count(0)
-    for name in ("A0", "E5", "J9"):
-        cell(page, name).click(force=True)
-    assert page.evaluate("() => window.__returnLoads") == []
-    assert page.evaluate("() => window.tournoyons.lastValue") is None
-
-
 # --- drawing the board ------------------------------------------------------------------------
 
 
@@ -154,19 +120,12 @@ def expect_nothing_playable(page: Page) -> None:
 def test_start_position_is_an_empty_squared_board_with_its_coordinates(
     live_server: str, page: Page, watch: PageWatch, tray_param: str | None
 ) -> None:
-    params = {"Name1": "MissOne", "Name2": "MrTwo"}
-    if tray_param is not None:
-        params["Tray"] = tray_param
-    open_page(page, live_server, params)
-    expect(page.locator("[data-board] [data-cell]")).to_have_count(100)
-    expect(page.locator("[data-cell][data-state='0']")).to_have_count(100)
+    expect_empty_start(page, live_server, SET, tray_param, 100)
     for name in ("A0", "E5", "J9"):
         expect_mark(page, name, None)
     expect(page.locator("[data-alignment]")).to_have_count(0)
-    expect(page.locator("[data-error]")).to_have_count(0)
     expect(page.locator("[data-gain='1']")).to_have_text("0")
     expect(page.locator("[data-gain='2']")).to_have_text("0")
-    assert page.evaluate("() => window.tournoyons.tray()") == "0" * 100
     # Letters above and below the columns, digits left and right of the rows, no words.
     texts = page.locator(".coords text").all_text_contents()
     assert sorted(texts) == sorted([*"ABCDEFGHIJ", *"0123456789"] * 2)
@@ -181,7 +140,7 @@ def test_marks_alignments_and_scores_are_drawn(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
     t = tray("A0 B1 C2 D3 E4 D0 D1 D2 D4 A9", "J5 I6 H7 G8 F9 J0 J1 J2 J3 J4 B9")
-    open_page(page, live_server, {"Tray": t, "Gain1": "A0E4D0D4", "Gain2": "F9J5J0J4"})
+    open_page(page, live_server, {"Tray": t, "Gain1": "A0E4D0D4", "Gain2": "F9J5J0J4"}, SET)
     assert states(page) == t
     assert page.evaluate("() => window.tournoyons.tray()") == t
     for name in ("A0", "D3", "A9"):
@@ -205,7 +164,7 @@ def test_marks_alignments_and_scores_are_drawn(
 
 def test_a_row_alignment_crosses_its_five_marks(live_server: str, page: Page,
                                                 watch: PageWatch) -> None:
-    open_page(page, live_server, {"Tray": SAMPLE, "Gain1": "D3H3", "Method": "End"})
+    open_page(page, live_server, {"Tray": SAMPLE, "Gain1": "D3H3", "Method": "End"}, SET)
     expect_line(page, "D3H3", 1)
     [[x1, y1], [x2, y2]] = page.locator("[data-alignment='D3H3']").evaluate(LINE_ENDS)
     assert abs(y1 - y2) < 0.5
@@ -224,7 +183,7 @@ def test_a_row_alignment_crosses_its_five_marks(live_server: str, page: Page,
 def test_bad_alignment_shows_an_error_and_is_not_drawn(
     live_server: str, page: Page, watch: PageWatch, gain1: str, drawn: list[str]
 ) -> None:
-    open_page(page, live_server, {"Tray": SAMPLE, "Gain1": gain1, "Name1": "MissOne"})
+    open_page(page, live_server, {"Tray": SAMPLE, "Gain1": gain1, "Name1": "MissOne"}, SET)
     error = page.locator("[data-error]")
     expect(error).to_be_visible()
     assert (error.get_attribute("data-error") or "").split() == ["gain1"]
@@ -245,17 +204,13 @@ def test_move_puts_the_mark_and_marks_the_last_move(
     live_server: str, page: Page, watch: PageWatch,
     params: dict[str, str], name: str, player: int,
 ) -> None:
-    open_page(page, live_server, params)
-    expect(cell(page, name)).to_have_attribute("data-state", str(player))
-    expect(cell(page, name)).to_have_attribute("data-last-move", str(player))
-    expect(page.locator("[data-last-move]")).to_have_count(1)
-    expect_mark(page, name, player)
+    open_move(page, live_server, params, SET, name, player)
     # The last move's square is tinted in the player's ink; an ordinary mark's is not.
     tint = cell(page, name).locator("rect").evaluate("r => getComputedStyle(r).fill")
     assert tint.startswith(INK[player].replace("rgb(", "rgba(").rstrip(")"))
     plain = cell(page, "C7").locator("rect").evaluate("r => getComputedStyle(r).fill")
     assert plain != tint
-    expect(page.locator("[data-error]")).to_have_count(0)
+    expect_mark(page, name, player)
 
 
 @pytest.mark.parametrize(("params", "code"), [
@@ -267,19 +222,11 @@ def test_move_puts_the_mark_and_marks_the_last_move(
 def test_unreadable_input_shows_an_error_and_still_draws_the_board(
     live_server: str, page: Page, watch: PageWatch, params: dict[str, str], code: str
 ) -> None:
-    open_page(page, live_server, {**params, "Name1": "MissOne", "Name2": "MrTwo",
-                                  "Legend": "Round 2", "Count": "4"})
-    error = page.locator("[data-error]")
-    expect(error).to_be_visible()
-    assert code in (error.get_attribute("data-error") or "").split()
-    expect(page.locator("[data-board] [data-cell]")).to_have_count(100)
-    expect(page.locator("[data-last-move]")).to_have_count(0)
-    expect(page.locator("[data-name='2']")).to_have_text("MrTwo")
-    expect(page.locator("[data-legend]")).to_have_text("Round 2")
-    expect(page.locator("[data-count]")).to_have_text("4")
+    open_with_error(page, live_server, params, SET, code)
+    expect_counts(page, {"[data-board] [data-cell]": 100, "[data-last-move]": 0})
     if code == "tray":
         assert states(page) == "0" * 100
-        expect_nothing_playable(page)
+        expect_nothing_playable(page, UNPLAYABLE)
 
 
 # --- input --------------------------------------------------------------------------------
@@ -288,9 +235,8 @@ def test_unreadable_input_shows_an_error_and_still_draws_the_board(
 def test_input_plays_an_empty_cell_and_returns_it_once(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    tag = uuid.uuid4().hex
-    open_page(page, live_server, {"Tray": SAMPLE, "Move1": "H3", "Gain1": "D3H3",
-                                  "Input": "Two", "URLReturn": sink(live_server, tag)})
+    tag = open_returning(page, live_server, {"Tray": SAMPLE, "Move1": "H3", "Gain1": "D3H3",
+                                             "Input": "Two"}, SET)
     expect(page.locator("[data-playable='true']")).to_have_count(SAMPLE.count("0"))
     for name in ("H3", "E4", "C5"):
         expect(cell(page, name)).not_to_have_attribute("data-playable", "true")
@@ -304,12 +250,10 @@ def test_input_plays_an_empty_cell_and_returns_it_once(
     assert cell(page, "C7").locator("rect").evaluate("r => getComputedStyle(r).fill") != unlit
     # A taken cell does nothing.
     cell(page, "E4").click(force=True)
-    assert page.evaluate("() => window.__returnLoads") == []
+    assert return_loads(page) == []
 
     cell(page, "C7").click()
-    expect(cell(page, "C7")).to_have_attribute("data-state", "2")
-    expect(cell(page, "C7")).to_have_attribute("data-last-move", "2")
-    expect(page.locator("[data-last-move]")).to_have_count(1)
+    expect_last_move(page, "C7", 2)
     page.mouse.move(0, 0)
     expect_mark(page, "C7", 2)
     expect_single_return(page, live_server, tag, "C7")
@@ -322,9 +266,7 @@ def test_input_plays_an_empty_cell_and_returns_it_once(
 def test_rapid_clicks_on_two_cells_return_a_single_value(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    tag = uuid.uuid4().hex
-    open_page(page, live_server, {"Tray": "Init", "Input": "One",
-                                  "URLReturn": sink(live_server, tag)})
+    tag = open_returning(page, live_server, {"Tray": "Init", "Input": "One"}, SET)
     page.evaluate("""() => ['B2', 'G7', 'B2'].forEach(n =>
         document.querySelector(`[data-cell="${n}"]`).dispatchEvent(
             new MouseEvent('click', {bubbles: true})))""")
@@ -336,48 +278,34 @@ def test_rapid_clicks_on_two_cells_return_a_single_value(
 def test_keyboard_arrows_and_enter_play_a_cell(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    tag = uuid.uuid4().hex
-    open_page(page, live_server, {"Tray": tray("A0", "B0"), "Input": "One",
-                                  "URLReturn": sink(live_server, tag)})
-    page.keyboard.press("Tab")
-    expect(cell(page, "C0")).to_be_focused()  # the first playable cell
+    tag = open_returning(page, live_server, {"Tray": tray("A0", "B0"), "Input": "One"}, SET)
+    press_to(page, cell(page, "C0"), "Tab")  # the first playable cell
     # The focused cell is ringed in the focus colour and previews the cross.
     expect(cell(page, "C0").locator("rect")).to_have_css("stroke", "rgb(124, 58, 237)")
     expect(cell(page, "C0").locator("use")).to_have_css("opacity", "0.4")
-    page.keyboard.press("ArrowLeft")
-    expect(cell(page, "B0")).to_be_focused()
+    press_to(page, cell(page, "B0"), "ArrowLeft")
     page.keyboard.press("Enter")  # a taken cell: nothing happens
-    assert page.evaluate("() => window.__returnLoads") == []
-    page.keyboard.press("ArrowLeft")
-    page.keyboard.press("ArrowLeft")  # the edge: focus stays
-    expect(cell(page, "A0")).to_be_focused()
-    page.keyboard.press("ArrowUp")
-    expect(cell(page, "A0")).to_be_focused()
-    for _ in range(9):
-        page.keyboard.press("ArrowDown")
-    expect(cell(page, "A9")).to_be_focused()
-    page.keyboard.press("ArrowDown")  # the bottom edge
-    expect(cell(page, "A9")).to_be_focused()
-    for _ in range(4):
-        page.keyboard.press("ArrowRight")
-    page.keyboard.press("ArrowUp")
-    expect(cell(page, "E8")).to_be_focused()
+    assert return_loads(page) == []
+    press_to(page, cell(page, "A0"), "ArrowLeft", "ArrowLeft")  # the edge: focus stays
+    press_to(page, cell(page, "A0"), "ArrowUp")
+    press_to(page, cell(page, "A9"), *["ArrowDown"] * 9)
+    press_to(page, cell(page, "A9"), "ArrowDown")  # the bottom edge
+    press_to(page, cell(page, "E8"), *["ArrowRight"] * 4, "ArrowUp")
     page.keyboard.press("Enter")
     expect(cell(page, "E8")).to_have_attribute("data-state", "1")
     expect_mark(page, "E8", 1)
     expect_single_return(page, live_server, tag, "E8")
     # Input is over: keys no longer play.
-    page.keyboard.press("ArrowRight")
-    page.keyboard.press("Enter")
+    press(page, "ArrowRight", "Enter")
     expect(cell(page, "F8")).to_have_attribute("data-state", "0")
-    assert len(page.evaluate("() => window.__returnLoads")) == 1
+    assert len(return_loads(page)) == 1
 
 
 def test_without_input_nothing_is_playable(live_server: str, page: Page,
                                            watch: PageWatch) -> None:
-    open_page(page, live_server, {"Tray": SAMPLE, "URLReturn": "/return"})
+    open_page(page, live_server, {"Tray": SAMPLE, "URLReturn": "/return"}, SET)
     expect(page.locator("[data-turn]")).to_have_count(0)
-    expect_nothing_playable(page)
+    expect_nothing_playable(page, UNPLAYABLE)
 
 
 # --- Methods ------------------------------------------------------------------------------
@@ -388,7 +316,7 @@ def test_method_end_shows_the_winner_and_takes_no_input(
 ) -> None:
     t = tray("A0 B0 C0 D0 E0 A2", "A1 B1 C1 D1 J9")
     open_page(page, live_server, {"Tray": t, "Gain1": "A0E0", "Method": "End",
-                                  "Input": "Two", "URLReturn": "/return"})
+                                  "Input": "Two", "URLReturn": "/return"}, SET)
     expect(page.locator("html")).to_have_attribute("data-method", "end")
     expect(page.locator("[data-board]")).to_have_attribute("data-winner", "1")
     expect(page.locator(".player[data-player='1']")).to_have_css(
@@ -396,7 +324,7 @@ def test_method_end_shows_the_winner_and_takes_no_input(
     assert page.locator(".player[data-player='2']").evaluate(
         "p => getComputedStyle(p).backgroundColor") != "rgb(255, 240, 179)"
     expect_line(page, "A0E0", 1)
-    expect_nothing_playable(page)
+    expect_nothing_playable(page, UNPLAYABLE)
 
 
 def test_method_none_shows_names_and_scores_without_board(
@@ -405,13 +333,11 @@ def test_method_none_shows_names_and_scores_without_board(
     open_page(page, live_server, {
         "Method": "None", "Tray": SAMPLE, "Gain1": "D3H3", "Input": "One",
         "Name1": "MissOne", "Name2": "MrTwo", "Legend": "Next game soon", "Count": "9",
-    })
-    expect(page.locator("[data-board]")).to_have_count(0)
-    expect(page.locator("[data-cell]")).to_have_count(0)
-    for selector, text in (("[data-name='1']", "MissOne"), ("[data-legend]", "Next game soon"),
-                           ("[data-count]", "9"), ("[data-gain='1']", "1")):
-        expect(page.locator(selector)).to_be_visible()
-        expect(page.locator(selector)).to_have_text(text)
+    }, SET)
+    expect_counts(page, {"[data-board]": 0, "[data-cell]": 0})
+    expect_texts(page, {"Name1": "MissOne", "Legend": "Next game soon", "Count": "9"})
+    expect(page.locator("[data-gain='1']")).to_be_visible()
+    expect(page.locator("[data-gain='1']")).to_have_text("1")
 
 
 # --- Wait ---------------------------------------------------------------------------------
@@ -424,7 +350,7 @@ def test_wait_shows_the_move_then_the_alignments_it_completed(
              "A9 B9 C9 D9 E9 J0 J1 J2 J3 J4 J5 J6 J7 J8")
     asked = time.monotonic()
     page.goto(interface_url(live_server, {"Tray": t, "Move1": "H3", "Gain1": "A0E0D3H3H3H7",
-                                          "Gain2": "A9E9J0J4", "Wait": "30", "Input": "Two"}))
+                                          "Gain2": "A9E9J0J4", "Wait": "30", "Input": "Two"}, SET))
     # First the move, the old alignments and scores; the new lines are not drawn yet. All
     # read at one instant, before the three seconds are over.
     first = page.evaluate(SNAPSHOT)
@@ -447,32 +373,10 @@ def test_wait_shows_the_move_then_the_alignments_it_completed(
 # --- size ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("width", "height"), [(736, 660), (368, 330)])
-def test_the_board_fits_the_frame_without_scroll_bars(
-    live_server: str, page: Page, watch: PageWatch, width: int, height: int
-) -> None:
-    page.set_viewport_size({"width": width, "height": height})
-    open_page(page, live_server, {"Tray": SAMPLE, "Gain1": "D3H3", "Move1": "H3",
-                                  "Name1": "MissOne", "Name2": "MrTwo", "Legend": "Round 1",
-                                  "Count": "11", "WebTest": "yes"})
-    size = page.evaluate("() => [document.documentElement.scrollWidth,"
-                         " document.documentElement.scrollHeight]")
-    assert size == [width, height]
-    for selector in ("[data-board]", "[data-legend]", "[data-webtest='play']", "[data-gain='2']"):
-        box = page.locator(selector).bounding_box()
-        assert box is not None, selector
-        assert box["x"] >= 0 and box["y"] >= 0, selector
-        assert box["x"] + box["width"] <= width and box["y"] + box["height"] <= height, selector
-    a0, j9 = cell(page, "A0").bounding_box(), cell(page, "J9").bounding_box()
-    assert a0 is not None and j9 is not None
-    assert j9["x"] - a0["x"] > 0.5 * min(width, height)  # the board uses the room it has
-    assert a0["width"] >= 0.06 * min(width, height)
-
-
 def test_the_final_page_of_a_game_is_small(live_server: str, page: Page) -> None:
     moves = [c for pair in zip(ONE_CELLS, TWO_CELLS, strict=True) for c in pair]
     final = replay(moves)[-1].params  # 59 alignments
-    answer = page.request.get(interface_url(live_server, {**final, "Name1": "MissOne"}))
+    answer = page.request.get(interface_url(live_server, {**final, "Name1": "MissOne"}, SET))
     assert answer.status == 200
     assert len(answer.body()) < 25_000
 
@@ -482,15 +386,8 @@ def test_the_final_page_of_a_game_is_small(live_server: str, page: Page) -> None
 
 def test_hot_seat_game_through_the_tester(live_server: str, page: Page,
                                           watch: PageWatch) -> None:
-    page.set_viewport_size({"width": 1280, "height": 900})
-    page.goto(live_server + "/")
-    page.locator("#set").select_option("BigTicTacToe")
-    page.locator("input[name='Wait']").fill("0")
-    page.locator("#new-game").click()
-    frame = page.frame_locator("#interface")
+    frame = start_hot_seat(page, live_server, SET)
     html = frame.locator("html")
-    expect(html).to_have_attribute("data-set", "BigTicTacToe")
-    expect(html).to_have_attribute("data-ready", "true")
     expect(frame.locator("[data-cell][data-state='0']")).to_have_count(100)
 
     moves = [c for pair in zip(ONE_CELLS, TWO_CELLS, strict=True) for c in pair]
@@ -507,9 +404,7 @@ def test_hot_seat_game_through_the_tester(live_server: str, page: Page,
         for p, score in zip((1, 2), scores, strict=True):
             expect(frame.locator(f"[data-gain='{p}']")).to_have_text(str(score))
             expect(frame.locator(f"[data-alignment][data-state='{p}']")).to_have_count(score)
-        assert frame.locator("[data-cell]").evaluate_all(
-            "cs => cs.map(c => c.getAttribute('data-state')).join('')"
-        ) == replay(moves[:number])[-1].params["Tray"]
+        assert states(frame) == replay(moves[:number])[-1].params["Tray"]
 
     def click(first: int, last: int) -> None:
         """Play moves ``first``..``last`` (1-based) by clicking their cells."""
@@ -539,9 +434,8 @@ def test_hot_seat_game_through_the_tester(live_server: str, page: Page,
     click(95, 100)
 
     expect(html).to_have_attribute("data-method", "end")
-    expect(frame.locator("[data-playable='true']")).to_have_count(0)
-    expect(frame.locator("[data-alignment][data-state='1']")).to_have_count(29)
-    expect(frame.locator("[data-alignment][data-state='2']")).to_have_count(30)
+    expect_counts(frame, {"[data-playable='true']": 0, "[data-alignment][data-state='1']": 29,
+                          "[data-alignment][data-state='2']": 30})
     expect(frame.locator("[data-gain='1']")).to_have_text("29")
     expect(frame.locator("[data-gain='2']")).to_have_text("30")
     expect(frame.locator("[data-board]")).to_have_attribute("data-winner", "2")
@@ -549,4 +443,4 @@ def test_hot_seat_game_through_the_tester(live_server: str, page: Page,
         "ls => ls.map(l => l.getAttribute('data-alignment')).join('')")
     assert drawn == KNOWN_GAIN2
     assert page.evaluate("() => window.tester.game().over") is True
-    assert [r["value"] for r in page.evaluate("() => window.tester.returns")] == moves
+    assert values_returned(page) == moves

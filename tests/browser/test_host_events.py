@@ -8,14 +8,19 @@ in ``window.events``.
 
 from __future__ import annotations
 
-import uuid
+import itertools
 from typing import Any
-from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import Frame, Page
 
-from tests.browser.conftest import PageWatch, sink_values
+from tests.browser.helpers import (
+    PageWatch,
+    interface_url,
+    new_tag,
+    sink,
+    sink_values,
+)
 
 REVERSI_TRAY = "0000000000100000003410000018300000143300001400000010000000000000"
 # The board as the page answers it (window.tournoyons.tray()): the disc turning shown.
@@ -34,10 +39,6 @@ HOST_HTML = """<!doctype html><html lang="fr"><head><link rel="icon" href="data:
 </script></body></html>"""
 
 
-def query(params: dict[str, str]) -> str:
-    return "&".join(f"{name}={quote(value, safe='')}" for name, value in params.items())
-
-
 def events(page: Page, kind: str) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = page.evaluate(
         "kind => window.events.filter(e => e && e.type === 'tournoyons:' + kind)", kind)
@@ -52,7 +53,7 @@ def embed(page: Page, base: str, params: dict[str, str]) -> Frame:
                                                  body=HOST_HTML))
     page.goto(host)
     page.evaluate("src => { document.querySelector('iframe').src = src; }",
-                  f"{base}/?{query(params)}")
+                  interface_url(base, params))
     page.wait_for_function(
         "() => window.events.some(e => e && e.type === 'tournoyons:ready')")
     frame = page.frame(name="game")
@@ -118,17 +119,17 @@ def test_size_follows_the_frame(page: Page, live_server: str, watch: PageWatch) 
     sizes = events(page, "size")
     assert sizes[-1] == {"type": "tournoyons:size", "width": 500, "height": 420}
     assert all(isinstance(s["width"], int) and isinstance(s["height"], int) for s in sizes)
-    assert all(a != b for a, b in zip(sizes, sizes[1:])), sizes  # only changes are posted
+    assert all(a != b for a, b in itertools.pairwise(sizes)), sizes  # only changes are posted
     assert len(sizes) <= 3, sizes
 
 
 @pytest.mark.parametrize("host_param", ["Host=yes", "HOST=Yes", "host=oui"])
 def test_host_plays_once(page: Page, live_server: str, watch: PageWatch,
                          host_param: str) -> None:
-    tag = uuid.uuid4().hex
+    tag = new_tag()
     name, value = host_param.split("=")
     frame = embed(page, live_server, {"Set": "TicTacToe", "Tray": "120000000", "Input": "One",
-                                      "URLReturn": f"{live_server}/return?tag={tag}",
+                                      "URLReturn": sink(live_server, tag),
                                       name: value})
     # Unknown messages, an occupied cell, a value off the board, a play from elsewhere than
     # the parent: none plays (the first value returned below proves it).

@@ -9,35 +9,38 @@ tester proposes, which asks a player for a move.
 
 from __future__ import annotations
 
-import json
-import urllib.request
-import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote
 
 import pytest
-from playwright.sync_api import Dialog, Locator, Page, expect
+from playwright.sync_api import Dialog, FloatRect, Locator, Page, expect
 
 from interfaces.plugin import SetInterface
 from interfaces.registry import load_registry
-from tests.browser.conftest import RECORD_RETURNS, PageWatch, sink_values
+from tests.browser.helpers import (
+    RETURN_LOADED,
+    PageWatch,
+    expect_counts,
+    expect_error,
+    expect_single_return,
+    expect_texts,
+    interface_url,
+    new_tag,
+    open_page,
+    open_returning,
+    open_url,
+    return_loads,
+    sink,
+    sink_entries,
+)
 
 REGISTRY = load_registry()
 SETS = [pytest.param(interface, id=interface.key) for interface in REGISTRY]
+SAMPLES = {interface.name: dict(interface.sample) for interface in REGISTRY}
 
-
-RETURN_LOADED = (
-    "() => document.querySelector('iframe.return').contentDocument"
-    "?.querySelector('[data-return-value]') != null"
-)
 
 PAPER = "rgb(246, 241, 231)"  # the page's own background, without Color
-
-
-def query(params: Mapping[str, str]) -> str:
-    """Return ``params`` as a query string, values percent-encoded."""
-    return "&".join(f"{name}={quote(value, safe='')}" for name, value in params.items())
 
 
 def asking(interface: SetInterface, **extra: str) -> dict[str, str]:
@@ -45,36 +48,6 @@ def asking(interface: SetInterface, **extra: str) -> dict[str, str]:
     params = {"Set": interface.name, **interface.sample, **extra}
     params.setdefault("Input", "One")
     return params
-
-
-def new_tag() -> str:
-    """Return a tag unique to one test, to find its values in the sink's log."""
-    return uuid.uuid4().hex
-
-
-def sink(base: str, tag: str) -> str:
-    """Return a URLReturn pointing at the server's sink with ``tag``."""
-    return f"{base}/return?tag={tag}"
-
-
-def sink_entries(base: str, tag: str) -> list[dict[str, Any]]:
-    """Return the sink's log entries (value and every query parameter) carrying ``tag``."""
-    with urllib.request.urlopen(f"{base}/return/log?tag={tag}", timeout=5) as answer:
-        log: list[dict[str, Any]] = json.load(answer)
-    return [entry for entry in log if entry["params"].get("tag") == tag]
-
-
-def open_url(page: Page, url: str) -> None:
-    """Load ``url`` with the return recorder installed and wait until the page is ready."""
-    page.set_default_timeout(5000)
-    page.add_init_script(RECORD_RETURNS)
-    page.goto(url)
-    expect(page.locator("html")).to_have_attribute("data-ready", "true")
-
-
-def open_page(page: Page, base: str, params: Mapping[str, str]) -> None:
-    """Load the interface page for ``params`` (which name the Set) and wait until ready."""
-    open_url(page, f"{base}/?{query(params)}")
 
 
 def first_playable(page: Page) -> str:
@@ -93,31 +66,25 @@ def control(page: Page, value: str) -> Locator:
                         f'[data-playable="true"][data-cell="{v}"]').first
 
 
-def return_loads(page: Page) -> list[str]:
-    """Return the URLs the page loaded (or tried to) in its return iframe."""
-    loads: list[str] = page.evaluate("() => window.__returnLoads")
-    return loads
+class Traffic:
+    """What a page asks of the network and of the person: every URL it requests, every
+    dialog it opens (each dismissed)."""
 
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.requests: list[str] = []
+        self.dialogs: list[str] = []
+        page.on("request", lambda request: self.requests.append(request.url))
+        page.on("dialog", self.dismiss)
 
-def expect_single_return(page: Page, base: str, tag: str, value: str) -> None:
-    """Assert that the page returned ``value`` once: one load asked, one value at the sink."""
-    page.wait_for_function(RETURN_LOADED)
-    assert return_loads(page) == [f"{sink(base, tag)}&ReturnValue={quote(value, safe='')}"]
-    assert sink_values(base, tag) == [value]
-    assert page.evaluate("() => window.tournoyons.lastValue") == value
-    expect(page.locator("[data-playable='true']")).to_have_count(0)
-
-
-def collect_dialogs(page: Page) -> list[str]:
-    """Return a list that fills with every dialog the page opens (each is dismissed)."""
-    dialogs: list[str] = []
-
-    def on_dialog(dialog: Dialog) -> None:
-        dialogs.append(dialog.message)
+    def dismiss(self, dialog: Dialog) -> None:
+        self.dialogs.append(dialog.message)
         dialog.dismiss()
 
-    page.on("dialog", on_dialog)
-    return dialogs
+    def settled(self) -> list[str]:
+        """Return the URLs requested once the page's pending tasks have run."""
+        self.page.evaluate("() => new Promise(r => setTimeout(r, 0))")
+        return self.requests
 
 
 # --- the registry and the plugin system ---------------------------------------------------
@@ -187,8 +154,7 @@ def test_unknown_set_path_is_a_404_with_the_list(
 ) -> None:
     response = page.goto(f"{live_server}/chess/?Name1=%3Cb%3Ex%3C/b%3E")
     assert response is not None and response.status == 404
-    expect(page.locator("[data-set-link]")).to_have_count(len(REGISTRY))
-    expect(page.locator("b")).to_have_count(0)
+    expect_counts(page, {"[data-set-link]": len(REGISTRY), "b": 0})
     forget_the_404_status(watch)
 
 
@@ -198,12 +164,8 @@ def test_method_none_without_set_is_an_empty_interface(
     open_url(page, f"{live_server}/?Method=None&Name1=MissOne&Name2=MrTwo&Legend=Bient%F4t")
     expect(page.locator("html")).to_have_attribute("data-method", "none")
     expect(page.locator("html")).to_have_attribute("data-set", "")
-    expect(page.locator("iframe#interface")).to_have_count(0)
-    expect(page.locator("[data-board]")).to_have_count(0)
-    expect(page.locator("[data-error]")).to_have_count(0)
-    expect(page.locator("[data-name='1']")).to_have_text("MissOne")
-    expect(page.locator("[data-name='2']")).to_have_text("MrTwo")
-    expect(page.locator("[data-legend]")).to_have_text("Bientôt")
+    expect_counts(page, {"iframe#interface": 0, "[data-board]": 0, "[data-error]": 0})
+    expect_texts(page, {"Name1": "MissOne", "Name2": "MrTwo", "Legend": "Bientôt"})
     assert page.evaluate("() => window.tournoyons.tray()") == ""
 
 
@@ -220,8 +182,7 @@ def test_no_set_without_method_none_is_an_empty_page_with_an_error(
 def test_root_without_query_is_the_tester(live_server: str, page: Page, watch: PageWatch) -> None:
     response = page.goto(f"{live_server}/")
     assert response is not None and response.status == 200
-    expect(page.locator("iframe#interface")).to_have_count(1)
-    expect(page.locator("html[data-set]")).to_have_count(0)
+    expect_counts(page, {"iframe#interface": 1, "html[data-set]": 0})
     options = page.locator("select#set option")
     assert options.all_inner_texts() == [s.name for s in REGISTRY]
 
@@ -272,7 +233,7 @@ def test_post_message_to_the_host(
             }
         });
         document.querySelector('iframe#interface').src = url;
-    }""", f"{live_server}/?{query(asking(interface))}")
+    }""", interface_url(live_server, asking(interface)))
     frame = page.frame_locator("iframe#interface")
     expect(frame.locator("html")).to_have_attribute("data-ready", "true")
     playable = frame.locator("[data-playable='true']").first
@@ -322,23 +283,18 @@ def test_url_return_with_a_query_gets_the_value_appended(
 def test_url_return_that_is_not_http_is_never_loaded(
     live_server: str, page: Page, watch: PageWatch, url_return: str
 ) -> None:
-    requests: list[str] = []
-    page.on("request", lambda request: requests.append(request.url))
-    dialogs = collect_dialogs(page)
+    traffic = Traffic(page)
     open_page(page, live_server, {"Set": "TicTacToe", "Tray": "Init", "Input": "One",
                                   "URLReturn": url_return})
-    error = page.locator("[data-error]")
-    expect(error).to_be_visible()
-    assert "urlreturn" in (error.get_attribute("data-error") or "").split()
+    expect_error(page, "urlreturn")
     page.locator("[data-cell='5']").click()
     # The move is played and shown; it is not sent anywhere.
     expect(page.locator("[data-cell='5']")).to_have_attribute("data-state", "1")
     assert page.evaluate("() => window.tournoyons.lastValue") == "5"
     expect(page.locator("iframe.return")).to_have_attribute("src", "about:blank")
     assert return_loads(page) == []
-    page.evaluate("() => new Promise(r => setTimeout(r, 0))")
-    assert [url for url in requests if not url.startswith(live_server)] == []
-    assert dialogs == []
+    assert [url for url in traffic.settled() if not url.startswith(live_server)] == []
+    assert traffic.dialogs == []
 
 
 # --- WebTest ------------------------------------------------------------------------------
@@ -403,9 +359,8 @@ def test_webtest_holds_input_until_the_play_control(
 def test_webtest_without_input_plays_for_the_player_to_move(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    tag = new_tag()
-    open_page(page, live_server, {"Set": "TicTacToe", "Tray": "100000000", "WebTest": "oui",
-                                  "URLReturn": sink(live_server, tag)})
+    tag = open_returning(page, live_server,
+                         {"Set": "TicTacToe", "Tray": "100000000", "WebTest": "oui"})
     expect(page.locator("[data-playable]")).to_have_count(0)
     assert page.evaluate("() => Webmaster('tray')") == "100000000"
     page.locator("[data-webtest='play']").click()
@@ -422,8 +377,7 @@ def test_webtest_off_values_show_no_controls(
 ) -> None:
     open_page(page, live_server, {"Set": "TicTacToe", "Tray": "Init", "Input": "One",
                                   "WebTest": off})
-    expect(page.locator("[data-webtest]")).to_have_count(0)
-    expect(page.locator("[data-playable='true']")).to_have_count(9)
+    expect_counts(page, {"[data-webtest]": 0, "[data-playable='true']": 9})
 
 
 # --- Mute, Color, texts -------------------------------------------------------------------
@@ -478,9 +432,7 @@ def test_color_is_the_background_unless_not_hex(
 def test_texts_are_shown_as_text_never_as_html_and_input_is_off(
     live_server: str, page: Page, watch: PageWatch, interface: SetInterface
 ) -> None:
-    requests: list[str] = []
-    page.on("request", lambda request: requests.append(request.url))
-    dialogs = collect_dialogs(page)
+    traffic = Traffic(page)
     texts = {
         "Name1": "<img src=x onerror=alert(1)>",
         "Name2": '"><svg onload=alert(2)>',
@@ -496,17 +448,15 @@ def test_texts_are_shown_as_text_never_as_html_and_input_is_off(
         expect(element).to_be_visible()
         expect(element).to_have_text(texts[name])
         assert element.evaluate("e => e.children.length") == 0
-    expect(page.locator("img")).to_have_count(0)
-    expect(page.locator("svg[onload]")).to_have_count(0)
+    expect_counts(page, {"img": 0, "svg[onload]": 0})
     expect(page.locator("body script")).to_have_count(1)  # the context block alone
     # Without Input nothing is playable, by click or by play().
     expect(page.locator("[data-playable]")).to_have_count(0)
     assert page.evaluate("() => ['1', '2', '3', 'A1'].map(v => tournoyons.play(v))") == [
         False] * 4
     assert return_loads(page) == []
-    page.evaluate("() => new Promise(r => setTimeout(r, 0))")
-    assert not [url for url in requests if url.endswith("/x")]
-    assert dialogs == []
+    assert not [url for url in traffic.settled() if url.endswith("/x")]
+    assert traffic.dialogs == []
 
 
 @pytest.mark.parametrize(("raw", "selector", "text"), [
@@ -533,61 +483,195 @@ SCROLL = """() => {
           bcw: b.clientWidth, bch: b.clientHeight, iw: innerWidth, ih: innerHeight};
 }"""
 
+BOXES = """els => els.map(e => {
+  const r = e.getBoundingClientRect();
+  return {what: e.outerHTML.slice(0, 60), x: r.x, y: r.y, w: r.width, h: r.height};
+})"""
+
 VIEWPORTS = ((736, 660), (368, 330))
+# What every page with a board shows, each element wholly in the frame.
+FRAMED = ("[data-board], [data-name], [data-count], [data-legend], [data-error], [data-webtest],"
+          " [data-webtest-output]")
+LONG = "W" * 150
 
 
-def expect_fits(page: Page, width: int, height: int) -> None:
-    """Assert no scroll bar, and the board and texts wholly inside a ``width``x``height`` view."""
+def expect_inside(page: Page, selector: str, width: int, height: int, shown: bool = True) -> int:
+    """Assert that every element matching ``selector`` is drawn wholly inside a ``width`` x
+    ``height`` view (one not drawn, of no width or height, fails; or is left out if ``shown``
+    is false); return how many were checked."""
+    boxes: list[dict[str, Any]] = page.locator(selector).evaluate_all(BOXES)
+    if not shown:
+        boxes = [box for box in boxes if box["w"] > 0 and box["h"] > 0]
+    for box in boxes:
+        assert box["w"] > 0 and box["h"] > 0, box
+        assert box["x"] >= 0 and box["y"] >= 0, (width, box)
+        assert box["x"] + box["w"] <= width + 0.5, (width, box)
+        assert box["y"] + box["h"] <= height + 0.5, (width, box)
+    return len(boxes)
+
+
+def expect_fits(page: Page, width: int, height: int, shown: bool = True) -> None:
+    """Assert no scroll bar, and the board and texts wholly inside a ``width``x``height`` view
+    (each of them drawn, unless ``shown`` is false)."""
     page.set_viewport_size({"width": width, "height": height})
     sizes: dict[str, int] = page.evaluate(SCROLL)
     assert (sizes["iw"], sizes["ih"]) == (width, height)
     assert sizes["dw"] <= width and sizes["dh"] <= height, sizes
     # The body clips: what overflows it is out of sight, so nothing may.
     assert sizes["bw"] <= sizes["bcw"] and sizes["bh"] <= sizes["bch"], sizes
-    boxes: list[dict[str, Any]] = page.locator(
-        "[data-board], [data-name], [data-count], [data-legend], [data-error], [data-webtest],"
-        " [data-webtest-output]"
-    ).evaluate_all("""els => els.map(e => {
-        const r = e.getBoundingClientRect();
-        return {what: e.outerHTML.slice(0, 60), x: r.x, y: r.y, w: r.width, h: r.height};
-    })""")
-    assert boxes
-    for box in boxes:
-        assert box["w"] > 0 and box["h"] > 0, box
-        assert box["x"] >= 0 and box["y"] >= 0, (width, box)
-        assert box["x"] + box["w"] <= width + 0.5, (width, box)
-        assert box["y"] + box["h"] <= height + 0.5, (width, box)
+    assert expect_inside(page, FRAMED, width, height, shown) > 0
+
+
+def box_of(scope: Page | Locator, selector: str) -> FloatRect:
+    """Return the box of the first element matching ``selector``, which must be shown."""
+    box = scope.locator(selector).first.bounding_box()
+    assert box is not None, selector
+    return box
+
+
+# Each Set's own part of the fit, run at every size on each of its own pages: the room its
+# board takes, and its own controls wholly in the frame.
+
+def bigtictactoe_fit(page: Page, params: Mapping[str, str], width: int, height: int) -> None:
+    """The scores in the frame; the board uses the room it has."""
+    expect_inside(page, "[data-gain='2']", width, height)
+    a0, j9 = box_of(page, "[data-cell='A0']"), box_of(page, "[data-cell='J9']")
+    assert j9["x"] - a0["x"] > 0.5 * min(width, height)
+    assert a0["width"] >= 0.06 * min(width, height)
+
+
+def mastermind_fit(page: Page, params: Mapping[str, str], width: int, height: int) -> None:
+    """Both boards, their lines and codes, the palette and its controls in the frame; the
+    boards side by side."""
+    drawn = expect_inside(page, "[data-board], [data-line], [data-code], [data-pick],"
+                          " [data-validate], [data-erase], .players", width, height, shown=False)
+    assert drawn >= 2 + 16 + 2
+    one, two = box_of(page, "[data-board='1']"), box_of(page, "[data-board='2']")
+    assert one["x"] + one["width"] <= two["x"]
+    assert abs(one["y"] - two["y"]) < 1
+
+
+def pente_fit(page: Page, params: Mapping[str, str], width: int, height: int) -> None:
+    """The board takes most of the height; every point is on screen, what the pointer hits
+    there, and at least 22 px from the next at 736x660."""
+    scale = min(width / 736, height / 660)
+    assert box_of(page, ".pente")["height"] >= 500 * scale
+    boxes = {name: box_of(page, f"[data-cell='{name}']") for name in ("AA", "SA", "AS", "SS", "JJ")}
+    for name, box in boxes.items():
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        assert 0 <= x <= width and 0 <= y <= height, name
+        hit = page.evaluate("([x, y]) => document.elementFromPoint(x, y)"
+                            "?.getAttribute('data-cell')", [x, y])
+        assert hit == name
+    assert (boxes["SA"]["x"] - boxes["AA"]["x"]) / 18 >= 22 * scale
+
+
+def poker_fit(page: Page, params: Mapping[str, str], width: int, height: int) -> None:
+    """The cards, the betting controls and the scores given, in the frame."""
+    scores = ", [data-gain]" if "Gain1" in params else ""
+    expect_inside(page, f".pk-controls, .pk-controls button, [data-card]{scores}", width, height)
+
+
+REVERSI_MUST_PASS = {"Tray": "0004000003883000444840004448400003443000000003000000000000000000",
+                     "Move2": "D1", "Count": "16", "Input": "One", "Legend": "Je passe"}
+
+
+def reversi_fit(page: Page, params: Mapping[str, str], width: int, height: int) -> None:
+    """A corner and the scores in the frame, the board three quarters of its height; the
+    pass control, when asked, beside the board."""
+    expect_inside(page, "[data-cell='H8'], [data-gain='2']", width, height)
+    board = box_of(page, "[data-board]")
+    assert board["height"] >= 0.75 * height
+    if params.get("Tray") == REVERSI_MUST_PASS["Tray"]:
+        expect_inside(page, "button[data-value='XX']", width, height)
+        button = box_of(page, "button[data-value='XX']")
+        assert button["x"] + button["width"] <= board["x"]
+
+
+def seafight_fit(page: Page, params: Mapping[str, str], width: int, height: int) -> None:
+    """The players, the fleets and the tools in the frame; preparing, the validate control."""
+    expect_inside(page, ".players, [data-fleet], .pship, .sf-tools button", width, height)
+    if params.get("Method") == "Prepare":
+        expect(page.locator("[data-action='validate']")).to_be_visible()
+
+
+@dataclass(frozen=True)
+class Fit:
+    """A Set's own part of the fit check: its own pages (other Methods, a pass, a showdown,
+    its controls in play), and what its layout must do on them besides fitting."""
+
+    pages: tuple[Mapping[str, str], ...]
+    check: Callable[[Page, Mapping[str, str], int, int], None]
+
+
+LONG_TEXTS = {"Name1": LONG, "Name2": LONG, "Legend": f"{LONG} {LONG}"}
+FITS = {
+    "BigTicTacToe": Fit(({**SAMPLES["BigTicTacToe"], "Legend": "Round 1", "WebTest": "yes"},),
+                        bigtictactoe_fit),
+    "MasterMind": Fit((
+        {**SAMPLES["MasterMind"], "Legend": LONG, "WebTest": "yes"},
+        {"Method": "Prepare", "Input": "One", "Legend": "Code", "Name1": LONG, "Name2": LONG},
+        {"Method": "End", "Tray": "00ABCD" * 8 + "***" + "00ABCD" * 7 + "40ABCD",
+         "Gain1": "ABCD", "Gain2": "ABCD", "Count": "16"},
+    ), mastermind_fit),
+    "Pente": Fit(({**SAMPLES["Pente"], **LONG_TEXTS, "WebTest": "yes"},), pente_fit),
+    "Poker": Fit((
+        {"Tray": "01002????C3SKM12-?2", "Input": "Two", **LONG_TEXTS, "Gain1": "-1234",
+         "Gain2": "1234", "Count": "99", "WebTest": "yes"},  # answering: call, raise
+        {"Tray": "01009H2H9S5S6H4HKH7D8CJM12-12", "Input": "One", "Legend": "x",
+         "Name1": "MissOne", "Name2": "MrTwo"},  # the showdown, acknowledged
+    ), poker_fit),
+    "Reversi": Fit(({**REVERSI_MUST_PASS, "Name1": "MissOne", "Name2": "MrTwo"},), reversi_fit),
+    "Seafight": Fit(tuple(
+        {**SAMPLES["Seafight"], **LONG_TEXTS, "Method": method, "Count": "12345",
+         "Gain2": "V5B11H4E31V3J51H3D81H2G01", "WebTest": "yes"}  # both whole fleets
+        for method in ("Prepare", "Double")), seafight_fit),
+}
+
+
+def show_at_full_size(page: Page, base: str, params: Mapping[str, str]) -> None:
+    """Open the page for ``params`` at 736x660; with ``Color``, the page of long texts and
+    errors, open its WebTest output; with WebTest, hand input to the player."""
+    page.set_viewport_size({"width": 736, "height": 660})
+    open_page(page, base, params)
+    if params.get("Color"):
+        expect(page.locator("body")).to_have_css("background-color", "rgb(224, 236, 255)")
+        expect(page.locator("[data-error]")).to_be_visible()
+        page.locator("[data-webtest='show']").click()
+    if params.get("WebTest"):
+        page.locator("[data-webtest='play']").click()
+    if params.get("Color"):
+        expect(page.locator("[data-webtest-output]")).to_be_visible()
+    if params.get("Method") == "None":
+        expect(page.locator("[data-board]")).to_have_count(0)
+    else:
+        expect(page.locator("[data-board]").first).to_be_visible()
 
 
 @pytest.mark.parametrize("interface", SETS)
 def test_page_fits_the_frame_without_scroll_bars(
     live_server: str, page: Page, watch: PageWatch, interface: SetInterface
 ) -> None:
-    """At 736x660 and at half that size, in three states: nothing scrolls or is cut off."""
-    long = "W" * 150
+    """At 736x660 and at half that size, in three states and on the Set's own pages: nothing
+    scrolls or is cut off, and the Set's own layout holds."""
     texts = {"Name1": "MissOne", "Name2": "MrTwo", "Legend": "Round 1", "Count": "1"}
     states: list[dict[str, str]] = [
         asking(interface, **texts),
         # Long texts, errors, WebTest controls with their output open, a Color.
-        asking(interface, Name1=long, Name2=long, Legend=f"{long} {long}", Count="12345",
+        asking(interface, Name1=LONG, Name2=LONG, Legend=f"{LONG} {LONG}", Count="12345",
                WebTest="yes", Color="e0ecff", Wait="x", URLReturn="javascript:x"),
         asking(interface, **texts, Method="None"),
     ]
     for params in states:
-        page.set_viewport_size({"width": 736, "height": 660})
-        open_page(page, live_server, params)
-        if params.get("WebTest"):
-            expect(page.locator("body")).to_have_css("background-color", "rgb(224, 236, 255)")
-            expect(page.locator("[data-error]")).to_be_visible()
-            page.locator("[data-webtest='show']").click()
-            page.locator("[data-webtest='play']").click()
-            expect(page.locator("[data-webtest-output]")).to_be_visible()
-        if params.get("Method") == "None":
-            expect(page.locator("[data-board]")).to_have_count(0)
-        else:
-            expect(page.locator("[data-board]").first).to_be_visible()
+        show_at_full_size(page, live_server, params)
         for width, height in VIEWPORTS:
             expect_fits(page, width, height)
+    if fit := FITS.get(interface.name):
+        for params in fit.pages:
+            show_at_full_size(page, live_server, {"Set": interface.name, **params})
+            for width, height in VIEWPORTS:
+                expect_fits(page, width, height, shown=False)
+                fit.check(page, params, width, height)
     # Loaded in the small frame from the start, as a host would.
     page.set_viewport_size({"width": 368, "height": 330})
     open_page(page, live_server, states[0])

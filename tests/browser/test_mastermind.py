@@ -12,48 +12,35 @@ palette ``[data-pick]`` and returns with ``[data-validate]``.
 from __future__ import annotations
 
 import time
-import uuid
-from collections.abc import Mapping
-from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 from playwright.sync_api import Browser, FrameLocator, Locator, Page, expect
 
-from tests.browser.conftest import RECORD_RETURNS, PageWatch, sink_values
-
-RETURN_LOADED = (
-    "() => document.querySelector('iframe.return').contentDocument"
-    "?.querySelector('[data-return-value]') != null"
+from tests.browser import helpers
+from tests.browser.helpers import (
+    PageWatch,
+    expect_counts,
+    expect_texts,
+    frame_query,
+    hold_enter,
+    interface_url,
+    new_tag,
+    open_page,
+    open_returning,
+    open_with_error,
+    press,
+    press_to,
+    return_loads,
+    sink,
+    start_hot_seat,
+    values_returned,
 )
 
+SET = "MasterMind"
 SAMPLE = {"Tray": "11BBCC00DEFA***21ABCD30AEBF", "Gain1": "GCCH", "Input": "One",
           "Name1": "MissOne", "Name2": "MrTwo", "Count": "6"}
 
 GOLD_SOFT = "rgb(255, 240, 179)"
-
-
-def interface_url(base: str, params: Mapping[str, str]) -> str:
-    """Return the MasterMind page for ``params`` (values percent-encoded)."""
-    query = "&".join(f"{name}={quote(value, safe='')}" for name, value in params.items())
-    return f"{base}/?Set=MasterMind&{query}"
-
-
-def new_tag() -> str:
-    """Return a tag unique to one test, to find its values in the sink's log."""
-    return uuid.uuid4().hex
-
-
-def sink(base: str, tag: str) -> str:
-    """Return the URLReturn pointing at the server's sink with ``tag``."""
-    return f"{base}/return?tag={tag}"
-
-
-def open_page(page: Page, base: str, params: Mapping[str, str]) -> None:
-    """Load the page with the return recorder installed and wait until it is ready."""
-    page.set_default_timeout(5000)
-    page.add_init_script(RECORD_RETURNS)
-    page.goto(interface_url(base, params))
-    expect(page.locator("html")).to_have_attribute("data-ready", "true")
 
 
 def board(page: Page | FrameLocator, number: int) -> Locator:
@@ -135,19 +122,10 @@ def compose(page: Page | FrameLocator, colours: str) -> None:
         page.locator(f"[data-pick='{colour}']").click()
 
 
-def returns(page: Page) -> list[str]:
-    """Return the URLs the page loaded (or tried to) in its return iframe."""
-    loads: list[str] = page.evaluate("() => window.__returnLoads")
-    return loads
-
-
 def expect_single_return(page: Page, base: str, tag: str, value: str) -> None:
-    """Assert that the page returned ``value`` once, and takes no more input."""
-    page.wait_for_function(RETURN_LOADED)
-    assert returns(page) == [f"{sink(base, tag)}&ReturnValue={value}"]
-    assert sink_values(base, tag) == [value]
-    assert page.evaluate("() => window.tournoyons.lastValue") == value
-    expect(page.locator("[data-playable='true']")).to_have_count(0)
+    """Assert that the page returned ``value`` once, and takes no more input: neither from
+    the palette nor from the person asked."""
+    helpers.expect_single_return(page, base, tag, value)
     expect(page.locator("[data-pick][aria-disabled='true']")).to_have_count(8)
     expect(page.locator("html")).not_to_have_attribute("data-input", "1")
     expect(page.locator("html")).not_to_have_attribute("data-input", "2")
@@ -159,7 +137,7 @@ def expect_single_return(page: Page, base: str, tag: str, value: str) -> None:
 def test_sample_draws_both_boards_with_lines_marks_and_codes(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    open_page(page, live_server, SAMPLE)
+    open_page(page, live_server, SAMPLE, SET)
     expect(page.locator("html")).to_have_attribute("data-set", "MasterMind")
     expect(page.locator("[data-board]")).to_have_count(2)
     for number in (1, 2):
@@ -186,14 +164,13 @@ def test_sample_draws_both_boards_with_lines_marks_and_codes(
     expect(line(page, 1, 2)).to_have_attribute("data-last-move", "2")
     expect(page.locator("[data-error]")).to_have_count(0)
     assert page.evaluate("() => [tournoyons.tray(), Webmaster('tray')]") == [SAMPLE["Tray"]] * 2
-    expect(page.locator("[data-name='1']")).to_have_text("MissOne")
-    expect(page.locator("[data-count]")).to_have_text("6")
+    expect_texts(page, {"Name1": "MissOne", "Count": "6"})
 
 
 def test_each_colour_has_its_own_hue_and_its_own_glyph(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    open_page(page, live_server, {"Tray": "00ABCD00EFGH***", "Input": "One"})
+    open_page(page, live_server, {"Tray": "00ABCD00EFGH***", "Input": "One"}, SET)
     looks = page.evaluate("""() => [...'ABCDEFGH'].map(c => {
         const symbol = document.getElementById('mm-' + c);
         const glyph = symbol.querySelector('.glyph');
@@ -217,13 +194,13 @@ def test_each_colour_has_its_own_hue_and_its_own_glyph(
 def test_the_opponents_code_is_not_in_the_page_of_the_person_asked(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    open_page(page, live_server, {**SAMPLE, "Gain2": "AEBD"})
+    open_page(page, live_server, {**SAMPLE, "Gain2": "AEBD"}, SET)
     expect_code_shown(page, 1, "GCCH")
     expect_covered(page, 2)
     assert "AEBD" not in page.content().replace("21ABCD30AEBF", "")
     # A spectator (no Input) sees both codes.
     spectator = {k: v for k, v in SAMPLE.items() if k != "Input"}
-    open_page(page, live_server, {**spectator, "Gain2": "AEBD"})
+    open_page(page, live_server, {**spectator, "Gain2": "AEBD"}, SET)
     expect_code_shown(page, 1, "GCCH")
     expect_code_shown(page, 2, "AEBD")
     expect(page.locator("[data-pick]")).to_have_count(0)
@@ -244,21 +221,15 @@ def test_the_opponents_code_is_not_in_the_page_of_the_person_asked(
 def test_bad_input_shows_an_error_sign_and_never_breaks(
     live_server: str, page: Page, watch: PageWatch, params: dict[str, str], error: str
 ) -> None:
-    open_page(page, live_server, {**params, "Input": "One", "URLReturn": "/return",
-                                  "Name1": "MissOne", "Legend": "L"})
-    sign = page.locator("[data-error]")
-    expect(sign).to_be_visible()
-    assert error in (sign.get_attribute("data-error") or "").split()
+    open_with_error(page, live_server, {**params, "Input": "One", "URLReturn": "/return"}, SET,
+                    error)
     expect(page.locator("[data-board]")).to_have_count(2)
-    expect(page.locator("[data-name='1']")).to_have_text("MissOne")
-    expect(page.locator("[data-legend]")).to_have_text("L")
     expect_covered(page, 1)
     if error == "tray":
-        expect(page.locator("[data-line][data-state='empty']")).to_have_count(16)
-        expect(page.locator("[data-pick]")).to_have_count(0)
+        expect_counts(page, {"[data-line][data-state='empty']": 16, "[data-pick]": 0})
         assert page.evaluate("() => tournoyons.tray()") == "***"
         assert page.evaluate("() => tournoyons.play('00ABCD')") is False
-    assert returns(page) == []
+    assert return_loads(page) == []
 
 
 # --- composing a guess ----------------------------------------------------------------------
@@ -267,9 +238,7 @@ def test_bad_input_shows_an_error_sign_and_never_breaks(
 def test_a_guess_composed_with_the_mouse_is_returned_once(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    tag = new_tag()
-    open_page(page, live_server, {"Tray": "***", "Gain1": "GCCH", "Input": "One",
-                                  "URLReturn": sink(live_server, tag)})
+    tag = open_returning(page, live_server, {"Tray": "***", "Gain1": "GCCH", "Input": "One"}, SET)
     expect(page.locator("html")).to_have_attribute("data-input", "1")
     expect(page.locator(".player[data-player='1']")).to_have_attribute("data-turn", "true")
     # Player one composes on line 1 of board 2 (player two's code), from empty holes.
@@ -306,7 +275,7 @@ def test_a_guess_composed_with_the_mouse_is_returned_once(
     target.locator("[data-peg='1']").click(force=True)
     page.keyboard.press("d")
     expect_pegs(target, "BGCH")
-    assert len(returns(page)) == 1
+    assert len(return_loads(page)) == 1
 
 
 def test_a_guess_composed_by_touch_is_returned_once(live_server: str, browser: Browser) -> None:
@@ -315,7 +284,7 @@ def test_a_guess_composed_by_touch_is_returned_once(live_server: str, browser: B
     try:
         touch = context.new_page()
         watcher = PageWatch(touch)
-        open_page(touch, live_server, {**SAMPLE, "URLReturn": sink(live_server, tag)})
+        open_page(touch, live_server, {**SAMPLE, "URLReturn": sink(live_server, tag)}, SET)
         target = line(touch, 2, 3)
         target.locator("[data-peg='3']").tap()
         touch.locator("[data-pick='H']").tap()
@@ -331,8 +300,7 @@ def test_a_guess_composed_by_touch_is_returned_once(live_server: str, browser: B
 def test_the_previous_guess_is_where_the_next_one_starts(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    tag = new_tag()
-    open_page(page, live_server, {**SAMPLE, "URLReturn": sink(live_server, tag)})
+    tag = open_returning(page, live_server, SAMPLE, SET)
     target = line(page, 2, 3)
     expect(target).to_have_attribute("data-composing", "true")
     expect_pegs(target, "AEBF")
@@ -356,64 +324,48 @@ def test_the_previous_guess_is_where_the_next_one_starts(
 def test_the_keyboard_composes_and_validates_and_enter_held_returns_once(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    tag = new_tag()
-    open_page(page, live_server, {"Tray": "00EEEE***00FFFF", "Gain2": "ABCD", "Input": "Two",
-                                  "URLReturn": sink(live_server, tag)})
+    tag = open_returning(page, live_server,
+                         {"Tray": "00EEEE***00FFFF", "Gain2": "ABCD", "Input": "Two"}, SET)
     target = line(page, 1, 2)  # player two plays on player one's board
     expect(target).to_have_attribute("data-composing", "true")
     expect_pegs(target, "EEEE")
     # Tab reaches the selected hole first, then the palette: arrows move in it, Enter puts
     # the colour in the hole.
-    page.keyboard.press("Tab")
-    expect(target.locator("[data-peg='1']")).to_be_focused()
-    page.keyboard.press("Tab")
-    expect(page.locator("[data-pick='A']")).to_be_focused()
-    page.keyboard.press("ArrowRight")
-    page.keyboard.press("ArrowDown")
-    expect(page.locator("[data-pick='D']")).to_be_focused()
+    press_to(page, target.locator("[data-peg='1']"), "Tab")
+    press_to(page, page.locator("[data-pick='A']"), "Tab")
+    press_to(page, page.locator("[data-pick='D']"), "ArrowRight", "ArrowDown")
     page.keyboard.press("Enter")
     expect_pegs(target, "DEEE")
     # Letters and digits put colours in the selected hole.
-    page.keyboard.press("b")
-    page.keyboard.press("8")
+    press(page, "b", "8")
     expect_pegs(target, "DBHE")
     # Back to the holes: arrows choose a hole, up and down change its colour.
-    page.keyboard.press("Shift+Tab")
-    expect(target.locator("[data-peg='4']")).to_be_focused()
+    press_to(page, target.locator("[data-peg='4']"), "Shift+Tab")
     page.keyboard.press("ArrowUp")
     expect_pegs(target, "DBHF")
-    page.keyboard.press("ArrowDown")
-    page.keyboard.press("ArrowDown")
+    press(page, "ArrowDown", "ArrowDown")
     expect_pegs(target, "DBHD")
-    page.keyboard.press("ArrowLeft")
-    expect(target.locator("[data-peg='3']")).to_be_focused()
+    press_to(page, target.locator("[data-peg='3']"), "ArrowLeft")
     page.keyboard.press("Backspace")
     expect_pegs(target, "DB D")
     page.keyboard.press("Enter")  # incomplete: nothing returned
     expect(target.locator(".peg[data-missing='true']")).to_have_count(1)
-    page.keyboard.press("Delete")
-    page.keyboard.press("Home")
-    page.keyboard.press("g")
+    press(page, "Delete", "Home", "g")
     expect_pegs(target, "GB D")
     page.keyboard.press("a")  # the next empty hole
     expect_pegs(target, "GBAD")
-    assert returns(page) == []
-    for _ in range(6):  # keyboard auto-repeat
-        page.keyboard.down("Enter")
-    page.keyboard.up("Enter")
+    assert return_loads(page) == []
+    hold_enter(page)
     expect_single_return(page, live_server, tag, "00GBAD")
     assert page.evaluate("() => tournoyons.tray()") == "00EEEE00GBAD***00FFFF"
-    page.keyboard.press("c")
-    page.keyboard.press("Enter")
+    press(page, "c", "Enter")
     expect_pegs(target, "GBAD")
-    assert len(returns(page)) == 1
+    assert len(return_loads(page)) == 1
 
 
 def test_play_checks_the_syntax_of_a_guess(live_server: str, page: Page,
                                            watch: PageWatch) -> None:
-    tag = new_tag()
-    open_page(page, live_server, {"Tray": "***", "Input": "One",
-                                  "URLReturn": sink(live_server, tag)})
+    tag = open_returning(page, live_server, {"Tray": "***", "Input": "One"}, SET)
     results = page.evaluate("""() => ['ABCD', '00ABC', '00ABCI', '10ABCD', '00abcd', '',
                                       '00ABCD', '00ABCD', '00EFGH'].map(v => tournoyons.play(v))""")
     assert results == [False] * 6 + [True, False, False]
@@ -429,14 +381,12 @@ def test_play_checks_the_syntax_of_a_guess(live_server: str, page: Page,
 def test_no_guess_when_nothing_can_be_played(
     live_server: str, page: Page, watch: PageWatch, params: dict[str, str]
 ) -> None:
-    open_page(page, live_server, {**params, "URLReturn": "/return"})
-    expect(page.locator("[data-pick]")).to_have_count(0)
-    expect(page.locator("[data-composing]")).to_have_count(0)
+    open_page(page, live_server, {**params, "URLReturn": "/return"}, SET)
+    expect_counts(page, {"[data-pick]": 0, "[data-composing]": 0})
     expect(page.locator("html")).not_to_have_attribute("data-input", "1")
-    page.keyboard.press("a")
-    page.keyboard.press("Enter")
+    press(page, "a", "Enter")
     assert page.evaluate("() => tournoyons.play('00ABCD')") is False
-    assert returns(page) == []
+    assert return_loads(page) == []
 
 
 # --- Prepare --------------------------------------------------------------------------------
@@ -445,10 +395,8 @@ def test_no_guess_when_nothing_can_be_played(
 def test_prepare_returns_the_chosen_code_once(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    tag = new_tag()
-    open_page(page, live_server, {"Method": "Prepare", "Input": "Two", "Tray": "Init",
-                                  "Gain1": "GCCH", "Legend": "Your code",
-                                  "URLReturn": sink(live_server, tag)})
+    tag = open_returning(page, live_server, {"Method": "Prepare", "Input": "Two", "Tray": "Init",
+                                             "Gain1": "GCCH", "Legend": "Your code"}, SET)
     expect(page.locator("html")).to_have_attribute("data-method", "prepare")
     expect(page.locator("html")).to_have_attribute("data-input", "2")
     expect(page.locator("[data-legend]")).to_have_text("Your code")
@@ -476,8 +424,7 @@ def test_prepare_returns_the_chosen_code_once(
 def test_prepare_without_input_asks_player_one_and_checks_the_code(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    tag = new_tag()
-    open_page(page, live_server, {"Method": "Prepare", "URLReturn": sink(live_server, tag)})
+    tag = open_returning(page, live_server, {"Method": "Prepare"}, SET)
     expect(page.locator("html")).to_have_attribute("data-input", "1")
     expect(code(page, 1)).to_have_attribute("data-composing", "true")
     expect_covered(page, 2)
@@ -497,7 +444,7 @@ def test_method_end_reveals_both_codes_and_the_winner(
     open_page(page, live_server, {
         "Method": "End", "Tray": "11BBCC00DEFA20GCFF***21ABCD30AEBF40AEBD",
         "Gain1": "GCCH", "Gain2": "AEBD", "Input": "One", "URLReturn": "/return",
-    })
+    }, SET)
     expect(page.locator("html")).to_have_attribute("data-method", "end")
     expect_code_shown(page, 1, "GCCH")
     expect_code_shown(page, 2, "AEBD")
@@ -510,13 +457,13 @@ def test_method_end_reveals_both_codes_and_the_winner(
     expect(page.locator("[data-result='1'] .star")).to_be_visible()
     expect(page.locator(".player[data-player='1']")).to_have_css("background-color",
                                                                   GOLD_SOFT)
-    expect(page.locator("[data-pick]")).to_have_count(0)
-    expect(page.locator("[data-playable]")).to_have_count(0)
+    expect_counts(page, {"[data-pick]": 0, "[data-playable]": 0})
     assert page.evaluate("() => tournoyons.play('00ABCD')") is False
 
 
 def test_method_end_of_a_draw(live_server: str, page: Page, watch: PageWatch) -> None:
-    open_page(page, live_server, {"Method": "End", "Tray": "00ABCD" * 8 + "***" + "00ABCD" * 8})
+    open_page(page, live_server, {"Method": "End", "Tray": "00ABCD" * 8 + "***" + "00ABCD" * 8},
+              SET)
     expect(page.locator(".mm")).to_have_attribute("data-winner", "0")
     expect(page.locator("[data-result='draw'] .equal")).to_be_visible()
     expect(page.locator("[data-found]")).to_have_count(0)
@@ -524,12 +471,10 @@ def test_method_end_of_a_draw(live_server: str, page: Page, watch: PageWatch) ->
 
 
 def test_method_none_shows_no_board(live_server: str, page: Page, watch: PageWatch) -> None:
-    open_page(page, live_server, {**SAMPLE, "Method": "None", "Legend": "Next game"})
+    open_page(page, live_server, {**SAMPLE, "Method": "None", "Legend": "Next game"}, SET)
     expect(page.locator("html")).to_have_attribute("data-method", "none")
-    expect(page.locator("[data-board]")).to_have_count(0)
-    expect(page.locator("[data-line]")).to_have_count(0)
-    expect(page.locator("[data-legend]")).to_have_text("Next game")
-    expect(page.locator("[data-name='2']")).to_have_text("MrTwo")
+    expect_counts(page, {"[data-board]": 0, "[data-line]": 0})
+    expect_texts(page, {"Legend": "Next game", "Name2": "MrTwo"})
     assert page.evaluate("() => tournoyons.play('00ABCD')") is False
 
 
@@ -537,7 +482,7 @@ def test_wait_shows_the_marks_of_the_last_line_after_its_pegs(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
     asked = time.monotonic()
-    page.goto(interface_url(live_server, {"Tray": "11BBCC***21ABCD", "Wait": "15"}))
+    page.goto(interface_url(live_server, {"Tray": "11BBCC***21ABCD", "Wait": "15"}, SET))
     last = line(page, 1, 1)
     expect(last).to_have_attribute("data-last-move", "2")
     expect(page.locator("html")).to_have_attribute("data-ready", "false")
@@ -552,81 +497,21 @@ def test_wait_shows_the_marks_of_the_last_line_after_its_pegs(
 
 
 def test_input_comes_after_the_wait(live_server: str, page: Page, watch: PageWatch) -> None:
-    tag = new_tag()
-    page.add_init_script(RECORD_RETURNS)
-    page.goto(interface_url(live_server, {**SAMPLE, "Wait": "8",
-                                          "URLReturn": sink(live_server, tag)}))
-    expect(page.locator("html")).to_have_attribute("data-ready", "true", timeout=5000)
+    tag = open_returning(page, live_server, {**SAMPLE, "Wait": "8"}, SET)
     expect(line(page, 2, 3)).to_have_attribute("data-composing", "true")
-    for _ in range(3):  # the selected hole, the palette, the validate control
-        page.keyboard.press("Tab")
-    expect(validate(page)).to_be_focused()
+    # the selected hole, the palette, the validate control
+    press_to(page, validate(page), *["Tab"] * 3)
     page.keyboard.press("Enter")
     expect_single_return(page, live_server, tag, "00AEBF")
-
-
-# --- fitting the frame ---------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(("width", "height"), [(736, 660), (368, 330)])
-def test_every_method_fits_the_frame(
-    live_server: str, page: Page, watch: PageWatch, width: int, height: int
-) -> None:
-    page.set_viewport_size({"width": width, "height": height})
-    long = "W" * 120
-    for params in (
-        {**SAMPLE, "Legend": long, "WebTest": "yes"},
-        {"Method": "Prepare", "Input": "One", "Legend": "Code", "Name1": long, "Name2": long},
-        {"Method": "End", "Tray": "00ABCD" * 8 + "***" + "00ABCD" * 7 + "40ABCD",
-         "Gain1": "ABCD", "Gain2": "ABCD", "Count": "16"},
-    ):
-        open_page(page, live_server, params)
-        sizes = page.evaluate(SCROLL_SIZES)
-        assert max(sizes[0], sizes[2]) <= width and max(sizes[1], sizes[3]) <= height, sizes
-        boxes: list[dict[str, float]] = page.evaluate(BOXES, [
-            "[data-board]", "[data-line]", "[data-code]", "[data-pick]", "[data-validate]",
-            "[data-erase]", ".players", "[data-legend]", "[data-webtest]"])
-        assert len(boxes) >= 2 + 16 + 2
-        for box in boxes:
-            assert box["x"] >= 0 and box["y"] >= 0, box
-            assert box["right"] <= width + 0.5 and box["bottom"] <= height + 0.5, box
-        # Two boards side by side.
-        one, two = board(page, 1).bounding_box(), board(page, 2).bounding_box()
-        assert one and two and one["x"] + one["width"] <= two["x"]
-        assert abs(one["y"] - two["y"]) < 1
-
-
-# The boxes of every drawn element matching the selectors (elements not displayed are left).
-BOXES = """selectors => selectors.flatMap(s => [...document.querySelectorAll(s)].map(e => {
-  const r = e.getBoundingClientRect();
-  return {s, x: r.x, y: r.y, right: r.right, bottom: r.bottom, w: r.width};
-})).filter(b => b.w > 0)"""
-
-SCROLL_SIZES = (
-    "() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight,"
-    " document.body.scrollWidth, document.body.scrollHeight]"
-)
 
 
 # --- a whole game in the tester ----------------------------------------------------------------
 
 
-def frame_params(page: Page) -> dict[str, str]:
-    """Return the query parameters of the page in the tester's iframe."""
-    src = page.locator("#interface").get_attribute("src") or ""
-    return {k: v[-1] for k, v in parse_qs(urlsplit(src).query).items()}
-
-
 def test_a_whole_hot_seat_game_in_the_tester(live_server: str, page: Page,
                                              watch: PageWatch) -> None:
     page.set_default_timeout(5000)
-    page.set_viewport_size({"width": 1280, "height": 900})
-    page.goto(live_server + "/")
-    page.locator("#set").select_option("MasterMind")
-    page.locator("input[name='Wait']").fill("0")
-    expect(page.locator("#new-game")).to_be_enabled()
-    page.locator("#new-game").click()
-    frame = page.frame_locator("#interface")
+    frame = start_hot_seat(page, live_server, SET)
     html = frame.locator("html")
     log = page.locator("#log li")
 
@@ -644,7 +529,7 @@ def test_a_whole_hot_seat_game_in_the_tester(live_server: str, page: Page,
     validate(frame).click()
     turn(1, "prepare", 2)
     expect_covered(frame, 1)
-    assert "Gain1" not in frame_params(page)
+    assert "Gain1" not in frame_query(page)
     compose(frame, "AEB")
     frame.locator("[data-pick='D']").press("Enter")  # the keyboard, for once
     validate(frame).press("Enter")
@@ -683,7 +568,7 @@ def test_a_whole_hot_seat_game_in_the_tester(live_server: str, page: Page,
     expect_code_shown(frame, 1, "GCCH")
     expect_code_shown(frame, 2, "AEBD")
     expect(frame.locator("[data-playable]")).to_have_count(0)
-    assert frame_params(page)["Tray"] == "11BBCC40GCCH***21ABCD40AEBD"
+    assert frame_query(page)["Tray"] == "11BBCC40GCCH***21ABCD40AEBD"
     assert page.evaluate("() => window.tester.game().over") is True
-    assert [r["value"] for r in page.evaluate("() => window.tester.returns")] == [
+    assert values_returned(page) == [
         "GCCH", "AEBD", "00ABCD", "00BBCC", "00AEBD", "00GCCH"]

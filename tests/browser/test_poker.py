@@ -11,48 +11,35 @@ acknowledgement (``0``).
 
 from __future__ import annotations
 
-import itertools
-import uuid
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import quote
 
 from playwright.sync_api import FrameLocator, Locator, Page, expect
 
-from tests.browser.conftest import RECORD_RETURNS, PageWatch, sink_values
-
-RETURN_LOADED = (
-    "() => document.querySelector('iframe.return').contentDocument"
-    "?.querySelector('[data-return-value]') != null"
+from tests.browser import helpers
+from tests.browser.helpers import (
+    PageWatch,
+    expect_counts,
+    expect_texts,
+    interface_url,
+    new_tag,
+    open_page,
+    press,
+    press_to,
+    sink,
+    start_hot_seat,
+    values_returned,
 )
 
+SET = "Poker"
 PREFLOP = "01001????C3SKM1-2"  # real: deal 1, player one deals and bets first
 TURN = "15095????CTHJHKC6HQS6M10-10"  # real: deal 15, the turn, player two opens
 NAMES = {"Name1": "MissOne", "Name2": "MrTwo"}
 
 
-def interface_url(base: str, params: Mapping[str, str]) -> str:
-    """Return the Poker page for ``params`` (values percent-encoded)."""
-    query = "&".join(f"{name}={quote(value, safe='')}" for name, value in params.items())
-    return f"{base}/?Set=Poker&{query}"
-
-
-def new_tag() -> str:
-    """Return a tag unique to one test, to find its values in the sink's log."""
-    return uuid.uuid4().hex
-
-
-def sink(base: str, tag: str) -> str:
-    """Return the URLReturn pointing at the server's sink with ``tag``."""
-    return f"{base}/return?tag={tag}"
-
-
-def open_page(page: Page, base: str, params: Mapping[str, str]) -> None:
-    """Load the page with the return recorder installed and wait until it is ready."""
-    page.set_default_timeout(5000)
-    page.add_init_script(RECORD_RETURNS)
-    page.goto(interface_url(base, {**NAMES, **params}))
-    expect(page.locator("html")).to_have_attribute("data-ready", "true")
+def open_table(page: Page, base: str, params: Mapping[str, str]) -> None:
+    """Open the Poker page for ``params`` and both names (:func:`helpers.open_page`)."""
+    open_page(page, base, {**NAMES, **params}, SET)
 
 
 def asking(base: str, tag: str, tray: str, player: str, **extra: str) -> dict[str, str]:
@@ -73,13 +60,8 @@ def codes(scope: Locator) -> list[str]:
 
 
 def expect_single_return(page: Page, base: str, tag: str, value: str) -> None:
-    """Assert that the page returned ``value`` once: one load asked, one value at the sink."""
-    page.wait_for_function(RETURN_LOADED)
-    loads: list[str] = page.evaluate("() => window.__returnLoads")
-    assert loads == [f"{sink(base, tag)}&ReturnValue={value}"]
-    assert sink_values(base, tag) == [value]
-    assert page.evaluate("() => window.tournoyons.lastValue") == value
-    expect(page.locator("[data-playable='true']")).to_have_count(0)
+    """Assert that the page returned ``value`` once, and no betting control is left enabled."""
+    helpers.expect_single_return(page, base, tag, value)
     expect(page.locator(".pk-controls button:enabled, .pk-controls input:enabled")).to_have_count(0)
 
 
@@ -113,7 +95,7 @@ def test_cards_and_bets_are_drawn_for_every_step(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
     for tray, board, empty, one, two, bets, dealer in STEPS:
-        open_page(page, live_server, {"Tray": tray})
+        open_table(page, live_server, {"Tray": tray})
         expect(page.locator("[data-board]")).to_be_visible()
         assert codes(page.locator(".board")) == board, tray
         expect(page.locator(".board .slot")).to_have_count(empty)
@@ -132,7 +114,7 @@ def test_cards_and_bets_are_drawn_for_every_step(
 
 def test_card_faces_backs_gains_and_deals(live_server: str, page: Page,
                                           watch: PageWatch) -> None:
-    open_page(page, live_server, {"Tray": PREFLOP, "Gain1": "-12", "Gain2": "12",
+    open_table(page, live_server, {"Tray": PREFLOP, "Gain1": "-12", "Gain2": "12",
                                   "Count": "40"})
     three, king = page.locator("[data-card='C3']"), page.locator("[data-card='SK']")
     # A face: the index and the suit, drawn by our own SVG symbols (nothing loaded).
@@ -142,8 +124,7 @@ def test_card_faces_backs_gains_and_deals(live_server: str, page: Page,
     assert king.locator("use").first.get_attribute("href") == "#pk-suit-S"
     expect(page.locator("[data-gain='1']")).to_have_text("-12")
     expect(page.locator("[data-gain='2']")).to_have_text("+12")
-    expect(page.locator("[data-count]")).to_have_text("40")
-    expect(page.locator("[data-name='1']")).to_have_text("MissOne")
+    expect_texts(page, {"Count": "40", "Name1": "MissOne"})
     expect(page.locator(".deal-number")).to_have_text("1")
     expect(page.locator(".pip[data-pip='done']")).to_have_count(0)
     # A face-down card: the back, no index.
@@ -156,7 +137,7 @@ def test_card_faces_backs_gains_and_deals(live_server: str, page: Page,
     # Without Input nobody bets: no controls.
     expect(page.locator(".pk-controls")).to_have_count(0)
 
-    open_page(page, live_server, {"Tray": "15095D1SA????HKC6HQSTM10-10", "Gain1": "0"})
+    open_table(page, live_server, {"Tray": "15095D1SA????HKC6HQSTM10-10", "Gain1": "0"})
     expect(page.locator("[data-card='D1'] .index")).to_have_text("A")  # the ace written 1
     expect(page.locator("[data-card='SA'] .index")).to_have_text("A")
     expect(page.locator("[data-card='ST'] .index")).to_have_text("10")
@@ -170,7 +151,7 @@ def test_card_faces_backs_gains_and_deals(live_server: str, page: Page,
 
 
 def test_the_showdown_shows_the_winner(live_server: str, page: Page, watch: PageWatch) -> None:
-    open_page(page, live_server, {"Tray": "01009H2H9S5S6H4HKH7D8CJM12-12", "Move1": "12",
+    open_table(page, live_server, {"Tray": "01009H2H9S5S6H4HKH7D8CJM12-12", "Move1": "12",
                                   "Gain1": "12", "Gain2": "-12", "Wait": "3"})
     expect(page.locator("[data-seat='1']")).to_have_attribute("data-state", "win")
     expect(page.locator("[data-seat='2']")).to_have_attribute("data-state", "lose")
@@ -183,7 +164,7 @@ def test_the_showdown_shows_the_winner(live_server: str, page: Page, watch: Page
     expect(page.locator(".pip[data-pip='now']")).to_have_count(1)
 
     # A fold: the folded player's total is 0, both hands stay hidden.
-    open_page(page, live_server, {"Tray": "02019????????M2-0", "Move2": "0"})
+    open_table(page, live_server, {"Tray": "02019????????M2-0", "Move2": "0"})
     expect(page.locator("[data-seat='2']")).to_have_attribute("data-folded", "true")
     expect(page.locator("[data-seat='2']")).to_have_attribute("data-last-move", "2")
     expect(page.locator("[data-total='2']")).to_have_text("0")
@@ -199,7 +180,7 @@ def test_the_move_flies_to_the_pot_after_wait(
 ) -> None:
     page.set_default_timeout(5000)
     page.goto(interface_url(live_server, {"Tray": "01004????C3SKH1H2H3M?10-11", "Move2": "11",
-                                          "Input": "One", "Wait": "30"}))
+                                          "Input": "One", "Wait": "30"}, SET))
     fly = page.locator(".fly[data-fly='2']")
     # First the bet in front of player two, no input yet; Wait tenths later, into the pot.
     expect(fly).to_have_attribute("data-state", "bet")
@@ -218,7 +199,7 @@ def test_an_unreadable_tray_shows_the_error_and_takes_no_bet(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
     for tray in ("x", "01001????C3SK", "01003????C3SKM5-5"):
-        open_page(page, live_server, {"Tray": tray, "Input": "One", "URLReturn": "/return"})
+        open_table(page, live_server, {"Tray": tray, "Input": "One", "URLReturn": "/return"})
         expect(page.locator("[data-error]")).to_have_attribute("data-error", "tray")
         expect(page.locator("[data-board]")).to_be_visible()
         expect(page.locator(".pk-controls")).to_have_count(0)
@@ -232,7 +213,7 @@ def test_an_unreadable_tray_shows_the_error_and_takes_no_bet(
 def test_opening_limits_the_raise_to_the_legal_totals(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    open_page(page, live_server, asking(live_server, new_tag(), PREFLOP, "One"))
+    open_table(page, live_server, asking(live_server, new_tag(), PREFLOP, "One"))
     slider = control(page, "slider")
     expect(slider).to_have_attribute("min", "3")  # the dealer's first bet: above 2
     expect(slider).to_have_attribute("max", "100")
@@ -254,7 +235,7 @@ def test_opening_limits_the_raise_to_the_legal_totals(
 def test_answering_offers_the_call_and_raises_above_it(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    open_page(page, live_server, asking(live_server, new_tag(), "01002????C3SKM12-?2", "Two"))
+    open_table(page, live_server, asking(live_server, new_tag(), "01002????C3SKM12-?2", "Two"))
     expect(control(page, "call")).to_have_attribute("data-value", "12")
     expect(control(page, "call")).to_contain_text("12")
     expect(control(page, "slider")).to_have_attribute("min", "13")
@@ -264,7 +245,7 @@ def test_answering_offers_the_call_and_raises_above_it(
         expect(control(page, name)).to_have_attribute("data-playable", "true")
 
     # Answering the cap: fold or call, nothing to raise.
-    open_page(page, live_server, asking(live_server, new_tag(), "01002????C3SKM100-?2", "Two"))
+    open_table(page, live_server, asking(live_server, new_tag(), "01002????C3SKM100-?2", "Two"))
     expect(control(page, "call")).to_have_attribute("data-value", "100")
     expect(control(page, "slider")).to_have_count(0)
     expect(control(page, "bet")).to_have_count(0)
@@ -273,7 +254,7 @@ def test_answering_offers_the_call_and_raises_above_it(
 
 def test_fold_returns_minus_one_once(live_server: str, page: Page, watch: PageWatch) -> None:
     tag = new_tag()
-    open_page(page, live_server, asking(live_server, tag, TURN, "Two"))
+    open_table(page, live_server, asking(live_server, tag, TURN, "Two"))
     control(page, "fold").dblclick()
     expect_single_return(page, live_server, tag, "-1")
     expect(page.locator("[data-seat='2']")).to_have_attribute("data-folded", "true")
@@ -285,7 +266,7 @@ def test_call_returns_the_opponents_total_once(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
     tag = new_tag()
-    open_page(page, live_server, asking(live_server, tag, "01004????C3SKH1H2H3M?10-11", "One"))
+    open_table(page, live_server, asking(live_server, tag, "01004????C3SKH1H2H3M?10-11", "One"))
     control(page, "call").dblclick()
     expect_single_return(page, live_server, tag, "11")
     expect(page.locator("[data-total='1']")).to_have_text("11")
@@ -298,7 +279,7 @@ def test_raise_with_the_steps_returns_the_chosen_total_once(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
     tag = new_tag()
-    open_page(page, live_server, asking(live_server, tag, TURN, "Two"))
+    open_table(page, live_server, asking(live_server, tag, TURN, "Two"))
     bet = control(page, "bet")
     expect(bet).to_have_attribute("data-value", "11")
     for _ in range(3):
@@ -318,38 +299,32 @@ def test_raise_with_the_steps_returns_the_chosen_total_once(
 
 def test_raise_with_the_keyboard(live_server: str, page: Page, watch: PageWatch) -> None:
     tag = new_tag()
-    open_page(page, live_server, asking(live_server, tag, PREFLOP, "One"))
+    open_table(page, live_server, asking(live_server, tag, PREFLOP, "One"))
     slider = control(page, "slider")
     slider.focus()
-    for key in ("ArrowRight", "ArrowRight", "ArrowUp", "ArrowLeft"):
-        page.keyboard.press(key)
+    press(page, "ArrowRight", "ArrowRight", "ArrowUp", "ArrowLeft")
     expect(control(page, "bet")).to_have_attribute("data-value", "5")
-    page.keyboard.press("+")
-    page.keyboard.press("+")
-    page.keyboard.press("-")
+    press(page, "+", "+", "-")
     expect(control(page, "bet")).to_have_attribute("data-value", "6")
     page.keyboard.press("End")
     expect(control(page, "bet")).to_have_attribute("data-value", "100")
-    page.keyboard.press("Home")
-    page.keyboard.press("ArrowRight")
+    press(page, "Home", "ArrowRight")
     expect(slider).to_have_value("4")
     page.keyboard.press("Enter")
     expect_single_return(page, live_server, tag, "4")
 
     # From the slider, back to the fold control, Enter.
     tag = new_tag()
-    open_page(page, live_server, asking(live_server, tag, PREFLOP, "One"))
+    open_table(page, live_server, asking(live_server, tag, PREFLOP, "One"))
     control(page, "slider").focus()
-    page.keyboard.press("Shift+Tab")
-    page.keyboard.press("Shift+Tab")
-    expect(control(page, "fold")).to_be_focused()
+    press_to(page, control(page, "fold"), "Shift+Tab", "Shift+Tab")
     page.keyboard.press("Enter")
     expect_single_return(page, live_server, tag, "-1")
 
 
 def test_showdown_acknowledge_returns_0(live_server: str, page: Page, watch: PageWatch) -> None:
     tag = new_tag()
-    open_page(page, live_server, asking(live_server, tag, "01009H2H9S5S6H4HKH7D8CJM12-12",
+    open_table(page, live_server, asking(live_server, tag, "01009H2H9S5S6H4HKH7D8CJM12-12",
                                         "Two", Move1="12"))
     expect(page.locator(".pk-controls button")).to_have_count(1)
     expect(control(page, "fold")).to_have_count(0)
@@ -368,7 +343,7 @@ def test_webtest_hands_input_to_the_player_to_bet(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
     tag = new_tag()
-    open_page(page, live_server, {"Tray": TURN, "WebTest": "yes", "URLReturn": sink(live_server,
+    open_table(page, live_server, {"Tray": TURN, "WebTest": "yes", "URLReturn": sink(live_server,
                                                                                      tag)})
     expect(control(page, "slider")).to_be_disabled()
     expect(control(page, "fold")).to_be_disabled()
@@ -380,41 +355,14 @@ def test_webtest_hands_input_to_the_player_to_bet(
     expect_single_return(page, live_server, tag, "12")
 
 
-def test_the_table_and_controls_fit_the_frame(
-    live_server: str, page: Page, watch: PageWatch
-) -> None:
-    long = "W" * 120
-    for (width, height), params in itertools.product([(736, 660), (368, 330)], (
-        asking(live_server, new_tag(), "01002????C3SKM12-?2", "Two", Name1=long, Name2=long,
-               Legend=long, Gain1="-1234", Gain2="1234", Count="99", WebTest="yes"),
-        asking(live_server, new_tag(), "01009H2H9S5S6H4HKH7D8CJM12-12", "One", Legend="x"),
-    )):
-        page.set_viewport_size({"width": width, "height": height})
-        open_page(page, live_server, params)
-        sizes = page.evaluate("""() => [document.documentElement.scrollWidth,
-            document.documentElement.scrollHeight]""")
-        assert sizes[0] <= width and sizes[1] <= height, sizes
-        selectors = ["[data-board]", ".pk-controls", ".pk-controls button", "[data-card]",
-                     "[data-legend]", "[data-name='2']"]
-        if "Gain1" in params:
-            selectors += ["[data-gain='1']", "[data-gain='2']"]
-        for selector in selectors:
-            for element in page.locator(selector).all():
-                box = element.bounding_box()
-                assert box is not None, selector
-                assert box["x"] >= 0 and box["y"] >= 0, (selector, box)
-                assert box["x"] + box["width"] <= width + 0.5, (selector, box)
-                assert box["y"] + box["height"] <= height + 0.5, (selector, box)
-
-
 def test_method_end_and_none(live_server: str, page: Page, watch: PageWatch) -> None:
-    open_page(page, live_server, {"Tray": "14119H2H9S5S6H4HKH7D8CJM12-12", "Method": "End",
+    open_table(page, live_server, {"Tray": "14119H2H9S5S6H4HKH7D8CJM12-12", "Method": "End",
                                   "Input": "One", "Gain1": "40", "Gain2": "-40"})
     expect(page.locator("html")).to_have_attribute("data-method", "end")
     expect(page.locator(".pk-controls")).to_have_count(0)
     expect(page.locator("[data-board]")).to_have_attribute("data-winner", "1")
     expect(page.locator(".pip[data-pip='done'], .pip[data-pip='now']")).to_have_count(12)
-    open_page(page, live_server, {"Tray": PREFLOP, "Method": "None", "Input": "One"})
+    open_table(page, live_server, {"Tray": PREFLOP, "Method": "None", "Input": "One"})
     expect(page.locator("[data-board]")).to_have_count(0)
     expect(page.locator("[data-name='2']")).to_have_text("MrTwo")
 
@@ -433,12 +381,7 @@ STATE = """html => {
 
 def test_a_whole_game_in_the_tester(live_server: str, page: Page, watch: PageWatch) -> None:
     page.set_default_timeout(8000)
-    page.set_viewport_size({"width": 1280, "height": 900})
-    page.goto(live_server + "/")
-    page.locator("#set").select_option("Poker")
-    page.locator("input[name='Wait']").fill("0")
-    page.locator("#new-game").click()
-    frame = page.frame_locator("#interface")
+    frame = start_hot_seat(page, live_server, SET)
     # The next page: ready, and not the page just played (which carries data-played).
     fresh = frame.locator("html:not([data-played])[data-ready='true']")
     played: list[str] = []
@@ -473,15 +416,13 @@ def test_a_whole_game_in_the_tester(live_server: str, page: Page, watch: PageWat
                 control(frame, "bet").click()
         played.append(value)
     assert query["Method"] == "End" and "Input" not in query
-    expect(frame.locator(".pk-controls")).to_have_count(0)
-    expect(frame.locator(".pip[data-pip='done'], .pip[data-pip='now']")).to_have_count(12)
+    expect_counts(frame, {".pk-controls": 0, ".pip[data-pip='done'], .pip[data-pip='now']": 12})
     tray = query["Tray"]
     assert tray[:5] == "14119", tray  # deal 14: 2 folded deals, then 12 completed
     assert int(query["Gain1"]) + int(query["Gain2"]) == 0
     assert frame.locator("[data-gain='1']").inner_text() in (
         query["Gain1"], f"+{query['Gain1']}")
     expect(page.locator("#log li")).to_have_count(len(played))
-    returns: list[dict[str, Any]] = page.evaluate("() => window.tester.returns")
-    assert [r["value"] for r in returns] == played
+    assert values_returned(page) == played
     assert played.count("-1") == 2 and played.count("0") == 13
     assert page.evaluate("() => window.tester.game().over") is True

@@ -10,23 +10,35 @@ or the ``<button data-value="XX">`` that returns it.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Mapping
-from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Page, expect
 
 from interfaces.protocol import Player, read_context
 from interfaces.reversi.board import apply_move, build, cell_index, counts, settle
 from interfaces.reversi.rules import ReversiRules
-from tests.browser.conftest import RECORD_RETURNS, PageWatch, sink_values
-
-RETURN_LOADED = (
-    "() => document.querySelector('iframe.return').contentDocument"
-    "?.querySelector('[data-return-value]') != null"
+from tests.browser.helpers import (
+    PageWatch,
+    cell,
+    expect_counts,
+    expect_single_return,
+    frame_query,
+    new_tag,
+    open_page,
+    open_with_error,
+    playable_values,
+    press,
+    press_to,
+    return_loads,
+    sink,
+    start_hot_seat,
+    states,
+    values_returned,
 )
-STATES = "cells => cells.map(c => c.getAttribute('data-state')).join('')"
+
+SET = "Reversi"
+
 # What a page shows, read at once: cell states, last-move marks, visible passes, gains.
 SEEN = """() => ({
   states: Array.from(document.querySelectorAll("[data-board] [data-cell]"),
@@ -71,45 +83,14 @@ def shown(tray: str) -> str:
     return "".join({"7": "3", "8": "4"}.get(code, code) for code in tray)
 
 
-def new_tag() -> str:
-    """Return a tag unique to one test, to find its values in the sink's log."""
-    return uuid.uuid4().hex
-
-
-def sink(base: str, tag: str) -> str:
-    """Return the URLReturn pointing at the server's sink with ``tag``."""
-    return f"{base}/return?tag={tag}"
-
-
-def open_page(page: Page, base: str, params: Mapping[str, str], tag: str | None = None,
-              ready: bool = True) -> None:
-    """Load the Reversi page for ``params`` with the return recorder installed."""
+def open_board(page: Page, base: str, params: Mapping[str, str], tag: str | None = None,
+               ready: bool = True) -> None:
+    """Open the Reversi page for ``params`` and both names (:func:`helpers.open_page`), its
+    return going to the sink with ``tag`` when given."""
     query = {"Name1": "MissOne", "Name2": "MrTwo", **params}
     if tag is not None:
         query["URLReturn"] = sink(base, tag)
-    page.add_init_script(RECORD_RETURNS)
-    page.goto(f"{base}/?Set=Reversi&" + "&".join(
-        f"{name}={quote(value, safe='')}" for name, value in query.items()))
-    if ready:
-        expect(page.locator("html")).to_have_attribute("data-ready", "true")
-
-
-def cell(page: Page, name: str) -> Locator:
-    """Return the cell ``name`` (``A1``..``H8``)."""
-    return page.locator(f"[data-cell='{name}']")
-
-
-def states(page: Page) -> str:
-    """Return the 64 data-states, row-major from A1."""
-    result: str = page.locator("[data-board] [data-cell]").evaluate_all(STATES)
-    return result
-
-
-def playable(page: Page) -> list[str]:
-    """Return the values of the elements now playable, in DOM order."""
-    result: list[str] = page.locator("[data-playable='true']").evaluate_all(
-        "els => els.map(e => e.getAttribute('data-cell') || e.getAttribute('data-value'))")
-    return result
+    open_page(page, base, query, SET, ready)
 
 
 def expect_disc(page: Page, name: str, visible: bool) -> None:
@@ -124,23 +105,13 @@ def expect_gains(page: Page, black: int, white: int) -> None:
     expect(page.locator("[data-gain='2']")).to_have_text(str(white))
 
 
-def expect_single_return(page: Page, base: str, tag: str, value: str) -> None:
-    """Assert that the page returned ``value`` once: one load asked, one value at the sink."""
-    page.wait_for_function(RETURN_LOADED)
-    loads: list[str] = page.evaluate("() => window.__returnLoads")
-    assert loads == [f"{sink(base, tag)}&ReturnValue={value}"]
-    assert sink_values(base, tag) == [value]
-    assert page.evaluate("() => window.tournoyons.lastValue") == value
-    expect(page.locator("[data-playable='true']")).to_have_count(0)
-
-
 # --- drawing ------------------------------------------------------------------------------
 
 
 def test_start_position_with_coordinates_counts_and_legal_hints(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    open_page(page, live_server, {"Tray": "Init", "Input": "One"})
+    open_board(page, live_server, {"Tray": "Init", "Input": "One"})
     expect(page.locator("html")).to_have_attribute("data-set", "Reversi")
     expect(page.locator("[data-board] [data-cell]")).to_have_count(64)
     assert states(page) == INIT
@@ -151,7 +122,7 @@ def test_start_position_with_coordinates_counts_and_legal_hints(
     assert sorted(labels) == sorted([*"ABCDEFGH", *"12345678"] * 2)
     expect(page.locator(".rv-coords text").first).to_be_visible()
     # Input: the four legal cells only, each hinted by a small disc of black's colour.
-    assert playable(page) == ["D3", "C4", "F5", "E6"]
+    assert playable_values(page) == ["D3", "C4", "F5", "E6"]
     expect(page.locator("[data-player='1']")).to_have_attribute("data-turn", "true")
     for name in ("D3", "C4", "F5", "E6"):
         expect_disc(page, name, True)
@@ -165,12 +136,11 @@ def test_start_position_with_coordinates_counts_and_legal_hints(
 def test_without_input_no_cell_is_hinted_or_playable(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    open_page(page, live_server, {"Tray": AFTER_D3})
-    expect(page.locator("[data-playable]")).to_have_count(0)
-    expect(page.locator("[data-turn]")).to_have_count(0)
+    open_board(page, live_server, {"Tray": AFTER_D3})
+    expect_counts(page, {"[data-playable]": 0, "[data-turn]": 0})
     expect_disc(page, "C4", False)  # a 1 in the Tray, but nobody is asked
     cell(page, "C4").click(force=True)
-    assert page.evaluate("() => window.__returnLoads") == []
+    assert return_loads(page) == []
 
 
 # What the page shows, in the page's own clock, so that a loaded test machine cannot make
@@ -220,7 +190,7 @@ def test_wait_shows_the_disc_played_then_turns_the_captured(
     played = params[f"Move{mover}"]
     index = cell_index(turning) or 0
     page.add_init_script(FIRST_LOOK)
-    open_page(page, live_server, {**params, "Wait": "20"})
+    open_board(page, live_server, {**params, "Wait": "20"})
     held = page.evaluate("() => window.__held")
     # First the disc played, marked as the last move; the captured disc not yet turned.
     assert held["ready"] == "false"
@@ -247,7 +217,7 @@ def test_wait_shows_the_disc_played_then_turns_the_captured(
 def test_without_wait_the_captured_disc_turns_at_once(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    open_page(page, live_server, {"Tray": AFTER_D3, "Move2": "D3"})
+    open_board(page, live_server, {"Tray": AFTER_D3, "Move2": "D3"})
     expect(cell(page, "D4")).to_have_attribute("data-state", "4")
     expect(cell(page, "D4")).to_have_attribute("data-before", "3")
     assert states(page) == shown(AFTER_D3)
@@ -261,12 +231,12 @@ def test_a_click_lays_the_disc_turns_the_captured_and_returns_once(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
     tag = new_tag()
-    open_page(page, live_server, {"Tray": AFTER_D3, "Move2": "D3", "Input": "One"}, tag)
+    open_board(page, live_server, {"Tray": AFTER_D3, "Move2": "D3", "Input": "One"}, tag)
     expected = build(read_context({"tray": AFTER_D3, "input": "One"})).playable
-    assert playable(page) == list(expected) == ["C2", "E3", "C4", "C5", "C6", "C7"]
+    assert playable_values(page) == list(expected) == ["C2", "E3", "C4", "C5", "C6", "C7"]
     for taken in ("D4", "A1", "F6"):  # a disc, an empty cell, a cell that turns nothing
         cell(page, taken).click(force=True)
-    assert page.evaluate("() => window.__returnLoads") == []
+    assert return_loads(page) == []
 
     cell(page, "C5").dblclick()
     board, turned = apply_move(settle(AFTER_D3), cell_index("C5") or 0, Player.ONE)
@@ -286,36 +256,28 @@ def test_keyboard_arrows_and_enter_play_a_legal_cell(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
     tag = new_tag()
-    open_page(page, live_server, {"Tray": "Init", "Input": "One"}, tag)
-    page.keyboard.press("Tab")
-    expect(cell(page, "D3")).to_be_focused()  # the first legal cell
+    open_board(page, live_server, {"Tray": "Init", "Input": "One"}, tag)
+    press_to(page, cell(page, "D3"), "Tab")  # the first legal cell
     expect(cell(page, "D3").locator("rect")).to_have_css("stroke", CURSOR)
-    page.keyboard.press("ArrowLeft")
-    expect(cell(page, "C3")).to_be_focused()
+    press_to(page, cell(page, "C3"), "ArrowLeft")
     expect(cell(page, "C3").locator("rect")).to_have_css("stroke", CURSOR)
     expect(cell(page, "D3").locator("rect")).not_to_have_css("stroke", CURSOR)
-    page.keyboard.press("Enter")  # not legal: nothing happens
-    page.keyboard.press("Space")
-    assert page.evaluate("() => window.__returnLoads") == []
-    for key in ("ArrowUp", "ArrowUp", "ArrowUp"):  # the top edge stops the focus
-        page.keyboard.press(key)
-    expect(cell(page, "C1")).to_be_focused()
-    for key in ("ArrowDown", "ArrowDown", "ArrowDown"):
-        page.keyboard.press(key)
-    expect(cell(page, "C4")).to_be_focused()
+    press(page, "Enter", "Space")  # not legal: nothing happens
+    assert return_loads(page) == []
+    press_to(page, cell(page, "C1"), *["ArrowUp"] * 3)  # the top edge stops the focus
+    press_to(page, cell(page, "C4"), *["ArrowDown"] * 3)
     page.keyboard.press("Enter")
     expect(cell(page, "C4")).to_have_attribute("data-state", "3")
     expect(cell(page, "D4")).to_have_attribute("data-state", "3")
     expect_single_return(page, live_server, tag, "C4")
-    page.keyboard.press("ArrowRight")
-    page.keyboard.press("Enter")
-    assert len(page.evaluate("() => window.__returnLoads")) == 1
+    press(page, "ArrowRight", "Enter")
+    assert len(return_loads(page)) == 1
 
 
 def test_the_cell_under_the_pointer_is_shown(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    open_page(page, live_server, {"Tray": "Init", "Input": "Two"})
+    open_board(page, live_server, {"Tray": "Init", "Input": "Two"})
     rect = cell(page, "F4").locator("rect")
     idle = rect.evaluate("e => getComputedStyle(e).fill")
     cell(page, "F4").hover()
@@ -327,16 +289,15 @@ def test_the_pass_control_is_the_only_input_and_returns_xx_once(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
     tag = new_tag()
-    open_page(page, live_server, {**MUST_PASS, "Legend": "Je passe"}, tag)
+    open_board(page, live_server, {**MUST_PASS, "Legend": "Je passe"}, tag)
     button = page.locator(".rv-side[data-side='1'] button[data-value='XX']")
     expect(button).to_be_visible()
     expect(button).to_be_enabled()
     expect(button).to_have_text("Je passe")
-    assert playable(page) == ["XX"]
-    expect(page.locator("[data-cell][data-playable]")).to_have_count(0)
-    expect(page.locator("button[data-value]")).to_have_count(1)
+    assert playable_values(page) == ["XX"]
+    expect_counts(page, {"[data-cell][data-playable]": 0, "button[data-value]": 1})
     cell(page, "H8").click(force=True)
-    assert page.evaluate("() => window.__returnLoads") == []
+    assert return_loads(page) == []
 
     button.dblclick()
     expect_single_return(page, live_server, tag, "XX")
@@ -349,13 +310,12 @@ def test_the_pass_without_legend_is_a_symbol_played_by_keyboard(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
     tag = new_tag()
-    open_page(page, live_server, MUST_PASS, tag)
+    open_board(page, live_server, MUST_PASS, tag)
     button = page.locator("button[data-value='XX']")
     expect(button).to_have_attribute("aria-label", "XX")
     expect(button).to_have_text("")
     expect(button.locator("svg")).to_be_visible()
-    page.keyboard.press("Tab")
-    expect(button).to_be_focused()
+    press_to(page, button, "Tab")
     page.keyboard.press("Enter")
     expect_single_return(page, live_server, tag, "XX")
 
@@ -363,14 +323,14 @@ def test_the_pass_without_legend_is_a_symbol_played_by_keyboard(
 def test_a_move_xx_shows_that_players_pass(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    open_page(page, live_server, {**AFTER_PASS, "Legend": "Les noirs passent"})
+    open_board(page, live_server, {**AFTER_PASS, "Legend": "Les noirs passent"})
     expect(page.locator(".rv-side[data-side='1']")).to_have_attribute("data-passed", "true")
     expect(page.locator(".rv-side[data-side='1'] .rv-passed")).to_be_visible()
     expect(page.locator(".rv-side[data-side='2'] .rv-passed")).to_be_hidden()
     expect(page.locator("[data-last-move]")).to_have_count(0)
     expect(page.locator("[data-legend]")).to_have_text("Les noirs passent")
     # White, asked next, has its legal cells from the hints and no pass control.
-    assert playable(page) == [n for n, c in zip(
+    assert playable_values(page) == [n for n, c in zip(
         (f"{col}{row}" for row in range(1, 9) for col in "ABCDEFGH"),
         AFTER_PASS["Tray"], strict=True) if c == "2"]
     expect(page.locator("button[data-value='XX']")).to_have_count(0)
@@ -383,25 +343,19 @@ def test_a_move_xx_shows_that_players_pass(
 def test_bad_tray_shows_an_error_and_takes_no_input(
     live_server: str, page: Page, watch: PageWatch, tray: str
 ) -> None:
-    open_page(page, live_server, {"Tray": tray, "Input": "One", "Legend": "L", "Count": "3"})
+    open_with_error(page, live_server, {"Tray": tray, "Input": "One"}, SET, "tray")
     expect(page.locator("[data-board] [data-cell]")).to_have_count(64)
-    error = page.locator("[data-error]")
-    expect(error).to_be_visible()
-    assert "tray" in (error.get_attribute("data-error") or "").split()
-    expect(page.locator("[data-name='1']")).to_have_text("MissOne")
-    expect(page.locator("[data-count]")).to_have_text("3")
     expect(page.locator("[data-playable]")).to_have_count(0)
     cell(page, "D3").click(force=True)
-    assert page.evaluate("() => window.__returnLoads") == []
+    assert return_loads(page) == []
 
 
 def test_bad_move_is_an_error_and_not_marked(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    open_page(page, live_server, {"Tray": "Init", "Move1": "D4"})
-    expect(page.locator("[data-error]")).to_have_attribute("data-error", "move1")
+    open_with_error(page, live_server, {"Tray": "Init", "Move1": "D4"}, SET, "move1")
+    assert states(page) == INIT  # the move is not drawn
     expect(page.locator("[data-last-move]")).to_have_count(0)
-    assert states(page) == INIT
 
 
 def test_end_shows_the_winner_and_none_shows_no_board(
@@ -409,7 +363,7 @@ def test_end_shows_the_winner_and_none_shows_no_board(
 ) -> None:
     end = rules_pages(PASSING_GAME)[-1]
     assert end["Method"] == "End"
-    open_page(page, live_server, {**end, "Input": "One"})
+    open_board(page, live_server, {**end, "Input": "One"})
     expect(page.locator("html")).to_have_attribute("data-method", "end")
     expect(page.locator(".rv")).to_have_attribute("data-winner", "2")
     expect(page.locator("[data-player='2']")).to_have_css("background-color", "rgb(255, 240, 179)")
@@ -419,41 +373,20 @@ def test_end_shows_the_winner_and_none_shows_no_board(
     expect(page.locator("[data-playable]")).to_have_count(0)
     assert page.evaluate("() => window.tournoyons.play('A1')") is False
 
-    open_page(page, live_server, {"Tray": "Init", "Method": "None", "Legend": "Soon"})
+    open_board(page, live_server, {"Tray": "Init", "Method": "None", "Legend": "Soon"})
     expect(page.locator("[data-board]")).to_have_count(0)
     expect(page.locator("[data-legend]")).to_have_text("Soon")
     expect(page.locator("[data-gain='1']")).to_have_text("")
-
-
-@pytest.mark.parametrize(("width", "height"), [(736, 660), (368, 330)])
-def test_the_page_fits_the_frame_without_scroll_bars(
-    live_server: str, page: Page, watch: PageWatch, width: int, height: int
-) -> None:
-    page.set_viewport_size({"width": width, "height": height})
-    open_page(page, live_server, {**MUST_PASS, "Legend": "Je passe", "Count": "16"})
-    size = page.evaluate("() => [document.documentElement.scrollWidth,"
-                         " document.documentElement.scrollHeight]")
-    assert size == [width, height]
-    for selector in ("[data-board]", "[data-cell='H8']", "button[data-value='XX']",
-                     "[data-gain='2']", "[data-legend]"):
-        box = page.locator(selector).bounding_box()
-        assert box is not None, selector
-        assert box["x"] >= 0 and box["y"] >= 0, selector
-        assert box["x"] + box["width"] <= width and box["y"] + box["height"] <= height, selector
-    board = page.locator("[data-board]").bounding_box()
-    assert board is not None and board["height"] >= 0.75 * height
-    button = page.locator("button[data-value='XX']").bounding_box()
-    assert button is not None and button["x"] + button["width"] <= board["x"]
 
 
 def test_webtest_hands_input_to_the_player_to_move(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
     tag = new_tag()
-    open_page(page, live_server, {"Tray": AFTER_D3, "WebTest": "yes"}, tag)
+    open_board(page, live_server, {"Tray": AFTER_D3, "WebTest": "yes"}, tag)
     expect(page.locator("[data-playable]")).to_have_count(0)
     page.locator("[data-webtest='play']").click()
-    assert playable(page) == ["C2", "E3", "C4", "C5", "C6", "C7"]
+    assert playable_values(page) == ["C2", "E3", "C4", "C5", "C6", "C7"]
     cell(page, "E3").click()
     expect_single_return(page, live_server, tag, "E3")
 
@@ -464,15 +397,8 @@ def test_webtest_hands_input_to_the_player_to_move(
 def test_hot_seat_game_with_passes_through_the_tester(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    page.set_viewport_size({"width": 1280, "height": 900})
-    page.goto(live_server + "/")
-    page.locator("#set").select_option("Reversi")
-    page.locator("input[name='Wait']").fill("0")
-    page.locator("#new-game").click()
-    frame = page.frame_locator("#interface")
+    frame = start_hot_seat(page, live_server, SET)
     html = frame.locator("html")
-    expect(html).to_have_attribute("data-set", "Reversi")
-    expect(html).to_have_attribute("data-ready", "true")
     pages = rules_pages(PASSING_GAME)
     log = page.locator("#log li")
 
@@ -499,12 +425,12 @@ def test_hot_seat_game_with_passes_through_the_tester(
             "passed": [player] if move == "XX" else [],
             "gains": [str(black), str(white)],
         }, number
-        query = parse_qs(urlsplit(page.locator("#interface").get_attribute("src") or "").query)
-        assert query["Tray"] == [params["Tray"]] and query[f"Move{player}"] == [move]
+        query = frame_query(page)
+        assert query["Tray"] == params["Tray"] and query[f"Move{player}"] == move
         expect(log).to_have_count(number)
 
     expect(html).to_have_attribute("data-method", "end")
     expect(frame.locator(".rv")).to_have_attribute("data-winner", "2")
     expect(frame.locator("[data-playable='true']")).to_have_count(0)
     assert page.evaluate("() => window.tester.game().over") is True
-    assert [r["value"] for r in page.evaluate("() => window.tester.returns")] == PASSING_GAME
+    assert values_returned(page) == PASSING_GAME

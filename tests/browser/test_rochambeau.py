@@ -8,22 +8,33 @@ value returned per load. Section 6: the DOM contract (``data-side``, ``data-hand
 
 from __future__ import annotations
 
-from urllib.parse import quote, urlencode
-
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import PageWatch, sink_values
+from tests.browser.helpers import (
+    RETURN_LOADED,
+    PageWatch,
+    expect_counts,
+    expect_single_return,
+    open_page,
+    press,
+    press_to,
+    sink,
+)
+
+SET = "Rochambeau"
 
 HANDS = ("1", "2", "3")
 
 
-def open_page(page: Page, base: str, tag: str | None = None, **params: str) -> None:
-    """Open the Rochambeau page with ``params`` (and a sink URL tagged ``tag``)."""
-    query = {"Set": "Rochambeau", "Name1": "MissOne", "Name2": "MrTwo", **params}
+def open_round(page: Page, base: str, tag: str | None = None, ready: bool = True,
+               **params: str) -> None:
+    """Open the Rochambeau page for ``params`` and both names (:func:`helpers.open_page`),
+    its return going to the sink with ``tag`` when given."""
+    query = {"Name1": "MissOne", "Name2": "MrTwo", **params}
     if tag is not None:
-        query["URLReturn"] = f"{base}/return?tag={tag}"
-    page.goto(f"{base}/?{urlencode(query, quote_via=quote)}")
+        query["URLReturn"] = sink(base, tag)
+    open_page(page, base, query, SET, ready)
 
 
 def shown_hand(page: Page, side: str) -> list[str]:
@@ -36,17 +47,10 @@ def shown_hand(page: Page, side: str) -> list[str]:
     return sorted(set(result))
 
 
-def wait_for_return(page: Page) -> None:
-    """Wait until the page's hidden return iframe has loaded the sink's answer."""
-    page.wait_for_function("() => document.querySelector('iframe.return').contentDocument"
-                           "?.querySelector('[data-return-value]')")
-
-
 @pytest.mark.parametrize(("move1", "move2"), [("1", "2"), ("2", "3"), ("3", "1"), ("3", "3")])
 def test_moves_draw_both_hands(live_server: str, page: Page, watch: PageWatch,
                                move1: str, move2: str) -> None:
-    open_page(page, live_server, Move1=move1, Move2=move2, Gain1="2", Gain2="4")
-    expect(page.locator("html")).to_have_attribute("data-ready", "true")
+    open_round(page, live_server, Move1=move1, Move2=move2, Gain1="2", Gain2="4")
     expect(page.locator("html")).to_have_attribute("data-set", "Rochambeau")
     for side, move in (("1", move1), ("2", move2)):
         locator = page.locator(f'[data-side="{side}"]')
@@ -63,8 +67,7 @@ def test_moves_draw_both_hands(live_server: str, page: Page, watch: PageWatch,
 
 def test_without_moves_both_sides_show_no_hand(live_server: str, page: Page,
                                                watch: PageWatch) -> None:
-    open_page(page, live_server, Gain1="0", Gain2="5")
-    expect(page.locator("html")).to_have_attribute("data-ready", "true")
+    open_round(page, live_server, Gain1="0", Gain2="5")
     for side in ("1", "2"):
         expect(page.locator(f'[data-side="{side}"]')).to_have_attribute("data-hand", "")
         assert shown_hand(page, side) == ["hand-none"]
@@ -82,8 +85,7 @@ def test_without_moves_both_sides_show_no_hand(live_server: str, page: Page,
 ])
 def test_unreadable_gain_or_move_is_reported(live_server: str, page: Page, watch: PageWatch,
                                              params: dict[str, str], code: str) -> None:
-    open_page(page, live_server, **params)
-    expect(page.locator("html")).to_have_attribute("data-ready", "true")
+    open_round(page, live_server, **params)
     error = page.locator("[data-error]")
     expect(error).to_have_count(1)
     assert code in (error.get_attribute("data-error") or "").split()
@@ -107,8 +109,7 @@ def test_unreadable_gain_or_move_is_reported(live_server: str, page: Page, watch
 def test_input_returns_the_clicked_hand_once(live_server: str, page: Page, watch: PageWatch,
                                              input_: str, player: str, value: str) -> None:
     tag = f"rps-click-{player}-{value}"
-    open_page(page, live_server, tag, Input=input_, Gain1="1", Gain2="3")
-    expect(page.locator("html")).to_have_attribute("data-ready", "true")
+    open_round(page, live_server, tag, Input=input_, Gain1="1", Gain2="3")
     controls = page.locator("[data-value]")
     expect(controls).to_have_count(3)
     for hand in HANDS:
@@ -118,17 +119,13 @@ def test_input_returns_the_clicked_hand_once(live_server: str, page: Page, watch
 
     # A double click plays once; the second click lands on a disabled control.
     page.locator(f'[data-value="{value}"]').dblclick()
-    wait_for_return(page)
-    returned = page.locator("iframe.return").get_attribute("src")
+    page.wait_for_function(RETURN_LOADED)
     # Then the keyboard: Enter on the page, and on another control, returns nothing more.
     page.keyboard.press("Enter")
     page.locator(f'[data-value="{HANDS[(HANDS.index(value) + 1) % 3]}"]').click(force=True)
     page.keyboard.press("Enter")
     assert page.evaluate("v => window.tournoyons.play(v)", value) is False
-
-    assert page.locator("iframe.return").get_attribute("src") == returned
-    assert page.evaluate("() => window.tournoyons.lastValue") == value
-    assert sink_values(live_server, tag) == [value]
+    expect_single_return(page, live_server, tag, value)
     # The chosen hand is on that player's side, the other side still shows none.
     expect(page.locator(f'[data-side="{player}"]')).to_have_attribute("data-hand", value)
     assert shown_hand(page, player) == [f"hand-{value}"]
@@ -136,27 +133,19 @@ def test_input_returns_the_clicked_hand_once(live_server: str, page: Page, watch
     assert shown_hand(page, other) == ["hand-none"]
     for hand in HANDS:
         expect(page.locator(f'[data-value="{hand}"]')).to_be_disabled()
-    expect(page.locator("[data-playable='true']")).to_have_count(0)
 
 
 def test_keyboard_plays_once(live_server: str, page: Page, watch: PageWatch) -> None:
     tag = "rps-keyboard"
-    open_page(page, live_server, tag, Input="One")
-    expect(page.locator("html")).to_have_attribute("data-ready", "true")
+    open_round(page, live_server, tag, Input="One")
     # Tab to the second control (paper), then Enter twice and a click on it.
-    page.keyboard.press("Tab")
-    expect(page.locator('[data-value="1"]')).to_be_focused()
-    page.keyboard.press("Tab")
-    expect(page.locator('[data-value="2"]')).to_be_focused()
+    press_to(page, page.locator('[data-value="1"]'), "Tab")
+    press_to(page, page.locator('[data-value="2"]'), "Tab")
     page.keyboard.press("Enter")
-    wait_for_return(page)
-    returned = page.locator("iframe.return").get_attribute("src")
-    page.keyboard.press("Enter")
-    page.keyboard.press("Space")
+    page.wait_for_function(RETURN_LOADED)
+    press(page, "Enter", "Space")
     page.locator('[data-value="2"]').click(force=True)
-    assert page.locator("iframe.return").get_attribute("src") == returned
-    assert returned is not None and returned.endswith("ReturnValue=2")
-    assert sink_values(live_server, tag) == ["2"]
+    expect_single_return(page, live_server, tag, "2")
     expect(page.locator('[data-side="1"]')).to_have_attribute("data-hand", "2")
     expect(page.locator("button[data-value]:enabled")).to_have_count(0)
 
@@ -184,7 +173,8 @@ new MutationObserver(records => {
 def test_outcome_shows_after_wait(live_server: str, page: Page, watch: PageWatch, move1: str,
                                   move2: str, state1: str, state2: str) -> None:
     page.add_init_script(HISTORY)
-    open_page(page, live_server, Move1=move1, Move2=move2, Gain1="1", Gain2="1", Wait="20")
+    open_round(page, live_server, ready=False, Move1=move1, Move2=move2, Gain1="1",
+               Gain2="1", Wait="20")
     side1, side2 = page.locator('[data-side="1"]'), page.locator('[data-side="2"]')
     # The hands are drawn at once.
     expect(side1).to_have_attribute("data-hand", move1)
@@ -231,16 +221,14 @@ def test_outcome_is_not_styled_before_the_script_runs(
 
 def test_outcome_without_wait_is_immediate(live_server: str, page: Page,
                                            watch: PageWatch) -> None:
-    open_page(page, live_server, Move1="2", Move2="1")
-    expect(page.locator("html")).to_have_attribute("data-ready", "true")
+    open_round(page, live_server, Move1="2", Move2="1")
     expect(page.locator('[data-side="1"]')).to_have_attribute("data-state", "win")
     expect(page.locator('[data-side="2"]')).to_have_attribute("data-state", "lose")
 
 
 def test_method_end_has_no_controls(live_server: str, page: Page, watch: PageWatch) -> None:
-    open_page(page, live_server, Method="End", Input="One", Move1="2", Move2="1",
-              Gain1="5", Gain2="3")
-    expect(page.locator("html")).to_have_attribute("data-ready", "true")
+    open_round(page, live_server, Method="End", Input="One", Move1="2", Move2="1",
+               Gain1="5", Gain2="3")
     expect(page.locator("html")).to_have_attribute("data-method", "end")
     expect(page.locator("[data-value]")).to_have_count(0)
     expect(page.locator("html")).not_to_have_attribute("data-input", "1")
@@ -252,27 +240,22 @@ def test_method_end_has_no_controls(live_server: str, page: Page, watch: PageWat
 
 
 def test_score_of_five_takes_no_input(live_server: str, page: Page, watch: PageWatch) -> None:
-    open_page(page, live_server, Input="Two", Gain1="3", Gain2="5")
-    expect(page.locator("html")).to_have_attribute("data-ready", "true")
+    open_round(page, live_server, Input="Two", Gain1="3", Gain2="5")
     expect(page.locator("[data-value]")).to_have_count(0)
     expect(page.locator("[data-board]")).to_have_attribute("data-winner", "2")
 
 
 def test_method_none_draws_no_hands(live_server: str, page: Page, watch: PageWatch) -> None:
-    open_page(page, live_server, Method="None", Input="One", Move1="1", Move2="2",
-              Gain1="1", Gain2="2")
-    expect(page.locator("html")).to_have_attribute("data-ready", "true")
+    open_round(page, live_server, Method="None", Input="One", Move1="1", Move2="2",
+               Gain1="1", Gain2="2")
     expect(page.locator("html")).to_have_attribute("data-method", "none")
-    expect(page.locator("[data-side]")).to_have_count(0)
-    expect(page.locator("[data-value]")).to_have_count(0)
-    expect(page.locator("use[class^='hand-']")).to_have_count(0)
+    expect_counts(page, {"[data-side]": 0, "[data-value]": 0, "use[class^='hand-']": 0})
     expect(page.locator('[data-name="1"]')).to_have_text("MissOne")
 
 
 def test_tray_is_ignored(live_server: str, page: Page, watch: PageWatch) -> None:
-    open_page(page, live_server, Tray="not*a**tray", Move1="3", Move2="1", Gain1="2",
-              Gain2="0")
-    expect(page.locator("html")).to_have_attribute("data-ready", "true")
+    open_round(page, live_server, Tray="not*a**tray", Move1="3", Move2="1", Gain1="2",
+               Gain2="0")
     expect(page.locator("[data-error]")).to_have_count(0)
     expect(page.locator('[data-side="1"]')).to_have_attribute("data-hand", "3")
     expect(page.locator('[data-side="2"]')).to_have_attribute("data-state", "win")
@@ -289,20 +272,17 @@ def test_choosing_after_a_round_starts_a_new_round(live_server: str, page: Page,
                                                    watch: PageWatch) -> None:
     # The Arbitre's next-round page: last round's hands (rock beats scissors) and Input.
     tag = "rps-next-round"
-    open_page(page, live_server, tag, Move1="1", Move2="3", Gain1="1", Gain2="0", Input="One")
-    expect(page.locator("html")).to_have_attribute("data-ready", "true")
+    open_round(page, live_server, tag, Move1="1", Move2="3", Gain1="1", Gain2="0", Input="One")
     side1, side2 = page.locator('[data-side="1"]'), page.locator('[data-side="2"]')
     expect(side1).to_have_attribute("data-state", "win")
     expect(side2).to_have_attribute("data-hand", "3")
     page.locator('[data-value="2"]').click()
-    wait_for_return(page)
-    assert sink_values(live_server, tag) == ["2"]
+    expect_single_return(page, live_server, tag, "2")
     # Paper is shown for player one; last round's scissors and its outcome are gone: the
     # page must not show paper "winning" against scissors.
     expect(side1).to_have_attribute("data-hand", "2")
     assert shown_hand(page, "1") == ["hand-2"]
     expect(side2).to_have_attribute("data-hand", "")
     assert shown_hand(page, "2") == ["hand-none"]
-    expect(page.locator("[data-side][data-state='win']")).to_have_count(0)
-    expect(page.locator("[data-side][data-state='lose']")).to_have_count(0)
+    expect_counts(page, {"[data-side][data-state='win']": 0, "[data-side][data-state='lose']": 0})
     expect(side2).not_to_have_attribute("data-last-move", "2")

@@ -5,10 +5,9 @@ tester, preparation included (manual chapter V, "Bataille navale"; spec sections
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import urlencode
 
 import pytest
 from playwright.sync_api import Browser, FrameLocator, Locator, Page, expect
@@ -19,17 +18,28 @@ from interfaces.seafight.fleet import (
     read_cell,
     read_fleet,
 )
-from tests.browser.conftest import PageWatch, sink_values
+from tests.browser import helpers
+from tests.browser.helpers import (
+    RETURN_LOADED,
+    PageWatch,
+    expect_error,
+    new_tag,
+    open_url,
+    press,
+    query,
+    sink,
+    sink_values,
+    start_hot_seat,
+    with_codes,
+)
+
+SET = "Seafight"
 
 # Player one: A0-E0, H2-H5, C5-E5, A7-A9, F8-G8. Player two: B1-B5, E3-H3, J5-J7, D8-F8,
 # G0-H0.
 FLEET1 = "H5A01V4H21H3C51V3A71H2F81"
 FLEET2 = "V5B11H4E31V3J51H3D81H2G01"
 
-RETURN_LOADED = (
-    "() => document.querySelector('iframe.return').contentDocument"
-    "?.querySelector('[data-return-value]') != null"
-)
 
 # Records what the page shows once the runtime has started (it marks each Wait-delayed
 # element data-after; the observer runs right after, before any timer), and when it says it
@@ -62,36 +72,22 @@ RECORD_LANDING = """
 
 def shots(**codes: str) -> str:
     """Return a board's 100 shot codes with ``codes`` (cell name -> code) fired."""
-    cells = list(EMPTY_SHOTS)
-    for name, code in codes.items():
-        index = read_cell(name)
-        assert index is not None
-        cells[index] = code
-    return "".join(cells)
+    return with_codes(EMPTY_SHOTS, read_cell, codes)
 
 
 def tray(one: str = EMPTY_SHOTS, two: str = EMPTY_SHOTS) -> str:
     return f"{one}***{two}"
 
 
-def sink(base: str) -> tuple[str, str]:
-    """Return a fresh tag and a URLReturn pointing at the server's sink with it."""
-    tag = uuid.uuid4().hex
-    return tag, f"{base}/return?tag={tag}"
-
-
-def open_page(page: Page, base: str, **params: str) -> None:
-    """Load the Seafight page for ``params`` and wait until every impact is shown."""
-    page.set_default_timeout(5000)
-    page.goto(f"{base}/seafight/?{urlencode(params, quote_via=quote)}")
-    expect(page.locator("html")).to_have_attribute("data-ready", "true")
+def open_seafight(page: Page, base: str, **params: str) -> None:
+    """Open the Seafight page (``/seafight/``) for ``params`` as :func:`helpers.open_url`
+    does: once ready, every impact is shown."""
+    open_url(page, f"{base}/seafight/?{query(params)}")
 
 
 def expect_single_return(page: Page, base: str, tag: str, value: str) -> None:
-    """Assert the page returned ``value``, once."""
-    page.wait_for_function(RETURN_LOADED)
-    assert sink_values(base, tag) == [value]
-    assert page.evaluate("() => window.tournoyons.lastValue") == value
+    """Assert the page returned ``value``, once, and asks player one nothing more."""
+    helpers.expect_single_return(page, base, tag, value)
     expect(page.locator("html")).not_to_have_attribute("data-input", "1")
 
 
@@ -133,8 +129,8 @@ def test_each_method_shows_the_fleets_it_may(
     live_server: str, page: Page, watch: PageWatch, method: str, extra: dict[str, str],
     shown1: int | list[str], shown2: int | list[str],
 ) -> None:
-    open_page(page, live_server, Method=method, Tray=SUNK_G0, Gain1=FLEET1, Gain2=FLEET2,
-              Name1="Ann", Name2="Bob", **extra)
+    open_seafight(page, live_server, Method=method, Tray=SUNK_G0, Gain1=FLEET1, Gain2=FLEET2,
+                  Name1="Ann", Name2="Bob", **extra)
     expect(page.locator("html")).to_have_attribute("data-method", method.lower())
     expect(page.locator("[data-board]")).to_have_count(2)
     for player, shown in ((1, shown1), (2, shown2)):
@@ -155,8 +151,8 @@ def test_each_method_shows_the_fleets_it_may(
 
 
 def test_method_none_draws_no_board(live_server: str, page: Page, watch: PageWatch) -> None:
-    open_page(page, live_server, Method="None", Name1="Ann", Name2="Bob", Legend="Bient%F4t",
-              Input="One")
+    open_seafight(page, live_server, Method="None", Name1="Ann", Name2="Bob", Legend="Bient%F4t",
+                  Input="One")
     expect(page.locator("[data-board]")).to_have_count(0)
     expect(page.locator("[data-name='1']")).to_have_text("Ann")
     expect(page.locator("[data-legend]")).to_be_visible()
@@ -168,8 +164,8 @@ def test_end_reveals_every_fleet_and_the_winner(
 ) -> None:
     sunk = shots(**dict.fromkeys(("B1", "B2", "B3", "B4", "B5", "E3", "F3", "G3", "H3", "J5",
                                   "J6", "J7", "D8", "E8", "F8", "G0", "H0"), "3"))
-    open_page(page, live_server, Method="End", Tray=tray(shots(A0="2"), sunk), Gain1=FLEET1,
-              Gain2=FLEET2.replace("1", "3"), Move2="H03", Input="One")
+    open_seafight(page, live_server, Method="End", Tray=tray(shots(A0="2"), sunk), Gain1=FLEET1,
+                  Gain2=FLEET2.replace("1", "3"), Move2="H03", Input="One")
     expect(page.locator("svg.sf")).to_have_attribute("data-winner", "1")
     expect(board(page, 2)).to_have_attribute("data-lost", "true")
     expect(board(page, 2).locator("[data-ship][data-state='3']")).to_have_count(5)
@@ -185,9 +181,9 @@ def test_end_reveals_every_fleet_and_the_winner(
 def test_firing_returns_the_cell_once_from_the_opponent_board(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    tag, url = sink(live_server)
-    open_page(page, live_server, Method="Inverse", Tray=SUNK_G0, Gain1=FLEET1, Gain2="H2G03",
-              Input="One", URLReturn=url)
+    tag = new_tag()
+    open_seafight(page, live_server, Method="Inverse", Tray=SUNK_G0, Gain1=FLEET1, Gain2="H2G03",
+                  Input="One", URLReturn=sink(live_server, tag))
     expect(page.locator("html")).to_have_attribute("data-input", "1")
     # Only the cells of player two's board not fired at yet: 100 - 4.
     expect(page.locator("[data-playable='true']")).to_have_count(96)
@@ -209,9 +205,9 @@ def test_firing_returns_the_cell_once_from_the_opponent_board(
 
 
 def test_player_two_fires_at_board_one(live_server: str, page: Page, watch: PageWatch) -> None:
-    tag, url = sink(live_server)
-    open_page(page, live_server, Method="Standard", Tray=SUNK_G0, Gain2=FLEET2, Input="Two",
-              URLReturn=url)
+    tag = new_tag()
+    open_seafight(page, live_server, Method="Standard", Tray=SUNK_G0, Gain2=FLEET2, Input="Two",
+                  URLReturn=sink(live_server, tag))
     expect(page.locator("html")).to_have_attribute("data-input", "2")
     expect(board(page, 1).locator("[data-playable='true']")).to_have_count(98)
     expect(board(page, 2).locator("[data-playable]")).to_have_count(0)
@@ -220,15 +216,14 @@ def test_player_two_fires_at_board_one(live_server: str, page: Page, watch: Page
 
 
 def test_keyboard_fires(live_server: str, page: Page, watch: PageWatch) -> None:
-    tag, url = sink(live_server)
-    open_page(page, live_server, Method="Inverse", Tray=SUNK_G0, Gain1=FLEET1, Input="One",
-              URLReturn=url)
+    tag = new_tag()
+    open_seafight(page, live_server, Method="Inverse", Tray=SUNK_G0, Gain1=FLEET1, Input="One",
+                  URLReturn=sink(live_server, tag))
     page.keyboard.press("Tab")
     focused = "() => [document.activeElement.closest('[data-board]')?.getAttribute('data-board'),"\
               " document.activeElement.getAttribute('data-cell')]"
     assert page.evaluate(focused) == ["2", "A0"]
-    for key in ("ArrowRight", "ArrowRight", "ArrowDown", "ArrowDown", "ArrowDown"):
-        page.keyboard.press(key)
+    press(page, "ArrowRight", "ArrowRight", "ArrowDown", "ArrowDown", "ArrowDown")
     assert page.evaluate(focused) == ["2", "C3"]
     page.keyboard.press("Enter")
     expect_single_return(page, live_server, tag, "C3")
@@ -268,7 +263,7 @@ def test_a_shot_lands_wait_tenths_after_it_is_shown(
 
 
 def test_a_shot_in_the_water_splashes(live_server: str, page: Page, watch: PageWatch) -> None:
-    open_page(page, live_server, Method="Inverse", Gain1=FLEET1, Move1="J91", Wait="0")
+    open_seafight(page, live_server, Method="Inverse", Gain1=FLEET1, Move1="J91", Wait="0")
     cell = board(page, 1).locator("[data-cell='J9']")
     expect(cell).to_have_attribute("data-state", "1")
     expect(cell).to_have_attribute("data-last-move", "1")
@@ -282,9 +277,9 @@ def test_a_shot_in_the_water_splashes(live_server: str, page: Page, watch: PageW
 def test_prepare_random_then_validate_returns_a_legal_fleet_once(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    tag, url = sink(live_server)
-    open_page(page, live_server, Method="Prepare", Input="Two", Legend="Valider",
-              URLReturn=url)
+    tag = new_tag()
+    open_seafight(page, live_server, Method="Prepare", Input="Two", Legend="Valider",
+                  URLReturn=sink(live_server, tag))
     svg = page.locator("svg.sf[data-prepare='2']")
     expect(board(page, 2)).to_be_visible()
     expect(board(page, 1)).to_have_count(0)
@@ -307,7 +302,7 @@ def test_prepare_random_then_validate_returns_a_legal_fleet_once(
 def test_random_placements_are_always_legal(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    open_page(page, live_server, Method="Prepare", Input="One")
+    open_seafight(page, live_server, Method="Prepare", Input="One")
     random = page.locator("[data-action='random']")
     seen = set()
     for _ in range(15):
@@ -322,9 +317,9 @@ def test_random_placements_are_always_legal(
 def test_an_illegal_fleet_cannot_be_validated(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    tag, url = sink(live_server)
-    open_page(page, live_server, Method="Prepare", Input="One", URLReturn=url,
-              Gain1="H5A01H4A11H3A21H3A31H2A41")
+    tag = new_tag()
+    open_seafight(page, live_server, Method="Prepare", Input="One",
+                  URLReturn=sink(live_server, tag), Gain1="H5A01H4A11H3A21H3A31H2A41")
     svg = page.locator("svg.sf")
     validate = page.locator("[data-action='validate']")
     expect(svg).to_have_attribute("data-legal", "true")
@@ -350,7 +345,7 @@ def test_an_illegal_fleet_cannot_be_validated(
 def test_prepare_with_the_mouse_drag_click_and_rotate(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    open_page(page, live_server, Method="Prepare", Input="One")
+    open_seafight(page, live_server, Method="Prepare", Input="One")
     five, four = pship(page, 0), pship(page, 1)
     # Dragged by its head from the dock onto B2.
     drag(page, five, board(page, 1).locator("[data-cell='B2']"))
@@ -384,8 +379,9 @@ def test_prepare_with_the_mouse_drag_click_and_rotate(
 
 
 def test_prepare_by_keyboard_only(live_server: str, page: Page, watch: PageWatch) -> None:
-    tag, url = sink(live_server)
-    open_page(page, live_server, Method="Prepare", Input="One", URLReturn=url)
+    tag = new_tag()
+    open_seafight(page, live_server, Method="Prepare", Input="One",
+                  URLReturn=sink(live_server, tag))
     focused = "() => document.activeElement.getAttribute('data-index')"
     page.keyboard.press("Tab")  # the board's first cell
     page.keyboard.press("Tab")  # the 5-ship
@@ -401,27 +397,20 @@ def test_prepare_by_keyboard_only(live_server: str, page: Page, watch: PageWatch
     page.keyboard.press("ArrowDown")
     expect(pship(page, 1)).to_have_attribute("data-ship", "V4F11")
     for index, expected in ((2, "V3G01"), (3, "V3H01"), (4, "V2I01")):
-        page.keyboard.press("Tab")
-        page.keyboard.press("Enter")
+        press(page, "Tab", "Enter")
         expect(pship(page, index)).to_have_attribute("data-ship", expected)
     page.keyboard.press("Escape")
     expect(pship(page, 4)).to_have_attribute("data-placed", "false")
     expect(page.locator("[data-action='validate']")).to_be_disabled()
     page.keyboard.press("Enter")
     # The board's cells take a ship too: Enter on a cell places the selected one there.
-    page.keyboard.press("Shift+Tab")
-    page.keyboard.press("Shift+Tab")
-    page.keyboard.press("Shift+Tab")
-    page.keyboard.press("Shift+Tab")
-    page.keyboard.press("Shift+Tab")
+    press(page, *["Shift+Tab"] * 5)
     assert page.evaluate("() => document.activeElement.getAttribute('data-cell')") == "A0"
-    for key in ("ArrowDown",) * 8 + ("ArrowRight",) * 8:
-        page.keyboard.press(key)
+    press(page, *["ArrowDown"] * 8, *["ArrowRight"] * 8)
     page.keyboard.press("Enter")
     expect(pship(page, 4)).to_have_attribute("data-ship", "V2I81")
     expect(page.locator("[data-action='validate']")).to_be_enabled()
-    for _ in range(8):  # the five ships, rotate, random, validate
-        page.keyboard.press("Tab")
+    press(page, *["Tab"] * 8)  # the five ships, rotate, random, validate
     assert page.evaluate("() => document.activeElement.getAttribute('data-action')") == "validate"
     page.keyboard.press("Enter")
     expect_single_return(page, live_server, tag, "H5A01V4F11V3G01V3H01V2I81")
@@ -433,7 +422,7 @@ def test_prepare_by_touch(live_server: str, browser: Browser) -> None:
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
-        open_page(page, live_server, Method="Prepare", Input="One")
+        open_seafight(page, live_server, Method="Prepare", Input="One")
         pship(page, 3).tap()
         expect(pship(page, 3)).to_have_attribute("data-selected", "true")
         board(page, 1).locator("[data-cell='E7']").tap()
@@ -450,8 +439,9 @@ def test_prepare_by_touch(live_server: str, browser: Browser) -> None:
 def test_webtest_holds_the_preparation_until_the_play_control(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    tag, url = sink(live_server)
-    open_page(page, live_server, Method="Prepare", WebTest="yes", URLReturn=url)
+    tag = new_tag()
+    open_seafight(page, live_server, Method="Prepare", WebTest="yes",
+                  URLReturn=sink(live_server, tag))
     random = page.locator("[data-action='random']")
     expect(random).to_be_disabled()
     pship(page, 0).click()
@@ -465,33 +455,7 @@ def test_webtest_holds_the_preparation_until_the_play_control(
     expect(page.locator("[data-webtest-value]")).to_have_text(value or "")
 
 
-# --- fitting the frame, bad input -------------------------------------------------------
-
-
-@pytest.mark.parametrize(("width", "height"), [(736, 660), (368, 330)])
-@pytest.mark.parametrize("method", ["Prepare", "Double"])
-def test_fits_the_frame_without_scroll_bars(
-    live_server: str, page: Page, watch: PageWatch, method: str, width: int, height: int
-) -> None:
-    page.set_viewport_size({"width": width, "height": height})
-    long = "W" * 120
-    open_page(page, live_server, Method=method, Input="One", Name1=long, Name2=long,
-              Legend=long, Count="12345", WebTest="yes", Tray=SUNK_G0, Gain1=FLEET1,
-              Gain2=FLEET2)
-    page.locator("[data-webtest='play']").click()
-    sizes = page.evaluate("() => [document.documentElement.scrollWidth, "
-                          "document.documentElement.scrollHeight, innerWidth, innerHeight]")
-    assert sizes[0] <= width and sizes[1] <= height, sizes
-    selectors = ["[data-board]", ".players", "[data-fleet]", ".pship", ".sf-tools button"]
-    for selector in selectors:
-        for element in page.locator(selector).all():
-            box = element.bounding_box()
-            assert box is not None and box["width"] > 0, selector
-            assert box["x"] >= 0 and box["y"] >= 0, (selector, box)
-            assert box["x"] + box["width"] <= width + 0.5, (selector, box)
-            assert box["y"] + box["height"] <= height + 0.5, (selector, box)
-    if method == "Prepare":
-        expect(page.locator("[data-action='validate']")).to_be_visible()
+# --- bad input ------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("params", "code"), [
@@ -507,13 +471,11 @@ def test_fits_the_frame_without_scroll_bars(
 def test_bad_input_shows_the_error_sign(
     live_server: str, page: Page, watch: PageWatch, params: dict[str, str], code: str
 ) -> None:
-    query = {"Method": "Double", "Input": "One", **params}
-    response = page.goto(f"{live_server}/seafight/?{urlencode(query)}")
+    sent = {"Method": "Double", "Input": "One", **params}
+    response = page.goto(f"{live_server}/seafight/?{urlencode(sent)}")
     assert response is not None and response.status == 200
     expect(page.locator("html")).to_have_attribute("data-ready", "true")
-    sign = page.locator("[data-error]")
-    expect(sign).to_be_visible()
-    assert code in (sign.get_attribute("data-error") or "").split()
+    expect_error(page, code)
     expect(page.locator("[data-board]").first).to_be_visible()
 
 
@@ -523,15 +485,8 @@ def test_bad_input_shows_the_error_sign(
 @pytest.fixture
 def tester(live_server: str, page: Page) -> Iterator[FrameLocator]:
     """The tester, a Seafight hot-seat game started with Wait 0; yields its frame."""
-    page.set_viewport_size({"width": 1280, "height": 900})
     page.set_default_timeout(8000)
-    page.goto(live_server + "/")
-    page.locator("#set").select_option("Seafight")
-    page.locator("input[name='Wait']").fill("0")
-    page.locator("#new-game").click()
-    frame = page.frame_locator("#interface")
-    expect(frame.locator("html")).to_have_attribute("data-set", "Seafight")
-    yield frame
+    yield start_hot_seat(page, live_server, SET)
 
 
 def prepare_in(frame: FrameLocator, player: int) -> None:

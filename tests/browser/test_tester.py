@@ -8,13 +8,21 @@ context and reloads the iframe with it.
 
 from __future__ import annotations
 
-import json
-import urllib.request
-from urllib.parse import parse_qs, urlsplit
+from collections.abc import Mapping
 
 from playwright.sync_api import FrameLocator, Page, expect
 
-from tests.browser.conftest import PageWatch
+from tests.browser.helpers import (
+    PageWatch,
+    expect_counts,
+    expect_texts,
+    frame_query,
+    get_json,
+    open_tester,
+    start_hot_seat,
+    states,
+    values_returned,
+)
 
 TTT_WINNING_LINES = ((1, 2, 3), (4, 5, 6), (7, 8, 9), (1, 4, 7), (2, 5, 8), (3, 6, 9),
                      (1, 5, 9), (3, 5, 7))
@@ -22,38 +30,23 @@ TTT_WINNING_LINES = ((1, 2, 3), (4, 5, 6), (7, 8, 9), (1, 4, 7), (2, 5, 8), (3, 
 
 def registered_sets(base: str) -> list[str]:
     """Return the names of the Sets the server serves, from ``/healthz``."""
-    with urllib.request.urlopen(base + "/healthz", timeout=5) as answer:
-        names: list[str] = json.load(answer)["sets"]
+    names: list[str] = get_json(base, "/healthz")["sets"]
     return names
 
 
-def open_tester(page: Page, base: str) -> FrameLocator:
-    """Open the tester in a window large enough for it; return its interface frame."""
-    page.set_viewport_size({"width": 1280, "height": 900})
-    page.goto(base + "/")
-    expect(page.locator("#set")).to_be_visible()
-    return page.frame_locator("#interface")
-
-
-def new_game(page: Page, base: str, set_name: str) -> FrameLocator:
-    """Open the tester, choose ``set_name``, set Wait to 0 and start a hot-seat game."""
-    frame = open_tester(page, base)
-    page.locator("#set").select_option(set_name)
-    page.locator("input[name='Wait']").fill("0")
-    expect(page.locator("#new-game")).to_be_enabled()
-    page.locator("#new-game").click()
-    expect(frame.locator("html")).to_have_attribute("data-set", set_name)
-    expect(frame.locator("html")).to_have_attribute("data-ready", "true")
-    return frame
-
-
-def frame_query(page: Page) -> dict[str, str]:
-    """Return the query parameters of the page now in the tester's iframe."""
-    src = page.locator("#interface").get_attribute("src") or ""
-    return {k: v[-1] for k, v in parse_qs(urlsplit(src).query, keep_blank_values=True).items()}
-
-
 # --- the form --------------------------------------------------------------------------
+
+
+def show_page(page: Page, set_name: str, fields: Mapping[str, str]) -> None:
+    """Fill the tester's form for ``set_name`` with ``fields`` (by parameter), then show the
+    page."""
+    page.locator("#set").select_option(set_name)
+    for name, value in fields.items():
+        if name == "Input":
+            page.locator("select[name='Input']").select_option(value)
+        else:
+            page.locator(f"input[name='{name}']").fill(value)
+    page.locator("#show").click()
 
 
 def test_tester_lists_every_registered_set(live_server: str, page: Page,
@@ -71,23 +64,12 @@ def test_tester_lists_every_registered_set(live_server: str, page: Page,
 def test_show_page_loads_the_form_parameters(live_server: str, page: Page,
                                              watch: PageWatch) -> None:
     frame = open_tester(page, live_server)
-    page.locator("#set").select_option("TicTacToe")
-    page.locator("select[name='Input']").select_option("One")
-    page.locator("input[name='Tray']").fill("120000000")
-    page.locator("input[name='Move2']").fill("2")
-    page.locator("input[name='Count']").fill("2")
-    page.locator("input[name='Name1']").fill("Ana")
-    page.locator("input[name='Name2']").fill("Bo")
-    page.locator("input[name='Legend']").fill("round one")
-    page.locator("input[name='Wait']").fill("0")
-    page.locator("#show").click()
-
+    show_page(page, "TicTacToe", {"Input": "One", "Tray": "120000000", "Move2": "2", "Count": "2",
+                                  "Name1": "Ana", "Name2": "Bo", "Legend": "round one",
+                                  "Wait": "0"})
     expect(frame.locator("html")).to_have_attribute("data-set", "TicTacToe")
     expect(frame.locator("html")).to_have_attribute("data-ready", "true")
-    expect(frame.locator("[data-name='1']")).to_have_text("Ana")
-    expect(frame.locator("[data-name='2']")).to_have_text("Bo")
-    expect(frame.locator("[data-legend]")).to_have_text("round one")
-    expect(frame.locator("[data-count]")).to_have_text("2")
+    expect_texts(frame, {"Name1": "Ana", "Name2": "Bo", "Legend": "round one", "Count": "2"})
     expect(frame.locator("[data-cell='1']")).to_have_attribute("data-state", "1")
     expect(frame.locator("[data-cell='2']")).to_have_attribute("data-state", "2")
     expect(frame.locator("[data-cell='2']")).to_have_attribute("data-last-move", "2")
@@ -100,14 +82,8 @@ def test_show_page_loads_the_form_parameters(live_server: str, page: Page,
                                                    or "")
 
     # Another Set, same form.
-    page.locator("#set").select_option("Rochambeau")
-    page.locator("select[name='Input']").select_option("")
-    page.locator("input[name='Tray']").fill("")
-    page.locator("input[name='Move1']").fill("3")
-    page.locator("input[name='Move2']").fill("1")
-    page.locator("input[name='Gain1']").fill("1")
-    page.locator("input[name='Gain2']").fill("4")
-    page.locator("#show").click()
+    show_page(page, "Rochambeau", {"Input": "", "Tray": "", "Move1": "3", "Move2": "1",
+                                   "Gain1": "1", "Gain2": "4"})
     expect(frame.locator("html")).to_have_attribute("data-set", "Rochambeau")
     expect(frame.locator("[data-side='1']")).to_have_attribute("data-hand", "3")
     expect(frame.locator("[data-side='2']")).to_have_attribute("data-state", "win")
@@ -207,9 +183,8 @@ def play_tictactoe(page: Page, frame: FrameLocator, moves: list[int]) -> None:
         expect(frame.locator("[data-count]")).to_have_text(str(number))
         expect(frame.locator("html")).to_have_attribute("data-ready", "true")
         tray = expected_tray(moves[:number])
-        states = frame.locator("[data-cell]").evaluate_all(
-            "cells => cells.map(c => c.getAttribute('data-state')).join('')")
-        assert states == tray, (number, states, tray)
+        shown = states(frame)
+        assert shown == tray, (number, shown, tray)
         last = frame.locator("[data-last-move]")
         expect(last).to_have_count(1)
         expect(last).to_have_attribute("data-cell", str(cell))
@@ -223,7 +198,7 @@ def play_tictactoe(page: Page, frame: FrameLocator, moves: list[int]) -> None:
 
 def test_hot_seat_tictactoe_player_one_wins(live_server: str, page: Page,
                                             watch: PageWatch) -> None:
-    frame = new_game(page, live_server, "TicTacToe")
+    frame = start_hot_seat(page, live_server, "TicTacToe")
     expect(frame.locator("[data-cell][data-state='0']")).to_have_count(9)
     expect(frame.locator("[data-count]")).to_have_text("0")
     moves = [1, 4, 2, 5, 3]
@@ -239,18 +214,16 @@ def test_hot_seat_tictactoe_player_one_wins(live_server: str, page: Page,
     assert frame.locator("html").evaluate("() => window.tournoyons.play('9')") is False
     expect(page.locator("#log li")).to_have_count(len(moves))
     assert page.evaluate("() => window.tester.game().over") is True
-    assert [r["value"] for r in page.evaluate("() => window.tester.returns")] == [
-        str(m) for m in moves]
+    assert values_returned(page) == [str(m) for m in moves]
 
 
 def test_hot_seat_tictactoe_draw(live_server: str, page: Page, watch: PageWatch) -> None:
-    frame = new_game(page, live_server, "TicTacToe")
+    frame = start_hot_seat(page, live_server, "TicTacToe")
     moves = [1, 2, 3, 5, 4, 6, 8, 7, 9]
     play_tictactoe(page, frame, moves)
     expect(frame.locator("html")).to_have_attribute("data-method", "end")
-    expect(frame.locator("[data-cell][data-state='3']")).to_have_count(0)
-    expect(frame.locator("[data-cell][data-state='4']")).to_have_count(0)
-    expect(frame.locator("[data-playable='true']")).to_have_count(0)
+    expect_counts(frame, {"[data-cell][data-state='3']": 0, "[data-cell][data-state='4']": 0,
+                          "[data-playable='true']": 0})
     expect(page.locator("#log li")).to_have_count(9)
 
 
@@ -260,7 +233,7 @@ ROUNDS = [("1", "1"), ("1", "3"), ("2", "3"), ("3", "3"), ("2", "1"), ("3", "2")
 
 def test_hot_seat_rochambeau_match_to_five(live_server: str, page: Page,
                                            watch: PageWatch) -> None:
-    frame = new_game(page, live_server, "Rochambeau")
+    frame = start_hot_seat(page, live_server, "Rochambeau")
     html = frame.locator("html")
     side1, side2 = frame.locator("[data-side='1']"), frame.locator("[data-side='2']")
     log = page.locator("#log li")

@@ -10,7 +10,7 @@ from playwright.sync_api import Frame, Page
 
 from interfaces.plugin import SetInterface
 from interfaces.protocol import read_context
-from tests.browser.conftest import RECORD_RETURNS
+from tests.browser.helpers import RECORD_RETURNS
 
 __all__ = [
     "EMBED", "RECORD_RETURNS", "SHOWS_IN_FRAMES", "Host", "first_value",

@@ -16,7 +16,7 @@ from playwright.sync_api import Page
 
 from interfaces.plugin import SetInterface
 from interfaces.registry import load_registry
-from tests.browser.conftest import PageWatch
+from tests.browser.helpers import PageWatch
 from tests.robustness.browser import EMBED, SHOWS_IN_FRAMES, Host, raw_url
 from tests.robustness.queries import random_queries
 

@@ -19,14 +19,13 @@ import urllib.request
 import uuid
 from collections import Counter
 from dataclasses import dataclass
-from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import Frame, Page
 
 from interfaces.plugin import SetInterface
 from interfaces.registry import load_registry
-from tests.browser.conftest import PageWatch
+from tests.browser.helpers import PageWatch, hold_enter, query, sink
 from tests.robustness.browser import RECORD_RETURNS, Host
 
 REGISTRY = load_registry()
@@ -81,10 +80,9 @@ def storm_url(base: str, interface: SetInterface, setup: Setup, tag: str) -> str
     """Return the page asking for a move, its return going to the sink with ``tag``."""
     # Sound is not under test here: muted, a page spares starting an AudioContext.
     params = {**interface.sample, **dict(setup.params), "Wait": "0", "Mute": "1",
-              "URLReturn": f"{base}/return?tag={tag}"}
+              "URLReturn": sink(base, tag)}
     params.setdefault("Input", "One")
-    query = "&".join(f"{k}={quote(v, safe='')}" for k, v in params.items())
-    return f"{base}/{interface.key}/?{query}"
+    return f"{base}/{interface.key}/?{query(params)}"
 
 
 class Pointer:
@@ -124,9 +122,7 @@ def storm(page: Page, frame: Frame, pointer: Pointer, kind: str, target: str) ->
         frame.evaluate(TWO_IN_A_FRAME, target)
     elif kind == "enter-held":
         frame.locator(target).first.focus()
-        for _ in range(6):  # the first keydown, then five with repeat=true
-            page.keyboard.down("Enter")
-        page.keyboard.up("Enter")
+        hold_enter(page)
     else:
         other = frame.locator(target).last.element_handle()  # no longer playable once clicked
         pointer.click(frame, target)

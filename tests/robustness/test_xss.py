@@ -21,7 +21,7 @@ from playwright.sync_api import Dialog, Frame, Page, Route
 
 from interfaces.plugin import SetInterface
 from interfaces.registry import load_registry
-from tests.browser.conftest import PageWatch
+from tests.browser.helpers import PageWatch
 from tests.robustness.browser import RECORD_RETURNS, Host, first_value, open_ready
 from tests.robustness.xss import CSS_PAYLOADS, PAYLOADS
 
