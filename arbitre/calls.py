@@ -57,8 +57,9 @@ _SAFE = "-._~:/?*"
 
 def engine_url(url: str, params: Mapping[str, str]) -> str:
     """Return ``url`` with ``params`` appended in order (``&`` when it has a query)."""
-    query = "&".join(f"{name}={urllib.parse.quote(value, safe=_SAFE)}"
-                     for name, value in params.items())
+    query = "&".join(
+        f"{name}={urllib.parse.quote(value, safe=_SAFE)}" for name, value in params.items()
+    )
     return f"{url}{'&' if '?' in url else '?'}{query}"
 
 
@@ -92,8 +93,9 @@ def read_callback(query: bytes) -> dict[str, str]:
     if len(query) > MAX_CALLBACK_QUERY:
         raise ValueError("callback query over 8 KiB")
     found: dict[str, str] = {}
-    for name, value in urllib.parse.parse_qsl(query.decode("latin-1"), keep_blank_values=True,
-                                              encoding="utf-8", errors="replace"):
+    for name, value in urllib.parse.parse_qsl(
+        query.decode("latin-1"), keep_blank_values=True, encoding="utf-8", errors="replace"
+    ):
         found.setdefault(name.lower(), value)
     return found
 
@@ -146,15 +148,15 @@ class Callbacks:
             while len(self._recent) > self.RECENT:
                 self._recent.popitem(last=False)
 
-    async def receive(self, params: Mapping[str, str], query: str, *,
-                      redirect: bool = False) -> bool:
+    async def receive(
+        self, params: Mapping[str, str], query: str, *, redirect: bool = False
+    ) -> bool:
         """Take a callback; return whether it answered an outstanding request (200)."""
         key = params.get("game", "").strip()
         move_id = params.get("moveid", "").strip()
         pending = self._pending.get((key, move_id))
         if pending is None or pending.future.done():
-            known = (pending.game_id, pending.seat) if pending else self._recent.get(
-                (key, move_id))
+            known = (pending.game_id, pending.seat) if pending else self._recent.get((key, move_id))
             if known is not None and self.on_refused is not None:
                 kind = "duplicate" if pending is not None else "late"
                 await self.on_refused(known[0], known[1], kind, move_id, query)
@@ -183,8 +185,12 @@ class Outcome:
 class EngineCaller:
     """Sends engine requests with one shared asynchronous HTTP client."""
 
-    def __init__(self, callbacks: Callbacks, referee_url: str,
-                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+    def __init__(
+        self,
+        callbacks: Callbacks,
+        referee_url: str,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
         self.callbacks = callbacks
         self.referee_url = referee_url
         self._referee = urllib.parse.urlsplit(referee_url)
@@ -210,12 +216,15 @@ class EngineCaller:
     def _is_referee(self, url: str) -> bool:
         parts = urllib.parse.urlsplit(url)
         ref = self._referee
-        return (parts.hostname == ref.hostname and (parts.port or _port(parts.scheme))
-                == (ref.port or _port(ref.scheme)) and parts.path.rstrip("/")
-                == ref.path.rstrip("/"))
+        return (
+            parts.hostname == ref.hostname
+            and (parts.port or _port(parts.scheme)) == (ref.port or _port(ref.scheme))
+            and parts.path.rstrip("/") == ref.path.rstrip("/")
+        )
 
-    async def ask(self, url: str, key: str, move_id: str, game_id: str, seat: int,
-                  timeout: float) -> Outcome:
+    async def ask(
+        self, url: str, key: str, move_id: str, game_id: str, seat: int, timeout: float
+    ) -> Outcome:
         """Request ``url`` (already carrying its parameters) and wait for the callback
         naming (``key``, ``move_id``) for at most ``timeout`` seconds."""
         started = time.monotonic()
@@ -224,8 +233,7 @@ class EngineCaller:
         call = asyncio.create_task(self._send(url, timeout + 5, log, key, move_id))
         try:
             both: set[asyncio.Future[Any]] = {future, call}
-            done, _ = await asyncio.wait(both, timeout=timeout,
-                                         return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait(both, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
             if call in done and not future.done():
                 unreachable = call.result()
                 if unreachable:
@@ -236,8 +244,7 @@ class EngineCaller:
             if future.done():
                 callback = future.result()
                 return Outcome(callback, "", "", int((callback.at - started) * 1000), log)
-            return Outcome(None, "late", f"no callback within {timeout:g} s",
-                           _ms(started), log)
+            return Outcome(None, "late", f"no callback within {timeout:g} s", _ms(started), log)
         finally:
             self.callbacks.forget(key, move_id)
             if not future.done():
@@ -246,8 +253,7 @@ class EngineCaller:
             self._tasks.add(call)
             call.add_done_callback(self._done)
 
-    async def _send(self, url: str, cut: float, log: list[Note], key: str,
-                    move_id: str) -> str:
+    async def _send(self, url: str, cut: float, log: list[Note], key: str, move_id: str) -> str:
         """Send the request, follow redirects; return an error if no connection was made."""
         try:
             async with asyncio.timeout(cut):
@@ -258,8 +264,12 @@ class EngineCaller:
                             location = answer.headers.get("location")
                             if answer.status_code not in (301, 302, 303, 307, 308) or not location:
                                 return ""
-                    except (httpx.ConnectError, httpx.ConnectTimeout, httpx.UnsupportedProtocol,
-                            httpx.InvalidURL) as refused:
+                    except (
+                        httpx.ConnectError,
+                        httpx.ConnectTimeout,
+                        httpx.UnsupportedProtocol,
+                        httpx.InvalidURL,
+                    ) as refused:
                         if hop == 0:
                             return f"unreachable: {type(refused).__name__}: {refused}"[:500]
                         log.append(note("error", f"redirect target unreachable: {refused}"[:500]))
@@ -288,8 +298,10 @@ class EngineCaller:
     async def tester(self, url: str, timeout: float) -> tuple[int | None, bytes, str]:
         """Tester mode (section 5): return the HTTP status, at most 64 KiB of body, an error."""
         try:
-            async with asyncio.timeout(timeout), self.client.stream(
-                    "GET", url, follow_redirects=True) as answer:
+            async with (
+                asyncio.timeout(timeout),
+                self.client.stream("GET", url, follow_redirects=True) as answer,
+            ):
                 body = b""
                 async for chunk in answer.aiter_bytes():
                     body += chunk

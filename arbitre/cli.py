@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from arbitre.game import Arbitre, GameError, Options, SeatSpec
+from tournoyons_gui.arbitre.game import Arbitre, GameError, Options, SeatSpec
 
 __all__ = ["parse_seat", "play"]
 
@@ -30,8 +30,8 @@ def parse_seat(value: str) -> SeatSpec:
 
 async def play(args: argparse.Namespace) -> int:
     """Play ``args.games`` games; return 0 when every game reached an end, else 1."""
-    from server.app import create_app
-    from server.cli import _hosts, bind
+    from tournoyons_gui.server.app import create_app
+    from tournoyons_gui.server.cli import _hosts, bind
 
     console = Console(stderr=False)
     if len(args.engine) != 2:
@@ -39,10 +39,10 @@ async def play(args: argparse.Namespace) -> int:
         return 2
     sock, url = bind("127.0.0.1", 0)
     holder: dict[str, Any] = {}
-    app = create_app(database=args.database, public_url=url,
-                     engine_hosts=_hosts(args.engine_hosts))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False,
-                                           lifespan="on"))
+    app = create_app(database=args.database, public_url=url, engine_hosts=_hosts(args.engine_hosts))
+    server = uvicorn.Server(
+        uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
+    )
     serving = asyncio.create_task(server.serve(sockets=[sock]))
     while not server.started:
         if serving.done():
@@ -63,8 +63,13 @@ async def play(args: argparse.Namespace) -> int:
     limit = asyncio.Semaphore(max(1, args.concurrency))
     lines: list[tuple[str, str, int, str]] = []
     ok = True
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=console) as progress:
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+    ) as progress:
         bar = progress.add_task(f"{args.set} games", total=args.games)
 
         async def one(number: int) -> None:
@@ -79,11 +84,17 @@ async def play(args: argparse.Namespace) -> int:
                 ok = False
             names = [s["name"] for s in record["seats"]]
             winner = record["winner"]
-            result = ("draw" if record["result"] == "draw" else
-                      f"{names[winner]} wins" if winner is not None else record["result"])
+            result = (
+                "draw"
+                if record["result"] == "draw"
+                else f"{names[winner]} wins"
+                if winner is not None
+                else record["result"]
+            )
             lines.append((game_id, result, len(record["moves"]), record["reason"]))
-            progress.console.print(f"{game_id}  {result}  {len(record['moves'])} moves  "
-                                   f"{' - '.join(names)}")
+            progress.console.print(
+                f"{game_id}  {result}  {len(record['moves'])} moves  {' - '.join(names)}"
+            )
             progress.advance(bar)
 
         await asyncio.gather(*(one(n) for n in range(args.games)))

@@ -26,7 +26,7 @@ from typing import Any
 import httpx
 from sqlalchemy import select
 
-from arbitre.calls import (
+from tournoyons_gui.arbitre.calls import (
     Callbacks,
     EngineCaller,
     Note,
@@ -35,11 +35,11 @@ from arbitre.calls import (
     engine_url,
     note,
 )
-from arbitre.live import Hub
-from arbitre.store import ExchangeRow, GameRow, MoveRow, SeatRow, Store, new_id, now
-from interfaces.plugin import ArbitreRules, IllegalMove, Result, SetInterface, Turn
-from interfaces.protocol import Player
-from interfaces.registry import Registry
+from tournoyons_gui.arbitre.live import Hub
+from tournoyons_gui.arbitre.store import ExchangeRow, GameRow, MoveRow, SeatRow, Store, new_id, now
+from tournoyons_gui.interfaces.plugin import ArbitreRules, IllegalMove, Result, SetInterface, Turn
+from tournoyons_gui.interfaces.protocol import Player
+from tournoyons_gui.interfaces.registry import Registry
 
 __all__ = ["Arbitre", "GameError", "Options", "SeatSpec", "redact", "status_for"]
 
@@ -77,15 +77,24 @@ class Options:
 
     def to_json(self) -> dict[str, Any]:
         """Return the options as stored."""
-        return {"timeout": self.timeout, "level": self.level, "wait": self.wait,
-                "init_as_board": self.init_as_board, "person_timeout": self.person_timeout}
+        return {
+            "timeout": self.timeout,
+            "level": self.level,
+            "wait": self.wait,
+            "init_as_board": self.init_as_board,
+            "person_timeout": self.person_timeout,
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Options:
         """Return the options stored as ``data``."""
-        return cls(int(data.get("timeout", DEFAULT_TIMEOUT)), int(data.get("level", 1)),
-                   int(data.get("wait", 0)), bool(data.get("init_as_board", False)),
-                   data.get("person_timeout"))
+        return cls(
+            int(data.get("timeout", DEFAULT_TIMEOUT)),
+            int(data.get("level", 1)),
+            int(data.get("wait", 0)),
+            bool(data.get("init_as_board", False)),
+            data.get("person_timeout"),
+        )
 
 
 def status_for(result: Result | None, player: Player, error: bool = False) -> int:
@@ -148,9 +157,15 @@ class Arbitre:
     engine URL may name (a server open to the world, decision 13).
     """
 
-    def __init__(self, registry: Registry, store: Store, public_url: str, *,
-                 engine_hosts: frozenset[str] | None = None,
-                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+    def __init__(
+        self,
+        registry: Registry,
+        store: Store,
+        public_url: str,
+        *,
+        engine_hosts: frozenset[str] | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
         self.registry = registry
         self.store = store
         self.public_url = public_url.rstrip("/")
@@ -185,8 +200,9 @@ class Arbitre:
 
     # --- making a game ------------------------------------------------------------------
 
-    def check(self, set_name: str, seats: Sequence[SeatSpec],
-              options: Options) -> tuple[SetInterface, ArbitreRules, list[SeatSpec]]:
+    def check(
+        self, set_name: str, seats: Sequence[SeatSpec], options: Options
+    ) -> tuple[SetInterface, ArbitreRules, list[SeatSpec]]:
         """Return the Set, its rules and the seats made whole; raise :class:`GameError`."""
         interface = self.registry.get(set_name)
         if interface is None:
@@ -197,8 +213,10 @@ class Arbitre:
         if not MIN_TIMEOUT <= options.timeout <= MAX_TIMEOUT:
             raise GameError(f"TimeOut is {MIN_TIMEOUT} to {MAX_TIMEOUT} seconds")
         if options.level not in rules.levels:
-            raise GameError(f"{interface.name} has no Level {options.level} "
-                            f"(levels: {', '.join(map(str, rules.levels))})")
+            raise GameError(
+                f"{interface.name} has no Level {options.level} "
+                f"(levels: {', '.join(map(str, rules.levels))})"
+            )
         if not 0 <= options.wait <= 600:
             raise GameError("Wait is 0 to 600 tenths of a second")
         if options.person_timeout is not None and not 1 <= options.person_timeout <= 86400:
@@ -208,14 +226,17 @@ class Arbitre:
         made: list[SeatSpec] = []
         for number, seat in enumerate(seats, 1):
             if seat.kind not in KINDS:
-                raise GameError(f"seat {number} is a person, a builtin or an engine, "
-                                f"not {seat.kind!r}")
+                raise GameError(
+                    f"seat {number} is a person, a builtin or an engine, not {seat.kind!r}"
+                )
             name = " ".join(seat.name.split())[:60]
             if seat.kind == "builtin":
                 engine = seat.engine or next(iter(interface.engines), "")
                 if engine not in interface.engines:
-                    raise GameError(f"{interface.name} has no built-in engine {engine!r} "
-                                    f"({', '.join(interface.engines) or 'none'})")
+                    raise GameError(
+                        f"{interface.name} has no built-in engine {engine!r} "
+                        f"({', '.join(interface.engines) or 'none'})"
+                    )
                 made.append(SeatSpec("builtin", engine, name or engine))
             elif seat.kind == "engine":
                 try:
@@ -228,8 +249,14 @@ class Arbitre:
                 made.append(SeatSpec("person", "", name or f"Person {number}"))
         return interface, rules, made
 
-    async def create(self, set_name: str, seats: Sequence[SeatSpec],
-                     options: Options | None = None, *, start: bool = True) -> str:
+    async def create(
+        self,
+        set_name: str,
+        seats: Sequence[SeatSpec],
+        options: Options | None = None,
+        *,
+        start: bool = True,
+    ) -> str:
         """Check, store and start a game; return its public id. Raises :class:`GameError`,
         and then stores nothing."""
         options = options or Options()
@@ -237,15 +264,36 @@ class Arbitre:
         turn = rules.start(options.level)
         game_id = new_id(12)
         async with self.store.session() as session:
-            session.add(GameRow(id=game_id, set_name=interface.name, status="playing",
-                                options=options.to_json(), turn=turn_json(turn),
-                                first=turn_json(turn), moves=0,
-                                winner=None, result="", reason="", created_at=now()))
+            session.add(
+                GameRow(
+                    id=game_id,
+                    set_name=interface.name,
+                    status="playing",
+                    options=options.to_json(),
+                    turn=turn_json(turn),
+                    first=turn_json(turn),
+                    moves=0,
+                    winner=None,
+                    result="",
+                    reason="",
+                    created_at=now(),
+                )
+            )
             await session.flush()
             for index, seat in enumerate(made):
-                session.add(SeatRow(game_id=game_id, index=index, kind=seat.kind,
-                                    name=seat.name, url=seat.engine, key=new_id(10),
-                                    token=new_id(26), final_status=None, error=""))
+                session.add(
+                    SeatRow(
+                        game_id=game_id,
+                        index=index,
+                        kind=seat.kind,
+                        name=seat.name,
+                        url=seat.engine,
+                        key=new_id(10),
+                        token=new_id(26),
+                        final_status=None,
+                        error="",
+                    )
+                )
         if start:
             self.start(game_id)
         return game_id
@@ -275,9 +323,16 @@ class Arbitre:
             game, seats = found
             interface = self.registry.get(game.set_name)
             rules = interface.arbitre if interface else None
-            await self._finish(game, seats, rules, turn_from(game.turn), None,
-                               "interrupted: the Arbitre stopped during the game",
-                               error=True, status="interrupted")
+            await self._finish(
+                game,
+                seats,
+                rules,
+                turn_from(game.turn),
+                None,
+                "interrupted: the Arbitre stopped during the game",
+                error=True,
+                status="interrupted",
+            )
             ended.append(game_id)
         return ended
 
@@ -293,8 +348,15 @@ class Arbitre:
             found = await self.store.game(game_id)
             if found is not None and found[0].status == "playing":
                 game, seats = found
-                await self._finish(game, seats, None, turn_from(game.turn), None,
-                                   "the Arbitre failed on this game", error=True)
+                await self._finish(
+                    game,
+                    seats,
+                    None,
+                    turn_from(game.turn),
+                    None,
+                    "the Arbitre failed on this game",
+                    error=True,
+                )
 
     async def _play(self, game_id: str) -> None:
         found = await self.store.game(game_id)
@@ -316,9 +378,14 @@ class Arbitre:
             asked = rules.asked(turn.state)
             if not asked:
                 raise RuntimeError("the rules ask nobody in a game not over")
-            answers = await asyncio.gather(*(
-                self._ask(game, seats[int(p) - 1], p, rules, interface, turn, number + 1,
-                          options) for p in asked))
+            answers = await asyncio.gather(
+                *(
+                    self._ask(
+                        game, seats[int(p) - 1], p, rules, interface, turn, number + 1, options
+                    )
+                    for p in asked
+                )
+            )
             values: dict[Player, str] = {}
             failed: list[tuple[Player, _Answer]] = []
             for player, answer in zip(asked, answers, strict=True):
@@ -333,16 +400,26 @@ class Arbitre:
                     answer.error = "illegal"
                     answer.detail = f"illegal Value {answer.value!r}: {illegal}"
                     failed.append((player, answer))
-            exchanges = [(int(p) - 1, *entry) for p, a in zip(asked, answers, strict=True)
-                         for entry in a.logs]
+            exchanges = [
+                (int(p) - 1, *entry)
+                for p, a in zip(asked, answers, strict=True)
+                for entry in a.logs
+            ]
             if failed:
                 await self._save_log(game.id, exchanges)
                 for player, answer in failed:
                     seats[int(player) - 1].error = answer.detail[:2000]
                 if len(failed) == len(asked) and len(asked) > 1:
-                    await self._finish(game, seats, rules, turn, None,
-                                       "every player failed in the same round: " + "; ".join(
-                                           a.detail for _, a in failed), error=True)
+                    await self._finish(
+                        game,
+                        seats,
+                        rules,
+                        turn,
+                        None,
+                        "every player failed in the same round: "
+                        + "; ".join(a.detail for _, a in failed),
+                        error=True,
+                    )
                     return
                 loser = failed[0][0]
                 why = f"{seats[int(loser) - 1].name} loses: {failed[0][1].detail}"
@@ -353,36 +430,54 @@ class Arbitre:
                 turn = rules.play(turn.state, values[player])
                 number += 1
                 own = [entry for entry in exchanges if entry[0] == int(player) - 1]
-                await self._save_move(game, rules, number, int(player) - 1, values[player],
-                                      turn, answer, own)
+                await self._save_move(
+                    game, rules, number, int(player) - 1, values[player], turn, answer, own
+                )
                 await self.hub.publish(game.id, {"moves": number, "over": False})
 
-    async def _ask(self, game: GameRow, seat: SeatRow, player: Player, rules: ArbitreRules,
-                   interface: SetInterface, turn: Turn, number: int,
-                   options: Options) -> _Answer:
+    async def _ask(
+        self,
+        game: GameRow,
+        seat: SeatRow,
+        player: Player,
+        rules: ArbitreRules,
+        interface: SetInterface,
+        turn: Turn,
+        number: int,
+        options: Options,
+    ) -> _Answer:
         if seat.kind == "person":
             return await self._ask_person(game, seat, rules, turn, number, options)
         request = rules.request(turn.state, player, init_as_board=options.init_as_board)
         url = seat.url if seat.kind == "engine" else self.builtin_url(interface, seat.url)
-        params = self._params(rules, seat, options, request.params,
-                              move_id=str(request.move_id))
+        params = self._params(rules, seat, options, request.params, move_id=str(request.move_id))
         full = engine_url(url, params)
         sent = note("request", full)
-        outcome: Outcome = await self.caller.ask(full, seat.key, str(request.move_id), game.id,
-                                                 seat.index, options.timeout)
+        outcome: Outcome = await self.caller.ask(
+            full, seat.key, str(request.move_id), game.id, seat.index, options.timeout
+        )
         logs = [sent, *outcome.log]
         if outcome.callback is None:
             logs.append(note("error", f"{outcome.error}: {outcome.detail}"))
-            return _Answer(None, outcome.error, outcome.detail or outcome.error, outcome.ms,
-                           logs=logs)
+            return _Answer(
+                None, outcome.error, outcome.detail or outcome.error, outcome.ms, logs=logs
+            )
         logs.append(("callback", outcome.callback.query, outcome.callback.received))
         logs.sort(key=lambda entry: entry[2])
-        return _Answer(outcome.callback.value, ms=outcome.ms, query=outcome.callback.query,
-                       logs=logs)
+        return _Answer(
+            outcome.callback.value, ms=outcome.ms, query=outcome.callback.query, logs=logs
+        )
 
-    def _params(self, rules: ArbitreRules, seat: SeatRow, options: Options,
-                game_params: Mapping[str, str], *, move_id: str | None,
-                status: int = 0) -> dict[str, str]:
+    def _params(
+        self,
+        rules: ArbitreRules,
+        seat: SeatRow,
+        options: Options,
+        game_params: Mapping[str, str],
+        *,
+        move_id: str | None,
+        status: int = 0,
+    ) -> dict[str, str]:
         """Return a call's parameters in the order of section 2.1."""
         params = {"Set": rules.engine_set, "Game": seat.key}
         if move_id is not None:
@@ -398,19 +493,30 @@ class Arbitre:
             params["Referee"] = self.referee_url
         return params
 
-    async def _ask_person(self, game: GameRow, seat: SeatRow, rules: ArbitreRules,
-                          turn: Turn, number: int, options: Options) -> _Answer:
+    async def _ask_person(
+        self,
+        game: GameRow,
+        seat: SeatRow,
+        rules: ArbitreRules,
+        turn: Turn,
+        number: int,
+        options: Options,
+    ) -> _Answer:
         started = time.monotonic()
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-        self.persons[seat.token] = _PersonAsk(future, game.id, seat.index, number, turn.state,
-                                              rules)
-        await self.hub.publish(game.id, {"moves": number - 1, "over": False,
-                                         "asked": seat.index})
+        self.persons[seat.token] = _PersonAsk(
+            future, game.id, seat.index, number, turn.state, rules
+        )
+        await self.hub.publish(game.id, {"moves": number - 1, "over": False, "asked": seat.index})
         try:
             value = await asyncio.wait_for(future, options.person_timeout)
         except TimeoutError:
-            return _Answer(None, "late", f"no move within {options.person_timeout} s",
-                           int((time.monotonic() - started) * 1000))
+            return _Answer(
+                None,
+                "late",
+                f"no move within {options.person_timeout} s",
+                int((time.monotonic() - started) * 1000),
+            )
         finally:
             self.persons.pop(seat.token, None)
         return _Answer(value, ms=int((time.monotonic() - started) * 1000))
@@ -439,36 +545,81 @@ class Arbitre:
 
     # --- recording ----------------------------------------------------------------------
 
-    async def _save_log(self, game_id: str,
-                        exchanges: list[tuple[int, str, str, dt.datetime]]) -> None:
+    async def _save_log(
+        self, game_id: str, exchanges: list[tuple[int, str, str, dt.datetime]]
+    ) -> None:
         if not exchanges:
             return
         async with self.store.session() as session:
             for seat, kind, detail, at in exchanges:
-                session.add(ExchangeRow(game_id=game_id, seat=seat, kind=kind, move_id="",
-                                        detail=detail[:8192], at=at))
+                session.add(
+                    ExchangeRow(
+                        game_id=game_id,
+                        seat=seat,
+                        kind=kind,
+                        move_id="",
+                        detail=detail[:8192],
+                        at=at,
+                    )
+                )
 
-    async def _save_move(self, game: GameRow, rules: ArbitreRules, number: int, seat: int,
-                         value: str, turn: Turn, answer: _Answer,
-                         exchanges: list[tuple[int, str, str, dt.datetime]]) -> None:
+    async def _save_move(
+        self,
+        game: GameRow,
+        rules: ArbitreRules,
+        number: int,
+        seat: int,
+        value: str,
+        turn: Turn,
+        answer: _Answer,
+        exchanges: list[tuple[int, str, str, dt.datetime]],
+    ) -> None:
         data = turn_json(turn)
         tray = str(rules.page(turn, None, asking=False).get("Tray", ""))
         async with self.store.session() as session:
-            session.add(MoveRow(game_id=game.id, number=number, seat=seat, value=value,
-                                turn=data, tray=tray, ms=answer.ms, query=answer.query[:8192],
-                                error="", at=now()))
+            session.add(
+                MoveRow(
+                    game_id=game.id,
+                    number=number,
+                    seat=seat,
+                    value=value,
+                    turn=data,
+                    tray=tray,
+                    ms=answer.ms,
+                    query=answer.query[:8192],
+                    error="",
+                    at=now(),
+                )
+            )
             for index, kind, detail, at in exchanges:
-                session.add(ExchangeRow(game_id=game.id, seat=index, kind=kind,
-                                        move_id=str(number), detail=detail[:8192], at=at))
+                session.add(
+                    ExchangeRow(
+                        game_id=game.id,
+                        seat=index,
+                        kind=kind,
+                        move_id=str(number),
+                        detail=detail[:8192],
+                        at=at,
+                    )
+                )
             row = await session.get(GameRow, game.id, with_for_update=True)
             if row is None or row.status != "playing" or row.moves != number - 1:
                 raise RuntimeError(f"game {game.id} changed under its driver")
             row.turn, row.moves = data, number
         game.turn, game.moves = data, number
 
-    async def _finish(self, game: GameRow, seats: list[SeatRow], rules: ArbitreRules | None,
-                      turn: Turn, result: Result | None, reason: str, *, error: bool = False,
-                      status: str = "over") -> None:
+    async def _finish(
+        self,
+        game: GameRow,
+        seats: list[SeatRow],
+        rules: ArbitreRules | None,
+        turn: Turn,
+        result: Result | None,
+        reason: str,
+        *,
+        error: bool = False,
+        status: str = "over",
+    ) -> None:
         """End the game: store the result, each seat's Status and the final calls (in one
         transaction), publish, then send the final calls (decision 10)."""
         statuses = [status_for(result, Player(seat.index + 1), error) for seat in seats]
@@ -478,10 +629,18 @@ class Arbitre:
             if row is None or row.status != "playing":
                 return
             row.status = status
-            row.winner = None if error or result is None or result.winner is None else (
-                int(result.winner) - 1)
-            row.result = ("error" if error or result is None else
-                          "draw" if result.winner is None else f"seat{int(result.winner)}")
+            row.winner = (
+                None
+                if error or result is None or result.winner is None
+                else (int(result.winner) - 1)
+            )
+            row.result = (
+                "error"
+                if error or result is None
+                else "draw"
+                if result.winner is None
+                else f"seat{int(result.winner)}"
+            )
             row.reason = reason[:2000]
             row.ended_at = now()
             for seat, final in zip(seats, statuses, strict=True):
@@ -491,20 +650,38 @@ class Arbitre:
                     stored.error = seat.error
             at = now()
             for index, url in calls:
-                session.add(ExchangeRow(game_id=game.id, seat=index, kind="final", move_id="",
-                                        detail=url[:8192], at=at))
+                session.add(
+                    ExchangeRow(
+                        game_id=game.id,
+                        seat=index,
+                        kind="final",
+                        move_id="",
+                        detail=url[:8192],
+                        at=at,
+                    )
+                )
         for seat in seats:
             asked = self.persons.get(seat.token)
             if asked is not None and not asked.future.done():
                 asked.future.cancel()
         await self.hub.publish(game.id, {"moves": game.moves, "over": True})
         answers = await asyncio.gather(*(self.caller.final(url) for _, url in calls))
-        await self._save_log(game.id, [(index, *note("answer", f"final call answered: {answer}"))
-                                       for (index, _), answer in zip(calls, answers,
-                                                                     strict=True)])
+        await self._save_log(
+            game.id,
+            [
+                (index, *note("answer", f"final call answered: {answer}"))
+                for (index, _), answer in zip(calls, answers, strict=True)
+            ],
+        )
 
-    def _final_calls(self, game: GameRow, seats: list[SeatRow], rules: ArbitreRules | None,
-                     turn: Turn, statuses: list[int]) -> list[tuple[int, str]]:
+    def _final_calls(
+        self,
+        game: GameRow,
+        seats: list[SeatRow],
+        rules: ArbitreRules | None,
+        turn: Turn,
+        statuses: list[int],
+    ) -> list[tuple[int, str]]:
         """Return (seat index, URL) of each engine's final call."""
         if rules is None:
             return []
@@ -519,8 +696,7 @@ class Arbitre:
             except Exception:  # a corrupt state must not stop the other final calls
                 log.exception("final call of game %s", game.id)
                 game_params = {}
-            params = self._params(rules, seat, options, game_params, move_id=None,
-                                  status=final)
+            params = self._params(rules, seat, options, game_params, move_id=None, status=final)
             if seat.kind == "builtin" and interface is not None:
                 url = self.builtin_url(interface, seat.url)
             else:
@@ -528,8 +704,9 @@ class Arbitre:
             calls.append((seat.index, engine_url(url, params)))
         return calls
 
-    async def _log_refused(self, game_id: str, seat: int, kind: str, move_id: str,
-                           detail: str) -> None:
+    async def _log_refused(
+        self, game_id: str, seat: int, kind: str, move_id: str, detail: str
+    ) -> None:
         await self.store.log(game_id, seat, kind, move_id, detail)
 
     # --- reading ------------------------------------------------------------------------
@@ -544,7 +721,8 @@ class Arbitre:
             return False
         turn = turn_from(game.turn)
         return dict(rules.page(turn, None, asking=False)) != dict(
-            rules.page(turn, None, asking=False, reveal=True))
+            rules.page(turn, None, asking=False, reveal=True)
+        )
 
     async def record(self, game_id: str) -> dict[str, Any] | None:
         """Return a game's whole record as a JSON document (the export), or ``None``."""
@@ -563,8 +741,9 @@ class Arbitre:
                 return "?"
             if game.status == "playing" or rules is None:
                 return move.tray
-            return str(rules.page(turn_from(move.turn), None, asking=False, reveal=True)
-                       .get("Tray", ""))
+            return str(
+                rules.page(turn_from(move.turn), None, asking=False, reveal=True).get("Tray", "")
+            )
 
         def shown(text: str) -> str:
             return "?" if hidden else redact(text, seats)
@@ -579,22 +758,47 @@ class Arbitre:
             "options": game.options,
             "created_at": game.created_at.isoformat(),
             "ended_at": game.ended_at.isoformat() if game.ended_at else None,
-            "seats": [{"index": s.index, "kind": s.kind, "name": s.name,
-                       "url": s.url if s.kind == "engine" else "",
-                       "builtin": s.url if s.kind == "builtin" else "",
-                       "status": s.final_status, "error": s.error} for s in seats],
+            "seats": [
+                {
+                    "index": s.index,
+                    "kind": s.kind,
+                    "name": s.name,
+                    "url": s.url if s.kind == "engine" else "",
+                    "builtin": s.url if s.kind == "builtin" else "",
+                    "status": s.final_status,
+                    "error": s.error,
+                }
+                for s in seats
+            ],
             "hidden": hidden,
-            "moves": [{"number": m.number, "seat": m.seat,
-                       "value": "?" if hidden else m.value, "tray": tray(m),
-                       "ms": m.ms, "query": shown(m.query), "error": m.error,
-                       "at": m.at.isoformat()} for m in moves],
-            "exchanges": [{"seat": e.seat, "kind": e.kind, "move": e.move_id,
-                           "detail": shown(e.detail), "at": e.at.isoformat()}
-                          for e in exchanges],
+            "moves": [
+                {
+                    "number": m.number,
+                    "seat": m.seat,
+                    "value": "?" if hidden else m.value,
+                    "tray": tray(m),
+                    "ms": m.ms,
+                    "query": shown(m.query),
+                    "error": m.error,
+                    "at": m.at.isoformat(),
+                }
+                for m in moves
+            ],
+            "exchanges": [
+                {
+                    "seat": e.seat,
+                    "kind": e.kind,
+                    "move": e.move_id,
+                    "detail": shown(e.detail),
+                    "at": e.at.isoformat(),
+                }
+                for e in exchanges
+            ],
         }
 
-    async def position(self, game_id: str, move: int | None) -> tuple[
-            GameRow, list[SeatRow], Turn, int] | None:
+    async def position(
+        self, game_id: str, move: int | None
+    ) -> tuple[GameRow, list[SeatRow], Turn, int] | None:
         """Return a game, its seats, the Turn after ``move`` (``None``: the current one) and
         that move's number."""
         found = await self.store.game(game_id)
@@ -607,8 +811,11 @@ class Arbitre:
         if move == 0:
             return game, seats, turn_from(game.first), 0
         async with self.store.sessions() as session:
-            row = (await session.scalars(select(MoveRow).where(
-                MoveRow.game_id == game_id, MoveRow.number == move))).one_or_none()
+            row = (
+                await session.scalars(
+                    select(MoveRow).where(MoveRow.game_id == game_id, MoveRow.number == move)
+                )
+            ).one_or_none()
         if row is None:
             return None
         return game, seats, turn_from(row.turn), move

@@ -1,7 +1,8 @@
 """The records: games, seats, moves and the exchange log, in SQLite or PostgreSQL.
 
 SQLAlchemy 2 (async: aiosqlite, asyncpg). A game's whole state lives here, written before
-anything is published (save, then publish): the current :class:`~interfaces.plugin.Turn`
+anything is published (save, then publish): the current
+:class:`~tournoyons_gui.interfaces.plugin.Turn`
 after every move, each move as a row with a unique ``(game, number)`` so that a move cannot
 be recorded twice, and every request, callback, redirect and final call (engine protocol
 decision 28). The schema carries a version (``meta.schema``); :func:`Store.open` creates a
@@ -71,7 +72,8 @@ def now() -> dt.datetime:
 def database_url(value: str | None) -> str:
     """Return the SQLAlchemy async URL for ``--database``.
 
-    ``None`` or a plain path: a SQLite file (default ``arbitre.sqlite3`` in the current
+    ``None`` or a plain path: a SQLite file (default ``tournoyons_gui.arbitre.sqlite3`` in the
+    current
     folder); ``sqlite:///path``; ``postgresql://user@host/db`` (asyncpg). Raises
     ``ValueError`` for any other scheme.
     """
@@ -248,23 +250,24 @@ class Store:
     async def _migrate(self) -> None:
         async with self.engine.begin() as conn:
             await conn.run_sync(Base.metadata.create_all)
-            row = (await conn.execute(select(MetaRow.value).where(MetaRow.key == "schema")))
+            row = await conn.execute(select(MetaRow.value).where(MetaRow.key == "schema"))
             found = row.scalar_one_or_none()
             version = int(found) if found is not None else None
             if version is None:
-                await conn.execute(insert(MetaRow).values(key="schema",
-                                                          value=str(SCHEMA_VERSION)))
+                await conn.execute(insert(MetaRow).values(key="schema", value=str(SCHEMA_VERSION)))
                 return
             if version > SCHEMA_VERSION:
                 raise RuntimeError(
                     f"the database has schema {version}, newer than this program's "
-                    f"{SCHEMA_VERSION}: upgrade the program")
+                    f"{SCHEMA_VERSION}: upgrade the program"
+                )
             while version < SCHEMA_VERSION:
                 for statement in MIGRATIONS[version]:
                     await conn.exec_driver_sql(statement)
                 version += 1
-                await conn.execute(update(MetaRow).where(MetaRow.key == "schema")
-                                   .values(value=str(version)))
+                await conn.execute(
+                    update(MetaRow).where(MetaRow.key == "schema").values(value=str(version))
+                )
 
     @asynccontextmanager
     async def session(self) -> AsyncIterator[AsyncSession]:
@@ -282,38 +285,51 @@ class Store:
             game = await session.get(GameRow, game_id)
             if game is None:
                 return None
-            seats = (await session.scalars(
-                select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.index)
-            )).all()
+            seats = (
+                await session.scalars(
+                    select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.index)
+                )
+            ).all()
             return game, list(seats)
 
     async def moves(self, game_id: str) -> list[MoveRow]:
         """Return a game's moves in order."""
         async with self.sessions() as session:
             rows = await session.scalars(
-                select(MoveRow).where(MoveRow.game_id == game_id).order_by(MoveRow.number))
+                select(MoveRow).where(MoveRow.game_id == game_id).order_by(MoveRow.number)
+            )
             return list(rows)
 
     async def exchanges(self, game_id: str) -> list[ExchangeRow]:
         """Return a game's exchange log in order."""
         async with self.sessions() as session:
             rows = await session.scalars(
-                select(ExchangeRow).where(ExchangeRow.game_id == game_id)
-                .order_by(ExchangeRow.id))
+                select(ExchangeRow).where(ExchangeRow.game_id == game_id).order_by(ExchangeRow.id)
+            )
             return list(rows)
 
     async def seat_by_token(self, token: str) -> SeatRow | None:
         """Return the person seat holding ``token``."""
         async with self.sessions() as session:
-            return (await session.scalars(
-                select(SeatRow).where(SeatRow.token == token))).one_or_none()
+            return (
+                await session.scalars(select(SeatRow).where(SeatRow.token == token))
+            ).one_or_none()
 
-    async def log(self, game_id: str, seat: int, kind: str, move_id: str = "",
-                  detail: str = "") -> None:
+    async def log(
+        self, game_id: str, seat: int, kind: str, move_id: str = "", detail: str = ""
+    ) -> None:
         """Append one exchange to the log (``detail`` capped at 8 KiB)."""
         async with self.session() as session:
-            session.add(ExchangeRow(game_id=game_id, seat=seat, kind=kind, move_id=move_id,
-                                    detail=detail[:8192], at=now()))
+            session.add(
+                ExchangeRow(
+                    game_id=game_id,
+                    seat=seat,
+                    kind=kind,
+                    move_id=move_id,
+                    detail=detail[:8192],
+                    at=now(),
+                )
+            )
 
     async def playing(self) -> list[str]:
         """Return the ids of the games still marked in progress."""
@@ -321,8 +337,9 @@ class Store:
             rows = await session.scalars(select(GameRow.id).where(GameRow.status == "playing"))
             return list(rows)
 
-    async def list_games(self, *, set_name: str = "", seat: str = "", page: int = 1,
-                         per_page: int = 25) -> GamePage:
+    async def list_games(
+        self, *, set_name: str = "", seat: str = "", page: int = 1, per_page: int = 25
+    ) -> GamePage:
         """Return a page of games, newest first, filtered by Set and by a seat's name/URL."""
         async with self.sessions() as session:
             query = select(GameRow)
@@ -331,16 +348,21 @@ class Store:
             if seat:
                 pattern = f"%{seat.lower()}%"
                 named = func.lower(SeatRow.name).like(pattern) | func.lower(SeatRow.url).like(
-                    pattern)
+                    pattern
+                )
                 query = query.where(GameRow.id.in_(select(SeatRow.game_id).where(named)))
             total = await session.scalar(select(func.count()).select_from(query.subquery()))
-            rows = list(await session.scalars(
-                query.order_by(GameRow.created_at.desc(), GameRow.id)
-                .offset((page - 1) * per_page).limit(per_page)))
+            rows = list(
+                await session.scalars(
+                    query.order_by(GameRow.created_at.desc(), GameRow.id)
+                    .offset((page - 1) * per_page)
+                    .limit(per_page)
+                )
+            )
             seats: dict[str, list[SeatRow]] = {row.id: [] for row in rows}
             if rows:
                 for seat_row in await session.scalars(
-                        select(SeatRow).where(SeatRow.game_id.in_(list(seats)))
-                        .order_by(SeatRow.index)):
+                    select(SeatRow).where(SeatRow.game_id.in_(list(seats))).order_by(SeatRow.index)
+                ):
                     seats[seat_row.game_id].append(seat_row)
             return GamePage(rows, seats, int(total or 0))

@@ -1,6 +1,7 @@
 """The Arbitre's HTTP side: its pages, its JSON API, the Referee URL, the person's returns,
 the built-in engines, and the engine tester. Game-agnostic: every game detail comes from
-the Set's :class:`~interfaces.plugin.ArbitreRules` through :class:`~arbitre.game.Arbitre`.
+the Set's :class:`~tournoyons_gui.interfaces.plugin.ArbitreRules` through
+:class:`~tournoyons_gui.arbitre.game.Arbitre`.
 
 Routes (all under the server's origin):
 
@@ -32,11 +33,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from arbitre.calls import check_engine_url, engine_url, read_callback
-from arbitre.game import Arbitre, GameError, Options, SeatSpec, redact
-from arbitre.store import GameRow, SeatRow
-from interfaces.plugin import IllegalMove, SetInterface, Turn
-from interfaces.protocol import Player
+from tournoyons_gui.arbitre.calls import check_engine_url, engine_url, read_callback
+from tournoyons_gui.arbitre.game import Arbitre, GameError, Options, SeatSpec, redact
+from tournoyons_gui.arbitre.store import GameRow, SeatRow
+from tournoyons_gui.interfaces.plugin import IllegalMove, SetInterface, Turn
+from tournoyons_gui.interfaces.protocol import Player
 
 __all__ = ["ArbitreWeb"]
 
@@ -92,15 +93,28 @@ class ArbitreWeb:
         """The form that starts a game."""
         return self._home(request, {}, "")
 
-    def _home(self, request: Request, values: Mapping[str, str], error: str,
-              status: int = 200) -> Response:
+    def _home(
+        self, request: Request, values: Mapping[str, str], error: str, status: int = 200
+    ) -> Response:
         playable = self.arbitre.playable()
-        sets = [{"name": s.name, "engines": list(s.engines),
-                 "levels": list(s.arbitre.levels) if s.arbitre else [1]} for s in playable]
+        sets = [
+            {
+                "name": s.name,
+                "engines": list(s.engines),
+                "levels": list(s.arbitre.levels) if s.arbitre else [1],
+            }
+            for s in playable
+        ]
         names = sorted({name for s in playable for name in s.engines})
-        return self._html("arbitre/home.html", status, sets=sets, builtin_names=names,
-                          values=values, error=error,
-                          config={"sets": sets})
+        return self._html(
+            "arbitre/home.html",
+            status,
+            sets=sets,
+            builtin_names=names,
+            values=values,
+            error=error,
+            config={"sets": sets},
+        )
 
     async def form_create(self, request: Request) -> Response:
         """``POST /arbitre/games``: start the game the form describes; go to its page."""
@@ -108,19 +122,31 @@ class ArbitreWeb:
             body = await _body(request, MAX_FORM)
         except GameError as refused:
             return self._home(request, {}, str(refused), 413)
-        form = {k: v for k, v in urllib.parse.parse_qsl(body.decode("utf-8", "replace"),
-                                                        keep_blank_values=True)}
+        form = {
+            k: v
+            for k, v in urllib.parse.parse_qsl(
+                body.decode("utf-8", "replace"), keep_blank_values=True
+            )
+        }
         try:
-            seats = [SeatSpec(form.get(f"seat{n}_kind", ""),
-                              form.get(f"seat{n}_builtin", "") if form.get(f"seat{n}_kind")
-                              == "builtin" else form.get(f"seat{n}_url", ""),
-                              form.get(f"seat{n}_name", "")) for n in (1, 2)]
+            seats = [
+                SeatSpec(
+                    form.get(f"seat{n}_kind", ""),
+                    form.get(f"seat{n}_builtin", "")
+                    if form.get(f"seat{n}_kind") == "builtin"
+                    else form.get(f"seat{n}_url", ""),
+                    form.get(f"seat{n}_name", ""),
+                )
+                for n in (1, 2)
+            ]
             if form.get("first") == "2":
                 seats.reverse()
-            options = Options(timeout=_int(form.get("timeout"), 20, "TimeOut"),
-                              level=_int(form.get("level"), 1, "Level"),
-                              wait=_int(form.get("wait"), 0, "Wait"),
-                              init_as_board=form.get("init_as_board") == "on")
+            options = Options(
+                timeout=_int(form.get("timeout"), 20, "TimeOut"),
+                level=_int(form.get("level"), 1, "Level"),
+                wait=_int(form.get("wait"), 0, "Wait"),
+                init_as_board=form.get("init_as_board") == "on",
+            )
             game_id = await self.arbitre.create(form.get("set", ""), seats, options)
         except GameError as refused:
             return self._home(request, form, str(refused), 400)
@@ -137,11 +163,12 @@ class ArbitreWeb:
             if not isinstance(data, dict):
                 raise GameError("send a JSON object {set, seats, options}")
             raw_seats = data.get("seats")
-            if not isinstance(raw_seats, list) or not all(isinstance(s, dict)
-                                                          for s in raw_seats):
+            if not isinstance(raw_seats, list) or not all(isinstance(s, dict) for s in raw_seats):
                 raise GameError("seats is a list of {kind, engine, name}")
-            seats = [SeatSpec(str(s.get("kind", "")), str(s.get("engine", "")),
-                              str(s.get("name", ""))) for s in raw_seats]
+            seats = [
+                SeatSpec(str(s.get("kind", "")), str(s.get("engine", "")), str(s.get("name", "")))
+                for s in raw_seats
+            ]
             raw = data.get("options") or {}
             if not isinstance(raw, dict):
                 raise GameError("options is an object")
@@ -151,20 +178,32 @@ class ArbitreWeb:
                 level=_int(raw.get("level"), 1, "level"),
                 wait=_int(raw.get("wait"), 0, "wait"),
                 init_as_board=bool(raw.get("init_as_board", False)),
-                person_timeout=None if person_timeout in (None, "") else _int(
-                    person_timeout, 0, "person_timeout"))
+                person_timeout=None
+                if person_timeout in (None, "")
+                else _int(person_timeout, 0, "person_timeout"),
+            )
             game_id = await self.arbitre.create(str(data.get("set", "")), seats, options)
         except (GameError, ValueError) as refused:
             return JSONResponse({"error": str(refused)}, 400)
         found = await self.arbitre.store.game(game_id)
         assert found is not None
-        return JSONResponse({
-            "id": game_id,
-            "urls": {"game": f"/games/{game_id}", "json": f"/games/{game_id}.json",
-                     "events": f"/games/{game_id}/events", "log": f"/games/{game_id}/log"},
-            "persons": [{"seat": s.index, "url": f"/games/{game_id}?seat={s.token}"}
-                        for s in found[1] if s.kind == "person"],
-        }, 201)
+        return JSONResponse(
+            {
+                "id": game_id,
+                "urls": {
+                    "game": f"/games/{game_id}",
+                    "json": f"/games/{game_id}.json",
+                    "events": f"/games/{game_id}/events",
+                    "log": f"/games/{game_id}/log",
+                },
+                "persons": [
+                    {"seat": s.index, "url": f"/games/{game_id}?seat={s.token}"}
+                    for s in found[1]
+                    if s.kind == "person"
+                ],
+            },
+            201,
+        )
 
     async def api_game(self, request: Request) -> Response:
         """``GET /api/games/<id>``: the whole record."""
@@ -184,21 +223,31 @@ class ArbitreWeb:
         set_name = request.query_params.get("set", "")[:40]
         seat = request.query_params.get("seat", "")[:100]
         page = max(1, _int(request.query_params.get("page"), 1, "page", strict=False))
-        found = await self.arbitre.store.list_games(set_name=set_name, seat=seat, page=page,
-                                                    per_page=PER_PAGE)
+        found = await self.arbitre.store.list_games(
+            set_name=set_name, seat=seat, page=page, per_page=PER_PAGE
+        )
         pages = max(1, -(-found.total // PER_PAGE))
 
         def link(number: int) -> str:
             query = [(k, v) for k, v in (("set", set_name), ("seat", seat)) if v]
             return "/games?" + urllib.parse.urlencode([*query, ("page", str(number))])
 
-        return self._html("arbitre/games.html", games=found.games, seats=found.seats,
-                          total=found.total, page=page, pages=pages, set_name=set_name,
-                          seat=seat, link=link,
-                          sets=[s.name for s in self.arbitre.playable()])
+        return self._html(
+            "arbitre/games.html",
+            games=found.games,
+            seats=found.seats,
+            total=found.total,
+            page=page,
+            pages=pages,
+            set_name=set_name,
+            seat=seat,
+            link=link,
+            sets=[s.name for s in self.arbitre.playable()],
+        )
 
-    async def _position(self, request: Request) -> tuple[
-            GameRow, list[SeatRow], Turn, int, SetInterface] | None:
+    async def _position(
+        self, request: Request
+    ) -> tuple[GameRow, list[SeatRow], Turn, int, SetInterface] | None:
         move_raw = request.query_params.get("move")
         move = None if move_raw in (None, "") else _int(move_raw, 0, "move", strict=False)
         found = await self.arbitre.position(request.path_params["game_id"], move)
@@ -210,8 +259,15 @@ class ArbitreWeb:
             return None
         return game, seats, turn, number, interface
 
-    def _src(self, game: GameRow, seats: list[SeatRow], turn: Turn, number: int,
-             interface: SetInterface, tokens: list[str]) -> tuple[str, int | None]:
+    def _src(
+        self,
+        game: GameRow,
+        seats: list[SeatRow],
+        turn: Turn,
+        number: int,
+        interface: SetInterface,
+        tokens: list[str],
+    ) -> tuple[str, int | None]:
         """Return the interface URL for this position and viewer, and the seat asked."""
         rules = interface.arbitre
         assert rules is not None
@@ -222,11 +278,19 @@ class ArbitreWeb:
                 if self.arbitre.asked_person(seat.token) == number + 1:
                     asked_seat = seat
                     break
-        viewer = (Player(asked_seat.index + 1) if asked_seat else
-                  Player(mine[0].index + 1) if len(mine) == 1 else None)
+        viewer = (
+            Player(asked_seat.index + 1)
+            if asked_seat
+            else Player(mine[0].index + 1)
+            if len(mine) == 1
+            else None
+        )
         reveal = game.status != "playing"
-        params: dict[str, str] = {"Set": interface.name,
-                                  "Name1": seats[0].name, "Name2": seats[1].name}
+        params: dict[str, str] = {
+            "Set": interface.name,
+            "Name1": seats[0].name,
+            "Name2": seats[1].name,
+        }
         params.update(rules.page(turn, viewer, asking=asked_seat is not None, reveal=reveal))
         if game.status != "playing" and number == game.moves:
             params["Method"] = "End"
@@ -237,8 +301,7 @@ class ArbitreWeb:
             if params.get("Method") == "Prepare" and "Legend" not in params:
                 params["Legend"] = "Ready"  # the validate button's label (Arbitre's words)
             params["Input"] = "One" if asked_seat.index == 0 else "Two"
-            params["URLReturn"] = (f"{self.arbitre.public_url}/play/{asked_seat.token}/"
-                                   f"{number + 1}")
+            params["URLReturn"] = f"{self.arbitre.public_url}/play/{asked_seat.token}/{number + 1}"
         query = urllib.parse.urlencode(params, quote_via=urllib.parse.quote)
         return f"/{interface.key}/?{query}", asked_seat.index if asked_seat else None
 
@@ -253,11 +316,24 @@ class ArbitreWeb:
         moves = await self.arbitre.store.moves(game.id)
         mine = [s.index for s in seats if s.kind == "person" and s.token in tokens]
         return self._html(
-            "arbitre/game.html", game=game, seats=seats, number=number, src=src, moves=moves,
-            asked=asked, mine=mine, interface=interface,
+            "arbitre/game.html",
+            game=game,
+            seats=seats,
+            number=number,
+            src=src,
+            moves=moves,
+            asked=asked,
+            mine=mine,
+            interface=interface,
             hidden=HIDDEN if self.arbitre.hides(game, interface) else None,
-            config={"id": game.id, "moves": game.moves, "number": number,
-                    "live": game.status == "playing", "seats": tokens})
+            config={
+                "id": game.id,
+                "moves": game.moves,
+                "number": number,
+                "live": game.status == "playing",
+                "seats": tokens,
+            },
+        )
 
     async def view(self, request: Request) -> Response:
         """``GET /games/<id>/view?move=N&seat=T``: the iframe's URL and the game's news."""
@@ -265,17 +341,29 @@ class ArbitreWeb:
         if found is None:
             return JSONResponse({"error": "no such game or move"}, 404)
         game, seats, turn, number, interface = found
-        src, asked = self._src(game, seats, turn, number, interface,
-                               request.query_params.getlist("seat"))
-        answer: dict[str, Any] = {"src": src, "move": number, "moves": game.moves,
-                                  "status": game.status, "result": _result_text(game, seats),
-                                  "asked": asked,
-                                  "statuses": [s.final_status for s in seats]}
+        src, asked = self._src(
+            game, seats, turn, number, interface, request.query_params.getlist("seat")
+        )
+        answer: dict[str, Any] = {
+            "src": src,
+            "move": number,
+            "moves": game.moves,
+            "status": game.status,
+            "result": _result_text(game, seats),
+            "asked": asked,
+            "statuses": [s.final_status for s in seats],
+        }
         if request.query_params.get("list"):
             hidden = self.arbitre.hides(game, interface)
-            answer["list"] = [{"number": m.number, "seat": seats[m.seat].name,
-                               "value": HIDDEN if hidden else m.value, "ms": m.ms}
-                              for m in await self.arbitre.store.moves(game.id)]
+            answer["list"] = [
+                {
+                    "number": m.number,
+                    "seat": seats[m.seat].name,
+                    "value": HIDDEN if hidden else m.value,
+                    "ms": m.ms,
+                }
+                for m in await self.arbitre.store.moves(game.id)
+            ]
         return JSONResponse(answer, headers=NO_STORE)
 
     async def events(self, request: Request) -> Response:
@@ -290,15 +378,16 @@ class ArbitreWeb:
         async def stream() -> AsyncIterator[ServerSentEvent]:
             try:
                 game = found[0]
-                yield ServerSentEvent(json.dumps({"moves": game.moves,
-                                                  "over": game.status != "playing"}),
-                                      id=str(game.moves), event="move")
+                yield ServerSentEvent(
+                    json.dumps({"moves": game.moves, "over": game.status != "playing"}),
+                    id=str(game.moves),
+                    event="move",
+                )
                 if game.status != "playing":
                     return
                 while True:
                     event = await queue.get()
-                    yield ServerSentEvent(json.dumps(event), id=str(event["moves"]),
-                                          event="move")
+                    yield ServerSentEvent(json.dumps(event), id=str(event["moves"]), event="move")
                     if event.get("over"):
                         return
             finally:
@@ -316,9 +405,16 @@ class ArbitreWeb:
         moves = await self.arbitre.store.moves(game.id)
         interface = self.arbitre.registry.get(game.set_name)
         hidden = interface is not None and self.arbitre.hides(game, interface)
-        return self._html("arbitre/log.html", game=game, seats=seats, exchanges=exchanges,
-                          moves=moves, result=_result_text(game, seats), hidden=hidden,
-                          redact=lambda text: HIDDEN if hidden else redact(text, seats))
+        return self._html(
+            "arbitre/log.html",
+            game=game,
+            seats=seats,
+            exchanges=exchanges,
+            moves=moves,
+            result=_result_text(game, seats),
+            hidden=hidden,
+            redact=lambda text: HIDDEN if hidden else redact(text, seats),
+        )
 
     # --- engines and persons ------------------------------------------------------------
 
@@ -343,8 +439,9 @@ class ArbitreWeb:
                 if name.lower() == "returnvalue":
                     value = raw
                     break
-        status, note = self.arbitre.person_move(request.path_params["token"],
-                                                request.path_params["number"], value or "")
+        status, note = self.arbitre.person_move(
+            request.path_params["token"], request.path_params["number"], value or ""
+        )
         return self._html("arbitre/returned.html", status, note=note, code=status)
 
     async def builtin_engine(self, request: Request) -> Response:
@@ -366,8 +463,10 @@ class ArbitreWeb:
         referee = params.get("Referee", "")
         if not referee:
             return PlainTextResponse(value)
-        url = engine_url(referee, {"Game": params.get("Game", ""),
-                                   "MoveId": params.get("MoveId", ""), "Value": value})
+        url = engine_url(
+            referee,
+            {"Game": params.get("Game", ""), "MoveId": params.get("MoveId", ""), "Value": value},
+        )
         try:
             await self.arbitre.caller.client.get(url, timeout=10)
         except httpx.HTTPError as broken:
@@ -381,8 +480,12 @@ class ArbitreWeb:
         (empty Referee) and show the request sent and the body it answered, as text."""
         q = request.query_params
         sets = self.arbitre.playable()
-        context: dict[str, Any] = {"sets": [s.name for s in sets], "q": dict(q.items()),
-                                   "result": None, "error": ""}
+        context: dict[str, Any] = {
+            "sets": [s.name for s in sets],
+            "q": dict(q.items()),
+            "result": None,
+            "error": "",
+        }
         url = q.get("url", "").strip()
         if not url:
             return self._html("arbitre/tester.html", **context)
@@ -414,8 +517,13 @@ class ArbitreWeb:
             verdict = error
         elif value:
             verdict = _tester_verdict(rules, turn, params, value)
-        context["result"] = {"sent": sent, "status": status, "body": body.decode(
-            "utf-8", "replace"), "value": value, "verdict": verdict}
+        context["result"] = {
+            "sent": sent,
+            "status": status,
+            "body": body.decode("utf-8", "replace"),
+            "value": value,
+            "verdict": verdict,
+        }
         return self._html("arbitre/tester.html", **context)
 
     async def engine_check(self, request: Request) -> Response:
@@ -424,9 +532,13 @@ class ArbitreWeb:
         q = request.query_params
         url, set_name = q.get("url", "").strip(), q.get("set", "")
         if not url:
-            return self._html("arbitre/check.html", sets=[s.name for s in
-                                                          self.arbitre.playable()],
-                              q=dict(q.items()), games=[], error="")
+            return self._html(
+                "arbitre/check.html",
+                sets=[s.name for s in self.arbitre.playable()],
+                q=dict(q.items()),
+                games=[],
+                error="",
+            )
         try:
             count = _int(q.get("games"), 2, "games")
             if not 1 <= count <= 10:
@@ -439,11 +551,21 @@ class ArbitreWeb:
                 seats = [engine, builtin] if n % 2 == 0 else [builtin, engine]
                 ids.append(await self.arbitre.create(set_name, seats, Options(timeout=timeout)))
         except (GameError, ValueError) as refused:
-            return self._html("arbitre/check.html", 400,
-                              sets=[s.name for s in self.arbitre.playable()],
-                              q=dict(q.items()), games=[], error=str(refused))
-        return self._html("arbitre/check.html", sets=[s.name for s in self.arbitre.playable()],
-                          q=dict(q.items()), games=ids, error="")
+            return self._html(
+                "arbitre/check.html",
+                400,
+                sets=[s.name for s in self.arbitre.playable()],
+                q=dict(q.items()),
+                games=[],
+                error=str(refused),
+            )
+        return self._html(
+            "arbitre/check.html",
+            sets=[s.name for s in self.arbitre.playable()],
+            q=dict(q.items()),
+            games=ids,
+            error="",
+        )
 
 
 def _tester_verdict(rules: Any, turn: int, params: Mapping[str, str], value: str) -> str:
@@ -490,4 +612,3 @@ async def _body(request: Request, limit: int) -> bytes:
         if len(body) > limit:
             raise GameError(f"request body over {limit} bytes")
     return body
-

@@ -76,10 +76,10 @@ from starlette.types import ASGIApp
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from arbitre.calls import Callbacks, EngineCaller  # noqa: E402
-from arbitre.game import Arbitre  # noqa: E402
-from server.app import create_app  # noqa: E402
-from server.cli import bind  # noqa: E402
+from tournoyons_gui.arbitre.calls import Callbacks, EngineCaller  # noqa: E402
+from tournoyons_gui.arbitre.game import Arbitre  # noqa: E402
+from tournoyons_gui.server.app import create_app  # noqa: E402
+from tournoyons_gui.server.cli import bind  # noqa: E402
 
 LOOP_SET = "TicTacToe"
 MIXED_SETS = ("TicTacToe", "Reversi", "Rochambeau", "Seafight", "MasterMind")
@@ -137,8 +137,9 @@ class Pairs:
 @asynccontextmanager
 async def serving(app: ASGIApp, sock: socket.socket) -> AsyncIterator[None]:
     """Serve ``app`` on the bound ``sock`` with uvicorn in this event loop until the end."""
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False,
-                                           lifespan="on"))
+    server = uvicorn.Server(
+        uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
+    )
     task = asyncio.create_task(server.serve(sockets=[sock]))
     deadline = time.monotonic() + 30
     while not server.started:
@@ -181,8 +182,9 @@ class Floor:
 # --- measures -------------------------------------------------------------------------------
 
 
-async def for_a_while(seconds: float, concurrency: int,
-                      one: Callable[[], Awaitable[None]]) -> float:
+async def for_a_while(
+    seconds: float, concurrency: int, one: Callable[[], Awaitable[None]]
+) -> float:
     """Run ``one`` in ``concurrency`` workers, each starting again until ``seconds`` have
     passed; return the wall time until the last one ended."""
     started = time.monotonic()
@@ -196,8 +198,9 @@ async def for_a_while(seconds: float, concurrency: int,
     return time.monotonic() - started
 
 
-async def floor_pairs(floor: Floor, seconds: float, concurrency: int, progress: Progress,
-                      bar: TaskID) -> Pairs:
+async def floor_pairs(
+    floor: Floor, seconds: float, concurrency: int, progress: Progress, bar: TaskID
+) -> Pairs:
     """Measure ``GET /ask`` (and its ``GET /back``) for ``seconds`` at ``concurrency``."""
     pairs = Pairs(concurrency)
     started = time.monotonic()
@@ -205,8 +208,7 @@ async def floor_pairs(floor: Floor, seconds: float, concurrency: int, progress: 
     async def one() -> None:
         sent = time.perf_counter()
         try:
-            answer = await floor.client.get(f"{floor.base}/ask?Game=FLOOR&MoveId=1",
-                                            timeout=10)
+            answer = await floor.client.get(f"{floor.base}/ask?Game=FLOOR&MoveId=1", timeout=10)
             ok = answer.status_code == 200
         except httpx.HTTPError:
             ok = False
@@ -214,8 +216,9 @@ async def floor_pairs(floor: Floor, seconds: float, concurrency: int, progress: 
             pairs.ms.append((time.perf_counter() - sent) * 1000)
         else:
             pairs.bad += 1
-        progress.update(bar, completed=min(seconds, time.monotonic() - started),
-                        note=f"{len(pairs.ms)} pairs")
+        progress.update(
+            bar, completed=min(seconds, time.monotonic() - started), note=f"{len(pairs.ms)} pairs"
+        )
 
     pairs.wall = await for_a_while(seconds, concurrency, one)
     return pairs
@@ -228,8 +231,9 @@ class Bench:
     def __init__(self, base: str, app: Any) -> None:
         self.base = base
         self.app = app
-        self.http = httpx.AsyncClient(base_url=base, timeout=60, trust_env=False,
-                                      limits=httpx.Limits(max_connections=200))
+        self.http = httpx.AsyncClient(
+            base_url=base, timeout=60, trust_env=False, limits=httpx.Limits(max_connections=200)
+        )
 
     @property
     def arbitre(self) -> Arbitre:
@@ -240,8 +244,7 @@ class Bench:
     async def create(self, set_name: str) -> str:
         """Start a game of ``set_name``, ``random`` against ``random``; return its id."""
         seat = {"kind": "builtin", "engine": ENGINE}
-        answer = await self.http.post("/api/games", json={"set": set_name,
-                                                          "seats": [seat, seat]})
+        answer = await self.http.post("/api/games", json={"set": set_name, "seats": [seat, seat]})
         if answer.status_code != 201:
             raise RuntimeError(f"POST /api/games {set_name}: {answer.status_code} {answer.text}")
         return str(answer.json()["id"])
@@ -265,8 +268,13 @@ class Bench:
             async with limit:
                 answer = await self.http.get(f"/games/{game_id}.json")
             if answer.status_code != 200:
-                return {"id": game_id, "status": f"HTTP {answer.status_code}", "moves": [],
-                        "seats": [], "set": "?"}
+                return {
+                    "id": game_id,
+                    "status": f"HTTP {answer.status_code}",
+                    "moves": [],
+                    "seats": [],
+                    "set": "?",
+                }
             return dict(answer.json())
 
         return list(await asyncio.gather(*(one(i) for i in ids)))
@@ -295,8 +303,10 @@ class Bench:
 def check(record: dict[str, Any]) -> str:
     """Return what is wrong with a finished game's record, or ``""``."""
     if record["status"] != "over" or record.get("result") not in ("draw", "seat1", "seat2"):
-        return (f"status {record['status']!r}, result {record.get('result')!r}: "
-                f"{record.get('reason', '')}")
+        return (
+            f"status {record['status']!r}, result {record.get('result')!r}: "
+            f"{record.get('reason', '')}"
+        )
     errors = [f"seat {s['index'] + 1}: {s['error']}" for s in record["seats"] if s["error"]]
     if errors:
         return "; ".join(errors)
@@ -309,12 +319,15 @@ def check(record: dict[str, Any]) -> str:
 def own_times(moves: list[dict[str, Any]]) -> list[float]:
     """Return the Arbitre's own ms per move, ``(at[n] - at[n-1]) - ms[n]`` for n >= 2."""
     stamps = [dt.datetime.fromisoformat(m["at"]) for m in moves]
-    return [(stamps[n] - stamps[n - 1]).total_seconds() * 1000 - moves[n]["ms"]
-            for n in range(1, len(moves))]
+    return [
+        (stamps[n] - stamps[n - 1]).total_seconds() * 1000 - moves[n]["ms"]
+        for n in range(1, len(moves))
+    ]
 
 
-async def loop_games(bench: Bench, seconds: float, concurrency: int, progress: Progress,
-                     bar: TaskID) -> Games:
+async def loop_games(
+    bench: Bench, seconds: float, concurrency: int, progress: Progress, bar: TaskID
+) -> Games:
     """Play TicTacToe games for ``seconds``, ``concurrency`` at a time."""
     games = Games(f"{LOOP_SET} {ENGINE}–{ENGINE}", concurrency)
     started = time.monotonic()
@@ -323,8 +336,9 @@ async def loop_games(bench: Bench, seconds: float, concurrency: int, progress: P
         game_id = await bench.try_create(LOOP_SET, games)
         if game_id is not None:
             await bench.arbitre.wait(game_id)
-        progress.update(bar, completed=min(seconds, time.monotonic() - started),
-                        note=f"{len(games.ids)} games")
+        progress.update(
+            bar, completed=min(seconds, time.monotonic() - started), note=f"{len(games.ids)} games"
+        )
 
     games.wall = await for_a_while(seconds, concurrency, one)
     return games
@@ -362,8 +376,12 @@ async def run(plan: Plan, console: Console) -> tuple[list[Games], dict[int, Pair
         floor_sock, floor_base = bind("127.0.0.1", 0)
         floor = Floor(floor_base)
         bench = Bench(arbitre_base, app)
-        columns = (TextColumn("{task.description:<34}"), BarColumn(),
-                   TextColumn("{task.fields[note]}"), TimeElapsedColumn())
+        columns = (
+            TextColumn("{task.description:<34}"),
+            BarColumn(),
+            TextColumn("{task.fields[note]}"),
+            TimeElapsedColumn(),
+        )
         try:
             async with serving(app, arbitre_sock), serving(floor.app(), floor_sock):
                 with Progress(*columns, console=console, transient=True) as progress:
@@ -373,14 +391,18 @@ async def run(plan: Plan, console: Console) -> tuple[list[Games], dict[int, Pair
                         await floor.client.get(f"{floor_base}/ask")
                         progress.advance(bar)
                     for concurrency in (1, 4):
-                        bar = progress.add_task(f"floor, {concurrency} at a time",
-                                                total=plan.floor_seconds, note="")
+                        bar = progress.add_task(
+                            f"floor, {concurrency} at a time", total=plan.floor_seconds, note=""
+                        )
                         floors[concurrency] = await floor_pairs(
-                            floor, plan.floor_seconds, concurrency, progress, bar)
-                        bar = progress.add_task(f"{LOOP_SET}, {concurrency} at a time",
-                                                total=plan.loop_seconds, note="")
-                        games = await loop_games(bench, plan.loop_seconds, concurrency,
-                                                 progress, bar)
+                            floor, plan.floor_seconds, concurrency, progress, bar
+                        )
+                        bar = progress.add_task(
+                            f"{LOOP_SET}, {concurrency} at a time", total=plan.loop_seconds, note=""
+                        )
+                        games = await loop_games(
+                            bench, plan.loop_seconds, concurrency, progress, bar
+                        )
                         await bench.analyse(games)
                         measures.append(games)
                     count = plan.per_set * len(MIXED_SETS)
@@ -392,13 +414,19 @@ async def run(plan: Plan, console: Console) -> tuple[list[Games], dict[int, Pair
             await bench.http.aclose()
             await floor.caller.close()
     end = os.getloadavg()[0]
-    stack = ", ".join(name for name in ("uvloop", "httptools")
-                      if importlib.util.find_spec(name) is not None) or "asyncio, h11"
-    header = (f"Arbitre benchmark {started}, {os.cpu_count()} CPUs, load average "
-              f"{loadavg[0]:.2f} {loadavg[1]:.2f} {loadavg[2]:.2f} at start, {end:.2f} at "
-              f"end; one process, uvicorn ({stack}) on 127.0.0.1, SQLite file; "
-              f"{plan.loop_seconds:g} s per TicTacToe measure, {plan.floor_seconds:g} s per "
-              "floor measure.")
+    stack = (
+        ", ".join(
+            name for name in ("uvloop", "httptools") if importlib.util.find_spec(name) is not None
+        )
+        or "asyncio, h11"
+    )
+    header = (
+        f"Arbitre benchmark {started}, {os.cpu_count()} CPUs, load average "
+        f"{loadavg[0]:.2f} {loadavg[1]:.2f} {loadavg[2]:.2f} at start, {end:.2f} at "
+        f"end; one process, uvicorn ({stack}) on 127.0.0.1, SQLite file; "
+        f"{plan.loop_seconds:g} s per TicTacToe measure, {plan.floor_seconds:g} s per "
+        "floor measure."
+    )
     return measures, floors, header
 
 
@@ -423,8 +451,7 @@ def table(measures: list[Games], floors: dict[int, Pairs], header: str) -> str:
     for g in measures:
         rate = g.moves / g.wall if g.wall else 0.0
         floor = floors.get(g.concurrency)
-        floor_cell = (f"{floor.rate:.0f} ({percentile(floor.ms, 0.5):.1f})"
-                      if floor else "—")
+        floor_cell = f"{floor.rate:.0f} ({percentile(floor.ms, 0.5):.1f})" if floor else "—"
         ratio = f"{rate / floor.rate:.2f}" if floor and floor.rate else "—"
         good = g.asked - len(g.failures)
         lines.append(
@@ -432,12 +459,17 @@ def table(measures: list[Games], floors: dict[int, Pairs], header: str) -> str:
             f"| {len(g.ids) / g.wall:.1f} | {rate:.0f} | {floor_cell} | {ratio} "
             f"| {percentile(g.engine_ms, 0.5):.0f}/{percentile(g.engine_ms, 0.99):.0f} "
             f"| {percentile(g.own_ms, 0.5):.1f}/{percentile(g.own_ms, 0.99):.1f} "
-            f"| {good}/{g.asked} {'✓' if not g.failures else '✗'} |")
+            f"| {good}/{g.asked} {'✓' if not g.failures else '✗'} |"
+        )
     mixed = measures[-1]
-    order = sorted(mixed.by_set, key=lambda name: (
-        MIXED_SETS.index(name) if name in MIXED_SETS else len(MIXED_SETS), name))
-    per_set = ", ".join(f"{name} {_count(mixed.by_set[name][0], 'game')} "
-                        f"{_count(mixed.by_set[name][1], 'move')}" for name in order)
+    order = sorted(
+        mixed.by_set,
+        key=lambda name: (MIXED_SETS.index(name) if name in MIXED_SETS else len(MIXED_SETS), name),
+    )
+    per_set = ", ".join(
+        f"{name} {_count(mixed.by_set[name][0], 'game')} {_count(mixed.by_set[name][1], 'move')}"
+        for name in order
+    )
     bad = sum(p.bad for p in floors.values())
     lines += [
         "",

@@ -25,17 +25,13 @@ class LoadResult:
 
     def percentile(self, q: float, label: str | None = None) -> float:
         """Return the ``q`` quantile (0-1) of the latencies in seconds (all labels: None)."""
-        values = sorted(
-            v for key, vs in self.latencies.items() if label in (None, key) for v in vs
-        )
+        values = sorted(v for key, vs in self.latencies.items() if label in (None, key) for v in vs)
         if not values:
             return float("nan")
         return values[min(len(values) - 1, int(q * len(values)))]
 
 
-async def _request(
-    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, raw: bytes
-) -> int:
+async def _request(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, raw: bytes) -> int:
     writer.write(raw)
     head = await reader.readuntil(b"\r\n\r\n")
     lines = head.split(b"\r\n")

@@ -156,8 +156,9 @@ def uvicorn_server(*args: str) -> Iterator[tuple[int, int]]:
         if not line.startswith("port "):
             raise RuntimeError(f"server did not start: {line!r}")
         port = int(line.split()[1])
-        wait_http(f"http://127.0.0.1:{port}/healthz" if args[0] == "app" else
-                  f"http://127.0.0.1:{port}/")
+        wait_http(
+            f"http://127.0.0.1:{port}/healthz" if args[0] == "app" else f"http://127.0.0.1:{port}/"
+        )
         yield port, process.pid
     finally:
         process.terminate()
@@ -188,8 +189,7 @@ http {{
 }}
 """)
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-    process = subprocess.Popen([nginx, "-c", str(conf), "-p", str(root)],
-                               stderr=subprocess.DEVNULL)
+    process = subprocess.Popen([nginx, "-c", str(conf), "-p", str(root)], stderr=subprocess.DEVNULL)
     try:
         wait_http(f"http://127.0.0.1:{port}/reference.html")
         yield port
@@ -226,8 +226,14 @@ def _seconds(text: str) -> float:
     return float(text)
 
 
-def wrk(url: str, plan: Plan, *, headers: dict[str, str] | None = None,
-        script: Path | None = None, script_args: tuple[str, ...] = ()) -> dict[str, float]:
+def wrk(
+    url: str,
+    plan: Plan,
+    *,
+    headers: dict[str, str] | None = None,
+    script: Path | None = None,
+    script_args: tuple[str, ...] = (),
+) -> dict[str, float]:
     """Run wrk (one thread) on ``url``; return rps, p50 and p99 (ms) and bad answers."""
     cmd = ["wrk", "-t1", f"-c{plan.wrk_connections}", f"-d{plan.wrk_seconds}s", "--latency"]
     for name, value in (headers or {}).items():
@@ -289,8 +295,9 @@ def browser_measures(port: int, nginx_port: int, rows: list[Row], plan: Plan) ->
             loads = []
             for n in range(plan.browser_loads + 1):
                 page.goto(f"http://127.0.0.1:{nginx_port}/reference.html?{n}", wait_until="load")
-                loads.append(page.evaluate(
-                    "performance.getEntriesByType('navigation')[0].loadEventStart"))
+                loads.append(
+                    page.evaluate("performance.getEntriesByType('navigation')[0].loadEventStart")
+                )
             context.close()
             reference = statistics.median(loads[1:])
             for row in rows:
@@ -301,15 +308,17 @@ def browser_measures(port: int, nginx_port: int, rows: list[Row], plan: Plan) ->
                 page = context.new_page()
                 times = []
                 for n in range(plan.browser_loads + 1):
-                    page.goto(f"http://127.0.0.1:{port}/{row.key}/?{row.query}&Wait=0"
-                              f"&Name2=B{n}", wait_until="commit")
-                    page.wait_for_selector("html[data-ready='true']", state="attached",
-                                           timeout=20_000)
+                    page.goto(
+                        f"http://127.0.0.1:{port}/{row.key}/?{row.query}&Wait=0&Name2=B{n}",
+                        wait_until="commit",
+                    )
+                    page.wait_for_selector(
+                        "html[data-ready='true']", state="attached", timeout=20_000
+                    )
                     times.append(page.evaluate("window.__readyAt"))
                 context.close()
                 row.ready_ms = statistics.median(times[1:])
-                row.first_kb, row.repeat_kb, row.cold_ms = _view_bytes(
-                    browser, port, row, viewport)
+                row.first_kb, row.repeat_kb, row.cold_ms = _view_bytes(browser, port, row, viewport)
             return float(reference)
         finally:
             browser.close()
@@ -325,14 +334,17 @@ def _view_bytes(
     cdp = context.new_cdp_session(page)
     cdp.send("Network.enable")
     total = [0.0]
-    cdp.on("Network.loadingFinished",
-           lambda e: total.__setitem__(0, total[0] + e["encodedDataLength"]))
+    cdp.on(
+        "Network.loadingFinished", lambda e: total.__setitem__(0, total[0] + e["encodedDataLength"])
+    )
     sizes = []
     cold = float("nan")
     for name in ("First", "Repeat"):
         total[0] = 0.0
-        page.goto(f"http://127.0.0.1:{port}/{row.key}/?{row.query}&Wait=0&Name2=View{name}",
-                  wait_until="networkidle")
+        page.goto(
+            f"http://127.0.0.1:{port}/{row.key}/?{row.query}&Wait=0&Name2=View{name}",
+            wait_until="networkidle",
+        )
         page.wait_for_selector("html[data-ready='true']", state="attached")
         sizes.append(total[0] / 1024)
         if name == "First":
@@ -346,7 +358,7 @@ def _view_bytes(
 
 def sample_rows(only: set[str] | None) -> list[Row]:
     """Return one row per registered Set, with its sample query less Name2."""
-    from interfaces.registry import load_registry
+    from tournoyons_gui.interfaces.registry import load_registry
 
     rows = []
     for interface in load_registry():
@@ -375,10 +387,20 @@ def run(plan: Plan, only: set[str] | None) -> str:
             base = f"http://127.0.0.1:{port}"
             # memory first, on a fresh server
             extra["rss_start"] = rss_mb(pid)
-            targets = [(r.key, f"/{r.key}/?{r.query}&Name2=M{i}")
-                       for i in range(plan.memory_requests) for r in rows]
-            asyncio.run(run_load(port, targets[: plan.memory_requests],
-                                 total=plan.memory_requests, connections=10, rate=None))
+            targets = [
+                (r.key, f"/{r.key}/?{r.query}&Name2=M{i}")
+                for i in range(plan.memory_requests)
+                for r in rows
+            ]
+            asyncio.run(
+                run_load(
+                    port,
+                    targets[: plan.memory_requests],
+                    total=plan.memory_requests,
+                    connections=10,
+                    rate=None,
+                )
+            )
             extra["rss"] = rss_mb(pid)
             _progress("memory", f"{extra['rss']:.1f} MB")
             for row in rows:
@@ -387,9 +409,19 @@ def run(plan: Plan, only: set[str] | None) -> str:
                 assert status == 200, (row.key, status)
                 row.size = len(body)
                 (work / "www" / f"{row.key}.bin").write_bytes(body)
-                floor_headers = {k: v for k, v in headers.items() if k.lower() in (
-                    "etag", "cache-control", "content-security-policy",
-                    "x-content-type-options", "content-encoding", "vary")}
+                floor_headers = {
+                    k: v
+                    for k, v in headers.items()
+                    if k.lower()
+                    in (
+                        "etag",
+                        "cache-control",
+                        "content-security-policy",
+                        "x-content-type-options",
+                        "content-encoding",
+                        "vary",
+                    )
+                }
                 (work / f"{row.key}.json").write_text(json.dumps(floor_headers))
                 gz = {"Accept-Encoding": ACCEPT}
                 unique = f"/{row.key}/?{row.query}&Name2=U"
@@ -397,25 +429,36 @@ def run(plan: Plan, only: set[str] | None) -> str:
                 status, _, _ = fetch(base + path, {"If-None-Match": etag, **gz})
                 row.not_modified = status == 304
                 # the floor runs beside the server, measured right after it: same load
-                with uvicorn_server("floor", str(work / "www" / f"{row.key}.bin"),
-                                    str(work / f"{row.key}.json")) as (floor_port, _):
+                with uvicorn_server(
+                    "floor", str(work / "www" / f"{row.key}.bin"), str(work / f"{row.key}.json")
+                ) as (floor_port, _):
                     # best of two alternations: the machine may be shared
                     for _ in range(2):
                         _best(row.wrk, "repeat", wrk(base + path, plan, headers=gz))
-                        _best(row.wrk, "const", wrk(
-                            f"http://127.0.0.1:{floor_port}/{row.key}/", plan, headers=gz))
-                    row.wrk["unique"] = wrk(base + unique, plan, script=lua,
-                                            script_args=(unique,))
-                    row.wrk["304"] = wrk(base + path, plan,
-                                         headers={"If-None-Match": etag, **gz})
+                        _best(
+                            row.wrk,
+                            "const",
+                            wrk(f"http://127.0.0.1:{floor_port}/{row.key}/", plan, headers=gz),
+                        )
+                    row.wrk["unique"] = wrk(base + unique, plan, script=lua, script_args=(unique,))
+                    row.wrk["304"] = wrk(base + path, plan, headers={"If-None-Match": etag, **gz})
                 _progress(row.key, row.wrk)
             # load: every Set in turn, its sample query, one request in ten a new context
             total = plan.load_seconds * plan.load_rate
-            targets = [(r.key, f"/{r.key}/?{r.query}&Name2=" + ("MrTwo" if i % 10 else f"L{i}"))
-                       for i in range(total // len(rows) + 1) for r in rows]
-            load = asyncio.run(run_load(port, targets, total=total,
-                                        connections=plan.load_connections,
-                                        rate=plan.load_rate))
+            targets = [
+                (r.key, f"/{r.key}/?{r.query}&Name2=" + ("MrTwo" if i % 10 else f"L{i}"))
+                for i in range(total // len(rows) + 1)
+                for r in rows
+            ]
+            load = asyncio.run(
+                run_load(
+                    port,
+                    targets,
+                    total=total,
+                    connections=plan.load_connections,
+                    rate=plan.load_rate,
+                )
+            )
             extra["load_errors"] = load.errors
             extra["load_p99"] = load.percentile(0.99) * 1000
             extra["load_rps"] = load.sent / load.seconds
@@ -442,8 +485,13 @@ def _progress(what: str, value: object) -> None:
     print(f"  .. {what}: {value}", file=sys.stderr, flush=True)
 
 
-def table(rows: list[Row], plan: Plan, extra: dict[str, float],
-          loadavg: tuple[float, float, float], started: str) -> str:
+def table(
+    rows: list[Row],
+    plan: Plan,
+    extra: dict[str, float],
+    loadavg: tuple[float, float, float],
+    started: str,
+) -> str:
     """Return the results as a markdown table with a header of conditions and goals."""
     cpus = os.cpu_count()
     lines = [

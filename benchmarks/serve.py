@@ -36,7 +36,7 @@ def floor_app(body: bytes, headers: dict[str, str]) -> ASGIApp:
 def main(argv: list[str]) -> int:
     """Bind a free port on 127.0.0.1, print it, and serve until killed."""
     if argv[:1] == ["app"]:
-        from server.app import create_app
+        from tournoyons_gui.server.app import create_app
 
         app = create_app()
     elif argv[:1] == ["floor"] and len(argv) >= 2:

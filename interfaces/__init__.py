@@ -2,12 +2,12 @@
 
 A Set's plugin imports what it needs from here::
 
-    from interfaces import Context, Player, SetInterface, View
+    from tournoyons_gui.interfaces import Context, Player, SetInterface, View
 """
 
 from __future__ import annotations
 
-from interfaces.plugin import (
+from tournoyons_gui.interfaces.plugin import (
     ArbitreRules,
     Engine,
     EngineRequest,
@@ -18,7 +18,7 @@ from interfaces.plugin import (
     Turn,
     View,
 )
-from interfaces.protocol import Context, Method, ParamError, Player
+from tournoyons_gui.interfaces.protocol import Context, Method, ParamError, Player
 
 __all__ = [
     "ArbitreRules",

@@ -47,8 +47,9 @@ __all__ = ["FRAGMENT_CACHE_SIZE", "FragmentExtension"]
 
 FRAGMENT_CACHE_SIZE = 50_000
 # Names a template may always read: Jinja's own, and what a loop or a caller defines.
-_ALWAYS = frozenset({"loop", "caller", "varargs", "kwargs", "true", "false", "none",
-                     "True", "False", "None"})
+_ALWAYS = frozenset(
+    {"loop", "caller", "varargs", "kwargs", "true", "false", "none", "True", "False", "None"}
+)
 
 
 class FragmentExtension(Extension):
@@ -80,10 +81,15 @@ class FragmentExtension(Extension):
                 keys.append(parser.parse_expression())
             if parser.stream.skip_if("name:for"):
                 assigned = parser.parse_assign_target(name_only=True)
-                if not (isinstance(keys[0], nodes.Name) and isinstance(assigned, nodes.Name)
-                        and keys[0].name == assigned.name):
-                    parser.fail("fragment item[, key...] for item in items: name the loop's "
-                                "item first", lineno)
+                if not (
+                    isinstance(keys[0], nodes.Name)
+                    and isinstance(assigned, nodes.Name)
+                    and keys[0].name == assigned.name
+                ):
+                    parser.fail(
+                        "fragment item[, key...] for item in items: name the loop's item first",
+                        lineno,
+                    )
                 target = assigned
                 parser.stream.expect("name:in")
                 items = parser.parse_expression()
@@ -91,18 +97,24 @@ class FragmentExtension(Extension):
         template = nodes.Template(body)
         own = _ALWAYS | set(self.environment.globals) | _names(template, "store")
         named = [path for path in map(_path, keys) if path is not None]
-        free = sorted(".".join(path) for path in _reads(template)
-                      if path[0] not in own
-                      and not any(path[:len(key)] == key for key in named))
+        free = sorted(
+            ".".join(path)
+            for path in _reads(template)
+            if path[0] not in own and not any(path[: len(key)] == key for key in named)
+        )
         if free:
             raise TemplateSyntaxError(
                 f"fragment body reads {', '.join(free)}, which its keys do not name",
-                lineno, parser.name, parser.filename)
+                lineno,
+                parser.name,
+                parser.filename,
+            )
         if target is not None and items is not None:
             extra = nodes.Tuple(keys[1:], "load")
             call = self.call_method("_each", [nodes.Const(position), items, extra])
-            return nodes.CallBlock(call, [nodes.Name(target.name, "param")], [], body
-                                   ).set_lineno(lineno)
+            return nodes.CallBlock(call, [nodes.Name(target.name, "param")], [], body).set_lineno(
+                lineno
+            )
         key_node = nodes.Tuple(keys, "load") if keys else nodes.Const(None)
         call = self.call_method("_once", [nodes.Const(position), key_node])
         return nodes.CallBlock(call, [], [], body).set_lineno(lineno)
@@ -124,8 +136,13 @@ class FragmentExtension(Extension):
             return Markup(caller())
         return found if found is not None else self._store(slot, Markup(caller()))
 
-    def _each(self, position: str, items: Iterable[Any], extra: tuple[Any, ...],
-              caller: Callable[[Any], str]) -> Markup:
+    def _each(
+        self,
+        position: str,
+        items: Iterable[Any],
+        extra: tuple[Any, ...],
+        caller: Callable[[Any], str],
+    ) -> Markup:
         """Return the body for every item, joined; each distinct item rendered once."""
         cache = self.cache
         parts: list[str] = []

@@ -11,7 +11,8 @@ A Set is a package (``interfaces/<set>/`` for the built-in ones) that exports on
 The package carries ``templates/<key>/page.html`` (its page, extending ``_interface.html``)
 and ``static/`` (its scripts and stylesheets) beside its code; they are found by looking,
 with :func:`importlib.resources.files`, so the :class:`SetInterface` names none of them. It
-knows one game and nothing of HTTP: it turns a :class:`~interfaces.protocol.Context` into a
+knows one game and nothing of HTTP: it turns a :class:`~tournoyons_gui.interfaces.protocol.Context`
+into a
 view model, and may carry the game's rules for the tester (manual chapter VI: "jeu ajouté").
 """
 
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from typing import Any, Protocol
 
-from interfaces.protocol import Context, Method, ParamError, Player
+from tournoyons_gui.interfaces.protocol import Context, Method, ParamError, Player
 
 __all__ = [
     "ArbitreRules",
@@ -236,8 +237,9 @@ class SetInterface:
     Found by convention unless given (a value given always wins):
 
     - ``package``: the import name of the package holding ``templates/`` and ``static/``;
-      by default the package of the module defining ``build`` (``interfaces.tictactoe``
-      for ``interfaces.tictactoe.board.build``).
+      by default the package of the module defining ``build``
+      (``tournoyons_gui.interfaces.tictactoe``
+      for ``tournoyons_gui.interfaces.tictactoe.board.build``).
     - ``template``: the page template's name; by default ``"<key>/page.html"``.
     - ``scripts``/``styles``: files of the package's ``static/`` the page loads, in this
       order; by default its ``.js`` and its ``.css`` files, by name (code-point order, so
@@ -277,18 +279,32 @@ class SetInterface:
         folder = self.resources("static")
         if not folder.is_dir():
             return ()
-        return tuple(sorted(
-            entry.name for entry in folder.iterdir()
-            if entry.name.endswith(suffix) and not entry.name.startswith(".")
-            and entry.is_file()
-        ))
+        return tuple(
+            sorted(
+                entry.name
+                for entry in folder.iterdir()
+                if entry.name.endswith(suffix)
+                and not entry.name.startswith(".")
+                and entry.is_file()
+            )
+        )
 
     @property
     def arbitre(self) -> ArbitreRules | None:
         """Return the rules when the Arbitre can play them (:class:`ArbitreRules`)."""
         rules = self.rules
-        needed = ("engine_set", "levels", "start", "asked", "request", "engine_value",
-                  "person_value", "result", "final", "page")
+        needed = (
+            "engine_set",
+            "levels",
+            "start",
+            "asked",
+            "request",
+            "engine_value",
+            "person_value",
+            "result",
+            "final",
+            "page",
+        )
         if rules is None or not all(hasattr(rules, name) for name in needed):
             return None
         return rules  # type: ignore[return-value]

@@ -12,17 +12,21 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Self, TypeVar
 
 __all__ = [
     "Context",
     "Method",
+    "PageParams",
     "ParamError",
     "Player",
     "decode_value",
+    "opponent_move",
     "parse_query",
     "read_context",
+    "read_param",
     "safe_return_url",
 ]
 
@@ -128,6 +132,110 @@ class Context:
     def name(self, player: Player) -> str:
         """Return ``Name1`` or ``Name2``."""
         return self.name1 if player is Player.ONE else self.name2
+
+
+@dataclass(frozen=True)
+class PageParams:
+    """The next interface page's parameters, as a Set's rules write them (``Turn.params``).
+
+    A writer: each method returns a new one with one more parameter, in the order written
+    (the order the page's query string and the tester's log show); a name written again
+    keeps its place and takes the new value, as in a ``dict``. Values are typed and spelled
+    as the Arbitre spells them: ``Input`` ``One``/``Two`` from a :class:`Player`, ``Method``
+    ``End``/``Prepare`` ... from a :class:`Method`, ``Count`` and gains from numbers.
+    ``params`` is the mapping. Source: spec section 2 (the parameters), manual chapter IV.
+    """
+
+    pairs: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def shown(cls, params: Mapping[str, str]) -> Self:
+        """Return a writer holding a hot-seat turn's ``params`` without ``Input``: the page
+        as the Arbitre shows it (``ArbitreRules.page``), which adds ``Input`` itself to the
+        page of the player it asks."""
+        return cls(tuple((name, value) for name, value in params.items() if name != "Input"))
+
+    @property
+    def params(self) -> dict[str, str]:
+        """Return the parameters written, ``{"Tray": ..., "Input": "One", ...}``."""
+        return dict(self.pairs)
+
+    def _add(self, name: str, value: str) -> Self:
+        return type(self)((*self.pairs, (name, value)))
+
+    def extend(self, other: PageParams) -> Self:
+        """Write ``other``'s parameters after these."""
+        return type(self)((*self.pairs, *other.pairs))
+
+    def tray(self, value: str) -> Self:
+        """Write ``Tray``."""
+        return self._add("Tray", value)
+
+    def move(self, player: Player, value: str) -> Self:
+        """Write ``Move1`` or ``Move2``: ``player``'s move."""
+        return self._add(f"Move{int(player)}", value)
+
+    def gain(self, player: Player, value: str | int) -> Self:
+        """Write ``Gain1`` or ``Gain2``: ``player``'s gain (a number, or the Set's text)."""
+        return self._add(f"Gain{int(player)}", str(value))
+
+    def gains(self, one: str | int, two: str | int) -> Self:
+        """Write ``Gain1`` then ``Gain2``."""
+        return self.gain(Player.ONE, one).gain(Player.TWO, two)
+
+    def count(self, value: int) -> Self:
+        """Write ``Count``: the moves (rounds, deals ...) played, as the Set counts them."""
+        return self._add("Count", str(value))
+
+    def input(self, player: Player) -> Self:
+        """Write ``Input``: ``One`` or ``Two``, the player asked for a value."""
+        return self._add("Input", "One" if player is Player.ONE else "Two")
+
+    def method(self, method: Method) -> Self:
+        """Write ``Method``: ``Standard``, ``End``, ``None``, ``Prepare``, ``Double`` or
+        ``Inverse``."""
+        return self._add("Method", method.value.capitalize())
+
+    def ask(self, player: Player | None) -> Self:
+        """Write ``Input`` for ``player``, or ``Method=End`` when nobody is asked (the game
+        is over)."""
+        return self.method(Method.END) if player is None else self.input(player)
+
+    def legend(self, text: str) -> Self:
+        """Write ``Legend``: a text the page shows as given."""
+        return self._add("Legend", text)
+
+
+def opponent_move(moves: Mapping[str, object], player: Player) -> dict[str, str]:
+    """Return ``{"Move2": ...}`` (or ``Move1``): the last move of ``player``'s opponent, as
+    ``player``'s engine is sent it (engine protocol section 2.1), read from ``moves["move2"]``
+    (``move1``), where a Set's rules keep it in their state; ``{}`` before that move."""
+    opponent = int(player.opponent)
+    last = moves.get(f"move{opponent}")
+    return {f"Move{opponent}": str(last)} if last else {}
+
+
+_Read = TypeVar("_Read")
+
+
+def read_param(
+    read: Callable[[str], _Read],
+    value: str | None,
+    code: str,
+    errors: list[ParamError],
+    detail: str | None = None,
+) -> _Read | None:
+    """Return ``read(value)``, a Set's own value (``Gain1``, ``Move2`` ...); ``None`` when
+    ``value`` is absent. When ``read`` raises ``ValueError`` the value is not drawn: return
+    ``None`` and add the error ``code`` to ``errors``, with ``detail`` or the error's
+    message (spec section 6: the page shows the parameter it could not read)."""
+    if value is None:
+        return None
+    try:
+        return read(value)
+    except ValueError as error:
+        errors.append(ParamError(code, detail if detail is not None else str(error)))
+        return None
 
 
 # --- decoding ---------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import logging
 from collections.abc import Iterable, Iterator
 from importlib.metadata import entry_points
 
-from interfaces.plugin import SetInterface
+from tournoyons_gui.interfaces.plugin import SetInterface
 
 __all__ = ["ENTRY_POINT_GROUP", "Registry", "load_registry"]
 

@@ -4,8 +4,9 @@ A page carries one JSON object in ``<script type="application/json"
 id="tournoyons-context">``: which Set and Method it draws, whether it asks a player for a
 value and which values it may return, where it returns them, how long it waits before
 animating, whether it is silent, whether the WebTest control is shown, and what it plays
-once drawn. It follows from the query's :class:`~interfaces.protocol.Context` and the Set's
-:class:`~interfaces.plugin.View` alone: protocol, not HTTP.
+once drawn. It follows from the query's :class:`~tournoyons_gui.interfaces.protocol.Context` and
+the Set's
+:class:`~tournoyons_gui.interfaces.plugin.View` alone: protocol, not HTTP.
 
 Sources: spec ``interface-protocol.md`` sections 2 (``Input``, ``Method``, ``URLReturn``,
 ``Wait``, ``Mute``, ``WebTest``), 3 (``Method=Prepare``) and 6 (the page's script).
@@ -16,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from interfaces.plugin import View
-from interfaces.protocol import Context, Method, Player
+from tournoyons_gui.interfaces.plugin import View
+from tournoyons_gui.interfaces.protocol import Context, Method, Player
 
 __all__ = ["RuntimeConfig"]
 

@@ -32,7 +32,11 @@ STAMP = VENV / ".installed"
 
 # Where a system Chromium usually lives (Debian's chromium, Ubuntu's, Google's builds).
 SYSTEM_CHROMIUMS = (
-    "chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome",
+    "chromium",
+    "chromium-browser",
+    "google-chrome",
+    "google-chrome-stable",
+    "chrome",
 )
 
 # How every Chromium of ours is launched (tests, benchmarks, screenshots): headless on a
@@ -60,7 +64,9 @@ def ensure_venv(extras: str = "") -> Path:
     """
     if sys.version_info < (3, 11):  # noqa: UP036 - the scripts run on any python3
         sys.exit("Python 3.11 or newer is needed.")
-    project = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    project = hashlib.sha256(
+        (ROOT / "pyproject.toml").read_bytes() + (ROOT / "setup.py").read_bytes()
+    ).hexdigest()
     wanted = {e for e in extras.split(",") if e}
     try:
         stamp = json.loads(STAMP.read_text())
@@ -76,9 +82,18 @@ def ensure_venv(extras: str = "") -> Path:
     target = f".[{','.join(sorted(wanted))}]" if wanted else "."
     say(f"installing {target} into {VENV}")
     subprocess.run(
-        [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-         "--editable", target],
-        cwd=ROOT, check=True,
+        [
+            str(PYTHON),
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--editable",
+            target,
+        ],
+        cwd=ROOT,
+        check=True,
     )
     STAMP.write_text(json.dumps({"project": project, "extras": sorted(wanted)}))
     return PYTHON
@@ -106,8 +121,9 @@ def _playwright_chromium(python: Path) -> str | None:
         "    print(path if os.path.exists(path) else '')\n"
     )
     try:
-        found = subprocess.run([str(python), "-c", code], capture_output=True, text=True,
-                               timeout=60).stdout.strip()
+        found = subprocess.run(
+            [str(python), "-c", code], capture_output=True, text=True, timeout=60
+        ).stdout.strip()
     except (subprocess.SubprocessError, OSError):
         return None
     return found or None
@@ -143,8 +159,9 @@ def find_chromium(python: Path) -> str:
         return found
     say("no Chromium found: trying 'playwright install chromium'")
     try:
-        subprocess.run([str(python), "-m", "playwright", "install", "chromium"],
-                       check=True, timeout=600)
+        subprocess.run(
+            [str(python), "-m", "playwright", "install", "chromium"], check=True, timeout=600
+        )
         found = _playwright_chromium(python)
         if found:
             return found
@@ -160,17 +177,22 @@ def find_chromium(python: Path) -> str:
     )
 
 
-def _postgres_bin() -> str | None:
+def postgres_bin() -> str | None:
     """Return a folder holding PostgreSQL's ``initdb`` and ``pg_ctl``, or ``None``."""
     candidates = []
     pg_config = shutil.which("pg_config")
     if pg_config:
         with contextlib.suppress(subprocess.SubprocessError, OSError):
-            candidates.append(subprocess.run([pg_config, "--bindir"], capture_output=True,
-                                             text=True, timeout=10).stdout.strip())
-    candidates += sorted((str(p) for p in Path("/usr/lib/postgresql").glob("*/bin")),
-                         key=lambda p: int(Path(p).parent.name) if Path(p).parent.name.isdigit()
-                         else 0, reverse=True)
+            candidates.append(
+                subprocess.run(
+                    [pg_config, "--bindir"], capture_output=True, text=True, timeout=10
+                ).stdout.strip()
+            )
+    candidates += sorted(
+        (str(p) for p in Path("/usr/lib/postgresql").glob("*/bin")),
+        key=lambda p: int(Path(p).parent.name) if Path(p).parent.name.isdigit() else 0,
+        reverse=True,
+    )
     initdb = shutil.which("initdb")
     if initdb:
         candidates.append(str(Path(initdb).parent))
@@ -190,11 +212,11 @@ def find_postgres() -> str:
     explicit = os.environ.get("TOURNOYONS_PG_BIN")
     if explicit:
         return explicit
-    found = _postgres_bin()
+    found = postgres_bin()
     if found:
         return found
     if _apt_install("postgresql"):
-        found = _postgres_bin()
+        found = postgres_bin()
         if found:
             return found
     sys.exit(

@@ -19,7 +19,7 @@ from urllib.parse import urlencode
 from _bootstrap import CHROMIUM_FLAGS, system_chromium
 from playwright.sync_api import sync_playwright
 
-from interfaces.registry import load_registry
+from tournoyons_gui.interfaces.registry import load_registry
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -27,7 +27,7 @@ PORT = 8791
 # Pages beyond each Set's own sample context (the tester's "Sample context").
 EXTRA = {
     "tictactoe-end.png": "/?Set=TicTacToe&Name1=MissOne&Name2=MrTwo&Tray=114140400"
-                         "&Move2=7&Method=End&Count=6",
+    "&Move2=7&Method=End&Count=6",
 }
 
 
@@ -43,8 +43,20 @@ def shots() -> dict[str, str]:
 def main() -> None:
     """Start the server, shoot each page at 736x660 and the tester at 1280x820."""
     DOCS.mkdir(exist_ok=True)
-    server = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--port", str(PORT),
-                               "--log-level", "warning", "--no-access-log"], cwd=ROOT)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tournoyons_gui.server.cli",
+            "serve",
+            "--port",
+            str(PORT),
+            "--log-level",
+            "warning",
+            "--no-access-log",
+        ],
+        cwd=ROOT,
+    )
     base = f"http://127.0.0.1:{PORT}"
     try:
         for _ in range(100):
@@ -54,8 +66,9 @@ def main() -> None:
             except OSError:
                 time.sleep(0.1)
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=system_chromium(),
-                                        args=list(CHROMIUM_FLAGS))
+            browser = p.chromium.launch(
+                executable_path=system_chromium(), args=list(CHROMIUM_FLAGS)
+            )
             page = browser.new_page(viewport={"width": 736, "height": 660})
             for name, url in shots().items():
                 page.goto(base + url)

@@ -23,11 +23,17 @@ def main() -> int:
     say(f"Chromium: {chromium}")
     postgres = find_postgres()
     say(f"PostgreSQL: {postgres}")
-    env = {**os.environ, "TOURNOYONS_CHROMIUM": chromium, "TOURNOYONS_PG_BIN": postgres,
-           "PYTHONDONTWRITEBYTECODE": "1"}
+    env = {
+        **os.environ,
+        "TOURNOYONS_CHROMIUM": chromium,
+        "TOURNOYONS_PG_BIN": postgres,
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
     args = sys.argv[1:]
-    if not any(a in ("-n", "--numprocesses") or a.startswith(("-n", "--numprocesses=")) or
-               a == "no:xdist" for a in args):
+    if not any(
+        a in ("-n", "--numprocesses") or a.startswith(("-n", "--numprocesses=")) or a == "no:xdist"
+        for a in args
+    ):
         # One worker per core, at most four, each with its own server and Chromium.
         args = ["-n", str(min(4, os.cpu_count() or 1)), *args]
     command = [str(python), "-m", "pytest", *args]

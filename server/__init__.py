@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from server.app import create_app
+from tournoyons_gui.server.app import create_app
 
 __all__ = ["create_app"]

@@ -1,11 +1,12 @@
 """``create_app()``: the application, assembled from modules that each own one concept.
 
-- :mod:`server.http`: security headers, conditional GET, rendered pages and gzip;
-- :mod:`server.assets`: static assets under content-hashed URLs;
-- :mod:`server.environment`: the one Jinja environment;
-- :mod:`server.pages`: the Sets' pages and their cache;
-- :mod:`server.tester`: the tester and its API; :mod:`server.sink`: its return sink;
-- :mod:`arbitre.web`: the Arbitre's routes, its Arbitre started with the lifespan.
+- :mod:`tournoyons_gui.server.http`: security headers, conditional GET, rendered pages and gzip;
+- :mod:`tournoyons_gui.server.assets`: static assets under content-hashed URLs;
+- :mod:`tournoyons_gui.server.environment`: the one Jinja environment;
+- :mod:`tournoyons_gui.server.pages`: the Sets' pages and their cache;
+- :mod:`tournoyons_gui.server.tester`: the tester and its API; :mod:`tournoyons_gui.server.sink`:
+its return sink;
+- :mod:`tournoyons_gui.arbitre.web`: the Arbitre's routes, its Arbitre started with the lifespan.
 """
 
 from __future__ import annotations
@@ -18,17 +19,17 @@ from starlette.applications import Starlette
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
-from arbitre.game import Arbitre
-from arbitre.store import Store
-from arbitre.web import ArbitreWeb
-from interfaces.plugin import SetInterface
-from interfaces.registry import Registry, load_registry
-from server.assets import load_assets
-from server.environment import make_environment
-from server.http import SecurityHeaders
-from server.pages import Pages
-from server.sink import ReturnSink
-from server.tester import Tester
+from tournoyons_gui.arbitre.game import Arbitre
+from tournoyons_gui.arbitre.store import Store
+from tournoyons_gui.arbitre.web import ArbitreWeb
+from tournoyons_gui.interfaces.plugin import SetInterface
+from tournoyons_gui.interfaces.registry import Registry, load_registry
+from tournoyons_gui.server.assets import load_assets
+from tournoyons_gui.server.environment import make_environment
+from tournoyons_gui.server.http import SecurityHeaders
+from tournoyons_gui.server.pages import Pages
+from tournoyons_gui.server.sink import ReturnSink
+from tournoyons_gui.server.tester import Tester
 
 __all__ = ["create_app"]
 
@@ -62,7 +63,8 @@ def create_app(
     ``sets`` are added after the entry-point group ``tournoyons.interfaces``; ``registry``
     replaces the group altogether. ``frame_ancestors`` is the CSP source list of the hosts
     allowed to embed the pages (default ``*``: any). ``database``: the Arbitre's records
-    (a SQLite file, default ``arbitre.sqlite3``, or ``postgresql://...``); ``public_url``:
+    (a SQLite file, default ``tournoyons_gui.arbitre.sqlite3``, or ``postgresql://...``);
+    ``public_url``:
     this server's base URL as engines reach it (the Referee URL and the built-in engines
     are under it); ``engine_hosts``: when given, the only hosts engine URLs may name;
     ``sink``: serve the tester's return sink (``/return``, ``/return/log``).
@@ -83,8 +85,7 @@ def create_app(
         holder.arbitre = arbitre
         interrupted = await arbitre.recover()
         if interrupted:
-            log.warning("%d game(s) left in progress were ended as interrupted",
-                        len(interrupted))
+            log.warning("%d game(s) left in progress were ended as interrupted", len(interrupted))
         try:
             yield
         finally:
@@ -108,5 +109,3 @@ def create_app(
     app.state.arbitre_holder = holder
     # Outside Starlette's error middleware, so that even its 500 carries the headers.
     return SecurityHeaders(app, frame_ancestors=frame_ancestors)
-
-

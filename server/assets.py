@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import importlib.resources
 import mimetypes
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
@@ -18,12 +19,14 @@ from pathlib import Path
 from starlette.requests import Request
 from starlette.responses import Response
 
-from interfaces.registry import Registry
-from server.http import NotModifiedResponse, PreparedResponse, is_not_modified
+from tournoyons_gui.interfaces.registry import Registry
+from tournoyons_gui.server.http import NotModifiedResponse, PreparedResponse, is_not_modified
 
 __all__ = ["IMMUTABLE", "SHARED_STATIC", "Asset", "AssetStore", "load_assets"]
 
-SHARED_STATIC = Path(__file__).resolve().parent.parent / "static"
+#: The shared front-end's package (``static/`` in the repository), found with
+#: ``importlib.resources`` so that an installed wheel serves it too.
+SHARED_STATIC = "tournoyons_gui.static"
 # An asset under its current digest never changes.
 IMMUTABLE = b"public, max-age=31536000, immutable"
 
@@ -59,6 +62,10 @@ class Asset:
         return self.media_type
 
 
+# A package's Python files are not assets (the shared static/ is a package, for the wheel).
+_NOT_ASSETS = frozenset({"__init__.py", "__pycache__"})
+
+
 class AssetStore:
     """Every asset served, keyed by ``(namespace, relative path)``."""
 
@@ -74,6 +81,8 @@ class AssetStore:
             prefix, current = stack.pop()
             for entry in current.iterdir():
                 name = prefix + entry.name
+                if entry.name in _NOT_ASSETS:
+                    continue
                 if entry.is_dir():
                     stack.append((name + "/", entry))
                 elif not entry.name.startswith("."):
@@ -130,7 +139,7 @@ def load_assets(registry: Registry) -> AssetStore:
     """Return the assets served: the shared ``static/`` as ``shared``, then each Set's
     package's ``static/`` under the Set's key."""
     assets = AssetStore()
-    assets.add_folder("shared", SHARED_STATIC)
+    assets.add_folder("shared", importlib.resources.files(SHARED_STATIC))
     for interface in registry:
         assets.add_folder(interface.key, interface.resources("static"))
     return assets

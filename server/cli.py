@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 import uvicorn
 
-from server.app import create_app
+from tournoyons_gui.server.app import create_app
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -34,19 +34,30 @@ def _parser() -> argparse.ArgumentParser:
         help="CSP frame-ancestors: who may embed the pages (default '*', any host)",
     )
     _arbitre_options(serve)
-    serve.add_argument("--public-url", default="",
-                       help="this server's URL as engines reach it (default http://HOST:PORT)")
-    serve.add_argument("--sink", action="store_true",
-                       help="serve the tester's return sink /return and its log (for the "
-                            "tester on a local server; scripts/serve.py turns it on on "
-                            "127.0.0.1)")
+    serve.add_argument(
+        "--public-url",
+        default="",
+        help="this server's URL as engines reach it (default http://HOST:PORT)",
+    )
+    serve.add_argument(
+        "--sink",
+        action="store_true",
+        help="serve the tester's return sink /return and its log (for the "
+        "tester on a local server; scripts/serve.py turns it on on "
+        "127.0.0.1)",
+    )
     serve.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
     serve.add_argument("--no-access-log", action="store_true", help="do not log each request")
 
     play = commands.add_parser("play", help="play games between engines, headless")
     play.add_argument("--set", required=True, help="the Set (TicTacToe, Reversi ...)")
-    play.add_argument("--engine", action="append", required=True, metavar="ENGINE",
-                      help="a seat, twice: an engine URL, or builtin:NAME (builtin:random)")
+    play.add_argument(
+        "--engine",
+        action="append",
+        required=True,
+        metavar="ENGINE",
+        help="a seat, twice: an engine URL, or builtin:NAME (builtin:random)",
+    )
     play.add_argument("--games", type=int, default=1, help="games to play (default 1)")
     play.add_argument("--timeout", type=int, default=20, help="TimeOut, 4-54 s (default 20)")
     play.add_argument("--level", type=int, default=1, help="rule level (Poker: 1 or 2)")
@@ -57,10 +68,16 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _arbitre_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--database", default=None,
-                        help="records: a SQLite file (default arbitre.sqlite3) or postgresql://")
-    parser.add_argument("--engine-hosts", default="",
-                        help="comma-separated hosts engine URLs may name (default: any)")
+    parser.add_argument(
+        "--database",
+        default=None,
+        help="records: a SQLite file (default arbitre.sqlite3) or postgresql://",
+    )
+    parser.add_argument(
+        "--engine-hosts",
+        default="",
+        help="comma-separated hosts engine URLs may name (default: any)",
+    )
 
 
 def bind(host: str, port: int) -> tuple[socket.socket, str]:
@@ -86,11 +103,20 @@ def serve(args: argparse.Namespace) -> None:
     """Bind, print the URL, and serve until interrupted."""
     sock, url = bind(args.host, args.port)
     print(f"tournoyons-gui: serving on {url}/", flush=True)
-    app = create_app(frame_ancestors=args.frame_ancestors, database=args.database,
-                     public_url=args.public_url or url, engine_hosts=_hosts(args.engine_hosts),
-                     sink=args.sink)
-    config = uvicorn.Config(app, log_level=args.log_level, access_log=not args.no_access_log,
-                            server_header=False, date_header=True)
+    app = create_app(
+        frame_ancestors=args.frame_ancestors,
+        database=args.database,
+        public_url=args.public_url or url,
+        engine_hosts=_hosts(args.engine_hosts),
+        sink=args.sink,
+    )
+    config = uvicorn.Config(
+        app,
+        log_level=args.log_level,
+        access_log=not args.no_access_log,
+        server_header=False,
+        date_header=True,
+    )
     uvicorn.Server(config).run(sockets=[sock])
 
 
@@ -100,7 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "serve":
         serve(args)
         return 0
-    from arbitre.cli import play
+    from tournoyons_gui.arbitre.cli import play
 
     return asyncio.run(play(args))
 

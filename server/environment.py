@@ -3,19 +3,18 @@ Arbitre's, and every registered Set's, autoescaped, with ``static()`` for asset 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import jinja2
 
-from interfaces.fragments import FragmentExtension
-from interfaces.registry import Registry
-from server.assets import AssetStore
+from tournoyons_gui.interfaces.fragments import FragmentExtension
+from tournoyons_gui.interfaces.registry import Registry
+from tournoyons_gui.server.assets import AssetStore
 
 __all__ = ["INTERFACE_TEMPLATES", "SERVER_TEMPLATES", "make_environment"]
 
-ROOT = Path(__file__).resolve().parent.parent
-SERVER_TEMPLATES = Path(__file__).resolve().parent / "templates"
-INTERFACE_TEMPLATES = ROOT / "interfaces" / "templates"
+# The packages whose templates/ folders hold the shared templates (found through the
+# package, never the source tree, so that an installed wheel serves them too).
+SERVER_TEMPLATES = "tournoyons_gui.server"
+INTERFACE_TEMPLATES = "tournoyons_gui.interfaces"
 
 
 def make_environment(registry: Registry, assets: AssetStore) -> jinja2.Environment:
@@ -28,8 +27,9 @@ def make_environment(registry: Registry, assets: AssetStore) -> jinja2.Environme
     an asset's hashed URL from ``assets`` (``KeyError`` for an unknown asset).
     """
     loaders: list[jinja2.BaseLoader] = [
-        jinja2.FileSystemLoader([SERVER_TEMPLATES, INTERFACE_TEMPLATES]),
-        jinja2.PackageLoader("arbitre", "templates"),
+        jinja2.PackageLoader(SERVER_TEMPLATES, "templates"),
+        jinja2.PackageLoader(INTERFACE_TEMPLATES, "templates"),
+        jinja2.PackageLoader("tournoyons_gui.arbitre", "templates"),
     ]
     loaders += [jinja2.PackageLoader(interface.package, "templates") for interface in registry]
     env = jinja2.Environment(

@@ -46,7 +46,7 @@ class SecurityHeaders:
 
     ``frame_ancestors`` is the CSP source list of the hosts allowed to embed the pages. It
     takes the shape of a Starlette middleware (``SecurityHeaders(app, frame_ancestors=...)``)
-    but :func:`server.app.create_app` wraps the whole application with it rather than
+    but :func:`tournoyons_gui.server.app.create_app` wraps the whole application with it rather than
     registering it with ``Middleware``: registered middleware runs inside Starlette's
     ``ServerErrorMiddleware``, whose 500 answer would then go out without these headers.
     """
@@ -166,8 +166,11 @@ def respond(request: Request, page: Page, cache_control: str) -> Response:
             match = value.decode("latin-1")
         elif name == b"accept-encoding":
             encoding = value
-    headers = [(b"etag", page.etag.encode()), (b"cache-control", cache_control.encode()),
-               (b"vary", b"Accept-Encoding")]
+    headers = [
+        (b"etag", page.etag.encode()),
+        (b"cache-control", cache_control.encode()),
+        (b"vary", b"Accept-Encoding"),
+    ]
     gzipped = page.gzipped if b"gzip" in encoding else None
     if gzipped is not None:
         headers[0] = (b"etag", page.gzip_etag.encode())

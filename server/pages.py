@@ -18,11 +18,17 @@ import jinja2
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from interfaces.plugin import SetInterface, View
-from interfaces.protocol import Method, ParamError, error_codes, parse_query, read_context
-from interfaces.registry import Registry
-from interfaces.runtime import RuntimeConfig
-from server.http import Page, make_page, respond
+from tournoyons_gui.interfaces.plugin import SetInterface, View
+from tournoyons_gui.interfaces.protocol import (
+    Method,
+    ParamError,
+    error_codes,
+    parse_query,
+    read_context,
+)
+from tournoyons_gui.interfaces.registry import Registry
+from tournoyons_gui.interfaces.runtime import RuntimeConfig
+from tournoyons_gui.server.http import Page, make_page, respond
 
 __all__ = ["PAGE_CACHE_CONTROL", "PAGE_CACHE_SIZE", "Pages"]
 
@@ -37,12 +43,14 @@ PAGE_CACHE_SIZE = 256
 class Pages:
     """The Sets' pages and the routes that answer them.
 
-    ``env`` renders the templates (:func:`server.environment.make_environment`); ``home``
+    ``env`` renders the templates (:func:`tournoyons_gui.server.environment.make_environment`);
+    ``home``
     answers ``GET /`` without a query string (the tester).
     """
 
-    def __init__(self, registry: Registry, env: jinja2.Environment,
-                 home: Callable[[Request], Response]) -> None:
+    def __init__(
+        self, registry: Registry, env: jinja2.Environment, home: Callable[[Request], Response]
+    ) -> None:
         self.registry = registry
         self.env = env
         self.home = home

@@ -14,7 +14,7 @@ import jinja2
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from interfaces.protocol import parse_query
+from tournoyons_gui.interfaces.protocol import parse_query
 
 __all__ = ["SINK_LOG_SIZE", "ReturnSink"]
 
@@ -36,8 +36,7 @@ class ReturnSink:
     async def record(self, request: Request) -> Response:
         """``GET /return?ReturnValue=...``: record the value; the page tells the tester."""
         if not self.enabled:
-            return Response("the return sink is off (serve --sink)", 404,
-                            media_type="text/plain")
+            return Response("the return sink is off (serve --sink)", 404, media_type="text/plain")
         params = parse_query(request.scope["query_string"])
         self.count += 1
         entry = {"id": self.count, "value": params.get("returnvalue"), "params": params}

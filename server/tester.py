@@ -9,9 +9,9 @@ import jinja2
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from interfaces.plugin import IllegalMove, Turn
-from interfaces.registry import Registry
-from server.http import make_page, respond
+from tournoyons_gui.interfaces.plugin import IllegalMove, Turn
+from tournoyons_gui.interfaces.registry import Registry
+from tournoyons_gui.server.http import make_page, respond
 
 __all__ = ["Tester"]
 
@@ -32,8 +32,13 @@ class Tester:
         its sample query; answered ``no-cache`` with an ETag (304 when held).
         """
         sets = [
-            {"name": s.name, "key": s.key, "rules": s.rules is not None,
-             "methods": sorted(m.value for m in s.methods), "sample": dict(s.sample)}
+            {
+                "name": s.name,
+                "key": s.key,
+                "rules": s.rules is not None,
+                "methods": sorted(m.value for m in s.methods),
+                "sample": dict(s.sample),
+            }
             for s in self.registry
         ]
         body = self.env.get_template("tester.html").render(sets=sets, config={"sets": sets})

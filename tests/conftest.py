@@ -17,7 +17,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from scripts._bootstrap import CHROMIUM_FLAGS, system_chromium
-from server import create_app
+from tournoyons_gui.server import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 PLUGINS = Path(__file__).resolve().parent / "plugins"
@@ -32,8 +32,7 @@ if str(PLUGINS) not in sys.path:
 def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """The ASGI application, with every registered Set (the third-party Nim included); the
     Arbitre's records in a SQLite file of its own."""
-    return create_app(database=str(tmp_path_factory.mktemp("app") / "arbitre.sqlite3"),
-                      sink=True)
+    return create_app(database=str(tmp_path_factory.mktemp("app") / "arbitre.sqlite3"), sink=True)
 
 
 @pytest.fixture(scope="session")
@@ -62,12 +61,33 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def start_server(database: Path, *extra: str) -> subprocess.Popen[str]:
     """Start ``tournoyons-gui serve --port 0`` on ``database``; the caller waits for it."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [
-        str(PLUGINS), str(ROOT), os.environ.get("PYTHONPATH", "")]))}
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(
+            filter(None, [str(PLUGINS), str(ROOT), os.environ.get("PYTHONPATH", "")])
+        ),
+    }
     return subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "serve", "--port", "0", "--log-level", "warning",
-         "--no-access-log", "--sink", "--database", str(database), *extra],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [
+            sys.executable,
+            "-m",
+            "tournoyons_gui.server.cli",
+            "serve",
+            "--port",
+            "0",
+            "--log-level",
+            "warning",
+            "--no-access-log",
+            "--sink",
+            "--database",
+            str(database),
+            *extra,
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
 
 

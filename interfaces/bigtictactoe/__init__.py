@@ -6,10 +6,10 @@ Standard, End, None (manual chapter V, "Morpion"; spec section 4).
 
 from __future__ import annotations
 
-from interfaces.bigtictactoe.board import build
-from interfaces.bigtictactoe.engines import ENGINES
-from interfaces.bigtictactoe.rules import BigTicTacToeRules
-from interfaces.plugin import SetInterface
+from tournoyons_gui.interfaces.bigtictactoe.board import build
+from tournoyons_gui.interfaces.bigtictactoe.engines import ENGINES
+from tournoyons_gui.interfaces.bigtictactoe.rules import BigTicTacToeRules
+from tournoyons_gui.interfaces.plugin import SetInterface
 
 __all__ = ["interface"]
 
@@ -33,8 +33,13 @@ interface = SetInterface(
     build=build,
     rules=BigTicTacToeRules(),
     sample={
-        "Tray": _SAMPLE_TRAY, "Move1": "H3", "Gain1": "D3H3", "Input": "Two", "Count": "11",
-        "Name1": "MissOne", "Name2": "MrTwo",
+        "Tray": _SAMPLE_TRAY,
+        "Move1": "H3",
+        "Gain1": "D3H3",
+        "Input": "Two",
+        "Count": "11",
+        "Name1": "MissOne",
+        "Name2": "MrTwo",
     },
     engines=ENGINES,
 )

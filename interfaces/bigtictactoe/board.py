@@ -11,7 +11,8 @@ Decisions (where the manual says nothing):
   end cells in either order; it is kept with its first cell in Tray order first. Each of a
   player's alignments must lie on that player's marks (when the Tray is readable) and may
   not share a cell with another of that player's alignments in the same direction (the
-  rule of :mod:`interfaces.bigtictactoe.rules`). Any other is not drawn nor counted, and
+  rule of :mod:`tournoyons_gui.interfaces.bigtictactoe.rules`). Any other is not drawn nor counted,
+  and
   the page shows the error ``gain1``/``gain2``; the score shown is the number drawn.
 - A ``Move`` on an empty cell puts the mover's mark there, as the original TicTacToe page
   does (annex B); on the other player's mark it is an error (``move1``/``move2``).
@@ -26,14 +27,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from interfaces.plugin import View
-from interfaces.protocol import Context, Method, ParamError, Player
+from tournoyons_gui.interfaces.grid import Cell, Grid
+from tournoyons_gui.interfaces.plugin import View
+from tournoyons_gui.interfaces.protocol import Context, Method, ParamError, Player
 
 __all__ = [
     "CELLS",
-    "COLUMNS",
     "DIRECTIONS",
     "EMPTY_TRAY",
+    "GRID",
     "LENGTH",
     "MARK",
     "SIZE",
@@ -51,10 +53,10 @@ __all__ = [
     "read_tray",
 ]
 
-SIZE = 10
-CELLS = SIZE * SIZE
-EMPTY_TRAY = "0" * CELLS
-COLUMNS = "ABCDEFGHIJ"
+# Columns A..J left to right, rows 0..9 top to bottom: A0 top left.
+GRID = Grid.lettered("ABCDEFGHIJ", "0123456789")
+SIZE, CELLS, EMPTY_TRAY = GRID.width, GRID.size, GRID.empty
+CODES = "012"
 LENGTH = 5  # cells in an alignment
 
 MARK = {Player.ONE: "1", Player.TWO: "2"}
@@ -66,21 +68,10 @@ Direction = tuple[int, int]
 DIRECTIONS: tuple[Direction, ...] = ((1, 0), (0, 1), (1, 1), (-1, 1))
 
 
-def cell_name(index: int) -> str:
-    """Return the name (``C5``) of the cell at Tray index ``index`` (0..99)."""
-    row, column = divmod(index, SIZE)
-    return f"{COLUMNS[column]}{row}"
-
-
-def read_cell(value: str | None) -> int | None:
-    """Return the Tray index of a cell ``A0``..``J9`` (any case), ``None`` if not one."""
-    if value is None or len(value) != 2:
-        return None
-    column = COLUMNS.find(value[0].upper())
-    row = value[1]
-    if column < 0 or not (row.isascii() and row.isdigit()):
-        return None
-    return int(row) * SIZE + column
+#: The name (``C5``) of the cell at Tray index ``index`` (0..99).
+cell_name = GRID.name
+#: The Tray index of a cell ``A0``..``J9`` (any case), ``None`` if not one.
+read_cell = GRID.read
 
 
 def line_cells(start: int, direction: Direction, length: int = LENGTH) -> tuple[int, ...]:
@@ -187,11 +178,7 @@ def read_alignments(
 
 def read_tray(tray: str | None) -> str | None:
     """Return the 100-character Tray (``Init`` or absent: empty), ``None`` if unreadable."""
-    if tray is None or tray.lower() == "init":
-        return EMPTY_TRAY
-    if len(tray) == CELLS and all(code in "012" for code in tray):
-        return tray
-    return None
+    return GRID.read_tray(tray, CODES)
 
 
 def player_to_move(tray: str) -> Player:
@@ -199,31 +186,8 @@ def player_to_move(tray: str) -> Player:
     return Player.ONE if tray.count("1") <= tray.count("2") else Player.TWO
 
 
-@dataclass(frozen=True)
-class Cell:
-    """One cell: its Tray ``index`` (0..99), ``state`` (Tray code) and ``last_move``.
-
-    ``last_move`` is the player whose ``Move`` this cell is, or ``None``.
-    """
-
-    index: int
-    state: str
-    last_move: Player | None = None
-
-    @property
-    def name(self) -> str:
-        """Return the cell's name, ``C5``."""
-        return cell_name(self.index)
-
-    @property
-    def row(self) -> int:
-        """Return the row, 0 at the top."""
-        return self.index // SIZE
-
-    @property
-    def column(self) -> int:
-        """Return the column, 0 (``A``) at the left."""
-        return self.index % SIZE
+#: Each cell (:class:`tournoyons_gui.interfaces.grid.Cell`) in each code, made once.
+PLAIN_CELLS = Cell.table(GRID, CODES)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -249,23 +213,16 @@ def build(ctx: Context) -> BigTicTacToeView:
     be read: see :func:`read_alignments`). Input is on the empty cells, unless the Method
     is ``End``/``None`` or the game is over.
     """
-    errors: list[ParamError] = []
-    tray = read_tray(ctx.tray)
-    if tray is None:
-        errors.append(ParamError("tray", "Tray is 100 characters 0, 1 or 2, or Init"))
-    board = list(tray or EMPTY_TRAY)
-
-    moves: dict[Player, int] = {}
-    for mover in Player:
-        raw = ctx.move(mover)
-        if raw is None:
-            continue
-        index = read_cell(raw)
-        if index is None or board[index] not in ("0", MARK[mover]):
-            errors.append(ParamError(f"move{mover}", "Move is an empty or own cell A0-J9"))
-            continue
-        board[index] = MARK[mover]
-        moves[mover] = index
+    position = GRID.read_position(
+        ctx,
+        CODES,
+        own=MARK,
+        mark=MARK,
+        tray_error="Tray is 100 characters 0, 1 or 2, or Init",
+        move_error="Move is an empty or own cell A0-J9",
+    )
+    tray, board, last, errors = position.tray, position.board, position.moves, position.errors
+    moves = {mover: index for index, mover in last.items()}
     shown = "".join(board)
 
     latest: Player | None = None
@@ -290,22 +247,20 @@ def build(ctx: Context) -> BigTicTacToeView:
     if over and scores[0] != scores[1]:
         winner = Player.ONE if scores[0] > scores[1] else Player.TWO
 
-    last = {index: mover for mover, index in moves.items()}
-    cells = tuple(Cell(index=i, state=code, last_move=last.get(i)) for i, code in enumerate(shown))
-    player: Player | None = ctx.input
-    if player is None and ctx.webtest:
-        player = player_to_move(shown)
-    if ctx.method in (Method.END, Method.NONE) or over or tray is None:
-        playable: tuple[str, ...] = ()
-    else:
-        playable = tuple(cell.name for cell in cells if cell.state == "0")
+    cells = tuple(
+        Cell.on(GRID, i, code, last_move=last[i]) if i in last else PLAIN_CELLS[i][code]
+        for i, code in enumerate(shown)
+    )
+    player, playable = GRID.offer(
+        ctx, shown, over=over or tray is None, to_move=lambda: player_to_move(shown)
+    )
     scored = any(a.new for a in alignments)
     return BigTicTacToeView(
         tray=shown,
-        player=player if playable else None,
+        player=player,
         playable=playable,
         errors=tuple(errors),
-        sound="win" if scored or winner else ("move" if moves else None),
+        sound=position.sound(scored or winner is not None),
         cells=cells,
         alignments=tuple(alignments),
         scores=(scores[0], scores[1]),

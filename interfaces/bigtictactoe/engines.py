@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
-from interfaces.bigtictactoe.board import (
+from tournoyons_gui.interfaces.bigtictactoe.board import (
     CELLS,
     DIRECTIONS,
     EMPTY_TRAY,
@@ -30,7 +30,7 @@ from interfaces.bigtictactoe.board import (
     read_alignments,
     read_tray,
 )
-from interfaces.protocol import Player
+from tournoyons_gui.interfaces.protocol import Player
 
 __all__ = ["ENGINES", "greedy_engine", "random_engine"]
 
@@ -96,8 +96,10 @@ def greedy_engine(params: Mapping[str, str]) -> str:
     mine, theirs = str(int(me)), str(int(me.opponent))
     my_dead = _dead(_spent(params, me))
     their_dead = _dead(_spent(params, me.opponent))
-    counts = [(sum(tray[c] == mine for c in cells), sum(tray[c] == theirs for c in cells))
-              for _, cells in _WINDOWS]
+    counts = [
+        (sum(tray[c] == mine for c in cells), sum(tray[c] == theirs for c in cells))
+        for _, cells in _WINDOWS
+    ]
     best, chosen = -1, [free[0]]
     for index in free:
         score = 0

@@ -27,25 +27,23 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from interfaces.bigtictactoe.board import (
+from tournoyons_gui.interfaces.bigtictactoe.board import (
     CELLS,
     DIRECTIONS,
     EMPTY_TRAY,
+    GRID,
     LENGTH,
     MARK,
-    SIZE,
     Direction,
     cell_name,
     player_to_move,
     read_alignments,
     read_cell,
 )
-from interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
-from interfaces.protocol import Player
+from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
+from tournoyons_gui.interfaces.protocol import PageParams, Player, opponent_move
 
 __all__ = ["BigTicTacToeRules", "new_alignments"]
-
-_INPUT = {Player.ONE: "One", Player.TWO: "Two"}
 
 
 def _run(tray: str, index: int, direction: Direction) -> list[int]:
@@ -53,23 +51,8 @@ def _run(tray: str, index: int, direction: Direction) -> list[int]:
 
     The cells are in Tray order (the run walks back, then forward, along ``direction``).
     """
-    mark = tray[index]
-    column_step, row_step = direction
-
-    def walk(sign: int) -> list[int]:
-        cells: list[int] = []
-        column, row = index % SIZE, index // SIZE
-        while True:
-            column += sign * column_step
-            row += sign * row_step
-            if not (0 <= column < SIZE and 0 <= row < SIZE):
-                return cells
-            cell = row * SIZE + column
-            if tray[cell] != mark:
-                return cells
-            cells.append(cell)
-
-    return [*reversed(walk(-1)), index, *walk(1)]
+    dx, dy = direction
+    return [*reversed(GRID.run(tray, index, -dx, -dy)), index, *GRID.run(tray, index, dx, dy)]
 
 
 def new_alignments(tray: str, gain: str, index: int) -> list[str]:
@@ -130,7 +113,7 @@ class BigTicTacToeRules:
         """Return the empty board, player one to play, no alignment yet."""
         return Turn(
             state={"tray": EMPTY_TRAY, "count": 0, "gain1": "", "gain2": ""},
-            params={"Tray": "Init", "Gain1": "", "Gain2": "", "Input": "One", "Count": "0"},
+            params=PageParams().tray("Init").gains("", "").input(Player.ONE).count(0).params,
         )
 
     def play(self, state: Mapping[str, Any], value: str) -> Turn:
@@ -153,15 +136,25 @@ class BigTicTacToeRules:
         tray = tray[:index] + MARK[player] + tray[index + 1 :]
         gains[player] += "".join(new_alignments(tray, gains[player], index))
         count += 1
-        new_state = {**state, "tray": tray, "count": count, "gain1": gains[Player.ONE],
-                     "gain2": gains[Player.TWO], f"move{player}": cell_name(index)}
-        params = {"Tray": tray, f"Move{player}": cell_name(index), "Gain1": gains[Player.ONE],
-                  "Gain2": gains[Player.TWO], "Count": str(count)}
-        if "0" not in tray:
-            params["Method"] = "End"
-            return Turn(state=new_state, params=params, over=True)
-        params["Input"] = _INPUT[player.opponent]
-        return Turn(state=new_state, params=params)
+        new_state = {
+            **state,
+            "tray": tray,
+            "count": count,
+            "gain1": gains[Player.ONE],
+            "gain2": gains[Player.TWO],
+            f"move{player}": cell_name(index),
+        }
+        over = "0" not in tray
+        params = (
+            PageParams()
+            .tray(tray)
+            .move(player, cell_name(index))
+            .gains(gains[Player.ONE], gains[Player.TWO])
+            .count(count)
+            .ask(None if over else player.opponent)
+            .params
+        )
+        return Turn(state=new_state, params=params, over=over)
 
     # --- the Arbitre's part (engine protocol section 4, BigTicTacToe; decisions 14, 21) ----
 
@@ -185,7 +178,7 @@ class BigTicTacToeRules:
         params = {"Turn": str(turn)}
         if count:
             params.update(Gain1=gains[Player.ONE], Gain2=gains[Player.TWO])
-        params.update(self._last_move(state, player))
+        params.update(opponent_move(state, player))
         params["Tray"] = tray if count or init_as_board else "Init"
         return EngineRequest(move_id=turn, params=params)
 
@@ -221,18 +214,16 @@ class BigTicTacToeRules:
         """Return ``Turn`` (moves played), both final Gains, the opponent's last cell and
         the final Tray (decision 10)."""
         tray, count, gains = _read_state(state)
-        return {"Turn": str(count), "Gain1": gains[Player.ONE], "Gain2": gains[Player.TWO],
-                **self._last_move(state, player), "Tray": tray}
+        return {
+            "Turn": str(count),
+            "Gain1": gains[Player.ONE],
+            "Gain2": gains[Player.TWO],
+            **opponent_move(state, player),
+            "Tray": tray,
+        }
 
     def page(
         self, turn: Turn, viewer: Player | None, *, asking: bool, reveal: bool = False
     ) -> Mapping[str, str]:
         """Return the hot-seat page's parameters without ``Input``: nothing is hidden."""
-        return {name: value for name, value in turn.params.items() if name != "Input"}
-
-    @staticmethod
-    def _last_move(state: Mapping[str, Any], player: Player) -> dict[str, str]:
-        """Return ``{"Move1"/"Move2": the opponent's last cell}``, empty before it moved."""
-        opponent = player.opponent
-        last = state.get(f"move{opponent}")
-        return {f"Move{opponent}": str(last)} if last else {}
+        return PageParams.shown(turn.params).params

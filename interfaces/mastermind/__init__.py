@@ -6,11 +6,11 @@ person chooses a secret code); manual chapter V, "Mastermind"; spec section 4.
 
 from __future__ import annotations
 
-from interfaces.mastermind.board import build
-from interfaces.mastermind.engines import ENGINES
-from interfaces.mastermind.rules import MasterMindRules
-from interfaces.plugin import SetInterface
-from interfaces.protocol import Method
+from tournoyons_gui.interfaces.mastermind.board import build
+from tournoyons_gui.interfaces.mastermind.engines import ENGINES
+from tournoyons_gui.interfaces.mastermind.rules import MasterMindRules
+from tournoyons_gui.interfaces.plugin import SetInterface
+from tournoyons_gui.interfaces.protocol import Method
 
 interface = SetInterface(
     name="MasterMind",
@@ -18,7 +18,13 @@ interface = SetInterface(
     methods=frozenset({Method.STANDARD, Method.END, Method.NONE, Method.PREPARE}),
     rules=MasterMindRules(),
     # Mid-game, player one to guess: player two's code is not sent (hot-seat fairness).
-    sample={"Tray": "11BBCC00DEFA***21ABCD30AEBF", "Gain1": "GCCH", "Input": "One",
-            "Count": "6", "Name1": "MissOne", "Name2": "MrTwo"},
+    sample={
+        "Tray": "11BBCC00DEFA***21ABCD30AEBF",
+        "Gain1": "GCCH",
+        "Input": "One",
+        "Count": "6",
+        "Name1": "MissOne",
+        "Name2": "MrTwo",
+    },
     engines=ENGINES,
 )

@@ -28,13 +28,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from interfaces.plugin import View
-from interfaces.protocol import Context, Method, ParamError, Player
+from tournoyons_gui.interfaces.plugin import View
+from tournoyons_gui.interfaces.protocol import Context, Method, ParamError, Player, read_param
 
 COLOURS = "ABCDEFGH"
 COLOUR_NAMES = {
-    "A": "white", "B": "blue", "C": "green", "D": "yellow",
-    "E": "orange", "F": "red", "G": "pink", "H": "violet",
+    "A": "white",
+    "B": "blue",
+    "C": "green",
+    "D": "yellow",
+    "E": "orange",
+    "F": "red",
+    "G": "pink",
+    "H": "violet",
 }
 PEGS = 4
 LINE_LENGTH = 2 + PEGS
@@ -70,8 +76,11 @@ class Line:
     @property
     def marks(self) -> tuple[str, ...]:
         """Return the 4 mark holes: ``"well"`` first, then ``"misplaced"``, then ``""``."""
-        return (("well",) * self.well + ("misplaced",) * self.misplaced
-                + ("",) * (PEGS - self.well - self.misplaced))
+        return (
+            ("well",) * self.well
+            + ("misplaced",) * self.misplaced
+            + ("",) * (PEGS - self.well - self.misplaced)
+        )
 
 
 def read_code(value: str) -> str:
@@ -105,8 +114,7 @@ def read_board(value: str) -> tuple[Line, ...]:
         raise ValueError(f"a board is lines of {LINE_LENGTH} characters")
     if len(value) > MAX_LINES * LINE_LENGTH:
         raise ValueError(f"a board holds at most {MAX_LINES} lines")
-    return tuple(read_line(value[i : i + LINE_LENGTH])
-                 for i in range(0, len(value), LINE_LENGTH))
+    return tuple(read_line(value[i : i + LINE_LENGTH]) for i in range(0, len(value), LINE_LENGTH))
 
 
 def read_tray(tray: str | None) -> tuple[tuple[Line, ...], tuple[Line, ...]]:
@@ -124,8 +132,9 @@ def read_tray(tray: str | None) -> tuple[tuple[Line, ...], tuple[Line, ...]]:
 
 def write_tray(board1: tuple[Line, ...] | list[Line], board2: tuple[Line, ...] | list[Line]) -> str:
     """Return the Tray of two boards: ``<board 1 lines>***<board 2 lines>``."""
-    return "".join(line.value for line in board1) + SEPARATOR + "".join(
-        line.value for line in board2)
+    return (
+        "".join(line.value for line in board1) + SEPARATOR + "".join(line.value for line in board2)
+    )
 
 
 def score(code: str, guess: str) -> tuple[int, int]:
@@ -251,12 +260,7 @@ def build(ctx: Context) -> MasterMindView:
 
     codes: dict[Player, str | None] = {}
     for owner in Player:
-        raw = ctx.gain(owner)
-        try:
-            codes[owner] = read_code(raw) if raw is not None else None
-        except ValueError as error:
-            codes[owner] = None
-            errors.append(ParamError(f"gain{owner}", str(error)))
+        codes[owner] = read_param(read_code, ctx.gain(owner), f"gain{owner}", errors)
 
     lines = {Player.ONE: board1, Player.TWO: board2}
     over, winner = outcome(board1, board2)

@@ -42,7 +42,7 @@ def _lines(params: Mapping[str, str]) -> list[tuple[str, int, int]]:
     tray = params.get("Tray", "").strip().upper()
     lines = []
     for i in range(0, len(tray) - LINE + 1, LINE):
-        line = tray[i:i + LINE]
+        line = tray[i : i + LINE]
         if line[:2].isdigit() and all(colour in COLOURS for colour in line[2:]):
             lines.append((line[2:], int(line[0]), int(line[1])))
     return lines
@@ -64,7 +64,8 @@ def consistent_engine(params: Mapping[str, str]) -> str:
     for guess, well, misplaced in lines:
         counts, common = _COUNTS[guess], well + misplaced
         candidates = [
-            code for code in candidates
+            code
+            for code in candidates
             if sum(map(min, _COUNTS[code], counts)) == common
             and sum(map(str.__eq__, code, guess)) == well
         ]

@@ -27,7 +27,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from interfaces.mastermind.board import (
+from tournoyons_gui.interfaces.mastermind.board import (
     GUESS_MARKS,
     MAX_LINES,
     Line,
@@ -40,10 +40,9 @@ from interfaces.mastermind.board import (
     score,
     write_tray,
 )
-from interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
-from interfaces.protocol import Player
+from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
+from tournoyons_gui.interfaces.protocol import Method, PageParams, Player
 
-_INPUT = {Player.ONE: "One", Player.TWO: "Two"}
 _CODE = re.compile(r"[A-H]{4}")
 _GUESS = re.compile(r"[0-9]{2}[A-H]{4}")
 _PLAYED = {Player.ONE: "player one", Player.TWO: "player two"}
@@ -69,6 +68,11 @@ def _board(state: Mapping[str, Any], owner: Player) -> tuple[Line, ...]:
         raise IllegalMove("the game's boards are corrupt") from None
 
 
+def _prepare(player: Player) -> PageParams:
+    """Return the page asking ``player`` for its code (the Tray not played yet)."""
+    return PageParams().method(Method.PREPARE).input(player).tray("Init")
+
+
 class MasterMindRules:
     """The game: ``state`` is ``{"code1", "code2", "board1", "board2", "count"}``.
 
@@ -81,7 +85,7 @@ class MasterMindRules:
         """Return the first step: player one prepares a code."""
         return Turn(
             state={"code1": None, "code2": None, "board1": [], "board2": [], "count": 0},
-            params={"Method": "Prepare", "Input": "One", "Tray": "Init", "Count": "0"},
+            params=_prepare(Player.ONE).count(0).params,
         )
 
     def play(self, state: Mapping[str, Any], value: str) -> Turn:
@@ -95,11 +99,16 @@ class MasterMindRules:
                     raise IllegalMove(f"{value!r} is not a code of 4 colours A-H")
                 new = {**state, f"code{player}": value, "count": count}
                 if player is Player.ONE:
-                    params = {"Method": "Prepare", "Input": "Two", "Tray": "Init"}
+                    page = _prepare(Player.TWO)
                 else:
-                    params = {"Method": "Standard", "Input": "One", "Tray": write_tray((), ()),
-                              "Gain1": str(codes[Player.ONE])}
-                return Turn(state=new, params={**params, "Count": str(count)})
+                    page = (
+                        PageParams()
+                        .method(Method.STANDARD)
+                        .input(Player.ONE)
+                        .tray(write_tray((), ()))
+                        .gain(Player.ONE, str(codes[Player.ONE]))
+                    )
+                return Turn(state=new, params=page.count(count).params)
 
         board1, board2 = boards[Player.ONE], boards[Player.TWO]
         if outcome(board1, board2)[0]:
@@ -117,16 +126,14 @@ class MasterMindRules:
             "board2": [line.value for line in board2],
             "count": count,
         }
-        params = {"Tray": write_tray(board1, board2), "Count": str(count)}
+        page = PageParams().tray(write_tray(board1, board2)).count(count)
         over, _ = outcome(board1, board2)
         if over:
-            params.update(Method="End", Gain1=str(codes[Player.ONE]),
-                          Gain2=str(codes[Player.TWO]))
-            return Turn(state=new, params=params, over=True)
+            page = page.method(Method.END).gains(str(codes[Player.ONE]), str(codes[Player.TWO]))
+            return Turn(state=new, params=page.params, over=True)
         following = player_to_move(board1, board2)
-        params.update(Method="Standard", Input=_INPUT[following],
-                      **{f"Gain{following}": str(codes[following])})
-        return Turn(state=new, params=params)
+        page = page.method(Method.STANDARD).input(following).gain(following, str(codes[following]))
+        return Turn(state=new, params=page.params)
 
     # --- the Arbitre's part (engine protocol section 4, MasterMind) -----------------------
 
@@ -155,8 +162,9 @@ class MasterMindRules:
         ``player`` played, oldest first, marks computed (``""`` when none, whatever
         ``init_as_board``: decision 14)."""
         turn = int(state.get("count", 0)) + 1
-        return EngineRequest(move_id=turn,
-                             params={"Turn": str(turn), "Tray": self._own_lines(state, player)})
+        return EngineRequest(
+            move_id=turn, params={"Turn": str(turn), "Tray": self._own_lines(state, player)}
+        )
 
     def engine_value(self, state: Mapping[str, Any], player: Player, value: str) -> str:
         """Return the code (4 colours ``A``..``H``) when ``player`` is asked for one; on a
@@ -194,8 +202,9 @@ class MasterMindRules:
             return None
         lines = {player: guesses(player, board1, board2) for player in Player}
         if winner is not None:
-            return Result(winner, f"{_PLAYED[winner]} found the code on line "
-                                  f"{found_at(lines[winner])}")
+            return Result(
+                winner, f"{_PLAYED[winner]} found the code on line {found_at(lines[winner])}"
+            )
         if any(found_at(played) for played in lines.values()):
             return Result(None, f"both found the code on line {found_at(lines[Player.ONE])}")
         return Result(None, f"neither found the code in {MAX_LINES} lines")
@@ -203,8 +212,7 @@ class MasterMindRules:
     def final(self, state: Mapping[str, Any], player: Player) -> Mapping[str, str]:
         """Return ``Turn`` (values played) and ``Tray`` (``player``'s own lines); MasterMind
         sends no ``Move`` and no ``Gain`` to engines."""
-        return {"Turn": str(int(state.get("count", 0))),
-                "Tray": self._own_lines(state, player)}
+        return {"Turn": str(int(state.get("count", 0))), "Tray": self._own_lines(state, player)}
 
     def page(
         self, turn: Turn, viewer: Player | None, *, asking: bool, reveal: bool = False
@@ -216,21 +224,20 @@ class MasterMindRules:
         state = turn.state
         codes = {player: _code(state, player) for player in Player}
         over = self.result(state) is not None
-        params: dict[str, str] = {}
         if asking and viewer is not None and codes[viewer] is None:
-            params["Method"] = "Prepare"
+            page = PageParams().method(Method.PREPARE)
         else:
-            params["Method"] = "End" if over else "Standard"
+            page = PageParams().method(Method.END if over else Method.STANDARD)
         if all(codes.values()):
-            params["Tray"] = write_tray(_board(state, Player.ONE), _board(state, Player.TWO))
+            page = page.tray(write_tray(_board(state, Player.ONE), _board(state, Player.TWO)))
         else:
-            params["Tray"] = "Init"
-        params["Count"] = str(int(state.get("count", 0)))
+            page = page.tray("Init")
+        page = page.count(int(state.get("count", 0)))
         for player in Player:
             code = codes[player]
             if code is not None and (over or reveal or player is viewer):
-                params[f"Gain{player}"] = code
-        return params
+                page = page.gain(player, code)
+        return page.params
 
     def _asked_for_code(self, state: Mapping[str, Any], player: Player) -> bool:
         """Return whether ``player`` is asked for its code now; raise :class:`IllegalMove`

@@ -6,10 +6,10 @@ End, None (manual chapter V, "Pente"; spec section 4).
 
 from __future__ import annotations
 
-from interfaces.pente.board import build
-from interfaces.pente.engines import ENGINES
-from interfaces.pente.rules import PenteRules
-from interfaces.plugin import SetInterface
+from tournoyons_gui.interfaces.pente.board import build
+from tournoyons_gui.interfaces.pente.engines import ENGINES
+from tournoyons_gui.interfaces.pente.rules import PenteRules
+from tournoyons_gui.interfaces.plugin import SetInterface
 
 # The tester's first look: player one's fifth stone, MM, has just captured the pair KK-LL
 # (shown, then removed after Wait); player two to play.

@@ -13,14 +13,15 @@ Sources: manual chapter V, "Pente"; spec ``interface-protocol.md`` section 4 (Pe
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
 
-from interfaces.plugin import View
-from interfaces.protocol import Context, Method, ParamError, Player
+from tournoyons_gui.interfaces import grid
+from tournoyons_gui.interfaces.plugin import View
+from tournoyons_gui.interfaces.protocol import Context, ParamError, Player
 
 __all__ = [
     "CENTRE",
     "EMPTY_TRAY",
+    "GRID",
     "LETTERS",
     "POINTS",
     "SIZE",
@@ -31,13 +32,11 @@ __all__ = [
     "point_name",
     "read_gain",
     "read_point",
-    "read_tray",
 ]
 
-SIZE = 19
-POINTS = SIZE * SIZE
 LETTERS = "ABCDEFGHIJKLMNOPQRS"
-EMPTY_TRAY = "0" * POINTS
+GRID = grid.Grid.lettered(LETTERS, LETTERS)
+SIZE, POINTS, EMPTY_TRAY = GRID.width, GRID.size, GRID.empty
 CENTRE = (SIZE // 2) * SIZE + SIZE // 2  # JJ
 MAX_GAIN = 5
 
@@ -48,53 +47,44 @@ WINNING = {Player.ONE: "3", Player.TWO: "4"}
 CAPTURED = {Player.ONE: "5", Player.TWO: "6"}
 # Whose stone a code is (a captured stone is still its owner's until it is removed).
 OWNER = {
-    "1": Player.ONE, "3": Player.ONE, "5": Player.ONE,
-    "2": Player.TWO, "4": Player.TWO, "6": Player.TWO,
+    "1": Player.ONE,
+    "3": Player.ONE,
+    "5": Player.ONE,
+    "2": Player.TWO,
+    "4": Player.TWO,
+    "6": Player.TWO,
+}
+OWN = {
+    player: "".join(code for code, owner in OWNER.items() if owner is player) for player in Player
 }
 
 
-def point_name(index: int) -> str:
-    """Return the name of point ``index`` (0..360, row by row from the top): ``AA``..``SS``."""
-    row, column = divmod(index, SIZE)
-    return LETTERS[column] + LETTERS[row]
+#: The name of point ``index`` (0..360, row by row from the top): ``AA``..``SS``.
+point_name = GRID.name
+#: The index 0..360 of a point ``AA``..``SS`` (any case), ``None`` if not one.
+read_point = GRID.read
 
 
-class Point(NamedTuple):
-    """One point of the board, ``number`` 0..360, row by row from the top.
+class Point(grid.Cell):
+    """One point of the board (:class:`tournoyons_gui.interfaces.grid.Cell`): ``index`` 0..360 row
+    by
+    row from the top, named column letter then row letter (``CH``).
 
-    ``state`` is the Tray code shown once every impact is drawn (a captured stone is then
-    gone: ``0``); ``before`` the code shown from the move until ``Wait`` has elapsed (the
-    captured stone, or the winning stone as an ordinary one), or ``None``; ``captured`` whose
-    stone is removed here; ``last_move`` the player whose ``Move`` this point is. A tuple:
-    361 of them are drawn per page, hashed by the fragment cache at C speed.
+    ``state`` is the code shown once every impact is drawn (a captured stone is then gone:
+    ``0``); ``before`` the code shown until ``Wait`` has elapsed: the captured stone, or the
+    winning stone as an ordinary one.
     """
 
-    number: int
-    state: str
-    before: str | None = None
-    captured: Player | None = None
-    last_move: Player | None = None
+    __slots__ = ()
 
     @property
-    def name(self) -> str:
-        """Return the point's name, column letter then row letter (``CH``)."""
-        return POINT_NAMES[self.number]
-
-    @property
-    def row(self) -> int:
-        """Return the row, 0 at the top."""
-        return self.number // SIZE
-
-    @property
-    def column(self) -> int:
-        """Return the column, 0 at the left."""
-        return self.number % SIZE
+    def captured(self) -> Player | None:
+        """Return whose stone is removed here (shown ``before``, gone after), or ``None``."""
+        return OWNER.get(self.before) if self.before and self.state == EMPTY else None
 
 
-POINT_NAMES = tuple(point_name(index) for index in range(POINTS))
-# The point of each index in each plain code, made once: most points of a board are these,
-# and one shared object draws from the fragment cache without a comparison.
-PLAIN_POINTS = tuple({code: Point(index, code) for code in CODES} for index in range(POINTS))
+# The point of each index in each plain code, made once: most points of a board are these.
+PLAIN_POINTS = Point.table(GRID, CODES)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -114,25 +104,6 @@ class PenteView(View):
     def gain(self, player: int) -> int | None:
         """Return the pairs captured by player 1 or 2 (the template's ``p``)."""
         return self.gains[0] if player == 1 else self.gains[1]
-
-
-def read_tray(tray: str | None) -> str | None:
-    """Return the 361-code Tray (``Init`` or absent: empty), ``None`` if unreadable."""
-    if tray is None or tray.lower() == "init":
-        return EMPTY_TRAY
-    if len(tray) == POINTS and set(tray) <= CODES:
-        return tray
-    return None
-
-
-def read_point(value: str | None) -> int | None:
-    """Return the index 0..360 of a point ``AA``..``SS`` (any case), ``None`` if not one."""
-    if value is None or len(value) != 2:
-        return None
-    column, row = LETTERS.find(value[0].upper()), LETTERS.find(value[1].upper())
-    if column < 0 or row < 0:
-        return None
-    return row * SIZE + column
 
 
 def read_gain(value: str | None) -> int | None:
@@ -170,25 +141,15 @@ def build(ctx: Context) -> PenteView:
     (``3``/``4``) when a Move made them. Input is offered on every point empty once the
     impacts are shown (captured points included), never on a forbidden one.
     """
-    errors: list[ParamError] = []
-    tray = read_tray(ctx.tray)
-    if tray is None:
-        errors.append(ParamError("tray", "Tray is 361 codes 0-6 or 9, or Init"))
-    board = list(tray or EMPTY_TRAY)
-
-    last: dict[int, Player] = {}
-    for mover in Player:
-        raw = ctx.move(mover)
-        if raw is None:
-            continue
-        index = read_point(raw)
-        code = board[index] if index is not None else ""
-        if index is None or code == FORBIDDEN or OWNER.get(code, mover) is not mover:
-            errors.append(ParamError(f"move{mover}", "Move is a free or own point AA-SS"))
-            continue
-        if code == EMPTY:
-            board[index] = STONE[mover]
-        last[index] = mover
+    position = GRID.read_position(
+        ctx,
+        CODES,
+        own=OWN,
+        mark=STONE,
+        tray_error="Tray is 361 codes 0-6 or 9, or Init",
+        move_error="Move is a free or own point AA-SS",
+    )
+    board, last, errors = position.board, position.moves, position.errors
 
     gains: list[int | None] = []
     for scorer in Player:
@@ -204,30 +165,26 @@ def build(ctx: Context) -> PenteView:
     points = []
     for index, code in enumerate(board):
         owner = OWNER.get(code)
-        if code in "56" and owner is not None:
-            point = Point(index, EMPTY, before=STONE[owner], captured=owner)
-        elif code in "34" and owner is not None and last:
-            point = Point(index, code, before=STONE[owner])
-        else:
-            point = PLAIN_POINTS[index][code]
-        if index in last:
-            point = Point(point.number, point.state, point.before, point.captured, last[index])
-        points.append(point)
+        # A captured stone, or a winning stone a Move made, is first shown as a plain stone.
+        delayed = owner is not None and (code in "56" or (code in "34" and bool(last)))
+        if not delayed and index not in last:
+            points.append(PLAIN_POINTS[index][code])
+            continue
+        before = STONE[owner] if delayed and owner is not None else None
+        state = EMPTY if code in "56" else code
+        points.append(Point.on(GRID, index, state, before, last.get(index)))
 
     shown = "".join(point.state for point in points)
-    over = winner is not None or tray is None or EMPTY not in shown
-    playable: tuple[str, ...] = ()
-    if ctx.method not in (Method.END, Method.NONE) and not over:
-        playable = tuple(POINT_NAMES[index] for index, code in enumerate(shown) if code == EMPTY)
-    player: Player | None = ctx.input
-    if player is None and ctx.webtest:
-        player = player_to_move(shown, gains[0] or 0, gains[1] or 0)
+    over = winner is not None or position.tray is None or EMPTY not in shown
+    player, playable = GRID.offer(
+        ctx, shown, over=over, to_move=lambda: player_to_move(shown, gains[0] or 0, gains[1] or 0)
+    )
     return PenteView(
         tray=shown,
-        player=player if playable else None,
+        player=player,
         playable=playable,
         errors=tuple(errors),
-        sound="win" if winner else ("move" if last else None),
+        sound=position.sound(winner is not None),
         points=tuple(points),
         gains=(gains[0], gains[1]),
         last_moves=tuple((mover, points[index]) for index, mover in last.items()),

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
-from interfaces.pente.board import (
+from tournoyons_gui.interfaces.pente.board import (
     CENTRE,
     EMPTY_TRAY,
     MAX_GAIN,
@@ -29,8 +29,8 @@ from interfaces.pente.board import (
     point_name,
     read_gain,
 )
-from interfaces.pente.rules import DIRECTIONS, LINES, captures, forbidden_points
-from interfaces.protocol import Player
+from tournoyons_gui.interfaces.pente.rules import DIRECTIONS, LINES, captures, forbidden_points
+from tournoyons_gui.interfaces.protocol import Player
 
 __all__ = ["ENGINES", "greedy_engine", "random_engine"]
 
@@ -52,9 +52,11 @@ _THROUGH: tuple[tuple[int, ...], ...] = tuple(
 )
 # The points at most NEAR from each point.
 _AROUND: tuple[tuple[int, ...], ...] = tuple(
-    tuple(r * SIZE + c
-          for r in range(max(0, row - NEAR), min(SIZE, row + NEAR + 1))
-          for c in range(max(0, column - NEAR), min(SIZE, column + NEAR + 1)))
+    tuple(
+        r * SIZE + c
+        for r in range(max(0, row - NEAR), min(SIZE, row + NEAR + 1))
+        for c in range(max(0, column - NEAR), min(SIZE, column + NEAR + 1))
+    )
     for row, column in (divmod(index, SIZE) for index in range(POINTS))
 )
 # The worth of a line holding 0..4 of one player's stones and none of the other's: for its
@@ -101,8 +103,11 @@ def _exposed(tray: str, index: int, player: Player) -> int:
     own, enemy = str(int(player)), str(int(player.opponent))
     exposed = 0
     for dx, dy in DIRECTIONS:
-        mate, beyond, behind = (_step(index, dx, dy, 1), _step(index, dx, dy, 2),
-                                _step(index, dx, dy, -1))
+        mate, beyond, behind = (
+            _step(index, dx, dy, 1),
+            _step(index, dx, dy, 2),
+            _step(index, dx, dy, -1),
+        )
         if mate is None or beyond is None or behind is None or tray[mate] != own:
             continue
         ends = {tray[beyond], tray[behind]}
@@ -133,11 +138,11 @@ def greedy_engine(params: Mapping[str, str]) -> str:
                 score += _OWN[own]
             if not own:
                 score += _BLOCK[other]
-        placed = tray[:index] + mine + tray[index + 1:]
+        placed = tray[:index] + mine + tray[index + 1 :]
         taken = len(captures(placed, index, me))
         if taken:
             score += _WIN if gains[me] + taken >= MAX_GAIN else taken * 500 * (1 + gains[me])
-        threat = len(captures(tray[:index] + theirs + tray[index + 1:], index, me.opponent))
+        threat = len(captures(tray[:index] + theirs + tray[index + 1 :], index, me.opponent))
         if threat:
             pairs = gains[me.opponent] + threat
             score += _WIN // 10 if pairs >= MAX_GAIN else threat * 400 * (1 + gains[me.opponent])

@@ -29,11 +29,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from interfaces.pente.board import (
+from tournoyons_gui.interfaces.pente.board import (
     CAPTURED,
     CENTRE,
     EMPTY_TRAY,
     FORBIDDEN,
+    GRID,
     MAX_GAIN,
     POINTS,
     SIZE,
@@ -42,26 +43,16 @@ from interfaces.pente.board import (
     point_name,
     read_point,
 )
-from interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
-from interfaces.protocol import Player
+from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
+from tournoyons_gui.interfaces.protocol import PageParams, Player, opponent_move
 
 __all__ = ["DIRECTIONS", "PenteRules", "captures", "forbidden_points", "rows_of_five"]
 
-_INPUT = {Player.ONE: "One", Player.TWO: "Two"}
 # The 4 lines through a point; each is walked both ways, so captures see all 8 directions.
 LINES = ((1, 0), (0, 1), (1, 1), (1, -1))
 DIRECTIONS = tuple(d for dx, dy in LINES for d in ((dx, dy), (-dx, -dy)))
 # Player one's second stone must be at least this many points from the centre.
 SECOND_STONE_DISTANCE = 3
-
-
-def _step(index: int, dx: int, dy: int, times: int = 1) -> int | None:
-    """Return the point ``times`` steps from ``index`` along ``(dx, dy)``; ``None`` if off."""
-    row, column = divmod(index, SIZE)
-    row, column = row + dy * times, column + dx * times
-    if 0 <= row < SIZE and 0 <= column < SIZE:
-        return row * SIZE + column
-    return None
 
 
 def _distance_from_centre(index: int) -> int:
@@ -80,7 +71,8 @@ def forbidden_points(tray: str, count: int) -> set[int]:
         return set(range(POINTS)) - {CENTRE}
     if count == 2:
         return {
-            i for i in range(POINTS)
+            i
+            for i in range(POINTS)
             if tray[i] == "0" and _distance_from_centre(i) < SECOND_STONE_DISTANCE
         }
     return set()
@@ -95,10 +87,10 @@ def captures(tray: str, index: int, player: Player) -> list[tuple[int, int, int]
     own, enemy = STONE[player], STONE[player.opponent]
     taken = []
     for dx, dy in DIRECTIONS:
-        path = [_step(index, dx, dy, n) for n in (1, 2, 3)]
-        first, second, closing = path
-        if first is None or second is None or closing is None:
+        path = GRID.ray(index, dx, dy)
+        if len(path) < 3:
             continue
+        first, second, closing = path[:3]
         if tray[first] == enemy and tray[second] == enemy and tray[closing] == own:
             taken.append((first, second, closing))
     return taken
@@ -106,15 +98,9 @@ def captures(tray: str, index: int, player: Player) -> list[tuple[int, int, int]
 
 def rows_of_five(tray: str, index: int) -> set[int]:
     """Return the stones of every line of five or more through ``index`` (empty if none)."""
-    own = tray[index]
     won: set[int] = set()
     for dx, dy in LINES:
-        run = [index]
-        for sign in (1, -1):
-            n = 1
-            while (step := _step(index, sign * dx, sign * dy, n)) is not None and tray[step] == own:
-                run.append(step)
-                n += 1
+        run = [index, *GRID.run(tray, index, dx, dy), *GRID.run(tray, index, -dx, -dy)]
         if len(run) >= 5:
             won.update(run)
     return won
@@ -138,8 +124,10 @@ def _legal_point(tray: str, count: int, value: str) -> int:
     if index in forbidden_points(tray, count):
         if count == 0:
             raise IllegalMove(f"point {value} is forbidden: the first stone is on JJ")
-        raise IllegalMove(f"point {value} is forbidden: player one's second stone is outside "
-                          "the 5x5 square HH-LL around the centre")
+        raise IllegalMove(
+            f"point {value} is forbidden: player one's second stone is outside "
+            "the 5x5 square HH-LL around the centre"
+        )
     return index
 
 
@@ -150,8 +138,7 @@ def _read_state(state: Mapping[str, Any]) -> tuple[str, int, dict[Player, int]]:
         raise IllegalMove("the game's Tray is corrupt")
     try:
         count = int(state.get("count", 0))
-        gains = {Player.ONE: int(state.get("gain1", 0)),
-                 Player.TWO: int(state.get("gain2", 0))}
+        gains = {Player.ONE: int(state.get("gain1", 0)), Player.TWO: int(state.get("gain2", 0))}
     except (TypeError, ValueError) as broken:
         raise IllegalMove("the game's counts are corrupt") from broken
     return tray, count, gains
@@ -174,7 +161,7 @@ class PenteRules:
         tray = _with(EMPTY_TRAY, dict.fromkeys(forbidden_points(EMPTY_TRAY, 0), FORBIDDEN))
         return Turn(
             state={"tray": EMPTY_TRAY, "count": 0, "gain1": 0, "gain2": 0, "over": False},
-            params={"Tray": tray, "Input": "One", "Count": "0", "Gain1": "0", "Gain2": "0"},
+            params=PageParams().tray(tray).input(Player.ONE).count(0).gains(0, 0).params,
         )
 
     def play(self, state: Mapping[str, Any], value: str) -> Turn:
@@ -201,27 +188,34 @@ class PenteRules:
         if not won and gains[player] >= MAX_GAIN:
             won = {index} | {closing for _, _, closing in taken}
         over = bool(won) or "0" not in tray
-        shown = _with(tray, {
-            **dict.fromkeys(won, WINNING[player]),
-            **dict.fromkeys(removed, CAPTURED[player.opponent]),
-        })
+        shown = _with(
+            tray,
+            {
+                **dict.fromkeys(won, WINNING[player]),
+                **dict.fromkeys(removed, CAPTURED[player.opponent]),
+            },
+        )
         if not over:
             shown = _with(shown, dict.fromkeys(forbidden_points(tray, count), FORBIDDEN))
-        params = {
-            "Tray": shown,
-            f"Move{player}": point_name(index),
-            "Gain1": str(gains[Player.ONE]),
-            "Gain2": str(gains[Player.TWO]),
-            "Count": str(count),
+        params = (
+            PageParams()
+            .tray(shown)
+            .move(player, point_name(index))
+            .gains(gains[Player.ONE], gains[Player.TWO])
+            .count(count)
+            .ask(None if over else player.opponent)
+            .params
+        )
+        new_state = {
+            **state,
+            "tray": tray,
+            "count": count,
+            "gain1": gains[Player.ONE],
+            "gain2": gains[Player.TWO],
+            "over": over,
+            "winner": int(player) if won else None,
+            f"move{player}": point_name(index),
         }
-        if over:
-            params["Method"] = "End"
-        else:
-            params["Input"] = _INPUT[player.opponent]
-        new_state = {**state, "tray": tray, "count": count, "gain1": gains[Player.ONE],
-                     "gain2": gains[Player.TWO], "over": over,
-                     "winner": int(player) if won else None,
-                     f"move{player}": point_name(index)}
         return Turn(state=new_state, params=params, over=over)
 
     # --- the Arbitre's part (engine protocol section 4, Pente; decisions 14, 20) -----------
@@ -249,7 +243,7 @@ class PenteRules:
         params = {"Turn": str(turn)}
         if count:
             params.update(Gain1=str(gains[Player.ONE]), Gain2=str(gains[Player.TWO]))
-        params.update(self._last_move(state, player))
+        params.update(opponent_move(state, player))
         params["Tray"] = tray if count or init_as_board else "Init"
         return EngineRequest(move_id=turn, params=params)
 
@@ -284,19 +278,17 @@ class PenteRules:
         """Return ``Turn`` (moves played), both Gains, the opponent's last point and the
         final Tray of ``0``/``1``/``2`` (decision 10)."""
         tray, count, gains = _read_state(state)
-        return {"Turn": str(count), "Gain1": str(gains[Player.ONE]),
-                "Gain2": str(gains[Player.TWO]), **self._last_move(state, player), "Tray": tray}
+        return {
+            "Turn": str(count),
+            "Gain1": str(gains[Player.ONE]),
+            "Gain2": str(gains[Player.TWO]),
+            **opponent_move(state, player),
+            "Tray": tray,
+        }
 
     def page(
         self, turn: Turn, viewer: Player | None, *, asking: bool, reveal: bool = False
     ) -> Mapping[str, str]:
         """Return the hot-seat page's parameters without ``Input``: nothing is hidden (the
         Tray carries the page codes: ``3``-``6`` and ``9``)."""
-        return {name: value for name, value in turn.params.items() if name != "Input"}
-
-    @staticmethod
-    def _last_move(state: Mapping[str, Any], player: Player) -> dict[str, str]:
-        """Return ``{"Move1"/"Move2": the opponent's last point}``, empty before it moved."""
-        opponent = player.opponent
-        last = state.get(f"move{opponent}")
-        return {f"Move{opponent}": str(last)} if last else {}
+        return PageParams.shown(turn.params).params

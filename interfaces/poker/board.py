@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from interfaces.plugin import View
-from interfaces.poker.tray import (
+from tournoyons_gui.interfaces.plugin import View
+from tournoyons_gui.interfaces.poker.tray import (
     DEALS_TO_PLAY,
     HIDDEN,
     MAX_BET,
@@ -28,7 +28,7 @@ from interfaces.poker.tray import (
     parse_tray,
     verdict,
 )
-from interfaces.protocol import Context, Method, ParamError, Player
+from tournoyons_gui.interfaces.protocol import Context, Method, ParamError, Player, read_param
 
 __all__ = ["BOARD_SLOTS", "CardView", "PokerView", "Seat", "build", "read_gain", "read_move"]
 
@@ -143,8 +143,11 @@ class PokerView(View):
         ``"now"`` is the deal just completed by a showdown (step 9, nobody folded), which
         the Tray does not count yet.
         """
-        now = self.step == SHOWDOWN and self.pot is not None and all(
-            not seat.folded for seat in self.seats)
+        now = (
+            self.step == SHOWDOWN
+            and self.pot is not None
+            and all(not seat.folded for seat in self.seats)
+        )
         return tuple(
             "done" if i < self.completed else ("now" if now and i == self.completed else "")
             for i in range(DEALS_TO_PLAY)
@@ -197,7 +200,10 @@ def _read_tray(ctx: Context, errors: list[ParamError]) -> tuple[Tray | None, boo
 
 
 def _seat(
-    tray: Tray | None, player: Player, outcome: Verdict | None, move: int | None,
+    tray: Tray | None,
+    player: Player,
+    outcome: Verdict | None,
+    move: int | None,
     gain: int | None,
 ) -> Seat:
     if tray is None:
@@ -242,16 +248,12 @@ def build(ctx: Context) -> PokerView:
     moves: dict[Player, int | None] = {}
     gains: dict[Player, int | None] = {}
     for side in Player:
-        try:
-            moves[side] = read_move(ctx.move(side))
-        except ValueError:
-            moves[side] = None
-            errors.append(ParamError(f"move{side}", "Move is a total 1-100, 0 or -1"))
-        try:
-            gains[side] = read_gain(ctx.gain(side))
-        except ValueError:
-            gains[side] = None
-            errors.append(ParamError(f"gain{side}", "Gain is a whole number of chips"))
+        moves[side] = read_param(
+            read_move, ctx.move(side), f"move{side}", errors, "Move is a total 1-100, 0 or -1"
+        )
+        gains[side] = read_param(
+            read_gain, ctx.gain(side), f"gain{side}", errors, "Gain is a whole number of chips"
+        )
     if tray is None:
         moves = {Player.ONE: None, Player.TWO: None}
 
@@ -313,4 +315,3 @@ def build(ctx: Context) -> PokerView:
         acknowledge=playable == ("0",),
         winner=game_winner,
     )
-

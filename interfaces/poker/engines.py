@@ -24,8 +24,15 @@ from dataclasses import dataclass
 
 from pokerkit import Label, StandardHighHand
 
-from interfaces.poker.tray import HIDDEN, MAX_BET, SHOWDOWN, Tray, TrayError, parse_tray
-from interfaces.protocol import Player
+from tournoyons_gui.interfaces.poker.tray import (
+    HIDDEN,
+    MAX_BET,
+    SHOWDOWN,
+    Tray,
+    TrayError,
+    parse_tray,
+)
+from tournoyons_gui.interfaces.protocol import Player
 
 _rng = random.SystemRandom()
 _LABELS = list(Label)
@@ -124,8 +131,9 @@ def _strength(tray: Tray, me: Player) -> int:
         if high >= _RANKS.index("Q") and low >= _RANKS.index("T"):
             return 2
         return 1 if high == _RANKS.index("A") or low >= _RANKS.index("9") else 0
-    hand = StandardHighHand.from_game("".join(map(_pokerkit, hole)),
-                                      "".join(map(_pokerkit, tray.board)))
+    hand = StandardHighHand.from_game(
+        "".join(map(_pokerkit, hole)), "".join(map(_pokerkit, tray.board))
+    )
     category = _LABELS.index(hand.entry.label)
     counts = sorted(Counter(card[1] for card in tray.board).values(), reverse=True)
     board = {3: 3, 2: 2 if counts[1:2] == [2] else 1}.get(counts[0], 0)

@@ -37,8 +37,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
-from interfaces.poker.tray import (
+from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
+from tournoyons_gui.interfaces.poker.tray import (
     BIG_BLIND,
     DEALS_TO_PLAY,
     FOLD,
@@ -54,13 +54,12 @@ from interfaces.poker.tray import (
     legal_values,
     verdict,
 )
-from interfaces.protocol import Player
+from tournoyons_gui.interfaces.protocol import Method, PageParams, Player
 
 __all__ = ["DECK", "PokerRules", "blinds"]
 
 # The 52 cards, the ace written 1 as in the Arbitre's real Trays (manual 000).
 DECK = tuple(suit + value for suit in SUITS for value in "1KQJT98765432")
-_INPUT = {Player.ONE: "One", Player.TWO: "Two"}
 CAPITAL = 200  # each player's capital at the start of a level-2 game
 DEALS_TO_PLAY_2 = 15  # completed deals in a level-2 game
 _TOTAL = re.compile(r"0|[1-9][0-9]{0,5}")
@@ -156,22 +155,35 @@ class Game:
             )
         except (KeyError, IndexError, TypeError, ValueError) as broken:
             raise IllegalMove(f"the game's state is corrupt: {broken}") from None
-        if not (1 <= game.deal <= MAX_DEALS and 1 <= game.step <= SHOWDOWN
-                and min(game.totals) >= 0 and max(game.totals) <= MAX_BET
-                and game.level in (1, 2) and game.acks in (0, 1)):
+        if not (
+            1 <= game.deal <= MAX_DEALS
+            and 1 <= game.step <= SHOWDOWN
+            and min(game.totals) >= 0
+            and max(game.totals) <= MAX_BET
+            and game.level in (1, 2)
+            and game.acks in (0, 1)
+        ):
             raise IllegalMove("the game's state is corrupt")
         return game
 
     def state(self) -> dict[str, Any]:
         """Return the JSON-serialisable state."""
         return {
-            "seed": self.seed, "deal": self.deal, "completed": self.completed,
-            "step": self.step, "cards": list(self.cards), "totals": list(self.totals),
+            "seed": self.seed,
+            "deal": self.deal,
+            "completed": self.completed,
+            "step": self.step,
+            "cards": list(self.cards),
+            "totals": list(self.totals),
             "waiting": int(self.waiting) if self.waiting else 0,
-            "gains": list(self.gains), "count": self.count, "shown": self.shown,
+            "gains": list(self.gains),
+            "count": self.count,
+            "shown": self.shown,
             "last": int(self.last) if self.last else 0,
             "decks": [list(deck) for deck in self.decks],
-            "level": self.level, "arbitre": self.arbitre, "acks": self.acks,
+            "level": self.level,
+            "arbitre": self.arbitre,
+            "acks": self.acks,
             "bets": list(self.bets),
         }
 
@@ -183,8 +195,7 @@ class Game:
             return self.step == SHOWDOWN
         if self.level == 1:
             return self.completed >= DEALS_TO_PLAY
-        return (self.completed >= DEALS_TO_PLAY_2
-                or min(self.gains) < blinds(2, self.deal + 1)[1])
+        return self.completed >= DEALS_TO_PLAY_2 or min(self.gains) < blinds(2, self.deal + 1)[1]
 
     @property
     def cap(self) -> int:
@@ -208,7 +219,8 @@ class Game:
         folded = 0 in self.totals
         for player in Player:
             hide = (self.step == SHOWDOWN and folded) or (
-                self.step < SHOWDOWN and seen_by is not None and player is not seen_by)
+                self.step < SHOWDOWN and seen_by is not None and player is not seen_by
+            )
             if hide:
                 hole[2 * (player - 1)] = hole[2 * (player - 1) + 1] = HIDDEN
         shown = self.shown if self.step == SHOWDOWN else board_size(self.step)
@@ -225,16 +237,10 @@ class Game:
 
     def turn(self, asked: Player | None, move: tuple[Player, str] | None) -> Turn:
         """Return the Turn asking ``asked`` (``None``: the game is over)."""
-        tray = self.tray(asked)
-        params = {"Tray": tray.text(), "Gain1": str(self.gains[0]),
-                  "Gain2": str(self.gains[1]), "Count": str(self.count)}
+        page = PageParams().tray(self.tray(asked).text()).gains(*self.gains).count(self.count)
         if move is not None:
-            params[f"Move{move[0]}"] = move[1]
-        if asked is None:
-            params["Method"] = "End"
-            return Turn(state=self.state(), params=params, over=True)
-        params["Input"] = _INPUT[asked]
-        return Turn(state=self.state(), params=params)
+            page = page.move(*move)
+        return Turn(state=self.state(), params=page.ask(asked).params, over=asked is None)
 
     # --- playing ------------------------------------------------------------------------
 
@@ -250,8 +256,18 @@ class Game:
         dealer = Player.ONE if deal % 2 else Player.TWO
         small, big = blinds(self.level, deal)
         totals = (small, big) if dealer is Player.ONE else (big, small)
-        return replace(self, deal=deal, step=1, cards=cards, totals=totals, waiting=None,
-                       shown=0, decks=decks, acks=0, bets=("", ""))
+        return replace(
+            self,
+            deal=deal,
+            step=1,
+            cards=cards,
+            totals=totals,
+            waiting=None,
+            shown=0,
+            decks=decks,
+            acks=0,
+            bets=("", ""),
+        )
 
 
 def _check_total(game: Game, tray: Tray, value: str) -> int:
@@ -305,9 +321,18 @@ class PokerRules:
     def _new(self, level: int, *, arbitre: bool, decks: Sequence[Sequence[str]]) -> Turn:
         seed = self.seed if self.seed is not None else random.SystemRandom().randrange(2**32)
         gains = (CAPITAL, CAPITAL) if level == 2 else (0, 0)
-        empty = Game(seed=seed, deal=1, completed=0, step=1, cards=("S1",) * 9,
-                     totals=(SMALL_BLIND, BIG_BLIND), gains=gains, level=level,
-                     arbitre=arbitre, decks=tuple(_cards(list(deck)) for deck in decks))
+        empty = Game(
+            seed=seed,
+            deal=1,
+            completed=0,
+            step=1,
+            cards=("S1",) * 9,
+            totals=(SMALL_BLIND, BIG_BLIND),
+            gains=gains,
+            level=level,
+            arbitre=arbitre,
+            decks=tuple(_cards(list(deck)) for deck in decks),
+        )
         game = empty.new_deal(1)
         return game.turn(game.tray(None).bettor, None)
 
@@ -331,8 +356,10 @@ class PokerRules:
         if game.arbitre:
             _check_total(game, tray, "0" if value == FOLD else value)
         elif value not in (*legal_values(tray), "0"):
-            raise IllegalMove(f"{value!r} is not a legal total now: fold -1, or "
-                              f"{legal_values(tray)[1]} to {MAX_BET}")
+            raise IllegalMove(
+                f"{value!r} is not a legal total now: fold -1, or "
+                f"{legal_values(tray)[1]} to {MAX_BET}"
+            )
         bets = list(game.bets)
         bets[bettor - 1] = "0" if value in (FOLD, "0") else value
         game = replace(game, count=game.count + 1, last=bettor, bets=(bets[0], bets[1]))
@@ -359,8 +386,14 @@ class PokerRules:
         gains = list(game.gains)
         gains[folder - 1] -= stake
         gains[folder.opponent - 1] += stake
-        game = replace(game, step=SHOWDOWN, waiting=None, shown=shown,
-                       totals=(totals[0], totals[1]), gains=(gains[0], gains[1]))
+        game = replace(
+            game,
+            step=SHOWDOWN,
+            waiting=None,
+            shown=shown,
+            totals=(totals[0], totals[1]),
+            gains=(gains[0], gains[1]),
+        )
         return game.turn(None if game.over else folder.opponent, (folder, "0"))
 
     def _call(self, game: Game, caller: Player, value: str) -> Turn:
@@ -390,7 +423,7 @@ class PokerRules:
         if game.over:
             return ()
         if game.step == SHOWDOWN:
-            return (Player.ONE, Player.TWO)[game.acks:] if game.arbitre else (Player.ONE,)
+            return (Player.ONE, Player.TWO)[game.acks :] if game.arbitre else (Player.ONE,)
         bettor = game.tray(None).bettor
         assert bettor is not None  # steps 1..8 name a bettor
         return (bettor,)
@@ -457,8 +490,12 @@ class PokerRules:
         """Return the final ``Gain1``/``Gain2``, the opponent's last bet of the deal and
         the Tray as ``player`` sees it (no ``Turn`` for Poker, decision 10)."""
         game = Game.load(state)
-        return {"Gain1": str(game.gains[0]), "Gain2": str(game.gains[1]),
-                **self._last_bet(game, player), "Tray": game.tray(player).text()}
+        return {
+            "Gain1": str(game.gains[0]),
+            "Gain2": str(game.gains[1]),
+            **self._last_bet(game, player),
+            "Tray": game.tray(player).text(),
+        }
 
     def page(
         self, turn: Turn, viewer: Player | None, *, asking: bool, reveal: bool = False
@@ -476,13 +513,10 @@ class PokerRules:
                 tray = replace(tray, hole=(HIDDEN,) * 4)
         else:
             tray = game.tray(viewer)
-        params = {"Tray": tray.text(), "Gain1": str(game.gains[0]),
-                  "Gain2": str(game.gains[1])}
+        page = PageParams().tray(tray.text()).gains(*game.gains)
         if game.last is not None and game.bets[game.last - 1]:
-            params[f"Move{game.last}"] = game.bets[game.last - 1]
-        params["Count"] = str(game.deal)
-        params["Method"] = "End" if game.over else "Standard"
-        return params
+            page = page.move(game.last, game.bets[game.last - 1])
+        return page.count(game.deal).method(Method.END if game.over else Method.STANDARD).params
 
     @staticmethod
     def _last_bet(game: Game, player: Player) -> dict[str, str]:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from pokerkit import Hand, StandardHighHand
 
-from interfaces.protocol import Player
+from tournoyons_gui.interfaces.protocol import Player
 
 __all__ = [
     "ACKNOWLEDGE",

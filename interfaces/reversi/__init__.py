@@ -6,10 +6,10 @@ None (manual chapter V, "Reversi"; spec section 4).
 
 from __future__ import annotations
 
-from interfaces.plugin import SetInterface
-from interfaces.reversi.board import build
-from interfaces.reversi.engines import ENGINES
-from interfaces.reversi.rules import ReversiRules
+from tournoyons_gui.interfaces.plugin import SetInterface
+from tournoyons_gui.interfaces.reversi.board import build
+from tournoyons_gui.interfaces.reversi.engines import ENGINES
+from tournoyons_gui.interfaces.reversi.rules import ReversiRules
 
 # The page after the opening F5 D6 C3 (black) D3 (white): D3's capture of D4 is shown
 # turning, black is to move with the legal cells hinted (tests check it against the rules).
@@ -20,7 +20,13 @@ interface = SetInterface(
     aliases=("Othello",),
     build=build,
     rules=ReversiRules(),
-    sample={"Tray": SAMPLE_TRAY, "Move2": "D3", "Input": "One", "Count": "4",
-            "Name1": "MissOne", "Name2": "MrTwo"},
+    sample={
+        "Tray": SAMPLE_TRAY,
+        "Move2": "D3",
+        "Input": "One",
+        "Count": "4",
+        "Name1": "MissOne",
+        "Name2": "MrTwo",
+    },
     engines=ENGINES,
 )

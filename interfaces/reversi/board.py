@@ -10,7 +10,8 @@ cell is named column first (``C5``). ``Tray`` is 64 characters, the top row firs
   (shown first in its old colour, then turned ``Wait`` tenths of a second later).
 
 ``Move1``/``Move2`` is a cell, or ``XX``: "I pass" (no legal move). The game logic here
-(flips in the eight directions, legal moves) is shared with :mod:`interfaces.reversi.rules`.
+(flips in the eight directions, legal moves) is shared with
+:mod:`tournoyons_gui.interfaces.reversi.rules`.
 
 Sources: manual chapter V, "Reversi"; spec ``interface-protocol.md`` section 4 (Reversi),
 whose Decision sets ``Init`` to the standard start and lets the page compute legal moves
@@ -21,11 +22,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from interfaces.plugin import View
-from interfaces.protocol import Context, Method, ParamError, Player
+from tournoyons_gui.interfaces.grid import Cell, Grid
+from tournoyons_gui.interfaces.plugin import View
+from tournoyons_gui.interfaces.protocol import Context, Method, Player
 
 __all__ = [
     "CELLS",
+    "GRID",
     "INIT_TRAY",
     "PASS",
     "Cell",
@@ -43,13 +46,12 @@ __all__ = [
     "settle",
 ]
 
-SIZE = 8
-CELLS = SIZE * SIZE
-COLUMNS = "ABCDEFGH"
+# Columns A..H left to right, rows 1..8 top to bottom: A1 top left.
+GRID = Grid.lettered("ABCDEFGH", "12345678")
+CELLS = GRID.size
 PASS = "XX"
 
 EMPTY = "0"
-EMPTY_TRAY = EMPTY * CELLS
 CODES = frozenset("0123478")
 EMPTY_CODES = frozenset("012")
 
@@ -66,35 +68,30 @@ BEFORE = {"7": "4", "8": "3"}
 MOVE_CODES = {Player.ONE: frozenset("38"), Player.TWO: frozenset("47")}
 
 DIRECTIONS: tuple[tuple[int, int], ...] = (
-    (-1, -1), (0, -1), (1, -1),
-    (-1, 0), (1, 0),
-    (-1, 1), (0, 1), (1, 1),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-1, 0),
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
 )
 # From each cell, the cells along each of the eight directions to the edge, nearest first.
 RAYS = tuple(
-    tuple(ray for ray in (
-        tuple((row + k * dy) * SIZE + column + k * dx for k in range(1, SIZE)
-              if 0 <= row + k * dy < SIZE and 0 <= column + k * dx < SIZE)
-        for dx, dy in DIRECTIONS) if ray)
-    for row, column in (divmod(index, SIZE) for index in range(SIZE * SIZE))
+    tuple(ray for dx, dy in DIRECTIONS if (ray := GRID.ray(index, dx, dy)))
+    for index in range(CELLS)
 )
 
 
-def cell_name(index: int) -> str:
-    """Return the name (``A1``..``H8``) of the cell at ``index`` 0..63 (row-major)."""
-    row, column = divmod(index, SIZE)
-    return f"{COLUMNS[column]}{row + 1}"
-
-
-def cell_index(name: str) -> int | None:
-    """Return the index 0..63 of cell ``name`` (``A1``..``H8``), ``None`` if it is not one."""
-    if len(name) != 2 or name[0] not in COLUMNS or name[1] not in "12345678":
-        return None
-    return (int(name[1]) - 1) * SIZE + COLUMNS.index(name[0])
+#: The name (``A1``..``H8``) of the cell at ``index`` 0..63 (row-major).
+cell_name = GRID.name
+#: The index 0..63 of cell ``name`` (``A1``..``H8``, upper case), ``None`` if not one.
+cell_index = GRID.index
 
 
 def _start() -> str:
-    board = list(EMPTY_TRAY)
+    board = list(GRID.empty)
     for name, code in (("D4", "4"), ("E5", "4"), ("D5", "3"), ("E4", "3")):
         index = cell_index(name)
         assert index is not None
@@ -108,11 +105,7 @@ INIT_TRAY = _start()
 
 def read_tray(tray: str | None) -> str | None:
     """Return the 64-character Tray (``Init`` or absent: the start), ``None`` if unreadable."""
-    if tray is None or tray.lower() == "init":
-        return INIT_TRAY
-    if len(tray) == CELLS and set(tray) <= CODES:
-        return tray
-    return None
+    return GRID.read_tray(tray, CODES, INIT_TRAY)
 
 
 def read_move(value: str | None) -> str | None:
@@ -196,35 +189,10 @@ def player_to_move(tray: str, last_movers: tuple[Player, ...] = ()) -> Player:
     return Player.ONE if discs % 2 == 0 else Player.TWO
 
 
-@dataclass(frozen=True)
-class Cell:
-    """One cell. ``index`` 0..63, row-major from ``A1`` (top left) to ``H8``.
-
-    ``state`` is the Tray code shown once every impact is drawn (``0``-``4``: a ``7`` cell
-    is ``3``, an ``8`` cell ``4``); ``before`` the code shown from the move until ``Wait``
-    has elapsed (the turning disc's old colour), or ``None``; ``last_move`` the player whose
-    ``Move`` this cell is, or ``None``.
-    """
-
-    index: int
-    state: str
-    before: str | None = None
-    last_move: Player | None = None
-
-    @property
-    def name(self) -> str:
-        """Return the cell's name, ``A1``..``H8``."""
-        return cell_name(self.index)
-
-    @property
-    def row(self) -> int:
-        """Return the row, 0 at the top (row ``1``)."""
-        return self.index // SIZE
-
-    @property
-    def column(self) -> int:
-        """Return the column, 0 at the left (column ``A``)."""
-        return self.index % SIZE
+# Each cell (:class:`tournoyons_gui.interfaces.grid.Cell`) in each code drawn, made once: ``state``
+# is
+# ``0``-``4`` (a turning disc is drawn in its new colour, ``before`` it in its old one).
+PLAIN_CELLS = Cell.table(GRID, "01234")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -250,31 +218,6 @@ class ReversiView(View):
         return self.playable == (PASS,)
 
 
-def _read_moves(
-    ctx: Context, tray: str | None
-) -> tuple[dict[int, Player], list[Player], list[ParamError]]:
-    """Return the cells marked as last moves, the players who passed, and the errors."""
-    last: dict[int, Player] = {}
-    passed: list[Player] = []
-    errors: list[ParamError] = []
-    for mover in Player:
-        raw = ctx.move(mover)
-        if raw is None:
-            continue
-        move = read_move(raw)
-        if move == PASS:
-            passed.append(mover)
-            continue
-        index = cell_index(move) if move else None
-        if index is None:
-            errors.append(ParamError(f"move{mover}", "Move is a cell A1-H8 or XX"))
-        elif tray is not None and (tray[index] not in MOVE_CODES[mover] or index in last):
-            errors.append(ParamError(f"move{mover}", "Move is a cell holding the player's disc"))
-        elif tray is not None:
-            last[index] = mover
-    return last, passed, errors
-
-
 def build(ctx: Context) -> ReversiView:
     """Build the page's view model from the Context; never raises.
 
@@ -284,30 +227,36 @@ def build(ctx: Context) -> ReversiView:
     player's pass. The player asked may play the cells the Tray hints for them, or, when it
     hints none, the legal cells computed here; with none, only ``XX``.
     """
-    errors: list[ParamError] = []
-    tray = read_tray(ctx.tray)
-    if tray is None:
-        errors.append(ParamError("tray", "Tray is 64 characters 0-4, 7, 8, or Init"))
-    last, passed, move_errors = _read_moves(ctx, tray)
-    errors.extend(move_errors)
+    position = GRID.read_position(
+        ctx,
+        CODES,
+        start=INIT_TRAY,
+        own=MOVE_CODES,
+        passing=PASS,
+        tray_error="Tray is 64 characters 0-4, 7, 8, or Init",
+        move_error="Move is XX or a cell A1-H8 holding the player's disc",
+    )
+    tray, last, passed, errors = position.tray, position.moves, position.passed, position.errors
 
-    drawn = tray or EMPTY_TRAY
+    drawn = "".join(position.board)
     board = settle(drawn)
     cells = tuple(
-        Cell(index=i, state=SETTLED[code] if code in BEFORE else code,
-             before=BEFORE.get(code), last_move=last.get(i))
+        Cell.on(GRID, i, SETTLED[code], BEFORE.get(code), last.get(i))
+        if code in BEFORE or i in last
+        else PLAIN_CELLS[i][code]
         for i, code in enumerate(drawn)
     )
     can_move = {p: bool(legal_moves(board, p)) for p in Player}
     hinted = {p: tuple(i for i, code in enumerate(drawn) if code == HINT[p]) for p in Player}
-    over = tray is None or not (can_move[Player.ONE] or can_move[Player.TWO]
-                                or hinted[Player.ONE] or hinted[Player.TWO])
+    over = tray is None or not (
+        can_move[Player.ONE] or can_move[Player.TWO] or hinted[Player.ONE] or hinted[Player.TWO]
+    )
 
     player: Player | None = ctx.input
     if player is None and ctx.webtest and tray is not None:
         player = player_to_move(drawn, tuple(dict.fromkeys([*last.values(), *passed])))
     playable: tuple[str, ...] = ()
-    if player is not None and not over and ctx.method not in (Method.END, Method.NONE):
+    if player is not None and not over and ctx.method.takes_input:
         legal = hinted[player] or legal_moves(board, player)
         playable = tuple(cell_name(i) for i in legal) or (PASS,)
 
@@ -315,13 +264,12 @@ def build(ctx: Context) -> ReversiView:
     winner: Player | None = None
     if score is not None and (over or ctx.method is Method.END) and score[0] != score[1]:
         winner = Player.ONE if score[0] > score[1] else Player.TWO
-    moved = bool(last or passed)
     return ReversiView(
         tray="".join(cell.state for cell in cells),
         player=player if playable else None,
         playable=playable,
         errors=tuple(errors),
-        sound="win" if winner else ("move" if moved else None),
+        sound=position.sound(winner is not None),
         cells=cells,
         counts=score,
         passed=tuple(passed),

@@ -17,8 +17,8 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
-from interfaces.protocol import Player
-from interfaces.reversi.board import (
+from tournoyons_gui.interfaces.protocol import Player
+from tournoyons_gui.interfaces.reversi.board import (
     CELLS,
     INIT_TRAY,
     PASS,

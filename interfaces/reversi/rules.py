@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
-from interfaces.protocol import Player
-from interfaces.reversi.board import (
+from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
+from tournoyons_gui.interfaces.protocol import PageParams, Player, opponent_move
+from tournoyons_gui.interfaces.reversi.board import (
     CELLS,
     DISC,
     HINT,
@@ -40,7 +40,6 @@ from interfaces.reversi.board import (
 
 __all__ = ["ReversiRules", "interface_tray", "is_over"]
 
-_INPUT = {Player.ONE: "One", Player.TWO: "Two"}
 _COLOUR = {Player.ONE: "Black", Player.TWO: "White"}
 
 
@@ -50,7 +49,9 @@ def is_over(board: str) -> bool:
 
 
 def interface_tray(
-    board: str, turned: tuple[int, ...] = (), mover: Player | None = None,
+    board: str,
+    turned: tuple[int, ...] = (),
+    mover: Player | None = None,
     next_player: Player | None = None,
 ) -> str:
     """Return the Tray an interface is sent for the settled ``board``.
@@ -71,8 +72,11 @@ def interface_tray(
 def _read_state(state: Mapping[str, Any]) -> tuple[str, Player, int]:
     """Return the board, the player to move and the moves played; raise IllegalMove."""
     board = state.get("tray")
-    if (not isinstance(board, str) or len(board) != CELLS
-            or set(board) - {"0", DISC[Player.ONE], DISC[Player.TWO]}):
+    if (
+        not isinstance(board, str)
+        or len(board) != CELLS
+        or set(board) - {"0", DISC[Player.ONE], DISC[Player.TWO]}
+    ):
         raise IllegalMove("the game's Tray is corrupt")
     try:
         player = Player(int(state.get("player", 1)))
@@ -97,7 +101,7 @@ class ReversiRules:
         """Return the standard start, black (player one) to move."""
         return Turn(
             state={"tray": INIT_TRAY, "player": int(Player.ONE), "count": 0},
-            params={"Tray": "Init", "Input": "One", "Count": "0"},
+            params=PageParams().tray("Init").input(Player.ONE).count(0).params,
         )
 
     def play(self, state: Mapping[str, Any], value: str) -> Turn:
@@ -125,17 +129,22 @@ class ReversiRules:
         count += 1
         following = player.opponent
         over = is_over(board)
-        params = {
-            "Tray": interface_tray(board, turned, player, None if over else following),
-            f"Move{int(player)}": value,
-            "Count": str(count),
+        asked = None if over else following
+        params = (
+            PageParams()
+            .tray(interface_tray(board, turned, player, asked))
+            .move(player, value)
+            .count(count)
+            .ask(asked)
+            .params
+        )
+        new_state = {
+            **state,
+            "tray": board,
+            "player": int(following),
+            "count": count,
+            f"move{int(player)}": value,
         }
-        if over:
-            params["Method"] = "End"
-        else:
-            params["Input"] = _INPUT[following]
-        new_state = {**state, "tray": board, "player": int(following), "count": count,
-                     f"move{int(player)}": value}
         return Turn(state=new_state, params=params, over=over)
 
     # --- the Arbitre's part (engine protocol section 4, Reversi; decisions 14, 15, 22) -----
@@ -158,8 +167,11 @@ class ReversiRules:
         the first move (the start position with ``init_as_board``). No Gain is sent."""
         board, _, count = _read_state(state)
         turn = count + 1
-        params = {"Turn": str(turn), **self._last_move(state, player),
-                  "Tray": board if count or init_as_board else "Init"}
+        params = {
+            "Turn": str(turn),
+            **opponent_move(state, player),
+            "Tray": board if count or init_as_board else "Init",
+        }
         return EngineRequest(move_id=turn, params=params)
 
     def engine_value(self, state: Mapping[str, Any], player: Player, value: str) -> str:
@@ -194,14 +206,13 @@ class ReversiRules:
         black, white = counts(board)
         if black == white:
             return Result(None, f"equal discs {black}-{white}")
-        return Result(Player.ONE if black > white else Player.TWO,
-                      f"more discs {black}-{white}")
+        return Result(Player.ONE if black > white else Player.TWO, f"more discs {black}-{white}")
 
     def final(self, state: Mapping[str, Any], player: Player) -> Mapping[str, str]:
         """Return ``Turn`` (moves played), the opponent's last move and the final settled
         Tray (decision 10); no Gain."""
         board, _, count = _read_state(state)
-        return {"Turn": str(count), **self._last_move(state, player), "Tray": board}
+        return {"Turn": str(count), **opponent_move(state, player), "Tray": board}
 
     def page(
         self, turn: Turn, viewer: Player | None, *, asking: bool, reveal: bool = False
@@ -209,19 +220,12 @@ class ReversiRules:
         """Return the hot-seat page's parameters without ``Input`` (nothing is hidden), with
         ``Legend`` "Black passes"/"White passes" after an ``XX``, or "I pass" when the page
         asks ``viewer`` and ``viewer`` has no legal move (interface protocol section 4)."""
-        params = {name: value for name, value in turn.params.items() if name != "Input"}
-        passed = [p for p in Player if params.get(f"Move{int(p)}") == PASS]
+        page = PageParams.shown(turn.params)
+        passed = [p for p in Player if turn.params.get(f"Move{int(p)}") == PASS]
         if passed:
-            params["Legend"] = f"{_COLOUR[passed[-1]]} passes"
+            page = page.legend(f"{_COLOUR[passed[-1]]} passes")
         if asking and viewer is not None and not turn.over:
             board, _, _ = _read_state(turn.state)
             if not legal_moves(board, viewer):
-                params["Legend"] = "I pass"
-        return params
-
-    @staticmethod
-    def _last_move(state: Mapping[str, Any], player: Player) -> dict[str, str]:
-        """Return ``{"Move1"/"Move2": the opponent's last move}``, empty before it moved."""
-        opponent = player.opponent
-        last = state.get(f"move{int(opponent)}")
-        return {f"Move{int(opponent)}": str(last)} if last else {}
+                page = page.legend("I pass")
+        return page.params

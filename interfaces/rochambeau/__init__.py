@@ -5,10 +5,10 @@ Methods Standard, None, and End (spec section 4, Decision).
 
 from __future__ import annotations
 
-from interfaces.plugin import SetInterface
-from interfaces.rochambeau.engines import ENGINES
-from interfaces.rochambeau.game import build
-from interfaces.rochambeau.rules import RochambeauRules
+from tournoyons_gui.interfaces.plugin import SetInterface
+from tournoyons_gui.interfaces.rochambeau.engines import ENGINES
+from tournoyons_gui.interfaces.rochambeau.game import build
+from tournoyons_gui.interfaces.rochambeau.rules import RochambeauRules
 
 interface = SetInterface(
     name="Rochambeau",

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from interfaces.plugin import View
-from interfaces.protocol import Context, Method, ParamError, Player
+from tournoyons_gui.interfaces.plugin import View
+from tournoyons_gui.interfaces.protocol import Context, Method, ParamError, Player, read_param
 
 ROCK, PAPER, SCISSORS = "1", "2", "3"
 HANDS = (ROCK, PAPER, SCISSORS)
@@ -76,11 +76,9 @@ def build(ctx: Context) -> RochambeauView:
         hands[side] = move if move in HANDS else None
         if move is not None and move not in HANDS:
             errors.append(ParamError(f"move{side}", "Move is 1 rock, 2 paper or 3 scissors"))
-        try:
-            scores[side] = read_score(ctx.gain(side))
-        except ValueError:
-            scores[side] = None
-            errors.append(ParamError(f"gain{side}", "Gain is a score 0-5"))
+        scores[side] = read_param(
+            read_score, ctx.gain(side), f"gain{side}", errors, "Gain is a score 0-5"
+        )
 
     hand1, hand2 = hands[Player.ONE], hands[Player.TWO]
     outcome = {Player.ONE: "", Player.TWO: ""}

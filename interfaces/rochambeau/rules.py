@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
-from interfaces.protocol import Player
-from interfaces.rochambeau.game import HANDS, WINNING_SCORE, round_winner
+from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
+from tournoyons_gui.interfaces.protocol import PageParams, Player
+from tournoyons_gui.interfaces.rochambeau.game import HANDS, WINNING_SCORE, round_winner
 
 #: Rounds after which the match ends on the scores (decision 16).
 MAX_ROUNDS = 99
@@ -61,7 +61,7 @@ class RochambeauRules:
         """Return the first round, player one to choose."""
         return Turn(
             state={"score1": 0, "score2": 0, "rounds": 0, "pending": None},
-            params={"Input": "One", "Gain1": "0", "Gain2": "0", "Count": "0"},
+            params=PageParams().input(Player.ONE).gains(0, 0).count(0).params,
         )
 
     def start(self, level: int = 1) -> Turn:
@@ -82,10 +82,15 @@ class RochambeauRules:
         if _is_over(score, rounds):
             raise IllegalMove("the match is over")
         pending = state.get("pending")
-        gains = {"Gain1": str(score[Player.ONE]), "Gain2": str(score[Player.TWO])}
         if pending is None:
             new_state = {**state, "pending": value}
-            return Turn(state=new_state, params={"Input": "Two", **gains, "Count": str(rounds)})
+            page = (
+                PageParams()
+                .input(Player.TWO)
+                .gains(score[Player.ONE], score[Player.TWO])
+                .count(rounds)
+            )
+            return Turn(state=new_state, params=page.params)
         if pending not in HANDS:
             raise IllegalMove("the match's pending hand is corrupt")
 
@@ -93,16 +98,24 @@ class RochambeauRules:
         if winner is not None:
             score[winner] += 1
         rounds += 1
-        new_state = {"score1": score[Player.ONE], "score2": score[Player.TWO],
-                     "rounds": rounds, "pending": None, "hand1": str(pending), "hand2": value}
-        params = {"Move1": str(pending), "Move2": value,
-                  "Gain1": str(score[Player.ONE]), "Gain2": str(score[Player.TWO]),
-                  "Count": str(rounds)}
-        if _is_over(score, rounds):
-            params["Method"] = "End"
-            return Turn(state=new_state, params=params, over=True)
-        params["Input"] = "One"
-        return Turn(state=new_state, params=params)
+        new_state = {
+            "score1": score[Player.ONE],
+            "score2": score[Player.TWO],
+            "rounds": rounds,
+            "pending": None,
+            "hand1": str(pending),
+            "hand2": value,
+        }
+        over = _is_over(score, rounds)
+        page = (
+            PageParams()
+            .move(Player.ONE, str(pending))
+            .move(Player.TWO, value)
+            .gains(score[Player.ONE], score[Player.TWO])
+            .count(rounds)
+            .ask(None if over else Player.ONE)
+        )
+        return Turn(state=new_state, params=page.params, over=over)
 
     # --- the Arbitre's part (engine protocol section 4, Rochambeau; decision 16) ----------
 
@@ -156,15 +169,21 @@ class RochambeauRules:
             return Result(Player.ONE if one > two else Player.TWO, f"first to 5 ({one}-{two})")
         if one == two:
             return Result(None, f"equal scores after {rounds} rounds ({one}-{two})")
-        return Result(Player.ONE if one > two else Player.TWO,
-                      f"higher score after {rounds} rounds ({one}-{two})")
+        return Result(
+            Player.ONE if one > two else Player.TWO,
+            f"higher score after {rounds} rounds ({one}-{two})",
+        )
 
     def final(self, state: Mapping[str, Any], player: Player) -> Mapping[str, str]:
         """Return ``Turn`` (the hands played: twice the rounds), the final scores
         ``Gain1``/``Gain2`` and the opponent's hand of the last round; no ``Tray``."""
         score = _scores(state)
-        return {"Turn": str(2 * _rounds(state)), "Gain1": str(score[Player.ONE]),
-                "Gain2": str(score[Player.TWO]), **self._last_hand(state, player)}
+        return {
+            "Turn": str(2 * _rounds(state)),
+            "Gain1": str(score[Player.ONE]),
+            "Gain2": str(score[Player.TWO]),
+            **self._last_hand(state, player),
+        }
 
     def page(
         self, turn: Turn, viewer: Player | None, *, asking: bool, reveal: bool = False
@@ -173,11 +192,11 @@ class RochambeauRules:
         ``Move1``/``Move2``, the scores, ``Count``, ``Method=End`` at the end. A hand still
         pending (player one's, while player two chooses) is shown to player one only, or
         with ``reveal``; never to player two or to spectators."""
-        params = {name: value for name, value in turn.params.items() if name != "Input"}
+        page = PageParams.shown(turn.params)
         pending = turn.state.get("pending")
         if pending in HANDS and (viewer is Player.ONE or reveal):
-            params = {"Move1": str(pending), **params}
-        return params
+            page = PageParams().move(Player.ONE, str(pending)).extend(page)
+        return page.params
 
     @staticmethod
     def _last_hand(state: Mapping[str, Any], player: Player) -> dict[str, str]:

@@ -8,12 +8,12 @@ section 4).
 
 from __future__ import annotations
 
-from interfaces.plugin import SetInterface
-from interfaces.protocol import Method
-from interfaces.seafight.board import SEPARATOR, build
-from interfaces.seafight.engines import ENGINES
-from interfaces.seafight.fleet import EMPTY_SHOTS, read_cell
-from interfaces.seafight.rules import SeafightRules
+from tournoyons_gui.interfaces.plugin import SetInterface
+from tournoyons_gui.interfaces.protocol import Method
+from tournoyons_gui.interfaces.seafight.board import SEPARATOR, build
+from tournoyons_gui.interfaces.seafight.engines import ENGINES
+from tournoyons_gui.interfaces.seafight.fleet import EMPTY_SHOTS, read_cell
+from tournoyons_gui.interfaces.seafight.rules import SeafightRules
 
 __all__ = ["interface"]
 
@@ -28,10 +28,12 @@ def _shots(**codes: str) -> str:
 
 # Mid-game, player one to fire: player two has hit player one's ship at H2; player one has
 # sunk the ship at G0-H0 and hit E3.
-_SAMPLE_TRAY = SEPARATOR.join((
-    _shots(D4="1", H3="2", B7="1", I9="1", F1="1"),
-    _shots(G0="3", H0="3", E3="2", A9="1", C6="1"),
-))
+_SAMPLE_TRAY = SEPARATOR.join(
+    (
+        _shots(D4="1", H3="2", B7="1", I9="1", F1="1"),
+        _shots(G0="3", H0="3", E3="2", A9="1", C6="1"),
+    )
+)
 
 interface = SetInterface(
     name="Seafight",
@@ -40,9 +42,14 @@ interface = SetInterface(
     methods=frozenset(Method),
     rules=SeafightRules(),
     sample={
-        "Method": "Inverse", "Tray": _SAMPLE_TRAY, "Input": "One", "Count": "10",
-        "Gain1": "H5A01V4H22H3C51V3A71H2F81", "Gain2": "H2G03",
-        "Name1": "MissOne", "Name2": "MrTwo",
+        "Method": "Inverse",
+        "Tray": _SAMPLE_TRAY,
+        "Input": "One",
+        "Count": "10",
+        "Gain1": "H5A01V4H22H3C51V3A71H2F81",
+        "Gain2": "H2G03",
+        "Name1": "MissOne",
+        "Name2": "MrTwo",
     },
     engines=ENGINES,
 )

@@ -24,18 +24,16 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import NamedTuple
 
-from interfaces.plugin import View
-from interfaces.protocol import Context, Method, ParamError, Player
-from interfaces.seafight.fleet import (
-    CELLS,
+from tournoyons_gui.interfaces.grid import Cell
+from tournoyons_gui.interfaces.plugin import View
+from tournoyons_gui.interfaces.protocol import Context, Method, ParamError, Player, read_param
+from tournoyons_gui.interfaces.seafight.fleet import (
     CLASSIC_FLEET,
     EMPTY_SHOTS,
+    GRID,
     HIT,
-    SIZE,
     SUNK,
-    FleetError,
     Ship,
     cell_name,
     check_classic,
@@ -75,39 +73,11 @@ UNKNOWN = "0"  # a ship of a hidden fleet not sunk yet, in the row under its boa
 HIDDEN = "hidden"  # a sunk ship of a hidden fleet, before the shot that sank it lands
 
 
-class Cell(NamedTuple):
-    """One cell of a board: its ``number`` 0..99 (row-major) and its shot code ``state``.
-
-    ``before`` is the code shown until ``Wait`` has elapsed (``"0"`` on the cell a shot is
-    landing on, ``"2"`` on the other cells of the ship it sinks), or ``None``;
-    ``last_move`` the player whose ``Move`` landed here. A tuple: 200 are drawn per page,
-    hashed by the fragment cache at C speed.
-    """
-
-    number: int
-    state: str
-    before: str | None = None
-    last_move: Player | None = None
-
-    @property
-    def name(self) -> str:
-        """Return the cell's name, ``A0``..``J9``."""
-        return CELL_NAMES[self.number]
-
-    @property
-    def row(self) -> int:
-        """Return the row 0..9, 0 at the top."""
-        return self.number // SIZE
-
-    @property
-    def column(self) -> int:
-        """Return the column 0..9 (``A``..``J``), 0 at the left."""
-        return self.number % SIZE
-
-
-CELL_NAMES = tuple(cell_name(index) for index in range(CELLS))
-# The cell of each index in each plain shot code, made once: most cells of a page are these.
-PLAIN_CELLS = tuple({code: Cell(index, code) for code in "0123"} for index in range(CELLS))
+# Each cell (:class:`tournoyons_gui.interfaces.grid.Cell`) in each plain shot code, made once: most
+# cells
+# of a page are these. A cell's ``before`` is ``"0"`` on the cell a shot is landing on,
+# ``"2"`` on the other cells of the ship it sinks.
+PLAIN_CELLS = Cell.table(GRID, "0123")
 
 
 @dataclass(frozen=True)
@@ -204,16 +174,19 @@ def player_to_move(shots: tuple[str, str]) -> Player:
     return Player.ONE if fired_by_one <= fired_by_two else Player.TWO
 
 
-def _read_gain(ctx: Context, player: Player, errors: list[ParamError]) -> tuple[Ship, ...] | None:
-    raw = ctx.gain(player)
-    if raw is None:
-        return None
-    try:
-        ships = read_fleet(raw)
-        check_layout(ships)
-    except FleetError as error:
-        errors.append(ParamError(f"gain{player}", str(error)))
-        return None
+def _laid_out(value: str) -> tuple[Ship, ...]:
+    """Return the fleet ``value`` (a ``Gain``); raise :class:`FleetError` unless every ship
+    is inside the board and none overlap."""
+    ships = read_fleet(value)
+    check_layout(ships)
+    return ships
+
+
+def _classic(value: str) -> tuple[Ship, ...]:
+    """Return the fleet ``value`` (a ``Gain``); raise :class:`FleetError` unless it is a
+    classic fleet, laid out (``check_classic``)."""
+    ships = read_fleet(value)
+    check_classic(ships)
     return ships
 
 
@@ -231,8 +204,9 @@ def _lost(fleet: tuple[Ship, ...] | None, shots: str, revealed: bool) -> bool:
     return shots.count(SUNK) >= sum(CLASSIC_FLEET)
 
 
-def _fleet_row(fleet: tuple[Ship, ...] | None, shown: list[ShipView],
-               revealed: bool) -> tuple[FleetMark, ...]:
+def _fleet_row(
+    fleet: tuple[Ship, ...] | None, shown: list[ShipView], revealed: bool
+) -> tuple[FleetMark, ...]:
     if revealed and fleet is not None:
         return tuple(FleetMark(v.ship.size, v.state, v.before) for v in shown)
     # A hidden fleet: its sunk ships, and the rest of the classic fleet not known yet.
@@ -247,8 +221,14 @@ def _fleet_row(fleet: tuple[Ship, ...] | None, shown: list[ShipView],
     return tuple(sorted(marks, key=lambda mark: -mark.size))
 
 
-def _board(player: Player, shots: str, fleet: tuple[Ship, ...] | None, revealed: bool,
-           move: tuple[int, str] | None, target: bool) -> Board:
+def _board(
+    player: Player,
+    shots: str,
+    fleet: tuple[Ship, ...] | None,
+    revealed: bool,
+    move: tuple[int, str] | None,
+    target: bool,
+) -> Board:
     codes = list(shots)
     before: dict[int, str] = {}
     sunk_now: Ship | None = None
@@ -274,8 +254,9 @@ def _board(player: Player, shots: str, fleet: tuple[Ship, ...] | None, revealed:
         shown.append(ShipView(ship, state, ship_before))
     landed = move[0] if move is not None else None
     cells = tuple(
-        Cell(i, code, before.get(i), player if i == landed else None)
-        if i == landed or i in before or code not in PLAIN_CELLS[i] else PLAIN_CELLS[i][code]
+        Cell.on(GRID, i, code, before.get(i), player if i == landed else None)
+        if i == landed or i in before
+        else PLAIN_CELLS[i][code]
         for i, code in enumerate(codes)
     )
     return Board(
@@ -289,8 +270,9 @@ def _board(player: Player, shots: str, fleet: tuple[Ship, ...] | None, revealed:
     )
 
 
-def _read_move(ctx: Context, player: Player, shots: list[str],
-               errors: list[ParamError]) -> tuple[int, str] | None:
+def _read_move(
+    ctx: Context, player: Player, shots: list[str], errors: list[ParamError]
+) -> tuple[int, str] | None:
     """Read ``Move<player>`` and put its result on the board's shots when not there yet."""
     raw = ctx.move(player)
     if raw is None:
@@ -306,27 +288,21 @@ def _read_move(ctx: Context, player: Player, shots: list[str],
         return None
     if code == "0":
         board = shots[player - 1]
-        shots[player - 1] = board[:index] + result + board[index + 1:]
+        shots[player - 1] = board[:index] + result + board[index + 1 :]
     return shot
 
 
 def _prepare(ctx: Context, tray: str, errors: list[ParamError]) -> SeafightView:
     player = ctx.input or Player.ONE
     ships: tuple[PrepShip, ...] = tuple(PrepShip(size) for size in CLASSIC_FLEET)
-    raw = ctx.gain(player)
-    if raw is not None:
-        # A fleet given to the preparing player is where its ships start.
-        try:
-            fleet = read_fleet(raw)
-            check_classic(fleet)
-        except FleetError as error:
-            errors.append(ParamError(f"gain{player}", str(error)))
-        else:
-            ordered = sorted(fleet, key=lambda ship: -ship.size)
-            ships = tuple(PrepShip(ship.size, with_state(ship, "1")) for ship in ordered)
+    # A fleet given to the preparing player is where its ships start.
+    fleet = read_param(_classic, ctx.gain(player), f"gain{player}", errors)
+    if fleet is not None:
+        ordered = sorted(fleet, key=lambda ship: -ship.size)
+        ships = tuple(PrepShip(ship.size, with_state(ship, "1")) for ship in ordered)
     board = Board(
         player=player,
-        cells=tuple(Cell(i, "0") for i in range(CELLS)),
+        cells=tuple(cells["0"] for cells in PLAIN_CELLS),
         ships=(),
         fleet=(),
         revealed=True,
@@ -357,7 +333,10 @@ def build(ctx: Context) -> SeafightView:
     if ctx.method is Method.PREPARE:
         return _prepare(ctx, SEPARATOR.join(shots), errors)
 
-    fleets = {player: _read_gain(ctx, player, errors) for player in Player}
+    fleets = {
+        player: read_param(_laid_out, ctx.gain(player), f"gain{player}", errors)
+        for player in Player
+    }
     moves = {player: _read_move(ctx, player, shots, errors) for player in Player}
 
     player: Player | None = ctx.input
@@ -365,8 +344,14 @@ def build(ctx: Context) -> SeafightView:
         player = player_to_move((shots[0], shots[1]))
     revealed = _REVEALED.get(ctx.method, frozenset())
     boards = tuple(
-        _board(p, shots[p - 1], fleets[p], p in revealed, moves[p],
-               target=player is not None and p is player.opponent)
+        _board(
+            p,
+            shots[p - 1],
+            fleets[p],
+            p in revealed,
+            moves[p],
+            target=player is not None and p is player.opponent,
+        )
         for p in Player
     )
     losers = [board.player for board in boards if board.lost]
@@ -379,8 +364,7 @@ def build(ctx: Context) -> SeafightView:
         playable = tuple(cell.name for cell in target.cells if cell.state == "0")
     if not playable:
         boards = tuple(
-            Board(b.player, b.cells, b.ships, b.fleet, b.revealed, False, b.lost)
-            for b in boards
+            Board(b.player, b.cells, b.ships, b.fleet, b.revealed, False, b.lost) for b in boards
         )
     moved = any(moves.values())
     return SeafightView(
@@ -392,4 +376,3 @@ def build(ctx: Context) -> SeafightView:
         boards=boards,
         winner=winner,
     )
-

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
-from interfaces.seafight.fleet import (
+from tournoyons_gui.interfaces.seafight.fleet import (
     CELLS,
     EMPTY_SHOTS,
     HIT,
@@ -98,7 +98,8 @@ def hunter_engine(params: Mapping[str, str]) -> str:
     hits = {i for i, code in enumerate(shots) if code == HIT}
     if hits:
         targets = _line_targets(shots, hits) or sorted(
-            {n for i in hits for n in _neighbours(i) if shots[n] == "0"})
+            {n for i in hits for n in _neighbours(i) if shots[n] == "0"}
+        )
         if targets:
             return cell_name(_rng.choice(targets))
     parity = [i for i in free if (i // SIZE + i % SIZE) % 2 == 0]

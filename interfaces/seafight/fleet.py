@@ -16,8 +16,9 @@ column``).
 The fleet a player prepares is the classic one, sizes 5, 4, 3, 3, 2, every ship inside the
 board and no two ships on one cell (spec section 4, Decision).
 
-This module is shared by the page's view model (:mod:`interfaces.seafight.board`) and the
-rules (:mod:`interfaces.seafight.rules`).
+This module is shared by the page's view model (:mod:`tournoyons_gui.interfaces.seafight.board`)
+and the
+rules (:mod:`tournoyons_gui.interfaces.seafight.rules`).
 """
 
 from __future__ import annotations
@@ -28,11 +29,14 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from tournoyons_gui.interfaces.grid import Grid
+
 __all__ = [
     "CELLS",
     "CLASSIC_FLEET",
     "COLUMNS",
     "EMPTY_SHOTS",
+    "GRID",
     "SIZE",
     "FleetError",
     "Ship",
@@ -51,10 +55,9 @@ __all__ = [
     "with_state",
 ]
 
-SIZE = 10
-CELLS = SIZE * SIZE
 COLUMNS = "ABCDEFGHIJ"
-EMPTY_SHOTS = "0" * CELLS
+GRID = Grid.lettered(COLUMNS, "0123456789")
+SIZE, CELLS, EMPTY_SHOTS = GRID.width, GRID.size, GRID.empty
 SHOT_CODES = frozenset("0123")
 
 # Ship sizes of the fleet a player prepares, largest first.
@@ -63,46 +66,31 @@ CLASSIC_FLEET: tuple[int, ...] = (5, 4, 3, 3, 2)
 INTACT, HIT, SUNK = "1", "2", "3"
 
 _SHIP = re.compile(r"([VH])([2-5])([A-J])([0-9])([123I])")
-_CELL = re.compile(r"([A-J])([0-9])")
-_SHOT = re.compile(r"([A-J])([0-9])([123])")
 
 
 class FleetError(ValueError):
     """A fleet that cannot be read or laid out: the message says why (for logs and tests)."""
 
 
-def cell_name(index: int) -> str:
-    """Return the name (``A0``..``J9``) of the cell numbered ``index`` 0..99."""
-    row, column = divmod(index, SIZE)
-    return f"{COLUMNS[column]}{row}"
-
-
-def cell_index(column: int, row: int) -> int:
-    """Return the number 0..99 of the cell at ``column``, ``row`` (each 0..9)."""
-    return row * SIZE + column
-
-
-def read_cell(value: str | None) -> int | None:
-    """Return the number 0..99 of a cell written ``C5``, or ``None`` if it is not one."""
-    match = _CELL.fullmatch(value or "")
-    if match is None:
-        return None
-    return cell_index(COLUMNS.index(match.group(1)), int(match.group(2)))
+#: The name (``A0``..``J9``) of the cell numbered ``index`` 0..99.
+cell_name = GRID.name
+#: The number 0..99 of the cell at ``column``, ``row`` (each 0..9).
+cell_index = GRID.at
+#: The number 0..99 of a cell written ``C5`` (upper case), or ``None`` if it is not one.
+read_cell = GRID.index
 
 
 def read_shot(value: str | None) -> tuple[int, str] | None:
     """Return ``(cell number, result code)`` of a shot written ``C53``, or ``None``."""
-    match = _SHOT.fullmatch(value or "")
-    if match is None:
+    if value is None or len(value) != 3 or value[2] not in "123":  # water, hit, sunk
         return None
-    return cell_index(COLUMNS.index(match.group(1)), int(match.group(2))), match.group(3)
+    index = GRID.index(value[:2])
+    return None if index is None else (index, value[2])
 
 
 def read_shots(value: str) -> str | None:
     """Return ``value`` if it is 100 shot codes ``0``..``3``, else ``None``."""
-    if len(value) == CELLS and set(value) <= SHOT_CODES:
-        return value
-    return None
+    return GRID.board(value, SHOT_CODES)
 
 
 @dataclass(frozen=True)
@@ -122,8 +110,10 @@ class Ship:
     @property
     def code(self) -> str:
         """Return the ship in the manual's 5-character syntax (``V3C51``)."""
-        return f"{'V' if self.vertical else 'H'}{self.size}{COLUMNS[self.column]}{self.row}" \
+        return (
+            f"{'V' if self.vertical else 'H'}{self.size}{COLUMNS[self.column]}{self.row}"
             f"{self.state}"
+        )
 
     @property
     def inside(self) -> bool:
@@ -159,15 +149,17 @@ def read_fleet(value: str | None) -> tuple[Ship, ...]:
     for start in range(0, len(text), 5):
         match = _SHIP.fullmatch(text[start : start + 5])
         if match is None:
-            raise FleetError(f"{text[start:start + 5]!r} is not a ship (V3C51)")
+            raise FleetError(f"{text[start : start + 5]!r} is not a ship (V3C51)")
         direction, size, column, row, state = match.groups()
-        ships.append(Ship(
-            vertical=direction == "V",
-            size=int(size),
-            column=COLUMNS.index(column),
-            row=int(row),
-            state=INTACT if state == "I" else state,
-        ))
+        ships.append(
+            Ship(
+                vertical=direction == "V",
+                size=int(size),
+                column=COLUMNS.index(column),
+                row=int(row),
+                state=INTACT if state == "I" else state,
+            )
+        )
     return tuple(ships)
 
 
@@ -207,8 +199,9 @@ def ship_at(ships: Iterable[Ship], index: int) -> Ship | None:
     return None
 
 
-def random_fleet(rng: random.Random | None = None,
-                 sizes: Sequence[int] = CLASSIC_FLEET) -> tuple[Ship, ...]:
+def random_fleet(
+    rng: random.Random | None = None, sizes: Sequence[int] = CLASSIC_FLEET
+) -> tuple[Ship, ...]:
     """Return a random legal fleet of ``sizes``, every ship intact.
 
     Each ship is drawn uniformly among the positions still free; with the classic fleet a

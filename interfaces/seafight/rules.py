@@ -21,10 +21,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
-from interfaces.protocol import Player
-from interfaces.seafight.board import SEPARATOR
-from interfaces.seafight.fleet import (
+from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
+from tournoyons_gui.interfaces.protocol import Method, PageParams, Player, opponent_move
+from tournoyons_gui.interfaces.seafight.board import SEPARATOR
+from tournoyons_gui.interfaces.seafight.fleet import (
     EMPTY_SHOTS,
     HIT,
     SUNK,
@@ -43,7 +43,6 @@ from interfaces.seafight.fleet import (
 
 __all__ = ["SeafightRules", "fire"]
 
-_INPUT = {Player.ONE: "One", Player.TWO: "Two"}
 WATER = "1"
 INIT = "Init"
 
@@ -75,6 +74,34 @@ def _fleet_shown(fleet: tuple[Ship, ...], shots: str, whole: bool) -> str:
     return format_fleet(ship for ship in ships if whole or ship.state == SUNK)
 
 
+def _person_method(player: Player) -> Method:
+    """Return the Method of a person's page: ``Inverse`` for player one, else ``Standard``
+    (their own fleet whole, the other's sunk ships only)."""
+    return Method.INVERSE if player is Player.ONE else Method.STANDARD
+
+
+def _prepare(player: Player, count: int) -> PageParams:
+    """Return the page asking ``player`` for a fleet."""
+    return PageParams().method(Method.PREPARE).input(player).count(count)
+
+
+def _firing(
+    player: Player, fleets: list[tuple[Ship, ...]], shots: list[str], count: int
+) -> PageParams:
+    """Return the page of ``player``'s turn to fire: their fleet, the other's sunk ships."""
+    return (
+        PageParams()
+        .method(_person_method(player))
+        .input(player)
+        .tray(SEPARATOR.join(shots))
+        .gains(
+            _fleet_shown(fleets[0], shots[0], whole=player is Player.ONE),
+            _fleet_shown(fleets[1], shots[1], whole=player is Player.TWO),
+        )
+        .count(count)
+    )
+
+
 class SeafightRules:
     """The game. ``state`` is a JSON object:
 
@@ -90,9 +117,16 @@ class SeafightRules:
 
     def new_game(self) -> Turn:
         """Return the first turn: player one prepares a fleet."""
-        state = {"phase": "prepare", "next": 1, "fleets": ["", ""],
-                 "shots": [EMPTY_SHOTS, EMPTY_SHOTS], "count": 0, "move1": "", "move2": ""}
-        return Turn(state=state, params={"Method": "Prepare", "Input": "One", "Count": "0"})
+        state = {
+            "phase": "prepare",
+            "next": 1,
+            "fleets": ["", ""],
+            "shots": [EMPTY_SHOTS, EMPTY_SHOTS],
+            "count": 0,
+            "move1": "",
+            "move2": "",
+        }
+        return Turn(state=state, params=_prepare(Player.ONE, 0).params)
 
     def play(self, state: Mapping[str, Any], value: str) -> Turn:
         """Apply ``value``: a fleet while preparing, else a cell to fire at (``C5``)."""
@@ -109,10 +143,9 @@ class SeafightRules:
             fleets[player - 1] = tuple(with_state(ship, "1") for ship in fleet)
             if player is Player.ONE:
                 new = self._state("prepare", Player.TWO, fleets, shots, count, moves)
-                return Turn(state=new, params={"Method": "Prepare", "Input": "Two",
-                                               "Count": str(count)})
+                return Turn(state=new, params=_prepare(Player.TWO, count).params)
             new = self._state("fire", Player.ONE, fleets, shots, count, moves)
-            return Turn(state=new, params=self._params(Player.ONE, fleets, shots, count))
+            return Turn(state=new, params=_firing(Player.ONE, fleets, shots, count).params)
 
         index = read_cell(value.strip().upper())
         if index is None:
@@ -121,45 +154,47 @@ class SeafightRules:
         board, result = fire(fleets[target - 1], shots[target - 1], index)
         shots[target - 1] = board
         count += 1
-        move = {f"Move{target}": cell_name(index) + result}
         moves[player - 1] = cell_name(index) + result
         if all(ship_state(ship, board) == SUNK for ship in fleets[target - 1]):
             new = self._state("over", target, fleets, shots, count, moves)
-            params = {
-                "Method": "End",
-                "Tray": SEPARATOR.join(shots),
-                "Gain1": _fleet_shown(fleets[0], shots[0], whole=True),
-                "Gain2": _fleet_shown(fleets[1], shots[1], whole=True),
-                "Count": str(count),
-                **move,
-            }
-            return Turn(state=new, params=params, over=True)
+            page = (
+                PageParams()
+                .method(Method.END)
+                .tray(SEPARATOR.join(shots))
+                .gains(
+                    _fleet_shown(fleets[0], shots[0], whole=True),
+                    _fleet_shown(fleets[1], shots[1], whole=True),
+                )
+                .count(count)
+            )
+            return Turn(state=new, params=page.move(target, moves[player - 1]).params, over=True)
         new = self._state("fire", target, fleets, shots, count, moves)
-        return Turn(state=new, params={**self._params(target, fleets, shots, count), **move})
+        page = _firing(target, fleets, shots, count).move(target, moves[player - 1])
+        return Turn(state=new, params=page.params)
 
     @staticmethod
-    def _params(player: Player, fleets: list[tuple[Ship, ...]], shots: list[str],
-                count: int) -> dict[str, str]:
-        """Return the page of ``player``'s turn: their fleet, the other's sunk ships."""
+    def _state(
+        phase: str,
+        player: Player,
+        fleets: list[tuple[Ship, ...]],
+        shots: list[str],
+        count: int,
+        moves: list[str],
+    ) -> dict[str, Any]:
         return {
-            "Method": "Inverse" if player is Player.ONE else "Standard",
-            "Input": _INPUT[player],
-            "Tray": SEPARATOR.join(shots),
-            "Gain1": _fleet_shown(fleets[0], shots[0], whole=player is Player.ONE),
-            "Gain2": _fleet_shown(fleets[1], shots[1], whole=player is Player.TWO),
-            "Count": str(count),
+            "phase": phase,
+            "next": int(player),
+            "fleets": [format_fleet(fleet) for fleet in fleets],
+            "shots": list(shots),
+            "count": count,
+            "move1": moves[0],
+            "move2": moves[1],
         }
 
     @staticmethod
-    def _state(phase: str, player: Player, fleets: list[tuple[Ship, ...]], shots: list[str],
-               count: int, moves: list[str]) -> dict[str, Any]:
-        return {"phase": phase, "next": int(player),
-                "fleets": [format_fleet(fleet) for fleet in fleets],
-                "shots": list(shots), "count": count, "move1": moves[0], "move2": moves[1]}
-
-    @staticmethod
-    def _read(state: Mapping[str, Any]) -> tuple[
-            str, Player, list[tuple[Ship, ...]], list[str], int]:
+    def _read(
+        state: Mapping[str, Any],
+    ) -> tuple[str, Player, list[tuple[Ship, ...]], list[str], int]:
         """Read a state back; raise :class:`IllegalMove` when it is not one of ours."""
         try:
             phase = str(state["phase"])
@@ -206,8 +241,11 @@ class SeafightRules:
         """
         shots = self._read(state)[3]
         turn = self._moves_played(state) + 1
-        params = {"Turn": str(turn), **self._last_move(state, player),
-                  "Tray": self._engine_tray(shots, player, init_as_board)}
+        params = {
+            "Turn": str(turn),
+            **opponent_move(state, player),
+            "Tray": self._engine_tray(shots, player, init_as_board),
+        }
         return EngineRequest(move_id=turn, params=params)
 
     def engine_value(self, state: Mapping[str, Any], player: Player, value: str) -> str:
@@ -252,11 +290,13 @@ class SeafightRules:
         states in ``Gain1``/``Gain2`` (revealed on the final call only, decision 17), the
         opponent's last shot and this engine's 200-character Tray (``Init`` if no shot)."""
         _, _, fleets, shots, _ = self._read(state)
-        gains = {f"Gain{p}": _fleet_shown(fleets[p - 1], shots[p - 1], whole=True)
-                 for p in Player}
-        return {"Turn": str(self._moves_played(state)), **gains,
-                **self._last_move(state, player),
-                "Tray": self._engine_tray(shots, player, init_as_board=False)}
+        gains = {f"Gain{p}": _fleet_shown(fleets[p - 1], shots[p - 1], whole=True) for p in Player}
+        return {
+            "Turn": str(self._moves_played(state)),
+            **gains,
+            **opponent_move(state, player),
+            "Tray": self._engine_tray(shots, player, init_as_board=False),
+        }
 
     def page(
         self, turn: Turn, viewer: Player | None, *, asking: bool, reveal: bool = False
@@ -276,37 +316,32 @@ class SeafightRules:
         state = turn.state
         phase, next_player, fleets, shots, count = self._read(state)
         if phase == "prepare" and asking:
-            return {"Method": "Prepare", "Count": str(count)}
-        params: dict[str, str] = {"Tray": SEPARATOR.join(shots)}
+            return PageParams().method(Method.PREPARE).count(count).params
+        page = PageParams().tray(SEPARATOR.join(shots))
         everyone = frozenset(Player)
         if phase == "over":
-            method, shown = "End", everyone
+            method, shown = Method.END, everyone
         elif reveal:
-            method, shown = "Double", everyone
+            method, shown = Method.DOUBLE, everyone
         elif viewer is None:
-            method, shown = "Double", frozenset()
+            method, shown = Method.DOUBLE, frozenset()
         else:
-            method, shown = self._method(viewer), frozenset({viewer})
-        params["Method"] = method
+            method, shown = _person_method(viewer), frozenset({viewer})
+        page = page.method(method)
         for p in Player:
             if not fleets[p - 1]:
                 continue
             if p in shown:
-                params[f"Gain{p}"] = _fleet_shown(fleets[p - 1], shots[p - 1], whole=True)
+                page = page.gain(p, _fleet_shown(fleets[p - 1], shots[p - 1], whole=True))
             elif viewer is not None:  # a hidden board of Inverse/Standard: its sunk ships
-                params[f"Gain{p}"] = _fleet_shown(fleets[p - 1], shots[p - 1], whole=False)
+                page = page.gain(p, _fleet_shown(fleets[p - 1], shots[p - 1], whole=False))
         # The shot just landed: fired by the player who moved last, on the other's board.
         if phase != "prepare" and count:
             shooter = next_player.opponent
             last = str(state.get(f"move{shooter}") or "")
             if last:
-                params[f"Move{shooter.opponent}"] = last
-        params["Count"] = str(count)
-        return params
-
-    @staticmethod
-    def _method(viewer: Player) -> str:
-        return "Inverse" if viewer is Player.ONE else "Standard"
+                page = page.move(shooter.opponent, last)
+        return page.count(count).params
 
     def _moves_played(self, state: Mapping[str, Any]) -> int:
         """Return the moves played: the fleets prepared, then every shot (decision 15)."""
@@ -321,10 +356,3 @@ class SeafightRules:
         if not init_as_board and tray == EMPTY_SHOTS * 2:
             return INIT
         return tray
-
-    @staticmethod
-    def _last_move(state: Mapping[str, Any], player: Player) -> dict[str, str]:
-        """Return the opponent's last shot with its result, as ``Move1``/``Move2``."""
-        opponent = player.opponent
-        last = str(state.get(f"move{opponent}") or "")
-        return {f"Move{opponent}": last} if last else {}

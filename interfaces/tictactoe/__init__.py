@@ -5,10 +5,10 @@ Cells ``1``..``9``, Tray codes 0-4, Methods Standard, End, None (manual chapter 
 
 from __future__ import annotations
 
-from interfaces.plugin import SetInterface
-from interfaces.tictactoe.board import build
-from interfaces.tictactoe.engines import ENGINES
-from interfaces.tictactoe.rules import TicTacToeRules
+from tournoyons_gui.interfaces.plugin import SetInterface
+from tournoyons_gui.interfaces.tictactoe.board import build
+from tournoyons_gui.interfaces.tictactoe.engines import ENGINES
+from tournoyons_gui.interfaces.tictactoe.rules import TicTacToeRules
 
 interface = SetInterface(
     name="TicTacToe",

@@ -8,48 +8,50 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from interfaces.plugin import View
-from interfaces.protocol import Context, Method, ParamError, Player
+from tournoyons_gui.interfaces import grid
+from tournoyons_gui.interfaces.plugin import View
+from tournoyons_gui.interfaces.protocol import Context, Player
 
-SIZE = 3
-CELLS = SIZE * SIZE
-EMPTY_TRAY = "0" * CELLS
+GRID = grid.Grid.numbered(3, 3)
+EMPTY_TRAY = GRID.empty
+CODES = "01234"
 
 # Tray codes: 0 empty, 1/2 a player's mark, 3/4 a winning mark of player one/two.
 MARK = {Player.ONE: "1", Player.TWO: "2"}
 WINNING = {Player.ONE: "3", Player.TWO: "4"}
 OWNER = {"1": Player.ONE, "3": Player.ONE, "2": Player.TWO, "4": Player.TWO}
+# The codes a player's Move may point at: their mark, plain or winning.
+OWN = {player: MARK[player] + WINNING[player] for player in Player}
 
 LINES: tuple[tuple[int, int, int], ...] = (
-    (0, 1, 2), (3, 4, 5), (6, 7, 8),  # rows
-    (0, 3, 6), (1, 4, 7), (2, 5, 8),  # columns
-    (0, 4, 8), (2, 4, 6),  # diagonals
+    (0, 1, 2),
+    (3, 4, 5),
+    (6, 7, 8),  # rows
+    (0, 3, 6),
+    (1, 4, 7),
+    (2, 5, 8),  # columns
+    (0, 4, 8),
+    (2, 4, 6),  # diagonals
 )
 
 
-@dataclass(frozen=True)
-class Cell:
-    """One cell. ``number`` 1..9 (top-left to bottom-right), ``row``/``column`` 0..2.
+class Cell(grid.Cell):
+    """One cell (:class:`tournoyons_gui.interfaces.grid.Cell`): ``index`` 0..8 from the top left,
+    named
+    ``1``..``9``.
 
-    ``state`` is the Tray code shown once every impact is drawn; ``before`` the code shown
-    from the move until ``Wait`` has elapsed (a winning mark is first an ordinary one), or
-    ``None``; ``last_move`` the player whose ``Move`` this cell is, or ``None``.
+    A winning mark drawn after a Move is first shown as an ordinary one (``before``).
     """
 
-    number: int
-    state: str
-    before: str | None = None
-    last_move: Player | None = None
+    __slots__ = ()
 
     @property
-    def row(self) -> int:
-        """Return the row, 0 at the top."""
-        return (self.number - 1) // SIZE
+    def number(self) -> int:
+        """Return the cell's number, 1..9 (top-left to bottom-right)."""
+        return self.index + 1
 
-    @property
-    def column(self) -> int:
-        """Return the column, 0 at the left."""
-        return (self.number - 1) % SIZE
+
+PLAIN_CELLS = Cell.table(GRID, CODES)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -60,20 +62,10 @@ class TicTacToeView(View):
     winner: Player | None = None
 
 
-def read_tray(tray: str | None) -> str | None:
-    """Return the 9-character Tray (``Init`` or absent: empty), ``None`` if unreadable."""
-    if tray is None or tray.lower() == "init":
-        return EMPTY_TRAY
-    if len(tray) == CELLS and all(code in "01234" for code in tray):
-        return tray
-    return None
-
-
 def read_move(value: str | None) -> int | None:
     """Return the cell number 1..9 of a Move or Value, or ``None`` if it is not one."""
-    if value is not None and len(value) == 1 and value in "123456789":
-        return int(value)
-    return None
+    index = GRID.index(value)
+    return None if index is None else index + 1
 
 
 def player_to_move(tray: str) -> Player:
@@ -91,55 +83,38 @@ def build(ctx: Context) -> TicTacToeView:
     is not drawn and gives ``move1``/``move2``. A valid Move puts that player's mark on an
     empty cell, as annex B does.
     """
-    errors: list[ParamError] = []
-    tray = read_tray(ctx.tray)
-    if tray is None:
-        errors.append(ParamError("tray", "Tray is 9 characters 0-4, or Init"))
-    board = list(tray or EMPTY_TRAY)
-
-    last: dict[int, Player] = {}
-    for mover in Player:
-        raw = ctx.move(mover)
-        if raw is None:
-            continue
-        number = read_move(raw)
-        code = board[number - 1] if number else ""
-        if number is None or OWNER.get(code, mover) is not mover:
-            errors.append(ParamError(f"move{mover}", "Move is a free or own cell 1-9"))
-            continue
-        if code == "0":
-            board[number - 1] = MARK[mover]
-        last[number] = mover
+    position = GRID.read_position(
+        ctx,
+        CODES,
+        own=OWN,
+        mark=MARK,
+        tray_error="Tray is 9 characters 0-4, or Init",
+        move_error="Move is a free or own cell 1-9",
+    )
+    board, last = position.board, position.moves
 
     winners = {OWNER[code] for code in board if code in "34"}
     winner = winners.pop() if len(winners) == 1 else None
     # The winning line is the impact of the move that made it: shown Wait tenths later.
     delay_win = bool(last) and winner is not None
-    cells = tuple(
-        Cell(
-            number=i + 1,
-            state=code,
-            before=MARK[OWNER[code]] if delay_win and code in "34" else None,
-            last_move=last.get(i + 1),
+    cells: list[Cell] = []
+    for i, code in enumerate(board):
+        before = MARK[OWNER[code]] if delay_win and code in "34" else None
+        cells.append(
+            PLAIN_CELLS[i][code]
+            if before is None and i not in last
+            else Cell.on(GRID, i, code, before, last.get(i))
         )
-        for i, code in enumerate(board)
-    )
 
     shown = "".join(board)
-    over = winner is not None or "0" not in shown or tray is None
-    player: Player | None = ctx.input
-    if player is None and ctx.webtest:
-        player = player_to_move(shown)
-    if ctx.method in (Method.END, Method.NONE) or over:
-        playable: tuple[str, ...] = ()
-    else:
-        playable = tuple(str(c.number) for c in cells if c.state == "0")
+    over = winner is not None or "0" not in shown or position.tray is None
+    player, playable = GRID.offer(ctx, shown, over=over, to_move=lambda: player_to_move(shown))
     return TicTacToeView(
         tray=shown,
-        player=player if playable else None,
+        player=player,
         playable=playable,
-        errors=tuple(errors),
-        sound="win" if winner else ("move" if last else None),
-        cells=cells,
+        errors=tuple(position.errors),
+        sound=position.sound(winner is not None),
+        cells=tuple(cells),
         winner=winner,
     )

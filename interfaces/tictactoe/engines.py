@@ -14,7 +14,7 @@ import random
 from collections.abc import Mapping
 from functools import cache
 
-from interfaces.tictactoe.board import EMPTY_TRAY, LINES
+from tournoyons_gui.interfaces.tictactoe.board import EMPTY_TRAY, LINES
 
 _rng = random.SystemRandom()
 
@@ -58,7 +58,7 @@ def _value(tray: str, mark: str) -> int:
     if not free:
         return 0
     other = "2" if mark == "1" else "1"
-    return max(-_value(tray[:i] + mark + tray[i + 1:], other) for i in free)
+    return max(-_value(tray[:i] + mark + tray[i + 1 :], other) for i in free)
 
 
 def perfect_engine(params: Mapping[str, str]) -> str:
@@ -68,7 +68,7 @@ def perfect_engine(params: Mapping[str, str]) -> str:
     if not free or len(tray) != 9:
         return "1"
     other = "2" if mark == "1" else "1"
-    scores = {i: -_value(tray[:i] + mark + tray[i + 1:], other) for i in free}
+    scores = {i: -_value(tray[:i] + mark + tray[i + 1 :], other) for i in free}
     best = max(scores.values())
     return str(_rng.choice([i for i, s in scores.items() if s == best]) + 1)
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
-from interfaces.protocol import Player
-from interfaces.tictactoe.board import (
+from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
+from tournoyons_gui.interfaces.protocol import PageParams, Player, opponent_move
+from tournoyons_gui.interfaces.tictactoe.board import (
     EMPTY_TRAY,
     LINES,
     MARK,
@@ -23,8 +23,6 @@ from interfaces.tictactoe.board import (
     player_to_move,
     read_move,
 )
-
-_INPUT = {Player.ONE: "One", Player.TWO: "Two"}
 
 
 def winning_cells(tray: str, player: Player) -> set[int]:
@@ -51,7 +49,7 @@ class TicTacToeRules:
         """Return the empty board, player one to play."""
         return Turn(
             state={"tray": EMPTY_TRAY, "count": 0},
-            params={"Tray": "Init", "Input": "One", "Count": "0"},
+            params=PageParams().tray("Init").input(Player.ONE).count(0).params,
         )
 
     def start(self, level: int = 1) -> Turn:
@@ -71,19 +69,19 @@ class TicTacToeRules:
         player = player_to_move(tray)
         tray = tray[: number - 1] + MARK[player] + tray[number:]
         count = int(state.get("count", 0)) + 1
-        params = {"Tray": tray, f"Move{player}": str(number), "Count": str(count)}
         new_state = {**state, "tray": tray, "count": count, f"move{player}": str(number)}
-
         won = winning_cells(tray, player)
-        if won:
-            shown = "".join(WINNING[player] if i in won else code for i, code in enumerate(tray))
-            params.update(Tray=shown, Method="End")
-            return Turn(state=new_state, params=params, over=True)
-        if "0" not in tray:
-            params["Method"] = "End"
-            return Turn(state=new_state, params=params, over=True)
-        params["Input"] = _INPUT[player.opponent]
-        return Turn(state=new_state, params=params)
+        shown = "".join(WINNING[player] if i in won else code for i, code in enumerate(tray))
+        over = bool(won) or "0" not in tray
+        params = (
+            PageParams()
+            .tray(shown)
+            .move(player, str(number))
+            .count(count)
+            .ask(None if over else player.opponent)
+            .params
+        )
+        return Turn(state=new_state, params=params, over=over)
 
     # --- the Arbitre's part (engine protocol section 4, TicTacToe) ------------------------
 
@@ -98,7 +96,7 @@ class TicTacToeRules:
     ) -> EngineRequest:
         """Return ``Turn``, the opponent's last cell and the Tray (always explicit)."""
         turn = int(state.get("count", 0)) + 1
-        params = {"Turn": str(turn), **self._last_move(state, player), "Tray": _tray(state)}
+        params = {"Turn": str(turn), **opponent_move(state, player), "Tray": _tray(state)}
         return EngineRequest(move_id=turn, params=params)
 
     def engine_value(self, state: Mapping[str, Any], player: Player, value: str) -> str:
@@ -125,17 +123,14 @@ class TicTacToeRules:
 
     def final(self, state: Mapping[str, Any], player: Player) -> Mapping[str, str]:
         """Return ``Turn`` (moves played), the opponent's last cell, the final Tray."""
-        return {"Turn": str(int(state.get("count", 0))), **self._last_move(state, player),
-                "Tray": _tray(state)}
+        return {
+            "Turn": str(int(state.get("count", 0))),
+            **opponent_move(state, player),
+            "Tray": _tray(state),
+        }
 
     def page(
         self, turn: Turn, viewer: Player | None, *, asking: bool, reveal: bool = False
     ) -> Mapping[str, str]:
         """Return the hot-seat page's parameters without ``Input``: nothing is hidden."""
-        return {name: value for name, value in turn.params.items() if name != "Input"}
-
-    @staticmethod
-    def _last_move(state: Mapping[str, Any], player: Player) -> dict[str, str]:
-        opponent = player.opponent
-        last = state.get(f"move{opponent}")
-        return {f"Move{opponent}": str(last)} if last else {}
+        return PageParams.shown(turn.params).params

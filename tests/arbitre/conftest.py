@@ -13,9 +13,9 @@ import httpx
 import pytest
 import uvicorn
 
-from server.app import create_app
-from server.cli import bind
 from tests.arbitre.engines import QuirkyEngines
+from tournoyons_gui.server.app import create_app
+from tournoyons_gui.server.cli import bind
 
 
 class Served:
@@ -24,10 +24,12 @@ class Served:
     def __init__(self, database: Path) -> None:
         sock, self.base = bind("127.0.0.1", 0)
         self.app = create_app(database=str(database), public_url=self.base)
-        self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning",
-                                                    access_log=False, lifespan="on"))
-        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]},
-                                       daemon=True)
+        self.server = uvicorn.Server(
+            uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="on")
+        )
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [sock]}, daemon=True
+        )
         self.thread.start()
         deadline = time.monotonic() + 20
         while not self.server.started:
@@ -43,8 +45,9 @@ class Served:
 
     def create(self, set_name: str, seats: list[dict[str, str]], **options: Any) -> str:
         """Start a game through the API; return its id."""
-        answer = self.http.post("/api/games", json={"set": set_name, "seats": seats,
-                                                    "options": options})
+        answer = self.http.post(
+            "/api/games", json={"set": set_name, "seats": seats, "options": options}
+        )
         assert answer.status_code == 201, answer.text
         return str(answer.json()["id"])
 

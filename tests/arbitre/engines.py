@@ -58,6 +58,8 @@ class QuirkyEngines:
 
     base: str = ""
     received: list[Received] = field(default_factory=list)
+    #: The Referee's answer to ``/twice``'s second callback (404: refused).
+    second_status: int = 0
     _loop: asyncio.AbstractEventLoop | None = None
     _thread: threading.Thread | None = None
     _server: asyncio.Server | None = None
@@ -71,7 +73,8 @@ class QuirkyEngines:
             self._loop = loop
             asyncio.set_event_loop(loop)
             self._server = loop.run_until_complete(
-                asyncio.start_server(self._handle, "127.0.0.1", 0))
+                asyncio.start_server(self._handle, "127.0.0.1", 0)
+            )
             port = self._server.sockets[0].getsockname()[1]
             self.base = f"http://127.0.0.1:{port}"
             self._client = httpx.AsyncClient(trust_env=False)
@@ -100,13 +103,21 @@ class QuirkyEngines:
         """Return the requests received on ``path``."""
         return [r for r in self.received if r.path == path]
 
-    async def _callback(self, params: dict[str, str], value: str | None = None,
-                        move_id: str | None = None, game: str | None = None) -> int:
+    async def _callback(
+        self,
+        params: dict[str, str],
+        value: str | None = None,
+        move_id: str | None = None,
+        game: str | None = None,
+    ) -> int:
         referee = params.get("Referee", "")
-        query = urllib.parse.urlencode({
-            "Game": params.get("Game", "") if game is None else game,
-            "MoveId": params.get("MoveId", "") if move_id is None else move_id,
-            "Value": first_free(params.get("Tray", "")) if value is None else value})
+        query = urllib.parse.urlencode(
+            {
+                "Game": params.get("Game", "") if game is None else game,
+                "MoveId": params.get("MoveId", "") if move_id is None else move_id,
+                "Value": first_free(params.get("Tray", "")) if value is None else value,
+            }
+        )
         try:
             answer = await self._client.get(f"{referee}?{query}", timeout=10)
             return answer.status_code
@@ -132,8 +143,9 @@ class QuirkyEngines:
         finally:
             writer.close()
 
-    async def _behave(self, path: str, params: dict[str, str], in_progress: bool,
-                      writer: asyncio.StreamWriter) -> None:
+    async def _behave(
+        self, path: str, params: dict[str, str], in_progress: bool, writer: asyncio.StreamWriter
+    ) -> None:
         ok = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nOK"
         if not in_progress:
             writer.write(ok)
@@ -148,14 +160,23 @@ class QuirkyEngines:
             await asyncio.sleep(0.2)
             await self._callback(params)
         elif path == "/redirect-callback":
-            query = urllib.parse.urlencode({"Game": params["Game"], "MoveId": params["MoveId"],
-                                            "Value": first_free(params.get("Tray", ""))})
-            writer.write(f"HTTP/1.1 302 Found\r\nLocation: {params['Referee']}?{query}\r\n"
-                         "Content-Length: 0\r\nConnection: close\r\n\r\n".encode())
+            query = urllib.parse.urlencode(
+                {
+                    "Game": params["Game"],
+                    "MoveId": params["MoveId"],
+                    "Value": first_free(params.get("Tray", "")),
+                }
+            )
+            writer.write(
+                f"HTTP/1.1 302 Found\r\nLocation: {params['Referee']}?{query}\r\n"
+                "Content-Length: 0\r\nConnection: close\r\n\r\n".encode()
+            )
         elif path == "/slash":
-            writer.write(b"HTTP/1.1 308 Permanent Redirect\r\nLocation: /slash/?" +
-                         urllib.parse.urlencode(params).encode() +
-                         b"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            writer.write(
+                b"HTTP/1.1 308 Permanent Redirect\r\nLocation: /slash/?"
+                + urllib.parse.urlencode(params).encode()
+                + b"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            )
         elif path == "/late":
             await asyncio.sleep(int(params.get("TimeOut", "4")) + 1.5)
             await self._callback(params)
@@ -189,9 +210,11 @@ class QuirkyEngines:
                 await writer.drain()
                 await asyncio.sleep(0.05)
         elif path == "/redirects":
-            writer.write(b"HTTP/1.1 302 Found\r\nLocation: /redirects?" +
-                         urllib.parse.urlencode(params).encode() +
-                         b"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            writer.write(
+                b"HTTP/1.1 302 Found\r\nLocation: /redirects?"
+                + urllib.parse.urlencode(params).encode()
+                + b"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            )
         elif path == "/flood":
             for n in range(200):
                 await self._callback(params, move_id=str(1000 + n))

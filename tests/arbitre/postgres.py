@@ -13,7 +13,6 @@ import pwd
 import shutil
 import socket
 import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,12 +26,9 @@ def pg_bin() -> Path:
     explicit = os.environ.get("TOURNOYONS_PG_BIN")
     if explicit:
         return Path(explicit)
-    sys.path.insert(0, str(ROOT / "scripts"))
-    try:
-        from _bootstrap import _postgres_bin
-    finally:
-        sys.path.pop(0)
-    found = _postgres_bin()
+    from scripts._bootstrap import postgres_bin
+
+    found = postgres_bin()
     if found is None:
         raise RuntimeError("no PostgreSQL server programs: run the tests with scripts/test.py")
     return Path(found)
@@ -57,15 +53,44 @@ def postgres_server() -> Iterator[str]:
         shutil.chown(folder, user.pw_uid, user.pw_gid)
         prefix = ["runuser", "-u", "postgres", "--"]
     port = _free_port()
-    subprocess.run([*prefix, str(binaries / "initdb"), "-D", str(data), "-A", "trust",
-                    "-U", "postgres", "--no-sync"], check=True, capture_output=True)
+    subprocess.run(
+        [
+            *prefix,
+            str(binaries / "initdb"),
+            "-D",
+            str(data),
+            "-A",
+            "trust",
+            "-U",
+            "postgres",
+            "--no-sync",
+        ],
+        check=True,
+        capture_output=True,
+    )
     options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
-    subprocess.run([*prefix, str(binaries / "pg_ctl"), "-D", str(data), "-o", options,
-                    "-l", str(folder / "log"), "-w", "start"], check=True,
-                   capture_output=True)
+    subprocess.run(
+        [
+            *prefix,
+            str(binaries / "pg_ctl"),
+            "-D",
+            str(data),
+            "-o",
+            options,
+            "-l",
+            str(folder / "log"),
+            "-w",
+            "start",
+        ],
+        check=True,
+        capture_output=True,
+    )
     try:
         yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
     finally:
-        subprocess.run([*prefix, str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate",
-                        "-w", "stop"], check=False, capture_output=True)
+        subprocess.run(
+            [*prefix, str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"],
+            check=False,
+            capture_output=True,
+        )
         shutil.rmtree(folder, ignore_errors=True)

@@ -32,14 +32,30 @@ def game_key(quirky: QuirkyEngines, path: str, game_index: int = -1) -> str:
 
 def final_calls(quirky: QuirkyEngines, path: str, key: str) -> list[dict[str, str]]:
     """Return the final calls (no MoveId) the engine at ``path`` received for ``key``."""
-    return [r.query for r in quirky.requests_to(path)
-            if r.query.get("Game") == key and "MoveId" not in r.query]
+    return [
+        r.query
+        for r in quirky.requests_to(path)
+        if r.query.get("Game") == key and "MoveId" not in r.query
+    ]
 
 
-@pytest.mark.parametrize("path", ["/good", "/answer-first", "/redirect-callback", "/slash",
-                                  "/malformed", "/huge", "/endless", "/twice", "/flood"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/good",
+        "/answer-first",
+        "/redirect-callback",
+        "/slash",
+        "/malformed",
+        "/huge",
+        "/endless",
+        "/twice",
+        "/flood",
+    ],
+)
 def test_engines_that_call_back_one_way_or_another_play_whole_games(
-        served: Served, quirky: QuirkyEngines, path: str) -> None:
+    served: Served, quirky: QuirkyEngines, path: str
+) -> None:
     game_id = served.create("TicTacToe", [engine(quirky, path), RANDOM], timeout=5)
     record = served.finished(game_id, within=60)
     assert record["status"] == "over", record
@@ -60,10 +76,25 @@ def test_request_form_order_and_final_call(served: Served, quirky: QuirkyEngines
     requests = quirky.requests_to("/good")[before:]
     first = requests[0]
     assert [name for name, _ in first.params] == [
-        "Set", "Game", "MoveId", "Turn", "Status", "TimeOut", "Tray", "Referee"]
-    assert first.query == {"Set": "TicTacToe", "Game": first.query["Game"], "MoveId": "1",
-                           "Turn": "1", "Status": "0", "TimeOut": "7", "Tray": "000000000",
-                           "Referee": served.base + "/referee"}
+        "Set",
+        "Game",
+        "MoveId",
+        "Turn",
+        "Status",
+        "TimeOut",
+        "Tray",
+        "Referee",
+    ]
+    assert first.query == {
+        "Set": "TicTacToe",
+        "Game": first.query["Game"],
+        "MoveId": "1",
+        "Turn": "1",
+        "Status": "0",
+        "TimeOut": "7",
+        "Tray": "000000000",
+        "Referee": served.base + "/referee",
+    }
     key = first.query["Game"]
     assert len(key) == 10 and key.isalnum() and key.upper() == key
     second = requests[1].query
@@ -81,7 +112,8 @@ def test_request_form_order_and_final_call(served: Served, quirky: QuirkyEngines
 
 
 def test_a_late_engine_loses_and_its_late_callback_changes_nothing(
-        served: Served, quirky: QuirkyEngines) -> None:
+    served: Served, quirky: QuirkyEngines
+) -> None:
     game_id = served.create("TicTacToe", [RANDOM, engine(quirky, "/late")], timeout=4)
     record = served.finished(game_id, within=30)
     assert record["result"] == "seat1" and record["winner"] == 0
@@ -94,11 +126,17 @@ def test_a_late_engine_loses_and_its_late_callback_changes_nothing(
     assert any(e["kind"] == "late" for e in again["exchanges"]), again["exchanges"]
 
 
-@pytest.mark.parametrize("path, why", [("/never", "no callback within 4 s"),
-                                       ("/redirects", "no callback within 4 s"),
-                                       ("/illegal", "illegal Value '0'")])
+@pytest.mark.parametrize(
+    "path, why",
+    [
+        ("/never", "no callback within 4 s"),
+        ("/redirects", "no callback within 4 s"),
+        ("/illegal", "illegal Value '0'"),
+    ],
+)
 def test_engines_that_never_answer_or_answer_wrong_lose(
-        served: Served, quirky: QuirkyEngines, path: str, why: str) -> None:
+    served: Served, quirky: QuirkyEngines, path: str, why: str
+) -> None:
     started = time.monotonic()
     game_id = served.create("TicTacToe", [engine(quirky, path), RANDOM], timeout=4)
     record = served.finished(game_id, within=30)
@@ -115,8 +153,9 @@ def test_an_unreachable_engine_loses_at_once(served: Served) -> None:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     started = time.monotonic()
-    game_id = served.create("TicTacToe", [RANDOM, {"kind": "engine",
-                                                   "engine": f"http://127.0.0.1:{port}/x"}])
+    game_id = served.create(
+        "TicTacToe", [RANDOM, {"kind": "engine", "engine": f"http://127.0.0.1:{port}/x"}]
+    )
     record = served.finished(game_id, within=10)
     assert time.monotonic() - started < 5
     assert record["winner"] == 0 and "unreachable" in record["seats"][1]["error"]
@@ -126,7 +165,7 @@ def test_twice_second_callback_is_refused(served: Served, quirky: QuirkyEngines)
     game_id = served.create("TicTacToe", [engine(quirky, "/twice"), RANDOM], timeout=5)
     record = served.finished(game_id)
     assert record["status"] == "over"
-    assert quirky.second_status == 404  # type: ignore[attr-defined]
+    assert quirky.second_status == 404
     assert any(e["kind"] == "duplicate" or e["kind"] == "late" for e in record["exchanges"])
     tray_cells = [m["value"] for m in record["moves"] if m["seat"] == 0]
     assert len(tray_cells) == len(set(tray_cells))
@@ -139,27 +178,40 @@ def test_unknown_and_oversized_callbacks_are_refused(served: Served) -> None:
 
 
 def test_engine_hosts_are_only_http(served: Served) -> None:
-    for url in ("javascript:alert(1)", "file:///etc/passwd", "ftp://example.org/",
-                "http://user:pw@127.0.0.1/", "http:///nohost"):
-        answer = served.http.post("/api/games", json={
-            "set": "TicTacToe", "seats": [RANDOM, {"kind": "engine", "engine": url}]})
+    for url in (
+        "javascript:alert(1)",
+        "file:///etc/passwd",
+        "ftp://example.org/",
+        "http://user:pw@127.0.0.1/",
+        "http:///nohost",
+    ):
+        answer = served.http.post(
+            "/api/games",
+            json={"set": "TicTacToe", "seats": [RANDOM, {"kind": "engine", "engine": url}]},
+        )
         assert answer.status_code == 400, url
         assert "error" in answer.json()
 
 
-@pytest.mark.parametrize("body, message", [
-    ({"set": "Chess", "seats": [RANDOM, RANDOM]}, "unknown Set"),
-    ({"set": "TicTacToe", "seats": [RANDOM, RANDOM], "options": {"timeout": 3}}, "TimeOut"),
-    ({"set": "TicTacToe", "seats": [RANDOM, RANDOM], "options": {"timeout": 55}}, "TimeOut"),
-    ({"set": "TicTacToe", "seats": [RANDOM, {"kind": "robot"}]}, "not 'robot'"),
-    ({"set": "TicTacToe", "seats": [RANDOM]}, "2 seats"),
-    ({"set": "TicTacToe", "seats": [RANDOM, RANDOM], "options": {"level": 2}}, "Level 2"),
-    ({"set": "TicTacToe", "seats": [RANDOM, {"kind": "builtin", "engine": "nope"}]},
-     "no built-in engine"),
-    ([1, 2], "JSON object"),
-])
-def test_bad_games_are_refused_and_nothing_is_stored(served: Served, body: object,
-                                                     message: str) -> None:
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ({"set": "Chess", "seats": [RANDOM, RANDOM]}, "unknown Set"),
+        ({"set": "TicTacToe", "seats": [RANDOM, RANDOM], "options": {"timeout": 3}}, "TimeOut"),
+        ({"set": "TicTacToe", "seats": [RANDOM, RANDOM], "options": {"timeout": 55}}, "TimeOut"),
+        ({"set": "TicTacToe", "seats": [RANDOM, {"kind": "robot"}]}, "not 'robot'"),
+        ({"set": "TicTacToe", "seats": [RANDOM]}, "2 seats"),
+        ({"set": "TicTacToe", "seats": [RANDOM, RANDOM], "options": {"level": 2}}, "Level 2"),
+        (
+            {"set": "TicTacToe", "seats": [RANDOM, {"kind": "builtin", "engine": "nope"}]},
+            "no built-in engine",
+        ),
+        ([1, 2], "JSON object"),
+    ],
+)
+def test_bad_games_are_refused_and_nothing_is_stored(
+    served: Served, body: object, message: str
+) -> None:
     before = served.http.get("/games").text.count("data-game-row")
     answer = served.http.post("/api/games", json=body)
     assert answer.status_code == 400
@@ -167,8 +219,7 @@ def test_bad_games_are_refused_and_nothing_is_stored(served: Served, body: objec
     assert served.http.get("/games").text.count("data-game-row") == before
 
 
-def test_a_slow_engine_does_not_slow_another_game(served: Served,
-                                                  quirky: QuirkyEngines) -> None:
+def test_a_slow_engine_does_not_slow_another_game(served: Served, quirky: QuirkyEngines) -> None:
     slow = served.create("TicTacToe", [engine(quirky, "/never"), RANDOM], timeout=6)
     started = time.monotonic()
     fast = served.create("TicTacToe", [RANDOM, RANDOM])
@@ -179,20 +230,28 @@ def test_a_slow_engine_does_not_slow_another_game(served: Served,
 
 
 def test_builtin_engine_in_tester_mode_answers_its_value(served: Served) -> None:
-    answer = served.http.get("/engines/tictactoe/perfect?Game=TEST&Turn=3&MoveId=3"
-                             "&Referee=&Tray=110220000")
+    answer = served.http.get(
+        "/engines/tictactoe/perfect?Game=TEST&Turn=3&MoveId=3&Referee=&Tray=110220000"
+    )
     assert answer.status_code == 200 and answer.text == "3"
-    page = served.http.get("/engine-tester", params={
-        "url": served.base + "/engines/tictactoe/perfect", "set": "TicTacToe", "turn": "1",
-        "tray": "000000000"})
+    page = served.http.get(
+        "/engine-tester",
+        params={
+            "url": served.base + "/engines/tictactoe/perfect",
+            "set": "TicTacToe",
+            "turn": "1",
+            "tray": "000000000",
+        },
+    )
     assert page.status_code == 200
     assert "Referee=&amp;Tray=000000000" in page.text and "legal at Turn 1" in page.text
 
 
-def test_check_an_engine_reports_what_was_wrong(served: Served,
-                                                quirky: QuirkyEngines) -> None:
-    page = served.http.get("/engine-check", params={"url": quirky.base + "/illegal",
-                                                    "set": "TicTacToe", "timeout": "4"})
+def test_check_an_engine_reports_what_was_wrong(served: Served, quirky: QuirkyEngines) -> None:
+    page = served.http.get(
+        "/engine-check",
+        params={"url": quirky.base + "/illegal", "set": "TicTacToe", "timeout": "4"},
+    )
     assert page.status_code == 200
     ids = [part.split('"')[0] for part in page.text.split('data-check-log="')[1:]]
     assert len(ids) == 2
@@ -204,12 +263,14 @@ def test_check_an_engine_reports_what_was_wrong(served: Served,
 
 def test_records_list_filter_and_paginate(served: Served) -> None:
     for _ in range(3):
-        served.finished(served.create("TicTacToe", [RANDOM, {"kind": "builtin",
-                                                             "engine": "perfect"}]))
+        served.finished(
+            served.create("TicTacToe", [RANDOM, {"kind": "builtin", "engine": "perfect"}])
+        )
     page = served.http.get("/games", params={"seat": "perfect", "set": "tictactoe"})
     assert page.text.count("data-game-row") >= 3
-    assert served.http.get("/games", params={"seat": "no such seat"}).text.count(
-        "data-game-row") == 0
+    assert (
+        served.http.get("/games", params={"seat": "no such seat"}).text.count("data-game-row") == 0
+    )
     assert served.http.get("/games/NOPE").status_code == 404
     assert served.http.get("/games/NOPE.json").status_code == 404
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from interfaces.registry import load_registry
 from tests.arbitre.conftest import Served
 from tests.arbitre.engines import QuirkyEngines
 from tests.conftest import _serving, start_server
+from tournoyons_gui.interfaces.registry import load_registry
 
 PLAYABLE = [s for s in load_registry() if s.arbitre is not None]
 STATUS_PAIRS = {(1, 4), (3, 2), (5, 5)}
@@ -27,23 +27,27 @@ def test_every_set_with_rules_is_playable() -> None:
 
 @pytest.mark.parametrize("interface", PLAYABLE, ids=[s.key for s in PLAYABLE])
 def test_engine_against_engine_for_every_set(served: Served, interface: object) -> None:
-    from interfaces.plugin import SetInterface
+    from tournoyons_gui.interfaces.plugin import SetInterface
 
     assert isinstance(interface, SetInterface)
     names = list(interface.engines)
     assert names, f"{interface.name} has no built-in engine"
     pairs = [(names[0], names[-1]), (names[-1], names[0])]
-    ids = [served.create(interface.name, [{"kind": "builtin", "engine": a},
-                                          {"kind": "builtin", "engine": b}], wait=3)
-           for a, b in pairs]
+    ids = [
+        served.create(
+            interface.name,
+            [{"kind": "builtin", "engine": a}, {"kind": "builtin", "engine": b}],
+            wait=3,
+        )
+        for a, b in pairs
+    ]
     for game_id in ids:
         record = served.finished(game_id, within=120)
         assert record["status"] == "over", record["reason"]
         assert record["result"] in ("seat1", "seat2", "draw"), record["reason"]
         statuses = tuple(s["status"] for s in record["seats"])
         assert statuses in STATUS_PAIRS, (statuses, record["reason"])
-        assert [m["number"] for m in record["moves"]] == list(
-            range(1, len(record["moves"]) + 1))
+        assert [m["number"] for m in record["moves"]] == list(range(1, len(record["moves"]) + 1))
         finals = [e for e in record["exchanges"] if e["kind"] == "final"]
         assert len(finals) == 2 and all("MoveId" not in f["detail"] for f in finals)
         assert not [e for e in record["exchanges"] if e["kind"] == "error"], record["reason"]
@@ -58,12 +62,19 @@ def test_engine_against_engine_for_every_set(served: Served, interface: object) 
 
 
 def test_live_events_follow_a_game(served: Served, quirky: QuirkyEngines) -> None:
-    game_id = served.create("TicTacToe", [
-        {"kind": "engine", "engine": quirky.base + "/answer-first"},
-        {"kind": "builtin", "engine": "random"}], timeout=5)
+    game_id = served.create(
+        "TicTacToe",
+        [
+            {"kind": "engine", "engine": quirky.base + "/answer-first"},
+            {"kind": "builtin", "engine": "random"},
+        ],
+        timeout=5,
+    )
     seen: list[dict[str, object]] = []
-    with httpx.Client(base_url=served.base, timeout=30, trust_env=False) as client, \
-            client.stream("GET", f"/games/{game_id}/events") as stream:
+    with (
+        httpx.Client(base_url=served.base, timeout=30, trust_env=False) as client,
+        client.stream("GET", f"/games/{game_id}/events") as stream,
+    ):
         assert stream.headers["content-type"].startswith("text/event-stream")
         ids = []
         for line in stream.iter_lines():
@@ -80,9 +91,13 @@ def test_live_events_follow_a_game(served: Served, quirky: QuirkyEngines) -> Non
 
 
 def test_a_person_seat_plays_only_with_its_token(served: Served) -> None:
-    answer = served.http.post("/api/games", json={
-        "set": "TicTacToe", "seats": [{"kind": "person", "name": "Ann"},
-                                      {"kind": "builtin", "engine": "perfect"}]})
+    answer = served.http.post(
+        "/api/games",
+        json={
+            "set": "TicTacToe",
+            "seats": [{"kind": "person", "name": "Ann"}, {"kind": "builtin", "engine": "perfect"}],
+        },
+    )
     assert answer.status_code == 201
     game = answer.json()
     person_url = game["persons"][0]["url"]
@@ -113,14 +128,20 @@ def test_a_person_seat_plays_only_with_its_token(served: Served) -> None:
 
 
 def test_a_restart_ends_games_in_progress_as_interrupted(
-        tmp_path: Path, quirky: QuirkyEngines) -> None:
+    tmp_path: Path, quirky: QuirkyEngines
+) -> None:
     database = tmp_path / "arbitre.sqlite3"
     first = start_server(database)
     serving = _serving(first)
     base = next(serving)
     with httpx.Client(base_url=base, timeout=30, trust_env=False) as client:
-        answer = client.post("/api/games", json={"set": "TicTacToe", "seats": [
-            {"kind": "engine", "engine": quirky.base + "/good"}, {"kind": "person"}]})
+        answer = client.post(
+            "/api/games",
+            json={
+                "set": "TicTacToe",
+                "seats": [{"kind": "engine", "engine": quirky.base + "/good"}, {"kind": "person"}],
+            },
+        )
         game_id = answer.json()["id"]
         deadline = time.monotonic() + 10
         while len(client.get(f"/games/{game_id}.json").json()["moves"]) < 1:
@@ -137,7 +158,8 @@ def test_a_restart_ends_games_in_progress_as_interrupted(
         assert record["status"] == "interrupted"
         assert [m["value"] for m in record["moves"]] == [
             quirky.requests_to("/good")[before - 1].query.get("Tray", "0")
-            and record["moves"][0]["value"]]
+            and record["moves"][0]["value"]
+        ]
         assert [s["status"] for s in record["seats"]] == [9, 9]
         finals = [r.query for r in quirky.requests_to("/good")[before:]]
         assert len(finals) == 1 and finals[0]["Status"] == "9" and "MoveId" not in finals[0]

@@ -26,15 +26,22 @@ from tests.browser.helpers import (
 # --- HTTP ------------------------------------------------------------------------------
 
 
-def create_game(base: str, set_name: str, seats: list[dict[str, str]] | None = None,
-                **options: Any) -> dict[str, Any]:
+def create_game(
+    base: str, set_name: str, seats: list[dict[str, str]] | None = None, **options: Any
+) -> dict[str, Any]:
     """``POST /api/games``: a game of ``set_name`` (default: a person against the built-in
     ``random``, Wait 0); return the answer (``id``, ``urls``, ``persons``)."""
-    body = {"set": set_name,
-            "seats": seats or [{"kind": "person"}, {"kind": "builtin", "engine": "random"}],
-            "options": {"timeout": 20, "wait": 0, **options}}
-    request = urllib.request.Request(base + "/api/games", json.dumps(body).encode(),
-                                     {"Content-Type": "application/json"}, method="POST")
+    body = {
+        "set": set_name,
+        "seats": seats or [{"kind": "person"}, {"kind": "builtin", "engine": "random"}],
+        "options": {"timeout": 20, "wait": 0, **options},
+    }
+    request = urllib.request.Request(
+        base + "/api/games",
+        json.dumps(body).encode(),
+        {"Content-Type": "application/json"},
+        method="POST",
+    )
     with urllib.request.urlopen(request, timeout=10) as answer:
         assert answer.status == 201
         created: dict[str, Any] = json.load(answer)
@@ -165,8 +172,11 @@ def open_game(page: Page, base: str, url: str) -> None:
 def wait_turn(page: Page, returned: int = 0, timeout: float = 30) -> str:
     """Wait until the board has returned ``returned`` values, then until the person is
     asked (``"asked"``) or the game is over (``"over"``)."""
-    return str(page.wait_for_function(ASKED_OR_OVER, arg=returned, polling=25,
-                                      timeout=timeout * 1000).json_value())
+    return str(
+        page.wait_for_function(
+            ASKED_OR_OVER, arg=returned, polling=25, timeout=timeout * 1000
+        ).json_value()
+    )
 
 
 def expect_end_shown(page: Page) -> None:
@@ -182,8 +192,9 @@ def expect_end_shown(page: Page) -> None:
 Strategy = Callable[[Page, FrameLocator, random.Random], None]
 
 
-def play_game(page: Page, strategy: Strategy, *, max_moves: int = 400,
-              seconds: float = 180, seed: int = 1) -> int:
+def play_game(
+    page: Page, strategy: Strategy, *, max_moves: int = 400, seconds: float = 180, seed: int = 1
+) -> int:
     """Play as the person on the open game page with ``strategy`` until the game is over;
     return the number of moves played. Bounded by ``max_moves`` and ``seconds``."""
     rng = random.Random(seed)
@@ -211,8 +222,9 @@ PICK = """(html, order) => {
 
 def click_value(frame: FrameLocator, value: str) -> None:
     """Click the playable control returning ``value``."""
-    frame.locator(f"[data-playable='true'][data-cell='{value}'], "
-                  f"[data-playable='true'][data-value='{value}']").first.click()
+    frame.locator(
+        f"[data-playable='true'][data-cell='{value}'], [data-playable='true'][data-value='{value}']"
+    ).first.click()
 
 
 def first_playable(page: Page, frame: FrameLocator, rng: random.Random) -> None:

@@ -64,8 +64,12 @@ class PageWatch:
     def __init__(self, page: Page) -> None:
         self.errors: list[str] = []
         page.on("pageerror", lambda error: self.errors.append(f"pageerror: {error}"))
-        page.on("console", lambda message: self.errors.append(f"console: {message.text}")
-                if message.type == "error" else None)
+        page.on(
+            "console",
+            lambda message: (
+                self.errors.append(f"console: {message.text}") if message.type == "error" else None
+            ),
+        )
 
 
 # --- HTTP -------------------------------------------------------------------------------
@@ -138,15 +142,21 @@ def open_url(page: Page, url: str, ready: bool = True) -> None:
         expect(page.locator("html")).to_have_attribute("data-ready", "true")
 
 
-def open_page(page: Page, base: str, params: Mapping[str, str], set_name: str | None = None,
-              ready: bool = True) -> None:
+def open_page(
+    page: Page,
+    base: str,
+    params: Mapping[str, str],
+    set_name: str | None = None,
+    ready: bool = True,
+) -> None:
     """Load the interface page for ``params`` (of ``set_name``, else of the Set they name)
     as :func:`open_url` does."""
     open_url(page, interface_url(base, params, set_name), ready)
 
 
-def open_returning(page: Page, base: str, params: Mapping[str, str],
-                   set_name: str | None = None) -> str:
+def open_returning(
+    page: Page, base: str, params: Mapping[str, str], set_name: str | None = None
+) -> str:
     """Open the page for ``params`` as :func:`open_page` does, returning to the sink under a
     new tag; return the tag."""
     tag = new_tag()
@@ -158,8 +168,9 @@ def open_returning(page: Page, base: str, params: Mapping[str, str],
 TEXTS = {"Name1": "MissOne", "Name2": "MrTwo", "Legend": "Round 2", "Count": "4"}
 
 
-def open_with_error(page: Page, base: str, params: Mapping[str, str], set_name: str,
-                    code: str) -> None:
+def open_with_error(
+    page: Page, base: str, params: Mapping[str, str], set_name: str, code: str
+) -> None:
     """Open ``set_name``'s page for ``params`` and :data:`TEXTS`; assert that the error sign
     names ``code`` while the board and the texts are still shown."""
     open_page(page, base, {**TEXTS, **params}, set_name)
@@ -168,8 +179,9 @@ def open_with_error(page: Page, base: str, params: Mapping[str, str], set_name: 
     expect_texts(page, TEXTS)
 
 
-def open_move(page: Page, base: str, params: Mapping[str, str], set_name: str, name: str,
-              player: int) -> None:
+def open_move(
+    page: Page, base: str, params: Mapping[str, str], set_name: str, name: str, player: int
+) -> None:
     """Open ``set_name``'s page for ``params``, which show ``player``'s move ``name``; assert
     the move drawn there, the one last move marked, and no error."""
     open_page(page, base, params, set_name)
@@ -194,7 +206,8 @@ def states(scope: Page | FrameLocator) -> str:
 def playable_values(scope: Page | FrameLocator) -> list[str]:
     """Return the values of the controls playable now, in DOM order."""
     values: list[str] = scope.locator("[data-playable='true']").evaluate_all(
-        "els => els.map(e => e.getAttribute('data-value') || e.getAttribute('data-cell'))")
+        "els => els.map(e => e.getAttribute('data-value') || e.getAttribute('data-cell'))"
+    )
     return values
 
 
@@ -204,8 +217,7 @@ def return_loads(page: Page) -> list[str]:
     return loads
 
 
-def with_codes(empty: str, index_of: Callable[[str], int | None],
-               codes: Mapping[str, str]) -> str:
+def with_codes(empty: str, index_of: Callable[[str], int | None], codes: Mapping[str, str]) -> str:
     """Return the board ``empty`` with ``codes`` (cell name -> code) set; ``index_of`` reads a
     cell name."""
     cells = list(empty)
@@ -239,8 +251,12 @@ def hold_enter(page: Page) -> None:
 # --- what it shows ----------------------------------------------------------------------
 
 # Where each text parameter is shown.
-TEXT_SLOTS = {"Name1": "[data-name='1']", "Name2": "[data-name='2']", "Legend": "[data-legend]",
-              "Count": "[data-count]"}
+TEXT_SLOTS = {
+    "Name1": "[data-name='1']",
+    "Name2": "[data-name='2']",
+    "Legend": "[data-legend]",
+    "Count": "[data-count]",
+}
 
 
 def expect_texts(scope: Page | FrameLocator, texts: Mapping[str, str]) -> None:
@@ -272,14 +288,19 @@ def expect_last_move(page: Page, name: str, player: int) -> None:
     expect(page.locator("[data-last-move]")).to_have_count(1)
 
 
-def expect_empty_start(page: Page, base: str, set_name: str, tray: str | None,
-                       cells: int) -> None:
+def expect_empty_start(page: Page, base: str, set_name: str, tray: str | None, cells: int) -> None:
     """Open ``set_name``'s page for both names and ``tray`` (no Tray at all when ``None``);
     assert a board of ``cells`` empty cells, no error, the names shown."""
     names = {"Name1": "MissOne", "Name2": "MrTwo"}
     open_page(page, base, names if tray is None else {**names, "Tray": tray}, set_name)
-    expect_counts(page, {"[data-board] [data-cell]": cells,
-                         "[data-cell][data-state='0']": cells, "[data-error]": 0})
+    expect_counts(
+        page,
+        {
+            "[data-board] [data-cell]": cells,
+            "[data-cell][data-state='0']": cells,
+            "[data-error]": 0,
+        },
+    )
     expect_texts(page, names)
     assert page.evaluate("() => window.tournoyons.tray()") == "0" * cells
 

@@ -22,9 +22,6 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import FloatRect, Page, expect
 
-from interfaces.plugin import SetInterface
-from interfaces.protocol import Method
-from interfaces.registry import load_registry
 from tests.browser.helpers import (
     RETURN_LOADED,
     PageWatch,
@@ -34,6 +31,9 @@ from tests.browser.helpers import (
     sink,
     sink_values,
 )
+from tournoyons_gui.interfaces.plugin import SetInterface
+from tournoyons_gui.interfaces.protocol import Method
+from tournoyons_gui.interfaces.registry import load_registry
 
 REGISTRY = load_registry()
 AXE = Axe()
@@ -67,8 +67,9 @@ def states(interface: SetInterface) -> list[tuple[str, dict[str, str]]]:
     if Method.END in interface.methods:
         found.append(("end", {**standard, "Method": "End"}))
     if Method.PREPARE in interface.methods:
-        found.append(("prepare", {"Method": "Prepare", "Input": "One",
-                                  "Name1": "MissOne", "Name2": "MrTwo"}))
+        found.append(
+            ("prepare", {"Method": "Prepare", "Input": "One", "Name1": "MissOne", "Name2": "MrTwo"})
+        )
     return found
 
 
@@ -78,8 +79,10 @@ SETS = [pytest.param(interface, id=interface.key) for interface in REGISTRY]
 def violations(page: Page) -> list[str]:
     """Run axe-core on ``page``; return one line per violation: id, impact and target nodes."""
     results: dict[str, Any] = AXE.run(page).response
-    return [f"{v['id']} ({v['impact']}): {[node['target'] for node in v['nodes']]}"
-            for v in results["violations"]]
+    return [
+        f"{v['id']} ({v['impact']}): {[node['target'] for node in v['nodes']]}"
+        for v in results["violations"]
+    ]
 
 
 def assert_no_violation(page: Page) -> None:
@@ -122,9 +125,7 @@ def test_axe_finds_no_violation_on_the_tester(
     assert_no_violation(page)
 
 
-def test_axe_finds_no_violation_on_the_unknown_set_page(
-    live_server: str, page: Page
-) -> None:
+def test_axe_finds_no_violation_on_the_unknown_set_page(live_server: str, page: Page) -> None:
     response = page.goto(live_server + "/?Set=Chess&Input=One")
     assert response is not None and response.status == 404
     expect(page.locator("[data-set-link]").first).to_be_visible()
@@ -146,8 +147,9 @@ def test_axe_sees_a_violation_when_there_is_one(live_server: str, page: Page) ->
 
 def moves_said(params: Mapping[str, str]) -> str:
     """Return what the live region says at load for ``params``: the moves shown, in symbols."""
-    return " ".join(f"{BLACK_CIRCLE}{p} {params[f'Move{p}']}" for p in "12"
-                    if params.get(f"Move{p}"))
+    return " ".join(
+        f"{BLACK_CIRCLE}{p} {params[f'Move{p}']}" for p in "12" if params.get(f"Move{p}")
+    )
 
 
 def tab_to_playable(page: Page) -> dict[str, Any]:
@@ -167,9 +169,12 @@ def assert_focus_is_visible(page: Page, focused: dict[str, Any]) -> None:
     ``blur``); Shift+Tab then Tab bring the keyboard focus back to it.
     """
     margin = 8
-    clip: FloatRect = {"x": max(0, focused["x"] - margin), "y": max(0, focused["y"] - margin),
-                       "width": focused["width"] + 2 * margin,
-                       "height": focused["height"] + 2 * margin}
+    clip: FloatRect = {
+        "x": max(0, focused["x"] - margin),
+        "y": max(0, focused["y"] - margin),
+        "width": focused["width"] + 2 * margin,
+        "height": focused["height"] + 2 * margin,
+    }
     with_focus = page.screenshot(clip=clip, animations="disabled")
     page.evaluate("() => document.activeElement.blur()")
     without_focus = page.screenshot(clip=clip, animations="disabled")
@@ -204,7 +209,8 @@ def test_the_keyboard_alone_plays_one_move_with_visible_focus_and_the_live_regio
     if interface.name not in COMPOSE_KEYS:
         assert focused["playable"] and value == focused["value"]
     expect(page.locator("iframe.return")).to_have_attribute(
-        "src", f"{sink(live_server, tag)}&ReturnValue={value}".replace("+", "%2B"))
+        "src", f"{sink(live_server, tag)}&ReturnValue={value}".replace("+", "%2B")
+    )
     page.wait_for_function(RETURN_LOADED)
     assert sink_values(live_server, tag) == [value]
     player = "2" if params["Input"].lower() in ("two", "2") else "1"
@@ -214,10 +220,10 @@ def test_the_keyboard_alone_plays_one_move_with_visible_focus_and_the_live_regio
 def test_the_live_region_says_both_moves_shown(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    open_page(page, live_server, {"Set": "TicTacToe", "Tray": "100020000",
-                                  "Move1": "1", "Move2": "5"})
-    expect(page.locator("[data-announce]")).to_have_text(
-        f"{BLACK_CIRCLE}1 1 {BLACK_CIRCLE}2 5")
+    open_page(
+        page, live_server, {"Set": "TicTacToe", "Tray": "100020000", "Move1": "1", "Move2": "5"}
+    )
+    expect(page.locator("[data-announce]")).to_have_text(f"{BLACK_CIRCLE}1 1 {BLACK_CIRCLE}2 5")
     expect(page.locator("[data-announce]")).to_have_attribute("role", "status")
     expect(page.locator("[data-announce]")).to_have_attribute("aria-live", "polite")
 
@@ -225,6 +231,7 @@ def test_the_live_region_says_both_moves_shown(
 def test_the_live_region_says_nothing_without_moves_or_board(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    open_page(page, live_server, {"Set": "TicTacToe", "Tray": "Init", "Move1": "1",
-                                  "Method": "None"})
+    open_page(
+        page, live_server, {"Set": "TicTacToe", "Tray": "Init", "Move1": "1", "Method": "None"}
+    )
     expect(page.locator("[data-announce]")).to_have_text("")

@@ -46,7 +46,7 @@ from tests.browser.helpers import (
 def arbitre_sets() -> list[str]:
     """The Sets the Arbitre plays: those whose rules have the Arbitre's part (the
     third-party Nim of tests/plugins included, tests/conftest.py puts it on the path)."""
-    from interfaces.registry import load_registry
+    from tournoyons_gui.interfaces.registry import load_registry
 
     assert any(p.endswith("plugins") for p in sys.path)
     return sorted(s.name for s in load_registry() if s.arbitre is not None)
@@ -77,8 +77,11 @@ def check_finished(rec: dict[str, Any], page: Page, engine: str) -> None:
     expect(root).to_have_attribute("data-move", str(len(moves)))
     expect(page.locator("[data-slider]")).to_have_attribute("max", str(len(moves)))
     expect(page.locator("[data-moves-list] li")).to_have_count(len(moves))
-    said = {"seat1": f"{rec['seats'][0]['name']} wins.", "seat2": f"{engine} wins.",
-            "draw": "draw."}[rec["result"]]
+    said = {
+        "seat1": f"{rec['seats'][0]['name']} wins.",
+        "seat2": f"{engine} wins.",
+        "draw": "draw.",
+    }[rec["result"]]
     expect(page.locator("[data-state]")).to_have_text(said)
     returned = page.evaluate("() => window.__arbitre.returns")
     assert [m["value"] for m in moves if m["seat"] == 0] == returned
@@ -105,7 +108,8 @@ def check_finished(rec: dict[str, Any], page: Page, engine: str) -> None:
 
 
 def test_a_tictactoe_game_started_with_the_form_played_to_the_end(
-        live_server: str, page: Page, watch: PageWatch) -> None:
+    live_server: str, page: Page, watch: PageWatch
+) -> None:
     page.add_init_script(RECORD_PAGE)  # on the game page it leads to
     page.goto(live_server + "/arbitre")
     form = page.locator("[data-new-game]")
@@ -135,8 +139,10 @@ def test_a_tictactoe_game_started_with_the_form_played_to_the_end(
     assert 3 <= played <= 5
     rec = record(live_server, game_id)
     assert rec["set"] == "TicTacToe" and rec["options"]["wait"] == 0
-    assert [(s["kind"], s["builtin"]) for s in rec["seats"]] == [("person", ""),
-                                                                 ("builtin", "random")]
+    assert [(s["kind"], s["builtin"]) for s in rec["seats"]] == [
+        ("person", ""),
+        ("builtin", "random"),
+    ]
     check_finished(rec, page, "random")
     assert len([m for m in rec["moves"] if m["seat"] == 0]) == played
     # TicTacToe: the first empty cell each time, so the person's moves are known.
@@ -150,12 +156,14 @@ def test_a_tictactoe_game_started_with_the_form_played_to_the_end(
     page.reload()
     for index in (0, 1):
         expect(page.locator(f"[data-seat-row='{index}'] [data-final-status]")).to_have_text(
-            str(rec["seats"][index]["status"]))
+            str(rec["seats"][index]["status"])
+        )
     expect(page.locator("[data-state]")).to_contain_text(rec["reason"])
 
 
-def test_the_form_shows_the_fields_of_the_kind_chosen(live_server: str, page: Page,
-                                                      watch: PageWatch) -> None:
+def test_the_form_shows_the_fields_of_the_kind_chosen(
+    live_server: str, page: Page, watch: PageWatch
+) -> None:
     page.goto(live_server + "/arbitre")
     form = page.locator("[data-new-game]")
     seat = form.locator("[data-seat='2']")
@@ -188,7 +196,8 @@ def test_the_form_shows_the_fields_of_the_kind_chosen(live_server: str, page: Pa
 
 @pytest.mark.parametrize("set_name", arbitre_sets())
 def test_a_person_plays_a_whole_game_against_the_random_engine(
-        live_server: str, page: Page, watch: PageWatch, set_name: str) -> None:
+    live_server: str, page: Page, watch: PageWatch, set_name: str
+) -> None:
     assert set_name in get_json(live_server, "/healthz")["sets"]
     created = create_game(live_server, set_name)
     assert [p["seat"] for p in created["persons"]] == [0]
@@ -200,10 +209,13 @@ def test_a_person_plays_a_whole_game_against_the_random_engine(
     check_finished(rec, page, "random")
 
 
-@pytest.mark.parametrize(("set_name", "secret"), [("MasterMind", r"[A-H]{4}"),
-                                                  ("Seafight", r"(?:[HV][2-5][A-J][0-9].){5}")])
+@pytest.mark.parametrize(
+    ("set_name", "secret"),
+    [("MasterMind", r"[A-H]{4}"), ("Seafight", r"(?:[HV][2-5][A-J][0-9].){5}")],
+)
 def test_the_engines_prepared_secret_is_not_shown_to_the_person_during_the_game(
-        live_server: str, page: Page, watch: PageWatch, set_name: str, secret: str) -> None:
+    live_server: str, page: Page, watch: PageWatch, set_name: str, secret: str
+) -> None:
     # Move 1 is the person's code or fleet, move 2 the engine's: the person must not be
     # able to read it while the game is played, neither on the page nor in its record.
     created = create_game(live_server, set_name)
@@ -218,8 +230,11 @@ def test_the_engines_prepared_secret_is_not_shown_to_the_person_during_the_game(
     assert not re.fullmatch(secret, shown.inner_text()), "the engine's secret is on the page"
     listed = view(live_server, game_id, seat=token, list="1")["list"]
     assert not re.fullmatch(secret, listed[1]["value"]), "the engine's secret is in /view"
-    assert not any(re.fullmatch(secret, m["value"]) for m in record(
-        live_server, game_id)["moves"] if m["seat"] == 1), "the engine's secret is in the record"
+    assert not any(
+        re.fullmatch(secret, m["value"])
+        for m in record(live_server, game_id)["moves"]
+        if m["seat"] == 1
+    ), "the engine's secret is in the record"
 
 
 # --- 3. replay -------------------------------------------------------------------------
@@ -237,7 +252,8 @@ def finished_game(live_server: str) -> dict[str, Any]:
 
 
 def test_replay_with_the_links_the_slider_and_the_keys(
-        live_server: str, page: Page, watch: PageWatch, finished_game: dict[str, Any]) -> None:
+    live_server: str, page: Page, watch: PageWatch, finished_game: dict[str, Any]
+) -> None:
     rec = finished_game
     game_id, last = rec["id"], len(rec["moves"])
     open_game(page, live_server, f"/games/{game_id}")
@@ -262,8 +278,9 @@ def test_replay_with_the_links_the_slider_and_the_keys(
 
     shows(last)
     assert board_query(page)["Method"] == "End"
-    nav = {name: page.locator(f"[data-nav='{name}']") for name in
-           ("first", "previous", "next", "last")}
+    nav = {
+        name: page.locator(f"[data-nav='{name}']") for name in ("first", "previous", "next", "last")
+    }
     nav["first"].click()
     shows(0)
     assert board_query(page)["Tray"] != rec["moves"][0]["tray"]
@@ -283,12 +300,14 @@ def test_replay_with_the_links_the_slider_and_the_keys(
     shows(last)
 
     page.locator("[data-slider]").evaluate(
-        "(s, v) => { s.value = String(v); s.dispatchEvent(new Event('input')); }", 3)
+        "(s, v) => { s.value = String(v); s.dispatchEvent(new Event('input')); }", 3
+    )
     shows(3)
     page.locator("[data-moves-list] [data-move-link='2']").click()
     shows(2)
     expect(page.locator("[data-moves-list] li[aria-current='step']")).to_have_attribute(
-        "value", "2")
+        "value", "2"
+    )
 
     page.locator("h1").click()  # keys work from the page itself
     page.keyboard.press("Home")
@@ -311,7 +330,8 @@ def test_replay_with_the_links_the_slider_and_the_keys(
 
 
 def test_a_deep_link_opens_the_game_at_a_move(
-        live_server: str, page: Page, watch: PageWatch, finished_game: dict[str, Any]) -> None:
+    live_server: str, page: Page, watch: PageWatch, finished_game: dict[str, Any]
+) -> None:
     rec = finished_game
     game_id = rec["id"]
     page.goto(f"{live_server}/games/{game_id}?move=3")
@@ -327,7 +347,8 @@ def test_a_deep_link_opens_the_game_at_a_move(
     expect(root).to_have_attribute("data-board-ready", "true")
     expect(page.locator("[data-slider]")).to_have_value("3")
     expect(page.locator("[data-moves-list] li[aria-current='step']")).to_have_attribute(
-        "value", "3")
+        "value", "3"
+    )
     # The board shows the position of move 3: three marks.
     expect(board(page).locator("[data-cell]:not([data-state='0'])")).to_have_count(3)
 
@@ -335,8 +356,9 @@ def test_a_deep_link_opens_the_game_at_a_move(
 # --- 4. watching live ------------------------------------------------------------------
 
 
-def test_two_watchers_follow_the_person_live(live_server: str, page: Page,
-                                             watch: PageWatch) -> None:
+def test_two_watchers_follow_the_person_live(
+    live_server: str, page: Page, watch: PageWatch
+) -> None:
     created = create_game(live_server, "TicTacToe")
     game_id = created["id"]
     watchers = [page.context.new_page() for _ in range(2)]
@@ -367,7 +389,8 @@ def test_two_watchers_follow_the_person_live(live_server: str, page: Page,
             assert "Input" not in query and "URLReturn" not in query, src
             assert query["Tray"] == record(live_server, game_id)["moves"][moves - 1]["tray"]
             expect(board(watcher).locator("html")).not_to_have_attribute(
-                "data-input", re.compile(".*"))
+                "data-input", re.compile(".*")
+            )
             expect(board(watcher).locator("[data-playable]")).to_have_count(0)
             assert watcher.evaluate("() => window.__same") is True, "the watcher reloaded"
             seen[number].append(moves)
@@ -376,8 +399,7 @@ def test_two_watchers_follow_the_person_live(live_server: str, page: Page,
             break
     rec = wait_over(live_server, game_id)
     for number, watcher in enumerate(watchers):
-        assert seen[number] == sorted(set(seen[number])) and seen[number][-1] == len(
-            rec["moves"])
+        assert seen[number] == sorted(set(seen[number])) and seen[number][-1] == len(rec["moves"])
         assert len(trays[number]) == len(seen[number]) - 1  # a new Tray at each step
         srcs = watcher.evaluate("() => window.__arbitre.srcs")
         assert len(srcs) >= len(seen[number]) - 1
@@ -385,7 +407,8 @@ def test_two_watchers_follow_the_person_live(live_server: str, page: Page,
             assert "Input" not in query_of(src) and "URLReturn" not in query_of(src), src
         expect_end_shown(watcher)
         expect(watcher.locator("[data-state]")).to_have_text(
-            page.locator("[data-state]").inner_text())
+            page.locator("[data-state]").inner_text()
+        )
         watcher.close()
 
 
@@ -442,8 +465,14 @@ def test_the_form_refuses_bad_input_and_stores_nothing(live_server: str, page: P
     # The refusals are 400 pages (the console says so); no script may fail on them.
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error"
-            and "status of 400" not in message.text else None)
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(message.text)
+            if message.type == "error" and "status of 400" not in message.text
+            else None
+        ),
+    )
     total = game_count(page, live_server)
     assert re.fullmatch(r"\d+ games?\.", total)
     form = page.locator("[data-new-game]")
@@ -485,12 +514,21 @@ def test_the_form_refuses_bad_input_and_stores_nothing(live_server: str, page: P
     # A Set the Arbitre does not know, posted as the form would post it.
     fresh_form()
     form.locator("[data-set-select] option[value='TicTacToe']").evaluate(
-        "o => { o.value = 'Chess'; }")
+        "o => { o.value = 'Chess'; }"
+    )
     form.locator("[data-start]").click()
     posted("unknown Set 'Chess'")
-    answer = page.request.post(live_server + "/arbitre/games", form={
-        "set": "Chess", "seat1_kind": "person", "seat2_kind": "builtin",
-        "seat2_builtin": "random", "timeout": "20", "wait": "0"})
+    answer = page.request.post(
+        live_server + "/arbitre/games",
+        form={
+            "set": "Chess",
+            "seat1_kind": "person",
+            "seat2_kind": "builtin",
+            "seat2_builtin": "random",
+            "timeout": "20",
+            "wait": "0",
+        },
+    )
     assert answer.status == 400 and "data-form-error" in answer.text()
 
     assert game_count(page, live_server) == total

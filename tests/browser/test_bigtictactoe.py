@@ -14,7 +14,6 @@ import time
 import pytest
 from playwright.sync_api import Page, expect
 
-from interfaces.bigtictactoe.board import read_cell
 from tests.browser.helpers import (
     PageWatch,
     cell,
@@ -43,6 +42,7 @@ from tests.interfaces.test_bigtictactoe import (
     replay,
     tray,
 )
+from tournoyons_gui.interfaces.bigtictactoe.board import read_cell
 
 # Screen coordinates of both ends of a line, through the board's scaling.
 LINE_ENDS = """line => {
@@ -162,8 +162,9 @@ def test_marks_alignments_and_scores_are_drawn(
     expect(page.locator(".lines")).to_have_css("pointer-events", "none")
 
 
-def test_a_row_alignment_crosses_its_five_marks(live_server: str, page: Page,
-                                                watch: PageWatch) -> None:
+def test_a_row_alignment_crosses_its_five_marks(
+    live_server: str, page: Page, watch: PageWatch
+) -> None:
     open_page(page, live_server, {"Tray": SAMPLE, "Gain1": "D3H3", "Method": "End"}, SET)
     expect_line(page, "D3H3", 1)
     [[x1, y1], [x2, y2]] = page.locator("[data-alignment='D3H3']").evaluate(LINE_ENDS)
@@ -175,11 +176,14 @@ def test_a_row_alignment_crosses_its_five_marks(live_server: str, page: Page,
         assert box["y"] < y1 < box["y"] + box["height"]
 
 
-@pytest.mark.parametrize(("gain1", "drawn"), [
-    ("D3H3D3G3", ["D3H3"]),  # four cells
-    ("D3H3E3I3", ["D3H3"]),  # shares cells in the same direction
-    ("A0E0D3H3C", ["D3H3"]),  # not on the player's marks, and a piece left over
-])
+@pytest.mark.parametrize(
+    ("gain1", "drawn"),
+    [
+        ("D3H3D3G3", ["D3H3"]),  # four cells
+        ("D3H3E3I3", ["D3H3"]),  # shares cells in the same direction
+        ("A0E0D3H3C", ["D3H3"]),  # not on the player's marks, and a piece left over
+    ],
+)
 def test_bad_alignment_shows_an_error_and_is_not_drawn(
     live_server: str, page: Page, watch: PageWatch, gain1: str, drawn: list[str]
 ) -> None:
@@ -188,21 +192,29 @@ def test_bad_alignment_shows_an_error_and_is_not_drawn(
     expect(error).to_be_visible()
     assert (error.get_attribute("data-error") or "").split() == ["gain1"]
     codes = page.locator("[data-alignment]").evaluate_all(
-        "ls => ls.map(l => l.getAttribute('data-alignment'))")
+        "ls => ls.map(l => l.getAttribute('data-alignment'))"
+    )
     assert codes == drawn
     expect(page.locator("[data-gain='1']")).to_have_text(str(len(drawn)))
     assert states(page) == SAMPLE
     expect(page.locator("[data-name='1']")).to_have_text("MissOne")
 
 
-@pytest.mark.parametrize(("params", "name", "player"), [
-    ({"Tray": "Init", "Move1": "E5"}, "E5", 1),
-    ({"Tray": tray("E5"), "Move2": "J9"}, "J9", 2),
-    ({"Tray": tray("E5", "A0"), "Move2": "A0"}, "A0", 2),  # already in the Tray
-])
+@pytest.mark.parametrize(
+    ("params", "name", "player"),
+    [
+        ({"Tray": "Init", "Move1": "E5"}, "E5", 1),
+        ({"Tray": tray("E5"), "Move2": "J9"}, "J9", 2),
+        ({"Tray": tray("E5", "A0"), "Move2": "A0"}, "A0", 2),  # already in the Tray
+    ],
+)
 def test_move_puts_the_mark_and_marks_the_last_move(
-    live_server: str, page: Page, watch: PageWatch,
-    params: dict[str, str], name: str, player: int,
+    live_server: str,
+    page: Page,
+    watch: PageWatch,
+    params: dict[str, str],
+    name: str,
+    player: int,
 ) -> None:
     open_move(page, live_server, params, SET, name, player)
     # The last move's square is tinted in the player's ink; an ordinary mark's is not.
@@ -213,12 +225,15 @@ def test_move_puts_the_mark_and_marks_the_last_move(
     expect_mark(page, name, player)
 
 
-@pytest.mark.parametrize(("params", "code"), [
-    ({"Tray": tray("E5"), "Move2": "E5"}, "move2"),
-    ({"Tray": "Init", "Move1": "K3"}, "move1"),
-    ({"Tray": "0" * 99, "Input": "One"}, "tray"),
-    ({"Tray": "3" + "0" * 99, "Input": "One"}, "tray"),
-])
+@pytest.mark.parametrize(
+    ("params", "code"),
+    [
+        ({"Tray": tray("E5"), "Move2": "E5"}, "move2"),
+        ({"Tray": "Init", "Move1": "K3"}, "move1"),
+        ({"Tray": "0" * 99, "Input": "One"}, "tray"),
+        ({"Tray": "3" + "0" * 99, "Input": "One"}, "tray"),
+    ],
+)
 def test_unreadable_input_shows_an_error_and_still_draws_the_board(
     live_server: str, page: Page, watch: PageWatch, params: dict[str, str], code: str
 ) -> None:
@@ -235,8 +250,9 @@ def test_unreadable_input_shows_an_error_and_still_draws_the_board(
 def test_input_plays_an_empty_cell_and_returns_it_once(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    tag = open_returning(page, live_server, {"Tray": SAMPLE, "Move1": "H3", "Gain1": "D3H3",
-                                             "Input": "Two"}, SET)
+    tag = open_returning(
+        page, live_server, {"Tray": SAMPLE, "Move1": "H3", "Gain1": "D3H3", "Input": "Two"}, SET
+    )
     expect(page.locator("[data-playable='true']")).to_have_count(SAMPLE.count("0"))
     for name in ("H3", "E4", "C5"):
         expect(cell(page, name)).not_to_have_attribute("data-playable", "true")
@@ -260,7 +276,8 @@ def test_input_plays_an_empty_cell_and_returns_it_once(
     index = read_cell("C7")
     assert index is not None
     assert page.evaluate("() => window.tournoyons.tray()") == (
-        SAMPLE[:index] + "2" + SAMPLE[index + 1:])
+        SAMPLE[:index] + "2" + SAMPLE[index + 1 :]
+    )
 
 
 def test_rapid_clicks_on_two_cells_return_a_single_value(
@@ -301,8 +318,7 @@ def test_keyboard_arrows_and_enter_play_a_cell(
     assert len(return_loads(page)) == 1
 
 
-def test_without_input_nothing_is_playable(live_server: str, page: Page,
-                                           watch: PageWatch) -> None:
+def test_without_input_nothing_is_playable(live_server: str, page: Page, watch: PageWatch) -> None:
     open_page(page, live_server, {"Tray": SAMPLE, "URLReturn": "/return"}, SET)
     expect(page.locator("[data-turn]")).to_have_count(0)
     expect_nothing_playable(page, UNPLAYABLE)
@@ -315,14 +331,23 @@ def test_method_end_shows_the_winner_and_takes_no_input(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
     t = tray("A0 B0 C0 D0 E0 A2", "A1 B1 C1 D1 J9")
-    open_page(page, live_server, {"Tray": t, "Gain1": "A0E0", "Method": "End",
-                                  "Input": "Two", "URLReturn": "/return"}, SET)
+    open_page(
+        page,
+        live_server,
+        {"Tray": t, "Gain1": "A0E0", "Method": "End", "Input": "Two", "URLReturn": "/return"},
+        SET,
+    )
     expect(page.locator("html")).to_have_attribute("data-method", "end")
     expect(page.locator("[data-board]")).to_have_attribute("data-winner", "1")
     expect(page.locator(".player[data-player='1']")).to_have_css(
-        "background-color", "rgb(255, 240, 179)")
-    assert page.locator(".player[data-player='2']").evaluate(
-        "p => getComputedStyle(p).backgroundColor") != "rgb(255, 240, 179)"
+        "background-color", "rgb(255, 240, 179)"
+    )
+    assert (
+        page.locator(".player[data-player='2']").evaluate(
+            "p => getComputedStyle(p).backgroundColor"
+        )
+        != "rgb(255, 240, 179)"
+    )
     expect_line(page, "A0E0", 1)
     expect_nothing_playable(page, UNPLAYABLE)
 
@@ -330,10 +355,21 @@ def test_method_end_shows_the_winner_and_takes_no_input(
 def test_method_none_shows_names_and_scores_without_board(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    open_page(page, live_server, {
-        "Method": "None", "Tray": SAMPLE, "Gain1": "D3H3", "Input": "One",
-        "Name1": "MissOne", "Name2": "MrTwo", "Legend": "Next game soon", "Count": "9",
-    }, SET)
+    open_page(
+        page,
+        live_server,
+        {
+            "Method": "None",
+            "Tray": SAMPLE,
+            "Gain1": "D3H3",
+            "Input": "One",
+            "Name1": "MissOne",
+            "Name2": "MrTwo",
+            "Legend": "Next game soon",
+            "Count": "9",
+        },
+        SET,
+    )
     expect_counts(page, {"[data-board]": 0, "[data-cell]": 0})
     expect_texts(page, {"Name1": "MissOne", "Legend": "Next game soon", "Count": "9"})
     expect(page.locator("[data-gain='1']")).to_be_visible()
@@ -346,17 +382,35 @@ def test_method_none_shows_names_and_scores_without_board(
 def test_wait_shows_the_move_then_the_alignments_it_completed(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    t = tray("D3 E3 F3 G3 H3 H4 H5 H6 H7 A0 B0 C0 D0 E0",
-             "A9 B9 C9 D9 E9 J0 J1 J2 J3 J4 J5 J6 J7 J8")
+    t = tray(
+        "D3 E3 F3 G3 H3 H4 H5 H6 H7 A0 B0 C0 D0 E0", "A9 B9 C9 D9 E9 J0 J1 J2 J3 J4 J5 J6 J7 J8"
+    )
     asked = time.monotonic()
-    page.goto(interface_url(live_server, {"Tray": t, "Move1": "H3", "Gain1": "A0E0D3H3H3H7",
-                                          "Gain2": "A9E9J0J4", "Wait": "30", "Input": "Two"}, SET))
+    page.goto(
+        interface_url(
+            live_server,
+            {
+                "Tray": t,
+                "Move1": "H3",
+                "Gain1": "A0E0D3H3H3H7",
+                "Gain2": "A9E9J0J4",
+                "Wait": "30",
+                "Input": "Two",
+            },
+            SET,
+        )
+    )
     # First the move, the old alignments and scores; the new lines are not drawn yet. All
     # read at one instant, before the three seconds are over.
     first = page.evaluate(SNAPSHOT)
     assert first["ready"] == "false"
-    assert first["lines"] == {"A0E0": ["1", "0.55"], "D3H3": ["", "0"], "H3H7": ["", "0"],
-                              "A9E9": ["2", "0.55"], "J0J4": ["2", "0.55"]}
+    assert first["lines"] == {
+        "A0E0": ["1", "0.55"],
+        "D3H3": ["", "0"],
+        "H3H7": ["", "0"],
+        "A9E9": ["2", "0.55"],
+        "J0J4": ["2", "0.55"],
+    }
     assert first["gains"] == ["1", "2"]
     assert first["playable"] == 0
     assert first["h3"] == ["1", "1", "1"]
@@ -384,8 +438,7 @@ def test_the_final_page_of_a_game_is_small(live_server: str, page: Page) -> None
 # --- a whole game in the tester ------------------------------------------------------------
 
 
-def test_hot_seat_game_through_the_tester(live_server: str, page: Page,
-                                          watch: PageWatch) -> None:
+def test_hot_seat_game_through_the_tester(live_server: str, page: Page, watch: PageWatch) -> None:
     frame = start_hot_seat(page, live_server, SET)
     html = frame.locator("html")
     expect(frame.locator("[data-cell][data-state='0']")).to_have_count(100)
@@ -434,13 +487,20 @@ def test_hot_seat_game_through_the_tester(live_server: str, page: Page,
     click(95, 100)
 
     expect(html).to_have_attribute("data-method", "end")
-    expect_counts(frame, {"[data-playable='true']": 0, "[data-alignment][data-state='1']": 29,
-                          "[data-alignment][data-state='2']": 30})
+    expect_counts(
+        frame,
+        {
+            "[data-playable='true']": 0,
+            "[data-alignment][data-state='1']": 29,
+            "[data-alignment][data-state='2']": 30,
+        },
+    )
     expect(frame.locator("[data-gain='1']")).to_have_text("29")
     expect(frame.locator("[data-gain='2']")).to_have_text("30")
     expect(frame.locator("[data-board]")).to_have_attribute("data-winner", "2")
     drawn = frame.locator("[data-alignment][data-state='2']").evaluate_all(
-        "ls => ls.map(l => l.getAttribute('data-alignment')).join('')")
+        "ls => ls.map(l => l.getAttribute('data-alignment')).join('')"
+    )
     assert drawn == KNOWN_GAIN2
     assert page.evaluate("() => window.tester.game().over") is True
     assert values_returned(page) == moves

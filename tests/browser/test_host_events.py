@@ -41,7 +41,8 @@ HOST_HTML = """<!doctype html><html lang="fr"><head><link rel="icon" href="data:
 
 def events(page: Page, kind: str) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = page.evaluate(
-        "kind => window.events.filter(e => e && e.type === 'tournoyons:' + kind)", kind)
+        "kind => window.events.filter(e => e && e.type === 'tournoyons:' + kind)", kind
+    )
     return found
 
 
@@ -49,13 +50,14 @@ def embed(page: Page, base: str, params: dict[str, str]) -> Frame:
     """Open the host page with the interface for ``params``; return its frame once ready."""
     page.set_default_timeout(5000)
     host = base + "/__host__"
-    page.route(host, lambda route: route.fulfill(status=200, content_type="text/html",
-                                                 body=HOST_HTML))
+    page.route(
+        host, lambda route: route.fulfill(status=200, content_type="text/html", body=HOST_HTML)
+    )
     page.goto(host)
-    page.evaluate("src => { document.querySelector('iframe').src = src; }",
-                  interface_url(base, params))
-    page.wait_for_function(
-        "() => window.events.some(e => e && e.type === 'tournoyons:ready')")
+    page.evaluate(
+        "src => { document.querySelector('iframe').src = src; }", interface_url(base, params)
+    )
+    page.wait_for_function("() => window.events.some(e => e && e.type === 'tournoyons:ready')")
     frame = page.frame(name="game")
     assert frame is not None
     return frame
@@ -66,18 +68,31 @@ def settle(page: Page) -> None:
     page.wait_for_timeout(250)
 
 
-@pytest.mark.parametrize(("params", "expected"), [
-    ({"Set": "TicTacToe", "Tray": "120000000", "Input": "One"},
-     {"set": "TicTacToe", "method": "standard", "tray": "120000000", "input": "One"}),
-    ({"Set": "Morpion3x3", "Tray": "100000000", "Input": "Two"},
-     {"set": "TicTacToe", "method": "standard", "tray": "100000000", "input": "Two"}),
-    ({"Set": "Reversi", "Tray": REVERSI_TRAY, "Move2": "D3"},
-     {"set": "Reversi", "method": "standard", "tray": REVERSI_SHOWN, "input": None}),
-    ({"Set": "TicTacToe", "Method": "End", "Tray": "334120210", "Input": "One"},
-     {"set": "TicTacToe", "method": "end", "tray": "334120210", "input": None}),
-], ids=["tictactoe-one", "tictactoe-two", "reversi-no-input", "tictactoe-end"])
-def test_ready_once_with_the_context(page: Page, live_server: str, watch: PageWatch,
-                                     params: dict[str, str], expected: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    ("params", "expected"),
+    [
+        (
+            {"Set": "TicTacToe", "Tray": "120000000", "Input": "One"},
+            {"set": "TicTacToe", "method": "standard", "tray": "120000000", "input": "One"},
+        ),
+        (
+            {"Set": "Morpion3x3", "Tray": "100000000", "Input": "Two"},
+            {"set": "TicTacToe", "method": "standard", "tray": "100000000", "input": "Two"},
+        ),
+        (
+            {"Set": "Reversi", "Tray": REVERSI_TRAY, "Move2": "D3"},
+            {"set": "Reversi", "method": "standard", "tray": REVERSI_SHOWN, "input": None},
+        ),
+        (
+            {"Set": "TicTacToe", "Method": "End", "Tray": "334120210", "Input": "One"},
+            {"set": "TicTacToe", "method": "end", "tray": "334120210", "input": None},
+        ),
+    ],
+    ids=["tictactoe-one", "tictactoe-two", "reversi-no-input", "tictactoe-end"],
+)
+def test_ready_once_with_the_context(
+    page: Page, live_server: str, watch: PageWatch, params: dict[str, str], expected: dict[str, Any]
+) -> None:
     frame = embed(page, live_server, params)
     settle(page)
     ready = events(page, "ready")
@@ -92,7 +107,8 @@ def test_ready_once_with_the_context(page: Page, live_server: str, watch: PageWa
 
 def test_no_event_when_not_embedded(page: Page, live_server: str, watch: PageWatch) -> None:
     page.add_init_script(
-        "window.__seen = []; window.addEventListener('message', e => window.__seen.push(e.data));")
+        "window.__seen = []; window.addEventListener('message', e => window.__seen.push(e.data));"
+    )
     page.goto(f"{live_server}/?Set=TicTacToe&Tray=120000000&Input=One")
     page.wait_for_selector("html[data-ready='true']", state="attached")
     # The recorder itself works: a message posted to the page is seen.
@@ -108,13 +124,17 @@ def test_size_follows_the_frame(page: Page, live_server: str, watch: PageWatch) 
     settle(page)
     sizes = events(page, "size")
     assert sizes == [{"type": "tournoyons:size", "width": 736, "height": 660}]
-    page.evaluate("() => { const f = document.querySelector('iframe');"
-                  " f.width = '500'; f.height = '420'; }")
-    page.wait_for_function("() => window.events.filter(e => e.type === 'tournoyons:size')"
-                           ".length >= 2")
+    page.evaluate(
+        "() => { const f = document.querySelector('iframe'); f.width = '500'; f.height = '420'; }"
+    )
+    page.wait_for_function(
+        "() => window.events.filter(e => e.type === 'tournoyons:size').length >= 2"
+    )
     # The same size again posts nothing new.
-    page.evaluate("() => { const f = document.querySelector('iframe'); f.height = '421';"
-                  " f.getBoundingClientRect(); f.height = '420'; }")
+    page.evaluate(
+        "() => { const f = document.querySelector('iframe'); f.height = '421';"
+        " f.getBoundingClientRect(); f.height = '420'; }"
+    )
     settle(page)
     sizes = events(page, "size")
     assert sizes[-1] == {"type": "tournoyons:size", "width": 500, "height": 420}
@@ -124,34 +144,52 @@ def test_size_follows_the_frame(page: Page, live_server: str, watch: PageWatch) 
 
 
 @pytest.mark.parametrize("host_param", ["Host=yes", "HOST=Yes", "host=oui"])
-def test_host_plays_once(page: Page, live_server: str, watch: PageWatch,
-                         host_param: str) -> None:
+def test_host_plays_once(page: Page, live_server: str, watch: PageWatch, host_param: str) -> None:
     tag = new_tag()
     name, value = host_param.split("=")
-    frame = embed(page, live_server, {"Set": "TicTacToe", "Tray": "120000000", "Input": "One",
-                                      "URLReturn": sink(live_server, tag),
-                                      name: value})
+    frame = embed(
+        page,
+        live_server,
+        {
+            "Set": "TicTacToe",
+            "Tray": "120000000",
+            "Input": "One",
+            "URLReturn": sink(live_server, tag),
+            name: value,
+        },
+    )
     # Unknown messages, an occupied cell, a value off the board, a play from elsewhere than
     # the parent: none plays (the first value returned below proves it).
-    for message in ["hello", None, 5, {"type": "tournoyons:nope", "value": "3"},
-                    {"type": "tournoyons:play"}, {"type": "tournoyons:play", "value": "1"},
-                    {"type": "tournoyons:play", "value": "99"},
-                    {"type": "tournoyons:play", "value": ["3"]}]:
+    for message in [
+        "hello",
+        None,
+        5,
+        {"type": "tournoyons:nope", "value": "3"},
+        {"type": "tournoyons:play"},
+        {"type": "tournoyons:play", "value": "1"},
+        {"type": "tournoyons:play", "value": "99"},
+        {"type": "tournoyons:play", "value": ["3"]},
+    ]:
         page.evaluate("m => window.send(m)", message)
     frame.evaluate("() => window.postMessage({type: 'tournoyons:play', value: '4'}, '*')")
     settle(page)
     assert events(page, "return") == []
     # Then a play, repeated, and another value: one return, the first valid value.
-    page.evaluate("() => { window.send({type: 'tournoyons:play', value: '5'});"
-                  " window.send({type: 'tournoyons:play', value: '5'});"
-                  " window.send({type: 'tournoyons:play', value: '6'}); }")
+    page.evaluate(
+        "() => { window.send({type: 'tournoyons:play', value: '5'});"
+        " window.send({type: 'tournoyons:play', value: '5'});"
+        " window.send({type: 'tournoyons:play', value: '6'}); }"
+    )
     page.wait_for_function("() => window.events.some(e => e.type === 'tournoyons:return')")
     settle(page)
     assert events(page, "return") == [
-        {"type": "tournoyons:return", "value": "5", "set": "TicTacToe"}]
+        {"type": "tournoyons:return", "value": "5", "set": "TicTacToe"}
+    ]
     assert frame.evaluate("() => document.documentElement.dataset.played") == "5"
-    page.wait_for_function("() => document.querySelector('iframe').contentDocument"
-                           ".querySelector('iframe.return').src !== ''")
+    page.wait_for_function(
+        "() => document.querySelector('iframe').contentDocument"
+        ".querySelector('iframe.return').src !== ''"
+    )
     for _ in range(20):
         if sink_values(live_server, tag):
             break
@@ -160,10 +198,12 @@ def test_host_plays_once(page: Page, live_server: str, watch: PageWatch,
 
 
 @pytest.mark.parametrize("extra", [{}, {"Host": "no"}, {"Host": "yesplease"}])
-def test_no_host_play_without_host_yes(page: Page, live_server: str, watch: PageWatch,
-                                       extra: dict[str, str]) -> None:
-    frame = embed(page, live_server, {"Set": "TicTacToe", "Tray": "120000000", "Input": "One",
-                                      **extra})
+def test_no_host_play_without_host_yes(
+    page: Page, live_server: str, watch: PageWatch, extra: dict[str, str]
+) -> None:
+    frame = embed(
+        page, live_server, {"Set": "TicTacToe", "Tray": "120000000", "Input": "One", **extra}
+    )
     page.evaluate("() => window.send({type: 'tournoyons:play', value: '5'})")
     settle(page)
     assert events(page, "return") == []
@@ -174,8 +214,9 @@ def test_no_host_play_without_host_yes(page: Page, live_server: str, watch: Page
     assert [e["value"] for e in events(page, "return")] == ["6"]
 
 
-def test_no_host_play_when_the_page_asks_nothing(page: Page, live_server: str,
-                                                 watch: PageWatch) -> None:
+def test_no_host_play_when_the_page_asks_nothing(
+    page: Page, live_server: str, watch: PageWatch
+) -> None:
     frame = embed(page, live_server, {"Set": "TicTacToe", "Tray": "120000000", "Host": "yes"})
     assert events(page, "ready")[0]["input"] is None
     page.evaluate("() => window.send({type: 'tournoyons:play', value: '5'})")

@@ -16,8 +16,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import Dialog, FloatRect, Locator, Page, expect
 
-from interfaces.plugin import SetInterface
-from interfaces.registry import load_registry
 from tests.browser.helpers import (
     RETURN_LOADED,
     PageWatch,
@@ -34,6 +32,8 @@ from tests.browser.helpers import (
     sink,
     sink_entries,
 )
+from tournoyons_gui.interfaces.plugin import SetInterface
+from tournoyons_gui.interfaces.registry import load_registry
 
 REGISTRY = load_registry()
 SETS = [pytest.param(interface, id=interface.key) for interface in REGISTRY]
@@ -62,8 +62,9 @@ def first_playable(page: Page) -> str:
 def control(page: Page, value: str) -> Locator:
     """Return the control that plays ``value``."""
     v = value.replace('"', '\\"')
-    return page.locator(f'[data-playable="true"][data-value="{v}"], '
-                        f'[data-playable="true"][data-cell="{v}"]').first
+    return page.locator(
+        f'[data-playable="true"][data-value="{v}"], [data-playable="true"][data-cell="{v}"]'
+    ).first
 
 
 class Traffic:
@@ -108,9 +109,13 @@ def test_third_party_set_is_served_by_its_entry_point(
     expect(page.locator("[data-name='1']")).to_have_text("Ann")
 
 
-@pytest.mark.parametrize(("name", "canonical"), [
-    ("Tic-Tac-Toe", "TicTacToe"), ("CHIFOUMI", "Rochambeau"),
-])
+@pytest.mark.parametrize(
+    ("name", "canonical"),
+    [
+        ("Tic-Tac-Toe", "TicTacToe"),
+        ("CHIFOUMI", "Rochambeau"),
+    ],
+)
 def test_set_names_and_aliases_are_case_insensitive(
     live_server: str, page: Page, watch: PageWatch, name: str, canonical: str
 ) -> None:
@@ -130,7 +135,8 @@ def test_unknown_set_lists_the_sets_as_links(
     links = page.locator("[data-set-link]")
     expect(links).to_have_count(len(REGISTRY))
     assert links.evaluate_all("els => els.map(e => e.dataset.setLink)") == [
-        s.name for s in REGISTRY]
+        s.name for s in REGISTRY
+    ]
     for interface in REGISTRY:
         link = page.locator(f"[data-set-link='{interface.name}']")
         expect(link).to_be_visible()
@@ -225,7 +231,8 @@ def test_post_message_to_the_host(
     assert host != live_server
     page.set_default_timeout(5000)
     page.goto(f"{host}/")
-    page.evaluate("""url => {
+    page.evaluate(
+        """url => {
         window.received = [];
         window.addEventListener('message', e => {
             if (e.data && e.data.type === 'tournoyons:return') {
@@ -233,7 +240,9 @@ def test_post_message_to_the_host(
             }
         });
         document.querySelector('iframe#interface').src = url;
-    }""", interface_url(live_server, asking(interface)))
+    }""",
+        interface_url(live_server, asking(interface)),
+    )
     frame = page.frame_locator("iframe#interface")
     expect(frame.locator("html")).to_have_attribute("data-ready", "true")
     playable = frame.locator("[data-playable='true']").first
@@ -242,23 +251,27 @@ def test_post_message_to_the_host(
     page.wait_for_function("() => window.received.length > 0")
     expect(frame.locator("[data-playable='true']")).to_have_count(0)
     assert page.evaluate("() => window.received") == [
-        {"type": "tournoyons:return", "value": value, "set": interface.name,
-         "origin": live_server}]
+        {"type": "tournoyons:return", "value": value, "set": interface.name, "origin": live_server}
+    ]
 
 
-@pytest.mark.parametrize(("url_return", "loaded"), [
-    ("/return?tag={tag}&game=G1", "{base}/return?tag={tag}&game=G1&ReturnValue=5"),
-    ("/return?tag={tag}&", "{base}/return?tag={tag}&ReturnValue=5"),
-    ("{base}/return?tag={tag}#end", "{base}/return?tag={tag}&ReturnValue=5#end"),
-    ("return?tag={tag}&x=a%26b", "{base}/return?tag={tag}&x=a%26b&ReturnValue=5"),
-])
+@pytest.mark.parametrize(
+    ("url_return", "loaded"),
+    [
+        ("/return?tag={tag}&game=G1", "{base}/return?tag={tag}&game=G1&ReturnValue=5"),
+        ("/return?tag={tag}&", "{base}/return?tag={tag}&ReturnValue=5"),
+        ("{base}/return?tag={tag}#end", "{base}/return?tag={tag}&ReturnValue=5#end"),
+        ("return?tag={tag}&x=a%26b", "{base}/return?tag={tag}&x=a%26b&ReturnValue=5"),
+    ],
+)
 def test_url_return_with_a_query_gets_the_value_appended(
     live_server: str, page: Page, watch: PageWatch, url_return: str, loaded: str
 ) -> None:
     tag = new_tag()
     url = url_return.format(base=live_server, tag=tag)
-    open_page(page, live_server, {"Set": "TicTacToe", "Tray": "Init", "Input": "One",
-                                  "URLReturn": url})
+    open_page(
+        page, live_server, {"Set": "TicTacToe", "Tray": "Init", "Input": "One", "URLReturn": url}
+    )
     page.locator("[data-cell='5']").click()
     page.wait_for_function(RETURN_LOADED)
     assert return_loads(page) == [loaded.format(base=live_server, tag=tag)]
@@ -272,20 +285,26 @@ def test_url_return_with_a_query_gets_the_value_appended(
         assert params["x"] == "a&b"
 
 
-@pytest.mark.parametrize("url_return", [
-    "javascript:alert(1)",
-    "java\tscript:alert(1)",
-    " javascript:alert(1)",
-    "\x01javascript:alert(1)",
-    "data:text/html,<script>alert(1)</script>",
-    "vbscript:msgbox(1)",
-])
+@pytest.mark.parametrize(
+    "url_return",
+    [
+        "javascript:alert(1)",
+        "java\tscript:alert(1)",
+        " javascript:alert(1)",
+        "\x01javascript:alert(1)",
+        "data:text/html,<script>alert(1)</script>",
+        "vbscript:msgbox(1)",
+    ],
+)
 def test_url_return_that_is_not_http_is_never_loaded(
     live_server: str, page: Page, watch: PageWatch, url_return: str
 ) -> None:
     traffic = Traffic(page)
-    open_page(page, live_server, {"Set": "TicTacToe", "Tray": "Init", "Input": "One",
-                                  "URLReturn": url_return})
+    open_page(
+        page,
+        live_server,
+        {"Set": "TicTacToe", "Tray": "Init", "Input": "One", "URLReturn": url_return},
+    )
     expect_error(page, "urlreturn")
     page.locator("[data-cell='5']").click()
     # The move is played and shown; it is not sent anywhere.
@@ -305,12 +324,12 @@ def test_webtest_holds_input_until_the_play_control(
     live_server: str, page: Page, watch: PageWatch, interface: SetInterface
 ) -> None:
     tag = new_tag()
-    open_page(page, live_server, asking(interface, WebTest="yes",
-                                        URLReturn=sink(live_server, tag)))
+    open_page(page, live_server, asking(interface, WebTest="yes", URLReturn=sink(live_server, tag)))
     tray_before = page.evaluate("() => window.tournoyons.tray()")
     assert page.evaluate("() => Webmaster('tray')") == tray_before
     listed: list[str] = page.evaluate(
-        "() => JSON.parse(document.getElementById('tournoyons-context').textContent).playable")
+        "() => JSON.parse(document.getElementById('tournoyons-context').textContent).playable"
+    )
     # Input is held off, even with Input given: nothing is playable, clicks and play() do
     # nothing.
     expect(page.locator("[data-playable]")).to_have_count(0)
@@ -319,7 +338,8 @@ def test_webtest_holds_input_until_the_play_control(
     for element in controls.all()[:3]:
         element.click(force=True)
     controls.evaluate_all(
-        "els => els.forEach(e => e.dispatchEvent(new MouseEvent('click', {bubbles: true})))")
+        "els => els.forEach(e => e.dispatchEvent(new MouseEvent('click', {bubbles: true})))"
+    )
     # (A Set whose value is composed on the page, MasterMind's code, lists none.)
     for held in listed[:3]:
         assert page.evaluate("v => window.tournoyons.play(v)", held) is False
@@ -359,8 +379,9 @@ def test_webtest_holds_input_until_the_play_control(
 def test_webtest_without_input_plays_for_the_player_to_move(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    tag = open_returning(page, live_server,
-                         {"Set": "TicTacToe", "Tray": "100000000", "WebTest": "oui"})
+    tag = open_returning(
+        page, live_server, {"Set": "TicTacToe", "Tray": "100000000", "WebTest": "oui"}
+    )
     expect(page.locator("[data-playable]")).to_have_count(0)
     assert page.evaluate("() => Webmaster('tray')") == "100000000"
     page.locator("[data-webtest='play']").click()
@@ -375,8 +396,9 @@ def test_webtest_without_input_plays_for_the_player_to_move(
 def test_webtest_off_values_show_no_controls(
     live_server: str, page: Page, watch: PageWatch, off: str
 ) -> None:
-    open_page(page, live_server, {"Set": "TicTacToe", "Tray": "Init", "Input": "One",
-                                  "WebTest": off})
+    open_page(
+        page, live_server, {"Set": "TicTacToe", "Tray": "Init", "Input": "One", "WebTest": off}
+    )
     expect_counts(page, {"[data-webtest]": 0, "[data-playable='true']": 9})
 
 
@@ -395,7 +417,8 @@ def test_mute_silences_the_move_sound(
         open_page(page, live_server, params)
         # A sample showing a move sounds once drawn: let that sound come first.
         drawn = page.evaluate(
-            "() => JSON.parse(document.getElementById('tournoyons-context').textContent).sound")
+            "() => JSON.parse(document.getElementById('tournoyons-context').textContent).sound"
+        )
         if drawn and not mute:
             page.wait_for_function("s => window.tournoyons.sounds.includes(s)", arg=drawn)
         before: list[str] = page.evaluate("() => window.tournoyons.sounds")
@@ -408,14 +431,17 @@ def test_mute_silences_the_move_sound(
             assert page.evaluate("() => window.tournoyons.sounds") == [*before, "move"]
 
 
-@pytest.mark.parametrize(("color", "background", "error"), [
-    ("e0ecff", "rgb(224, 236, 255)", False),
-    ("abc", "rgb(170, 187, 204)", False),
-    ("#E0ECFF", "rgb(224, 236, 255)", False),
-    ("red;x", PAPER, True),
-    ("e0ecff;background:red", PAPER, True),
-    ("ggg", PAPER, True),
-])
+@pytest.mark.parametrize(
+    ("color", "background", "error"),
+    [
+        ("e0ecff", "rgb(224, 236, 255)", False),
+        ("abc", "rgb(170, 187, 204)", False),
+        ("#E0ECFF", "rgb(224, 236, 255)", False),
+        ("red;x", PAPER, True),
+        ("e0ecff;background:red", PAPER, True),
+        ("ggg", PAPER, True),
+    ],
+)
 def test_color_is_the_background_unless_not_hex(
     live_server: str, page: Page, watch: PageWatch, color: str, background: str, error: bool
 ) -> None:
@@ -442,8 +468,12 @@ def test_texts_are_shown_as_text_never_as_html_and_input_is_off(
     params = asking(interface, **texts)
     del params["Input"]
     open_page(page, live_server, params)
-    for selector, name in (("[data-name='1']", "Name1"), ("[data-name='2']", "Name2"),
-                           ("[data-legend]", "Legend"), ("[data-count]", "Count")):
+    for selector, name in (
+        ("[data-name='1']", "Name1"),
+        ("[data-name='2']", "Name2"),
+        ("[data-legend]", "Legend"),
+        ("[data-count]", "Count"),
+    ):
         element = page.locator(selector)
         expect(element).to_be_visible()
         expect(element).to_have_text(texts[name])
@@ -452,21 +482,23 @@ def test_texts_are_shown_as_text_never_as_html_and_input_is_off(
     expect(page.locator("body script")).to_have_count(1)  # the context block alone
     # Without Input nothing is playable, by click or by play().
     expect(page.locator("[data-playable]")).to_have_count(0)
-    assert page.evaluate("() => ['1', '2', '3', 'A1'].map(v => tournoyons.play(v))") == [
-        False] * 4
+    assert page.evaluate("() => ['1', '2', '3', 'A1'].map(v => tournoyons.play(v))") == [False] * 4
     assert return_loads(page) == []
     assert not [url for url in traffic.settled() if url.endswith("/x")]
     assert traffic.dialogs == []
 
 
-@pytest.mark.parametrize(("raw", "selector", "text"), [
-    ("Legend=%E9t%E9", "[data-legend]", "été"),
-    ("Legend=%u00E9t%u00E9", "[data-legend]", "été"),
-    ("Legend=%C3%A9t%C3%A9", "[data-legend]", "été"),
-    ("Legend=Partie+nulle+%21", "[data-legend]", "Partie nulle !"),
-    ("Name2=Jos%C3%A9+%E9%C3%A9", "[data-name='2']", "José éé"),
-    ("name1=%u263A%uD83D%uDE00", "[data-name='1']", "\u263a\U0001F600"),
-])
+@pytest.mark.parametrize(
+    ("raw", "selector", "text"),
+    [
+        ("Legend=%E9t%E9", "[data-legend]", "été"),
+        ("Legend=%u00E9t%u00E9", "[data-legend]", "été"),
+        ("Legend=%C3%A9t%C3%A9", "[data-legend]", "été"),
+        ("Legend=Partie+nulle+%21", "[data-legend]", "Partie nulle !"),
+        ("Name2=Jos%C3%A9+%E9%C3%A9", "[data-name='2']", "José éé"),
+        ("name1=%u263A%uD83D%uDE00", "[data-name='1']", "\u263a\U0001f600"),
+    ],
+)
 def test_legacy_and_utf8_percent_encodings_decode(
     live_server: str, page: Page, watch: PageWatch, raw: str, selector: str, text: str
 ) -> None:
@@ -490,8 +522,10 @@ BOXES = """els => els.map(e => {
 
 VIEWPORTS = ((736, 660), (368, 330))
 # What every page with a board shows, each element wholly in the frame.
-FRAMED = ("[data-board], [data-name], [data-count], [data-legend], [data-error], [data-webtest],"
-          " [data-webtest-output]")
+FRAMED = (
+    "[data-board], [data-name], [data-count], [data-legend], [data-error], [data-webtest],"
+    " [data-webtest-output]"
+)
 LONG = "W" * 150
 
 
@@ -532,6 +566,7 @@ def box_of(scope: Page | Locator, selector: str) -> FloatRect:
 # Each Set's own part of the fit, run at every size on each of its own pages: the room its
 # board takes, and its own controls wholly in the frame.
 
+
 def bigtictactoe_fit(page: Page, params: Mapping[str, str], width: int, height: int) -> None:
     """The scores in the frame; the board uses the room it has."""
     expect_inside(page, "[data-gain='2']", width, height)
@@ -543,8 +578,14 @@ def bigtictactoe_fit(page: Page, params: Mapping[str, str], width: int, height: 
 def mastermind_fit(page: Page, params: Mapping[str, str], width: int, height: int) -> None:
     """Both boards, their lines and codes, the palette and its controls in the frame; the
     boards side by side."""
-    drawn = expect_inside(page, "[data-board], [data-line], [data-code], [data-pick],"
-                          " [data-validate], [data-erase], .players", width, height, shown=False)
+    drawn = expect_inside(
+        page,
+        "[data-board], [data-line], [data-code], [data-pick],"
+        " [data-validate], [data-erase], .players",
+        width,
+        height,
+        shown=False,
+    )
     assert drawn >= 2 + 16 + 2
     one, two = box_of(page, "[data-board='1']"), box_of(page, "[data-board='2']")
     assert one["x"] + one["width"] <= two["x"]
@@ -560,8 +601,9 @@ def pente_fit(page: Page, params: Mapping[str, str], width: int, height: int) ->
     for name, box in boxes.items():
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
         assert 0 <= x <= width and 0 <= y <= height, name
-        hit = page.evaluate("([x, y]) => document.elementFromPoint(x, y)"
-                            "?.getAttribute('data-cell')", [x, y])
+        hit = page.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y)?.getAttribute('data-cell')", [x, y]
+        )
         assert hit == name
     assert (boxes["SA"]["x"] - boxes["AA"]["x"]) / 18 >= 22 * scale
 
@@ -572,8 +614,13 @@ def poker_fit(page: Page, params: Mapping[str, str], width: int, height: int) ->
     expect_inside(page, f".pk-controls, .pk-controls button, [data-card]{scores}", width, height)
 
 
-REVERSI_MUST_PASS = {"Tray": "0004000003883000444840004448400003443000000003000000000000000000",
-                     "Move2": "D1", "Count": "16", "Input": "One", "Legend": "Je passe"}
+REVERSI_MUST_PASS = {
+    "Tray": "0004000003883000444840004448400003443000000003000000000000000000",
+    "Move2": "D1",
+    "Count": "16",
+    "Input": "One",
+    "Legend": "Je passe",
+}
 
 
 def reversi_fit(page: Page, params: Mapping[str, str], width: int, height: int) -> None:
@@ -606,26 +653,60 @@ class Fit:
 
 LONG_TEXTS = {"Name1": LONG, "Name2": LONG, "Legend": f"{LONG} {LONG}"}
 FITS = {
-    "BigTicTacToe": Fit(({**SAMPLES["BigTicTacToe"], "Legend": "Round 1", "WebTest": "yes"},),
-                        bigtictactoe_fit),
-    "MasterMind": Fit((
-        {**SAMPLES["MasterMind"], "Legend": LONG, "WebTest": "yes"},
-        {"Method": "Prepare", "Input": "One", "Legend": "Code", "Name1": LONG, "Name2": LONG},
-        {"Method": "End", "Tray": "00ABCD" * 8 + "***" + "00ABCD" * 7 + "40ABCD",
-         "Gain1": "ABCD", "Gain2": "ABCD", "Count": "16"},
-    ), mastermind_fit),
+    "BigTicTacToe": Fit(
+        ({**SAMPLES["BigTicTacToe"], "Legend": "Round 1", "WebTest": "yes"},), bigtictactoe_fit
+    ),
+    "MasterMind": Fit(
+        (
+            {**SAMPLES["MasterMind"], "Legend": LONG, "WebTest": "yes"},
+            {"Method": "Prepare", "Input": "One", "Legend": "Code", "Name1": LONG, "Name2": LONG},
+            {
+                "Method": "End",
+                "Tray": "00ABCD" * 8 + "***" + "00ABCD" * 7 + "40ABCD",
+                "Gain1": "ABCD",
+                "Gain2": "ABCD",
+                "Count": "16",
+            },
+        ),
+        mastermind_fit,
+    ),
     "Pente": Fit(({**SAMPLES["Pente"], **LONG_TEXTS, "WebTest": "yes"},), pente_fit),
-    "Poker": Fit((
-        {"Tray": "01002????C3SKM12-?2", "Input": "Two", **LONG_TEXTS, "Gain1": "-1234",
-         "Gain2": "1234", "Count": "99", "WebTest": "yes"},  # answering: call, raise
-        {"Tray": "01009H2H9S5S6H4HKH7D8CJM12-12", "Input": "One", "Legend": "x",
-         "Name1": "MissOne", "Name2": "MrTwo"},  # the showdown, acknowledged
-    ), poker_fit),
+    "Poker": Fit(
+        (
+            {
+                "Tray": "01002????C3SKM12-?2",
+                "Input": "Two",
+                **LONG_TEXTS,
+                "Gain1": "-1234",
+                "Gain2": "1234",
+                "Count": "99",
+                "WebTest": "yes",
+            },  # answering: call, raise
+            {
+                "Tray": "01009H2H9S5S6H4HKH7D8CJM12-12",
+                "Input": "One",
+                "Legend": "x",
+                "Name1": "MissOne",
+                "Name2": "MrTwo",
+            },  # the showdown, acknowledged
+        ),
+        poker_fit,
+    ),
     "Reversi": Fit(({**REVERSI_MUST_PASS, "Name1": "MissOne", "Name2": "MrTwo"},), reversi_fit),
-    "Seafight": Fit(tuple(
-        {**SAMPLES["Seafight"], **LONG_TEXTS, "Method": method, "Count": "12345",
-         "Gain2": "V5B11H4E31V3J51H3D81H2G01", "WebTest": "yes"}  # both whole fleets
-        for method in ("Prepare", "Double")), seafight_fit),
+    "Seafight": Fit(
+        tuple(
+            {
+                **SAMPLES["Seafight"],
+                **LONG_TEXTS,
+                "Method": method,
+                "Count": "12345",
+                "Gain2": "V5B11H4E31V3J51H3D81H2G01",
+                "WebTest": "yes",
+            }  # both whole fleets
+            for method in ("Prepare", "Double")
+        ),
+        seafight_fit,
+    ),
 }
 
 
@@ -658,8 +739,17 @@ def test_page_fits_the_frame_without_scroll_bars(
     states: list[dict[str, str]] = [
         asking(interface, **texts),
         # Long texts, errors, WebTest controls with their output open, a Color.
-        asking(interface, Name1=LONG, Name2=LONG, Legend=f"{LONG} {LONG}", Count="12345",
-               WebTest="yes", Color="e0ecff", Wait="x", URLReturn="javascript:x"),
+        asking(
+            interface,
+            Name1=LONG,
+            Name2=LONG,
+            Legend=f"{LONG} {LONG}",
+            Count="12345",
+            WebTest="yes",
+            Color="e0ecff",
+            Wait="x",
+            URLReturn="javascript:x",
+        ),
         asking(interface, **texts, Method="None"),
     ]
     for params in states:
@@ -667,8 +757,8 @@ def test_page_fits_the_frame_without_scroll_bars(
         for width, height in VIEWPORTS:
             expect_fits(page, width, height)
     if fit := FITS.get(interface.name):
-        for params in fit.pages:
-            show_at_full_size(page, live_server, {"Set": interface.name, **params})
+        for extra in fit.pages:
+            show_at_full_size(page, live_server, {"Set": interface.name, **extra})
             for width, height in VIEWPORTS:
                 expect_fits(page, width, height, shown=False)
                 fit.check(page, params, width, height)

@@ -37,8 +37,14 @@ from tests.browser.helpers import (
 )
 
 SET = "MasterMind"
-SAMPLE = {"Tray": "11BBCC00DEFA***21ABCD30AEBF", "Gain1": "GCCH", "Input": "One",
-          "Name1": "MissOne", "Name2": "MrTwo", "Count": "6"}
+SAMPLE = {
+    "Tray": "11BBCC00DEFA***21ABCD30AEBF",
+    "Gain1": "GCCH",
+    "Input": "One",
+    "Name1": "MissOne",
+    "Name2": "MrTwo",
+    "Count": "6",
+}
 
 GOLD_SOFT = "rgb(255, 240, 179)"
 
@@ -209,20 +215,24 @@ def test_the_opponents_code_is_not_in_the_page_of_the_person_asked(
 # --- bad input ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("params", "error"), [
-    ({"Tray": "11BBCC00DEFA"}, "tray"),  # no ***
-    ({"Tray": "11BBC***"}, "tray"),  # a line of the wrong length
-    ({"Tray": "11BBCZ***"}, "tray"),  # an unknown colour
-    ({"Tray": "***32ABCD"}, "tray"),  # marks above 4
-    ({"Tray": "00ABCD" * 9 + "***"}, "tray"),  # more than 8 lines
-    ({"Tray": "***", "Gain1": "ABCX"}, "gain1"),
-    ({"Tray": "<b>***</b>", "Gain2": "<i>"}, "tray"),
-])
+@pytest.mark.parametrize(
+    ("params", "error"),
+    [
+        ({"Tray": "11BBCC00DEFA"}, "tray"),  # no ***
+        ({"Tray": "11BBC***"}, "tray"),  # a line of the wrong length
+        ({"Tray": "11BBCZ***"}, "tray"),  # an unknown colour
+        ({"Tray": "***32ABCD"}, "tray"),  # marks above 4
+        ({"Tray": "00ABCD" * 9 + "***"}, "tray"),  # more than 8 lines
+        ({"Tray": "***", "Gain1": "ABCX"}, "gain1"),
+        ({"Tray": "<b>***</b>", "Gain2": "<i>"}, "tray"),
+    ],
+)
 def test_bad_input_shows_an_error_sign_and_never_breaks(
     live_server: str, page: Page, watch: PageWatch, params: dict[str, str], error: str
 ) -> None:
-    open_with_error(page, live_server, {**params, "Input": "One", "URLReturn": "/return"}, SET,
-                    error)
+    open_with_error(
+        page, live_server, {**params, "Input": "One", "URLReturn": "/return"}, SET, error
+    )
     expect(page.locator("[data-board]")).to_have_count(2)
     expect_covered(page, 1)
     if error == "tray":
@@ -324,8 +334,9 @@ def test_the_previous_guess_is_where_the_next_one_starts(
 def test_the_keyboard_composes_and_validates_and_enter_held_returns_once(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    tag = open_returning(page, live_server,
-                         {"Tray": "00EEEE***00FFFF", "Gain2": "ABCD", "Input": "Two"}, SET)
+    tag = open_returning(
+        page, live_server, {"Tray": "00EEEE***00FFFF", "Gain2": "ABCD", "Input": "Two"}, SET
+    )
     target = line(page, 1, 2)  # player two plays on player one's board
     expect(target).to_have_attribute("data-composing", "true")
     expect_pegs(target, "EEEE")
@@ -363,8 +374,7 @@ def test_the_keyboard_composes_and_validates_and_enter_held_returns_once(
     assert len(return_loads(page)) == 1
 
 
-def test_play_checks_the_syntax_of_a_guess(live_server: str, page: Page,
-                                           watch: PageWatch) -> None:
+def test_play_checks_the_syntax_of_a_guess(live_server: str, page: Page, watch: PageWatch) -> None:
     tag = open_returning(page, live_server, {"Tray": "***", "Input": "One"}, SET)
     results = page.evaluate("""() => ['ABCD', '00ABC', '00ABCI', '10ABCD', '00abcd', '',
                                       '00ABCD', '00ABCD', '00EFGH'].map(v => tournoyons.play(v))""")
@@ -373,11 +383,14 @@ def test_play_checks_the_syntax_of_a_guess(live_server: str, page: Page,
     expect_pegs(line(page, 2, 1), "ABCD")
 
 
-@pytest.mark.parametrize("params", [
-    {"Tray": "***40ABCD", "Input": "One"},  # found: nothing more to guess
-    {"Tray": "00ABCD" * 8 + "***" + "00ABCD" * 8, "Input": "One"},  # a full board
-    {"Tray": "***00ABCD"},  # no Input
-])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"Tray": "***40ABCD", "Input": "One"},  # found: nothing more to guess
+        {"Tray": "00ABCD" * 8 + "***" + "00ABCD" * 8, "Input": "One"},  # a full board
+        {"Tray": "***00ABCD"},  # no Input
+    ],
+)
 def test_no_guess_when_nothing_can_be_played(
     live_server: str, page: Page, watch: PageWatch, params: dict[str, str]
 ) -> None:
@@ -395,8 +408,18 @@ def test_no_guess_when_nothing_can_be_played(
 def test_prepare_returns_the_chosen_code_once(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    tag = open_returning(page, live_server, {"Method": "Prepare", "Input": "Two", "Tray": "Init",
-                                             "Gain1": "GCCH", "Legend": "Your code"}, SET)
+    tag = open_returning(
+        page,
+        live_server,
+        {
+            "Method": "Prepare",
+            "Input": "Two",
+            "Tray": "Init",
+            "Gain1": "GCCH",
+            "Legend": "Your code",
+        },
+        SET,
+    )
     expect(page.locator("html")).to_have_attribute("data-method", "prepare")
     expect(page.locator("html")).to_have_attribute("data-input", "2")
     expect(page.locator("[data-legend]")).to_have_text("Your code")
@@ -429,7 +452,8 @@ def test_prepare_without_input_asks_player_one_and_checks_the_code(
     expect(code(page, 1)).to_have_attribute("data-composing", "true")
     expect_covered(page, 2)
     results = page.evaluate(
-        "() => ['00ABCD', 'ABC', 'ABCI', 'abcd', 'ABCD', 'EFGH'].map(v => tournoyons.play(v))")
+        "() => ['00ABCD', 'ABC', 'ABCI', 'abcd', 'ABCD', 'EFGH'].map(v => tournoyons.play(v))"
+    )
     assert results == [False] * 4 + [True, False]
     expect_single_return(page, live_server, tag, "ABCD")
     expect_pegs(code(page, 1), "ABCD")
@@ -441,10 +465,19 @@ def test_prepare_without_input_asks_player_one_and_checks_the_code(
 def test_method_end_reveals_both_codes_and_the_winner(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    open_page(page, live_server, {
-        "Method": "End", "Tray": "11BBCC00DEFA20GCFF***21ABCD30AEBF40AEBD",
-        "Gain1": "GCCH", "Gain2": "AEBD", "Input": "One", "URLReturn": "/return",
-    }, SET)
+    open_page(
+        page,
+        live_server,
+        {
+            "Method": "End",
+            "Tray": "11BBCC00DEFA20GCFF***21ABCD30AEBF40AEBD",
+            "Gain1": "GCCH",
+            "Gain2": "AEBD",
+            "Input": "One",
+            "URLReturn": "/return",
+        },
+        SET,
+    )
     expect(page.locator("html")).to_have_attribute("data-method", "end")
     expect_code_shown(page, 1, "GCCH")
     expect_code_shown(page, 2, "AEBD")
@@ -455,15 +488,15 @@ def test_method_end_reveals_both_codes_and_the_winner(
     expect_marks(found, 4, 0)
     expect(page.locator(".mm")).to_have_attribute("data-winner", "1")
     expect(page.locator("[data-result='1'] .star")).to_be_visible()
-    expect(page.locator(".player[data-player='1']")).to_have_css("background-color",
-                                                                  GOLD_SOFT)
+    expect(page.locator(".player[data-player='1']")).to_have_css("background-color", GOLD_SOFT)
     expect_counts(page, {"[data-pick]": 0, "[data-playable]": 0})
     assert page.evaluate("() => tournoyons.play('00ABCD')") is False
 
 
 def test_method_end_of_a_draw(live_server: str, page: Page, watch: PageWatch) -> None:
-    open_page(page, live_server, {"Method": "End", "Tray": "00ABCD" * 8 + "***" + "00ABCD" * 8},
-              SET)
+    open_page(
+        page, live_server, {"Method": "End", "Tray": "00ABCD" * 8 + "***" + "00ABCD" * 8}, SET
+    )
     expect(page.locator(".mm")).to_have_attribute("data-winner", "0")
     expect(page.locator("[data-result='draw'] .equal")).to_be_visible()
     expect(page.locator("[data-found]")).to_have_count(0)
@@ -508,8 +541,9 @@ def test_input_comes_after_the_wait(live_server: str, page: Page, watch: PageWat
 # --- a whole game in the tester ----------------------------------------------------------------
 
 
-def test_a_whole_hot_seat_game_in_the_tester(live_server: str, page: Page,
-                                             watch: PageWatch) -> None:
+def test_a_whole_hot_seat_game_in_the_tester(
+    live_server: str, page: Page, watch: PageWatch
+) -> None:
     page.set_default_timeout(5000)
     frame = start_hot_seat(page, live_server, SET)
     html = frame.locator("html")
@@ -570,5 +604,4 @@ def test_a_whole_hot_seat_game_in_the_tester(live_server: str, page: Page,
     expect(frame.locator("[data-playable]")).to_have_count(0)
     assert frame_query(page)["Tray"] == "11BBCC40GCCH***21ABCD40AEBD"
     assert page.evaluate("() => window.tester.game().over") is True
-    assert values_returned(page) == [
-        "GCCH", "AEBD", "00ABCD", "00BBCC", "00AEBD", "00GCCH"]
+    assert values_returned(page) == ["GCCH", "AEBD", "00ABCD", "00BBCC", "00AEBD", "00GCCH"]

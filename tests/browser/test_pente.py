@@ -15,9 +15,6 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from interfaces.pente.board import EMPTY_TRAY, LETTERS, point_name, read_point
-from interfaces.pente.rules import PenteRules
-from interfaces.plugin import Turn
 from tests.browser.helpers import (
     PageWatch,
     cell,
@@ -36,6 +33,9 @@ from tests.browser.helpers import (
     values_returned,
     with_codes,
 )
+from tournoyons_gui.interfaces.pente.board import EMPTY_TRAY, LETTERS, point_name, read_point
+from tournoyons_gui.interfaces.pente.rules import PenteRules
+from tournoyons_gui.interfaces.plugin import Turn
 
 SET = "Pente"
 
@@ -59,7 +59,10 @@ def expect_stone(page: Page, name: str, player: int | None) -> None:
     expected = STONE[player] if player else TRANSPARENT
     page.wait_for_function(
         "([name, fill]) => getComputedStyle(document.querySelector("
-        "`[data-cell='${name}']`)).fill === fill", arg=[name, expected], timeout=3000)
+        "`[data-cell='${name}']`)).fill === fill",
+        arg=[name, expected],
+        timeout=3000,
+    )
 
 
 SNAPSHOT = """names => ({
@@ -105,10 +108,12 @@ def test_start_position_is_an_empty_board_with_coordinates(
     open_page(page, live_server, {"Name1": "MissOne", "Name2": "MrTwo", "Input": "One"}, SET)
     board = page.locator("[data-board][data-columns='19']")
     expect(board.locator("[data-cell]")).to_have_count(361)
-    expect_counts(page, {"[data-cell][data-state='0']": 361, "[data-playable='true']": 361,
-                         "[data-error]": 0})
+    expect_counts(
+        page, {"[data-cell][data-state='0']": 361, "[data-playable='true']": 361, "[data-error]": 0}
+    )
     names = board.locator("[data-cell]").evaluate_all(
-        "cells => cells.map(c => c.getAttribute('data-cell'))")
+        "cells => cells.map(c => c.getAttribute('data-cell'))"
+    )
     assert names == [point_name(i) for i in range(361)]  # row-major, for the arrow keys
     assert page.evaluate("() => window.tournoyons.tray()") == EMPTY_TRAY
     assert page.evaluate("() => Webmaster('tray')") == EMPTY_TRAY
@@ -125,8 +130,9 @@ def test_start_position_is_an_empty_board_with_coordinates(
 
 
 def test_init_page_is_small(live_server: str) -> None:
-    with urllib.request.urlopen(interface_url(live_server, {"Tray": "Init", "Input": "One"}, SET),
-                                timeout=5) as answer:
+    with urllib.request.urlopen(
+        interface_url(live_server, {"Tray": "Init", "Input": "One"}, SET), timeout=5
+    ) as answer:
         body = answer.read()
     assert len(body) < 30_000, len(body)
     assert body.count(b"data-cell=") == 361
@@ -176,8 +182,7 @@ def test_captured_stones_are_shown_then_removed_after_wait(
     for name in ("KK", "LL"):
         expect(cell(page, name)).to_have_attribute("data-state", "0")
         expect_stone(page, name, None)
-    assert page.evaluate("() => window.tournoyons.tray()") == (
-        params["Tray"].replace("6", "0"))
+    assert page.evaluate("() => window.tournoyons.tray()") == (params["Tray"].replace("6", "0"))
     # And the points are playable again.
     expect(cell(page, "KK")).to_have_attribute("data-playable", "true")
 
@@ -185,8 +190,12 @@ def test_captured_stones_are_shown_then_removed_after_wait(
 def test_without_wait_captured_stones_are_removed_at_once(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    open_page(page, live_server, {"Tray": tray_with({"AA": "5", "BA": "5", "CA": "2"}),
-                                  "Move2": "CA", "Gain2": "1"}, SET)
+    open_page(
+        page,
+        live_server,
+        {"Tray": tray_with({"AA": "5", "BA": "5", "CA": "2"}), "Move2": "CA", "Gain2": "1"},
+        SET,
+    )
     expect(cell(page, "AA")).to_have_attribute("data-state", "0")
     expect_stone(page, "AA", None)
     expect(page.locator("[data-gain='2'] .pair.taken")).to_have_count(1)
@@ -195,10 +204,17 @@ def test_without_wait_captured_stones_are_removed_at_once(
 def test_winning_row_waits_after_the_move_that_made_it(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    stones = {"FJ": "1", "GJ": "1", "HJ": "1", "IJ": "1", "AA": "2", "BB": "2", "CC": "2",
-              "DD": "2"}
-    turn = PenteRules().play({"tray": tray_with(stones), "count": 8, "gain1": 0, "gain2": 0},
-                             "JJ")
+    stones = {
+        "FJ": "1",
+        "GJ": "1",
+        "HJ": "1",
+        "IJ": "1",
+        "AA": "2",
+        "BB": "2",
+        "CC": "2",
+        "DD": "2",
+    }
+    turn = PenteRules().play({"tray": tray_with(stones), "count": 8, "gain1": 0, "gain2": 0}, "JJ")
     row = ["FJ", "GJ", "HJ", "IJ", "JJ"]
     open_page(page, live_server, {**turn.params, "Wait": "25"}, SET, ready=False)
     shown = snapshot(page, row)
@@ -220,21 +236,27 @@ def test_winning_row_waits_after_the_move_that_made_it(
 
 
 def test_five_captured_pairs_are_drawn(live_server: str, page: Page, watch: PageWatch) -> None:
-    open_page(page, live_server, {"Tray": tray_with({"JJ": "3", "MJ": "3"}), "Gain1": "5",
-                                  "Gain2": "3", "Method": "End"}, SET)
+    open_page(
+        page,
+        live_server,
+        {"Tray": tray_with({"JJ": "3", "MJ": "3"}), "Gain1": "5", "Gain2": "3", "Method": "End"},
+        SET,
+    )
     expect(page.locator("[data-gain='1']")).to_have_text("5")
     expect(page.locator("[data-gain='1'] .pair.taken")).to_have_count(5)
     expect(page.locator("[data-gain='2']")).to_have_text("3")
     expect(page.locator("[data-gain='2'] .pair.taken")).to_have_count(3)
     # Drawn: the taken pairs are opaque stones, the others faint.
     opacities = page.locator("[data-gain='2'] .pair circle").evaluate_all(
-        "cs => cs.map(c => getComputedStyle(c).fillOpacity)")
+        "cs => cs.map(c => getComputedStyle(c).fillOpacity)"
+    )
     assert opacities == ["1"] * 6 + ["0.13"] * 4
 
 
 def test_last_moves_are_marked(live_server: str, page: Page, watch: PageWatch) -> None:
-    open_page(page, live_server, {"Tray": tray_with({"JJ": "1"}), "Move1": "JJ",
-                                  "Move2": "KK"}, SET)
+    open_page(
+        page, live_server, {"Tray": tray_with({"JJ": "1"}), "Move1": "JJ", "Move2": "KK"}, SET
+    )
     expect(cell(page, "JJ")).to_have_attribute("data-last-move", "1")
     expect(cell(page, "KK")).to_have_attribute("data-last-move", "2")
     expect(cell(page, "KK")).to_have_attribute("data-state", "2")
@@ -362,8 +384,12 @@ def test_method_end_and_none(live_server: str, page: Page, watch: PageWatch) -> 
     open_page(page, live_server, {"Tray": tray, "Method": "End", "Input": "One"}, SET)
     expect(page.locator("html")).to_have_attribute("data-method", "end")
     expect_counts(page, {"[data-cell]": 361, "[data-playable]": 0})
-    open_page(page, live_server, {"Tray": tray, "Method": "None", "Input": "One",
-                                  "Name1": "MissOne", "Gain1": "2"}, SET)
+    open_page(
+        page,
+        live_server,
+        {"Tray": tray, "Method": "None", "Input": "One", "Name1": "MissOne", "Gain1": "2"},
+        SET,
+    )
     expect(page.locator("html")).to_have_attribute("data-method", "none")
     expect(page.locator("[data-board]")).to_have_count(0)
     expect(page.locator("[data-name='1']")).to_have_text("MissOne")

@@ -55,7 +55,8 @@ def control(page: Page | FrameLocator, name: str) -> Locator:
 def codes(scope: Locator) -> list[str]:
     """Return the codes of the cards drawn inside ``scope``, in order."""
     found: list[str] = scope.locator("[data-card]").evaluate_all(
-        "cards => cards.map(c => c.getAttribute('data-card'))")
+        "cards => cards.map(c => c.getAttribute('data-card'))"
+    )
     return found
 
 
@@ -68,7 +69,8 @@ def expect_single_return(page: Page, base: str, tag: str, value: str) -> None:
 def playable(page: Page) -> list[str]:
     """Return the values the page takes now, from its context block."""
     values: list[str] = page.evaluate(
-        "() => JSON.parse(document.getElementById('tournoyons-context').textContent).playable")
+        "() => JSON.parse(document.getElementById('tournoyons-context').textContent).playable"
+    )
     return values
 
 
@@ -81,13 +83,26 @@ def totals(low: int, high: int) -> list[str]:
 STEPS = [
     # (Tray, board cards, empty places, hole cards of one, of two, totals, dealer)
     ("02001H1HK????M2-1", [], 5, ["H1", "HK"], ["??", "??"], ("2", "1"), "2"),
-    ("01003????C3SKD1D2D3M4-4", ["D1", "D2", "D3"], 2, ["??", "??"], ["C3", "SK"], ("4", "4"),
-     "1"),
+    ("01003????C3SKD1D2D3M4-4", ["D1", "D2", "D3"], 2, ["??", "??"], ["C3", "SK"], ("4", "4"), "1"),
     (TURN, ["HK", "C6", "HQ", "S6"], 1, ["??", "??"], ["CT", "HJ"], ("10", "10"), "1"),
-    ("04027????DADKS2S3S4S5S6M30-30", ["S2", "S3", "S4", "S5", "S6"], 0, ["??", "??"],
-     ["DA", "DK"], ("30", "30"), "2"),
-    ("01009H2H9S5S6H4HKH7D8CJM12-12", ["H4", "HK", "H7", "D8", "CJ"], 0, ["H2", "H9"],
-     ["S5", "S6"], ("12", "12"), "1"),
+    (
+        "04027????DADKS2S3S4S5S6M30-30",
+        ["S2", "S3", "S4", "S5", "S6"],
+        0,
+        ["??", "??"],
+        ["DA", "DK"],
+        ("30", "30"),
+        "2",
+    ),
+    (
+        "01009H2H9S5S6H4HKH7D8CJM12-12",
+        ["H4", "HK", "H7", "D8", "CJ"],
+        0,
+        ["H2", "H9"],
+        ["S5", "S6"],
+        ("12", "12"),
+        "1",
+    ),
 ]
 
 
@@ -112,10 +127,8 @@ def test_cards_and_bets_are_drawn_for_every_step(
         assert page.evaluate("() => window.tournoyons.tray()") == tray
 
 
-def test_card_faces_backs_gains_and_deals(live_server: str, page: Page,
-                                          watch: PageWatch) -> None:
-    open_table(page, live_server, {"Tray": PREFLOP, "Gain1": "-12", "Gain2": "12",
-                                  "Count": "40"})
+def test_card_faces_backs_gains_and_deals(live_server: str, page: Page, watch: PageWatch) -> None:
+    open_table(page, live_server, {"Tray": PREFLOP, "Gain1": "-12", "Gain2": "12", "Count": "40"})
     three, king = page.locator("[data-card='C3']"), page.locator("[data-card='SK']")
     # A face: the index and the suit, drawn by our own SVG symbols (nothing loaded).
     expect(three.locator(".index")).to_have_text("3")
@@ -151,15 +164,29 @@ def test_card_faces_backs_gains_and_deals(live_server: str, page: Page,
 
 
 def test_the_showdown_shows_the_winner(live_server: str, page: Page, watch: PageWatch) -> None:
-    open_table(page, live_server, {"Tray": "01009H2H9S5S6H4HKH7D8CJM12-12", "Move1": "12",
-                                  "Gain1": "12", "Gain2": "-12", "Wait": "3"})
+    open_table(
+        page,
+        live_server,
+        {
+            "Tray": "01009H2H9S5S6H4HKH7D8CJM12-12",
+            "Move1": "12",
+            "Gain1": "12",
+            "Gain2": "-12",
+            "Wait": "3",
+        },
+    )
     expect(page.locator("[data-seat='1']")).to_have_attribute("data-state", "win")
     expect(page.locator("[data-seat='2']")).to_have_attribute("data-state", "lose")
     expect(page.locator(".pot")).to_have_attribute("data-state", "1")
     # The flush's five cards stand out: player one's two and three hearts of the board.
     best = page.locator("[data-card][data-best='true']")
     assert sorted(best.evaluate_all("cs => cs.map(c => c.dataset.card)")) == [
-        "H2", "H4", "H7", "H9", "HK"]
+        "H2",
+        "H4",
+        "H7",
+        "H9",
+        "HK",
+    ]
     expect(best.first.locator(".card-face")).to_have_css("stroke", "rgb(232, 184, 32)")
     expect(page.locator(".pip[data-pip='now']")).to_have_count(1)
 
@@ -171,7 +198,8 @@ def test_the_showdown_shows_the_winner(live_server: str, page: Page, watch: Page
     expect(page.locator("[data-card='??']")).to_have_count(4)
     expect(page.locator("[data-seat='1']")).to_have_attribute("data-state", "win")
     opacity = page.locator("[data-seat='2'] .card-place").first.evaluate(
-        "e => getComputedStyle(e).opacity")
+        "e => getComputedStyle(e).opacity"
+    )
     assert float(opacity) < 1
 
 
@@ -179,8 +207,13 @@ def test_the_move_flies_to_the_pot_after_wait(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
     page.set_default_timeout(5000)
-    page.goto(interface_url(live_server, {"Tray": "01004????C3SKH1H2H3M?10-11", "Move2": "11",
-                                          "Input": "One", "Wait": "30"}, SET))
+    page.goto(
+        interface_url(
+            live_server,
+            {"Tray": "01004????C3SKH1H2H3M?10-11", "Move2": "11", "Input": "One", "Wait": "30"},
+            SET,
+        )
+    )
     fly = page.locator(".fly[data-fly='2']")
     # First the bet in front of player two, no input yet; Wait tenths later, into the pot.
     expect(fly).to_have_attribute("data-state", "bet")
@@ -203,8 +236,7 @@ def test_an_unreadable_tray_shows_the_error_and_takes_no_bet(
         expect(page.locator("[data-error]")).to_have_attribute("data-error", "tray")
         expect(page.locator("[data-board]")).to_be_visible()
         expect(page.locator(".pk-controls")).to_have_count(0)
-        assert page.evaluate("() => ['-1', '0', '5'].map(v => tournoyons.play(v))") == [
-            False] * 3
+        assert page.evaluate("() => ['-1', '0', '5'].map(v => tournoyons.play(v))") == [False] * 3
 
 
 # --- betting ------------------------------------------------------------------------------
@@ -228,8 +260,7 @@ def test_opening_limits_the_raise_to_the_legal_totals(
     slider.fill("100")
     control(page, "more").click()
     expect(control(page, "bet")).to_have_attribute("data-value", "100")
-    assert page.evaluate("() => ['2', '101', '0', 'x'].map(v => tournoyons.play(v))") == [
-        False] * 4
+    assert page.evaluate("() => ['2', '101', '0', 'x'].map(v => tournoyons.play(v))") == [False] * 4
 
 
 def test_answering_offers_the_call_and_raises_above_it(
@@ -324,8 +355,11 @@ def test_raise_with_the_keyboard(live_server: str, page: Page, watch: PageWatch)
 
 def test_showdown_acknowledge_returns_0(live_server: str, page: Page, watch: PageWatch) -> None:
     tag = new_tag()
-    open_table(page, live_server, asking(live_server, tag, "01009H2H9S5S6H4HKH7D8CJM12-12",
-                                        "Two", Move1="12"))
+    open_table(
+        page,
+        live_server,
+        asking(live_server, tag, "01009H2H9S5S6H4HKH7D8CJM12-12", "Two", Move1="12"),
+    )
     expect(page.locator(".pk-controls button")).to_have_count(1)
     expect(control(page, "fold")).to_have_count(0)
     expect(control(page, "slider")).to_have_count(0)
@@ -343,8 +377,9 @@ def test_webtest_hands_input_to_the_player_to_bet(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
     tag = new_tag()
-    open_table(page, live_server, {"Tray": TURN, "WebTest": "yes", "URLReturn": sink(live_server,
-                                                                                     tag)})
+    open_table(
+        page, live_server, {"Tray": TURN, "WebTest": "yes", "URLReturn": sink(live_server, tag)}
+    )
     expect(control(page, "slider")).to_be_disabled()
     expect(control(page, "fold")).to_be_disabled()
     page.locator("[data-webtest='play']").click()
@@ -356,8 +391,17 @@ def test_webtest_hands_input_to_the_player_to_bet(
 
 
 def test_method_end_and_none(live_server: str, page: Page, watch: PageWatch) -> None:
-    open_table(page, live_server, {"Tray": "14119H2H9S5S6H4HKH7D8CJM12-12", "Method": "End",
-                                  "Input": "One", "Gain1": "40", "Gain2": "-40"})
+    open_table(
+        page,
+        live_server,
+        {
+            "Tray": "14119H2H9S5S6H4HKH7D8CJM12-12",
+            "Method": "End",
+            "Input": "One",
+            "Gain1": "40",
+            "Gain2": "-40",
+        },
+    )
     expect(page.locator("html")).to_have_attribute("data-method", "end")
     expect(page.locator(".pk-controls")).to_have_count(0)
     expect(page.locator("[data-board]")).to_have_attribute("data-winner", "1")
@@ -420,8 +464,7 @@ def test_a_whole_game_in_the_tester(live_server: str, page: Page, watch: PageWat
     tray = query["Tray"]
     assert tray[:5] == "14119", tray  # deal 14: 2 folded deals, then 12 completed
     assert int(query["Gain1"]) + int(query["Gain2"]) == 0
-    assert frame.locator("[data-gain='1']").inner_text() in (
-        query["Gain1"], f"+{query['Gain1']}")
+    assert frame.locator("[data-gain='1']").inner_text() in (query["Gain1"], f"+{query['Gain1']}")
     expect(page.locator("#log li")).to_have_count(len(played))
     assert values_returned(page) == played
     assert played.count("-1") == 2 and played.count("0") == 13

@@ -15,9 +15,6 @@ from collections.abc import Mapping
 import pytest
 from playwright.sync_api import Page, expect
 
-from interfaces.protocol import Player, read_context
-from interfaces.reversi.board import apply_move, build, cell_index, counts, settle
-from interfaces.reversi.rules import ReversiRules
 from tests.browser.helpers import (
     PageWatch,
     cell,
@@ -36,6 +33,9 @@ from tests.browser.helpers import (
     states,
     values_returned,
 )
+from tournoyons_gui.interfaces.protocol import Player, read_context
+from tournoyons_gui.interfaces.reversi.board import apply_move, build, cell_index, counts, settle
+from tournoyons_gui.interfaces.reversi.rules import ReversiRules
 
 SET = "Reversi"
 
@@ -58,8 +58,32 @@ INIT = "0" * 27 + "43" + "0" * 6 + "34" + "0" * 27
 AFTER_D3 = "0000000000100000003410000018300000143300001400000010000000000000"
 # A game in which black passes three times; white wipes black out on the 26th move.
 PASSING_GAME = [
-    "C4", "C3", "D3", "E3", "E2", "B4", "B5", "C5", "B3", "A3", "B2", "A4", "F6", "C2", "D2",
-    "D1", "XX", "A1", "A2", "C1", "A5", "A6", "XX", "E1", "XX", "G7",
+    "C4",
+    "C3",
+    "D3",
+    "E3",
+    "E2",
+    "B4",
+    "B5",
+    "C5",
+    "B3",
+    "A3",
+    "B2",
+    "A4",
+    "F6",
+    "C2",
+    "D2",
+    "D1",
+    "XX",
+    "A1",
+    "A2",
+    "C1",
+    "A5",
+    "A6",
+    "XX",
+    "E1",
+    "XX",
+    "G7",
 ]
 
 
@@ -83,8 +107,9 @@ def shown(tray: str) -> str:
     return "".join({"7": "3", "8": "4"}.get(code, code) for code in tray)
 
 
-def open_board(page: Page, base: str, params: Mapping[str, str], tag: str | None = None,
-               ready: bool = True) -> None:
+def open_board(
+    page: Page, base: str, params: Mapping[str, str], tag: str | None = None, ready: bool = True
+) -> None:
     """Open the Reversi page for ``params`` and both names (:func:`helpers.open_page`), its
     return going to the sink with ``tag`` when given."""
     query = {"Name1": "MissOne", "Name2": "MrTwo", **params}
@@ -96,7 +121,8 @@ def open_board(page: Page, base: str, params: Mapping[str, str], tag: str | None
 def expect_disc(page: Page, name: str, visible: bool) -> None:
     """Assert that cell ``name`` draws a disc (or draws none)."""
     expect(cell(page, name).locator("use.d")).to_have_css(
-        "visibility", "visible" if visible else "hidden")
+        "visibility", "visible" if visible else "hidden"
+    )
 
 
 def expect_gains(page: Page, black: int, white: int) -> None:
@@ -176,15 +202,24 @@ FIRST_LOOK = """
 """
 
 
-@pytest.mark.parametrize(("params", "turning", "before", "after", "gains"), [
-    # White's D3 turns black's D4: D4 is black (3) first, white (4) after Wait.
-    ({"Tray": AFTER_D3, "Move2": "D3"}, "D4", "3", "4", ((5, 3), (4, 4))),
-    # Black's D3 from the start turns white's D4: white first, then black.
-    ({"Tray": rules_pages(["D3"])[1]["Tray"], "Move1": "D3"}, "D4", "4", "3", ((3, 2), (4, 1))),
-])
+@pytest.mark.parametrize(
+    ("params", "turning", "before", "after", "gains"),
+    [
+        # White's D3 turns black's D4: D4 is black (3) first, white (4) after Wait.
+        ({"Tray": AFTER_D3, "Move2": "D3"}, "D4", "3", "4", ((5, 3), (4, 4))),
+        # Black's D3 from the start turns white's D4: white first, then black.
+        ({"Tray": rules_pages(["D3"])[1]["Tray"], "Move1": "D3"}, "D4", "4", "3", ((3, 2), (4, 1))),
+    ],
+)
 def test_wait_shows_the_disc_played_then_turns_the_captured(
-    live_server: str, page: Page, watch: PageWatch, params: dict[str, str], turning: str,
-    before: str, after: str, gains: tuple[tuple[int, int], tuple[int, int]],
+    live_server: str,
+    page: Page,
+    watch: PageWatch,
+    params: dict[str, str],
+    turning: str,
+    before: str,
+    after: str,
+    gains: tuple[tuple[int, int], tuple[int, int]],
 ) -> None:
     mover = "1" if "Move1" in params else "2"
     played = params[f"Move{mover}"]
@@ -198,15 +233,18 @@ def test_wait_shows_the_disc_played_then_turns_the_captured(
     assert held["states"][cell_index(played) or 0] == ("3" if mover == "1" else "4")
     assert held["states"][index] == before
     expected = shown(params["Tray"])
-    assert held["states"] == expected[:index] + before + expected[index + 1:]
+    assert held["states"] == expected[:index] + before + expected[index + 1 :]
     # The counts follow the discs shown: first with the captured disc not yet turned.
     shown_counts = page.evaluate("() => window.__counts")
-    assert [str(n) for n in gains[0]] in [c["gains"] for c in shown_counts
-                                          if c["ready"] == "false"], shown_counts
+    assert [str(n) for n in gains[0]] in [
+        c["gains"] for c in shown_counts if c["ready"] == "false"
+    ], shown_counts
     # Then, 2 seconds after, the captured disc turns.
     # The runtime starts the Wait during DOMContentLoaded: ready comes 2 s after, at least.
-    waited = page.evaluate("() => window.__readyAt - performance.getEntriesByType("
-                           "'navigation')[0].domContentLoadedEventStart")
+    waited = page.evaluate(
+        "() => window.__readyAt - performance.getEntriesByType("
+        "'navigation')[0].domContentLoadedEventStart"
+    )
     assert waited >= 1990, waited
     expect(cell(page, turning)).to_have_attribute("data-state", after)
     expect_disc(page, turning, True)
@@ -320,9 +358,7 @@ def test_the_pass_without_legend_is_a_symbol_played_by_keyboard(
     expect_single_return(page, live_server, tag, "XX")
 
 
-def test_a_move_xx_shows_that_players_pass(
-    live_server: str, page: Page, watch: PageWatch
-) -> None:
+def test_a_move_xx_shows_that_players_pass(live_server: str, page: Page, watch: PageWatch) -> None:
     open_board(page, live_server, {**AFTER_PASS, "Legend": "Les noirs passent"})
     expect(page.locator(".rv-side[data-side='1']")).to_have_attribute("data-passed", "true")
     expect(page.locator(".rv-side[data-side='1'] .rv-passed")).to_be_visible()
@@ -330,9 +366,15 @@ def test_a_move_xx_shows_that_players_pass(
     expect(page.locator("[data-last-move]")).to_have_count(0)
     expect(page.locator("[data-legend]")).to_have_text("Les noirs passent")
     # White, asked next, has its legal cells from the hints and no pass control.
-    assert playable_values(page) == [n for n, c in zip(
-        (f"{col}{row}" for row in range(1, 9) for col in "ABCDEFGH"),
-        AFTER_PASS["Tray"], strict=True) if c == "2"]
+    assert playable_values(page) == [
+        n
+        for n, c in zip(
+            (f"{col}{row}" for row in range(1, 9) for col in "ABCDEFGH"),
+            AFTER_PASS["Tray"],
+            strict=True,
+        )
+        if c == "2"
+    ]
     expect(page.locator("button[data-value='XX']")).to_have_count(0)
 
 
@@ -368,7 +410,8 @@ def test_end_shows_the_winner_and_none_shows_no_board(
     expect(page.locator(".rv")).to_have_attribute("data-winner", "2")
     expect(page.locator("[data-player='2']")).to_have_css("background-color", "rgb(255, 240, 179)")
     expect(page.locator("[data-player='1']")).not_to_have_css(
-        "background-color", "rgb(255, 240, 179)")
+        "background-color", "rgb(255, 240, 179)"
+    )
     expect_gains(page, 0, 27)
     expect(page.locator("[data-playable]")).to_have_count(0)
     assert page.evaluate("() => window.tournoyons.play('A1')") is False

@@ -27,8 +27,9 @@ SET = "Rochambeau"
 HANDS = ("1", "2", "3")
 
 
-def open_round(page: Page, base: str, tag: str | None = None, ready: bool = True,
-               **params: str) -> None:
+def open_round(
+    page: Page, base: str, tag: str | None = None, ready: bool = True, **params: str
+) -> None:
     """Open the Rochambeau page for ``params`` and both names (:func:`helpers.open_page`),
     its return going to the sink with ``tag`` when given."""
     query = {"Name1": "MissOne", "Name2": "MrTwo", **params}
@@ -48,8 +49,9 @@ def shown_hand(page: Page, side: str) -> list[str]:
 
 
 @pytest.mark.parametrize(("move1", "move2"), [("1", "2"), ("2", "3"), ("3", "1"), ("3", "3")])
-def test_moves_draw_both_hands(live_server: str, page: Page, watch: PageWatch,
-                               move1: str, move2: str) -> None:
+def test_moves_draw_both_hands(
+    live_server: str, page: Page, watch: PageWatch, move1: str, move2: str
+) -> None:
     open_round(page, live_server, Move1=move1, Move2=move2, Gain1="2", Gain2="4")
     expect(page.locator("html")).to_have_attribute("data-set", "Rochambeau")
     for side, move in (("1", move1), ("2", move2)):
@@ -65,8 +67,9 @@ def test_moves_draw_both_hands(live_server: str, page: Page, watch: PageWatch,
     expect(page.locator("[data-value]")).to_have_count(0)
 
 
-def test_without_moves_both_sides_show_no_hand(live_server: str, page: Page,
-                                               watch: PageWatch) -> None:
+def test_without_moves_both_sides_show_no_hand(
+    live_server: str, page: Page, watch: PageWatch
+) -> None:
     open_round(page, live_server, Gain1="0", Gain2="5")
     for side in ("1", "2"):
         expect(page.locator(f'[data-side="{side}"]')).to_have_attribute("data-hand", "")
@@ -75,17 +78,21 @@ def test_without_moves_both_sides_show_no_hand(live_server: str, page: Page,
     expect(page.locator('[data-gain="2"]')).to_have_text("5")
 
 
-@pytest.mark.parametrize(("params", "code"), [
-    ({"Gain1": "9", "Gain2": "1"}, "gain1"),
-    ({"Gain1": "x", "Gain2": "1"}, "gain1"),
-    ({"Gain1": "1", "Gain2": "-1"}, "gain2"),
-    ({"Move1": "4", "Move2": "1"}, "move1"),
-    ({"Move1": "rock", "Move2": "1"}, "move1"),
-    ({"Move1": "1", "Move2": "0"}, "move2"),
-])
-def test_unreadable_gain_or_move_is_reported(live_server: str, page: Page, watch: PageWatch,
-                                             params: dict[str, str], code: str) -> None:
-    open_round(page, live_server, **params)
+@pytest.mark.parametrize(
+    ("params", "code"),
+    [
+        ({"Gain1": "9", "Gain2": "1"}, "gain1"),
+        ({"Gain1": "x", "Gain2": "1"}, "gain1"),
+        ({"Gain1": "1", "Gain2": "-1"}, "gain2"),
+        ({"Move1": "4", "Move2": "1"}, "move1"),
+        ({"Move1": "rock", "Move2": "1"}, "move1"),
+        ({"Move1": "1", "Move2": "0"}, "move2"),
+    ],
+)
+def test_unreadable_gain_or_move_is_reported(
+    live_server: str, page: Page, watch: PageWatch, params: dict[str, str], code: str
+) -> None:
+    open_round(page, live_server, None, True, **params)
     error = page.locator("[data-error]")
     expect(error).to_have_count(1)
     assert code in (error.get_attribute("data-error") or "").split()
@@ -101,13 +108,15 @@ def test_unreadable_gain_or_move_is_reported(live_server: str, page: Page, watch
         assert shown_hand(page, player) == ["hand-none"]
         other = "2" if player == "1" else "1"
         expect(page.locator(f'[data-side="{other}"]')).to_have_attribute(
-            "data-hand", params[f"Move{other}"])
+            "data-hand", params[f"Move{other}"]
+        )
 
 
 @pytest.mark.parametrize(("input_", "player"), [("One", "1"), ("two", "2")])
 @pytest.mark.parametrize("value", HANDS)
-def test_input_returns_the_clicked_hand_once(live_server: str, page: Page, watch: PageWatch,
-                                             input_: str, player: str, value: str) -> None:
+def test_input_returns_the_clicked_hand_once(
+    live_server: str, page: Page, watch: PageWatch, input_: str, player: str, value: str
+) -> None:
     tag = f"rps-click-{player}-{value}"
     open_round(page, live_server, tag, Input=input_, Gain1="1", Gain2="3")
     controls = page.locator("[data-value]")
@@ -165,16 +174,21 @@ new MutationObserver(records => {
 """
 
 
-@pytest.mark.parametrize(("move1", "move2", "state1", "state2"), [
-    ("1", "3", "win", "lose"),
-    ("1", "2", "lose", "win"),
-    ("2", "2", "tie", "tie"),
-])
-def test_outcome_shows_after_wait(live_server: str, page: Page, watch: PageWatch, move1: str,
-                                  move2: str, state1: str, state2: str) -> None:
+@pytest.mark.parametrize(
+    ("move1", "move2", "state1", "state2"),
+    [
+        ("1", "3", "win", "lose"),
+        ("1", "2", "lose", "win"),
+        ("2", "2", "tie", "tie"),
+    ],
+)
+def test_outcome_shows_after_wait(
+    live_server: str, page: Page, watch: PageWatch, move1: str, move2: str, state1: str, state2: str
+) -> None:
     page.add_init_script(HISTORY)
-    open_round(page, live_server, ready=False, Move1=move1, Move2=move2, Gain1="1",
-               Gain2="1", Wait="20")
+    open_round(
+        page, live_server, ready=False, Move1=move1, Move2=move2, Gain1="1", Gain2="1", Wait="20"
+    )
     side1, side2 = page.locator('[data-side="1"]'), page.locator('[data-side="2"]')
     # The hands are drawn at once.
     expect(side1).to_have_attribute("data-hand", move1)
@@ -201,8 +215,7 @@ def test_outcome_is_not_styled_before_the_script_runs(
     # Until the runtime has started the Wait, the served page must not show the round's
     # outcome (a first load fetches the scripts after the page is painted).
     query = "/?Set=Rochambeau&Move1=1&Move2=3&Gain1=1&Gain2=0&Wait=20"
-    context = browser.new_context(java_script_enabled=False,
-                                  viewport={"width": 736, "height": 660})
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 736, "height": 660})
     try:
         bare = context.new_page()
         bare.goto(live_server + query)
@@ -219,16 +232,16 @@ def test_outcome_is_not_styled_before_the_script_runs(
     expect(page.locator('[data-side="2"]')).to_have_css("opacity", "0.45")
 
 
-def test_outcome_without_wait_is_immediate(live_server: str, page: Page,
-                                           watch: PageWatch) -> None:
+def test_outcome_without_wait_is_immediate(live_server: str, page: Page, watch: PageWatch) -> None:
     open_round(page, live_server, Move1="2", Move2="1")
     expect(page.locator('[data-side="1"]')).to_have_attribute("data-state", "win")
     expect(page.locator('[data-side="2"]')).to_have_attribute("data-state", "lose")
 
 
 def test_method_end_has_no_controls(live_server: str, page: Page, watch: PageWatch) -> None:
-    open_round(page, live_server, Method="End", Input="One", Move1="2", Move2="1",
-               Gain1="5", Gain2="3")
+    open_round(
+        page, live_server, Method="End", Input="One", Move1="2", Move2="1", Gain1="5", Gain2="3"
+    )
     expect(page.locator("html")).to_have_attribute("data-method", "end")
     expect(page.locator("[data-value]")).to_have_count(0)
     expect(page.locator("html")).not_to_have_attribute("data-input", "1")
@@ -246,16 +259,16 @@ def test_score_of_five_takes_no_input(live_server: str, page: Page, watch: PageW
 
 
 def test_method_none_draws_no_hands(live_server: str, page: Page, watch: PageWatch) -> None:
-    open_round(page, live_server, Method="None", Input="One", Move1="1", Move2="2",
-               Gain1="1", Gain2="2")
+    open_round(
+        page, live_server, Method="None", Input="One", Move1="1", Move2="2", Gain1="1", Gain2="2"
+    )
     expect(page.locator("html")).to_have_attribute("data-method", "none")
     expect_counts(page, {"[data-side]": 0, "[data-value]": 0, "use[class^='hand-']": 0})
     expect(page.locator('[data-name="1"]')).to_have_text("MissOne")
 
 
 def test_tray_is_ignored(live_server: str, page: Page, watch: PageWatch) -> None:
-    open_round(page, live_server, Tray="not*a**tray", Move1="3", Move2="1", Gain1="2",
-               Gain2="0")
+    open_round(page, live_server, Tray="not*a**tray", Move1="3", Move2="1", Gain1="2", Gain2="0")
     expect(page.locator("[data-error]")).to_have_count(0)
     expect(page.locator('[data-side="1"]')).to_have_attribute("data-hand", "3")
     expect(page.locator('[data-side="2"]')).to_have_attribute("data-state", "win")
@@ -268,8 +281,9 @@ def test_french_alias_draws_rochambeau(live_server: str, page: Page, watch: Page
     expect(page.locator('[data-side="2"]')).to_have_attribute("data-state", "tie")
 
 
-def test_choosing_after_a_round_starts_a_new_round(live_server: str, page: Page,
-                                                   watch: PageWatch) -> None:
+def test_choosing_after_a_round_starts_a_new_round(
+    live_server: str, page: Page, watch: PageWatch
+) -> None:
     # The Arbitre's next-round page: last round's hands (rock beats scissors) and Input.
     tag = "rps-next-round"
     open_round(page, live_server, tag, Move1="1", Move2="3", Gain1="1", Gain2="0", Input="One")

@@ -12,12 +12,6 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import Browser, FrameLocator, Locator, Page, expect
 
-from interfaces.seafight.fleet import (
-    EMPTY_SHOTS,
-    check_classic,
-    read_cell,
-    read_fleet,
-)
 from tests.browser import helpers
 from tests.browser.helpers import (
     RETURN_LOADED,
@@ -31,6 +25,12 @@ from tests.browser.helpers import (
     sink_values,
     start_hot_seat,
     with_codes,
+)
+from tournoyons_gui.interfaces.seafight.fleet import (
+    EMPTY_SHOTS,
+    check_classic,
+    read_cell,
+    read_fleet,
 )
 
 SET = "Seafight"
@@ -96,8 +96,12 @@ def board(scope: Page | FrameLocator, player: int) -> Locator:
 
 
 def ships(scope: Page | FrameLocator, player: int) -> list[str]:
-    return [code or "" for code in board(scope, player).locator("[data-ship]").evaluate_all(
-        "els => els.map(e => e.getAttribute('data-ship'))")]
+    return [
+        code or ""
+        for code in board(scope, player)
+        .locator("[data-ship]")
+        .evaluate_all("els => els.map(e => e.getAttribute('data-ship'))")
+    ]
 
 
 def drag(page: Page, source: Locator, target: Locator, grab: float = 16) -> None:
@@ -119,18 +123,35 @@ def pship(scope: Page | FrameLocator, index: int) -> Locator:
 SUNK_G0 = tray(shots(H3="2", D4="1"), shots(G0="3", H0="3", E3="2", A9="1"))
 
 
-@pytest.mark.parametrize(("method", "extra", "shown1", "shown2"), [
-    ("Inverse", {"Input": "One"}, 5, ["H2G03"]),
-    ("Standard", {"Input": "Two"}, [], 5),
-    ("Double", {}, 5, 5),
-    ("End", {}, 5, 5),
-])
+@pytest.mark.parametrize(
+    ("method", "extra", "shown1", "shown2"),
+    [
+        ("Inverse", {"Input": "One"}, 5, ["H2G03"]),
+        ("Standard", {"Input": "Two"}, [], 5),
+        ("Double", {}, 5, 5),
+        ("End", {}, 5, 5),
+    ],
+)
 def test_each_method_shows_the_fleets_it_may(
-    live_server: str, page: Page, watch: PageWatch, method: str, extra: dict[str, str],
-    shown1: int | list[str], shown2: int | list[str],
+    live_server: str,
+    page: Page,
+    watch: PageWatch,
+    method: str,
+    extra: dict[str, str],
+    shown1: int | list[str],
+    shown2: int | list[str],
 ) -> None:
-    open_seafight(page, live_server, Method=method, Tray=SUNK_G0, Gain1=FLEET1, Gain2=FLEET2,
-                  Name1="Ann", Name2="Bob", **extra)
+    open_seafight(
+        page,
+        live_server,
+        Method=method,
+        Tray=SUNK_G0,
+        Gain1=FLEET1,
+        Gain2=FLEET2,
+        Name1="Ann",
+        Name2="Bob",
+        **extra,
+    )
     expect(page.locator("html")).to_have_attribute("data-method", method.lower())
     expect(page.locator("[data-board]")).to_have_count(2)
     for player, shown in ((1, shown1), (2, shown2)):
@@ -141,8 +162,8 @@ def test_each_method_shows_the_fleets_it_may(
             assert codes == shown, (player, codes)
         # Every cell of both boards, named as the spec says, in row-major order.
         assert board(page, player).locator("[data-cell]").evaluate_all(
-            "els => els.map(e => e.getAttribute('data-cell')).join('')") == "".join(
-            f"{c}{r}" for r in range(10) for c in "ABCDEFGHIJ")
+            "els => els.map(e => e.getAttribute('data-cell')).join('')"
+        ) == "".join(f"{c}{r}" for r in range(10) for c in "ABCDEFGHIJ")
     expect(board(page, 2).locator("[data-cell='G0']")).to_have_attribute("data-state", "3")
     expect(board(page, 1).locator("[data-cell='D4']")).to_have_attribute("data-state", "1")
     expect(page.locator("[data-error]")).to_have_count(0)
@@ -151,8 +172,9 @@ def test_each_method_shows_the_fleets_it_may(
 
 
 def test_method_none_draws_no_board(live_server: str, page: Page, watch: PageWatch) -> None:
-    open_seafight(page, live_server, Method="None", Name1="Ann", Name2="Bob", Legend="Bient%F4t",
-                  Input="One")
+    open_seafight(
+        page, live_server, Method="None", Name1="Ann", Name2="Bob", Legend="Bient%F4t", Input="One"
+    )
     expect(page.locator("[data-board]")).to_have_count(0)
     expect(page.locator("[data-name='1']")).to_have_text("Ann")
     expect(page.locator("[data-legend]")).to_be_visible()
@@ -162,17 +184,48 @@ def test_method_none_draws_no_board(live_server: str, page: Page, watch: PageWat
 def test_end_reveals_every_fleet_and_the_winner(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    sunk = shots(**dict.fromkeys(("B1", "B2", "B3", "B4", "B5", "E3", "F3", "G3", "H3", "J5",
-                                  "J6", "J7", "D8", "E8", "F8", "G0", "H0"), "3"))
-    open_seafight(page, live_server, Method="End", Tray=tray(shots(A0="2"), sunk), Gain1=FLEET1,
-                  Gain2=FLEET2.replace("1", "3"), Move2="H03", Input="One")
+    sunk = shots(
+        **dict.fromkeys(
+            (
+                "B1",
+                "B2",
+                "B3",
+                "B4",
+                "B5",
+                "E3",
+                "F3",
+                "G3",
+                "H3",
+                "J5",
+                "J6",
+                "J7",
+                "D8",
+                "E8",
+                "F8",
+                "G0",
+                "H0",
+            ),
+            "3",
+        )
+    )
+    open_seafight(
+        page,
+        live_server,
+        Method="End",
+        Tray=tray(shots(A0="2"), sunk),
+        Gain1=FLEET1,
+        Gain2=FLEET2.replace("1", "3"),
+        Move2="H03",
+        Input="One",
+    )
     expect(page.locator("svg.sf")).to_have_attribute("data-winner", "1")
     expect(board(page, 2)).to_have_attribute("data-lost", "true")
     expect(board(page, 2).locator("[data-ship][data-state='3']")).to_have_count(5)
     expect(board(page, 1).locator("[data-ship]")).to_have_count(5)
     expect(page.locator("[data-playable]")).to_have_count(0)
     expect(page.locator(".player[data-player='1']")).to_have_css(
-        "background-color", "rgb(255, 240, 179)")
+        "background-color", "rgb(255, 240, 179)"
+    )
 
 
 # --- firing -----------------------------------------------------------------------------
@@ -182,14 +235,23 @@ def test_firing_returns_the_cell_once_from_the_opponent_board(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
     tag = new_tag()
-    open_seafight(page, live_server, Method="Inverse", Tray=SUNK_G0, Gain1=FLEET1, Gain2="H2G03",
-                  Input="One", URLReturn=sink(live_server, tag))
+    open_seafight(
+        page,
+        live_server,
+        Method="Inverse",
+        Tray=SUNK_G0,
+        Gain1=FLEET1,
+        Gain2="H2G03",
+        Input="One",
+        URLReturn=sink(live_server, tag),
+    )
     expect(page.locator("html")).to_have_attribute("data-input", "1")
     # Only the cells of player two's board not fired at yet: 100 - 4.
     expect(page.locator("[data-playable='true']")).to_have_count(96)
     expect(board(page, 1).locator("[data-playable]")).to_have_count(0)
     expect(board(page, 2).locator("[data-cell='E3']")).not_to_have_attribute(
-        "data-playable", "true")
+        "data-playable", "true"
+    )
     # A click on one's own board, or on a cell fired at, returns nothing.
     board(page, 1).locator("[data-cell='C5']").click(force=True)
     board(page, 2).locator("[data-cell='E3']").click(force=True)
@@ -206,8 +268,15 @@ def test_firing_returns_the_cell_once_from_the_opponent_board(
 
 def test_player_two_fires_at_board_one(live_server: str, page: Page, watch: PageWatch) -> None:
     tag = new_tag()
-    open_seafight(page, live_server, Method="Standard", Tray=SUNK_G0, Gain2=FLEET2, Input="Two",
-                  URLReturn=sink(live_server, tag))
+    open_seafight(
+        page,
+        live_server,
+        Method="Standard",
+        Tray=SUNK_G0,
+        Gain2=FLEET2,
+        Input="Two",
+        URLReturn=sink(live_server, tag),
+    )
     expect(page.locator("html")).to_have_attribute("data-input", "2")
     expect(board(page, 1).locator("[data-playable='true']")).to_have_count(98)
     expect(board(page, 2).locator("[data-playable]")).to_have_count(0)
@@ -217,11 +286,20 @@ def test_player_two_fires_at_board_one(live_server: str, page: Page, watch: Page
 
 def test_keyboard_fires(live_server: str, page: Page, watch: PageWatch) -> None:
     tag = new_tag()
-    open_seafight(page, live_server, Method="Inverse", Tray=SUNK_G0, Gain1=FLEET1, Input="One",
-                  URLReturn=sink(live_server, tag))
+    open_seafight(
+        page,
+        live_server,
+        Method="Inverse",
+        Tray=SUNK_G0,
+        Gain1=FLEET1,
+        Input="One",
+        URLReturn=sink(live_server, tag),
+    )
     page.keyboard.press("Tab")
-    focused = "() => [document.activeElement.closest('[data-board]')?.getAttribute('data-board'),"\
-              " document.activeElement.getAttribute('data-cell')]"
+    focused = (
+        "() => [document.activeElement.closest('[data-board]')?.getAttribute('data-board'),"
+        " document.activeElement.getAttribute('data-cell')]"
+    )
     assert page.evaluate(focused) == ["2", "A0"]
     press(page, "ArrowRight", "ArrowRight", "ArrowDown", "ArrowDown", "ArrowDown")
     assert page.evaluate(focused) == ["2", "C3"]
@@ -235,8 +313,15 @@ def test_a_shot_lands_wait_tenths_after_it_is_shown(
     # Player one fires the last shot at G0-H0: the shell, then the sinking, 1.2 s later.
     page.add_init_script(RECORD_LANDING)
     page.set_default_timeout(5000)
-    params = {"Method": "Inverse", "Tray": tray(two=shots(G0="2")), "Gain1": FLEET1,
-              "Gain2": "H2G03", "Move2": "H03", "Wait": "12", "Input": "Two"}
+    params = {
+        "Method": "Inverse",
+        "Tray": tray(two=shots(G0="2")),
+        "Gain1": FLEET1,
+        "Gain2": "H2G03",
+        "Move2": "H03",
+        "Wait": "12",
+        "Input": "Two",
+    }
     page.goto(f"{live_server}/seafight/?{urlencode(params)}")
     html = page.locator("html")
     h0, g0 = (board(page, 2).locator(f"[data-cell='{c}']") for c in ("H0", "G0"))
@@ -244,16 +329,28 @@ def test_a_shot_lands_wait_tenths_after_it_is_shown(
     # Shown first: the shell falling on H0, G0 still hit, the ship still hidden, no input.
     first = page.evaluate("() => window.__first")
     assert first["at"] < page.evaluate("() => window.__readyAt || 1e9")
-    assert {k: first[k] for k in ("ready", "h0", "g0", "ship", "shipOpacity", "shell",
-                                  "playable")} == {
-        "ready": "false", "h0": "0", "g0": "2", "ship": "hidden", "shipOpacity": "0",
-        "shell": True, "playable": 0}
+    assert {
+        k: first[k] for k in ("ready", "h0", "g0", "ship", "shipOpacity", "shell", "playable")
+    } == {
+        "ready": "false",
+        "h0": "0",
+        "g0": "2",
+        "ship": "hidden",
+        "shipOpacity": "0",
+        "shell": True,
+        "playable": 0,
+    }
     expect(h0).to_have_attribute("data-last-move", "2")
     # Then the impact: every cell of the ship sunk, the ship shown, then input.
     expect(html).to_have_attribute("data-ready", "true")
     # The runtime starts the Wait during DOMContentLoaded: ready comes 1.2 s after, at least.
-    assert page.evaluate("() => window.__readyAt - performance.getEntriesByType("
-                         "'navigation')[0].domContentLoadedEventStart") >= 1190
+    assert (
+        page.evaluate(
+            "() => window.__readyAt - performance.getEntriesByType("
+            "'navigation')[0].domContentLoadedEventStart"
+        )
+        >= 1190
+    )
     expect(h0).to_have_attribute("data-state", "3")
     expect(g0).to_have_attribute("data-state", "3")
     expect(sunk_ship).to_have_attribute("data-state", "3")
@@ -278,8 +375,14 @@ def test_prepare_random_then_validate_returns_a_legal_fleet_once(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
     tag = new_tag()
-    open_seafight(page, live_server, Method="Prepare", Input="Two", Legend="Valider",
-                  URLReturn=sink(live_server, tag))
+    open_seafight(
+        page,
+        live_server,
+        Method="Prepare",
+        Input="Two",
+        Legend="Valider",
+        URLReturn=sink(live_server, tag),
+    )
     svg = page.locator("svg.sf[data-prepare='2']")
     expect(board(page, 2)).to_be_visible()
     expect(board(page, 1)).to_have_count(0)
@@ -299,9 +402,7 @@ def test_prepare_random_then_validate_returns_a_legal_fleet_once(
     assert page.evaluate("v => tournoyons.play(v)", composed) is False
 
 
-def test_random_placements_are_always_legal(
-    live_server: str, page: Page, watch: PageWatch
-) -> None:
+def test_random_placements_are_always_legal(live_server: str, page: Page, watch: PageWatch) -> None:
     open_seafight(page, live_server, Method="Prepare", Input="One")
     random = page.locator("[data-action='random']")
     seen = set()
@@ -318,8 +419,14 @@ def test_an_illegal_fleet_cannot_be_validated(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
     tag = new_tag()
-    open_seafight(page, live_server, Method="Prepare", Input="One",
-                  URLReturn=sink(live_server, tag), Gain1="H5A01H4A11H3A21H3A31H2A41")
+    open_seafight(
+        page,
+        live_server,
+        Method="Prepare",
+        Input="One",
+        URLReturn=sink(live_server, tag),
+        Gain1="H5A01H4A11H3A21H3A31H2A41",
+    )
     svg = page.locator("svg.sf")
     validate = page.locator("[data-action='validate']")
     expect(svg).to_have_attribute("data-legal", "true")
@@ -380,8 +487,9 @@ def test_prepare_with_the_mouse_drag_click_and_rotate(
 
 def test_prepare_by_keyboard_only(live_server: str, page: Page, watch: PageWatch) -> None:
     tag = new_tag()
-    open_seafight(page, live_server, Method="Prepare", Input="One",
-                  URLReturn=sink(live_server, tag))
+    open_seafight(
+        page, live_server, Method="Prepare", Input="One", URLReturn=sink(live_server, tag)
+    )
     focused = "() => document.activeElement.getAttribute('data-index')"
     page.keyboard.press("Tab")  # the board's first cell
     page.keyboard.press("Tab")  # the 5-ship
@@ -440,8 +548,9 @@ def test_webtest_holds_the_preparation_until_the_play_control(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
     tag = new_tag()
-    open_seafight(page, live_server, Method="Prepare", WebTest="yes",
-                  URLReturn=sink(live_server, tag))
+    open_seafight(
+        page, live_server, Method="Prepare", WebTest="yes", URLReturn=sink(live_server, tag)
+    )
     random = page.locator("[data-action='random']")
     expect(random).to_be_disabled()
     pship(page, 0).click()
@@ -458,16 +567,19 @@ def test_webtest_holds_the_preparation_until_the_play_control(
 # --- bad input ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("params", "code"), [
-    ({"Tray": "0" * 200}, "tray"),
-    ({"Tray": "0" * 100 + "***" + "0" * 90}, "tray"),
-    ({"Tray": "0" * 100 + "***" + "5" * 100}, "tray"),
-    ({"Gain1": "H5A01V3C01"}, "gain1"),
-    ({"Gain2": "H5H01"}, "gain2"),
-    ({"Gain2": "<b>x</b>"}, "gain2"),
-    ({"Move1": "Z99"}, "move1"),
-    ({"Method": "Prepare", "Gain1": "H5A01H5A01"}, "gain1"),
-])
+@pytest.mark.parametrize(
+    ("params", "code"),
+    [
+        ({"Tray": "0" * 200}, "tray"),
+        ({"Tray": "0" * 100 + "***" + "0" * 90}, "tray"),
+        ({"Tray": "0" * 100 + "***" + "5" * 100}, "tray"),
+        ({"Gain1": "H5A01V3C01"}, "gain1"),
+        ({"Gain2": "H5H01"}, "gain2"),
+        ({"Gain2": "<b>x</b>"}, "gain2"),
+        ({"Move1": "Z99"}, "move1"),
+        ({"Method": "Prepare", "Gain1": "H5A01H5A01"}, "gain1"),
+    ],
+)
 def test_bad_input_shows_the_error_sign(
     live_server: str, page: Page, watch: PageWatch, params: dict[str, str], code: str
 ) -> None:
@@ -538,7 +650,8 @@ def test_a_whole_game_in_the_tester_preparation_included(
     expect(board(frame, 2).locator("[data-ship][data-state='3']")).to_have_count(5)
     last = names[hits[-1]]
     expect(board(frame, 2).locator(f"[data-cell='{last}']")).to_have_attribute(
-        "data-last-move", "2")
+        "data-last-move", "2"
+    )
     expect(frame.locator("[data-playable]")).to_have_count(0)
     assert count == 33
     assert page.evaluate("() => window.tester.game().over") is True

@@ -19,8 +19,10 @@ def test_manual_example_call_returns_the_clicked_cell(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
     url_return = quote(sink(live_server, "manual"), safe="")
-    page.goto(f"{live_server}/?Set=TicTacToe&Game=CH7613&Mode=standard&Name1=MissOne"
-              f"&Name2=MrTwo&Tray=Init&Input=One&Return={url_return}")
+    page.goto(
+        f"{live_server}/?Set=TicTacToe&Game=CH7613&Mode=standard&Name1=MissOne"
+        f"&Name2=MrTwo&Tray=Init&Input=One&Return={url_return}"
+    )
     expect(page.locator("html")).to_have_attribute("data-ready", "true")
     expect(page.locator("[data-name='1']")).to_have_text("MissOne")
     expect_counts(page, {"[data-cell][data-state='0']": 9, "[data-playable='true']": 9})

@@ -24,8 +24,16 @@ from tests.browser.helpers import (
     values_returned,
 )
 
-TTT_WINNING_LINES = ((1, 2, 3), (4, 5, 6), (7, 8, 9), (1, 4, 7), (2, 5, 8), (3, 6, 9),
-                     (1, 5, 9), (3, 5, 7))
+TTT_WINNING_LINES = (
+    (1, 2, 3),
+    (4, 5, 6),
+    (7, 8, 9),
+    (1, 4, 7),
+    (2, 5, 8),
+    (3, 6, 9),
+    (1, 5, 9),
+    (3, 5, 7),
+)
 
 
 def registered_sets(base: str) -> list[str]:
@@ -49,8 +57,7 @@ def show_page(page: Page, set_name: str, fields: Mapping[str, str]) -> None:
     page.locator("#show").click()
 
 
-def test_tester_lists_every_registered_set(live_server: str, page: Page,
-                                           watch: PageWatch) -> None:
+def test_tester_lists_every_registered_set(live_server: str, page: Page, watch: PageWatch) -> None:
     open_tester(page, live_server)
     names = registered_sets(live_server)
     assert {"TicTacToe", "Rochambeau", "Nim"} <= set(names)
@@ -61,12 +68,24 @@ def test_tester_lists_every_registered_set(live_server: str, page: Page,
     expect(page.locator("iframe#interface")).to_have_attribute("height", "660")
 
 
-def test_show_page_loads_the_form_parameters(live_server: str, page: Page,
-                                             watch: PageWatch) -> None:
+def test_show_page_loads_the_form_parameters(
+    live_server: str, page: Page, watch: PageWatch
+) -> None:
     frame = open_tester(page, live_server)
-    show_page(page, "TicTacToe", {"Input": "One", "Tray": "120000000", "Move2": "2", "Count": "2",
-                                  "Name1": "Ana", "Name2": "Bo", "Legend": "round one",
-                                  "Wait": "0"})
+    show_page(
+        page,
+        "TicTacToe",
+        {
+            "Input": "One",
+            "Tray": "120000000",
+            "Move2": "2",
+            "Count": "2",
+            "Name1": "Ana",
+            "Name2": "Bo",
+            "Legend": "round one",
+            "Wait": "0",
+        },
+    )
     expect(frame.locator("html")).to_have_attribute("data-set", "TicTacToe")
     expect(frame.locator("html")).to_have_attribute("data-ready", "true")
     expect_texts(frame, {"Name1": "Ana", "Name2": "Bo", "Legend": "round one", "Count": "2"})
@@ -78,20 +97,25 @@ def test_show_page_loads_the_form_parameters(live_server: str, page: Page,
     query = frame_query(page)
     assert query["Set"] == "TicTacToe" and query["Tray"] == "120000000"
     assert query["Name1"] == "Ana" and query["Input"] == "One"
-    expect(page.locator("#page-url")).to_have_text(page.locator("#interface").get_attribute("src")
-                                                   or "")
+    expect(page.locator("#page-url")).to_have_text(
+        page.locator("#interface").get_attribute("src") or ""
+    )
 
     # Another Set, same form.
-    show_page(page, "Rochambeau", {"Input": "", "Tray": "", "Move1": "3", "Move2": "1",
-                                   "Gain1": "1", "Gain2": "4"})
+    show_page(
+        page,
+        "Rochambeau",
+        {"Input": "", "Tray": "", "Move1": "3", "Move2": "1", "Gain1": "1", "Gain2": "4"},
+    )
     expect(frame.locator("html")).to_have_attribute("data-set", "Rochambeau")
     expect(frame.locator("[data-side='1']")).to_have_attribute("data-hand", "3")
     expect(frame.locator("[data-side='2']")).to_have_attribute("data-state", "win")
     expect(frame.locator("[data-gain='2']")).to_have_text("4")
 
 
-def test_sample_context_draws_every_set_without_error(live_server: str, page: Page,
-                                                      watch: PageWatch) -> None:
+def test_sample_context_draws_every_set_without_error(
+    live_server: str, page: Page, watch: PageWatch
+) -> None:
     frame = open_tester(page, live_server)
     for name in registered_sets(live_server):
         page.locator("#set").select_option(name)
@@ -102,8 +126,9 @@ def test_sample_context_draws_every_set_without_error(live_server: str, page: Pa
         expect(frame.locator("[data-board]").first).to_be_visible()
 
 
-def test_new_game_is_enabled_for_sets_with_rules(live_server: str, page: Page,
-                                                 watch: PageWatch) -> None:
+def test_new_game_is_enabled_for_sets_with_rules(
+    live_server: str, page: Page, watch: PageWatch
+) -> None:
     # Every served Set carries rules now, the third-party Nim too (its own rules.py).
     open_tester(page, live_server)
     button = page.locator("#new-game")
@@ -128,24 +153,28 @@ def test_rules_api_refuses_illegal_values(live_server: str, page: Page) -> None:
     assert first.status == 200
     turn = first.json()
     assert turn["params"]["Input"] == "One" and turn["over"] is False
-    second = api.post(f"{live_server}/tester/tictactoe/play",
-                      data={"state": turn["state"], "value": "5"})
+    second = api.post(
+        f"{live_server}/tester/tictactoe/play", data={"state": turn["state"], "value": "5"}
+    )
     assert second.status == 200
     after = second.json()
     assert after["params"]["Tray"] == "000010000"
     assert after["params"]["Move1"] == "5" and after["params"]["Input"] == "Two"
 
-    taken = api.post(f"{live_server}/tester/tictactoe/play",
-                     data={"state": after["state"], "value": "5"})
+    taken = api.post(
+        f"{live_server}/tester/tictactoe/play", data={"state": after["state"], "value": "5"}
+    )
     assert taken.status == 422
     assert "taken" in taken.json()["error"]
     for value in ("0", "10", "x"):
-        bad = api.post(f"{live_server}/tester/tictactoe/play",
-                       data={"state": after["state"], "value": value})
+        bad = api.post(
+            f"{live_server}/tester/tictactoe/play", data={"state": after["state"], "value": value}
+        )
         assert bad.status == 422, value
-    rps = api.post(f"{live_server}/tester/rochambeau/play",
-                   data={"state": {"score1": 0, "score2": 0, "rounds": 0, "pending": None},
-                         "value": "4"})
+    rps = api.post(
+        f"{live_server}/tester/rochambeau/play",
+        data={"state": {"score1": 0, "score2": 0, "rounds": 0, "pending": None}, "value": "4"},
+    )
     assert rps.status == 422
 
     for path in ("/tester/chess/new", "/tester/chess/play", "/tester/nim/jump"):
@@ -196,8 +225,7 @@ def play_tictactoe(page: Page, frame: FrameLocator, moves: list[int]) -> None:
         expect(log.first).to_have_attribute("data-value", str(cell))
 
 
-def test_hot_seat_tictactoe_player_one_wins(live_server: str, page: Page,
-                                            watch: PageWatch) -> None:
+def test_hot_seat_tictactoe_player_one_wins(live_server: str, page: Page, watch: PageWatch) -> None:
     frame = start_hot_seat(page, live_server, "TicTacToe")
     expect(frame.locator("[data-cell][data-state='0']")).to_have_count(9)
     expect(frame.locator("[data-count]")).to_have_text("0")
@@ -222,17 +250,30 @@ def test_hot_seat_tictactoe_draw(live_server: str, page: Page, watch: PageWatch)
     moves = [1, 2, 3, 5, 4, 6, 8, 7, 9]
     play_tictactoe(page, frame, moves)
     expect(frame.locator("html")).to_have_attribute("data-method", "end")
-    expect_counts(frame, {"[data-cell][data-state='3']": 0, "[data-cell][data-state='4']": 0,
-                          "[data-playable='true']": 0})
+    expect_counts(
+        frame,
+        {
+            "[data-cell][data-state='3']": 0,
+            "[data-cell][data-state='4']": 0,
+            "[data-playable='true']": 0,
+        },
+    )
     expect(page.locator("#log li")).to_have_count(9)
 
 
-ROUNDS = [("1", "1"), ("1", "3"), ("2", "3"), ("3", "3"), ("2", "1"), ("3", "2"), ("1", "3"),
-          ("2", "1")]  # tie, one, two, tie, one, one, one, one: 5-1 after 8 rounds
+ROUNDS = [
+    ("1", "1"),
+    ("1", "3"),
+    ("2", "3"),
+    ("3", "3"),
+    ("2", "1"),
+    ("3", "2"),
+    ("1", "3"),
+    ("2", "1"),
+]  # tie, one, two, tie, one, one, one, one: 5-1 after 8 rounds
 
 
-def test_hot_seat_rochambeau_match_to_five(live_server: str, page: Page,
-                                           watch: PageWatch) -> None:
+def test_hot_seat_rochambeau_match_to_five(live_server: str, page: Page, watch: PageWatch) -> None:
     frame = start_hot_seat(page, live_server, "Rochambeau")
     html = frame.locator("html")
     side1, side2 = frame.locator("[data-side='1']"), frame.locator("[data-side='2']")
@@ -272,9 +313,11 @@ def test_hot_seat_rochambeau_match_to_five(live_server: str, page: Page,
         expect(side2).to_have_attribute("data-hand", hand2)
         expect(html).to_have_attribute("data-ready", "true")
         expect(side1).to_have_attribute(
-            "data-state", "tie" if not winner else ("win" if winner == "1" else "lose"))
+            "data-state", "tie" if not winner else ("win" if winner == "1" else "lose")
+        )
         expect(side2).to_have_attribute(
-            "data-state", "tie" if not winner else ("win" if winner == "2" else "lose"))
+            "data-state", "tie" if not winner else ("win" if winner == "2" else "lose")
+        )
         expect(frame.locator("[data-gain='1']")).to_have_text(str(score["1"]))
         expect(frame.locator("[data-gain='2']")).to_have_text(str(score["2"]))
         expect(log).to_have_count(played)

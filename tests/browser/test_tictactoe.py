@@ -41,7 +41,8 @@ def expect_mark(page: Page, number: str | int, player: int | None) -> None:
     """Assert that cell ``number`` visibly shows ``player``'s mark (or no mark at all)."""
     for mark in (1, 2):
         expect(cell(page, number).locator(f".mark-{mark}")).to_have_css(
-            "opacity", "1" if mark == player else "0")
+            "opacity", "1" if mark == player else "0"
+        )
 
 
 # --- drawing the Tray ---------------------------------------------------------------------
@@ -83,28 +84,42 @@ def test_winning_cells_of_player_two(live_server: str, page: Page, watch: PageWa
     assert face_of_one != "rgb(255, 240, 179)"
 
 
-@pytest.mark.parametrize(("params", "number", "player"), [
-    ({"Tray": "Init", "Move1": "5"}, "5", 1),
-    ({"Tray": "100000000", "Move2": "9"}, "9", 2),
-    # The Arbitre may send a Tray that already holds the move: drawn once, marked last.
-    ({"Tray": "100020000", "Move2": "5"}, "5", 2),
-])
+@pytest.mark.parametrize(
+    ("params", "number", "player"),
+    [
+        ({"Tray": "Init", "Move1": "5"}, "5", 1),
+        ({"Tray": "100000000", "Move2": "9"}, "9", 2),
+        # The Arbitre may send a Tray that already holds the move: drawn once, marked last.
+        ({"Tray": "100020000", "Move2": "5"}, "5", 2),
+    ],
+)
 def test_move_puts_the_mark_and_marks_the_last_move(
-    live_server: str, page: Page, watch: PageWatch,
-    params: dict[str, str], number: str, player: int,
+    live_server: str,
+    page: Page,
+    watch: PageWatch,
+    params: dict[str, str],
+    number: str,
+    player: int,
 ) -> None:
     open_move(page, live_server, params, SET, number, player)
     expect_mark(page, number, player)
 
 
-@pytest.mark.parametrize(("tray", "move", "code"), [
-    ("100000000", {"Move2": "1"}, "move2"),
-    ("020000000", {"Move1": "2"}, "move1"),
-    ("Init", {"Move2": "A1"}, "move2"),
-])
+@pytest.mark.parametrize(
+    ("tray", "move", "code"),
+    [
+        ("100000000", {"Move2": "1"}, "move2"),
+        ("020000000", {"Move1": "2"}, "move1"),
+        ("Init", {"Move2": "A1"}, "move2"),
+    ],
+)
 def test_move_that_cannot_be_drawn_is_an_error(
-    live_server: str, page: Page, watch: PageWatch,
-    tray: str, move: dict[str, str], code: str,
+    live_server: str,
+    page: Page,
+    watch: PageWatch,
+    tray: str,
+    move: dict[str, str],
+    code: str,
 ) -> None:
     open_with_error(page, live_server, {"Tray": tray, **move}, SET, code)
     expect(page.locator("[data-last-move]")).to_have_count(0)
@@ -128,13 +143,21 @@ def test_bad_tray_shows_an_error_and_takes_no_input(
 # --- input --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("tray", "who", "player", "number"), [
-    ("120000000", "One", 1, "9"),
-    ("100000000", "two", 2, "5"),
-])
+@pytest.mark.parametrize(
+    ("tray", "who", "player", "number"),
+    [
+        ("120000000", "One", 1, "9"),
+        ("100000000", "two", 2, "5"),
+    ],
+)
 def test_input_plays_one_empty_cell_and_returns_it_once(
-    live_server: str, page: Page, watch: PageWatch,
-    tray: str, who: str, player: int, number: str,
+    live_server: str,
+    page: Page,
+    watch: PageWatch,
+    tray: str,
+    who: str,
+    player: int,
+    number: str,
 ) -> None:
     tag = open_returning(page, live_server, {"Tray": tray, "Input": who}, SET)
     empty = [n for n, code in zip(CELLS, tray, strict=True) if code == "0"]
@@ -153,11 +176,13 @@ def test_input_plays_one_empty_cell_and_returns_it_once(
     expect_mark(page, number, player)
     expect_single_return(page, live_server, tag, number)
     assert page.evaluate("() => window.tournoyons.tray()") == (
-        tray[: int(number) - 1] + str(player) + tray[int(number):])
+        tray[: int(number) - 1] + str(player) + tray[int(number) :]
+    )
 
 
-@pytest.mark.parametrize("gesture", ["double", "triple", "two-cells", "two-cells-at-once",
-                                     "enter-held"])
+@pytest.mark.parametrize(
+    "gesture", ["double", "triple", "two-cells", "two-cells-at-once", "enter-held"]
+)
 def test_rapid_clicks_or_enter_held_return_a_single_value(
     live_server: str, page: Page, watch: PageWatch, gesture: str
 ) -> None:
@@ -216,8 +241,12 @@ def test_without_input_nothing_is_playable(live_server: str, page: Page, watch: 
 
 def test_method_end_takes_no_input(live_server: str, page: Page, watch: PageWatch) -> None:
     tray = "120000000"
-    open_page(page, live_server, {"Tray": tray, "Method": "End", "Input": "One",
-                                  "URLReturn": "/return"}, SET)
+    open_page(
+        page,
+        live_server,
+        {"Tray": tray, "Method": "End", "Input": "One", "URLReturn": "/return"},
+        SET,
+    )
     expect(page.locator("html")).to_have_attribute("data-method", "end")
     expect(page.locator("[data-board]")).to_be_visible()
     assert page.evaluate("() => window.tournoyons.tray()") == tray
@@ -234,32 +263,52 @@ def test_won_board_takes_no_input_even_in_standard(
 def test_method_none_shows_names_and_legend_without_board(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    open_page(page, live_server, {
-        "Method": "None", "Tray": "120000000", "Input": "One", "Name1": "MissOne",
-        "Name2": "MrTwo", "Legend": "Next game soon", "Count": "9",
-    }, SET)
+    open_page(
+        page,
+        live_server,
+        {
+            "Method": "None",
+            "Tray": "120000000",
+            "Input": "One",
+            "Name1": "MissOne",
+            "Name2": "MrTwo",
+            "Legend": "Next game soon",
+            "Count": "9",
+        },
+        SET,
+    )
     expect(page.locator("html")).to_have_attribute("data-method", "none")
     expect_counts(page, {"[data-board]": 0, "[data-cell]": 0})
-    expect_texts(page, {"Name1": "MissOne", "Name2": "MrTwo", "Legend": "Next game soon",
-                        "Count": "9"})
+    expect_texts(
+        page, {"Name1": "MissOne", "Name2": "MrTwo", "Legend": "Next game soon", "Count": "9"}
+    )
     expect(page.locator("[data-playable]")).to_have_count(0)
 
 
 # --- Wait ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("tray", "move", "win", "mark"), [
-    ("333220000", {"Move1": "3"}, "3", "1"),
-    ("114040400", {"Move2": "5"}, "4", "2"),
-])
+@pytest.mark.parametrize(
+    ("tray", "move", "win", "mark"),
+    [
+        ("333220000", {"Move1": "3"}, "3", "1"),
+        ("114040400", {"Move2": "5"}, "4", "2"),
+    ],
+)
 def test_wait_shows_the_move_then_the_winning_line(
-    live_server: str, page: Page, watch: PageWatch,
-    tray: str, move: dict[str, str], win: str, mark: str,
+    live_server: str,
+    page: Page,
+    watch: PageWatch,
+    tray: str,
+    move: dict[str, str],
+    win: str,
+    mark: str,
 ) -> None:
     winning = [n for n, code in zip(CELLS, tray, strict=True) if code == win]
     asked = time.monotonic()
-    page.goto(interface_url(live_server, {"Tray": tray, **move, "Wait": "20", "Method": "End"},
-                            SET))
+    page.goto(
+        interface_url(live_server, {"Tray": tray, **move, "Wait": "20", "Method": "End"}, SET)
+    )
     # First the move, as an ordinary mark: the line is not yet shown, the page not ready.
     expect(page.locator("html")).to_have_attribute("data-ready", "false")
     for number in winning:

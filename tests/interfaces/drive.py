@@ -1,4 +1,5 @@
-"""Play whole games through a Set's :class:`~interfaces.plugin.ArbitreRules`, in process.
+"""Play whole games through a Set's :class:`~tournoyons_gui.interfaces.plugin.ArbitreRules`, in
+process.
 
 The same sequence as the Arbitre's game loop, without HTTP: ask the players named by
 ``asked``, build each one's request as an engine receives it, call the built-in engine,
@@ -12,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from interfaces.plugin import ArbitreRules, Result, SetInterface, Turn
-from interfaces.protocol import Player
+from tournoyons_gui.interfaces.plugin import ArbitreRules, Result, SetInterface, Turn
+from tournoyons_gui.interfaces.protocol import Player
 
 MAX_STEPS = 5000
 
@@ -51,8 +52,13 @@ def play_out(
         values: dict[Player, str] = {}
         for player in asked:
             request = rules.request(turn.state, player, init_as_board=init_as_board)
-            params = {"Set": rules.engine_set, "Game": f"GAME{int(player)}",
-                      "MoveId": str(request.move_id), "Status": "0", "TimeOut": "20"}
+            params = {
+                "Set": rules.engine_set,
+                "Game": f"GAME{int(player)}",
+                "MoveId": str(request.move_id),
+                "Status": "0",
+                "TimeOut": "20",
+            }
             if len(rules.levels) > 1:
                 params["Level"] = str(level)
             params.update(request.params)

@@ -1,6 +1,7 @@
 """BigTicTacToe (Morpion): the parser and the rules, without a browser.
 
-Manual chapter V, "Morpion"; spec section 4 (BigTicTacToe); engine protocol decision 21 (the scoring rule).
+Manual chapter V, "Morpion"; spec section 4 (BigTicTacToe); engine protocol decision 21 (the
+scoring rule).
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from urllib.parse import urlencode
 
 import pytest
 
-from interfaces.bigtictactoe import interface
-from interfaces.bigtictactoe.board import (
+from tournoyons_gui.interfaces.bigtictactoe import interface
+from tournoyons_gui.interfaces.bigtictactoe.board import (
     BigTicTacToeView,
     build,
     cell_name,
@@ -20,9 +21,9 @@ from interfaces.bigtictactoe.board import (
     read_cell,
     read_tray,
 )
-from interfaces.bigtictactoe.rules import BigTicTacToeRules, new_alignments
-from interfaces.plugin import IllegalMove, Turn
-from interfaces.protocol import Method, Player, read_context
+from tournoyons_gui.interfaces.bigtictactoe.rules import BigTicTacToeRules, new_alignments
+from tournoyons_gui.interfaces.plugin import IllegalMove, Turn
+from tournoyons_gui.interfaces.protocol import Method, Player, read_context
 
 EMPTY = "0" * 100
 
@@ -56,39 +57,65 @@ def lines(v: BigTicTacToeView) -> list[tuple[int, str]]:
 # --- cells and alignments ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("name", "index"), [("A0", 0), ("J0", 9), ("A1", 10), ("C5", 52),
-                                             ("J9", 99), ("c5", 52), ("j9", 99)])
+@pytest.mark.parametrize(
+    ("name", "index"),
+    [("A0", 0), ("J0", 9), ("A1", 10), ("C5", 52), ("J9", 99), ("c5", 52), ("j9", 99)],
+)
 def test_cells_are_a_column_letter_then_a_row(name: str, index: int) -> None:
     assert read_cell(name) == index
     assert cell_name(index) == name.upper()
 
 
-@pytest.mark.parametrize("name", ["", "A", "K0", "A10", "0A", "AA", "55", "Z9", " A0", "A٣",
-                                  "Ä0", "A-"])
+@pytest.mark.parametrize(
+    "name", ["", "A", "K0", "A10", "0A", "AA", "55", "Z9", " A0", "A٣", "Ä0", "A-"]
+)
 def test_cells_off_the_board(name: str) -> None:
     assert read_cell(name) is None
 
 
-@pytest.mark.parametrize(("text", "start", "direction"), [
-    ("D3H3", "D3", (1, 0)), ("H3D3", "D3", (1, 0)), ("A0E0", "A0", (1, 0)),
-    ("F9J9", "F9", (1, 0)),
-    ("D3D7", "D3", (0, 1)), ("J9J5", "J5", (0, 1)),
-    ("A0E4", "A0", (1, 1)), ("J9F5", "F5", (1, 1)),
-    ("E0A4", "E0", (-1, 1)), ("A4E0", "E0", (-1, 1)), ("J5F9", "J5", (-1, 1)),
-    ("d3h3", "D3", (1, 0)),
-])
-def test_alignments_are_five_cells_in_a_line(text: str, start: str,
-                                             direction: tuple[int, int]) -> None:
+@pytest.mark.parametrize(
+    ("text", "start", "direction"),
+    [
+        ("D3H3", "D3", (1, 0)),
+        ("H3D3", "D3", (1, 0)),
+        ("A0E0", "A0", (1, 0)),
+        ("F9J9", "F9", (1, 0)),
+        ("D3D7", "D3", (0, 1)),
+        ("J9J5", "J5", (0, 1)),
+        ("A0E4", "A0", (1, 1)),
+        ("J9F5", "F5", (1, 1)),
+        ("E0A4", "E0", (-1, 1)),
+        ("A4E0", "E0", (-1, 1)),
+        ("J5F9", "J5", (-1, 1)),
+        ("d3h3", "D3", (1, 0)),
+    ],
+)
+def test_alignments_are_five_cells_in_a_line(
+    text: str, start: str, direction: tuple[int, int]
+) -> None:
     assert read_alignment(text) == (read_cell(start), direction)
 
 
-@pytest.mark.parametrize("text", [
-    "D3G3",  # four cells
-    "D3I3",  # six cells
-    "D3D3", "D3E4", "A0B4", "A0D4", "A0E3",  # not a line of five
-    "G0A1", "H0C1",  # would wrap around the edge
-    "K0K4", "A0E", "A0E0A", "", "A0-E0", "A0 E0",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "D3G3",  # four cells
+        "D3I3",  # six cells
+        "D3D3",
+        "D3E4",
+        "A0B4",
+        "A0D4",
+        "A0E3",  # not a line of five
+        "G0A1",
+        "H0C1",  # would wrap around the edge
+        "K0K4",
+        "A0E",
+        "A0E0A",
+        "",
+        "A0-E0",
+        "A0 E0",
+    ],
+)
 def test_anything_else_is_not_an_alignment(text: str) -> None:
     assert read_alignment(text) is None
 
@@ -113,11 +140,25 @@ def test_tray_is_read_row_by_row_top_row_first() -> None:
     c5 = v.cells[52]
     assert (c5.name, c5.column, c5.row) == ("C5", 2, 5)
     assert [c.name for c in v.cells[:12]] == [
-        "A0", "B0", "C0", "D0", "E0", "F0", "G0", "H0", "I0", "J0", "A1", "B1"]
+        "A0",
+        "B0",
+        "C0",
+        "D0",
+        "E0",
+        "F0",
+        "G0",
+        "H0",
+        "I0",
+        "J0",
+        "A1",
+        "B1",
+    ]
 
 
-@pytest.mark.parametrize("bad", ["0" * 99, "0" * 101, "3" + "0" * 99, "x" * 100,
-                                 "0" * 99 + " ", "1" * 50, "0" * 200, "Start"])
+@pytest.mark.parametrize(
+    "bad",
+    ["0" * 99, "0" * 101, "3" + "0" * 99, "x" * 100, "0" * 99 + " ", "1" * 50, "0" * 200, "Start"],
+)
 def test_unreadable_tray_is_an_empty_board_with_nothing_playable(bad: str) -> None:
     v = view(Tray=bad, Input="One")
     assert {e.code for e in v.errors} == {"tray"}
@@ -144,12 +185,17 @@ def test_a_move_already_in_the_tray_is_only_marked_last() -> None:
     assert v.cells[0].last_move is Player.ONE and v.cells[52].last_move is Player.TWO
 
 
-@pytest.mark.parametrize(("params", "code"), [
-    ({"Move1": "K0"}, "move1"), ({"Move2": "A10"}, "move2"), ({"Move1": "5"}, "move1"),
-    ({"Tray": tray("", "C5"), "Move1": "C5"}, "move1"),
-    ({"Tray": tray("C5"), "Move2": "C5"}, "move2"),
-    ({"Move1": "C5", "Move2": "C5"}, "move2"),
-])
+@pytest.mark.parametrize(
+    ("params", "code"),
+    [
+        ({"Move1": "K0"}, "move1"),
+        ({"Move2": "A10"}, "move2"),
+        ({"Move1": "5"}, "move1"),
+        ({"Tray": tray("", "C5"), "Move1": "C5"}, "move1"),
+        ({"Tray": tray("C5"), "Move2": "C5"}, "move2"),
+        ({"Move1": "C5", "Move2": "C5"}, "move2"),
+    ],
+)
 def test_moves_that_cannot_be_drawn(params: dict[str, str], code: str) -> None:
     v = view(**params)
     assert {e.code for e in v.errors} == {code}
@@ -176,15 +222,18 @@ def test_a_cell_may_be_in_alignments_of_different_directions() -> None:
     assert v.scores == (4, 0) and v.errors == ()
 
 
-@pytest.mark.parametrize(("gain", "kept"), [
-    ("D3G3", []),  # four cells
-    ("D3I3", []),  # six cells
-    ("D3H3D3H3", ["D3H3"]),  # the same twice
-    ("D3H3E3I3", ["D3H3"]),  # two fives sharing cells in the same direction
-    ("D3H3C3", ["D3H3"]),  # a trailing piece
-    ("D3H3A0E0", ["D3H3"]),  # not on the player's marks
-    ("X3H3D3H3", ["D3H3"]),
-])
+@pytest.mark.parametrize(
+    ("gain", "kept"),
+    [
+        ("D3G3", []),  # four cells
+        ("D3I3", []),  # six cells
+        ("D3H3D3H3", ["D3H3"]),  # the same twice
+        ("D3H3E3I3", ["D3H3"]),  # two fives sharing cells in the same direction
+        ("D3H3C3", ["D3H3"]),  # a trailing piece
+        ("D3H3A0E0", ["D3H3"]),  # not on the player's marks
+        ("X3H3D3H3", ["D3H3"]),
+    ],
+)
 def test_bad_alignments_are_left_out_with_an_error(gain: str, kept: list[str]) -> None:
     t = tray("C3 D3 E3 F3 G3 H3 I3", "A0 B0 C0 D0 E0")
     v = view(Tray=t, Gain1=gain)
@@ -219,8 +268,9 @@ def test_with_an_unreadable_tray_alignments_are_checked_for_shape_only() -> None
 
 
 def test_alignments_through_the_move_shown_are_its_impact() -> None:
-    t = tray("D3 E3 F3 G3 H3 D4 D5 D6 D7 A0 B0 C0 D0 E0",
-             "A9 B9 C9 D9 E9 F9 G9 H9 I9 J9 J8 J7 J6 J5")
+    t = tray(
+        "D3 E3 F3 G3 H3 D4 D5 D6 D7 A0 B0 C0 D0 E0", "A9 B9 C9 D9 E9 F9 G9 H9 I9 J9 J8 J7 J6 J5"
+    )
     # D3 completes the row and the column; A0E0 was there before.
     v = view(Tray=t, Move1="D3", Gain1="A0E0D3H3D3D7", Gain2="A9E9F9J9J5J9")
     new = {a.code for a in v.alignments if a.new}
@@ -312,8 +362,7 @@ def state(ones: str = "", twos: str = "", gain1: str = "", gain2: str = "") -> d
 
 def test_new_game() -> None:
     turn = BigTicTacToeRules().new_game()
-    assert turn.params == {"Tray": "Init", "Gain1": "", "Gain2": "", "Input": "One",
-                           "Count": "0"}
+    assert turn.params == {"Tray": "Init", "Gain1": "", "Gain2": "", "Input": "One", "Count": "0"}
     assert turn.over is False
     assert turn.state["tray"] == EMPTY
 
@@ -321,23 +370,37 @@ def test_new_game() -> None:
 def test_a_move_gives_the_next_page_as_the_arbitre_would() -> None:
     rules = BigTicTacToeRules()
     turn = rules.play(rules.new_game().state, "C5")
-    assert turn.params == {"Tray": tray("C5"), "Move1": "C5", "Gain1": "", "Gain2": "",
-                           "Count": "1", "Input": "Two"}
+    assert turn.params == {
+        "Tray": tray("C5"),
+        "Move1": "C5",
+        "Gain1": "",
+        "Gain2": "",
+        "Count": "1",
+        "Input": "Two",
+    }
     turn = rules.play(turn.state, "J0")
-    assert turn.params == {"Tray": tray("C5", "J0"), "Move2": "J0", "Gain1": "", "Gain2": "",
-                           "Count": "2", "Input": "One"}
+    assert turn.params == {
+        "Tray": tray("C5", "J0"),
+        "Move2": "J0",
+        "Gain1": "",
+        "Gain2": "",
+        "Count": "2",
+        "Input": "One",
+    }
 
 
-@pytest.mark.parametrize(("ones", "twos", "move", "gain"), [
-    ("A0 B0 C0 D0", "A1 B1 C1 D1", "E0", "A0E0"),  # horizontal, at the end
-    ("A0 B0 D0 E0", "A1 B1 C1 D1", "C0", "A0E0"),  # horizontal, filling the gap
-    ("C2 C3 C4 C6", "A1 B1 C1 D1", "C5", "C2C6"),  # vertical
-    ("B1 C2 E4 F5", "A1 A2 A3 A4", "D3", "B1F5"),  # diagonal
-    ("J0 I1 H2 G3", "A1 A2 A3 A4", "F4", "J0F4"),  # anti-diagonal, first cell on top
-    ("F9 G8 H7 I6", "A1 A2 A3 A4", "J5", "J5F9"),
-])
-def test_five_in_a_line_scores_an_alignment(ones: str, twos: str, move: str,
-                                            gain: str) -> None:
+@pytest.mark.parametrize(
+    ("ones", "twos", "move", "gain"),
+    [
+        ("A0 B0 C0 D0", "A1 B1 C1 D1", "E0", "A0E0"),  # horizontal, at the end
+        ("A0 B0 D0 E0", "A1 B1 C1 D1", "C0", "A0E0"),  # horizontal, filling the gap
+        ("C2 C3 C4 C6", "A1 B1 C1 D1", "C5", "C2C6"),  # vertical
+        ("B1 C2 E4 F5", "A1 A2 A3 A4", "D3", "B1F5"),  # diagonal
+        ("J0 I1 H2 G3", "A1 A2 A3 A4", "F4", "J0F4"),  # anti-diagonal, first cell on top
+        ("F9 G8 H7 I6", "A1 A2 A3 A4", "J5", "J5F9"),
+    ],
+)
+def test_five_in_a_line_scores_an_alignment(ones: str, twos: str, move: str, gain: str) -> None:
     turn = BigTicTacToeRules().play(state(ones, twos), move)
     assert turn.params["Gain1"] == gain
     assert turn.params["Gain2"] == ""
@@ -395,8 +458,10 @@ def test_new_alignments_respects_the_same_direction_rule() -> None:
 
 
 def test_the_board_full_ends_the_game() -> None:
-    last = tray(" ".join(cell_name(i) for i in range(0, 99, 2)),
-                " ".join(cell_name(i) for i in range(1, 98, 2)))
+    last = tray(
+        " ".join(cell_name(i) for i in range(0, 99, 2)),
+        " ".join(cell_name(i) for i in range(1, 98, 2)),
+    )
     assert last.count("0") == 1 and last.count("1") == last.count("2") + 1
     s = {"tray": last, "count": 99, "gain1": "", "gain2": ""}
     turn = BigTicTacToeRules().play(s, "J9")
@@ -421,11 +486,18 @@ def test_rules_refuse_a_taken_cell() -> None:
         rules.play(turn.state, "E5")
 
 
-@pytest.mark.parametrize("bad", [
-    {"tray": "junk"}, {"tray": "3" * 100}, {"tray": EMPTY, "count": "x"},
-    {"tray": EMPTY, "count": -1}, {"tray": EMPTY, "gain1": "A0E0"},
-    {"tray": EMPTY, "gain2": 5}, {},
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"tray": "junk"},
+        {"tray": "3" * 100},
+        {"tray": EMPTY, "count": "x"},
+        {"tray": EMPTY, "count": -1},
+        {"tray": EMPTY, "gain1": "A0E0"},
+        {"tray": EMPTY, "gain2": 5},
+        {},
+    ],
+)
 def test_rules_refuse_a_corrupt_state(bad: dict[str, object]) -> None:
     with pytest.raises(IllegalMove, match="corrupt"):
         BigTicTacToeRules().play(bad, "A0")
@@ -502,8 +574,9 @@ def test_a_known_game_replayed_move_by_move() -> None:
         if player is Player.ONE:
             assert params["Gain2"] == before["Gain2"]
         assert turn.over is (number == 100)
-        assert params.get("Input") == (None if number == 100 else
-                                       ("Two" if player is Player.ONE else "One"))
+        assert params.get("Input") == (
+            None if number == 100 else ("Two" if player is Player.ONE else "One")
+        )
 
     final = turns[-1].params
     assert final["Gain1"] == KNOWN_GAIN1 and final["Gain2"] == KNOWN_GAIN2

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from interfaces import ArbitreRules, IllegalMove, Player
-from interfaces.bigtictactoe import interface
 from tests.interfaces.drive import Played, play_out
+from tournoyons_gui.interfaces import ArbitreRules, IllegalMove, Player
+from tournoyons_gui.interfaces.bigtictactoe import interface
 
 
 def _arbitre() -> ArbitreRules:
@@ -48,8 +48,10 @@ def check_requests(game: Played, *, init_as_board: bool = False) -> None:
         assert names == ["Turn", "Gain1", "Gain2", f"Move{opponent}", "Tray"]
         assert params[f"Move{opponent}"] == before.params[f"Move{opponent}"]
         assert params["Tray"] == before.state["tray"]
-        assert (params["Gain1"], params["Gain2"]) == (before.params["Gain1"],
-                                                       before.params["Gain2"])
+        assert (params["Gain1"], params["Gain2"]) == (
+            before.params["Gain1"],
+            before.params["Gain2"],
+        )
 
 
 def test_turn_one_gets_init_or_the_empty_board() -> None:
@@ -68,7 +70,12 @@ def test_second_player_gets_the_first_players_cell_and_empty_gains() -> None:
     tray = EMPTY[:44] + "1" + EMPTY[45:]
     assert request.move_id == 2
     assert list(request.params.items()) == [
-        ("Turn", "2"), ("Gain1", ""), ("Gain2", ""), ("Move1", "E4"), ("Tray", tray)]
+        ("Turn", "2"),
+        ("Gain1", ""),
+        ("Gain2", ""),
+        ("Move1", "E4"),
+        ("Tray", tray),
+    ]
 
 
 def test_each_player_gets_only_the_opponents_last_cell() -> None:
@@ -133,9 +140,13 @@ def test_the_end_final_calls_and_result_agree_with_play() -> None:
     for player in Player:
         opponent = player.opponent
         final = rules.final(state, player)
-        assert dict(final) == {"Turn": "100", "Gain1": state["gain1"], "Gain2": state["gain2"],
-                               f"Move{opponent}": state[f"move{opponent}"],
-                               "Tray": state["tray"]}
+        assert dict(final) == {
+            "Turn": "100",
+            "Gain1": state["gain1"],
+            "Gain2": state["gain2"],
+            f"Move{opponent}": state[f"move{opponent}"],
+            "Tray": state["tray"],
+        }
     assert state["move2"] == last.params["Move2"]  # player two fills the board
 
 
@@ -146,8 +157,12 @@ def test_a_full_board_with_equal_alignments_is_a_draw() -> None:
     assert rules.asked(state) == ()
 
 
-ENGINE_PAIRS = [("random", "random"), ("random", "greedy"), ("greedy", "random"),
-                ("greedy", "greedy")]
+ENGINE_PAIRS = [
+    ("random", "random"),
+    ("random", "greedy"),
+    ("greedy", "random"),
+    ("greedy", "greedy"),
+]
 
 
 @pytest.mark.parametrize("engines", ENGINE_PAIRS)

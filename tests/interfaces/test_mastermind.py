@@ -15,8 +15,8 @@ from urllib.parse import urlencode
 
 import pytest
 
-from interfaces.mastermind import interface
-from interfaces.mastermind.board import (
+from tournoyons_gui.interfaces.mastermind import interface
+from tournoyons_gui.interfaces.mastermind.board import (
     Line,
     MasterMindView,
     build,
@@ -28,9 +28,9 @@ from interfaces.mastermind.board import (
     read_tray,
     score,
 )
-from interfaces.mastermind.rules import MasterMindRules
-from interfaces.plugin import IllegalMove, Turn
-from interfaces.protocol import Method, Player, read_context
+from tournoyons_gui.interfaces.mastermind.rules import MasterMindRules
+from tournoyons_gui.interfaces.plugin import IllegalMove, Turn
+from tournoyons_gui.interfaces.protocol import Method, Player, read_context
 
 
 def view(**params: str) -> MasterMindView:
@@ -61,10 +61,26 @@ def test_colours_are_read_in_any_case_and_written_upper_case() -> None:
     assert read_code("gcch") == "GCCH"
 
 
-@pytest.mark.parametrize("text", [
-    "", "30GCC", "30GCCHH", "3GCCH0", "x0GCCH", "30GCCI", "30GC H", "30GCC1",
-    "50ABCD", "23ABCD", "14ABCD", "31ABCD", "05ABCD", "-1ABCD", "３0GCCH",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "30GCC",
+        "30GCCHH",
+        "3GCCH0",
+        "x0GCCH",
+        "30GCCI",
+        "30GC H",
+        "30GCC1",
+        "50ABCD",
+        "23ABCD",
+        "14ABCD",
+        "31ABCD",
+        "05ABCD",
+        "-1ABCD",
+        "３0GCCH",
+    ],
+)
 def test_unreadable_lines(text: str) -> None:
     with pytest.raises(ValueError):
         read_line(text)
@@ -96,17 +112,20 @@ def test_a_tray_is_board_one_then_board_two() -> None:
     assert [line.value for line in board2] == ["21ABCD"]
 
 
-@pytest.mark.parametrize("tray", [
-    "11BBCC00DEFA",  # no ***
-    "11BBCC***00DEFA***",  # two
-    "11BBC***",  # a short line
-    "***11BBCCX",  # a long one
-    "11BBCZ***",  # an unknown colour
-    "32BBCC***",  # marks above 4
-    "31BBCC***",  # 3 well placed and 1 misplaced cannot be
-    "00ABCD" * 9 + "***",  # more than 8 lines
-    "** *",
-])
+@pytest.mark.parametrize(
+    "tray",
+    [
+        "11BBCC00DEFA",  # no ***
+        "11BBCC***00DEFA***",  # two
+        "11BBC***",  # a short line
+        "***11BBCCX",  # a long one
+        "11BBCZ***",  # an unknown colour
+        "32BBCC***",  # marks above 4
+        "31BBCC***",  # 3 well placed and 1 misplaced cannot be
+        "00ABCD" * 9 + "***",  # more than 8 lines
+        "** *",
+    ],
+)
 def test_unreadable_trays_are_two_empty_boards_an_error_and_no_input(tray: str) -> None:
     page = view(Tray=tray, Input="One", Gain1="ABCD")
     assert {e.code for e in page.errors} == {"tray"}
@@ -120,24 +139,27 @@ def test_unreadable_trays_are_two_empty_boards_an_error_and_no_input(tray: str) 
 # --- marks ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("code", "guess", "marks"), [
-    ("ABCD", "ABCD", (4, 0)),
-    ("ABCD", "DCBA", (0, 4)),
-    ("ABCD", "EFGH", (0, 0)),
-    ("ABCD", "ABDC", (2, 2)),
-    ("GCCA", "GCCH", (3, 0)),  # the manual's 30GCCH
-    # Repeated colours: a colour scores no more often than the code holds it.
-    ("ABCD", "AAAA", (1, 0)),
-    ("AABC", "AAAA", (2, 0)),
-    ("ABBB", "BAAA", (0, 2)),
-    ("AABB", "ABAB", (2, 2)),
-    ("AABB", "BBAA", (0, 4)),
-    ("ABCA", "AAEE", (1, 1)),
-    ("BAAC", "AADD", (1, 1)),
-    ("GCCH", "BBCC", (1, 1)),
-    ("AAAA", "ABAB", (2, 0)),
-    ("HHGG", "GHHG", (2, 2)),
-])
+@pytest.mark.parametrize(
+    ("code", "guess", "marks"),
+    [
+        ("ABCD", "ABCD", (4, 0)),
+        ("ABCD", "DCBA", (0, 4)),
+        ("ABCD", "EFGH", (0, 0)),
+        ("ABCD", "ABDC", (2, 2)),
+        ("GCCA", "GCCH", (3, 0)),  # the manual's 30GCCH
+        # Repeated colours: a colour scores no more often than the code holds it.
+        ("ABCD", "AAAA", (1, 0)),
+        ("AABC", "AAAA", (2, 0)),
+        ("ABBB", "BAAA", (0, 2)),
+        ("AABB", "ABAB", (2, 2)),
+        ("AABB", "BBAA", (0, 4)),
+        ("ABCA", "AAEE", (1, 1)),
+        ("BAAC", "AADD", (1, 1)),
+        ("GCCH", "BBCC", (1, 1)),
+        ("AAAA", "ABAB", (2, 0)),
+        ("HHGG", "GHHG", (2, 2)),
+    ],
+)
 def test_marks_count_well_placed_then_misplaced(
     code: str, guess: str, marks: tuple[int, int]
 ) -> None:
@@ -187,22 +209,26 @@ MISS = "00EEEE"
 FIND = "40ABCD"
 
 
-@pytest.mark.parametrize(("ones", "twos", "result"), [
-    ((), (), (False, None)),
-    ((MISS,), (), (False, None)),
-    ((FIND,), (), (False, Player.ONE)),  # two still plays line 1
-    ((FIND,), (MISS,), (True, Player.ONE)),
-    ((FIND,), (FIND,), (True, None)),  # same line: a draw
-    ((MISS, FIND), (MISS, MISS), (True, Player.ONE)),
-    ((MISS,), (FIND,), (True, Player.TWO)),
-    ((MISS, MISS), (MISS, FIND), (True, Player.TWO)),
-    ((MISS,) * 8, (MISS,) * 7, (False, None)),
-    ((MISS,) * 8, (MISS,) * 8, (True, None)),  # 8 lines each: a draw
-    ((MISS,) * 7 + (FIND,), (MISS,) * 8, (True, Player.ONE)),
-    ((MISS,) * 8, (MISS,) * 7 + (FIND,), (True, Player.TWO)),
-])
-def test_outcome(ones: tuple[str, ...], twos: tuple[str, ...],
-                 result: tuple[bool, Player | None]) -> None:
+@pytest.mark.parametrize(
+    ("ones", "twos", "result"),
+    [
+        ((), (), (False, None)),
+        ((MISS,), (), (False, None)),
+        ((FIND,), (), (False, Player.ONE)),  # two still plays line 1
+        ((FIND,), (MISS,), (True, Player.ONE)),
+        ((FIND,), (FIND,), (True, None)),  # same line: a draw
+        ((MISS, FIND), (MISS, MISS), (True, Player.ONE)),
+        ((MISS,), (FIND,), (True, Player.TWO)),
+        ((MISS, MISS), (MISS, FIND), (True, Player.TWO)),
+        ((MISS,) * 8, (MISS,) * 7, (False, None)),
+        ((MISS,) * 8, (MISS,) * 8, (True, None)),  # 8 lines each: a draw
+        ((MISS,) * 7 + (FIND,), (MISS,) * 8, (True, Player.ONE)),
+        ((MISS,) * 8, (MISS,) * 7 + (FIND,), (True, Player.TWO)),
+    ],
+)
+def test_outcome(
+    ones: tuple[str, ...], twos: tuple[str, ...], result: tuple[bool, Player | None]
+) -> None:
     # Player one's lines are on board 2, player two's on board 1.
     assert outcome(lines(*twos), lines(*ones)) == result
 
@@ -266,19 +292,22 @@ def test_first_guess_starts_from_empty_holes() -> None:
     assert page.sound is None
 
 
-@pytest.mark.parametrize(("params", "player"), [
-    ({"Tray": "***40ABCD", "Input": "One"}, None),  # one found: waits for two
-    ({"Tray": "***40ABCD", "Input": "Two"}, Player.TWO),  # two may equal
-    ({"Tray": "***40ABCD", "Input": "Two", "Method": "End"}, None),
-    ({"Tray": "***40ABCD", "Input": "Two", "Method": "None"}, None),
-    ({"Tray": "00EEEE***40ABCD", "Input": "Two"}, None),  # over
-    ({"Tray": MISS * 8 + "***" + MISS * 8, "Input": "One"}, None),  # full boards
-    ({"Tray": MISS * 7 + "***" + MISS * 8, "Input": "One"}, None),  # one's board is full
-    ({"Tray": MISS * 7 + "***" + MISS * 8, "Input": "Two"}, Player.TWO),
-    ({"Tray": "00EEEE***00EEEE", "WebTest": "yes"}, Player.ONE),  # the player to move
-    ({"Tray": "***00EEEE", "WebTest": "yes"}, Player.TWO),
-    ({"Tray": "***00EEEE"}, None),  # no Input: nobody is asked
-])
+@pytest.mark.parametrize(
+    ("params", "player"),
+    [
+        ({"Tray": "***40ABCD", "Input": "One"}, None),  # one found: waits for two
+        ({"Tray": "***40ABCD", "Input": "Two"}, Player.TWO),  # two may equal
+        ({"Tray": "***40ABCD", "Input": "Two", "Method": "End"}, None),
+        ({"Tray": "***40ABCD", "Input": "Two", "Method": "None"}, None),
+        ({"Tray": "00EEEE***40ABCD", "Input": "Two"}, None),  # over
+        ({"Tray": MISS * 8 + "***" + MISS * 8, "Input": "One"}, None),  # full boards
+        ({"Tray": MISS * 7 + "***" + MISS * 8, "Input": "One"}, None),  # one's board is full
+        ({"Tray": MISS * 7 + "***" + MISS * 8, "Input": "Two"}, Player.TWO),
+        ({"Tray": "00EEEE***00EEEE", "WebTest": "yes"}, Player.ONE),  # the player to move
+        ({"Tray": "***00EEEE", "WebTest": "yes"}, Player.TWO),
+        ({"Tray": "***00EEEE"}, None),  # no Input: nobody is asked
+    ],
+)
 def test_who_may_compose(params: dict[str, str], player: Player | None) -> None:
     page = view(**params)
     assert page.player is player
@@ -293,11 +322,14 @@ def test_the_end_of_the_game() -> None:
     assert draw.over and draw.winner is None and draw.sound == "move"
 
 
-@pytest.mark.parametrize(("params", "code"), [
-    ({"Gain1": "ABC"}, "gain1"),
-    ({"Gain2": "ABCI"}, "gain2"),
-    ({"Gain2": "00ABCD"}, "gain2"),
-])
+@pytest.mark.parametrize(
+    ("params", "code"),
+    [
+        ({"Gain1": "ABC"}, "gain1"),
+        ({"Gain2": "ABCI"}, "gain2"),
+        ({"Gain2": "00ABCD"}, "gain2"),
+    ],
+)
 def test_unreadable_codes_are_covered_with_an_error(params: dict[str, str], code: str) -> None:
     page = view(Tray="***", **params)
     assert {e.code for e in page.errors} == {code}
@@ -333,10 +365,19 @@ def page_of(turn: Turn) -> MasterMindView:
 def test_a_game_starts_with_both_players_preparing() -> None:
     first, after_one, after_two = run(["GCCH", "AEBD"])
     assert first.params == {"Method": "Prepare", "Input": "One", "Tray": "Init", "Count": "0"}
-    assert after_one.params == {"Method": "Prepare", "Input": "Two", "Tray": "Init",
-                                "Count": "1"}  # player one's code is not sent
-    assert after_two.params == {"Method": "Standard", "Input": "One", "Tray": "***",
-                                "Gain1": "GCCH", "Count": "2"}
+    assert after_one.params == {
+        "Method": "Prepare",
+        "Input": "Two",
+        "Tray": "Init",
+        "Count": "1",
+    }  # player one's code is not sent
+    assert after_two.params == {
+        "Method": "Standard",
+        "Input": "One",
+        "Tray": "***",
+        "Gain1": "GCCH",
+        "Count": "2",
+    }
     assert after_two.state["code1"] == "GCCH" and after_two.state["code2"] == "AEBD"
     for turn in (first, after_one, after_two):
         page = page_of(turn)
@@ -359,8 +400,13 @@ def test_a_win_player_one_finds_first() -> None:
     assert not found.over and found.params["Input"] == "Two"
     end = turns[8]
     assert end.over
-    assert end.params == {"Method": "End", "Tray": tray, "Count": "8",
-                          "Gain1": "GCCH", "Gain2": "AEBD"}
+    assert end.params == {
+        "Method": "End",
+        "Tray": tray,
+        "Count": "8",
+        "Gain1": "GCCH",
+        "Gain2": "AEBD",
+    }
     page = page_of(end)
     assert page.over and page.winner is Player.ONE and page.errors == ()
     assert [b.code for b in page.boards] == ["GCCH", "AEBD"]
@@ -400,23 +446,34 @@ def test_a_guess_carries_marks_the_rules_recompute() -> None:
     assert turn.params["Tray"] == "***21ABCD"
 
 
-@pytest.mark.parametrize(("played", "value"), [
-    ([], "ABC"), ([], "abcd"), ([], "ABCI"), ([], "00ABCD"),
-    (["GCCH"], "GCCHA"),
-    (["GCCH", "AEBD"], "ABCD"), (["GCCH", "AEBD"], "00ABCI"), (["GCCH", "AEBD"], "0ABCDE"),
-    (["GCCH", "AEBD"], "00abcd"),
-])
+@pytest.mark.parametrize(
+    ("played", "value"),
+    [
+        ([], "ABC"),
+        ([], "abcd"),
+        ([], "ABCI"),
+        ([], "00ABCD"),
+        (["GCCH"], "GCCHA"),
+        (["GCCH", "AEBD"], "ABCD"),
+        (["GCCH", "AEBD"], "00ABCI"),
+        (["GCCH", "AEBD"], "0ABCDE"),
+        (["GCCH", "AEBD"], "00abcd"),
+    ],
+)
 def test_illegal_values(played: list[str], value: str) -> None:
     state = run(played)[-1].state
     with pytest.raises(IllegalMove):
         MasterMindRules().play(state, value)
 
 
-@pytest.mark.parametrize("state", [
-    {"code1": "XXXX", "code2": None, "board1": [], "board2": [], "count": 1},
-    {"code1": "AAAA", "code2": "BBBB", "board1": "oops", "board2": [], "count": 2},
-    {"code1": "AAAA", "code2": "BBBB", "board1": ["99AAAA"], "board2": [], "count": 2},
-])
+@pytest.mark.parametrize(
+    "state",
+    [
+        {"code1": "XXXX", "code2": None, "board1": [], "board2": [], "count": 1},
+        {"code1": "AAAA", "code2": "BBBB", "board1": "oops", "board2": [], "count": 2},
+        {"code1": "AAAA", "code2": "BBBB", "board1": ["99AAAA"], "board2": [], "count": 2},
+    ],
+)
 def test_a_corrupt_state_is_refused(state: Mapping[str, Any]) -> None:
     with pytest.raises(IllegalMove, match="corrupt"):
         MasterMindRules().play(state, "00ABCD")

@@ -8,13 +8,13 @@ from urllib.parse import urlencode
 
 import pytest
 
-from interfaces import ArbitreRules, IllegalMove, Player, Turn
-from interfaces.mastermind import interface
-from interfaces.mastermind.board import build, score
-from interfaces.mastermind.engines import consistent_engine
-from interfaces.mastermind.rules import MasterMindRules
-from interfaces.protocol import read_context
 from tests.interfaces.drive import play_out
+from tournoyons_gui.interfaces import ArbitreRules, IllegalMove, Player, Turn
+from tournoyons_gui.interfaces.mastermind import interface
+from tournoyons_gui.interfaces.mastermind.board import build, score
+from tournoyons_gui.interfaces.mastermind.engines import consistent_engine
+from tournoyons_gui.interfaces.mastermind.rules import MasterMindRules
+from tournoyons_gui.interfaces.protocol import read_context
 
 _arbitre = interface.arbitre
 assert _arbitre is not None
@@ -50,10 +50,8 @@ def test_each_engine_gets_its_own_lines_with_the_marks_computed() -> None:
     turns = run(GAME)
     # After player one's first guess (ABCD against AEBD: 2 well placed, 1 misplaced).
     assert dict(rules.request(turns[3].state, Player.TWO).params) == {"Turn": "4", "Tray": ""}
-    assert dict(rules.request(turns[4].state, Player.ONE).params) == {
-        "Turn": "5", "Tray": "21ABCD"}
-    assert dict(rules.request(turns[5].state, Player.TWO).params) == {
-        "Turn": "6", "Tray": "11BBCC"}
+    assert dict(rules.request(turns[4].state, Player.ONE).params) == {"Turn": "5", "Tray": "21ABCD"}
+    assert dict(rules.request(turns[5].state, Player.TWO).params) == {"Turn": "6", "Tray": "11BBCC"}
     request = rules.request(turns[7].state, Player.TWO)
     assert request.move_id == 8
     assert dict(request.params) == {"Turn": "8", "Tray": "11BBCC00DEFA"}
@@ -105,11 +103,14 @@ def test_result_and_final_call_when_player_one_finds_first() -> None:
         rules.engine_value(end, Player.ONE, "ABCD")
 
 
-@pytest.mark.parametrize(("values", "winner", "reason"), [
-    (["GCCH", "AEBD", "00ABCD", "00GCCH"], Player.TWO, "line 1"),
-    (["GCCH", "AEBD", "00ABCD", "00BBCC", "00AEBD", "00GCCH"], None, "both"),
-    (["AAAA", "BBBB"] + ["00CCCC"] * 16, None, "neither"),
-])
+@pytest.mark.parametrize(
+    ("values", "winner", "reason"),
+    [
+        (["GCCH", "AEBD", "00ABCD", "00GCCH"], Player.TWO, "line 1"),
+        (["GCCH", "AEBD", "00ABCD", "00BBCC", "00AEBD", "00GCCH"], None, "both"),
+        (["AAAA", "BBBB"] + ["00CCCC"] * 16, None, "neither"),
+    ],
+)
 def test_other_results(values: list[str], winner: Player | None, reason: str) -> None:
     turns = run(values)
     assert turns[-1].over and not turns[-2].over
@@ -128,7 +129,10 @@ def test_pages_show_a_person_only_its_own_code() -> None:
     view = build(read_context(urlencode({**page, "Input": "Two"})))
     assert view.errors == () and view.player is Player.TWO and view.composed
     assert rules.page(after_one, None, asking=False) == {
-        "Method": "Standard", "Tray": "Init", "Count": "1"}
+        "Method": "Standard",
+        "Tray": "Init",
+        "Count": "1",
+    }
     assert rules.page(after_one, Player.ONE, asking=False)["Gain1"] == "GCCH"
     # Guessing: each person sees its own code only; spectators none, unless replayed.
     page = rules.page(guessed, Player.TWO, asking=True)
@@ -146,8 +150,13 @@ def test_everyone_sees_both_codes_at_the_end_and_no_page_has_input() -> None:
     turns = run(GAME)
     for viewer in (Player.ONE, Player.TWO, None):
         page = rules.page(turns[-1], viewer, asking=False)
-        assert page == {"Method": "End", "Tray": "11BBCC00DEFA30GCCA***21ABCD30AEBF40AEBD",
-                        "Count": "8", "Gain1": "GCCH", "Gain2": "AEBD"}
+        assert page == {
+            "Method": "End",
+            "Tray": "11BBCC00DEFA30GCCA***21ABCD30AEBF40AEBD",
+            "Count": "8",
+            "Gain1": "GCCH",
+            "Gain2": "AEBD",
+        }
         for turn in turns:
             assert "Input" not in rules.page(turn, viewer, asking=viewer is not None)
 
@@ -160,14 +169,21 @@ def test_the_consistent_engine_answers_fast_and_consistently() -> None:
         guess = consistent_engine({"Turn": "9", "Tray": tray})
         assert len(guess) == 4
         for i in range(0, len(tray), 6):
-            assert score(guess, tray[i + 2:i + 6]) == (int(tray[i]), int(tray[i + 1]))
+            assert score(guess, tray[i + 2 : i + 6]) == (int(tray[i]), int(tray[i + 1]))
     assert (time.perf_counter() - started) / 10 < 0.05
     # Contradictory marks: still a guess of 4 colours.
     assert len(consistent_engine({"Turn": "5", "Tray": "40ABCD40DCBA"})) == 4
 
 
-@pytest.mark.parametrize("engines", [("random", "random"), ("random", "consistent"),
-                                     ("consistent", "random"), ("consistent", "consistent")])
+@pytest.mark.parametrize(
+    "engines",
+    [
+        ("random", "random"),
+        ("random", "consistent"),
+        ("consistent", "random"),
+        ("consistent", "consistent"),
+    ],
+)
 def test_built_in_engines_play_whole_games(engines: tuple[str, str]) -> None:
     games = 10
     found_within_8 = 0
@@ -180,12 +196,14 @@ def test_built_in_engines_play_whole_games(engines: tuple[str, str]) -> None:
         for player, params in played.requests:
             turn = int(params["Turn"])
             assert params["MoveId"] == params["Turn"] and turn % 2 == (player == Player.ONE)
-            assert set(params) - {"Set", "Game", "MoveId", "Status", "TimeOut",
-                                  "Referee"} == {"Turn", "Tray"}
+            assert set(params) - {"Set", "Game", "MoveId", "Status", "TimeOut", "Referee"} == {
+                "Turn",
+                "Tray",
+            }
             tray = params["Tray"]
             assert len(tray) == 6 * max(0, (turn - 3) // 2)  # the lines played before
             for i in range(0, len(tray), 6):
-                marks = score(codes[player.opponent], tray[i + 2:i + 6])
+                marks = score(codes[player.opponent], tray[i + 2 : i + 6])
                 assert (int(tray[i]), int(tray[i + 1])) == marks
         for seat, name in enumerate(engines):
             player = Player(seat + 1)

@@ -7,12 +7,12 @@ from urllib.parse import urlencode
 
 import pytest
 from starlette.testclient import TestClient
+
+from tests.interfaces.drive import play_out
+from tournoyons_gui.interfaces import ArbitreRules, IllegalMove, Player, Turn
+from tournoyons_gui.interfaces.registry import load_registry
 from tournoyons_nim import interface
 from tournoyons_nim.rules import NimRules
-
-from interfaces import ArbitreRules, IllegalMove, Player, Turn
-from interfaces.registry import load_registry
-from tests.interfaces.drive import play_out
 
 _arbitre = interface.arbitre
 assert _arbitre is not None
@@ -48,11 +48,19 @@ def test_each_player_gets_the_opponents_last_take_and_the_matches_left() -> None
     assert rules.asked(turns[1].state) == (Player.TWO,)
     request = rules.request(turns[1].state, Player.TWO)
     assert (request.move_id, list(request.params.items())) == (
-        2, [("Turn", "2"), ("Move1", "3"), ("Tray", "9")])
+        2,
+        [("Turn", "2"), ("Move1", "3"), ("Tray", "9")],
+    )
     assert dict(rules.request(turns[2].state, Player.ONE).params) == {
-        "Turn": "3", "Move2": "2", "Tray": "7"}
+        "Turn": "3",
+        "Move2": "2",
+        "Tray": "7",
+    }
     assert dict(rules.request(turns[3].state, Player.TWO).params) == {
-        "Turn": "4", "Move1": "1", "Tray": "6"}
+        "Turn": "4",
+        "Move1": "1",
+        "Tray": "6",
+    }
 
 
 @pytest.mark.parametrize("value", ["0", "4", "", "01", "A", "-1", "1 "])
@@ -76,8 +84,7 @@ def test_who_takes_the_last_match_wins_and_the_final_call() -> None:
     turns = run(["3", "3", "3", "1", "2"])
     assert all(rules.result(turn.state) is None and not turn.over for turn in turns[:-1])
     end = turns[-1]
-    assert end.over and end.params == {"Tray": "0", "Move1": "2", "Count": "5",
-                                       "Method": "End"}
+    assert end.over and end.params == {"Tray": "0", "Move1": "2", "Count": "5", "Method": "End"}
     result = rules.result(end.state)
     assert result is not None and result.winner is Player.ONE
     assert rules.asked(end.state) == ()
@@ -89,8 +96,9 @@ def test_who_takes_the_last_match_wins_and_the_final_call() -> None:
         rules.engine_value(end.state, Player.TWO, "1")
 
 
-@pytest.mark.parametrize("state", [{}, {"matches": "12"}, {"matches": 13},
-                                   {"matches": 5, "count": -1}])
+@pytest.mark.parametrize(
+    "state", [{}, {"matches": "12"}, {"matches": 13}, {"matches": 5, "count": -1}]
+)
 def test_a_corrupt_state_is_refused(state: dict[str, object]) -> None:
     with pytest.raises(IllegalMove, match="corrupt"):
         rules.play(state, "1")
@@ -117,8 +125,10 @@ def test_the_testers_hot_seat_api_plays_nim(client: TestClient) -> None:
     assert refused.status_code == 422
 
 
-@pytest.mark.parametrize("engines", [("random", "random"), ("random", "perfect"),
-                                     ("perfect", "random"), ("perfect", "perfect")])
+@pytest.mark.parametrize(
+    "engines",
+    [("random", "random"), ("random", "perfect"), ("perfect", "random"), ("perfect", "perfect")],
+)
 def test_built_in_engines_play_legal_games_to_the_end(engines: tuple[str, str]) -> None:
     wins = {Player.ONE: 0, Player.TWO: 0}
     games = 30

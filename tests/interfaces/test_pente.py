@@ -14,8 +14,8 @@ from urllib.parse import urlencode
 
 import pytest
 
-from interfaces.pente import interface
-from interfaces.pente.board import (
+from tournoyons_gui.interfaces.pente import interface
+from tournoyons_gui.interfaces.pente.board import (
     EMPTY_TRAY,
     LETTERS,
     PenteView,
@@ -25,9 +25,14 @@ from interfaces.pente.board import (
     read_gain,
     read_point,
 )
-from interfaces.pente.rules import PenteRules, captures, forbidden_points, rows_of_five
-from interfaces.plugin import IllegalMove, Turn
-from interfaces.protocol import Player, read_context
+from tournoyons_gui.interfaces.pente.rules import (
+    PenteRules,
+    captures,
+    forbidden_points,
+    rows_of_five,
+)
+from tournoyons_gui.interfaces.plugin import IllegalMove, Turn
+from tournoyons_gui.interfaces.protocol import Player, read_context
 
 # --- helpers -------------------------------------------------------------------------------
 
@@ -57,11 +62,17 @@ def codes(params: Mapping[str, str]) -> set[str]:
     return {error.code for error in view(params).errors}
 
 
-def state(stones: Mapping[str, str], count: int = 10, gain1: int = 0,
-          gain2: int = 0) -> dict[str, Any]:
+def state(
+    stones: Mapping[str, str], count: int = 10, gain1: int = 0, gain2: int = 0
+) -> dict[str, Any]:
     """Return a game ``state`` for the rules: ``count`` even means player one to move."""
-    return {"tray": tray_with(stones), "count": count, "gain1": gain1, "gain2": gain2,
-            "over": False}
+    return {
+        "tray": tray_with(stones),
+        "count": count,
+        "gain1": gain1,
+        "gain2": gain2,
+        "over": False,
+    }
 
 
 def marked(tray: str, *wanted: str) -> list[str]:
@@ -79,7 +90,13 @@ def test_points_are_named_column_first_row_a_at_the_top() -> None:
     assert point_name(180) == "JJ"
     assert point_name(360) == "SS"
     assert [read_point(n) for n in ("AA", "SA", "AB", "JJ", "SS", "cH")] == [
-        0, 18, 19, 180, 360, 7 * 19 + 2]
+        0,
+        18,
+        19,
+        180,
+        360,
+        7 * 19 + 2,
+    ]
     page = view({})
     assert [p.name for p in page.points] == [c + r for r in LETTERS for c in LETTERS]
     point = page.points[at("CH")]
@@ -91,8 +108,9 @@ def test_what_is_not_a_point(value: str) -> None:
     assert read_point(value) is None
 
 
-@pytest.mark.parametrize("query", [{}, {"Tray": "Init"}, {"Tray": "init"}, {"Tray": "INIT"},
-                                   {"Tray": EMPTY_TRAY}])
+@pytest.mark.parametrize(
+    "query", [{}, {"Tray": "Init"}, {"Tray": "init"}, {"Tray": "INIT"}, {"Tray": EMPTY_TRAY}]
+)
 def test_init_and_absent_tray_are_the_empty_board(query: dict[str, str]) -> None:
     page = view({**query, "Input": "One"})
     assert page.errors == ()
@@ -105,14 +123,23 @@ def test_init_and_absent_tray_are_the_empty_board(query: dict[str, str]) -> None
 
 
 def test_every_code_is_drawn_as_the_tray_says_once_impacts_are_shown() -> None:
-    tray = tray_with({"AA": "1", "BA": "2", "CA": "3", "DA": "4", "EA": "5", "FA": "6",
-                      "GA": "9", "SS": "1"})
+    tray = tray_with(
+        {"AA": "1", "BA": "2", "CA": "3", "DA": "4", "EA": "5", "FA": "6", "GA": "9", "SS": "1"}
+    )
     page = view({"Tray": tray, "Input": "Two"})
     assert page.errors == ()
     states = {p.name: p.state for p in page.points if p.state != "0" or p.before}
     # Captured stones (5/6) end as empty points; everything else as sent.
-    assert states == {"AA": "1", "BA": "2", "CA": "3", "DA": "4", "EA": "0", "FA": "0",
-                      "GA": "9", "SS": "1"}
+    assert states == {
+        "AA": "1",
+        "BA": "2",
+        "CA": "3",
+        "DA": "4",
+        "EA": "0",
+        "FA": "0",
+        "GA": "9",
+        "SS": "1",
+    }
     assert page.tray == tray.replace("5", "0").replace("6", "0")
 
 
@@ -144,10 +171,21 @@ def test_winning_stones_wait_after_the_move_that_made_them() -> None:
     assert still.winner is Player.ONE
 
 
-@pytest.mark.parametrize("tray", [
-    "0" * 360, "0" * 362, "0" * 9, "0" * 360 + "7", "0" * 360 + "8", "x" * 361,
-    "0" * 180 + " " + "0" * 180, "1" * 100, "O" * 361, "0" * 722,
-])
+@pytest.mark.parametrize(
+    "tray",
+    [
+        "0" * 360,
+        "0" * 362,
+        "0" * 9,
+        "0" * 360 + "7",
+        "0" * 360 + "8",
+        "x" * 361,
+        "0" * 180 + " " + "0" * 180,
+        "1" * 100,
+        "O" * 361,
+        "0" * 722,
+    ],
+)
 def test_unreadable_tray_is_an_empty_board_with_nothing_playable(tray: str) -> None:
     page = view({"Tray": tray, "Input": "One", "Move1": "JJ"})
     assert "tray" in {e.code for e in page.errors}
@@ -185,25 +223,40 @@ def test_a_last_move_whose_stone_was_just_captured() -> None:
     assert page.points[at("LJ")].last_move is Player.TWO
 
 
-@pytest.mark.parametrize(("query", "code"), [
-    ({"Move1": "TT"}, "move1"),
-    ({"Move2": "A"}, "move2"),
-    ({"Move1": "JJJ"}, "move1"),
-    ({"Move2": "K10"}, "move2"),
-    ({"Tray": tray_with({"JJ": "2"}), "Move1": "JJ"}, "move1"),
-    ({"Tray": tray_with({"JJ": "3"}), "Move2": "JJ"}, "move2"),
-    ({"Tray": tray_with({"JJ": "9"}), "Move1": "JJ"}, "move1"),
-    ({"Tray": tray_with({"JJ": "6"}), "Move1": "JJ"}, "move1"),
-])
+@pytest.mark.parametrize(
+    ("query", "code"),
+    [
+        ({"Move1": "TT"}, "move1"),
+        ({"Move2": "A"}, "move2"),
+        ({"Move1": "JJJ"}, "move1"),
+        ({"Move2": "K10"}, "move2"),
+        ({"Tray": tray_with({"JJ": "2"}), "Move1": "JJ"}, "move1"),
+        ({"Tray": tray_with({"JJ": "3"}), "Move2": "JJ"}, "move2"),
+        ({"Tray": tray_with({"JJ": "9"}), "Move1": "JJ"}, "move1"),
+        ({"Tray": tray_with({"JJ": "6"}), "Move1": "JJ"}, "move1"),
+    ],
+)
 def test_a_move_that_cannot_be_drawn_is_an_error(query: dict[str, str], code: str) -> None:
     page = view(query)
     assert {e.code for e in page.errors} == {code}
     assert page.last_moves == ()
 
 
-@pytest.mark.parametrize(("raw", "pairs"), [(None, 0), ("0", 0), ("3", 3), ("5", 5),
-                                             ("6", None), ("-1", None), ("x", None),
-                                             ("10", None), ("2.0", None), ("٣", None)])
+@pytest.mark.parametrize(
+    ("raw", "pairs"),
+    [
+        (None, 0),
+        ("0", 0),
+        ("3", 3),
+        ("5", 5),
+        ("6", None),
+        ("-1", None),
+        ("x", None),
+        ("10", None),
+        ("2.0", None),
+        ("٣", None),
+    ],
+)
 def test_gains_are_zero_to_five_pairs(raw: str | None, pairs: int | None) -> None:
     assert read_gain(raw) == pairs
 
@@ -253,8 +306,7 @@ def test_player_to_move_counts_the_captured_stones() -> None:
     assert player_to_move(EMPTY_TRAY, 0, 0) is Player.ONE
     assert player_to_move(tray_with({"JJ": "1"}), 0, 0) is Player.TWO
     # One has 3 stones on the board and lost a pair (Gain2 = 1): 5 placed, two 4 placed.
-    tray = tray_with({"AA": "1", "BB": "1", "CC": "1", "DD": "2", "EE": "2", "FF": "2",
-                      "GG": "2"})
+    tray = tray_with({"AA": "1", "BB": "1", "CC": "1", "DD": "2", "EE": "2", "FF": "2", "GG": "2"})
     assert player_to_move(tray, 0, 1) is Player.TWO
     assert player_to_move(tray, 0, 0) is Player.ONE
     # Stones shown as captured are already in the gain.
@@ -266,7 +318,8 @@ def test_player_to_move_counts_the_captured_stones() -> None:
 def test_webtest_hands_input_to_the_player_to_move() -> None:
     assert view({"Tray": tray_with({"JJ": "1"}), "WebTest": "yes"}).player is Player.TWO
     assert view({"Tray": tray_with({"JJ": "1", "KK": "2"}), "WebTest": "yes"}).player is (
-        Player.ONE)
+        Player.ONE
+    )
     assert view({"Tray": tray_with({"JJ": "1"})}).player is None
 
 
@@ -274,12 +327,19 @@ def test_the_parser_never_raises() -> None:
     rng = random.Random(361)
     alphabet = "0123456789ASJjz%&= \u00e9"
     for _ in range(400):
-        tray = "".join(rng.choice("012345699" if rng.random() < 0.7 else alphabet)
-                       for _ in range(rng.choice((0, 5, 360, 361, 361, 362))))
-        params = {"Tray": tray, "Move1": "".join(rng.choices(alphabet + LETTERS, k=2)),
-                  "Move2": "".join(rng.choices(LETTERS, k=rng.choice((1, 2, 3)))),
-                  "Gain1": rng.choice(("", "0", "5", "6", "x")), "Gain2": str(rng.randint(-1, 7)),
-                  "Input": rng.choice(("One", "Two", "")), "Method": rng.choice(("End", "x", ""))}
+        tray = "".join(
+            rng.choice("012345699" if rng.random() < 0.7 else alphabet)
+            for _ in range(rng.choice((0, 5, 360, 361, 361, 362)))
+        )
+        params = {
+            "Tray": tray,
+            "Move1": "".join(rng.choices(alphabet + LETTERS, k=2)),
+            "Move2": "".join(rng.choices(LETTERS, k=rng.choice((1, 2, 3)))),
+            "Gain1": rng.choice(("", "0", "5", "6", "x")),
+            "Gain2": str(rng.randint(-1, 7)),
+            "Input": rng.choice(("One", "Two", "")),
+            "Method": rng.choice(("End", "x", "")),
+        }
         page = view(params)
         assert len(page.points) == 361
         assert len(page.tray) == 361
@@ -317,8 +377,14 @@ def test_the_first_stone_must_be_on_the_centre(value: str) -> None:
 def test_the_first_players_second_stone_is_three_points_from_the_centre() -> None:
     rules = PenteRules()
     first = rules.play(rules.new_game().state, "JJ")
-    assert first.params == {"Tray": tray_with({"JJ": "1"}), "Move1": "JJ", "Gain1": "0",
-                            "Gain2": "0", "Count": "1", "Input": "Two"}
+    assert first.params == {
+        "Tray": tray_with({"JJ": "1"}),
+        "Move1": "JJ",
+        "Gain1": "0",
+        "Gain2": "0",
+        "Count": "1",
+        "Input": "Two",
+    }
     second = rules.play(first.state, "KK")  # player two: anywhere
     forbidden = marked(second.params["Tray"], "9")
     # The 5x5 square around JJ, but the two stones.
@@ -342,16 +408,19 @@ def test_the_first_players_second_stone_is_three_points_from_the_centre() -> Non
 # --- the rules: captures ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("pair", "closing"), [
-    (("KJ", "LJ"), "MJ"),  # east
-    (("IJ", "HJ"), "GJ"),  # west
-    (("JK", "JL"), "JM"),  # south
-    (("JI", "JH"), "JG"),  # north
-    (("KK", "LL"), "MM"),  # south-east
-    (("II", "HH"), "GG"),  # north-west
-    (("KI", "LH"), "MG"),  # north-east
-    (("IK", "HL"), "GM"),  # south-west
-])
+@pytest.mark.parametrize(
+    ("pair", "closing"),
+    [
+        (("KJ", "LJ"), "MJ"),  # east
+        (("IJ", "HJ"), "GJ"),  # west
+        (("JK", "JL"), "JM"),  # south
+        (("JI", "JH"), "JG"),  # north
+        (("KK", "LL"), "MM"),  # south-east
+        (("II", "HH"), "GG"),  # north-west
+        (("KI", "LH"), "MG"),  # north-east
+        (("IK", "HL"), "GM"),  # south-west
+    ],
+)
 def test_a_pair_is_captured_in_each_of_the_eight_directions(
     pair: tuple[str, str], closing: str
 ) -> None:
@@ -377,13 +446,16 @@ def test_player_two_captures_player_ones_pair() -> None:
     assert turn.params["Input"] == "One"
 
 
-@pytest.mark.parametrize("stones", [
-    {"KJ": "2", "LJ": "2", "MJ": "2", "NJ": "1"},  # three stones: no capture
-    {"KJ": "2", "LJ": "1"},  # one stone: no capture
-    {"KJ": "2", "LJ": "2"},  # nothing beyond the pair
-    {"KJ": "2", "LJ": "2", "MJ": "9"},
-    {"KJ": "2", "MJ": "2", "NJ": "1"},  # a gap
-])
+@pytest.mark.parametrize(
+    "stones",
+    [
+        {"KJ": "2", "LJ": "2", "MJ": "2", "NJ": "1"},  # three stones: no capture
+        {"KJ": "2", "LJ": "1"},  # one stone: no capture
+        {"KJ": "2", "LJ": "2"},  # nothing beyond the pair
+        {"KJ": "2", "LJ": "2", "MJ": "9"},
+        {"KJ": "2", "MJ": "2", "NJ": "1"},  # a gap
+    ],
+)
 def test_only_a_pair_of_exactly_two_is_captured(stones: dict[str, str]) -> None:
     clean = {k: v for k, v in stones.items() if v != "9"}
     turn = PenteRules().play(state(clean, count=10), "JJ")
@@ -400,14 +472,17 @@ def test_moving_into_a_pincer_is_not_captured() -> None:
 
 
 def test_a_stone_captures_several_pairs_at_once() -> None:
-    before = state({"KJ": "2", "LJ": "2", "MJ": "1", "JK": "2", "JL": "2", "JM": "1",
-                    "IJ": "2", "HJ": "2"}, count=10)  # the west pair is open
+    before = state(
+        {"KJ": "2", "LJ": "2", "MJ": "1", "JK": "2", "JL": "2", "JM": "1", "IJ": "2", "HJ": "2"},
+        count=10,
+    )  # the west pair is open
     turn = PenteRules().play(before, "JJ")
     assert turn.params["Gain1"] == "2"
     assert sorted(marked(turn.params["Tray"], "6")) == ["JK", "JL", "KJ", "LJ"]
     placed = tray_with({"JJ": "1"}, before["tray"])
-    assert sorted(captures(placed, at("JJ"), Player.ONE)) == sorted([
-        (at("JK"), at("JL"), at("JM")), (at("KJ"), at("LJ"), at("MJ"))])
+    assert sorted(captures(placed, at("JJ"), Player.ONE)) == sorted(
+        [(at("JK"), at("JL"), at("JM")), (at("KJ"), at("LJ"), at("MJ"))]
+    )
 
 
 def test_the_edge_of_the_board_closes_nothing() -> None:
@@ -419,8 +494,10 @@ def test_the_edge_of_the_board_closes_nothing() -> None:
 
 
 def test_five_in_a_row_wins_and_marks_the_row() -> None:
-    before = state({"FJ": "1", "GJ": "1", "HJ": "1", "IJ": "1", "AA": "2", "BB": "2",
-                    "CC": "2", "DD": "2"}, count=8)
+    before = state(
+        {"FJ": "1", "GJ": "1", "HJ": "1", "IJ": "1", "AA": "2", "BB": "2", "CC": "2", "DD": "2"},
+        count=8,
+    )
     turn = PenteRules().play(before, "JJ")
     assert turn.over is True
     assert turn.params["Method"] == "End"
@@ -433,13 +510,25 @@ def test_five_in_a_row_wins_and_marks_the_row() -> None:
 
 
 def test_a_diagonal_row_of_six_wins_for_player_two() -> None:
-    stones = {"CC": "2", "DD": "2", "EE": "2", "GG": "2", "HH": "2",
-              "AS": "1", "BS": "1", "CS": "1", "ES": "1", "GS": "1", "IS": "1"}
+    stones = {
+        "CC": "2",
+        "DD": "2",
+        "EE": "2",
+        "GG": "2",
+        "HH": "2",
+        "AS": "1",
+        "BS": "1",
+        "CS": "1",
+        "ES": "1",
+        "GS": "1",
+        "IS": "1",
+    }
     turn = PenteRules().play(state(stones, count=11), "FF")
     assert marked(turn.params["Tray"], "4") == ["CC", "DD", "EE", "FF", "GG", "HH"]
     assert turn.params["Method"] == "End"
-    assert rows_of_five(turn.state["tray"], at("FF")) == {at(n) for n in
-                                                          ("CC", "DD", "EE", "FF", "GG", "HH")}
+    assert rows_of_five(turn.state["tray"], at("FF")) == {
+        at(n) for n in ("CC", "DD", "EE", "FF", "GG", "HH")
+    }
 
 
 def test_four_in_a_row_does_not_win() -> None:
@@ -462,8 +551,9 @@ def test_a_fifth_captured_pair_wins() -> None:
 
 
 def test_a_double_capture_from_four_pairs_shows_five() -> None:
-    before = state({"KJ": "2", "LJ": "2", "MJ": "1", "IJ": "2", "HJ": "2", "GJ": "1"},
-                   count=20, gain1=4)
+    before = state(
+        {"KJ": "2", "LJ": "2", "MJ": "1", "IJ": "2", "HJ": "2", "GJ": "1"}, count=20, gain1=4
+    )
     turn = PenteRules().play(before, "JJ")
     assert turn.params["Gain1"] == "5"
     assert read_gain(turn.params["Gain1"]) == 5
@@ -543,8 +633,11 @@ def test_a_known_game_won_by_five_in_a_row() -> None:
     assert not any(turn.over for turn in play)
     assert last.over is True and last.params["Method"] == "End"
     # The game's one capture: 12. J8 takes J9-J10 against J11 (our IL takes IK-IJ against II).
-    captured = [(n, marked(t.params["Tray"], "5", "6")) for n, t in enumerate(turns)
-                if marked(t.params["Tray"], "5", "6")]
+    captured = [
+        (n, marked(t.params["Tray"], "5", "6"))
+        for n, t in enumerate(turns)
+        if marked(t.params["Tray"], "5", "6")
+    ]
     assert captured == [(23, ["IJ", "IK"])]
     assert turns[23].params["Move1"] == "IL"
     assert (last.params["Gain1"], last.params["Gain2"]) == ("1", "0")
@@ -559,11 +652,21 @@ def test_a_known_game_with_captures_and_points_played_again() -> None:
     turns = replay(moves)
     gains = [(t.params["Gain1"], t.params["Gain2"]) for t in turns[1:]]
     # Who took which pair, move by move (Pente.org counts stones: 6-6 at the end).
-    changes = [(n, gain) for n, (gain, before)
-               in enumerate(zip(gains, [("0", "0"), *gains[:-1]], strict=True), start=1)
-               if gain != before]
-    assert changes == [(18, ("0", "1")), (19, ("1", "1")), (23, ("2", "1")), (24, ("2", "2")),
-                       (33, ("3", "2")), (36, ("3", "3"))]
+    changes = [
+        (n, gain)
+        for n, (gain, before) in enumerate(
+            zip(gains, [("0", "0"), *gains[:-1]], strict=True), start=1
+        )
+        if gain != before
+    ]
+    assert changes == [
+        (18, ("0", "1")),
+        (19, ("1", "1")),
+        (23, ("2", "1")),
+        (24, ("2", "2")),
+        (33, ("3", "2")),
+        (36, ("3", "3")),
+    ]
     # K7, K5, L7 and L5 are each played twice: the first stone there was captured.
     for point in ("K7", "K5", "L7", "L5"):
         assert moves.count(from_pente_org(f"1. {point}")[0]) == 2

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from interfaces import ArbitreRules, IllegalMove, Player
-from interfaces.pente import SAMPLE_MOVES, interface
-from interfaces.pente.board import EMPTY_TRAY, read_point
 from tests.interfaces.drive import Played, play_out
+from tournoyons_gui.interfaces import ArbitreRules, IllegalMove, Player
+from tournoyons_gui.interfaces.pente import SAMPLE_MOVES, interface
+from tournoyons_gui.interfaces.pente.board import EMPTY_TRAY, read_point
 
 
 def _arbitre() -> ArbitreRules:
@@ -61,8 +61,10 @@ def check_requests(game: Played, *, init_as_board: bool = False) -> None:
         assert names == ["Turn", "Gain1", "Gain2", f"Move{opponent}", "Tray"]
         assert params[f"Move{opponent}"] == before.params[f"Move{opponent}"]
         assert params["Tray"] == before.state["tray"] and not set(params["Tray"]) - set("012")
-        assert (params["Gain1"], params["Gain2"]) == (before.params["Gain1"],
-                                                       before.params["Gain2"])
+        assert (params["Gain1"], params["Gain2"]) == (
+            before.params["Gain1"],
+            before.params["Gain2"],
+        )
 
 
 def test_turn_one_gets_init_or_the_empty_board() -> None:
@@ -80,16 +82,24 @@ def test_second_player_gets_the_centre_and_gains_of_zero() -> None:
     request = rules.request(state, Player.TWO)
     assert request.move_id == 2
     assert list(request.params.items()) == [
-        ("Turn", "2"), ("Gain1", "0"), ("Gain2", "0"), ("Move1", "JJ"),
-        ("Tray", tray_with({"JJ": "1"}))]
+        ("Turn", "2"),
+        ("Gain1", "0"),
+        ("Gain2", "0"),
+        ("Move1", "JJ"),
+        ("Tray", tray_with({"JJ": "1"})),
+    ]
 
 
 def test_a_capture_is_counted_in_gain_and_removed_from_the_engines_tray() -> None:
     state = played(*SAMPLE_MOVES)  # MM takes the pair KK-LL
     request = rules.request(state, Player.TWO)
     assert list(request.params.items()) == [
-        ("Turn", "6"), ("Gain1", "1"), ("Gain2", "0"), ("Move1", "MM"),
-        ("Tray", tray_with({"JJ": "1", "MP": "1", "MM": "1"}))]
+        ("Turn", "6"),
+        ("Gain1", "1"),
+        ("Gain2", "0"),
+        ("Move1", "MM"),
+        ("Tray", tray_with({"JJ": "1", "MP": "1", "MM": "1"})),
+    ]
     page = rules.page(rules.play(played(*SAMPLE_MOVES[:-1]), "MM"), None, asking=False)
     assert page["Tray"][at("KK")] == "6" and page["Tray"][at("LL")] == "6"
     state = dict(rules.play(state, "AA").state)
@@ -154,14 +164,24 @@ def test_five_in_a_row_ends_the_game_final_calls_and_result() -> None:
     assert result is not None and (result.winner, result.reason) == (Player.ONE, "five in a row")
     assert rules.asked(state) == ()
     assert dict(rules.final(state, Player.TWO)) == {
-        "Turn": "11", "Gain1": "0", "Gain2": "0", "Move1": "EA", "Tray": state["tray"]}
+        "Turn": "11",
+        "Gain1": "0",
+        "Gain2": "0",
+        "Move1": "EA",
+        "Tray": state["tray"],
+    }
     assert rules.final(state, Player.ONE)["Move2"] == "AS"
     assert not set(state["tray"]) - set("012")  # the engines' final Tray: no page codes
 
 
 def test_a_fifth_pair_wins() -> None:
-    before = {"tray": tray_with({"KJ": "2", "LJ": "2", "MJ": "1", "AA": "2"}), "count": 20,
-              "gain1": 4, "gain2": 2, "over": False}
+    before = {
+        "tray": tray_with({"KJ": "2", "LJ": "2", "MJ": "1", "AA": "2"}),
+        "count": 20,
+        "gain1": 4,
+        "gain2": 2,
+        "over": False,
+    }
     assert rules.asked(before) == (Player.ONE,)
     turn = rules.play(before, "JJ")
     result = rules.result(turn.state)
@@ -172,19 +192,25 @@ def test_a_fifth_pair_wins() -> None:
 
 def test_a_full_board_is_a_draw() -> None:
     # Diagonal stripes three wide: no five anywhere, and AA, the last point, takes nothing.
-    full = "".join("1" if (column + 2 * row) % 6 < 3 else "2"
-                   for row in range(19) for column in range(19))
+    full = "".join(
+        "1" if (column + 2 * row) % 6 < 3 else "2" for row in range(19) for column in range(19)
+    )
     state = {"tray": "0" + full[1:], "count": 360, "gain1": 0, "gain2": 0, "over": False}
     turn = rules.play(state, "AA")
     assert turn.state["tray"] == full
     result = rules.result(turn.state)
-    assert turn.over and result is not None and (result.winner, result.reason) == (
-        None, "full board")
+    assert (
+        turn.over and result is not None and (result.winner, result.reason) == (None, "full board")
+    )
     assert rules.asked(turn.state) == ()
 
 
-ENGINE_PAIRS = [("random", "random"), ("random", "greedy"), ("greedy", "random"),
-                ("greedy", "greedy")]
+ENGINE_PAIRS = [
+    ("random", "random"),
+    ("random", "greedy"),
+    ("greedy", "random"),
+    ("greedy", "greedy"),
+]
 
 
 @pytest.mark.parametrize("engines", ENGINE_PAIRS)

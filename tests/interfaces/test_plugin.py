@@ -10,9 +10,9 @@ import urllib.parse
 import pytest
 from starlette.testclient import TestClient
 
-from interfaces import Context, SetInterface, View
-from interfaces.registry import load_registry
-from interfaces.tictactoe import board as tictactoe_board
+from tournoyons_gui.interfaces import Context, SetInterface, View
+from tournoyons_gui.interfaces.registry import load_registry
+from tournoyons_gui.interfaces.tictactoe import board as tictactoe_board
 
 SETS = list(load_registry())
 
@@ -33,10 +33,12 @@ def test_a_set_page_and_assets_are_found_in_its_package(interface: SetInterface)
 def test_the_package_is_builds() -> None:
     """Built-in and third-party alike: the package of the module defining ``build``."""
     by_key = {s.key: s for s in SETS}
-    assert by_key["tictactoe"].package == "interfaces.tictactoe"
-    assert by_key["rochambeau"].package == "interfaces.rochambeau"  # build in game.py
-    assert by_key["nim"].package == "tournoyons_nim"                # build in __init__.py
-    assert by_key["nim"].scripts == by_key["nim"].styles == ()     # no static/ folder
+    assert by_key["tictactoe"].package == "tournoyons_gui.interfaces.tictactoe"
+    assert (
+        by_key["rochambeau"].package == "tournoyons_gui.interfaces.rochambeau"
+    )  # build in game.py
+    assert by_key["nim"].package == "tournoyons_nim"  # build in __init__.py
+    assert by_key["nim"].scripts == by_key["nim"].styles == ()  # no static/ folder
 
 
 def test_seafight_loads_its_prepare_and_its_firing_scripts() -> None:
@@ -48,26 +50,34 @@ def test_seafight_loads_its_prepare_and_its_firing_scripts() -> None:
 
 def test_values_given_win() -> None:
     """An explicit package, template, scripts or styles is kept, ``()`` meaning none."""
-    given = SetInterface(name="Other", build=tictactoe_board.build, package="tournoyons_nim",
-                         template="nim/page.html", scripts=(), styles=("x.css",))
+    given = SetInterface(
+        name="Other",
+        build=tictactoe_board.build,
+        package="tournoyons_nim",
+        template="nim/page.html",
+        scripts=(),
+        styles=("x.css",),
+    )
     assert (given.package, given.template) == ("tournoyons_nim", "nim/page.html")
     assert (given.scripts, given.styles) == ((), ("x.css",))
     found = SetInterface(name="Other", build=tictactoe_board.build)
-    assert found.package == "interfaces.tictactoe"
+    assert found.package == "tournoyons_gui.interfaces.tictactoe"
     assert found.template == "other/page.html"
     assert found.scripts == ("tictactoe.js",)
 
 
 def test_a_build_without_a_module_needs_a_package() -> None:
     """A ``build`` whose package cannot be told is refused unless ``package`` is given."""
+
     def build(ctx: Context, extra: int) -> View:
         return View()
 
     bound = functools.partial(build, extra=1)
     with pytest.raises(TypeError, match="package="):
         SetInterface(name="Partial", build=bound)
-    assert SetInterface(name="Partial", build=bound, package="interfaces.pente").styles == (
-        "pente.css",)
+    assert SetInterface(
+        name="Partial", build=bound, package="tournoyons_gui.interfaces.pente"
+    ).styles == ("pente.css",)
 
 
 def test_a_set_is_frozen_and_hashed_by_identity() -> None:
@@ -81,13 +91,16 @@ def test_a_set_is_frozen_and_hashed_by_identity() -> None:
 
 
 @pytest.mark.parametrize("interface", SETS, ids=lambda s: s.key)
-def test_the_page_loads_the_sets_assets_in_order(client: TestClient,
-                                                  interface: SetInterface) -> None:
+def test_the_page_loads_the_sets_assets_in_order(
+    client: TestClient, interface: SetInterface
+) -> None:
     """The sample page links every style, then the runtime, then every script, deferred."""
     query = urllib.parse.urlencode({"Set": interface.name, **interface.sample})
     page = client.get(f"/?{query}").text
     styles = re.findall(r'<link rel="stylesheet" href="/static/\w+/([\w/.-]+)">', page)
     scripts = re.findall(r'<script src="/static/\w+/([\w/.-]+)"( defer)?></script>', page)
     assert styles == ["shared/interface.css", *(f"{interface.key}/{n}" for n in interface.styles)]
-    assert scripts == [("shared/tournoyons.js", ""),
-                       *((f"{interface.key}/{n}", " defer") for n in interface.scripts)]
+    assert scripts == [
+        ("shared/tournoyons.js", ""),
+        *((f"{interface.key}/{n}", " defer") for n in interface.scripts),
+    ]

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from interfaces.plugin import IllegalMove, Turn
-from interfaces.poker import interface
-from interfaces.poker.board import build, read_gain, read_move
-from interfaces.poker.rules import DECK, PokerRules, deal_cards
-from interfaces.poker.tray import (
+from tournoyons_gui.interfaces.plugin import IllegalMove, Turn
+from tournoyons_gui.interfaces.poker import interface
+from tournoyons_gui.interfaces.poker.board import build, read_gain, read_move
+from tournoyons_gui.interfaces.poker.rules import DECK, PokerRules, deal_cards
+from tournoyons_gui.interfaces.poker.tray import (
     Tray,
     TrayError,
     bet_range,
@@ -23,7 +23,7 @@ from interfaces.poker.tray import (
     pokerkit_card,
     verdict,
 )
-from interfaces.protocol import Method, Player, read_context
+from tournoyons_gui.interfaces.protocol import Method, Player, read_context
 
 REAL_PREFLOP = "01001????C3SKM1-2"
 REAL_TURN = "15095????CTHJHKC6HQS6M10-10"
@@ -68,66 +68,98 @@ def test_the_real_turn_tray() -> None:
     assert tray.text() == REAL_TURN
 
 
-@pytest.mark.parametrize(("text", "fields"), [
-    ("02001D1DKH2H3M2-1", (2, 0, 1, ("D1", "DK", "H2", "H3"), (), (2, 1), None)),
-    ("01002SAS2????M10-?2", (1, 0, 2, ("SA", "S2", "??", "??"), (), (10, 2), Player.TWO)),
-    ("01001????????M?3-2", (1, 0, 1, ("??",) * 4, (), (3, 2), Player.ONE)),
-    ("04023????C9C8D1D2D3M5-5", (4, 2, 3, ("??", "??", "C9", "C8"), ("D1", "D2", "D3"),
-                                  (5, 5), None)),
-    ("04024????C1C2D1D2D3M9-?5", (4, 2, 4, ("??", "??", "C1", "C2"), ("D1", "D2", "D3"),
-                                   (9, 5), Player.TWO)),
-    ("03017STS9????HAH2H3H4H5M100-100", (3, 1, 7, ("ST", "S9", "??", "??"),
-                                          ("HA", "H2", "H3", "H4", "H5"), (100, 100), None)),
-    ("99119S1S2S3S4H1H2H3H4H5M40-40", (99, 11, 9, ("S1", "S2", "S3", "S4"),
-                                        ("H1", "H2", "H3", "H4", "H5"), (40, 40), None)),
-    ("05039????????M0-3", (5, 3, 9, ("??",) * 4, (), (0, 3), None)),
-    ("05039????????HKHQHJM7-0", (5, 3, 9, ("??",) * 4, ("HK", "HQ", "HJ"), (7, 0), None)),
-    ("01001sah2????m1-2", (1, 0, 1, ("SA", "H2", "??", "??"), (), (1, 2), None)),
-])
+@pytest.mark.parametrize(
+    ("text", "fields"),
+    [
+        ("02001D1DKH2H3M2-1", (2, 0, 1, ("D1", "DK", "H2", "H3"), (), (2, 1), None)),
+        ("01002SAS2????M10-?2", (1, 0, 2, ("SA", "S2", "??", "??"), (), (10, 2), Player.TWO)),
+        ("01001????????M?3-2", (1, 0, 1, ("??",) * 4, (), (3, 2), Player.ONE)),
+        (
+            "04023????C9C8D1D2D3M5-5",
+            (4, 2, 3, ("??", "??", "C9", "C8"), ("D1", "D2", "D3"), (5, 5), None),
+        ),
+        (
+            "04024????C1C2D1D2D3M9-?5",
+            (4, 2, 4, ("??", "??", "C1", "C2"), ("D1", "D2", "D3"), (9, 5), Player.TWO),
+        ),
+        (
+            "03017STS9????HAH2H3H4H5M100-100",
+            (3, 1, 7, ("ST", "S9", "??", "??"), ("HA", "H2", "H3", "H4", "H5"), (100, 100), None),
+        ),
+        (
+            "99119S1S2S3S4H1H2H3H4H5M40-40",
+            (99, 11, 9, ("S1", "S2", "S3", "S4"), ("H1", "H2", "H3", "H4", "H5"), (40, 40), None),
+        ),
+        ("05039????????M0-3", (5, 3, 9, ("??",) * 4, (), (0, 3), None)),
+        ("05039????????HKHQHJM7-0", (5, 3, 9, ("??",) * 4, ("HK", "HQ", "HJ"), (7, 0), None)),
+        ("01001sah2????m1-2", (1, 0, 1, ("SA", "H2", "??", "??"), (), (1, 2), None)),
+    ],
+)
 def test_trays_are_read_field_by_field(text: str, fields: tuple[Any, ...]) -> None:
     tray = parse_tray(text)
-    assert (tray.deal, tray.completed, tray.step, tray.hole, tray.board, tray.totals,
-            tray.waiting) == fields
+    assert (
+        tray.deal,
+        tray.completed,
+        tray.step,
+        tray.hole,
+        tray.board,
+        tray.totals,
+        tray.waiting,
+    ) == fields
     assert tray.problems() == []
     assert parse_tray(tray.text()) == tray
 
 
-@pytest.mark.parametrize("text", [
-    "", "Init", "0100", "01001????C3SK", "01001????C3SKM1", "01001????C3SKM1-",
-    "1001????C3SKM1-2",  # rank of one digit
-    "01001???C3SKM1-2",  # a hidden card of three characters
-    "01001????C3XKM1-2",  # suit X
-    "01001????C3S0M1-2",  # value 0
-    "01001????C3S10M1-2",  # a ten written 10
-    "01001????C3SKM?1-?2",  # two ?
-    "01001????C3SKM1-2x", "01001????C3SKM-1-2", "01001????C3SKN1-2",
-    "01003????C3SKH1H2??M1-2",  # a hidden board card
-    "01001????C3SKH1H2H3H4H5H6M1-2",  # six board cards
-    "01001????C3SKM1000-2",  # a total of four digits
-    "0a001????C3SKM1-2", "01001 ????C3SKM1-2",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "Init",
+        "0100",
+        "01001????C3SK",
+        "01001????C3SKM1",
+        "01001????C3SKM1-",
+        "1001????C3SKM1-2",  # rank of one digit
+        "01001???C3SKM1-2",  # a hidden card of three characters
+        "01001????C3XKM1-2",  # suit X
+        "01001????C3S0M1-2",  # value 0
+        "01001????C3S10M1-2",  # a ten written 10
+        "01001????C3SKM?1-?2",  # two ?
+        "01001????C3SKM1-2x",
+        "01001????C3SKM-1-2",
+        "01001????C3SKN1-2",
+        "01003????C3SKH1H2??M1-2",  # a hidden board card
+        "01001????C3SKH1H2H3H4H5H6M1-2",  # six board cards
+        "01001????C3SKM1000-2",  # a total of four digits
+        "0a001????C3SKM1-2",
+        "01001 ????C3SKM1-2",
+    ],
+)
 def test_unreadable_trays_are_refused(text: str) -> None:
     with pytest.raises(TrayError):
         parse_tray(text)
 
 
-@pytest.mark.parametrize(("text", "problem"), [
-    ("00001????C3SKM1-2", "01 to 99"),
-    ("01011????C3SKM1-2", "completed"),
-    ("03031????C3SKM1-2", "completed"),
-    ("01001????C3SKM101-2", "at most 100"),
-    ("01001????C3SKH1H2H3M1-2", "board"),
-    ("01003????C3SKM5-5", "board"),
-    ("01005????C3SKH1H2H3M5-5", "board"),
-    ("01007????C3SKH1H2H3H4M5-5", "board"),
-    ("01002????C3SKM0-2", "fold"),
-    ("01001????C3SKM1-?2", "?"),  # step 1 is the dealer's (player one's)
-    ("02001????C3SKM?2-1", "?"),  # deal 2: player two deals and bets at step 1
-    ("01003????C3SKH1H2H3M?5-5", "?"),  # step 3 is player two's on deal 1
-    ("01009????C3SKM?5-5", "no ?"),
-    ("01009????C3SKH1M5-5", "0, 3, 4 or 5"),
-    ("01009????C3SKM0-0", "both"),
-])
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("00001????C3SKM1-2", "01 to 99"),
+        ("01011????C3SKM1-2", "completed"),
+        ("03031????C3SKM1-2", "completed"),
+        ("01001????C3SKM101-2", "at most 100"),
+        ("01001????C3SKH1H2H3M1-2", "board"),
+        ("01003????C3SKM5-5", "board"),
+        ("01005????C3SKH1H2H3M5-5", "board"),
+        ("01007????C3SKH1H2H3H4M5-5", "board"),
+        ("01002????C3SKM0-2", "fold"),
+        ("01001????C3SKM1-?2", "?"),  # step 1 is the dealer's (player one's)
+        ("02001????C3SKM?2-1", "?"),  # deal 2: player two deals and bets at step 1
+        ("01003????C3SKH1H2H3M?5-5", "?"),  # step 3 is player two's on deal 1
+        ("01009????C3SKM?5-5", "no ?"),
+        ("01009????C3SKH1M5-5", "0, 3, 4 or 5"),
+        ("01009????C3SKM0-0", "both"),
+    ],
+)
 def test_contradictory_trays_are_reported(text: str, problem: str) -> None:
     problems = parse_tray(text).problems()
     assert problems and any(problem in p for p in problems), problems
@@ -136,17 +168,20 @@ def test_contradictory_trays_are_reported(text: str, problem: str) -> None:
 # --- legal bets -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("text", "limits"), [
-    (REAL_PREFLOP, (3, 100)),  # the dealer's first bet: above the big blind
-    ("02001????C3SKM2-1", (3, 100)),  # deal 2: player two deals
-    (REAL_TURN, (11, 100)),  # opening a round: above the opponent's total
-    ("01002????C3SKM5-?2", (5, 100)),  # answering: call 5, or raise
-    ("01001????C3SKM?5-9", (9, 100)),  # the dealer answers a raise
-    ("01004????C3SKH1H2H3M?10-30", (30, 100)),
-    ("01002????C3SKM100-?2", (100, 100)),  # answering the cap: call only
-    ("01005????C3SKH1H2H3H4M100-100", (100, 100)),  # the cap reached: no bet above it
-    ("01009????C3SKM5-5", None),
-])
+@pytest.mark.parametrize(
+    ("text", "limits"),
+    [
+        (REAL_PREFLOP, (3, 100)),  # the dealer's first bet: above the big blind
+        ("02001????C3SKM2-1", (3, 100)),  # deal 2: player two deals
+        (REAL_TURN, (11, 100)),  # opening a round: above the opponent's total
+        ("01002????C3SKM5-?2", (5, 100)),  # answering: call 5, or raise
+        ("01001????C3SKM?5-9", (9, 100)),  # the dealer answers a raise
+        ("01004????C3SKH1H2H3M?10-30", (30, 100)),
+        ("01002????C3SKM100-?2", (100, 100)),  # answering the cap: call only
+        ("01005????C3SKH1H2H3H4M100-100", (100, 100)),  # the cap reached: no bet above it
+        ("01009????C3SKM5-5", None),
+    ],
+)
 def test_bet_range(text: str, limits: tuple[int, int] | None) -> None:
     assert bet_range(parse_tray(text)) == limits
 
@@ -163,18 +198,21 @@ def test_legal_values_are_fold_then_every_legal_total() -> None:
 # --- the showdown ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("text", "winner"), [
-    # A flush (hearts) beats a straight.
-    ("01009H2H9S5S6H4HKH7D8CJM20-20", Player.ONE),
-    # Aces with a king beat aces with a jack; the ace written 1 and A alike.
-    ("01009S1D3C1CKH1D9CJS7D2M8-8", Player.TWO),
-    ("01009SAD3CACKH1D9CJS7D2M8-8", Player.TWO),
-    # The board plays for both: a split pot.
-    ("01009S2D3C2H3S1SKSQSJSTM50-50", None),
-    # A fold: the other player wins, whatever the cards.
-    ("01009????????M0-3", Player.TWO),
-    ("02039????????HKHQHJM9-0", Player.ONE),
-])
+@pytest.mark.parametrize(
+    ("text", "winner"),
+    [
+        # A flush (hearts) beats a straight.
+        ("01009H2H9S5S6H4HKH7D8CJM20-20", Player.ONE),
+        # Aces with a king beat aces with a jack; the ace written 1 and A alike.
+        ("01009S1D3C1CKH1D9CJS7D2M8-8", Player.TWO),
+        ("01009SAD3CACKH1D9CJS7D2M8-8", Player.TWO),
+        # The board plays for both: a split pot.
+        ("01009S2D3C2H3S1SKSQSJSTM50-50", None),
+        # A fold: the other player wins, whatever the cards.
+        ("01009????????M0-3", Player.TWO),
+        ("02039????????HKHQHJM9-0", Player.ONE),
+    ],
+)
 def test_verdict(text: str, winner: Player | None) -> None:
     outcome = verdict(parse_tray(text))
     assert outcome is not None
@@ -197,7 +235,12 @@ def test_verdict_needs_every_card_at_the_showdown() -> None:
 
 def test_cards_are_given_to_pokerkit_in_its_notation() -> None:
     assert [pokerkit_card(c) for c in ("D1", "DA", "ST", "H9", "CK")] == [
-        "Ad", "Ad", "Ts", "9h", "Kc"]
+        "Ad",
+        "Ad",
+        "Ts",
+        "9h",
+        "Kc",
+    ]
 
 
 # --- the view model -------------------------------------------------------------------
@@ -212,8 +255,7 @@ def test_the_real_preflop_tray_asks_the_dealer_for_a_bet() -> None:
     one, two = page.seats
     assert [c.code for c in one.cards] == ["??", "??"] and all(c.hidden for c in one.cards)
     assert [c.code for c in two.cards] == ["C3", "SK"]
-    assert [(c.suit, c.value, c.red) for c in two.cards] == [("C", "3", False),
-                                                             ("S", "K", False)]
+    assert [(c.suit, c.value, c.red) for c in two.cards] == [("C", "3", False), ("S", "K", False)]
     assert one.dealer and not two.dealer and one.turn and not two.turn
     assert (one.total, two.total, page.pot) == (1, 2, 3)
     assert (one.gain_text, two.gain_text) == ("-12", "+12")
@@ -296,8 +338,10 @@ def test_input_for_the_player_the_step_does_not_name() -> None:
     assert page.playable == () and page.player is None
 
 
-@pytest.mark.parametrize("query", [f"Tray={REAL_PREFLOP}&Input=One&Method=End",
-                                   f"Tray={REAL_PREFLOP}&Input=One&Method=None"])
+@pytest.mark.parametrize(
+    "query",
+    [f"Tray={REAL_PREFLOP}&Input=One&Method=End", f"Tray={REAL_PREFLOP}&Input=One&Method=None"],
+)
 def test_end_and_none_take_no_input(query: str) -> None:
     assert view(query).playable == ()
 
@@ -313,10 +357,18 @@ def test_end_names_the_winner_of_the_game() -> None:
     assert view("Tray=14119????????M0-3&Method=End&Gain1=0&Gain2=0").winner is None
 
 
-@pytest.mark.parametrize(("query", "code"), [
-    ("Move1=x", "move1"), ("Move2=101", "move2"), ("Move1=-2", "move1"), ("Move2=1.5", "move2"),
-    ("Gain1=abc", "gain1"), ("Gain2=1e3", "gain2"), ("Gain1=--1", "gain1"),
-])
+@pytest.mark.parametrize(
+    ("query", "code"),
+    [
+        ("Move1=x", "move1"),
+        ("Move2=101", "move2"),
+        ("Move1=-2", "move1"),
+        ("Move2=1.5", "move2"),
+        ("Gain1=abc", "gain1"),
+        ("Gain2=1e3", "gain2"),
+        ("Gain1=--1", "gain1"),
+    ],
+)
 def test_unreadable_moves_and_gains(query: str, code: str) -> None:
     assert codes(f"Tray={REAL_TURN}&{query}") == {code}
 
@@ -358,8 +410,13 @@ def params(turn: Turn) -> Mapping[str, str]:
 
 def test_a_new_game_is_deal_one_player_one_to_bet() -> None:
     turn = start(FLUSH_VS_STRAIGHT)
-    assert dict(turn.params) == {"Tray": "01001H2H9????M1-2", "Gain1": "0", "Gain2": "0",
-                                 "Count": "0", "Input": "One"}
+    assert dict(turn.params) == {
+        "Tray": "01001H2H9????M1-2",
+        "Gain1": "0",
+        "Gain2": "0",
+        "Count": "0",
+        "Input": "One",
+    }
     assert not turn.over
 
 
@@ -381,17 +438,24 @@ def test_a_deal_played_to_the_showdown_with_a_known_winner() -> None:
     turn = play(turn, "10", "10")  # the river
     assert params(turn)["Tray"] == "01007????S5S6H4HKH7D8CJM10-10"
     turn = play(turn, "12", "12")  # player one calls: the showdown
-    assert dict(turn.params) == {"Tray": "01009H2H9S5S6H4HKH7D8CJM12-12", "Gain1": "12",
-                                 "Gain2": "-12", "Count": "9", "Move1": "12",
-                                 "Input": "Two"}
+    assert dict(turn.params) == {
+        "Tray": "01009H2H9S5S6H4HKH7D8CJM12-12",
+        "Gain1": "12",
+        "Gain2": "-12",
+        "Count": "9",
+        "Move1": "12",
+        "Input": "Two",
+    }
     turn = play(turn, "0")  # acknowledged: deal 2, player two deals and bets
     assert params(turn)["Tray"].startswith("02011????")
     assert params(turn)["Tray"].endswith("M2-1") and params(turn)["Input"] == "Two"
     assert params(turn)["Gain1"] == "12" and "Move1" not in params(turn)
 
 
-@pytest.mark.parametrize(("deck", "gains"), [(PAIRS, ("-6", "6")), (BOARD_PLAYS, ("0", "0")),
-                                            (FLUSH_VS_STRAIGHT, ("6", "-6"))])
+@pytest.mark.parametrize(
+    ("deck", "gains"),
+    [(PAIRS, ("-6", "6")), (BOARD_PLAYS, ("0", "0")), (FLUSH_VS_STRAIGHT, ("6", "-6"))],
+)
 def test_showdowns_judged_by_pokerkit(deck: list[str], gains: tuple[str, str]) -> None:
     # Each round: a bet, a call; the totals end at 6 each.
     turn = play(start(deck), "3", "3", "4", "4", "5", "5", "6", "6")
@@ -402,8 +466,14 @@ def test_showdowns_judged_by_pokerkit(deck: list[str], gains: tuple[str, str]) -
 
 def test_a_fold_gives_the_pot_and_hides_both_hands() -> None:
     turn = play(start(FLUSH_VS_STRAIGHT), "5", "-1")  # player two folds his blind of 2
-    assert dict(turn.params) == {"Tray": "01009????????M5-0", "Gain1": "2", "Gain2": "-2",
-                                 "Count": "2", "Move2": "0", "Input": "One"}
+    assert dict(turn.params) == {
+        "Tray": "01009????????M5-0",
+        "Gain1": "2",
+        "Gain2": "-2",
+        "Count": "2",
+        "Move2": "0",
+        "Input": "One",
+    }
     turn = play(turn, "0")
     tray = parse_tray(params(turn)["Tray"])
     assert (tray.deal, tray.completed, tray.step) == (2, 0, 1)  # a fold completes nothing
@@ -426,15 +496,18 @@ def test_both_at_the_cap_deal_the_rest_and_show_down() -> None:
     assert (params(turn)["Gain1"], params(turn)["Gain2"]) == ("100", "-100")
 
 
-@pytest.mark.parametrize(("values", "refused"), [
-    ((), "2"),  # the dealer must bet above the big blind
-    ((), "101"),
-    ((), "x"),
-    ((), "-2"),
-    (("5",), "4"),  # an answer below the bet
-    (("5", "5"), "5"),  # opening the flop: above the opponent's total
-    (("5", "-1"), "3"),  # the showdown takes 0 only
-])
+@pytest.mark.parametrize(
+    ("values", "refused"),
+    [
+        ((), "2"),  # the dealer must bet above the big blind
+        ((), "101"),
+        ((), "x"),
+        ((), "-2"),
+        (("5",), "4"),  # an answer below the bet
+        (("5", "5"), "5"),  # opening the flop: above the opponent's total
+        (("5", "-1"), "3"),  # the showdown takes 0 only
+    ],
+)
 def test_illegal_values_are_refused(values: tuple[str, ...], refused: str) -> None:
     turn = play(start(FLUSH_VS_STRAIGHT), *values)
     with pytest.raises(IllegalMove):
@@ -443,8 +516,13 @@ def test_illegal_values_are_refused(values: tuple[str, ...], refused: str) -> No
 
 def test_a_corrupt_state_is_refused() -> None:
     turn = start(FLUSH_VS_STRAIGHT)
-    for broken in ({}, {**turn.state, "cards": ["XX"] * 9}, {**turn.state, "step": 12},
-                   {**turn.state, "totals": [1]}, {**turn.state, "cards": "H2"}):
+    for broken in (
+        {},
+        {**turn.state, "cards": ["XX"] * 9},
+        {**turn.state, "step": 12},
+        {**turn.state, "totals": [1]},
+        {**turn.state, "cards": "H2"},
+    ):
         with pytest.raises(IllegalMove):
             PokerRules().play(broken, "5")
 
@@ -502,8 +580,25 @@ def test_cards_come_from_a_fresh_deck_per_deal_and_replay_from_the_seed() -> Non
 def test_every_tray_the_rules_send_is_consistent_and_its_input_can_play() -> None:
     turn = start()
     rules = PokerRules()
-    script = ["7", "9", "9", "11", "11", "20", "30", "30", "31", "31", "0",
-              "5", "-1", "0", "3", "3", "-1"]
+    script = [
+        "7",
+        "9",
+        "9",
+        "11",
+        "11",
+        "20",
+        "30",
+        "30",
+        "31",
+        "31",
+        "0",
+        "5",
+        "-1",
+        "0",
+        "3",
+        "3",
+        "-1",
+    ]
     for value in script:
         tray: Tray = parse_tray(params(turn)["Tray"])
         assert tray.problems() == []

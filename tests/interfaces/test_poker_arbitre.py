@@ -9,15 +9,15 @@ from urllib.parse import urlencode
 
 import pytest
 
-from interfaces import IllegalMove, Player
-from interfaces.plugin import ArbitreRules, Turn
-from interfaces.poker import interface
-from interfaces.poker.board import build
-from interfaces.poker.engines import caller_engine, random_engine, strength_engine
-from interfaces.poker.rules import PokerRules, blinds
-from interfaces.poker.tray import HIDDEN, parse_tray
-from interfaces.protocol import read_context
 from tests.interfaces.drive import play_out
+from tournoyons_gui.interfaces import IllegalMove, Player
+from tournoyons_gui.interfaces.plugin import ArbitreRules, Turn
+from tournoyons_gui.interfaces.poker import interface
+from tournoyons_gui.interfaces.poker.board import build
+from tournoyons_gui.interfaces.poker.engines import caller_engine, random_engine, strength_engine
+from tournoyons_gui.interfaces.poker.rules import PokerRules, blinds
+from tournoyons_gui.interfaces.poker.tray import HIDDEN, parse_tray
+from tournoyons_gui.interfaces.protocol import read_context
 
 _arbitre = interface.arbitre
 assert _arbitre is not None
@@ -66,14 +66,20 @@ def test_requests_count_moveid_carry_the_last_bet_and_hide_the_other_hand() -> N
     # June rules: the dealer may call the big blind; no Turn, Gains once a value is applied.
     assert rules.engine_value(turn.state, Player.ONE, "2") == "2"
     turn = play(turn, "2")
-    assert request(turn, Player.TWO) == (2, {"Gain1": "0", "Gain2": "0", "Move1": "2",
-                                             "Tray": "01002????S5S6M2-?2"})
+    assert request(turn, Player.TWO) == (
+        2,
+        {"Gain1": "0", "Gain2": "0", "Move1": "2", "Tray": "01002????S5S6M2-?2"},
+    )
     turn = play(turn, "2")  # two checks: the flop, two opens
-    assert request(turn, Player.TWO) == (3, {"Gain1": "0", "Gain2": "0", "Move1": "2",
-                                             "Tray": "01003????S5S6H4HKH7M2-2"})
+    assert request(turn, Player.TWO) == (
+        3,
+        {"Gain1": "0", "Gain2": "0", "Move1": "2", "Tray": "01003????S5S6H4HKH7M2-2"},
+    )
     turn = play(turn, "2")  # a round opened with a check
-    assert request(turn, Player.ONE) == (4, {"Gain1": "0", "Gain2": "0", "Move2": "2",
-                                             "Tray": "01004H2H9????H4HKH7M?2-2"})
+    assert request(turn, Player.ONE) == (
+        4,
+        {"Gain1": "0", "Gain2": "0", "Move2": "2", "Tray": "01004H2H9????H4HKH7M?2-2"},
+    )
     turn = play(turn, "5")  # one raises: back to two, who must answer
     assert request(turn, Player.TWO)[1]["Tray"] == "01003????S5S6H4HKH7M5-?2"
     assert request(turn, Player.TWO)[1]["Move1"] == "5"
@@ -81,10 +87,18 @@ def test_requests_count_moveid_carry_the_last_bet_and_hide_the_other_hand() -> N
     assert request(turn, Player.TWO)[1]["Tray"] == "01005????S5S6H4HKH7D8M5-5"
 
 
-@pytest.mark.parametrize(("value", "reason"), [
-    ("4", "too low"), ("101", "too high"), ("-1", "not a total"), ("05", "not a total"),
-    ("5.5", "not a total"), ("", "not a total"), ("X", "not a total"),
-])
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        ("4", "too low"),
+        ("101", "too high"),
+        ("-1", "not a total"),
+        ("05", "not a total"),
+        ("5.5", "not a total"),
+        ("", "not a total"),
+        ("X", "not a total"),
+    ],
+)
 def test_illegal_totals(value: str, reason: str) -> None:
     turn = play(start(), "2", "2", "2", "5")  # two answers one's 5
     with pytest.raises(IllegalMove, match=reason):
@@ -94,7 +108,11 @@ def test_illegal_totals(value: str, reason: str) -> None:
 def test_legal_totals_and_whose_turn_it_is() -> None:
     turn = play(start(), "2", "2", "2", "5")
     assert [rules.engine_value(turn.state, Player.TWO, v) for v in ("0", "5", "6", "100")] == [
-        "0", "5", "6", "100"]
+        "0",
+        "5",
+        "6",
+        "100",
+    ]
     with pytest.raises(IllegalMove, match="not asked"):
         rules.engine_value(turn.state, Player.ONE, "5")
     assert rules.person_value(turn.state, Player.TWO, "-1") == "0"  # a person's fold
@@ -105,8 +123,10 @@ def test_step_nine_asks_both_and_moves_on_after_both_acknowledgements() -> None:
     turn = showdown()
     assert rules.asked(turn.state) == (Player.ONE, Player.TWO)
     one, two = request(turn, Player.ONE), request(turn, Player.TWO)
-    assert one == (10, {"Gain1": "5", "Gain2": "-5", "Move2": "5",
-                        "Tray": "01009H2H9S5S6H4HKH7D8CJM5-5"})
+    assert one == (
+        10,
+        {"Gain1": "5", "Gain2": "-5", "Move2": "5", "Tray": "01009H2H9S5S6H4HKH7D8CJM5-5"},
+    )
     assert two[0] == 11 and two[1]["Tray"] == one[1]["Tray"] and two[1]["Move1"] == "5"
     assert rules.engine_value(turn.state, Player.TWO, "WHATEVER") == "0"  # Value ignored
     assert rules.person_value(turn.state, Player.ONE, "0") == "0"
@@ -130,8 +150,10 @@ def test_step_nine_asks_both_and_moves_on_after_both_acknowledgements() -> None:
 def test_a_fold_hides_both_hands_and_gives_the_pot() -> None:
     turn = play(start(), "5", "0")
     assert rules.asked(turn.state) == (Player.ONE, Player.TWO)
-    assert request(turn, Player.ONE) == (3, {"Gain1": "2", "Gain2": "-2", "Move2": "0",
-                                             "Tray": "01009????????M5-0"})
+    assert request(turn, Player.ONE) == (
+        3,
+        {"Gain1": "2", "Gain2": "-2", "Move2": "0", "Tray": "01009????????M5-0"},
+    )
 
 
 def test_final_call_and_result_after_twelve_completed_deals() -> None:
@@ -144,7 +166,8 @@ def test_final_call_and_result_after_twelve_completed_deals() -> None:
     result = rules.result(turn.state)
     gains = int(turn.state["gains"][0])
     assert result is not None and result.winner is (
-        None if gains == 0 else Player.ONE if gains > 0 else Player.TWO)
+        None if gains == 0 else Player.ONE if gains > 0 else Player.TWO
+    )
     final = rules.final(turn.state, Player.ONE)
     assert list(final) == ["Gain1", "Gain2", "Move2", "Tray"] and final["Move2"] == "100"
     assert final["Gain1"] == str(gains) and final["Gain2"] == str(-gains)
@@ -157,8 +180,13 @@ def test_final_call_and_result_after_twelve_completed_deals() -> None:
 def test_pages_hide_hole_cards_from_the_other_player_and_spectators() -> None:
     turn = start()
     one = rules.page(turn, Player.ONE, asking=True)
-    assert one == {"Tray": "01001H2H9????M1-2", "Gain1": "0", "Gain2": "0", "Count": "1",
-                   "Method": "Standard"}
+    assert one == {
+        "Tray": "01001H2H9????M1-2",
+        "Gain1": "0",
+        "Gain2": "0",
+        "Count": "1",
+        "Method": "Standard",
+    }
     assert rules.page(turn, Player.TWO, asking=False)["Tray"] == "01001????S5S6M1-2"
     assert rules.page(turn, None, asking=False)["Tray"] == "01001????????M1-2"
     assert rules.page(turn, None, asking=False, reveal=True)["Tray"] == "01001H2H9S5S6M1-2"
@@ -182,14 +210,24 @@ def test_the_end_page_shows_the_last_deal() -> None:
 
 def test_level_two_capitals_blinds_and_limits() -> None:
     assert [blinds(2, deal) for deal in (1, 8, 9, 16, 17, 99)] == [
-        (1, 2), (1, 2), (3, 6), (3, 6), (5, 10), (25, 50)]
+        (1, 2),
+        (1, 2),
+        (3, 6),
+        (3, 6),
+        (5, 10),
+        (25, 50),
+    ]
     turn = start(2)
     assert request(turn, Player.ONE) == (1, {"Tray": "01001H2H9????M1-2"})
     assert request(play(turn, "2"), Player.TWO)[1]["Gain1"] == "200"
     # Deal 9: small blind 3, a raise is by 3 at least.
     state: dict[str, Any] = dict(turn.state, deal=9, totals=[3, 6])
     assert [rules.engine_value(state, Player.ONE, v) for v in ("0", "6", "9", "100")] == [
-        "0", "6", "9", "100"]
+        "0",
+        "6",
+        "9",
+        "100",
+    ]
     for value in ("7", "8", "5"):
         with pytest.raises(IllegalMove, match="too low"):
             rules.engine_value(state, Player.ONE, value)

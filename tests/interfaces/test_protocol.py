@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from interfaces.protocol import (
+from tournoyons_gui.interfaces.protocol import (
     MAX_WAIT,
     Method,
     Player,
@@ -55,12 +55,12 @@ def test_last_repeated_parameter_wins_and_unknown_ones_are_ignored() -> None:
         (b"%u00E9t%u00E9", "été"),  # %uXXXX
         (b"%C3%A9t%C3%A9", "été"),  # UTF-8
         (b"Miss+One", "Miss One"),
-        (b"%uD83D%uDE00", "\U0001F600"),  # a surrogate pair in %u form
+        (b"%uD83D%uDE00", "\U0001f600"),  # a surrogate pair in %u form
         (b"100%", "100%"),  # a lone % stays
         (b"%zz%4", "%zz%4"),
         (b"caf\xc3\xa9", "café"),  # raw UTF-8 bytes
         (b"%C3%28", "Ã("),  # not UTF-8: each byte is Latin-1
-        (b"%F0%9F%98%80", "\U0001F600"),
+        (b"%F0%9F%98%80", "\U0001f600"),
         (b"%uD83D", "\ufffd"),  # a lone surrogate
         (b"%3Cscript%3E", "<script>"),
     ],
@@ -78,8 +78,14 @@ def test_texts_are_decoded_and_kept_as_text() -> None:
 
 @pytest.mark.parametrize(
     ("value", "expected"),
-    [("standard", Method.STANDARD), ("END", Method.END), ("None", Method.NONE),
-     ("Prepare", Method.PREPARE), ("double", Method.DOUBLE), ("Inverse", Method.INVERSE)],
+    [
+        ("standard", Method.STANDARD),
+        ("END", Method.END),
+        ("None", Method.NONE),
+        ("Prepare", Method.PREPARE),
+        ("double", Method.DOUBLE),
+        ("Inverse", Method.INVERSE),
+    ],
 )
 def test_methods(value: str, expected: Method) -> None:
     assert read_context(f"Method={value}").method is expected
@@ -91,8 +97,10 @@ def test_unknown_method_is_standard_with_an_error() -> None:
     assert codes("Method=Sideways") == {"method"}
 
 
-@pytest.mark.parametrize(("value", "player"), [("One", Player.ONE), ("two", Player.TWO),
-                                               ("ONE", Player.ONE), ("2", Player.TWO)])
+@pytest.mark.parametrize(
+    ("value", "player"),
+    [("One", Player.ONE), ("two", Player.TWO), ("ONE", Player.ONE), ("2", Player.TWO)],
+)
 def test_input(value: str, player: Player) -> None:
     assert read_context(f"Input={value}").input is player
 
@@ -102,14 +110,16 @@ def test_junk_input_asks_nobody() -> None:
     assert codes("Input=three") == {"input"}
 
 
-@pytest.mark.parametrize(("value", "color"), [("e0ecff", "#e0ecff"), ("ABC", "#abc"),
-                                              ("%23123456", "#123456")])
+@pytest.mark.parametrize(
+    ("value", "color"), [("e0ecff", "#e0ecff"), ("ABC", "#abc"), ("%23123456", "#123456")]
+)
 def test_color(value: str, color: str) -> None:
     assert read_context(f"Color={value}").color == color
 
 
-@pytest.mark.parametrize("value", ["red", "e0ecf", "e0ecff;background:url(x)", "12345g",
-                                   "expression(alert(1))"])
+@pytest.mark.parametrize(
+    "value", ["red", "e0ecf", "e0ecff;background:url(x)", "12345g", "expression(alert(1))"]
+)
 def test_color_other_than_hex_is_ignored(value: str) -> None:
     ctx = read_context(f"Color={value}")
     assert ctx.color is None
@@ -118,8 +128,14 @@ def test_color_other_than_hex_is_ignored(value: str) -> None:
 
 @pytest.mark.parametrize(
     "url",
-    ["http://tournoyons.com/arbitre/retour.php", "https://a.b/r?x=1", "/return?tag=1",
-     "retour.php", "//host/path", "HTTP://A/B"],
+    [
+        "http://tournoyons.com/arbitre/retour.php",
+        "https://a.b/r?x=1",
+        "/return?tag=1",
+        "retour.php",
+        "//host/path",
+        "HTTP://A/B",
+    ],
 )
 def test_http_return_urls_are_kept(url: str) -> None:
     assert safe_return_url(url) == url
@@ -127,10 +143,19 @@ def test_http_return_urls_are_kept(url: str) -> None:
 
 @pytest.mark.parametrize(
     "url",
-    ["javascript:alert(1)", "JavaScript:alert(1)", "java\tscript:alert(1)",
-     " javascript:alert(1)", "\x01javascript:alert(1)", "java\nscript:alert(1)",
-     "data:text/html,<script>alert(1)</script>", "vbscript:msgbox", "file:///etc/passwd",
-     "\\\\evil/share", "blob:http://a/b"],
+    [
+        "javascript:alert(1)",
+        "JavaScript:alert(1)",
+        "java\tscript:alert(1)",
+        " javascript:alert(1)",
+        "\x01javascript:alert(1)",
+        "java\nscript:alert(1)",
+        "data:text/html,<script>alert(1)</script>",
+        "vbscript:msgbox",
+        "file:///etc/passwd",
+        "\\\\evil/share",
+        "blob:http://a/b",
+    ],
 )
 def test_other_return_urls_are_refused(url: str) -> None:
     assert safe_return_url(url) is None
@@ -157,9 +182,19 @@ def test_mute_is_any_value() -> None:
     assert not read_context("Set=x").mute
 
 
-@pytest.mark.parametrize(("value", "on"), [("yes", True), ("oui", True), ("1", True),
-                                           ("", False), ("no", False), ("non", False),
-                                           ("0", False), ("false", False)])
+@pytest.mark.parametrize(
+    ("value", "on"),
+    [
+        ("yes", True),
+        ("oui", True),
+        ("1", True),
+        ("", False),
+        ("no", False),
+        ("non", False),
+        ("0", False),
+        ("false", False),
+    ],
+)
 def test_webtest(value: str, on: bool) -> None:
     assert read_context(f"WebTest={value}").webtest is on
 

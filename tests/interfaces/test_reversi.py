@@ -11,11 +11,11 @@ import re
 import pytest
 from starlette.testclient import TestClient
 
-from interfaces.plugin import IllegalMove, Turn
-from interfaces.protocol import Method, Player, read_context
-from interfaces.registry import load_registry
-from interfaces.reversi import SAMPLE_TRAY, interface
-from interfaces.reversi.board import (
+from tournoyons_gui.interfaces.plugin import IllegalMove, Turn
+from tournoyons_gui.interfaces.protocol import Method, Player, read_context
+from tournoyons_gui.interfaces.registry import load_registry
+from tournoyons_gui.interfaces.reversi import SAMPLE_TRAY, interface
+from tournoyons_gui.interfaces.reversi.board import (
     INIT_TRAY,
     Cell,
     ReversiView,
@@ -31,7 +31,7 @@ from interfaces.reversi.board import (
     read_tray,
     settle,
 )
-from interfaces.reversi.rules import ReversiRules, interface_tray, is_over
+from tournoyons_gui.interfaces.reversi.rules import ReversiRules, interface_tray, is_over
 
 EMPTY = "0" * 64
 
@@ -77,8 +77,7 @@ def test_cell_names_are_column_first_row_one_at_the_top() -> None:
     assert cell_index("C5") == 4 * 8 + 2
     for bad in ("", "A", "A0", "A9", "I1", "a1", "AA1", "11", "XX"):
         assert cell_index(bad) is None, bad
-    assert [cell_name(i) for i in range(64)] == [f"{c}{r}" for r in range(1, 9)
-                                                  for c in "ABCDEFGH"]
+    assert [cell_name(i) for i in range(64)] == [f"{c}{r}" for r in range(1, 9) for c in "ABCDEFGH"]
 
 
 @pytest.mark.parametrize("tray", [None, "Init", "init", "INIT"])
@@ -112,18 +111,36 @@ def test_every_code_is_drawn_and_turning_discs_wait() -> None:
     tray = tray_with({"A1": "1", "B1": "2", "C1": "3", "D1": "4", "E1": "7", "F1": "8"})
     v = view(f"Tray={tray}")
     shown = [(c.state, c.before) for c in v.cells[:7]]
-    assert shown == [("1", None), ("2", None), ("3", None), ("4", None),
-                     ("3", "4"),  # 7: white first, black after Wait
-                     ("4", "3"),  # 8: black first, white after Wait
-                     ("0", None)]
+    assert shown == [
+        ("1", None),
+        ("2", None),
+        ("3", None),
+        ("4", None),
+        ("3", "4"),  # 7: white first, black after Wait
+        ("4", "3"),  # 8: black first, white after Wait
+        ("0", None),
+    ]
     assert v.tray == "1234340" + "0" * 57
     assert v.counts == (2, 2)
 
 
-@pytest.mark.parametrize("tray", [
-    "0" * 63, "0" * 65, "", "5" + "0" * 63, "6" + "0" * 63, "9" + "0" * 63,
-    "x" * 64, INIT_TRAY[:-1] + " ", "Init2", "Initial", "3" * 32 + "-" * 32, "０" * 64,
-])
+@pytest.mark.parametrize(
+    "tray",
+    [
+        "0" * 63,
+        "0" * 65,
+        "",
+        "5" + "0" * 63,
+        "6" + "0" * 63,
+        "9" + "0" * 63,
+        "x" * 64,
+        INIT_TRAY[:-1] + " ",
+        "Init2",
+        "Initial",
+        "3" * 32 + "-" * 32,
+        "０" * 64,
+    ],
+)
 def test_unreadable_tray_is_an_empty_board_with_nothing_playable(tray: str) -> None:
     v = build(read_context({"tray": tray, "input": "One", "webtest": "yes"}))
     if tray == "":
@@ -146,8 +163,10 @@ def test_read_tray_and_settle() -> None:
 # --- moves --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("raw", "move"), [("C5", "C5"), ("c5", "C5"), (" H8 ", "H8"),
-                                           ("XX", "XX"), ("xx", "XX"), ("A1", "A1")])
+@pytest.mark.parametrize(
+    ("raw", "move"),
+    [("C5", "C5"), ("c5", "C5"), (" H8 ", "H8"), ("XX", "XX"), ("xx", "XX"), ("A1", "A1")],
+)
 def test_read_move(raw: str, move: str) -> None:
     assert read_move(raw) == move
 
@@ -176,13 +195,19 @@ def test_both_moves_may_be_marked_even_when_the_older_is_turning() -> None:
     assert v.errors == ()
 
 
-@pytest.mark.parametrize(("query", "code"), [
-    ("Move1=I9", "move1"), ("Move2=A0", "move2"), ("Move1=D", "move1"), ("Move2=XY", "move2"),
-    ("Move1=D4", "move1"),  # white's disc at the start
-    ("Move2=D5", "move2"),  # black's disc
-    ("Move1=A1", "move1"),  # empty
-    ("Move2=D3", "move2"),  # empty
-])
+@pytest.mark.parametrize(
+    ("query", "code"),
+    [
+        ("Move1=I9", "move1"),
+        ("Move2=A0", "move2"),
+        ("Move1=D", "move1"),
+        ("Move2=XY", "move2"),
+        ("Move1=D4", "move1"),  # white's disc at the start
+        ("Move2=D5", "move2"),  # black's disc
+        ("Move1=A1", "move1"),  # empty
+        ("Move2=D3", "move2"),  # empty
+    ],
+)
 def test_moves_that_cannot_be_drawn(query: str, code: str) -> None:
     v = view(f"Tray=Init&{query}")
     assert {e.code for e in v.errors} == {code}
@@ -190,9 +215,15 @@ def test_moves_that_cannot_be_drawn(query: str, code: str) -> None:
 
 
 def test_move_codes_for_each_player() -> None:
-    for code, ok1, ok2 in (("3", True, False), ("4", False, True), ("7", False, True),
-                           ("8", True, False), ("0", False, False), ("1", False, False),
-                           ("2", False, False)):
+    for code, ok1, ok2 in (
+        ("3", True, False),
+        ("4", False, True),
+        ("7", False, True),
+        ("8", True, False),
+        ("0", False, False),
+        ("1", False, False),
+        ("2", False, False),
+    ):
         tray = tray_with({"A1": code}, INIT_TRAY)
         assert ("move1" not in codes(f"Tray={tray}&Move1=A1")) is ok1, code
         assert ("move2" not in codes(f"Tray={tray}&Move2=A1")) is ok2, code
@@ -287,9 +318,16 @@ def test_build_never_raises() -> None:
         tray = "".join(rng.choice("012345678") for _ in range(rng.choice((63, 64, 64, 65))))
         moves = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 3))) for _ in "12"]
         for ctx in (
-            read_context({"tray": tray, "move1": moves[0], "move2": moves[1],
-                          "input": rng.choice(("One", "Two", "")), "webtest": "yes",
-                          "method": rng.choice(("End", "None", "Standard", "x"))}),
+            read_context(
+                {
+                    "tray": tray,
+                    "move1": moves[0],
+                    "move2": moves[1],
+                    "input": rng.choice(("One", "Two", "")),
+                    "webtest": "yes",
+                    "method": rng.choice(("End", "None", "Standard", "x")),
+                }
+            ),
             read_context("Tray=" + "".join(rng.choice(alphabet) for _ in range(64))),
         ):
             v = build(ctx)
@@ -307,7 +345,8 @@ def test_flips_in_every_direction() -> None:
     board = tray_with(cells)
     turned = flips(board, cell_index("D4") or 0, Player.ONE)
     assert sorted(cell_name(i) for i in turned) == sorted(
-        ("C3", "D3", "E3", "C4", "E4", "C5", "D5", "E5"))
+        ("C3", "D3", "E3", "C4", "E4", "C5", "D5", "E5")
+    )
     # A line that ends at the edge or on an empty cell turns nothing.
     assert flips(tray_with({"B1": "4", "C1": "4"}), 0, Player.ONE) == ()
     assert flips(tray_with({"B1": "4", "D1": "3"}), 0, Player.ONE) == ()
@@ -329,14 +368,12 @@ def perft(board: str, player: Player, depth: int) -> int:
     moves = legal_moves(board, player)
     if not moves:
         return 1 if is_over(board) else perft(board, player.opponent, depth - 1)
-    return sum(perft(apply_move(board, m, player)[0], player.opponent, depth - 1)
-               for m in moves)
+    return sum(perft(apply_move(board, m, player)[0], player.opponent, depth - 1) for m in moves)
 
 
 def test_move_generation_matches_the_known_othello_perft_counts() -> None:
     # Positions reachable after n plies from the start (OEIS A124004): 4, 12, 56, 244, ...
-    assert [perft(INIT_TRAY, Player.ONE, n) for n in range(1, 7)] == [
-        4, 12, 56, 244, 1396, 8200]
+    assert [perft(INIT_TRAY, Player.ONE, n) for n in range(1, 7)] == [4, 12, 56, 244, 1396, 8200]
 
 
 # --- the rules ----------------------------------------------------------------------------
@@ -359,8 +396,9 @@ def replay(played: list[str]) -> list[Turn]:
 
 def check_pages(played: list[str], turns: list[Turn]) -> None:
     """Check every page the rules sent against the move played and the board before it."""
-    for number, (move, before, turn) in enumerate(zip(played, turns[:-1], turns[1:], strict=True),
-                                                   start=1):
+    for number, (move, before, turn) in enumerate(
+        zip(played, turns[:-1], turns[1:], strict=True), start=1
+    ):
         player = Player(before.state["player"])
         board = before.state["tray"]
         params = turn.params
@@ -389,7 +427,8 @@ def check_pages(played: list[str], turns: list[Turn]) -> None:
             assert params["Input"] == ("One" if following is Player.ONE else "Two")
             hint = "1" if following is Player.ONE else "2"
             assert tuple(i for i, c in enumerate(tray) if c == hint) == legal_moves(
-                turn.state["tray"], following)
+                turn.state["tray"], following
+            )
             # The page offers exactly the legal cells, from the hints or computed itself.
             page = build(read_context({k.lower(): v for k, v in params.items()}))
             bare = build(read_context({"tray": turn.state["tray"], "input": params["Input"]}))
@@ -447,8 +486,9 @@ def test_a_full_game_with_passes_to_its_known_result() -> None:
 
 
 # A short game where black passes three times and white wipes black out (0-27).
-PASSING_GAME = moves("C4 C3 D3 E3 E2 B4 B5 C5 B3 A3 B2 A4 F6 C2 D2 D1 XX A1 A2 C1 A5 A6 XX "
-                     "E1 XX G7")
+PASSING_GAME = moves(
+    "C4 C3 D3 E3 E2 B4 B5 C5 B3 A3 B2 A4 F6 C2 D2 D1 XX A1 A2 C1 A5 A6 XX E1 XX G7"
+)
 
 
 def test_a_game_with_passes_ends_when_neither_can_move() -> None:
@@ -485,8 +525,13 @@ def test_rules_refuse_a_finished_game_and_a_corrupt_state() -> None:
         rules.play(over, "A1")
     with pytest.raises(IllegalMove, match="over"):
         rules.play(over, "XX")
-    for state in ({"tray": "junk"}, {"tray": INIT_TRAY[:-1] + "7"}, {},
-                  {"tray": INIT_TRAY, "player": 3}, {"tray": INIT_TRAY, "count": "x"}):
+    for state in (
+        {"tray": "junk"},
+        {"tray": INIT_TRAY[:-1] + "7"},
+        {},
+        {"tray": INIT_TRAY, "player": 3},
+        {"tray": INIT_TRAY, "count": "x"},
+    ):
         with pytest.raises(IllegalMove):
             rules.play(state, "D3")
 
@@ -505,8 +550,9 @@ def test_interface_tray_codes() -> None:
 
 def test_the_sample_is_the_page_the_rules_send_after_an_opening() -> None:
     turns = replay(moves("F5 D6 C3 D3"))
-    assert turns[-1].params == {k: v for k, v in interface.sample.items()
-                                if k in ("Tray", "Move2", "Input", "Count")}
+    assert turns[-1].params == {
+        k: v for k, v in interface.sample.items() if k in ("Tray", "Move2", "Input", "Count")
+    }
     assert turns[-1].params["Tray"] == SAMPLE_TRAY
     assert view(f"Tray={SAMPLE_TRAY}&Move2=D3&Input=One").errors == ()
 
@@ -542,7 +588,8 @@ def test_the_page_draws_cells_row_major_with_their_states(client: TestClient) ->
     cells = re.findall(r'data-cell="([A-H][1-8])" data-state="(\d)"', html)
     assert [name for name, _ in cells] == [cell_name(i) for i in range(64)]
     assert "".join(state for _, state in cells) == "".join(
-        {"7": "3", "8": "4"}.get(code, code) for code in SAMPLE_TRAY)
+        {"7": "3", "8": "4"}.get(code, code) for code in SAMPLE_TRAY
+    )
     assert re.search(r'data-cell="D4" data-state="4" data-before="3"', html)
     assert re.search(r'data-cell="D3" data-state="4" data-last-move="2"', html)
     assert 'data-board data-columns="8"' in html
@@ -556,7 +603,7 @@ def test_the_pass_control_appears_only_when_there_is_no_legal_move(client: TestC
     buttons = re.findall(r'<button[^>]*data-value="XX"[^>]*>.*?</button>', html, re.S)
     assert len(buttons) == 1
     assert 'aria-label="Je passe"' in buttons[0] and "<span>Je passe</span>" in buttons[0]
-    side = html[html.index('data-side="1"'):html.index('data-side="2"')]
+    side = html[html.index('data-side="1"') : html.index('data-side="2"')]
     assert 'data-value="XX"' in side
     bare = page(client, f"Tray={BLACK_MUST_PASS}&Input=One")
     assert re.search(r'<button[^>]*data-value="XX"[^>]*aria-label="XX"', bare)

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from interfaces import ArbitreRules, IllegalMove, Player, Turn
-from interfaces.reversi import interface
-from interfaces.reversi.board import INIT_TRAY, cell_index, counts
-from interfaces.reversi.engines import ENGINES
 from tests.interfaces.drive import Played, play_out
+from tournoyons_gui.interfaces import ArbitreRules, IllegalMove, Player, Turn
+from tournoyons_gui.interfaces.reversi import interface
+from tournoyons_gui.interfaces.reversi.board import INIT_TRAY, cell_index, counts
+from tournoyons_gui.interfaces.reversi.engines import ENGINES
 
 
 def _arbitre() -> ArbitreRules:
@@ -84,8 +84,10 @@ def test_white_gets_blacks_move_and_the_settled_board_without_gains() -> None:
     request = rules.request(state, Player.TWO)
     assert request.move_id == 2
     assert list(request.params.items()) == [
-        ("Turn", "2"), ("Move1", "D3"), ("Tray", tray_with({"D3": "3", "D4": "3", "D5": "3",
-                                                            "E4": "3", "E5": "4"}))]
+        ("Turn", "2"),
+        ("Move1", "D3"),
+        ("Tray", tray_with({"D3": "3", "D4": "3", "D5": "3", "E4": "3", "E5": "4"})),
+    ]
     state = dict(rules.play(state, "C3").state)
     assert dict(rules.request(state, Player.ONE).params)["Move2"] == "C3"
     assert "Move1" not in rules.request(state, Player.ONE).params
@@ -108,7 +110,11 @@ def test_taken_and_non_flipping_cells_are_illegal() -> None:
     with pytest.raises(IllegalMove, match="not to move"):
         rules.engine_value(start, Player.TWO, "E3")
     assert [rules.engine_value(start, Player.ONE, v) for v in ("D3", "C4", "F5", "E6")] == [
-        "D3", "C4", "F5", "E6"]
+        "D3",
+        "C4",
+        "F5",
+        "E6",
+    ]
 
 
 def test_xx_is_illegal_with_a_legal_move() -> None:
@@ -122,14 +128,17 @@ def test_a_player_without_a_move_is_asked_and_must_pass() -> None:
     assert rules.asked(state) == (Player.TWO,)
     request = rules.request(state, Player.TWO)
     assert (request.move_id, dict(request.params)) == (
-        8, {"Turn": "8", "Move1": "A1", "Tray": WHITE_STUCK})
+        8,
+        {"Turn": "8", "Move1": "A1", "Tray": WHITE_STUCK},
+    )
     assert ENGINES["random"](request.params) == ENGINES["greedy"](request.params) == "XX"
     with pytest.raises(IllegalMove, match="turns no disc"):
         rules.engine_value(state, Player.TWO, "C1")
     assert rules.engine_value(state, Player.TWO, "XX") == "XX"
     # The page asking white says "I pass"; the pass counts as a move (Turn 9 for black).
-    asking = rules.page(Turn(state=state, params={"Tray": WHITE_STUCK, "Input": "Two"}),
-                        Player.TWO, asking=True)
+    asking = rules.page(
+        Turn(state=state, params={"Tray": WHITE_STUCK, "Input": "Two"}), Player.TWO, asking=True
+    )
     assert asking == {"Tray": WHITE_STUCK, "Legend": "I pass"}
     turn = rules.play(state, "XX")
     assert rules.asked(turn.state) == (Player.ONE,)
@@ -145,9 +154,15 @@ def test_a_player_without_a_move_is_asked_and_must_pass() -> None:
     assert (result.winner, result.reason) == (Player.ONE, "more discs 3-0")
     assert rules.asked(end.state) == ()
     assert dict(rules.final(end.state, Player.TWO)) == {
-        "Turn": "9", "Move1": "C1", "Tray": "333" + "0" * 61}
+        "Turn": "9",
+        "Move1": "C1",
+        "Tray": "333" + "0" * 61,
+    }
     assert dict(rules.final(end.state, Player.ONE)) == {
-        "Turn": "9", "Move2": "XX", "Tray": "333" + "0" * 61}
+        "Turn": "9",
+        "Move2": "XX",
+        "Tray": "333" + "0" * 61,
+    }
     with pytest.raises(IllegalMove, match="over"):
         rules.engine_value(end.state, Player.TWO, "XX")
 
@@ -170,8 +185,9 @@ def test_built_in_engines_play_legal_games_to_the_end(engines: tuple[str, str]) 
         state = game.turns[-1].state
         black, white = counts(state["tray"])
         assert game.result is not None and game.result == rules.result(state)
-        assert game.result.winner is (None if black == white else
-                                      Player.ONE if black > white else Player.TWO)
+        assert game.result.winner is (
+            None if black == white else Player.ONE if black > white else Player.TWO
+        )
 
 
 def test_greedy_beats_random() -> None:

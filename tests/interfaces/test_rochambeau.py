@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from interfaces.plugin import IllegalMove, Turn
-from interfaces.protocol import Player, read_context
-from interfaces.rochambeau.game import PAPER, ROCK, SCISSORS, beats, build, round_winner
-from interfaces.rochambeau.rules import RochambeauRules
+from tournoyons_gui.interfaces.plugin import IllegalMove, Turn
+from tournoyons_gui.interfaces.protocol import Player, read_context
+from tournoyons_gui.interfaces.rochambeau.game import (
+    PAPER,
+    ROCK,
+    SCISSORS,
+    beats,
+    build,
+    round_winner,
+)
+from tournoyons_gui.interfaces.rochambeau.rules import RochambeauRules
 
 
 @pytest.mark.parametrize(("a", "b"), [(PAPER, ROCK), (ROCK, SCISSORS), (SCISSORS, PAPER)])
@@ -34,9 +41,16 @@ def test_a_tie_and_a_single_hand() -> None:
     assert (one.hand, two.hand, one.outcome) == ("3", None, "")
 
 
-@pytest.mark.parametrize(("query", "code"), [("Move1=4", "move1"), ("Move2=rock", "move2"),
-                                             ("Gain1=6", "gain1"), ("Gain2=-1", "gain2"),
-                                             ("Gain1=x", "gain1")])
+@pytest.mark.parametrize(
+    ("query", "code"),
+    [
+        ("Move1=4", "move1"),
+        ("Move2=rock", "move2"),
+        ("Gain1=6", "gain1"),
+        ("Gain2=-1", "gain2"),
+        ("Gain1=x", "gain1"),
+    ],
+)
 def test_unreadable_values(query: str, code: str) -> None:
     assert {e.code for e in build(read_context(query)).errors} == {code}
 
@@ -74,8 +88,14 @@ def test_player_two_is_not_shown_player_ones_hand() -> None:
     turn = play(rules, rules.new_game(), PAPER)
     assert turn.params == {"Input": "Two", "Gain1": "0", "Gain2": "0", "Count": "0"}
     turn = play(rules, turn, ROCK)
-    assert turn.params == {"Move1": PAPER, "Move2": ROCK, "Gain1": "1", "Gain2": "0",
-                           "Count": "1", "Input": "One"}
+    assert turn.params == {
+        "Move1": PAPER,
+        "Move2": ROCK,
+        "Gain1": "1",
+        "Gain2": "0",
+        "Count": "1",
+        "Input": "One",
+    }
 
 
 def test_a_tie_scores_nothing() -> None:
@@ -93,8 +113,14 @@ def test_a_known_match_first_to_five() -> None:
         assert not turn.over
         turn = play(rules, turn, first, second)
     assert turn.over
-    assert turn.params == {"Move1": PAPER, "Move2": ROCK, "Gain1": "5", "Gain2": "2",
-                           "Count": "8", "Method": "End"}
+    assert turn.params == {
+        "Move1": PAPER,
+        "Move2": ROCK,
+        "Gain1": "5",
+        "Gain2": "2",
+        "Count": "8",
+        "Method": "End",
+    }
     with pytest.raises(IllegalMove):
         rules.play(turn.state, ROCK)
 

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from interfaces import ArbitreRules, IllegalMove, Player, Turn
-from interfaces.rochambeau import interface
-from interfaces.rochambeau.engines import BEATEN_BY
-from interfaces.rochambeau.game import PAPER, ROCK, SCISSORS
-from interfaces.rochambeau.rules import MAX_ROUNDS, RochambeauRules
 from tests.interfaces.drive import play_out
+from tournoyons_gui.interfaces import ArbitreRules, IllegalMove, Player, Turn
+from tournoyons_gui.interfaces.rochambeau import interface
+from tournoyons_gui.interfaces.rochambeau.engines import BEATEN_BY
+from tournoyons_gui.interfaces.rochambeau.game import PAPER, ROCK, SCISSORS
+from tournoyons_gui.interfaces.rochambeau.rules import MAX_ROUNDS, RochambeauRules
 
 _arbitre = interface.arbitre
 assert _arbitre is not None
@@ -50,7 +50,11 @@ def test_later_rounds_send_the_scores_before_the_round_and_the_opponents_hand() 
     assert dict(two.params) == {"Turn": "6", "Gain1": "1", "Gain2": "0", "Move1": SCISSORS}
     state = play(state, (ROCK, PAPER)).state
     assert dict(rules.request(state, Player.TWO).params) == {
-        "Turn": "8", "Gain1": "1", "Gain2": "1", "Move1": ROCK}
+        "Turn": "8",
+        "Gain1": "1",
+        "Gain2": "1",
+        "Move1": ROCK,
+    }
     assert "Tray" not in rules.request(state, Player.ONE, init_as_board=True).params
 
 
@@ -65,8 +69,14 @@ def test_both_values_are_checked_against_the_state_before_the_round() -> None:
     # Player two's request is the same from the pending state (one's hand is not in it).
     assert rules.request(pending.state, Player.TWO) == rules.request(state, Player.TWO)
     done = rules.play(pending.state, SCISSORS)
-    assert dict(done.state) == {"score1": 1, "score2": 0, "rounds": 1, "pending": None,
-                                "hand1": ROCK, "hand2": SCISSORS}
+    assert dict(done.state) == {
+        "score1": 1,
+        "score2": 0,
+        "rounds": 1,
+        "pending": None,
+        "hand1": ROCK,
+        "hand2": SCISSORS,
+    }
 
 
 @pytest.mark.parametrize("value", ["0", "4", "", "12", "R", "ROCK", "01"])
@@ -93,17 +103,28 @@ def test_first_to_five_wins_and_the_final_call() -> None:
     assert result is not None and result.winner is Player.ONE and "5-1" in result.reason
     assert rules.asked(turn.state) == ()
     assert dict(rules.final(turn.state, Player.ONE)) == {
-        "Turn": "14", "Gain1": "5", "Gain2": "1", "Move2": PAPER}
+        "Turn": "14",
+        "Gain1": "5",
+        "Gain2": "1",
+        "Move2": PAPER,
+    }
     assert dict(rules.final(turn.state, Player.TWO)) == {
-        "Turn": "14", "Gain1": "5", "Gain2": "1", "Move1": SCISSORS}
+        "Turn": "14",
+        "Gain1": "5",
+        "Gain2": "1",
+        "Move1": SCISSORS,
+    }
     with pytest.raises(IllegalMove, match="over"):
         rules.engine_value(turn.state, Player.ONE, ROCK)
 
 
-@pytest.mark.parametrize(("last", "winner"), [((ROCK, ROCK), None), ((PAPER, ROCK), Player.ONE),
-                                              ((ROCK, PAPER), Player.TWO)])
-def test_after_99_rounds_the_higher_score_wins(last: tuple[str, str],
-                                              winner: Player | None) -> None:
+@pytest.mark.parametrize(
+    ("last", "winner"),
+    [((ROCK, ROCK), None), ((PAPER, ROCK), Player.ONE), ((ROCK, PAPER), Player.TWO)],
+)
+def test_after_99_rounds_the_higher_score_wins(
+    last: tuple[str, str], winner: Player | None
+) -> None:
     turn = play(rules.start().state, *[(ROCK, ROCK)] * (MAX_ROUNDS - 1))
     assert not turn.over and rules.asked(turn.state) == (Player.ONE, Player.TWO)
     assert rules.request(turn.state, Player.ONE).move_id == 2 * MAX_ROUNDS - 1
@@ -129,8 +150,7 @@ def test_pages_never_carry_input_and_hide_a_pending_hand() -> None:
     assert rules.page(pending, None, asking=False, reveal=True)["Move1"] == SCISSORS
     done = rules.play(pending.state, PAPER)
     page = rules.page(done, None, asking=False)
-    assert page == {"Move1": SCISSORS, "Move2": PAPER, "Gain1": "2", "Gain2": "0",
-                    "Count": "2"}
+    assert page == {"Move1": SCISSORS, "Move2": PAPER, "Gain1": "2", "Gain2": "0", "Count": "2"}
     assert rules.page(done, Player.TWO, asking=True) == page
 
 
@@ -139,8 +159,10 @@ def rounds_of(turns: list[Turn]) -> list[tuple[str, str]]:
     return [(t.params["Move1"], t.params["Move2"]) for t in turns if "Move2" in t.params]
 
 
-@pytest.mark.parametrize("engines", [("random", "random"), ("random", "counter"),
-                                     ("counter", "random"), ("counter", "counter")])
+@pytest.mark.parametrize(
+    "engines",
+    [("random", "random"), ("random", "counter"), ("counter", "random"), ("counter", "counter")],
+)
 def test_built_in_engines_play_whole_matches(engines: tuple[str, str]) -> None:
     for _ in range(10):
         played = play_out(interface, engines)

@@ -13,11 +13,11 @@ from urllib.parse import urlencode
 
 import pytest
 
-from interfaces.plugin import IllegalMove, Turn
-from interfaces.protocol import Method, Player, read_context
-from interfaces.seafight import interface
-from interfaces.seafight.board import SeafightView, build, read_tray
-from interfaces.seafight.fleet import (
+from tournoyons_gui.interfaces.plugin import IllegalMove, Turn
+from tournoyons_gui.interfaces.protocol import Method, Player, read_context
+from tournoyons_gui.interfaces.seafight import interface
+from tournoyons_gui.interfaces.seafight.board import SeafightView, build, read_tray
+from tournoyons_gui.interfaces.seafight.fleet import (
     EMPTY_SHOTS,
     FleetError,
     Ship,
@@ -30,16 +30,50 @@ from interfaces.seafight.fleet import (
     read_shot,
     ship_state,
 )
-from interfaces.seafight.rules import SeafightRules, fire
+from tournoyons_gui.interfaces.seafight.rules import SeafightRules, fire
 
 # A legal classic fleet: A0-E0, H2-H5, C5-E5, A7-A9, F8-G8.
 FLEET = "H5A01V4H21H3C51V3A71H2F81"
-FLEET_CELLS = {"A0", "B0", "C0", "D0", "E0", "H2", "H3", "H4", "H5", "C5", "D5", "E5",
-               "A7", "A8", "A9", "F8", "G8"}
+FLEET_CELLS = {
+    "A0",
+    "B0",
+    "C0",
+    "D0",
+    "E0",
+    "H2",
+    "H3",
+    "H4",
+    "H5",
+    "C5",
+    "D5",
+    "E5",
+    "A7",
+    "A8",
+    "A9",
+    "F8",
+    "G8",
+}
 # Another: B1-B5, E3-H3, J5-J7, D8-F8, G0-H0.
 OTHER = "V5B11H4E31V3J51H3D81H2G01"
-OTHER_CELLS = {"B1", "B2", "B3", "B4", "B5", "E3", "F3", "G3", "H3", "J5", "J6", "J7",
-               "D8", "E8", "F8", "G0", "H0"}
+OTHER_CELLS = {
+    "B1",
+    "B2",
+    "B3",
+    "B4",
+    "B5",
+    "E3",
+    "F3",
+    "G3",
+    "H3",
+    "J5",
+    "J6",
+    "J7",
+    "D8",
+    "E8",
+    "F8",
+    "G0",
+    "H0",
+}
 
 
 def shots(**codes: str) -> str:
@@ -86,26 +120,38 @@ def test_a_fleet_is_ships_concatenated_possibly_none() -> None:
     check_classic(fleet)
 
 
-@pytest.mark.parametrize("text", ["H5A0", "H5A011", "X5A01", "H6A01", "H1A01", "H5K01",
-                                  "H5AA1", "H5A04", "H5A0I H"])
+@pytest.mark.parametrize(
+    "text", ["H5A0", "H5A011", "X5A01", "H6A01", "H1A01", "H5K01", "H5AA1", "H5A04", "H5A0I H"]
+)
 def test_unreadable_fleets_are_refused(text: str) -> None:
     with pytest.raises(FleetError):
         read_fleet(text)
 
 
-@pytest.mark.parametrize(("fleet", "why"), [
-    ("H5G01", "edge"),       # G..K: past the right edge
-    ("V4C71", "edge"),       # rows 7..10
-    ("H5A01V3C01", "overlaps"),
-    ("H2A01H2A01", "overlaps"),
-])
+@pytest.mark.parametrize(
+    ("fleet", "why"),
+    [
+        ("H5G01", "edge"),  # G..K: past the right edge
+        ("V4C71", "edge"),  # rows 7..10
+        ("H5A01V3C01", "overlaps"),
+        ("H2A01H2A01", "overlaps"),
+    ],
+)
 def test_layout_inside_the_board_without_overlap(fleet: str, why: str) -> None:
     with pytest.raises(FleetError, match=why):
         check_layout(read_fleet(fleet))
 
 
-@pytest.mark.parametrize("fleet", ["", "H5A01V4H21H3C51V3A71", FLEET + "H2A91",
-                                   "H5A01V4H21H3C51V3A71H3F81", "H5A01V4H21H3C51V3A71H2D51"])
+@pytest.mark.parametrize(
+    "fleet",
+    [
+        "",
+        "H5A01V4H21H3C51V3A71",
+        FLEET + "H2A91",
+        "H5A01V4H21H3C51V3A71H3F81",
+        "H5A01V4H21H3C51V3A71H2D51",
+    ],
+)
 def test_a_prepared_fleet_is_the_classic_one_and_legal(fleet: str) -> None:
     with pytest.raises(FleetError):
         check_classic(read_fleet(fleet))
@@ -147,13 +193,16 @@ def test_init_and_absent_tray_are_two_boards_never_fired_at() -> None:
     assert read_tray(f"{one}***{two}") == (one, two)
 
 
-@pytest.mark.parametrize("tray", [
-    "0" * 200,                                # no ***
-    "0" * 100 + "***" + "0" * 99,             # a board of the wrong length
-    "0" * 100 + "***" + "0" * 99 + "4",       # a bad code
-    "0" * 100 + "***" + "0" * 100 + "***",    # three boards
-    "***",
-])
+@pytest.mark.parametrize(
+    "tray",
+    [
+        "0" * 200,  # no ***
+        "0" * 100 + "***" + "0" * 99,  # a board of the wrong length
+        "0" * 100 + "***" + "0" * 99 + "4",  # a bad code
+        "0" * 100 + "***" + "0" * 100 + "***",  # three boards
+        "***",
+    ],
+)
 def test_unreadable_tray_is_two_empty_boards_with_nothing_playable(tray: str) -> None:
     built = view(Tray=tray, Input="One", Method="Inverse")
     assert {e.code for e in built.errors} == {"tray"}
@@ -173,8 +222,13 @@ def test_inverse_shows_player_one_fleet_and_player_two_sunk_ships_only() -> None
     assert [s.code for s in one.ships] == ["H5A01", "V4H22", "H3C51", "V3A71", "H2F81"]
     assert [s.code for s in two.ships] == ["H2G03"]
     # The row under the hidden board: the sunk ship, and four not known yet.
-    assert [(m.size, m.state) for m in two.fleet] == [(5, "0"), (4, "0"), (3, "0"), (3, "0"),
-                                                     (2, "3")]
+    assert [(m.size, m.state) for m in two.fleet] == [
+        (5, "0"),
+        (4, "0"),
+        (3, "0"),
+        (3, "0"),
+        (2, "3"),
+    ]
     assert two.target and not one.target
     assert built.player is Player.ONE
     assert len(built.playable) == 97 and "G0" not in built.playable and "A5" in built.playable
@@ -255,15 +309,18 @@ def test_a_sinking_turns_the_ship_cells_and_shows_a_hidden_ship() -> None:
     assert [s.before for s in revealed.ships if s.ship.size == 2] == ["2"]
 
 
-@pytest.mark.parametrize(("params", "code"), [
-    ({"Move1": "C5"}, "move1"),
-    ({"Move2": "K53"}, "move2"),
-    ({"Move1": "C54"}, "move1"),
-    ({"Move1": "C52", "Tray": f"{shots(C5='1')}***{EMPTY_SHOTS}"}, "move1"),
-    ({"Gain1": "H5A01H5A01"}, "gain1"),
-    ({"Gain2": "H5G01"}, "gain2"),
-    ({"Gain1": "V3C5"}, "gain1"),
-])
+@pytest.mark.parametrize(
+    ("params", "code"),
+    [
+        ({"Move1": "C5"}, "move1"),
+        ({"Move2": "K53"}, "move2"),
+        ({"Move1": "C54"}, "move1"),
+        ({"Move1": "C52", "Tray": f"{shots(C5='1')}***{EMPTY_SHOTS}"}, "move1"),
+        ({"Gain1": "H5A01H5A01"}, "gain1"),
+        ({"Gain2": "H5G01"}, "gain2"),
+        ({"Gain1": "V3C5"}, "gain1"),
+    ],
+)
 def test_unreadable_moves_and_fleets(params: dict[str, str], code: str) -> None:
     built = view(Method="Double", **params)
     assert {e.code for e in built.errors} == {code}
@@ -328,12 +385,14 @@ def prepared(rules: SeafightRules) -> Turn:
     assert turn.params == {"Method": "Prepare", "Input": "Two", "Count": "0"}
     assert "Gain1" not in turn.params  # player two does not see player one's fleet
     # The state written I (the manual's V3C5I), letters in any case.
-    written = "".join(OTHER[i:i + 4].lower() + "I" for i in range(0, len(OTHER), 5))
+    written = "".join(OTHER[i : i + 4].lower() + "I" for i in range(0, len(OTHER), 5))
     return rules.play(turn.state, written)
 
 
-@pytest.mark.parametrize("fleet", ["", "C5", "H5A01", "H5A01H5A01V4H21H3C51V3A71",
-                                   "H5G01V4H21H3C51V3A71H2F81", FLEET + "H2A91"])
+@pytest.mark.parametrize(
+    "fleet",
+    ["", "C5", "H5A01", "H5A01H5A01V4H21H3C51V3A71", "H5G01V4H21H3C51V3A71H2F81", FLEET + "H2A91"],
+)
 def test_rules_refuse_an_illegal_fleet(fleet: str) -> None:
     rules = SeafightRules()
     with pytest.raises(IllegalMove):
@@ -342,8 +401,14 @@ def test_rules_refuse_an_illegal_fleet(fleet: str) -> None:
 
 def test_after_both_fleets_player_one_fires_on_an_inverse_page() -> None:
     turn = prepared(SeafightRules())
-    assert turn.params == {"Method": "Inverse", "Input": "One", "Tray": f"{EMPTY_SHOTS}***"
-                           f"{EMPTY_SHOTS}", "Gain1": FLEET, "Gain2": "", "Count": "0"}
+    assert turn.params == {
+        "Method": "Inverse",
+        "Input": "One",
+        "Tray": f"{EMPTY_SHOTS}***{EMPTY_SHOTS}",
+        "Gain1": FLEET,
+        "Gain2": "",
+        "Count": "0",
+    }
     assert turn.state["fleets"] == [FLEET, OTHER]
 
 
@@ -396,16 +461,34 @@ def test_a_scripted_game_ends_with_its_known_winner() -> None:
         rules.play(turn.state, "A1")
 
 
-@pytest.mark.parametrize("state", [
-    {},
-    {"phase": "fire", "next": 3, "fleets": [FLEET, OTHER], "shots": [EMPTY_SHOTS] * 2,
-     "count": 0},
-    {"phase": "fire", "next": 1, "fleets": [FLEET, "H5A01"], "shots": [EMPTY_SHOTS] * 2,
-     "count": 0},
-    {"phase": "fire", "next": 1, "fleets": [FLEET, OTHER], "shots": ["0"] * 2, "count": 0},
-    {"phase": "sleep", "next": 1, "fleets": [FLEET, OTHER], "shots": [EMPTY_SHOTS] * 2,
-     "count": 0},
-])
+@pytest.mark.parametrize(
+    "state",
+    [
+        {},
+        {
+            "phase": "fire",
+            "next": 3,
+            "fleets": [FLEET, OTHER],
+            "shots": [EMPTY_SHOTS] * 2,
+            "count": 0,
+        },
+        {
+            "phase": "fire",
+            "next": 1,
+            "fleets": [FLEET, "H5A01"],
+            "shots": [EMPTY_SHOTS] * 2,
+            "count": 0,
+        },
+        {"phase": "fire", "next": 1, "fleets": [FLEET, OTHER], "shots": ["0"] * 2, "count": 0},
+        {
+            "phase": "sleep",
+            "next": 1,
+            "fleets": [FLEET, OTHER],
+            "shots": [EMPTY_SHOTS] * 2,
+            "count": 0,
+        },
+    ],
+)
 def test_a_corrupt_state_is_refused(state: dict[str, Any]) -> None:
     with pytest.raises(IllegalMove):
         SeafightRules().play(state, "A0")

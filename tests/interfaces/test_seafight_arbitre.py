@@ -9,14 +9,19 @@ from urllib.parse import urlencode
 
 import pytest
 
-from interfaces import IllegalMove, Player
-from interfaces.plugin import ArbitreRules, Turn
-from interfaces.protocol import read_context
-from interfaces.seafight import interface
-from interfaces.seafight.board import build
-from interfaces.seafight.engines import hunter_engine, random_engine
-from interfaces.seafight.fleet import EMPTY_SHOTS, check_classic, read_cell, read_fleet
 from tests.interfaces.drive import play_out
+from tournoyons_gui.interfaces import IllegalMove, Player
+from tournoyons_gui.interfaces.plugin import ArbitreRules, Turn
+from tournoyons_gui.interfaces.protocol import read_context
+from tournoyons_gui.interfaces.seafight import interface
+from tournoyons_gui.interfaces.seafight.board import build
+from tournoyons_gui.interfaces.seafight.engines import hunter_engine, random_engine
+from tournoyons_gui.interfaces.seafight.fleet import (
+    EMPTY_SHOTS,
+    check_classic,
+    read_cell,
+    read_fleet,
+)
 
 _arbitre = interface.arbitre
 assert _arbitre is not None
@@ -25,8 +30,25 @@ rules: ArbitreRules = _arbitre
 # A0-E0, H2-H5, C5-E5, A7-A9, F8-G8; and B1-B5, E3-H3, J5-J7, D8-F8, G0-H0.
 FLEET = "H5A01V4H21H3C51V3A71H2F81"
 OTHER = "V5B11H4E31V3J51H3D81H2G01"
-OTHER_CELLS = ["B1", "B2", "B3", "B4", "B5", "E3", "F3", "G3", "H3", "J5", "J6", "J7",
-               "D8", "E8", "F8", "G0", "H0"]
+OTHER_CELLS = [
+    "B1",
+    "B2",
+    "B3",
+    "B4",
+    "B5",
+    "E3",
+    "F3",
+    "G3",
+    "H3",
+    "J5",
+    "J6",
+    "J7",
+    "D8",
+    "E8",
+    "F8",
+    "G0",
+    "H0",
+]
 
 
 def shots(**codes: str) -> str:
@@ -77,24 +99,35 @@ def test_tray_is_own_shots_then_shots_on_own_board_and_move_carries_the_result()
     turn = play(rules.start(), FLEET, OTHER, "G0")
     request = rules.request(turn.state, Player.TWO, init_as_board=True)
     assert (request.move_id, dict(request.params)) == (
-        4, {"Turn": "4", "Move1": "G02", "Tray": EMPTY_SHOTS + shots(G0="2")})
+        4,
+        {"Turn": "4", "Move1": "G02", "Tray": EMPTY_SHOTS + shots(G0="2")},
+    )
     assert rules.request(turn.state, Player.TWO).params["Tray"] != "Init"
     turn = play(turn, "A0")
     request = rules.request(turn.state, Player.ONE)
     assert (request.move_id, dict(request.params)) == (
-        5, {"Turn": "5", "Move2": "A02", "Tray": shots(G0="2") + shots(A0="2")})
+        5,
+        {"Turn": "5", "Move2": "A02", "Tray": shots(G0="2") + shots(A0="2")},
+    )
     turn = play(turn, "H0")  # sinks G0-H0: both its cells become 3
     request = rules.request(turn.state, Player.TWO)
     assert request.params["Move1"] == "H03"
     assert request.params["Tray"] == shots(A0="2") + shots(G0="3", H0="3")
 
 
-@pytest.mark.parametrize("fleet", [
-    "", "A0", "H5A01", FLEET + "H2A91", "H5G01V4H21H3C51V3A71H2F81",  # sizes, past the edge
-    "H5A01V4A01H3C51V3A71H2F81",  # overlap
-    "H5A02V4H21H3C51V3A71H2F81",  # a ship already hit
-    "H5A01V4H21H3C51V3A71H2F8",
-])
+@pytest.mark.parametrize(
+    "fleet",
+    [
+        "",
+        "A0",
+        "H5A01",
+        FLEET + "H2A91",
+        "H5G01V4H21H3C51V3A71H2F81",  # sizes, past the edge
+        "H5A01V4A01H3C51V3A71H2F81",  # overlap
+        "H5A02V4H21H3C51V3A71H2F81",  # a ship already hit
+        "H5A01V4H21H3C51V3A71H2F8",
+    ],
+)
 def test_a_bad_fleet_is_illegal(fleet: str) -> None:
     with pytest.raises(IllegalMove, match="fleet"):
         rules.engine_value(rules.start().state, Player.ONE, fleet)
@@ -163,7 +196,8 @@ def test_in_progress_requests_never_carry_a_fleet() -> None:
         tray = params["Tray"]
         assert tray == "Init" or (len(tray) == 200 and set(tray) <= set("0123"))
     assert [p["Turn"] for _, p in played.requests] == [
-        str(n) for n in range(1, len(played.requests) + 1)]
+        str(n) for n in range(1, len(played.requests) + 1)
+    ]
 
 
 def test_a_persons_page_shows_only_their_fleet_and_the_others_sunk_ships() -> None:
@@ -215,8 +249,10 @@ def test_hunter_fires_along_the_line_of_its_hits() -> None:
     assert all((ord(c[0]) - 65 + int(c[1])) % 2 == 0 for c in cells)
 
 
-@pytest.mark.parametrize("engines", [("random", "random"), ("random", "hunter"),
-                                     ("hunter", "random"), ("hunter", "hunter")])
+@pytest.mark.parametrize(
+    "engines",
+    [("random", "random"), ("random", "hunter"), ("hunter", "random"), ("hunter", "hunter")],
+)
 def test_built_in_engines_play_legal_games_to_the_end(engines: tuple[str, str]) -> None:
     for _ in range(3):
         played = play_out(interface, engines, init_as_board=engines[0] == "hunter")

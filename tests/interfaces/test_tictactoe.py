@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from interfaces.plugin import IllegalMove
-from interfaces.protocol import Player, read_context
-from interfaces.tictactoe.board import build, player_to_move
-from interfaces.tictactoe.rules import TicTacToeRules
+from tournoyons_gui.interfaces.plugin import IllegalMove
+from tournoyons_gui.interfaces.protocol import Player, read_context
+from tournoyons_gui.interfaces.tictactoe.board import build, player_to_move
+from tournoyons_gui.interfaces.tictactoe.rules import TicTacToeRules
 
 
 def states(query: str) -> str:
@@ -52,9 +52,15 @@ def test_a_move_already_in_the_tray_is_marked_last() -> None:
     assert view.cells[0].last_move is Player.ONE
 
 
-@pytest.mark.parametrize(("query", "code"), [("Move1=0", "move1"), ("Move2=10", "move2"),
-                                             ("Tray=200000000&Move1=1", "move1"),
-                                             ("Move1=A", "move1")])
+@pytest.mark.parametrize(
+    ("query", "code"),
+    [
+        ("Move1=0", "move1"),
+        ("Move2=10", "move2"),
+        ("Tray=200000000&Move1=1", "move1"),
+        ("Move1=A", "move1"),
+    ],
+)
 def test_unreadable_moves(query: str, code: str) -> None:
     assert codes(query) == {code}
 

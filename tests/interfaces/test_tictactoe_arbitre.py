@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from interfaces import IllegalMove, Player
-from interfaces.tictactoe import interface
 from tests.interfaces.drive import play_out
+from tournoyons_gui.interfaces import IllegalMove, Player
+from tournoyons_gui.interfaces.tictactoe import interface
+from tournoyons_gui.interfaces.tictactoe.rules import TicTacToeRules
 
-rules = interface.arbitre
-assert rules is not None
+rules = TicTacToeRules()
+assert interface.arbitre is not None
 
 
 def test_turn_one_gets_the_explicit_empty_board_never_init() -> None:
@@ -23,7 +24,9 @@ def test_second_player_gets_the_first_players_cell_in_move1() -> None:
     assert rules.asked(turn.state) == (Player.TWO,)
     request = rules.request(turn.state, Player.TWO)
     assert (request.move_id, dict(request.params)) == (
-        2, {"Turn": "2", "Move1": "5", "Tray": "000010000"})
+        2,
+        {"Turn": "2", "Move1": "5", "Tray": "000010000"},
+    )
 
 
 @pytest.mark.parametrize("value", ["0", "10", "A", "", "5 ", "05"])
@@ -46,7 +49,10 @@ def test_final_call_and_result_after_a_line() -> None:
     assert result is not None and result.winner is Player.ONE
     assert rules.asked(state) == ()
     assert dict(rules.final(state, Player.TWO)) == {
-        "Turn": "5", "Move1": "3", "Tray": "112220000".replace("112220000", state["tray"])}
+        "Turn": "5",
+        "Move1": "3",
+        "Tray": "112220000".replace("112220000", state["tray"]),
+    }
     assert rules.final(state, Player.ONE)["Move2"] == "5"
 
 
@@ -57,8 +63,9 @@ def test_pages_hide_nothing_and_never_carry_input() -> None:
     assert rules.page(turn, None, asking=False) == page
 
 
-@pytest.mark.parametrize("engines", [("random", "random"), ("random", "perfect"),
-                                     ("perfect", "random")])
+@pytest.mark.parametrize(
+    "engines", [("random", "random"), ("random", "perfect"), ("perfect", "random")]
+)
 def test_built_in_engines_play_legal_games_to_the_end(engines: tuple[str, str]) -> None:
     for _ in range(20):
         played = play_out(interface, engines)

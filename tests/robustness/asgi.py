@@ -13,10 +13,18 @@ __all__ = ["get_many"]
 
 async def _get(app: Any, path: str, query: bytes) -> tuple[int, bytes]:
     scope = {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
-        "scheme": "http", "path": path, "raw_path": path.encode(), "root_path": "",
-        "query_string": query, "headers": [(b"host", b"fuzz.test")],
-        "client": ("127.0.0.1", 1), "server": ("fuzz.test", 80),
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": query,
+        "headers": [(b"host", b"fuzz.test")],
+        "client": ("127.0.0.1", 1),
+        "server": ("fuzz.test", 80),
     }
     status = 0
     body = bytearray()

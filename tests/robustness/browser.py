@@ -8,13 +8,19 @@ from urllib.parse import quote
 
 from playwright.sync_api import Frame, Page
 
-from interfaces.plugin import SetInterface
-from interfaces.protocol import read_context
 from tests.browser.helpers import RECORD_RETURNS
+from tournoyons_gui.interfaces.plugin import SetInterface
+from tournoyons_gui.interfaces.protocol import read_context
 
 __all__ = [
-    "EMBED", "RECORD_RETURNS", "SHOWS_IN_FRAMES", "Host", "first_value",
-    "open_ready", "raw_url", "wait_ready",
+    "EMBED",
+    "RECORD_RETURNS",
+    "SHOWS_IN_FRAMES",
+    "Host",
+    "first_value",
+    "open_ready",
+    "raw_url",
+    "wait_ready",
 ]
 
 # What may stay as written in a URL we hand Chromium; everything else is %-escaped, which
@@ -37,8 +43,10 @@ _SHOWS = """doc => {
 # For each page embedded by :class:`Host`, in order: whether its body shows something (a
 # board, an error sign, a name, the count or the legend), or it is Method None, the empty
 # interface by design.
-SHOWS_IN_FRAMES = ("() => [...document.querySelectorAll('body > iframe')]"
-                   f".map(frame => ({_SHOWS})(frame.contentDocument))")
+SHOWS_IN_FRAMES = (
+    "() => [...document.querySelectorAll('body > iframe')]"
+    f".map(frame => ({_SHOWS})(frame.contentDocument))"
+)
 
 
 def raw_url(base: str, interface: SetInterface, query: bytes) -> str:
@@ -112,10 +120,15 @@ class Host:
         self.page = page
         # The host page is the test's own, on the server's origin, never asked of the server.
         url = base + "/__host__"
-        page.route(url, lambda route: route.fulfill(
-            status=200, content_type="text/html",
-            body='<!doctype html><html lang="fr"><head><link rel="icon" href="data:,">'
-                 '<title>host</title></head><body></body></html>'))
+        page.route(
+            url,
+            lambda route: route.fulfill(
+                status=200,
+                content_type="text/html",
+                body='<!doctype html><html lang="fr"><head><link rel="icon" href="data:,">'
+                "<title>host</title></head><body></body></html>",
+            ),
+        )
         page.goto(url)
 
     def embed(self, urls: list[str]) -> list[Frame]:
@@ -127,8 +140,7 @@ class Host:
             frame = self.page.frame(name=f"embed-{k}")
             assert frame is not None, "an embedded page has no frame"
             if not is_ready:
-                frame.wait_for_selector("html[data-ready='true']", state="attached",
-                                        timeout=5000)
+                frame.wait_for_selector("html[data-ready='true']", state="attached", timeout=5000)
             frames.append(frame)
         return frames
 
@@ -137,4 +149,6 @@ class Host:
         self.page.evaluate(
             "k => document.querySelectorAll('body > iframe').forEach((f, i) => {"
             " f.style.zIndex = i === k ? '1' : '0';"
-            " f.style.visibility = i === k ? 'visible' : 'hidden'; })", index)
+            " f.style.visibility = i === k ? 'visible' : 'hidden'; })",
+            index,
+        )

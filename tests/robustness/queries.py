@@ -13,22 +13,50 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from interfaces.plugin import SetInterface
-from interfaces.protocol import Method, read_context
+from tournoyons_gui.interfaces.plugin import SetInterface
+from tournoyons_gui.interfaces.protocol import Method, read_context
 
 __all__ = ["Shape", "encode", "random_queries", "shape_of"]
 
 # Every parameter of spec section 2, the aliases, and a few the Arbitre sends that we ignore.
 NAMES = (
-    "Set", "Method", "Mode", "Tray", "Move1", "Move2", "Gain1", "Gain2", "Input", "Name1",
-    "Name2", "Legend", "Count", "Color", "URLReturn", "Return", "Wait", "Mute", "WebTest",
-    "Game", "MoveId", "Turn",
+    "Set",
+    "Method",
+    "Mode",
+    "Tray",
+    "Move1",
+    "Move2",
+    "Gain1",
+    "Gain2",
+    "Input",
+    "Name1",
+    "Name2",
+    "Legend",
+    "Count",
+    "Color",
+    "URLReturn",
+    "Return",
+    "Wait",
+    "Mute",
+    "WebTest",
+    "Game",
+    "MoveId",
+    "Turn",
 )
 METHODS = (*(m.value for m in Method), "Standard", "END", "nOnE", "Prepare", "", "Bogus", "0")
 INPUTS = ("One", "Two", "one", "TWO", "1", "2", "0", "3", "Three", "", " One ", "-1")
 COLORS = ("ff0000", "#00F", "abc", "#12345", "red", "red;background:url(javascript:1)", "")
-URLS = ("http://example.com/r", "https://x.test/r?a=1", "//host/p", "/return?tag=fuzz",
-        "javascript:alert(1)", "data:text/html,x", " \tjava\nscript:1", "", "ftp://x")
+URLS = (
+    "http://example.com/r",
+    "https://x.test/r?a=1",
+    "//host/p",
+    "/return?tag=fuzz",
+    "javascript:alert(1)",
+    "data:text/html,x",
+    " \tjava\nscript:1",
+    "",
+    "ftp://x",
+)
 WAITS = ("0", "5", "600", "601", "99999999999999999999", "-1", "1.5", "x", "")
 JUNK = "\x00\x01\x1f\x7f<>\"'&;=%+#?/\\ éÿ\u2028\ufeff😀\U0010ffff"
 
@@ -46,9 +74,15 @@ def shape_of(interface: SetInterface) -> Shape:
     """Return the Set's sample Tray, the characters of its values, and sample values."""
     sample = dict(interface.sample)
     view = interface.build(read_context({k.lower(): v for k, v in sample.items()}))
-    values = tuple(
-        v for k, v in sample.items() if k.lower() in ("move1", "move2", "gain1", "gain2", "tray")
-    ) + tuple(view.playable) + (view.tray,)
+    values = (
+        tuple(
+            v
+            for k, v in sample.items()
+            if k.lower() in ("move1", "move2", "gain1", "gain2", "tray")
+        )
+        + tuple(view.playable)
+        + (view.tray,)
+    )
     alphabet = "".join(sorted(set("".join(values)) | set("0123456789")))
     return Shape(tray=view.tray or sample.get("Tray", ""), alphabet=alphabet, values=values)
 
@@ -140,8 +174,26 @@ def encode(rng: random.Random, text: str) -> bytes:
     out = quote(text, safe="")
     for _ in range(rng.randint(1, 3)):
         where = rng.randint(0, len(out))
-        out = out[:where] + rng.choice(("%", "%z", "%4", "%u", "%u12", "%uD800", "%uDC00",
-                                        "%%", "%G0", "%u00e9", "%C3", "%FF%FE")) + out[where:]
+        out = (
+            out[:where]
+            + rng.choice(
+                (
+                    "%",
+                    "%z",
+                    "%4",
+                    "%u",
+                    "%u12",
+                    "%uD800",
+                    "%uDC00",
+                    "%%",
+                    "%G0",
+                    "%u00e9",
+                    "%C3",
+                    "%FF%FE",
+                )
+            )
+            + out[where:]
+        )
     return out.encode()
 
 

@@ -14,11 +14,11 @@ import os
 import pytest
 from playwright.sync_api import Page
 
-from interfaces.plugin import SetInterface
-from interfaces.registry import load_registry
 from tests.browser.helpers import PageWatch
 from tests.robustness.browser import EMBED, SHOWS_IN_FRAMES, Host, raw_url
 from tests.robustness.queries import random_queries
+from tournoyons_gui.interfaces.plugin import SetInterface
+from tournoyons_gui.interfaces.registry import load_registry
 
 REGISTRY = load_registry()
 SETS = [pytest.param(interface, id=interface.key) for interface in REGISTRY]
@@ -41,7 +41,7 @@ def test_generated_queries_load_without_error_and_never_blank(
     blank: list[bytes] = []
     errors: list[tuple[list[bytes], list[str]]] = []
     for start in range(0, QUERIES, BATCH):
-        batch = queries[start:min(start + BATCH, QUERIES)]
+        batch = queries[start : min(start + BATCH, QUERIES)]
         host.embed([raw_url(live_server, interface, q + b"&Wait=0&Mute=1") for q in batch])
         shown = page.evaluate(SHOWS_IN_FRAMES)
         blank += [q for q, seen in zip(batch, shown, strict=True) if not seen]

@@ -20,12 +20,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interfaces.plugin import SetInterface
-from interfaces.protocol import read_context
-from interfaces.registry import load_registry
-from server import create_app
 from tests.robustness.asgi import get_many
 from tests.robustness.queries import NAMES, random_queries, shape_of
+from tournoyons_gui.interfaces.plugin import SetInterface
+from tournoyons_gui.interfaces.protocol import read_context
+from tournoyons_gui.interfaces.registry import load_registry
+from tournoyons_gui.server import create_app
 
 REGISTRY = load_registry()
 SETS = [pytest.param(interface, id=interface.key) for interface in REGISTRY]
@@ -110,10 +110,14 @@ def test_the_oracle_tells_a_broken_page() -> None:
 def _pairs(interface: SetInterface) -> st.SearchStrategy[bytes]:
     shape = shape_of(interface)
     text = st.text(alphabet=st.sampled_from(shape.alphabet + "%u&=+ *?<>\"'\x00é😀"), max_size=30)
-    value = st.one_of(st.sampled_from(shape.values), text, st.binary(max_size=20).map(
-        lambda b: b.decode("latin-1")))
+    value = st.one_of(
+        st.sampled_from(shape.values),
+        text,
+        st.binary(max_size=20).map(lambda b: b.decode("latin-1")),
+    )
     name = st.sampled_from(NAMES).flatmap(
-        lambda n: st.sampled_from((n, n.lower(), n.upper(), n.swapcase())))
+        lambda n: st.sampled_from((n, n.lower(), n.upper(), n.swapcase()))
+    )
 
     def encode(pair: tuple[str, str]) -> bytes:
         return (pair[0] + "=" + pair[1]).encode("utf-8", errors="surrogatepass")
@@ -125,8 +129,13 @@ def _pairs(interface: SetInterface) -> st.SearchStrategy[bytes]:
 def test_hypothesis_queries_never_break_build_or_page(
     interface: SetInterface, fuzz_app: Any
 ) -> None:
-    @settings(max_examples=PROPERTY_EXAMPLES, deadline=None, derandomize=True, database=None,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @settings(
+        max_examples=PROPERTY_EXAMPLES,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
     @given(query=_pairs(interface))
     def prop(query: bytes) -> None:
         assert check(interface, fuzz_app, [query]) == []

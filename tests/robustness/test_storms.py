@@ -23,14 +23,15 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import Frame, Page
 
-from interfaces.plugin import SetInterface
-from interfaces.registry import load_registry
 from tests.browser.helpers import PageWatch, hold_enter, query, sink
 from tests.robustness.browser import RECORD_RETURNS, Host
+from tournoyons_gui.interfaces.plugin import SetInterface
+from tournoyons_gui.interfaces.registry import load_registry
 
 REGISTRY = load_registry()
-SETS = [pytest.param(index, interface, id=interface.key)
-        for index, interface in enumerate(REGISTRY)]
+SETS = [
+    pytest.param(index, interface, id=interface.key) for index, interface in enumerate(REGISTRY)
+]
 STORMS = int(os.environ.get("TOURNOYONS_STORMS", "1000"))
 BATCH = 100  # storms between two reads of the sink's log (it keeps the last 1000)
 EMBEDDED = 5  # storm pages embedded at once
@@ -70,17 +71,27 @@ SETUPS: dict[str, tuple[Setup, ...]] = {
     # The guess is composed with the palette, then the validate control returns it.
     "mastermind": (Setup(prepare=tuple(f"[data-pick='{c}']" for c in "ABCD")),),
     # Firing (the sample, Method Inverse), and placing a fleet (Method Prepare).
-    "seafight": (Setup(), Setup(params=(("Method", "Prepare"),),
-                                prepare=("[data-action='random']",),
-                                target="[data-action='validate']")),
+    "seafight": (
+        Setup(),
+        Setup(
+            params=(("Method", "Prepare"),),
+            prepare=("[data-action='random']",),
+            target="[data-action='validate']",
+        ),
+    ),
 }
 
 
 def storm_url(base: str, interface: SetInterface, setup: Setup, tag: str) -> str:
     """Return the page asking for a move, its return going to the sink with ``tag``."""
     # Sound is not under test here: muted, a page spares starting an AudioContext.
-    params = {**interface.sample, **dict(setup.params), "Wait": "0", "Mute": "1",
-              "URLReturn": sink(base, tag)}
+    params = {
+        **interface.sample,
+        **dict(setup.params),
+        "Wait": "0",
+        "Mute": "1",
+        "URLReturn": sink(base, tag),
+    }
     params.setdefault("Input", "One")
     return f"{base}/{interface.key}/?{query(params)}"
 
@@ -155,8 +166,12 @@ def test_every_storm_returns_exactly_one_value(
     for start in range(0, count, EMBEDDED):
         numbers = range(start, min(start + EMBEDDED, count))
         tags = [f"{run}-{n}-{KINDS[n % len(KINDS)]}" for n in numbers]
-        frames = host.embed([storm_url(live_server, interface, setups[n % len(setups)], tag)
-                             for n, tag in zip(numbers, tags, strict=True)])
+        frames = host.embed(
+            [
+                storm_url(live_server, interface, setups[n % len(setups)], tag)
+                for n, tag in zip(numbers, tags, strict=True)
+            ]
+        )
         # One storm per page, each page on top in turn; then every page's return.
         for k, (n, frame) in enumerate(zip(numbers, frames, strict=True)):
             setup = setups[n % len(setups)]

@@ -19,11 +19,11 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 from playwright.sync_api import Dialog, Frame, Page, Route
 
-from interfaces.plugin import SetInterface
-from interfaces.registry import load_registry
 from tests.browser.helpers import PageWatch
 from tests.robustness.browser import RECORD_RETURNS, Host, first_value, open_ready
 from tests.robustness.xss import CSS_PAYLOADS, PAYLOADS
+from tournoyons_gui.interfaces.plugin import SetInterface
+from tournoyons_gui.interfaces.registry import load_registry
 
 REGISTRY = load_registry()
 SETS = [pytest.param(interface, id=interface.key) for interface in REGISTRY]
@@ -92,8 +92,11 @@ class Oracle:
         dialog.dismiss()
 
     def _on_url(self, url: str) -> None:
-        if urlsplit(url).scheme not in ("http", "https") and url != "data:," and (
-                url not in self.foreign):
+        if (
+            urlsplit(url).scheme not in ("http", "https")
+            and url != "data:,"
+            and (url not in self.foreign)
+        ):
             self.foreign.append(url)
 
     def visit(self, url: str, value: str | None = None) -> None:
@@ -127,11 +130,13 @@ class Oracle:
 
     def findings(self) -> list[str]:
         """Return every sign that a payload worked (empty: none did)."""
-        return ([f"dialog {m!r}" for m in self.dialogs] +
-                [f"loaded {u[:80]}" for u in self.foreign] +
-                [f"named {u[:80]}" for u in self.named] +
-                [f"window.__xss set on {u[:200]}" for u in self.probed] +
-                [f"returned to {r}" for r in sorted(self.returns - {"http:", "https:"})])
+        return (
+            [f"dialog {m!r}" for m in self.dialogs]
+            + [f"loaded {u[:80]}" for u in self.foreign]
+            + [f"named {u[:80]}" for u in self.named]
+            + [f"window.__xss set on {u[:200]}" for u in self.probed]
+            + [f"returned to {r}" for r in sorted(self.returns - {"http:", "https:"})]
+        )
 
 
 @pytest.mark.parametrize("interface", SETS)
@@ -149,12 +154,14 @@ def test_payloads_in_every_text_and_return_url_never_run(
         hostile = {slot: PAYLOADS[(k + i) % count] for i, slot in enumerate(SLOTS)}
         url_name = "URLReturn" if k % 2 == 0 else "rEtUrN"  # the alias, in odd case
         pairs = [f"{name}={quote(v, safe='')}" for name, v in sample.items()]
-        pairs += [f"{url_name if slot == 'URLReturn' else slot}={written(v)}"
-                  for slot, v in hostile.items()]
+        pairs += [
+            f"{url_name if slot == 'URLReturn' else slot}={written(v)}"
+            for slot, v in hostile.items()
+        ]
         pairs.append(f"Color={written(CSS_PAYLOADS[k % len(CSS_PAYLOADS)])}")
         urls.append(f"{live_server}/{interface.key}/?{'&'.join(pairs)}")
     for start in range(0, count, BATCH):
-        oracle.visit_embedded(host, urls[start:start + BATCH], value)
+        oracle.visit_embedded(host, urls[start : start + BATCH], value)
     assert oracle.findings() == []
     if value is not None:
         assert oracle.returns, "no move was ever returned: the return oracle saw nothing"
@@ -184,10 +191,15 @@ def test_the_oracle_sees_a_page_that_writes_text_as_html(live_server: str, page:
     def vulnerable(route: Route) -> None:
         answer = route.fetch()
         legend = parse_qs(urlsplit(route.request.url).query).get("Legend", [""])[-1]
-        body = re.sub(r"(<p class=\"legend\" data-legend>).*?(</p>)",
-                      lambda m: m.group(1) + legend + m.group(2), answer.text(), flags=re.S)
-        route.fulfill(status=answer.status, body=body,
-                      headers={"content-type": "text/html; charset=utf-8"})
+        body = re.sub(
+            r"(<p class=\"legend\" data-legend>).*?(</p>)",
+            lambda m: m.group(1) + legend + m.group(2),
+            answer.text(),
+            flags=re.S,
+        )
+        route.fulfill(
+            status=answer.status, body=body, headers={"content-type": "text/html; charset=utf-8"}
+        )
 
     base = f"{live_server}/tictactoe/?Tray=120000000&Wait=0&Legend="
     oracle = Oracle(page)

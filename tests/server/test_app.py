@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from interfaces.plugin import SetInterface, View
-from interfaces.protocol import Context
-from interfaces.registry import Registry, load_registry
-from server import create_app
+from tournoyons_gui.interfaces.plugin import SetInterface, View
+from tournoyons_gui.interfaces.protocol import Context
+from tournoyons_gui.interfaces.registry import Registry, load_registry
+from tournoyons_gui.server import create_app
 
 PAGES = [
     "/?Set=TicTacToe&Tray=Init&Input=One",
@@ -48,11 +48,18 @@ def test_a_query_without_set_is_an_empty_interface(client: TestClient) -> None:
 
 @pytest.mark.parametrize(
     ("url", "name"),
-    [("/?Set=TicTacToe", "TicTacToe"), ("/?set=tictactoe", "TicTacToe"),
-     ("/?SET=TICTACTOE", "TicTacToe"), ("/?Set=ChiFouMi", "Rochambeau"),
-     ("/?Set=rochambeau", "Rochambeau"), ("/tictactoe/", "TicTacToe"),
-     ("/TicTacToe", "TicTacToe"), ("/chifoumi/?Move1=1", "Rochambeau"),
-     ("/tictactoe/?Set=Rochambeau", "TicTacToe"), ("/nim/", "Nim")],
+    [
+        ("/?Set=TicTacToe", "TicTacToe"),
+        ("/?set=tictactoe", "TicTacToe"),
+        ("/?SET=TICTACTOE", "TicTacToe"),
+        ("/?Set=ChiFouMi", "Rochambeau"),
+        ("/?Set=rochambeau", "Rochambeau"),
+        ("/tictactoe/", "TicTacToe"),
+        ("/TicTacToe", "TicTacToe"),
+        ("/chifoumi/?Move1=1", "Rochambeau"),
+        ("/tictactoe/?Set=Rochambeau", "TicTacToe"),
+        ("/nim/", "Nim"),
+    ],
 )
 def test_sets_by_name_alias_and_path(client: TestClient, url: str, name: str) -> None:
     assert f'data-set="{name}"' in html_of(client, url)
@@ -88,8 +95,9 @@ def test_security_headers(client: TestClient, url: str) -> None:
 
 
 def test_frame_ancestors_is_configurable(tmp_path: Path) -> None:
-    app = create_app(frame_ancestors="'self' https://tournoyons.com",
-                     database=str(tmp_path / "arbitre.sqlite3"))
+    app = create_app(
+        frame_ancestors="'self' https://tournoyons.com", database=str(tmp_path / "arbitre.sqlite3")
+    )
     with TestClient(app) as client:
         csp = client.get(PAGES[0]).headers["content-security-policy"]
     assert csp.endswith("frame-ancestors 'self' https://tournoyons.com")
@@ -176,8 +184,11 @@ def test_the_return_sink_logs_every_value(client: TestClient) -> None:
     client.get("/return?tag=sinktest&ReturnValue=%3Cb%3E")
     answer = client.get("/return?tag=sinktest&ReturnValue=7")
     assert answer.headers["cache-control"] == "no-store"
-    values = [e["value"] for e in client.get("/return/log?tag=sinktest").json()
-              if e["params"].get("tag") == "sinktest"]
+    values = [
+        e["value"]
+        for e in client.get("/return/log?tag=sinktest").json()
+        if e["params"].get("tag") == "sinktest"
+    ]
     assert values == ["5", "<b>", "7"]
     assert "<b>" not in client.get("/return?tag=sinktest&ReturnValue=%3Cb%3E").text
 
@@ -201,21 +212,27 @@ def test_tester_api_plays_a_game(client: TestClient) -> None:
     played = client.post("/tester/TicTacToe/play", json={"state": new["state"], "value": "5"})
     assert played.status_code == 200
     assert played.json()["params"]["Tray"] == "000010000"
-    taken = client.post("/tester/tictactoe/play",
-                        json={"state": played.json()["state"], "value": "5"})
+    taken = client.post(
+        "/tester/tictactoe/play", json={"state": played.json()["state"], "value": "5"}
+    )
     assert taken.status_code == 422
     assert "taken" in taken.json()["error"]
 
 
 @pytest.mark.parametrize(
     ("url", "body", "status"),
-    [("/tester/chess/new", None, 404), ("/tester/nim/jump", None, 404),
-     ("/tester/tictactoe/jump", None, 404), ("/tester/tictactoe/play", b"not json", 400),
-     ("/tester/tictactoe/play", b'{"state": 3, "value": "1"}', 400),
-     ("/tester/tictactoe/play", b'{"state": {}, "value": 1}', 400)],
+    [
+        ("/tester/chess/new", None, 404),
+        ("/tester/nim/jump", None, 404),
+        ("/tester/tictactoe/jump", None, 404),
+        ("/tester/tictactoe/play", b"not json", 400),
+        ("/tester/tictactoe/play", b'{"state": 3, "value": "1"}', 400),
+        ("/tester/tictactoe/play", b'{"state": {}, "value": 1}', 400),
+    ],
 )
-def test_tester_api_refuses_nonsense(client: TestClient, url: str, body: bytes | None,
-                                     status: int) -> None:
+def test_tester_api_refuses_nonsense(
+    client: TestClient, url: str, body: bytes | None, status: int
+) -> None:
     assert client.post(url, content=body).status_code == status
 
 
@@ -233,8 +250,12 @@ def _explode(ctx: Context) -> View:
 
 
 def test_a_failing_set_never_answers_500(tmp_path: Path) -> None:
-    broken = SetInterface(name="Broken", build=_explode, package="interfaces.tictactoe",
-                          template="tictactoe/page.html")
+    broken = SetInterface(
+        name="Broken",
+        build=_explode,
+        package="tournoyons_gui.interfaces.tictactoe",
+        template="tictactoe/page.html",
+    )
     app = create_app(registry=Registry([broken]), database=str(tmp_path / "arbitre.sqlite3"))
     with TestClient(app) as client:
         answer = client.get("/?Set=Broken&Name1=Ann&Legend=hello")
@@ -245,10 +266,16 @@ def test_a_failing_set_never_answers_500(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "query",
-    ["Set=TicTacToe&Tray=%00%01%FF", "Set=TicTacToe&Tray=" + "1" * 5000,
-     "Set=Rochambeau&Gain1=%uZZZZ&Move1=%", "Set=TicTacToe&Name1=" + "%E9" * 3000,
-     "Set=TicTacToe&Wait=999999999999999999999", "Set=TicTacToe&&&===&Input=3&Method=x",
-     "Set=TicTacToe&Color=%22%3E%3Cscript%3E", "Set=Rochambeau&URLReturn=javascript:alert(1)"],
+    [
+        "Set=TicTacToe&Tray=%00%01%FF",
+        "Set=TicTacToe&Tray=" + "1" * 5000,
+        "Set=Rochambeau&Gain1=%uZZZZ&Move1=%",
+        "Set=TicTacToe&Name1=" + "%E9" * 3000,
+        "Set=TicTacToe&Wait=999999999999999999999",
+        "Set=TicTacToe&&&===&Input=3&Method=x",
+        "Set=TicTacToe&Color=%22%3E%3Cscript%3E",
+        "Set=Rochambeau&URLReturn=javascript:alert(1)",
+    ],
 )
 def test_junk_never_answers_500(client: TestClient, query: str) -> None:
     answer = client.get("/?" + query)

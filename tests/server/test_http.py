@@ -9,7 +9,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from server.http import (
+from tournoyons_gui.server.http import (
     NotModifiedResponse,
     SecurityHeaders,
     content_security_policy,
@@ -23,9 +23,19 @@ TAG, GZ = '"abc"', '"abc-gz"'
 
 @pytest.mark.parametrize(
     ("header", "held"),
-    [("", False), ("*", True), (TAG, True), (GZ, True), (f"W/{TAG}", True),
-     (f'"x", {TAG}', True), (f'"x" , W/{GZ}', True), ('"x"', False), ('"abc', False),
-     ("abc", False), ('"x-gz"', False)],
+    [
+        ("", False),
+        ("*", True),
+        (TAG, True),
+        (GZ, True),
+        (f"W/{TAG}", True),
+        (f'"x", {TAG}', True),
+        (f'"x" , W/{GZ}', True),
+        ('"x"', False),
+        ('"abc', False),
+        ("abc", False),
+        ('"x-gz"', False),
+    ],
 )
 def test_is_not_modified(header: str, held: bool) -> None:
     assert is_not_modified(header, TAG, GZ) is held
@@ -37,14 +47,24 @@ def test_is_not_modified_only_for_the_tags_given() -> None:
 
 
 def test_a_304_keeps_only_the_headers_a_304_may_carry() -> None:
-    answer = NotModifiedResponse([
-        (b"etag", b'"a"'), (b"cache-control", b"no-cache"), (b"vary", b"Accept-Encoding"),
-        (b"content-encoding", b"gzip"), (b"content-length", b"12"),
-        (b"content-type", b"text/html"), (b"expires", b"0"),
-    ])
+    answer = NotModifiedResponse(
+        [
+            (b"etag", b'"a"'),
+            (b"cache-control", b"no-cache"),
+            (b"vary", b"Accept-Encoding"),
+            (b"content-encoding", b"gzip"),
+            (b"content-length", b"12"),
+            (b"content-type", b"text/html"),
+            (b"expires", b"0"),
+        ]
+    )
     assert answer.status_code == 304 and answer.body == b""
-    assert answer.raw_headers == [(b"etag", b'"a"'), (b"cache-control", b"no-cache"),
-                                  (b"vary", b"Accept-Encoding"), (b"expires", b"0")]
+    assert answer.raw_headers == [
+        (b"etag", b'"a"'),
+        (b"cache-control", b"no-cache"),
+        (b"vary", b"Accept-Encoding"),
+        (b"expires", b"0"),
+    ]
 
 
 def _app() -> Starlette:
@@ -78,8 +98,9 @@ def test_respond_negotiates_gzip_and_answers_304_for_either_tag() -> None:
 
 
 def test_security_headers_are_on_every_answer_even_a_500() -> None:
-    client = TestClient(SecurityHeaders(_app(), frame_ancestors="'self'"),
-                        raise_server_exceptions=False)
+    client = TestClient(
+        SecurityHeaders(_app(), frame_ancestors="'self'"), raise_server_exceptions=False
+    )
     for url, status in (("/", 200), ("/gone", 404), ("/boom", 500)):
         answer = client.get(url)
         assert answer.status_code == status

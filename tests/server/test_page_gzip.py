@@ -6,7 +6,7 @@ import gzip
 
 from starlette.testclient import TestClient
 
-from server.http import make_page
+from tournoyons_gui.server.http import make_page
 
 PAGE = "/tictactoe/?Tray=Init&Input=One&Name1=MissOne&Name2=MrTwo"
 
@@ -27,7 +27,7 @@ def test_each_encoding_has_its_own_etag_and_both_answer_304(client: TestClient) 
     plain = client.get(PAGE, headers={"Accept-Encoding": "identity"}).headers["etag"]
     zipped = client.get(PAGE, headers={"Accept-Encoding": "gzip"}).headers["etag"]
     assert plain != zipped and zipped == plain[:-1] + '-gz"'
-    for held in (plain, zipped, f'W/{zipped}', f'"other", {plain}'):
+    for held in (plain, zipped, f"W/{zipped}", f'"other", {plain}'):
         again = client.get(PAGE, headers={"Accept-Encoding": "gzip", "If-None-Match": held})
         assert again.status_code == 304 and again.content == b""
     other = client.get(PAGE, headers={"Accept-Encoding": "gzip", "If-None-Match": '"x-gz"'})

@@ -9,18 +9,30 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from interfaces.protocol import Method, read_context
-from interfaces.registry import load_registry
-from interfaces.runtime import RuntimeConfig
-from server.assets import load_assets
-from server.environment import make_environment
-from server.pages import PAGE_CACHE_SIZE, Pages
-from server.tester import Tester
 from tests.robustness.asgi import get_many
+from tournoyons_gui.interfaces.protocol import Method, read_context
+from tournoyons_gui.interfaces.registry import load_registry
+from tournoyons_gui.interfaces.runtime import RuntimeConfig
+from tournoyons_gui.server.assets import load_assets
+from tournoyons_gui.server.environment import make_environment
+from tournoyons_gui.server.pages import PAGE_CACHE_SIZE, Pages
+from tournoyons_gui.server.tester import Tester
 
 CONTEXT = re.compile(r'<script type="application/json" id="tournoyons-context">(.*?)</script>')
-KEYS = ["set", "method", "player", "input", "playable", "composed", "tray", "urlReturn",
-        "wait", "mute", "webtest", "sound"]
+KEYS = [
+    "set",
+    "method",
+    "player",
+    "input",
+    "playable",
+    "composed",
+    "tray",
+    "urlReturn",
+    "wait",
+    "mute",
+    "webtest",
+    "sound",
+]
 
 
 def runtime_of(client: TestClient, url: str) -> dict[str, Any]:
@@ -37,13 +49,23 @@ def test_the_runtime_config_has_its_keys_in_order() -> None:
 
 
 def test_a_page_asking_for_a_move(client: TestClient) -> None:
-    config = runtime_of(client, "/tictactoe/?Tray=100000000&Input=Two&Wait=5&Mute=1"
-                                "&URLReturn=http%3A%2F%2Fh.test%2Fr")
+    config = runtime_of(
+        client,
+        "/tictactoe/?Tray=100000000&Input=Two&Wait=5&Mute=1&URLReturn=http%3A%2F%2Fh.test%2Fr",
+    )
     assert config == {
-        "set": "TicTacToe", "method": "standard", "player": 2, "input": True,
-        "playable": ["2", "3", "4", "5", "6", "7", "8", "9"], "composed": False,
-        "tray": "100000000", "urlReturn": "http://h.test/r", "wait": 5, "mute": True,
-        "webtest": False, "sound": config["sound"],
+        "set": "TicTacToe",
+        "method": "standard",
+        "player": 2,
+        "input": True,
+        "playable": ["2", "3", "4", "5", "6", "7", "8", "9"],
+        "composed": False,
+        "tray": "100000000",
+        "urlReturn": "http://h.test/r",
+        "wait": 5,
+        "mute": True,
+        "webtest": False,
+        "sound": config["sound"],
     }
 
 
@@ -82,8 +104,12 @@ def test_an_unknown_set_with_a_query_that_is_not_utf8_is_404(client: TestClient)
     """A query of raw bytes (a browser never sends one; a script may) is no 500 either: the
     404's links carry it back percent-encoded."""
     answers: list[tuple[int, bytes]] = []
-    get_many(client.app, "/", [b"Set=Chess&Name1=\xe9\x87#x"],
-             lambda query, status, body: answers.append((status, body)))
+    get_many(
+        client.app,
+        "/",
+        [b"Set=Chess&Name1=\xe9\x87#x"],
+        lambda query, status, body: answers.append((status, body)),
+    )
     [(status, body)] = answers
     assert status == 404
     assert b'href="/tictactoe/?Set=Chess&amp;Name1=%E9%87%23x"' in body

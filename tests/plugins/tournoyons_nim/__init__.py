@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from interfaces import Context, Method, ParamError, SetInterface, View
+from tournoyons_gui.interfaces import Context, Method, ParamError, SetInterface, View
 from tournoyons_nim.engines import ENGINES
 from tournoyons_nim.rules import NimRules
 
@@ -32,8 +32,13 @@ def build(ctx: Context) -> NimView:
     playable = tuple(str(n) for n in (1, 2, 3) if n <= matches)
     if ctx.method is not Method.STANDARD:
         playable = ()
-    return NimView(tray=str(matches), player=ctx.input if playable else None,
-                   playable=playable, errors=tuple(errors), matches=matches)
+    return NimView(
+        tray=str(matches),
+        player=ctx.input if playable else None,
+        playable=playable,
+        errors=tuple(errors),
+        matches=matches,
+    )
 
 
 interface = SetInterface(

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from interfaces import EngineRequest, IllegalMove, Player, Result, Turn
+from tournoyons_gui.interfaces import EngineRequest, IllegalMove, Player, Result, Turn
 
 PILE = 12
 TAKES = ("1", "2", "3")
@@ -48,8 +48,10 @@ class NimRules:
 
     def new_game(self) -> Turn:
         """Return the full pile, player one to take."""
-        return Turn(state={"matches": PILE, "count": 0},
-                    params={"Tray": "Init", "Input": "One", "Count": "0"})
+        return Turn(
+            state={"matches": PILE, "count": 0},
+            params={"Tray": "Init", "Input": "One", "Count": "0"},
+        )
 
     def start(self, level: int = 1) -> Turn:
         """Return the first turn of a game for the Arbitre (one level only)."""
@@ -113,8 +115,11 @@ class NimRules:
 
     def final(self, state: Mapping[str, Any], player: Player) -> Mapping[str, str]:
         """Return ``Turn`` (moves played), the opponent's last take and the final ``Tray``."""
-        return {"Turn": str(_count(state)), **self._last_move(state, player),
-                "Tray": str(_matches(state))}
+        return {
+            "Turn": str(_count(state)),
+            **self._last_move(state, player),
+            "Tray": str(_matches(state)),
+        }
 
     def page(
         self, turn: Turn, viewer: Player | None, *, asking: bool, reveal: bool = False

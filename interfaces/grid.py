@@ -1,0 +1,274 @@
+"""The board Sets' grid: cells named by column and row, a Tray of one code a cell, the Moves.
+
+TicTacToe, BigTicTacToe, Pente, Reversi and Seafight draw a rectangular board whose cells
+are numbered row by row from the top left (``index = width * row + column``) and named in
+the Set's syntax: a column label then a row label (``C5``, ``CH``), or TicTacToe's numbers
+``1``..``9``. Their ``Tray`` is one code a cell in that order (Seafight: one such board per
+player), and each ``Move1``/``Move2`` names the cell a player just played. What is each
+Set's own (the codes, the start position, the names' alphabet, what a Move may point at,
+the directions its lines run in) is given to these functions; what they share is here:
+
+- :class:`Grid`: names to indexes and back (:meth:`Grid.read`, :meth:`Grid.name`), the
+  Tray read (:meth:`Grid.read_tray`), the Tray and Moves read into the board drawn
+  (:meth:`Grid.read_position`), the cells offered to the player asked (:meth:`Grid.offer`),
+  and the walk along a line (:meth:`Grid.ray`, :meth:`Grid.run`);
+- :class:`Cell`: one cell as a page draws it, hashable, most of them made once.
+
+Sources: manual chapter V (each Set's cells and ``Tray``); spec ``interface-protocol.md``
+section 4 (each Set) and annex B (a Move's mark on its cell).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import NamedTuple, Self
+
+from tournoyons_gui.interfaces.protocol import Context, ParamError, Player
+
+__all__ = ["Cell", "Grid", "Position"]
+
+
+class Grid:
+    """A board of ``width`` x ``height`` cells and their names, row by row from the top left.
+
+    Shapes: ``names[index]`` is the name of cell ``index`` (0 .. ``size - 1``);
+    ``places[index]`` its ``(name, row, column)``, row 0 at the top, column 0 at the left;
+    ``empty`` the board of ``size`` codes ``0``. Every name has the same length. Built once
+    per Set, at import.
+    """
+
+    __slots__ = (
+        "_index",
+        "_length",
+        "_rays",
+        "empty",
+        "height",
+        "names",
+        "places",
+        "size",
+        "width",
+    )
+
+    def __init__(self, width: int, height: int, names: Sequence[str]) -> None:
+        if len(names) != width * height or len({len(name) for name in names}) != 1:
+            raise ValueError("a grid names its width x height cells, all names as long")
+        self.width = width
+        self.height = height
+        self.size = width * height
+        self.empty = "0" * self.size
+        self.names = tuple(names)
+        self.places = tuple((name, *divmod(index, width)) for index, name in enumerate(self.names))
+        self._index = {name: index for index, name in enumerate(self.names)}
+        self._length = len(self.names[0])
+        self._rays: dict[tuple[int, int, int], tuple[int, ...]] = {}
+
+    @classmethod
+    def lettered(cls, columns: str, rows: str) -> Grid:
+        """Return the grid whose cell is named by its column's label then its row's:
+        ``Grid.lettered("ABCDEFGHIJ", "0123456789")`` names ``A0``, ``B0`` ... ``J9``."""
+        return cls(len(columns), len(rows), [column + row for row in rows for column in columns])
+
+    @classmethod
+    def numbered(cls, width: int, height: int) -> Grid:
+        """Return the grid whose cells are numbered from ``1``: TicTacToe's ``1``..``9``."""
+        return cls(width, height, [str(number) for number in range(1, width * height + 1)])
+
+    def name(self, index: int) -> str:
+        """Return the name of cell ``index``; ``IndexError`` when it is off the board."""
+        return self.names[index]
+
+    def index(self, name: str | None) -> int | None:
+        """Return the index of the cell named exactly ``name`` (case counts), else ``None``."""
+        return None if name is None else self._index.get(name)
+
+    def read(self, value: str | None) -> int | None:
+        """Return the index of the cell ``value`` names in any case (``c5``), else ``None``."""
+        if value is None or len(value) != self._length:
+            return None
+        return self._index.get(value.upper())
+
+    def at(self, column: int, row: int) -> int:
+        """Return the index of the cell at ``column``, ``row`` (the caller keeps them on the
+        board)."""
+        return row * self.width + column
+
+    def ray(self, index: int, dx: int, dy: int) -> tuple[int, ...]:
+        """Return the cells met stepping ``dx`` columns and ``dy`` rows at a time from cell
+        ``index`` (left out) to the board's edge, nearest first: ``()`` at the edge.
+        ``ValueError`` for the step ``(0, 0)``. Each ray is computed once."""
+        ray = self._rays.get((index, dx, dy))
+        if ray is None:
+            if dx == dy == 0:
+                raise ValueError("a ray steps somewhere")
+            width, height = self.width, self.height
+            row, column = divmod(index, width)
+            cells: list[int] = []
+            while True:
+                row, column = row + dy, column + dx
+                if not (0 <= row < height and 0 <= column < width):
+                    break
+                cells.append(row * width + column)
+            ray = self._rays[(index, dx, dy)] = tuple(cells)
+        return ray
+
+    def run(self, board: str, index: int, dx: int, dy: int) -> list[int]:
+        """Return the cells along :meth:`ray` that hold ``board[index]``'s code, nearest
+        first, up to the first that does not: one side of a line of stones or marks."""
+        code = board[index]
+        cells: list[int] = []
+        for cell in self.ray(index, dx, dy):
+            if board[cell] != code:
+                break
+            cells.append(cell)
+        return cells
+
+    def board(self, value: str, codes: Collection[str]) -> str | None:
+        """Return ``value`` when it is one code a cell, each among ``codes``, else ``None``."""
+        if len(value) == self.size and set(value).issubset(codes):
+            return value
+        return None
+
+    def read_tray(
+        self, tray: str | None, codes: Collection[str], start: str | None = None
+    ) -> str | None:
+        """Read a ``Tray`` of one code a cell: ``Init`` (any case) or no Tray is ``start``
+        (by default :attr:`empty`); ``None`` when it is not :meth:`board` of ``codes``."""
+        if tray is None or tray.lower() == "init":
+            return start if start is not None else self.empty
+        return self.board(tray, codes)
+
+    def holding(self, board: str, code: str) -> tuple[str, ...]:
+        """Return the names of the cells of ``board`` whose code is ``code``, row-major (the
+        order keyboard navigation visits them)."""
+        names = self.names
+        return tuple(names[index] for index, held in enumerate(board) if held == code)
+
+    def offer(
+        self, ctx: Context, board: str, *, over: bool, to_move: Callable[[], Player]
+    ) -> tuple[Player | None, tuple[str, ...]]:
+        """Return the player asked and the cells they may play (``View.player`` and
+        ``View.playable``): the empty cells (``0``) of ``board``, none once ``over`` or at a
+        Method that takes no input. The player is ``Input``, or under ``WebTest`` the player
+        to move (``to_move()``); ``None`` when nothing is playable."""
+        playable = self.holding(board, "0") if ctx.method.takes_input and not over else ()
+        player = ctx.input
+        if player is None and ctx.webtest and playable:
+            player = to_move()
+        return (player if playable else None), playable
+
+    def read_position(
+        self,
+        ctx: Context,
+        codes: Collection[str],
+        *,
+        start: str | None = None,
+        own: Mapping[Player, Collection[str]],
+        mark: Mapping[Player, str] | None = None,
+        passing: str | None = None,
+        tray_error: str,
+        move_error: str,
+    ) -> Position:
+        """Read ``Tray``, then ``Move1`` and ``Move2``: the board drawn and the Moves' cells.
+
+        The Tray is :meth:`read_tray` of ``codes`` and ``start``; one that cannot be read
+        gives the error ``tray`` (``tray_error`` for detail), and the empty board is drawn.
+
+        A Move is a cell name in any case (:meth:`read`), or ``passing`` (any case) when
+        the Set has a pass (Reversi's ``XX``). It is refused, with the error
+        ``move1``/``move2`` (``move_error``), and not drawn, when it is not one, when the
+        Tray holds there a code not in ``own[player]`` (nor empty, ``0``, with ``mark``),
+        or when the other Move names the same cell. With ``mark`` a Move on an empty cell
+        puts ``mark[player]`` there, as annex B does, on an unreadable Tray too; without,
+        a Move on an unreadable Tray is read but not drawn (what it points at is unknown).
+        """
+        tray = self.read_tray(ctx.tray, codes, start)
+        errors: list[ParamError] = []
+        if tray is None:
+            errors.append(ParamError("tray", tray_error))
+        board = list(tray or self.empty)
+        checked = board if tray is not None or mark is not None else None
+        cells: dict[int, Player] = {}
+        passed: list[Player] = []
+        for mover in Player:
+            raw = ctx.move(mover)
+            if raw is None:
+                continue
+            if passing is not None and raw.upper() == passing:
+                passed.append(mover)
+                continue
+            index = self.read(raw)
+            if index is not None and checked is not None:
+                code = checked[index]
+                if mark is not None and code == "0":
+                    checked[index] = mark[mover]
+                elif code not in own[mover] or index in cells:
+                    index = None
+            if index is None:
+                errors.append(ParamError(f"move{mover}", move_error))
+            elif checked is not None:
+                cells[index] = mover
+        return Position(tray, board, cells, tuple(passed), errors)
+
+
+class Position(NamedTuple):
+    """A board read from ``Tray`` and ``Move1``/``Move2`` (:meth:`Grid.read_position`).
+
+    - ``tray``: the Tray read, ``None`` when it could not be;
+    - ``board``: the codes drawn, one a cell: the Tray's (:attr:`Grid.empty` when it is
+      unreadable) with the marks the Moves put;
+    - ``moves``: cell index -> the player whose Move it is, player one's first;
+    - ``passed``: the players whose Move is the pass;
+    - ``errors``: ``tray``, then the Moves refused.
+    """
+
+    tray: str | None
+    board: list[str]
+    moves: dict[int, Player]
+    passed: tuple[Player, ...]
+    errors: list[ParamError]
+
+    def sound(self, won: bool) -> str | None:
+        """Return the page's sound (``View.sound``): ``"win"`` when ``won``, else
+        ``"move"`` when a Move is drawn (a pass too), else ``None``."""
+        return "win" if won else ("move" if self.moves or self.passed else None)
+
+
+class Cell(NamedTuple):
+    """One cell of a board as drawn.
+
+    ``index``, ``name``, ``row`` and ``column`` are the cell's place (:attr:`Grid.places`);
+    ``state`` is the Tray code shown once every impact is drawn; ``before`` the code shown
+    from the move until ``Wait`` has elapsed, or ``None``; ``last_move`` the player whose
+    ``Move`` this cell is, or ``None``. A tuple whose every field a template reads at C
+    speed and the fragment cache hashes at C speed; a Set's cell type may subclass it with
+    properties (``__slots__ = ()``) and draws most cells from its :meth:`table`.
+    """
+
+    index: int  # type: ignore[assignment]  # the cell's index, shadowing tuple.index
+    name: str
+    row: int
+    column: int
+    state: str
+    before: str | None = None
+    last_move: Player | None = None
+
+    @classmethod
+    def on(
+        cls,
+        grid: Grid,
+        index: int,
+        state: str,
+        before: str | None = None,
+        last_move: Player | None = None,
+    ) -> Self:
+        """Return cell ``index`` of ``grid`` in ``state``."""
+        return cls(index, *grid.places[index], state, before, last_move)
+
+    @classmethod
+    def table(cls, grid: Grid, codes: Collection[str]) -> tuple[dict[str, Self], ...]:
+        """Return, for each cell of ``grid``, its cell in each plain code of ``codes`` (no
+        ``before``, no ``last_move``): made once, so most cells of a page are these shared
+        objects, drawn from the fragment cache without even a comparison."""
+        return tuple(
+            {code: cls.on(grid, index, code) for code in codes} for index in range(grid.size)
+        )

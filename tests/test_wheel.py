@@ -1,0 +1,144 @@
+"""The wheel serves every page: built from the repository, installed in a fresh virtual
+environment, started as ``tournoyons-gui serve`` far from the source tree, and every Set's
+page loaded in Chromium with its stylesheets and scripts."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import sysconfig
+import venv
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.conftest import ROOT, _serving
+from tournoyons_gui.interfaces.registry import load_registry
+
+SETS = [s for s in load_registry() if not s.package.startswith("tournoyons_nim")]
+
+
+@pytest.fixture(scope="module")
+def wheel_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server run from the wheel installed in a fresh venv; yields its base URL."""
+    folder = tmp_path_factory.mktemp("wheel")
+    # Built from a copy of the sources, so that no earlier build/ in the tree leaks in.
+    source = folder / "source"
+    shutil.copytree(
+        ROOT,
+        source,
+        ignore=shutil.ignore_patterns(
+            ".git",
+            ".venv",
+            "build",
+            "*.egg-info",
+            "tests",
+            "docs",
+            "__pycache__",
+            "*.sqlite3*",
+            ".mypy_cache",
+            ".ruff_cache",
+            ".pytest_cache",
+        ),
+    )
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--wheel-dir",
+            str(folder),
+            str(source),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    wheel = next(folder.glob("tournoyons_gui-*.whl"))
+    names = zipfile.ZipFile(wheel).namelist()
+    tops = {name.split("/")[0] for name in names}
+    assert tops == {"tournoyons_gui", wheel.name.split("-py3")[0] + ".dist-info"}, tops
+    assert "tournoyons_gui/static/tournoyons.js" in names
+    assert "tournoyons_gui/interfaces/tictactoe/templates/tictactoe/page.html" in names
+    env_dir = folder / "venv"
+    venv.EnvBuilder(with_pip=False).create(env_dir)
+    python = env_dir / "bin" / "python"
+    target = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "--quiet",
+            "--no-deps",
+            str(wheel),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    # The dependencies come from the test environment's site-packages, added as a plain
+    # path: its .pth files (the editable install's import hook) are not run.
+    (Path(target) / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    console = env_dir / "bin" / "tournoyons-gui"
+    assert console.read_text().startswith(f"#!{python}"), console.read_text()[:200]
+    process = subprocess.Popen(
+        [
+            str(console),
+            "serve",
+            "--port",
+            "0",
+            "--log-level",
+            "warning",
+            "--no-access-log",
+            "--database",
+            str(folder / "arbitre.sqlite3"),
+        ],
+        cwd=folder,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(folder)},
+    )
+    check = subprocess.run(
+        [str(python), "-c", "import tournoyons_gui.server as s; print(s.__file__)"],
+        capture_output=True,
+        text=True,
+        cwd=folder,
+    )
+    assert check.stdout.startswith(target), check.stdout + check.stderr
+    yield from _serving(process)
+
+
+@pytest.mark.parametrize("interface", SETS, ids=[s.key for s in SETS])
+def test_the_installed_wheel_serves_every_set(
+    wheel_server: str, page: Page, interface: object
+) -> None:
+    from tournoyons_gui.interfaces.plugin import SetInterface
+
+    assert isinstance(interface, SetInterface)
+    failed: list[str] = []
+    page.on("response", lambda r: failed.append(r.url) if r.status >= 400 else None)
+    query = "&".join(f"{k}={v}" for k, v in interface.sample.items())
+    page.goto(f"{wheel_server}/{interface.key}/?{query}")
+    expect(page.locator("html")).to_have_attribute("data-ready", "true")
+    assert page.locator("html").get_attribute("data-set") == interface.name
+    assert page.locator("[data-error]").count() == 0
+    assert failed == []
+    sheets = page.evaluate("() => document.styleSheets.length")
+    assert sheets >= 1 + len(interface.styles)
