@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Run every test: ``python3 scripts/test.py [pytest arguments]``.
+"""Run every test: ``python3 scripts/test.py [--long] [pytest arguments]``.
 
 Creates ``.venv`` with the project and its test dependencies, finds or installs a Chromium
 (see ``_bootstrap.find_chromium``) and PostgreSQL's server programs (``find_postgres``: the
@@ -14,6 +14,16 @@ import subprocess
 import sys
 
 from _bootstrap import ROOT, ensure_venv, find_chromium, find_postgres, say
+
+# ``--long``: the robustness tests' larger counts (the README's long run), unless the
+# environment already sets them.
+LONG_RUN = {
+    "TOURNOYONS_FUZZ_EXAMPLES": "100000",
+    "TOURNOYONS_FUZZ_PAGES": "100000",
+    "TOURNOYONS_FUZZ_PROPERTY": "2000",
+    "TOURNOYONS_FUZZ_BROWSER": "500",
+    "TOURNOYONS_STORMS": "9000",
+}
 
 
 def main() -> int:
@@ -30,6 +40,9 @@ def main() -> int:
         "PYTHONDONTWRITEBYTECODE": "1",
     }
     args = sys.argv[1:]
+    if "--long" in args:
+        args.remove("--long")
+        env = {**LONG_RUN, **env}
     if not any(
         a in ("-n", "--numprocesses") or a.startswith(("-n", "--numprocesses=")) or a == "no:xdist"
         for a in args

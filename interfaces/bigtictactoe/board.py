@@ -11,9 +11,9 @@ Decisions (where the manual says nothing):
   end cells in either order; it is kept with its first cell in Tray order first. Each of a
   player's alignments must lie on that player's marks (when the Tray is readable) and may
   not share a cell with another of that player's alignments in the same direction (the
-  rule of :mod:`tournoyons_gui.interfaces.bigtictactoe.rules`). Any other is not drawn nor counted,
-  and
-  the page shows the error ``gain1``/``gain2``; the score shown is the number drawn.
+  rule of :mod:`tournoyons_gui.interfaces.bigtictactoe.rules`). Any other is not drawn
+  nor counted, and the page shows the error ``gain1``/``gain2``; the score shown is the
+  number drawn.
 - A ``Move`` on an empty cell puts the mover's mark there, as the original TicTacToe page
   does (annex B); on the other player's mark it is an error (``move1``/``move2``).
 - The alignments of the last mover that run through their ``Move`` are that move's impact:

@@ -66,9 +66,8 @@ read_point = GRID.read
 
 
 class Point(grid.Cell):
-    """One point of the board (:class:`tournoyons_gui.interfaces.grid.Cell`): ``index`` 0..360 row
-    by
-    row from the top, named column letter then row letter (``CH``).
+    """One point of the board (:class:`tournoyons_gui.interfaces.grid.Cell`): ``index``
+    0..360 row by row from the top, named column letter then row letter (``CH``).
 
     ``state`` is the code shown once every impact is drawn (a captured stone is then gone:
     ``0``); ``before`` the code shown until ``Wait`` has elapsed: the captured stone, or the

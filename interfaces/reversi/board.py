@@ -189,9 +189,9 @@ def player_to_move(tray: str, last_movers: tuple[Player, ...] = ()) -> Player:
     return Player.ONE if discs % 2 == 0 else Player.TWO
 
 
-# Each cell (:class:`tournoyons_gui.interfaces.grid.Cell`) in each code drawn, made once: ``state``
-# is
-# ``0``-``4`` (a turning disc is drawn in its new colour, ``before`` it in its old one).
+# Each cell (:class:`tournoyons_gui.interfaces.grid.Cell`) in each code drawn, made once:
+# ``state`` is ``0``-``4`` (a turning disc is drawn in its new colour, ``before`` it in its
+# old one).
 PLAIN_CELLS = Cell.table(GRID, "01234")
 
 

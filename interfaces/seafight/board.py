@@ -73,10 +73,9 @@ UNKNOWN = "0"  # a ship of a hidden fleet not sunk yet, in the row under its boa
 HIDDEN = "hidden"  # a sunk ship of a hidden fleet, before the shot that sank it lands
 
 
-# Each cell (:class:`tournoyons_gui.interfaces.grid.Cell`) in each plain shot code, made once: most
-# cells
-# of a page are these. A cell's ``before`` is ``"0"`` on the cell a shot is landing on,
-# ``"2"`` on the other cells of the ship it sinks.
+# Each cell (:class:`tournoyons_gui.interfaces.grid.Cell`) in each plain shot code, made
+# once: most cells of a page are these. A cell's ``before`` is ``"0"`` on the cell a shot is
+# landing on, ``"2"`` on the other cells of the ship it sinks.
 PLAIN_CELLS = Cell.table(GRID, "0123")
 
 

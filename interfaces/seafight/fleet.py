@@ -16,9 +16,9 @@ column``).
 The fleet a player prepares is the classic one, sizes 5, 4, 3, 3, 2, every ship inside the
 board and no two ships on one cell (spec section 4, Decision).
 
-This module is shared by the page's view model (:mod:`tournoyons_gui.interfaces.seafight.board`)
-and the
-rules (:mod:`tournoyons_gui.interfaces.seafight.rules`).
+This module is shared by the page's view model
+(:mod:`tournoyons_gui.interfaces.seafight.board`) and the rules
+(:mod:`tournoyons_gui.interfaces.seafight.rules`).
 """
 
 from __future__ import annotations

@@ -36,9 +36,8 @@ LINES: tuple[tuple[int, int, int], ...] = (
 
 
 class Cell(grid.Cell):
-    """One cell (:class:`tournoyons_gui.interfaces.grid.Cell`): ``index`` 0..8 from the top left,
-    named
-    ``1``..``9``.
+    """One cell (:class:`tournoyons_gui.interfaces.grid.Cell`): ``index`` 0..8 from the
+    top left, named ``1``..``9``.
 
     A winning mark drawn after a Move is first shown as an ordinary one (``before``).
     """

@@ -22,7 +22,7 @@ from tournoyons_gui.interfaces.registry import load_registry
 
 REGISTRY = load_registry()
 SETS = [pytest.param(interface, id=interface.key) for interface in REGISTRY]
-QUERIES = int(os.environ.get("TOURNOYONS_FUZZ_BROWSER", "200"))
+QUERIES = int(os.environ.get("TOURNOYONS_FUZZ_BROWSER", "120"))
 # Chromium takes long URLs, but a huge one only measures the URL parser: the server side
 # fuzzing sends those.
 MAX_QUERY = 6000

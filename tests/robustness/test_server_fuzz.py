@@ -30,9 +30,8 @@ from tournoyons_gui.server import create_app
 REGISTRY = load_registry()
 SETS = [pytest.param(interface, id=interface.key) for interface in REGISTRY]
 EXAMPLES = int(os.environ.get("TOURNOYONS_FUZZ_EXAMPLES", "10000"))
-# Of those, how many are also rendered as a whole page through the application (all, unless
-# told otherwise).
-PAGES = min(EXAMPLES, int(os.environ.get("TOURNOYONS_FUZZ_PAGES", str(EXAMPLES))))
+# Of those, how many are also rendered as a whole page through the application.
+PAGES = min(EXAMPLES, int(os.environ.get("TOURNOYONS_FUZZ_PAGES", "5000")))
 # Hypothesis examples per Set (shrinking-friendly failures), beside the seeded bulk.
 PROPERTY_EXAMPLES = int(os.environ.get("TOURNOYONS_FUZZ_PROPERTY", "100"))
 

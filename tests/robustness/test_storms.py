@@ -32,7 +32,7 @@ REGISTRY = load_registry()
 SETS = [
     pytest.param(index, interface, id=interface.key) for index, interface in enumerate(REGISTRY)
 ]
-STORMS = int(os.environ.get("TOURNOYONS_STORMS", "1000"))
+STORMS = int(os.environ.get("TOURNOYONS_STORMS", "600"))
 BATCH = 100  # storms between two reads of the sink's log (it keeps the last 1000)
 EMBEDDED = 5  # storm pages embedded at once
 KINDS = ("double", "triple", "two-in-a-frame", "enter-held", "click-then-enter")
