@@ -761,7 +761,7 @@ def test_page_fits_the_frame_without_scroll_bars(
             show_at_full_size(page, live_server, {"Set": interface.name, **extra})
             for width, height in VIEWPORTS:
                 expect_fits(page, width, height, shown=False)
-                fit.check(page, params, width, height)
+                fit.check(page, extra, width, height)
     # Loaded in the small frame from the start, as a host would.
     page.set_viewport_size({"width": 368, "height": 330})
     open_page(page, live_server, states[0])
