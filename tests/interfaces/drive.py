@@ -70,3 +70,45 @@ def play_out(
             turn = rules.play(turn.state, values[player])
             played.turns.append(turn)
     raise AssertionError(f"no end after {MAX_STEPS} steps")
+
+
+def check_alternating_requests(
+    game: Played, *, first: str, gains: bool, alphabet: str | None = None
+) -> None:
+    """Check every request of a game of alternating moves against the engine protocol:
+    ``Turn`` = ``MoveId`` = the move asked, odd for player one; on Turn 1 only ``Turn`` and
+    ``Tray`` = ``first`` (``Init`` or the explicit board); from Turn 2 the ``Gain1``/``Gain2``
+    of the position when the Set has ``gains``, the opponent's last move, and the Tray before
+    the move (its codes among ``alphabet`` when given)."""
+    for k, (player, params) in enumerate(game.requests):
+        opponent = player.opponent
+        assert player is (Player.ONE if k % 2 == 0 else Player.TWO)
+        assert params["Turn"] == params["MoveId"] == str(k + 1)
+        names = [n for n in params if n in ("Turn", "Gain1", "Gain2", "Move1", "Move2", "Tray")]
+        if k == 0:
+            assert names == ["Turn", "Tray"]
+            assert params["Tray"] == first
+            continue
+        before = game.turns[k]
+        expected = ["Turn", *(("Gain1", "Gain2") if gains else ()), f"Move{opponent}", "Tray"]
+        assert names == expected
+        assert params[f"Move{opponent}"] == before.params[f"Move{opponent}"]
+        assert params["Tray"] == before.state["tray"]
+        if alphabet is not None:
+            assert not set(params["Tray"]) - set(alphabet)
+        if gains:
+            assert (params["Gain1"], params["Gain2"]) == (
+                before.params["Gain1"],
+                before.params["Gain2"],
+            )
+
+
+def check_first_request(rules: ArbitreRules, *, explicit: str, init: str = "Init") -> None:
+    """Check Turn 1's request: ``Init`` (``init``) or, with ``init_as_board``, the explicit
+    board; player one alone is asked."""
+    start = rules.start().state
+    request = rules.request(start, Player.ONE)
+    assert (request.move_id, dict(request.params)) == (1, {"Turn": "1", "Tray": init})
+    request = rules.request(start, Player.ONE, init_as_board=True)
+    assert dict(request.params) == {"Turn": "1", "Tray": explicit}
+    assert rules.asked(start) == (Player.ONE,)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.interfaces.drive import Played, play_out
+from tests.interfaces.drive import Played, check_alternating_requests, check_first_request, play_out
 from tournoyons_gui.interfaces import ArbitreRules, IllegalMove, Player
 from tournoyons_gui.interfaces.bigtictactoe import interface
 
@@ -32,35 +32,17 @@ def played(*values: str) -> dict[str, Any]:
 
 
 def check_requests(game: Played, *, init_as_board: bool = False) -> None:
-    """Check every request of a game against the spec: Turn and MoveId = the move asked,
-    odd for player one; ``Init`` (or the empty board) on Turn 1 only; Gains from Turn 2;
-    the opponent's last cell; the Tray before the move."""
-    for k, (player, params) in enumerate(game.requests):
-        opponent = player.opponent
-        assert player is (Player.ONE if k % 2 == 0 else Player.TWO)
-        assert params["Turn"] == params["MoveId"] == str(k + 1)
-        names = [n for n in params if n in ("Turn", "Gain1", "Gain2", "Move1", "Move2", "Tray")]
-        if k == 0:
-            assert names == ["Turn", "Tray"]
-            assert params["Tray"] == (EMPTY if init_as_board else "Init")
-            continue
-        before = game.turns[k]
-        assert names == ["Turn", "Gain1", "Gain2", f"Move{opponent}", "Tray"]
-        assert params[f"Move{opponent}"] == before.params[f"Move{opponent}"]
-        assert params["Tray"] == before.state["tray"]
-        assert (params["Gain1"], params["Gain2"]) == (
-            before.params["Gain1"],
-            before.params["Gain2"],
-        )
+    """Check every request of a game against the spec (:func:`check_alternating_requests`)."""
+    check_alternating_requests(
+        game,
+        first=EMPTY if init_as_board else "Init",
+        gains=True,
+        alphabet=None,
+    )
 
 
 def test_turn_one_gets_init_or_the_empty_board() -> None:
-    start = rules.start().state
-    request = rules.request(start, Player.ONE)
-    assert (request.move_id, dict(request.params)) == (1, {"Turn": "1", "Tray": "Init"})
-    explicit = rules.request(start, Player.ONE, init_as_board=True)
-    assert dict(explicit.params) == {"Turn": "1", "Tray": EMPTY}
-    assert rules.asked(start) == (Player.ONE,)
+    check_first_request(rules, explicit=EMPTY)
 
 
 def test_second_player_gets_the_first_players_cell_and_empty_gains() -> None:

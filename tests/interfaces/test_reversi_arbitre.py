@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.interfaces.drive import Played, play_out
+from tests.interfaces.drive import Played, check_alternating_requests, check_first_request, play_out
 from tournoyons_gui.interfaces import ArbitreRules, IllegalMove, Player, Turn
 from tournoyons_gui.interfaces.reversi import interface
 from tournoyons_gui.interfaces.reversi.board import INIT_TRAY, cell_index, counts
@@ -47,22 +47,13 @@ def played(*values: str) -> dict[str, Any]:
 
 
 def check_requests(game: Played, *, init_as_board: bool = False) -> None:
-    """Check every request of a game against the spec: Turn and MoveId = the move asked
-    (passes counted), odd for black; ``Init`` (or the start) on Turn 1 only; no Gain; the
-    opponent's last move, ``XX`` included; the settled Tray ``0``/``3``/``4``."""
-    for k, (player, params) in enumerate(game.requests):
-        opponent = player.opponent
-        assert player is (Player.ONE if k % 2 == 0 else Player.TWO)
-        assert params["Turn"] == params["MoveId"] == str(k + 1)
-        names = [n for n in params if n in ("Turn", "Gain1", "Gain2", "Move1", "Move2", "Tray")]
-        if k == 0:
-            assert names == ["Turn", "Tray"]
-            assert params["Tray"] == (START if init_as_board else "Init")
-            continue
-        before = game.turns[k]
-        assert names == ["Turn", f"Move{opponent}", "Tray"]
-        assert params[f"Move{opponent}"] == before.params[f"Move{opponent}"]
-        assert params["Tray"] == before.state["tray"] and not set(params["Tray"]) - set("034")
+    """Check every request of a game against the spec (:func:`check_alternating_requests`)."""
+    check_alternating_requests(
+        game,
+        first=START if init_as_board else "Init",
+        gains=False,
+        alphabet="034",
+    )
 
 
 def test_the_explicit_start_is_the_spec_s() -> None:
@@ -70,12 +61,7 @@ def test_the_explicit_start_is_the_spec_s() -> None:
 
 
 def test_turn_one_gets_init_or_the_start_position() -> None:
-    start = rules.start().state
-    request = rules.request(start, Player.ONE)
-    assert (request.move_id, dict(request.params)) == (1, {"Turn": "1", "Tray": "Init"})
-    explicit = rules.request(start, Player.ONE, init_as_board=True)
-    assert dict(explicit.params) == {"Turn": "1", "Tray": START}
-    assert rules.asked(start) == (Player.ONE,)
+    check_first_request(rules, explicit=START)
 
 
 def test_white_gets_blacks_move_and_the_settled_board_without_gains() -> None:
