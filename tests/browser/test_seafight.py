@@ -26,6 +26,7 @@ from tests.browser.helpers import (
     start_hot_seat,
     with_codes,
 )
+from tests.seafight_fleets import FLEET, OTHER, OTHER_CELLS
 from tournoyons_gui.interfaces.seafight.fleet import (
     EMPTY_SHOTS,
     check_classic,
@@ -37,8 +38,7 @@ SET = "Seafight"
 
 # Player one: A0-E0, H2-H5, C5-E5, A7-A9, F8-G8. Player two: B1-B5, E3-H3, J5-J7, D8-F8,
 # G0-H0.
-FLEET1 = "H5A01V4H21H3C51V3A71H2F81"
-FLEET2 = "V5B11H4E31V3J51H3D81H2G01"
+FLEET1, FLEET2 = FLEET, OTHER
 
 
 # Records what the page shows once the runtime has started (it marks each Wait-delayed
@@ -184,30 +184,7 @@ def test_method_none_draws_no_board(live_server: str, page: Page, watch: PageWat
 def test_end_reveals_every_fleet_and_the_winner(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    sunk = shots(
-        **dict.fromkeys(
-            (
-                "B1",
-                "B2",
-                "B3",
-                "B4",
-                "B5",
-                "E3",
-                "F3",
-                "G3",
-                "H3",
-                "J5",
-                "J6",
-                "J7",
-                "D8",
-                "E8",
-                "F8",
-                "G0",
-                "H0",
-            ),
-            "3",
-        )
-    )
+    sunk = shots(**dict.fromkeys(OTHER_CELLS, "3"))
     open_seafight(
         page,
         live_server,

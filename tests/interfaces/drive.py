@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from tournoyons_gui.interfaces.plugin import ArbitreRules, Result, SetInterface, Turn
 from tournoyons_gui.interfaces.protocol import Player
@@ -112,3 +113,11 @@ def check_first_request(rules: ArbitreRules, *, explicit: str, init: str = "Init
     request = rules.request(start, Player.ONE, init_as_board=True)
     assert dict(request.params) == {"Turn": "1", "Tray": explicit}
     assert rules.asked(start) == (Player.ONE,)
+
+
+def played(rules: ArbitreRules, *values: str) -> dict[str, Any]:
+    """Return the state after ``values`` were played from the start of an Arbitre's game."""
+    state = rules.start().state
+    for value in values:
+        state = rules.play(state, value).state
+    return dict(state)

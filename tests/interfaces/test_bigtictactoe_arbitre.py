@@ -3,11 +3,15 @@ decisions 14, 15, 21)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from tests.interfaces.drive import Played, check_alternating_requests, check_first_request, play_out
+from tests.interfaces.drive import (
+    Played,
+    check_alternating_requests,
+    check_first_request,
+    play_out,
+    played,
+)
 from tournoyons_gui.interfaces import ArbitreRules, IllegalMove, Player
 from tournoyons_gui.interfaces.bigtictactoe import interface
 
@@ -21,14 +25,6 @@ def _arbitre() -> ArbitreRules:
 rules = _arbitre()
 
 EMPTY = "0" * 100
-
-
-def played(*values: str) -> dict[str, Any]:
-    """Return the state after ``values`` were played from the start."""
-    state = rules.start().state
-    for value in values:
-        state = rules.play(state, value).state
-    return dict(state)
 
 
 def check_requests(game: Played, *, init_as_board: bool = False) -> None:
@@ -46,7 +42,7 @@ def test_turn_one_gets_init_or_the_empty_board() -> None:
 
 
 def test_second_player_gets_the_first_players_cell_and_empty_gains() -> None:
-    state = played("E4")
+    state = played(rules, "E4")
     assert rules.asked(state) == (Player.TWO,)
     request = rules.request(state, Player.TWO, init_as_board=True)
     tray = EMPTY[:44] + "1" + EMPTY[45:]
@@ -61,7 +57,7 @@ def test_second_player_gets_the_first_players_cell_and_empty_gains() -> None:
 
 
 def test_each_player_gets_only_the_opponents_last_cell() -> None:
-    state = played("E4", "A0", "E5")
+    state = played(rules, "E4", "A0", "E5")
     request = rules.request(state, Player.TWO)
     assert request.params["Move1"] == "E5" and "Move2" not in request.params
     state = dict(rules.play(state, "B0").state)
@@ -71,7 +67,7 @@ def test_each_player_gets_only_the_opponents_last_cell() -> None:
 
 
 def test_gains_carry_the_alignments() -> None:
-    state = played("A0", "A9", "B0", "B9", "C0", "C9", "D0", "D9", "E0")
+    state = played(rules, "A0", "A9", "B0", "B9", "C0", "C9", "D0", "D9", "E0")
     request = rules.request(state, Player.TWO)
     assert (request.params["Gain1"], request.params["Gain2"]) == ("A0E0", "")
     state = dict(rules.play(state, "E9").state)
@@ -88,7 +84,7 @@ def test_values_outside_the_syntax_are_illegal(value: str) -> None:
 
 
 def test_an_occupied_cell_or_the_wrong_player_is_illegal() -> None:
-    state = played("E4")
+    state = played(rules, "E4")
     with pytest.raises(IllegalMove, match="taken"):
         rules.engine_value(state, Player.TWO, "E4")
     with pytest.raises(IllegalMove, match="not to move"):

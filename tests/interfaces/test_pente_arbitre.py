@@ -4,11 +4,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import pytest
 
-from tests.interfaces.drive import Played, check_alternating_requests, check_first_request, play_out
+from tests.interfaces.drive import (
+    Played,
+    check_alternating_requests,
+    check_first_request,
+    play_out,
+    played,
+)
 from tournoyons_gui.interfaces import ArbitreRules, IllegalMove, Player
 from tournoyons_gui.interfaces.pente import SAMPLE_MOVES, interface
 from tournoyons_gui.interfaces.pente.board import EMPTY_TRAY, read_point
@@ -36,14 +41,6 @@ def tray_with(stones: Mapping[str, str]) -> str:
     return "".join(cells)
 
 
-def played(*values: str) -> dict[str, Any]:
-    """Return the state after ``values`` were played from the start."""
-    state = rules.start().state
-    for value in values:
-        state = rules.play(state, value).state
-    return dict(state)
-
-
 def check_requests(game: Played, *, init_as_board: bool = False) -> None:
     """Check every request of a game against the spec (:func:`check_alternating_requests`)."""
     check_alternating_requests(
@@ -59,7 +56,7 @@ def test_turn_one_gets_init_or_the_empty_board() -> None:
 
 
 def test_second_player_gets_the_centre_and_gains_of_zero() -> None:
-    state = played("JJ")
+    state = played(rules, "JJ")
     assert rules.asked(state) == (Player.TWO,)
     request = rules.request(state, Player.TWO)
     assert request.move_id == 2
@@ -73,7 +70,7 @@ def test_second_player_gets_the_centre_and_gains_of_zero() -> None:
 
 
 def test_a_capture_is_counted_in_gain_and_removed_from_the_engines_tray() -> None:
-    state = played(*SAMPLE_MOVES)  # MM takes the pair KK-LL
+    state = played(rules, *SAMPLE_MOVES)  # MM takes the pair KK-LL
     request = rules.request(state, Player.TWO)
     assert list(request.params.items()) == [
         ("Turn", "6"),
@@ -82,7 +79,7 @@ def test_a_capture_is_counted_in_gain_and_removed_from_the_engines_tray() -> Non
         ("Move1", "MM"),
         ("Tray", tray_with({"JJ": "1", "MP": "1", "MM": "1"})),
     ]
-    page = rules.page(rules.play(played(*SAMPLE_MOVES[:-1]), "MM"), None, asking=False)
+    page = rules.page(rules.play(played(rules, *SAMPLE_MOVES[:-1]), "MM"), None, asking=False)
     assert page["Tray"][at("KK")] == "6" and page["Tray"][at("LL")] == "6"
     state = dict(rules.play(state, "AA").state)
     assert rules.request(state, Player.ONE).params["Move2"] == "AA"
@@ -91,7 +88,7 @@ def test_a_capture_is_counted_in_gain_and_removed_from_the_engines_tray() -> Non
 @pytest.mark.parametrize("value", ["", "J", "JJJ", "TT", "jj", "JT", "10", "A1", "XX"])
 def test_values_outside_the_syntax_are_illegal(value: str) -> None:
     with pytest.raises(IllegalMove, match="not a point"):
-        rules.engine_value(played("JJ"), Player.TWO, value)
+        rules.engine_value(played(rules, "JJ"), Player.TWO, value)
 
 
 def test_the_first_stone_is_on_the_centre() -> None:
@@ -101,7 +98,7 @@ def test_the_first_stone_is_on_the_centre() -> None:
 
 
 def test_the_second_stone_of_player_one_is_outside_the_centre_square() -> None:
-    state = played("JJ", "KK")
+    state = played(rules, "JJ", "KK")
     for near in ("HH", "LL", "JL", "IK"):
         with pytest.raises(IllegalMove, match="second stone"):
             rules.engine_value(state, Player.ONE, near)
@@ -110,11 +107,11 @@ def test_the_second_stone_of_player_one_is_outside_the_centre_square() -> None:
     assert rules.engine_value(state, Player.ONE, "JM") == "JM"
     assert rules.engine_value(state, Player.ONE, "GG") == "GG"
     # Player two's stones are never restricted.
-    assert rules.engine_value(played("JJ"), Player.TWO, "JK") == "JK"
+    assert rules.engine_value(played(rules, "JJ"), Player.TWO, "JK") == "JK"
 
 
 def test_an_occupied_point_or_the_wrong_player_is_illegal() -> None:
-    state = played("JJ", "KK")
+    state = played(rules, "JJ", "KK")
     with pytest.raises(IllegalMove, match="taken"):
         rules.engine_value(state, Player.ONE, "KK")
     with pytest.raises(IllegalMove, match="not to move"):
@@ -122,7 +119,7 @@ def test_an_occupied_point_or_the_wrong_player_is_illegal() -> None:
 
 
 def test_pages_hide_nothing_and_never_carry_input() -> None:
-    turn = rules.play(played("JJ"), "KK")
+    turn = rules.play(played(rules, "JJ"), "KK")
     page = rules.page(turn, Player.ONE, asking=True)
     assert page == {name: v for name, v in turn.params.items() if name != "Input"}
     assert page["Move2"] == "KK" and page["Tray"][at("JK")] == "9"  # forbidden point shown

@@ -3,11 +3,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from tests.interfaces.drive import Played, check_alternating_requests, check_first_request, play_out
+from tests.interfaces.drive import (
+    Played,
+    check_alternating_requests,
+    check_first_request,
+    play_out,
+    played,
+)
 from tournoyons_gui.interfaces import ArbitreRules, IllegalMove, Player, Turn
 from tournoyons_gui.interfaces.reversi import interface
 from tournoyons_gui.interfaces.reversi.board import INIT_TRAY, cell_index, counts
@@ -38,14 +42,6 @@ def tray_with(cells: dict[str, str], base: str = "0" * 64) -> str:
     return "".join(board)
 
 
-def played(*values: str) -> dict[str, Any]:
-    """Return the state after ``values`` were played from the start."""
-    state = rules.start().state
-    for value in values:
-        state = rules.play(state, value).state
-    return dict(state)
-
-
 def check_requests(game: Played, *, init_as_board: bool = False) -> None:
     """Check every request of a game against the spec (:func:`check_alternating_requests`)."""
     check_alternating_requests(
@@ -65,7 +61,7 @@ def test_turn_one_gets_init_or_the_start_position() -> None:
 
 
 def test_white_gets_blacks_move_and_the_settled_board_without_gains() -> None:
-    state = played("D3")
+    state = played(rules, "D3")
     assert rules.asked(state) == (Player.TWO,)
     request = rules.request(state, Player.TWO)
     assert request.move_id == 2

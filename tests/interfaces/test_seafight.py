@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 
 import pytest
 
+from tests.seafight_fleets import FLEET, FLEET_CELLS, OTHER, OTHER_CELLS
 from tournoyons_gui.interfaces.plugin import IllegalMove, Turn
 from tournoyons_gui.interfaces.protocol import Method, Player, read_context
 from tournoyons_gui.interfaces.seafight import interface
@@ -31,49 +32,6 @@ from tournoyons_gui.interfaces.seafight.fleet import (
     ship_state,
 )
 from tournoyons_gui.interfaces.seafight.rules import SeafightRules, fire
-
-# A legal classic fleet: A0-E0, H2-H5, C5-E5, A7-A9, F8-G8.
-FLEET = "H5A01V4H21H3C51V3A71H2F81"
-FLEET_CELLS = {
-    "A0",
-    "B0",
-    "C0",
-    "D0",
-    "E0",
-    "H2",
-    "H3",
-    "H4",
-    "H5",
-    "C5",
-    "D5",
-    "E5",
-    "A7",
-    "A8",
-    "A9",
-    "F8",
-    "G8",
-}
-# Another: B1-B5, E3-H3, J5-J7, D8-F8, G0-H0.
-OTHER = "V5B11H4E31V3J51H3D81H2G01"
-OTHER_CELLS = {
-    "B1",
-    "B2",
-    "B3",
-    "B4",
-    "B5",
-    "E3",
-    "F3",
-    "G3",
-    "H3",
-    "J5",
-    "J6",
-    "J7",
-    "D8",
-    "E8",
-    "F8",
-    "G0",
-    "H0",
-}
 
 
 def shots(**codes: str) -> str:

@@ -10,6 +10,7 @@ from urllib.parse import urlencode
 import pytest
 
 from tests.interfaces.drive import play_out
+from tests.seafight_fleets import FLEET, OTHER, OTHER_CELLS
 from tournoyons_gui.interfaces import IllegalMove, Player
 from tournoyons_gui.interfaces.plugin import ArbitreRules, Turn
 from tournoyons_gui.interfaces.protocol import read_context
@@ -26,29 +27,6 @@ from tournoyons_gui.interfaces.seafight.fleet import (
 _arbitre = interface.arbitre
 assert _arbitre is not None
 rules: ArbitreRules = _arbitre
-
-# A0-E0, H2-H5, C5-E5, A7-A9, F8-G8; and B1-B5, E3-H3, J5-J7, D8-F8, G0-H0.
-FLEET = "H5A01V4H21H3C51V3A71H2F81"
-OTHER = "V5B11H4E31V3J51H3D81H2G01"
-OTHER_CELLS = [
-    "B1",
-    "B2",
-    "B3",
-    "B4",
-    "B5",
-    "E3",
-    "F3",
-    "G3",
-    "H3",
-    "J5",
-    "J6",
-    "J7",
-    "D8",
-    "E8",
-    "F8",
-    "G0",
-    "H0",
-]
 
 
 def shots(**codes: str) -> str:
