@@ -22,9 +22,12 @@ __all__ = ["parse_seat", "play"]
 
 
 def parse_seat(value: str) -> SeatSpec:
-    """Return the seat an ``--engine`` names: ``builtin:NAME`` or an engine URL."""
+    """Return the seat an ``--engine`` names: ``builtin:NAME``, ``botsarena:URL`` (a
+    botsarena JSON bot, seed 003) or a Tournoyons engine URL."""
     if value.startswith("builtin:"):
         return SeatSpec("builtin", value.removeprefix("builtin:"))
+    if value.startswith("botsarena:"):
+        return SeatSpec("botsarena", value.removeprefix("botsarena:"))
     return SeatSpec("engine", value)
 
 
@@ -54,6 +57,7 @@ async def play(args: argparse.Namespace) -> int:
     seats = [parse_seat(e) for e in args.engine]
     options = Options(timeout=args.timeout, level=args.level)
     try:
+        await arbitre.find_set(args.set)
         arbitre.check(args.set, seats, options)
     except GameError as refused:
         console.print(f"[red]{refused}[/red]")

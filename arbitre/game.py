@@ -26,6 +26,8 @@ from typing import Any
 import httpx
 from sqlalchemy import select
 
+from tournoyons_gui.arbitre.added import AddedRules, AddedSet, RefereeFailed, check_added_name
+from tournoyons_gui.arbitre.botsarena import BotCaller
 from tournoyons_gui.arbitre.calls import (
     Callbacks,
     EngineCaller,
@@ -36,17 +38,31 @@ from tournoyons_gui.arbitre.calls import (
     note,
 )
 from tournoyons_gui.arbitre.live import Hub
-from tournoyons_gui.arbitre.store import ExchangeRow, GameRow, MoveRow, SeatRow, Store, new_id, now
+from tournoyons_gui.arbitre.store import (
+    AddedSetRow,
+    ExchangeRow,
+    GameRow,
+    MoveRow,
+    SeatRow,
+    Store,
+    new_id,
+    now,
+)
 from tournoyons_gui.interfaces.plugin import ArbitreRules, IllegalMove, Result, SetInterface, Turn
 from tournoyons_gui.interfaces.protocol import Player
 from tournoyons_gui.interfaces.registry import Registry
 
-__all__ = ["Arbitre", "GameError", "Options", "SeatSpec", "redact", "status_for"]
+__all__ = ["Arbitre", "GameError", "Options", "PlayedSet", "SeatSpec", "redact", "status_for"]
 
 log = logging.getLogger(__name__)
 
-KINDS = ("person", "builtin", "engine")
+KINDS = ("person", "builtin", "engine", "botsarena")
 MIN_TIMEOUT, MAX_TIMEOUT, DEFAULT_TIMEOUT = 4, 54, 20
+#: botsarena's own limit for a bot's answer, our default (engine protocol section 4).
+DEFAULT_BOT_TIMEOUT = 10
+
+#: A Set the Arbitre plays: one of the registry's, or one added by a person (chapter VI).
+PlayedSet = SetInterface | AddedSet
 
 
 class GameError(ValueError):
@@ -56,7 +72,8 @@ class GameError(ValueError):
 @dataclass(frozen=True)
 class SeatSpec:
     """A seat as asked for: ``kind`` ``person``, ``builtin`` (``engine`` names one of the
-    Set's built-in engines) or ``engine`` (``engine`` is its http(s) URL); ``name`` shown."""
+    Set's built-in engines), ``engine`` (``engine`` is its http(s) URL) or ``botsarena``
+    (``engine`` is a botsarena bot's URL, seed 003); ``name`` shown."""
 
     kind: str
     engine: str = ""
@@ -67,13 +84,15 @@ class SeatSpec:
 class Options:
     """A match's options: ``timeout`` seconds 4-54 (decision 11), rule ``level``, ``wait``
     in tenths of a second for the pages, ``init_as_board`` (decision 14), and
-    ``person_timeout`` seconds for a person's move (``None``: no limit, section 3.1)."""
+    ``person_timeout`` seconds for a person's move (``None``: no limit, section 3.1),
+    ``bot_timeout`` seconds for a botsarena bot's answer (1-60, default 10)."""
 
     timeout: int = DEFAULT_TIMEOUT
     level: int = 1
     wait: int = 0
     init_as_board: bool = False
     person_timeout: int | None = None
+    bot_timeout: int = DEFAULT_BOT_TIMEOUT
 
     def to_json(self) -> dict[str, Any]:
         """Return the options as stored."""
@@ -83,6 +102,7 @@ class Options:
             "wait": self.wait,
             "init_as_board": self.init_as_board,
             "person_timeout": self.person_timeout,
+            "bot_timeout": self.bot_timeout,
         }
 
     @classmethod
@@ -94,6 +114,7 @@ class Options:
             int(data.get("wait", 0)),
             bool(data.get("init_as_board", False)),
             data.get("person_timeout"),
+            int(data.get("bot_timeout", DEFAULT_BOT_TIMEOUT)),
         )
 
 
@@ -173,6 +194,8 @@ class Arbitre:
         self.callbacks = Callbacks()
         self.callbacks.on_refused = self._log_refused
         self.caller = EngineCaller(self.callbacks, self.referee_url, transport)
+        self.bots = BotCaller(self.caller.client)
+        self.added: dict[str, AddedSet] = {}
         self.hub = Hub()
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.persons: dict[str, _PersonAsk] = {}
@@ -182,13 +205,87 @@ class Arbitre:
         """Return the Referee URL given to engines (no query string, decision 4)."""
         return f"{self.public_url}/referee"
 
-    def builtin_url(self, interface: SetInterface, name: str) -> str:
+    @property
+    def added_return_url(self) -> str:
+        """Return the ``ReturnURL`` given to added games' referees (no query, decision 4)."""
+        return f"{self.public_url}/added/return"
+
+    def builtin_url(self, interface: PlayedSet, name: str) -> str:
         """Return the URL of a built-in engine."""
         return f"{self.public_url}/engines/{interface.key}/{name}"
 
-    def playable(self) -> list[SetInterface]:
-        """Return the Sets the Arbitre can play (their rules have the Arbitre's part)."""
-        return [s for s in self.registry if s.arbitre is not None]
+    def playable(self) -> list[PlayedSet]:
+        """Return the Sets the Arbitre can play: the registry's whose rules have the
+        Arbitre's part, then the added ones (as last loaded)."""
+        return [
+            *(s for s in self.registry if s.arbitre is not None),
+            *sorted(self.added.values(), key=lambda s: s.key),
+        ]
+
+    def lookup(self, name: str | None) -> PlayedSet | None:
+        """Return the Set called ``name`` (any case; a registry alias too), or ``None``."""
+        return self.registry.get(name) or self.added.get((name or "").strip().lower())
+
+    async def find_set(self, name: str | None) -> PlayedSet | None:
+        """Return the Set called ``name``, reading the added Sets again when it is not
+        known here (another worker may have added it)."""
+        found = self.lookup(name)
+        if found is None and name:
+            await self.load_added()
+            found = self.lookup(name)
+        return found
+
+    async def load_added(self) -> None:
+        """Read the added Sets from the store."""
+        self.added = {
+            row.key: AddedSet(
+                row.name, row.interface_url, row.referee_url, row.start_tray, row.simultaneous
+            )
+            for row in await self.store.added_sets()
+        }
+
+    async def add_set(
+        self,
+        name: str,
+        interface_url: str,
+        referee_url: str,
+        *,
+        start_tray: str = "Init",
+        simultaneous: bool = False,
+    ) -> AddedSet:
+        """Store an added Set (chapter VI) and return it; raise :class:`GameError` for a
+        name taken or malformed, a URL that is not http(s) (or not allowed here), or a
+        start Tray with ``/`` or ``|``."""
+        try:
+            name = check_added_name(name)
+            interface_url = check_engine_url(interface_url, self.engine_hosts)
+            referee_url = check_engine_url(referee_url, self.engine_hosts)
+        except ValueError as refused:
+            raise GameError(str(refused)) from None
+        start_tray = start_tray.strip() or "Init"
+        if "/" in start_tray or "|" in start_tray or len(start_tray) > 4000:
+            raise GameError("a start Tray has at most 4000 characters, never / or |")
+        await self.load_added()
+        if self.lookup(name) is not None:
+            raise GameError(f"a Set called {name} is already played here")
+        added = AddedSet(name, interface_url, referee_url, start_tray, simultaneous)
+        try:
+            async with self.store.session() as session:
+                session.add(
+                    AddedSetRow(
+                        key=added.key,
+                        name=name,
+                        interface_url=interface_url,
+                        referee_url=referee_url,
+                        start_tray=start_tray,
+                        simultaneous=simultaneous,
+                        created_at=now(),
+                    )
+                )
+        except Exception as taken:  # another worker added the same name meanwhile
+            raise GameError(f"a Set called {name} is already played here") from taken
+        self.added[added.key] = added
+        return added
 
     async def close(self) -> None:
         """Stop the games in play (they stay marked in progress) and close the client."""
@@ -202,9 +299,9 @@ class Arbitre:
 
     def check(
         self, set_name: str, seats: Sequence[SeatSpec], options: Options
-    ) -> tuple[SetInterface, ArbitreRules, list[SeatSpec]]:
+    ) -> tuple[PlayedSet, ArbitreRules, list[SeatSpec]]:
         """Return the Set, its rules and the seats made whole; raise :class:`GameError`."""
-        interface = self.registry.get(set_name)
+        interface = self.lookup(set_name)
         if interface is None:
             raise GameError(f"unknown Set {set_name!r}")
         rules = interface.arbitre
@@ -221,13 +318,16 @@ class Arbitre:
             raise GameError("Wait is 0 to 600 tenths of a second")
         if options.person_timeout is not None and not 1 <= options.person_timeout <= 86400:
             raise GameError("a person's time limit is 1 to 86400 seconds")
+        if not 1 <= options.bot_timeout <= 60:
+            raise GameError("a botsarena bot's time limit is 1 to 60 seconds")
         if len(seats) != 2:
             raise GameError(f"{interface.name} is played by 2 seats, not {len(seats)}")
         made: list[SeatSpec] = []
         for number, seat in enumerate(seats, 1):
             if seat.kind not in KINDS:
                 raise GameError(
-                    f"seat {number} is a person, a builtin or an engine, not {seat.kind!r}"
+                    f"seat {number} is a person, a builtin, an engine or a botsarena bot, "
+                    f"not {seat.kind!r}"
                 )
             name = " ".join(seat.name.split())[:60]
             if seat.kind == "builtin":
@@ -238,13 +338,15 @@ class Arbitre:
                         f"({', '.join(interface.engines) or 'none'})"
                     )
                 made.append(SeatSpec("builtin", engine, name or engine))
-            elif seat.kind == "engine":
+            elif seat.kind in ("engine", "botsarena"):
+                if seat.kind == "botsarena" and interface.botsarena is None:
+                    raise GameError(f"seat {number}: {interface.name} has no botsarena bots")
                 try:
                     url = check_engine_url(seat.engine, self.engine_hosts)
                 except ValueError as refused:
                     raise GameError(f"seat {number}: {refused}") from None
                 host = urllib.parse.urlsplit(url).hostname or url
-                made.append(SeatSpec("engine", url, name or host))
+                made.append(SeatSpec(seat.kind, url, name or host))
             else:
                 made.append(SeatSpec("person", "", name or f"Person {number}"))
         return interface, rules, made
@@ -260,6 +362,7 @@ class Arbitre:
         """Check, store and start a game; return its public id. Raises :class:`GameError`,
         and then stores nothing."""
         options = options or Options()
+        await self.find_set(set_name)
         interface, rules, made = self.check(set_name, seats, options)
         turn = rules.start(options.level)
         game_id = new_id(12)
@@ -321,7 +424,7 @@ class Arbitre:
             if found is None:
                 continue
             game, seats = found
-            interface = self.registry.get(game.set_name)
+            interface = await self.find_set(game.set_name)
             rules = interface.arbitre if interface else None
             await self._finish(
                 game,
@@ -363,7 +466,7 @@ class Arbitre:
         if found is None:
             return
         game, seats = found
-        interface = self.registry.get(game.set_name)
+        interface = await self.find_set(game.set_name)
         rules = interface.arbitre if interface else None
         if interface is None or rules is None:
             raise RuntimeError(f"Set {game.set_name} is not served")
@@ -425,6 +528,20 @@ class Arbitre:
                 why = f"{seats[int(loser) - 1].name} loses: {failed[0][1].detail}"
                 await self._finish(game, seats, rules, turn, Result(loser.opponent, why), why)
                 return
+            if isinstance(rules, AddedRules):
+                refereed = await self._referee(game, seats, rules, turn, values, options, exchanges)
+                if refereed is None:
+                    return
+                turn = refereed
+                number += 1
+                first = sorted(values)[0]
+                answer = answers[asked.index(first)]
+                value = " ".join(values[p] for p in sorted(values))
+                await self._save_move(
+                    game, rules, number, int(first) - 1, value, turn, answer, exchanges
+                )
+                await self.hub.publish(game.id, {"moves": number, "over": False})
+                continue
             for player in sorted(values):
                 answer = answers[asked.index(player)]
                 turn = rules.play(turn.state, values[player])
@@ -441,7 +558,7 @@ class Arbitre:
         seat: SeatRow,
         player: Player,
         rules: ArbitreRules,
-        interface: SetInterface,
+        interface: PlayedSet,
         turn: Turn,
         number: int,
         options: Options,
@@ -449,6 +566,16 @@ class Arbitre:
         if seat.kind == "person":
             return await self._ask_person(game, seat, rules, turn, number, options)
         request = rules.request(turn.state, player, init_as_board=options.init_as_board)
+        if seat.kind == "botsarena" and interface.botsarena is not None:
+            bot = await self.bots.ask(
+                seat.url,
+                interface.botsarena,
+                request.params,
+                seat.key,
+                player,
+                float(options.bot_timeout),
+            )
+            return _Answer(bot.value, bot.error, bot.detail, bot.ms, logs=bot.log)
         url = seat.url if seat.kind == "engine" else self.builtin_url(interface, seat.url)
         params = self._params(rules, seat, options, request.params, move_id=str(request.move_id))
         full = engine_url(url, params)
@@ -467,6 +594,40 @@ class Arbitre:
         return _Answer(
             outcome.callback.value, ms=outcome.ms, query=outcome.callback.query, logs=logs
         )
+
+    async def _referee(
+        self,
+        game: GameRow,
+        seats: list[SeatRow],
+        rules: AddedRules,
+        turn: Turn,
+        values: Mapping[Player, str],
+        options: Options,
+        exchanges: list[tuple[int, str, str, dt.datetime]],
+    ) -> Turn | None:
+        """Have an added game's referee apply ``values`` (decision 26); return the turn
+        after them, or end the game with Status 9 and return ``None`` when the referee gave
+        no usable verdict. The referee's exchanges are added to ``exchanges`` (saved with
+        the move)."""
+        logs: list[Note] = []
+        try:
+            after = await rules.apply(
+                self.caller.client,
+                turn.state,
+                values,
+                return_url=self.added_return_url,
+                timeout=float(options.timeout + 5),
+                log=logs,
+            )
+        except RefereeFailed as failed:
+            seat = int(sorted(values)[0]) - 1
+            logs.append(note("error", str(failed)))
+            await self._save_log(game.id, [*exchanges, *((seat, *entry) for entry in logs)])
+            await self._finish(game, seats, rules, turn, None, str(failed), error=True)
+            return None
+        seat = int(sorted(values)[0]) - 1
+        exchanges.extend((seat, *entry) for entry in logs)
+        return after
 
     def _params(
         self,
@@ -686,10 +847,10 @@ class Arbitre:
         if rules is None:
             return []
         options = Options.from_json(game.options)
-        interface = self.registry.get(game.set_name)
+        interface = self.lookup(game.set_name)
         calls = []
         for seat, final in zip(seats, statuses, strict=True):
-            if seat.kind == "person":
+            if seat.kind in ("person", "botsarena"):  # a bot has no final call (seed 003)
                 continue
             try:
                 game_params = rules.final(turn.state, Player(seat.index + 1))
@@ -711,7 +872,7 @@ class Arbitre:
 
     # --- reading ------------------------------------------------------------------------
 
-    def hides(self, game: GameRow, interface: SetInterface) -> bool:
+    def hides(self, game: GameRow, interface: PlayedSet) -> bool:
         """Whether the game, in play, holds information a spectator may not see (a fleet, a
         code, hole cards: decision 23), i.e. its spectators' page differs from the revealed
         one. Then the moves' values, trays and the engines' exchanges are withheld from the
@@ -732,7 +893,7 @@ class Arbitre:
         game, seats = found
         moves = await self.store.moves(game_id)
         exchanges = await self.store.exchanges(game_id)
-        interface = self.registry.get(game.set_name)
+        interface = await self.find_set(game.set_name)
         rules = interface.arbitre if interface is not None else None
         hidden = interface is not None and self.hides(game, interface)
 
@@ -763,7 +924,7 @@ class Arbitre:
                     "index": s.index,
                     "kind": s.kind,
                     "name": s.name,
-                    "url": s.url if s.kind == "engine" else "",
+                    "url": s.url if s.kind in ("engine", "botsarena") else "",
                     "builtin": s.url if s.kind == "builtin" else "",
                     "status": s.final_status,
                     "error": s.error,

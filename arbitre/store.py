@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     DateTime,
     ForeignKey,
     Integer,
@@ -45,6 +46,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 __all__ = [
     "DEFAULT_DATABASE",
     "SCHEMA_VERSION",
+    "AddedSetRow",
     "ExchangeRow",
     "GameRow",
     "MoveRow",
@@ -54,7 +56,7 @@ __all__ = [
     "new_id",
 ]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DEFAULT_DATABASE = "arbitre.sqlite3"
 _BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 
@@ -191,6 +193,21 @@ class ExchangeRow(Base):
     at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
 
 
+class AddedSetRow(Base):
+    """``added_sets``: a Set added by a person (chapter VI): its name (``key``, the
+    lower-case name, is unique), its outside interface URL and referee URL, the Tray it
+    starts from and whether both players move at once."""
+
+    __tablename__ = "added_sets"
+    key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    interface_url: Mapped[str] = mapped_column(Text)
+    referee_url: Mapped[str] = mapped_column(Text)
+    start_tray: Mapped[str] = mapped_column(Text, default="Init")
+    simultaneous: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
@@ -199,8 +216,9 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-# Upgrades: MIGRATIONS[v] takes a database from version v to v + 1 (none yet).
-MIGRATIONS: dict[int, Sequence[str]] = {}
+# Upgrades: MIGRATIONS[v] takes a database from version v to v + 1. New tables are made by
+# ``create_all`` before the upgrades run: version 2 adds ``added_sets``.
+MIGRATIONS: dict[int, Sequence[str]] = {1: ()}
 
 
 @dataclass(frozen=True)
@@ -278,6 +296,13 @@ class Store:
             return
         async with self._writer, self.sessions() as session, session.begin():
             yield session
+
+    async def added_sets(self) -> list[AddedSetRow]:
+        """Return the added Sets, by name."""
+        async with self.sessions() as session:
+            return list(
+                (await session.scalars(select(AddedSetRow).order_by(AddedSetRow.key))).all()
+            )
 
     async def game(self, game_id: str) -> tuple[GameRow, list[SeatRow]] | None:
         """Return a game and its seats in play order, or ``None``."""

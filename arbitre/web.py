@@ -13,7 +13,12 @@ Routes (all under the server's origin):
   script); ``GET /games/<id>/events``: live events (SSE); ``GET /games/<id>/log``: the
   exchanges, move by move, for engine authors.
 - ``GET /referee``: engines' callbacks (engine protocol 2.2); ``GET /play/<token>/<n>``: a
-  person's ``URLReturn`` (decision 24); ``GET /engines/<set>/<name>``: built-in engines.
+  person's ``URLReturn`` (decision 24); ``GET /engines/<set>/<name>``: built-in engines;
+  ``POST /engines/<set>/<name>/botsarena``: the same engines as botsarena bots (seed 003).
+- ``GET /referee/<set>``: the Set's rules as a chapter VI referee (engine protocol 6);
+  ``GET /arbitre/sets`` and ``POST /arbitre/sets``, ``POST /api/sets``: added games (a Set
+  from an outside interface URL and referee URL); ``GET /added/return``: their referees'
+  ``ReturnURL``.
 - ``GET /engine-tester``: call an engine in tester mode (section 5); ``GET /engine-check``:
   play it against the built-in random engine, first and second, and show what was wrong.
 """
@@ -33,11 +38,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from tournoyons_gui.arbitre.added import AddedSet
+from tournoyons_gui.arbitre.botsarena import answer_message
 from tournoyons_gui.arbitre.calls import check_engine_url, engine_url, read_callback
-from tournoyons_gui.arbitre.game import Arbitre, GameError, Options, SeatSpec, redact
+from tournoyons_gui.arbitre.game import Arbitre, GameError, Options, PlayedSet, SeatSpec, redact
 from tournoyons_gui.arbitre.store import GameRow, SeatRow
-from tournoyons_gui.interfaces.plugin import IllegalMove, SetInterface, Turn
-from tournoyons_gui.interfaces.protocol import Player
+from tournoyons_gui.interfaces.plugin import IllegalMove, Turn
+from tournoyons_gui.interfaces.protocol import Player, safe_return_url
+from tournoyons_gui.interfaces.referee import read_call, referee
 
 __all__ = ["ArbitreWeb"]
 
@@ -77,21 +85,37 @@ class ArbitreWeb:
             Route("/games/{game_id}/events", self.events),
             Route("/games/{game_id}/log", self.log_page),
             Route("/referee", self.referee),
+            Route("/referee/{set}", self.set_referee),
+            Route("/added/return", self.added_return),
+            Route("/arbitre/sets", self.added_sets, methods=["GET", "POST"]),
+            Route("/api/sets", self.api_add_set, methods=["POST"]),
+            Route("/engines/{set}/{name}/botsarena", self.botsarena_engine, methods=["POST"]),
             Route("/play/{token}/{number:int}", self.person_return),
             Route("/engines/{set}/{name}", self.builtin_engine),
             Route("/engine-tester", self.engine_tester),
             Route("/engine-check", self.engine_check),
         ]
 
-    def _html(self, template: str, status: int = 200, **context: Any) -> Response:
+    def _html(
+        self,
+        template: str,
+        status: int = 200,
+        headers: Mapping[str, str] | None = None,
+        **context: Any,
+    ) -> Response:
         body = self.env.get_template(template).render(**context)
-        return Response(body, status, media_type="text/html", headers=NO_STORE)
+        return Response(
+            body, status, media_type="text/html", headers={**NO_STORE, **(headers or {})}
+        )
 
     # --- starting a game ----------------------------------------------------------------
 
     async def home(self, request: Request) -> Response:
         """The form that starts a game."""
-        return self._home(request, {}, "")
+        await self.arbitre.load_added()
+        chosen = request.query_params.get("set", "")
+        found = self.arbitre.lookup(chosen) if chosen else None
+        return self._home(request, {"set": found.name} if found else {}, "")
 
     def _home(
         self, request: Request, values: Mapping[str, str], error: str, status: int = 200
@@ -102,6 +126,7 @@ class ArbitreWeb:
                 "name": s.name,
                 "engines": list(s.engines),
                 "levels": list(s.arbitre.levels) if s.arbitre else [1],
+                "added": isinstance(s, AddedSet),
             }
             for s in playable
         ]
@@ -247,14 +272,14 @@ class ArbitreWeb:
 
     async def _position(
         self, request: Request
-    ) -> tuple[GameRow, list[SeatRow], Turn, int, SetInterface] | None:
+    ) -> tuple[GameRow, list[SeatRow], Turn, int, PlayedSet] | None:
         move_raw = request.query_params.get("move")
         move = None if move_raw in (None, "") else _int(move_raw, 0, "move", strict=False)
         found = await self.arbitre.position(request.path_params["game_id"], move)
         if found is None:
             return None
         game, seats, turn, number = found
-        interface = self.arbitre.registry.get(game.set_name)
+        interface = await self.arbitre.find_set(game.set_name)
         if interface is None:
             return None
         return game, seats, turn, number, interface
@@ -265,7 +290,7 @@ class ArbitreWeb:
         seats: list[SeatRow],
         turn: Turn,
         number: int,
-        interface: SetInterface,
+        interface: PlayedSet,
         tokens: list[str],
     ) -> tuple[str, int | None]:
         """Return the interface URL for this position and viewer, and the seat asked."""
@@ -303,7 +328,10 @@ class ArbitreWeb:
             params["Input"] = "One" if asked_seat.index == 0 else "Two"
             params["URLReturn"] = f"{self.arbitre.public_url}/play/{asked_seat.token}/{number + 1}"
         query = urllib.parse.urlencode(params, quote_via=urllib.parse.quote)
-        return f"/{interface.key}/?{query}", asked_seat.index if asked_seat else None
+        asked_index = asked_seat.index if asked_seat else None
+        if isinstance(interface, AddedSet):
+            return interface.page_url(query), asked_index
+        return f"/{interface.key}/?{query}", asked_index
 
     async def game_page(self, request: Request) -> Response:
         """``GET /games/<id>``: the game, live or replayed, through the Set's own page."""
@@ -403,7 +431,7 @@ class ArbitreWeb:
         game, seats = found
         exchanges = await self.arbitre.store.exchanges(game.id)
         moves = await self.arbitre.store.moves(game.id)
-        interface = self.arbitre.registry.get(game.set_name)
+        interface = await self.arbitre.find_set(game.set_name)
         hidden = interface is not None and self.arbitre.hides(game, interface)
         return self._html(
             "arbitre/log.html",
@@ -473,6 +501,140 @@ class ArbitreWeb:
             log.warning("built-in engine could not call back: %s", broken)
         return PlainTextResponse("OK")
 
+    async def botsarena_engine(self, request: Request) -> Response:
+        """``POST /engines/<set>/<name>/botsarena``: one of our engines as a botsarena bot
+        (seed 003): ``init`` -> ``{"name"}``, ``play-turn`` -> ``{"play": <column>}``; a
+        malformed message gets 400 ``{"error"}``."""
+        interface = self.arbitre.registry.get(request.path_params["set"])
+        name = request.path_params["name"]
+        engine = interface.engines.get(name) if interface else None
+        if interface is None or engine is None or interface.botsarena is None:
+            return JSONResponse({"error": "no such botsarena bot"}, 404)
+        try:
+            message = json.loads(await _body(request, MAX_FORM))
+            answer = answer_message(interface.botsarena, engine, name, message)
+        except (GameError, ValueError, IllegalMove) as refused:
+            return JSONResponse({"error": str(refused)[:300]}, 400)
+        return JSONResponse(answer)
+
+    # --- added games (chapter VI) -------------------------------------------------------
+
+    async def set_referee(self, request: Request) -> Response:
+        """``GET /referee/<set>?Game=..&MoveId=..&Tray=..&Move1=..&ReturnURL=..``: the Set's
+        rules as a chapter VI referee (engine protocol section 6). Answers ``303`` to
+        ``ReturnURL`` with ``Game``, ``MoveId``, ``Method``, ``Move1``/``Move2`` echoed and
+        ``Gain1``, ``Gain2``, ``Tray`` and ``ReturnCode`` after the move, and a page with the
+        same link (and a refresh) for a frame that does not follow redirects. Without a
+        usable ``ReturnURL``: ``400`` and the verdict on the page."""
+        interface = self.arbitre.registry.get(request.path_params["set"])
+        rules = interface.referee if interface else None
+        if interface is None or rules is None:
+            return self._referee_page(404, error="no referee for this Set")
+        query: bytes = request.scope["query_string"]
+        if len(query) > 64 * 1024:
+            return self._referee_page(414, error="query over 64 KiB")
+        params: dict[str, str] = {}
+        for name, value in urllib.parse.parse_qsl(
+            query.decode("latin-1"), keep_blank_values=True, encoding="utf-8", errors="replace"
+        ):
+            params.setdefault(name.lower(), value)
+        call = read_call(params)
+        answer = referee(rules, call)
+        back: dict[str, str] = {"Game": call.game, "MoveId": call.move_id}
+        if call.method:
+            back["Method"] = call.method
+        for name, move in (("Move1", call.move1), ("Move2", call.move2)):
+            if move is not None:
+                back[name] = move
+        back.update(
+            Gain1=answer.gain1,
+            Gain2=answer.gain2,
+            Tray=answer.tray,
+            ReturnCode=str(answer.return_code),
+        )
+        target = safe_return_url(params.get("returnurl", ""))
+        if not target or not target.lower().startswith(("http://", "https://")):
+            return self._referee_page(
+                400,
+                error="give ReturnURL, an absolute http(s) URL",
+                answer=back,
+                set_name=interface.name,
+            )
+        location = engine_url(target, back)
+        return self._referee_page(
+            303,
+            location=location,
+            answer=back,
+            set_name=interface.name,
+            headers={"Location": location},
+        )
+
+    def _referee_page(
+        self, status: int, headers: Mapping[str, str] | None = None, **context: Any
+    ) -> Response:
+        full = {"error": "", "answer": None, "location": "", "set_name": "", **context}
+        return self._html("arbitre/referee.html", status, headers, **full)
+
+    async def added_return(self, request: Request) -> Response:
+        """``GET /added/return``: the ``ReturnURL`` given to added games' referees. The
+        Arbitre reads the return from the referee's own answer (decision 26); a frame that
+        lands here is told so."""
+        note = "the referee's return is read by the Arbitre from the referee's answer"
+        return self._html("arbitre/returned.html", note=note, code=200)
+
+    async def added_sets(self, request: Request) -> Response:
+        """``GET /arbitre/sets``: the added games and the form to add one; ``POST``: add it
+        (then go to the new-game form with it chosen)."""
+        values: dict[str, str] = {}
+        if request.method == "POST":
+            try:
+                body = await _body(request, MAX_FORM)
+                values = dict(
+                    urllib.parse.parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True)
+                )
+                added = await self.arbitre.add_set(
+                    values.get("name", ""),
+                    values.get("interface_url", ""),
+                    values.get("referee_url", ""),
+                    start_tray=values.get("start_tray", ""),
+                    simultaneous=values.get("simultaneous") == "on",
+                )
+            except GameError as refused:
+                return await self._sets_page(values, str(refused), 400)
+            query = urllib.parse.urlencode({"set": added.name})
+            return RedirectResponse(f"/arbitre?{query}", 303)
+        return await self._sets_page(values, "", 200)
+
+    async def _sets_page(self, values: Mapping[str, str], error: str, status: int) -> Response:
+        await self.arbitre.load_added()
+        return self._html(
+            "arbitre/sets.html",
+            status,
+            added=sorted(self.arbitre.added.values(), key=lambda a: a.key),
+            referees=[s for s in self.arbitre.registry if s.referee is not None],
+            public_url=self.arbitre.public_url,
+            values=values,
+            error=error,
+        )
+
+    async def api_add_set(self, request: Request) -> Response:
+        """``POST /api/sets`` (JSON ``{"name", "interface_url", "referee_url",
+        "start_tray", "simultaneous"}``): add a game; 201 ``{"name", "key"}`` or 400."""
+        try:
+            data = json.loads(await _body(request, MAX_FORM) or b"null")
+            if not isinstance(data, dict):
+                raise GameError("send a JSON object {name, interface_url, referee_url}")
+            added = await self.arbitre.add_set(
+                str(data.get("name", "")),
+                str(data.get("interface_url", "")),
+                str(data.get("referee_url", "")),
+                start_tray=str(data.get("start_tray") or ""),
+                simultaneous=data.get("simultaneous") is True,
+            )
+        except (GameError, ValueError) as refused:
+            return JSONResponse({"error": str(refused)}, 400)
+        return JSONResponse({"name": added.name, "key": added.key}, 201)
+
     # --- engine tester and check --------------------------------------------------------
 
     async def engine_tester(self, request: Request) -> Response:
@@ -489,7 +651,7 @@ class ArbitreWeb:
         url = q.get("url", "").strip()
         if not url:
             return self._html("arbitre/tester.html", **context)
-        interface = self.arbitre.registry.get(q.get("set", ""))
+        interface = await self.arbitre.find_set(q.get("set", ""))
         rules = interface.arbitre if interface else None
         try:
             url = check_engine_url(url, self.arbitre.engine_hosts)

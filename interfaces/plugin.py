@@ -29,9 +29,13 @@ from tournoyons_gui.interfaces.protocol import Context, Method, ParamError, Play
 
 __all__ = [
     "ArbitreRules",
+    "Botsarena",
     "Engine",
     "EngineRequest",
     "IllegalMove",
+    "RefereeAnswer",
+    "RefereeCall",
+    "Refereeing",
     "Result",
     "Rules",
     "SetInterface",
@@ -198,6 +202,90 @@ class ArbitreRules(Rules, Protocol):
         ...
 
 
+@dataclass(frozen=True, kw_only=True)
+class RefereeCall:
+    """What Tournoyons sends an added game's referee for one move (engine protocol section 6,
+    manual 002 chapter VI), read by name: ``Game``, ``Method``, ``MoveId``, ``Tray`` (the
+    board before the move), ``Gain1``/``Gain2`` before the move, ``Move1``/``Move2`` (the
+    move just played, ``Move1`` when its player is the first; both in a simultaneous game;
+    ``None`` when absent). ``ReturnURL`` is the host's business and is not carried here.
+    """
+
+    game: str = ""
+    method: str = ""
+    move_id: str = ""
+    tray: str = ""
+    gain1: str = ""
+    gain2: str = ""
+    move1: str | None = None
+    move2: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class RefereeAnswer:
+    """A referee's verdict (engine protocol section 6): ``return_code`` 3 the game goes on,
+    1 the first player wins, 2 the second, 4 a draw, 5 an error in the move received, then
+    ``tray`` is the reason in English (it never holds ``/`` or ``|``). Otherwise ``tray``,
+    ``gain1`` and ``gain2`` are the board and gains after the move; ``method`` is echoed
+    (or ``""``)."""
+
+    return_code: int
+    tray: str
+    gain1: str = ""
+    gain2: str = ""
+    method: str = ""
+
+
+class Refereeing(Protocol):
+    """What a Set's rules add to answer as a chapter VI referee (``/referee/<set>``).
+
+    The referee is stateless: everything the game needs is in the ``Tray`` and the
+    ``Gain``s it receives, in the Set's **referee Tray**: the Tray its engines receive
+    (engine protocol section 4), with what a player's engine is not shown (a fleet, a code,
+    cards) written out in full, since Tournoyons keeps nothing else between two moves. The
+    generic referee (:func:`tournoyons_gui.interfaces.referee.referee`) reads the position
+    with :meth:`referee_position`, checks and plays each move with the Set's
+    :meth:`ArbitreRules.engine_value` and :meth:`Rules.play`, asks :meth:`ArbitreRules.result`
+    for the verdict and writes the new position with :meth:`referee_tray`.
+    """
+
+    def referee_position(self, call: RefereeCall) -> Mapping[str, Any]:
+        """Return the rules' ``state`` for the position ``call`` describes (its ``Tray``,
+        ``Gain``s, ``Method`` and ``MoveId``; ``Init`` or ``""`` is the start); the players
+        asked in it (:meth:`ArbitreRules.asked`) must be those whose move ``call`` carries.
+        Raise :class:`IllegalMove` with a short English reason when the Tray cannot be read.
+        """
+        ...
+
+    def referee_tray(self, state: Mapping[str, Any]) -> tuple[str, str, str]:
+        """Return ``(Tray, Gain1, Gain2)`` of ``state`` in the referee Tray's syntax, which
+        :meth:`referee_position` reads back; an empty gain (a Set that keeps none) echoes
+        the call's."""
+        ...
+
+
+@dataclass(frozen=True, kw_only=True)
+class Botsarena:
+    """A Set's side of botsarena's JSON bots (seed 003; engine protocol section 4,
+    ConnectFour): how an engine request maps to a ``play-turn`` message and back.
+
+    - ``game``: the ``game`` field sent (``"connectFour"``).
+    - ``board``: the engine request's parameters (``Turn``, ``Tray`` ...) -> the message's
+      ``board`` (rows of cells ``""``/``"X"``/``"O"``, row 0 at the bottom).
+    - ``value``: the bot's ``play`` (a number, or a string of one digit) -> the engine
+      protocol's ``Value``; raises :class:`IllegalMove` when it is neither.
+    - ``request``: a ``play-turn`` message (decoded JSON) -> the engine request's parameters
+      a built-in engine reads; raises :class:`IllegalMove` when the message is malformed.
+    - ``play``: a built-in engine's ``Value`` -> the ``play`` answered (the column number).
+    """
+
+    game: str
+    board: Callable[[Mapping[str, str]], list[list[str]]]
+    value: Callable[[object], str]
+    request: Callable[[Mapping[str, Any]], Mapping[str, str]]
+    play: Callable[[str], int]
+
+
 #: A built-in engine: the whole query an engine receives (engine protocol section 2.1,
 #: names as sent: ``Set``, ``Game``, ``MoveId``, ``Turn``, ``Tray`` ...) -> its ``Value``.
 #: It is a pure function of the request, as the protocol allows ("an engine may keep no
@@ -233,6 +321,8 @@ class SetInterface:
     - ``engines``: built-in engines by name (``"random"``, ``"perfect"`` ...), the first
       being the default; each speaks the real engine protocol through the Arbitre.
     - ``sample``: query parameters the tester proposes for a first look.
+    - ``botsarena``: how the Set speaks botsarena's JSON bots (:class:`Botsarena`), or
+      ``None``; only ConnectFour does.
 
     Found by convention unless given (a value given always wins):
 
@@ -261,6 +351,7 @@ class SetInterface:
     rules: Rules | None = None
     sample: Mapping[str, str] = field(default_factory=dict)
     engines: Mapping[str, Engine] = field(default_factory=dict)
+    botsarena: Botsarena | None = None
 
     def __post_init__(self) -> None:
         """Fill the fields left to the convention from the package's folders."""
@@ -306,6 +397,17 @@ class SetInterface:
             "page",
         )
         if rules is None or not all(hasattr(rules, name) for name in needed):
+            return None
+        return rules  # type: ignore[return-value]
+
+    @property
+    def referee(self) -> Refereeing | None:
+        """Return the rules when they answer as a chapter VI referee (:class:`Refereeing`
+        beside :class:`ArbitreRules`)."""
+        rules = self.arbitre
+        if rules is None or not all(
+            hasattr(rules, name) for name in ("referee_position", "referee_tray")
+        ):
             return None
         return rules  # type: ignore[return-value]
 

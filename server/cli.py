@@ -56,7 +56,8 @@ def _parser() -> argparse.ArgumentParser:
         action="append",
         required=True,
         metavar="ENGINE",
-        help="a seat, twice: an engine URL, or builtin:NAME (builtin:random)",
+        help="a seat, twice: a Tournoyons engine URL, builtin:NAME (builtin:random) or "
+        "botsarena:URL (a botsarena JSON bot)",
     )
     play.add_argument("--games", type=int, default=1, help="games to play (default 1)")
     play.add_argument("--timeout", type=int, default=20, help="TimeOut, 4-54 s (default 20)")

@@ -22,7 +22,7 @@
       form.querySelectorAll("[data-seat]").forEach(function (seat) {
         var kind = seat.querySelector("[data-kind]").value;
         seat.querySelectorAll("[data-for]").forEach(function (label) {
-          label.hidden = label.dataset.for !== kind;
+          label.hidden = label.dataset.for.split(" ").indexOf(kind) < 0;
         });
         var builtin = seat.querySelector("[data-builtin]");
         var firstShown = null;

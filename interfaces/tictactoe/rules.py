@@ -13,7 +13,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
+from tournoyons_gui.interfaces.plugin import (
+    EngineRequest,
+    IllegalMove,
+    RefereeCall,
+    Result,
+    Turn,
+)
 from tournoyons_gui.interfaces.protocol import PageParams, Player, opponent_move
 from tournoyons_gui.interfaces.tictactoe.board import (
     EMPTY_TRAY,
@@ -134,3 +140,20 @@ class TicTacToeRules:
     ) -> Mapping[str, str]:
         """Return the hot-seat page's parameters without ``Input``: nothing is hidden."""
         return PageParams.shown(turn.params).params
+
+    # --- the chapter VI referee (engine protocol section 6) --------------------------------
+
+    def referee_position(self, call: RefereeCall) -> Mapping[str, Any]:
+        """Read the engines' Tray (``Init`` or empty: the empty board); the player to move
+        follows from the marks' count, as on the page."""
+        tray = EMPTY_TRAY if call.tray in ("", "Init") else call.tray
+        if len(tray) != len(EMPTY_TRAY) or set(tray) - set("012"):
+            raise IllegalMove("a TicTacToe Tray is 9 characters 0, 1 or 2")
+        ones, twos = tray.count("1"), tray.count("2")
+        if ones - twos not in (0, 1):
+            raise IllegalMove(f"{ones} marks of player one against {twos} of player two")
+        return {"tray": tray, "count": ones + twos}
+
+    def referee_tray(self, state: Mapping[str, Any]) -> tuple[str, str, str]:
+        """Return the engines' Tray; TicTacToe keeps no gains (the call's are echoed)."""
+        return _tray(state), "", ""

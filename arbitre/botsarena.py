@@ -1,0 +1,160 @@
+"""botsarena's JSON bots as seats, and our built-in engines as botsarena bots (seed 003;
+engine protocol section 4, ConnectFour).
+
+A bot is called by HTTP ``POST`` with a JSON body: once ``{"game-id", "action": "init",
+"game", "players": 2, "board": "", "player-index"}`` (its answer is read only for its
+``name``), then for each of its moves ``{"game-id", "action": "play-turn", "game",
+"players": 2, "board", "you": "X"|"O", "player-index"}``; it answers in the HTTP response
+``{"play": <column>}``. What the Set's board and moves look like comes from the Set's
+:class:`~tournoyons_gui.interfaces.plugin.Botsarena`; this module knows no game.
+
+A bot that does not answer within its limit (10 s by default, botsarena's own), answers an
+HTTP status other than 200, a body that is not a JSON object with ``play``, or more than
+64 KiB, loses; the reason is recorded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from tournoyons_gui.arbitre.calls import MAX_BODY, Note, note
+from tournoyons_gui.interfaces.plugin import Botsarena, Engine, IllegalMove
+from tournoyons_gui.interfaces.protocol import Player
+
+__all__ = ["MAX_INITS", "BotAnswer", "BotCaller", "answer_message"]
+
+#: Seats whose ``init`` was sent are remembered up to this many (oldest forgotten first).
+MAX_INITS = 100_000
+_MARKS = {Player.ONE: "X", Player.TWO: "O"}
+
+
+@dataclass
+class BotAnswer:
+    """A bot's answer: the ``Value`` it stands for, or ``None`` with ``error`` (``late``,
+    ``unreachable``, ``illegal``) and ``detail``; ``ms`` from request to answer; ``log`` the
+    exchanges (``request`` with the JSON sent, ``answer`` with the status and body)."""
+
+    value: str | None
+    error: str = ""
+    detail: str = ""
+    ms: int = 0
+    log: list[Note] = field(default_factory=list)
+
+
+class BotCaller:
+    """Calls botsarena bots with the Arbitre's HTTP client."""
+
+    def __init__(self, client: httpx.AsyncClient) -> None:
+        self.client = client
+        self._inited: dict[str, None] = {}
+
+    async def _post(
+        self, url: str, message: Mapping[str, Any], timeout: float, log: list[Note]
+    ) -> tuple[int, bytes]:
+        body = json.dumps(message, separators=(",", ":"))
+        log.append(note("request", f"POST {url[:300]} {body}"[:8192]))
+        async with asyncio.timeout(timeout):
+            async with self.client.stream(
+                "POST",
+                url,
+                content=body,
+                headers={"Content-Type": "application/json"},
+                timeout=httpx.Timeout(timeout),
+            ) as answer:
+                data = b""
+                async for chunk in answer.aiter_bytes():
+                    data += chunk
+                    if len(data) > MAX_BODY:
+                        break
+                text = data[:2000].decode("utf-8", "replace")
+                log.append(note("answer", f"{answer.status_code} {text}"))
+                return answer.status_code, data
+
+    async def ask(
+        self,
+        url: str,
+        bots: Botsarena,
+        params: Mapping[str, str],
+        key: str,
+        player: Player,
+        timeout: float,
+    ) -> BotAnswer:
+        """Ask the bot at ``url`` for ``player``'s move in the position of the engine
+        request ``params`` (sending ``init`` first on the seat's first move); ``key`` is the
+        seat's secret game id, sent as ``game-id``."""
+        log: list[Note] = []
+        started = time.monotonic()
+        common = {"game-id": key, "game": bots.game, "players": 2}
+        index = int(player) - 1
+        if key not in self._inited:
+            self._inited[key] = None
+            if len(self._inited) > MAX_INITS:
+                del self._inited[next(iter(self._inited))]
+            init = {**common, "action": "init", "board": "", "player-index": index}
+            try:
+                await self._post(url, init, timeout, log)
+            except (TimeoutError, httpx.HTTPError) as failed:
+                log.append(note("error", f"init: {type(failed).__name__}"))
+        message = {
+            "game-id": key,
+            "action": "play-turn",
+            "game": bots.game,
+            "players": 2,
+            "board": bots.board(params),
+            "you": _MARKS[player],
+            "player-index": index,
+        }
+        started = time.monotonic()
+        try:
+            status, body = await self._post(url, message, timeout, log)
+        except TimeoutError:
+            return self._fail("late", f"no answer within {timeout:g} s", started, log)
+        except (httpx.ConnectError, httpx.ConnectTimeout) as refused:
+            return self._fail("unreachable", f"{type(refused).__name__}", started, log)
+        except httpx.TimeoutException:
+            return self._fail("late", f"no answer within {timeout:g} s", started, log)
+        except httpx.HTTPError as broken:
+            return self._fail("illegal", f"a broken answer: {type(broken).__name__}", started, log)
+        if status != 200:
+            return self._fail("illegal", f"the bot answered HTTP {status}", started, log)
+        if len(body) > MAX_BODY:
+            return self._fail("illegal", "the bot's answer is over 64 KiB", started, log)
+        try:
+            decoded = json.loads(body.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            return self._fail("illegal", "the bot's answer is not JSON", started, log)
+        if not isinstance(decoded, dict) or "play" not in decoded:
+            return self._fail("illegal", 'the bot\'s answer has no "play"', started, log)
+        try:
+            value = bots.value(decoded["play"])
+        except IllegalMove as illegal:
+            return self._fail("illegal", f"illegal play: {illegal}", started, log)
+        return BotAnswer(value, ms=int((time.monotonic() - started) * 1000), log=log)
+
+    @staticmethod
+    def _fail(error: str, detail: str, started: float, log: list[Note]) -> BotAnswer:
+        log.append(note("error", f"{error}: {detail}"))
+        return BotAnswer(None, error, detail, int((time.monotonic() - started) * 1000), log)
+
+
+def answer_message(bots: Botsarena, engine: Engine, name: str, message: object) -> dict[str, Any]:
+    """Answer a botsarena message with one of our built-in engines (the other way: our
+    engines entered in a botsarena-style arena): ``init`` -> ``{"name": name}``,
+    ``play-turn`` -> ``{"play": <column>}``. Raises :class:`IllegalMove` for a message that
+    is not one of those two, or a position the Set cannot read."""
+    if not isinstance(message, dict):
+        raise IllegalMove("a botsarena message is a JSON object")
+    action = message.get("action")
+    if action == "init":
+        return {"name": name}
+    if action != "play-turn":
+        raise IllegalMove(f'unknown action {str(action)[:40]!r} (not "init" or "play-turn")')
+    params = bots.request(message)
+    return {"play": bots.play(engine(params))}

@@ -1,0 +1,243 @@
+"""Added games (chapter VI), both ways, over real HTTP on 127.0.0.1: our rules answering
+as referees (``/referee/<set>``), and games of Sets added from an interface URL and a
+referee URL, played by the Arbitre with no rules of its own (engine protocol section 6,
+decision 26), with referees of the tests' own that misbehave."""
+
+from __future__ import annotations
+
+import urllib.parse
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.arbitre.conftest import Served
+from tests.arbitre.referees import Referees
+from tournoyons_gui.interfaces.tictactoe.rules import TicTacToeRules
+
+
+@pytest.fixture(scope="module")
+def referees(served: Served) -> Iterator[Referees]:
+    """The tests' referees, passing on our TicTacToe referee's verdicts."""
+    with Referees(f"{served.base}/referee/tictactoe").running() as running:
+        yield running
+
+
+def _verdict(answer: httpx.Response) -> dict[str, str]:
+    assert answer.status_code == 303, answer.text
+    location = answer.headers["location"]
+    assert location.startswith("http://arbitre.example/back?")
+    return dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(location).query))
+
+
+def test_our_referee_answers_a_move_with_a_redirect_and_a_page(served: Served) -> None:
+    answer = served.http.get(
+        "/referee/tictactoe",
+        params={
+            "Game": "G1",
+            "MoveId": "3",
+            "Tray": "120000000",
+            "Gain1": "0",
+            "Gain2": "0",
+            "Move1": "5",
+            "ReturnURL": "http://arbitre.example/back",
+        },
+    )
+    verdict = _verdict(answer)
+    assert verdict == {
+        "Game": "G1",
+        "MoveId": "3",
+        "Move1": "5",
+        "Gain1": "0",
+        "Gain2": "0",
+        "Tray": "120010000",
+        "ReturnCode": "3",
+    }
+    # The page under the redirect works without script: a link and a refresh.
+    assert 'href="http://arbitre.example/back?Game=G1&amp;MoveId=3' in answer.text
+    assert 'http-equiv="refresh"' in answer.text and "<script" not in answer.text
+
+
+@pytest.mark.parametrize(
+    ("params", "code", "reason"),
+    [
+        ({"Tray": "110220000", "Move1": "3"}, "1", None),
+        ({"Tray": "121122210", "Move1": "9"}, "4", None),
+        ({"Tray": "110220000", "Move1": "4"}, "5", "taken"),
+        ({"Tray": "110220000", "Move2": "3"}, "5", "Move1"),
+        ({"Tray": "11/22|000", "Move1": "3"}, "5", "unreadable"),
+        ({"Tray": "110220000"}, "5", "no move"),
+    ],
+    ids=["win", "draw", "taken", "wrong-player", "unreadable", "no-move"],
+)
+def test_our_referee_gives_the_return_codes(
+    served: Served, params: dict[str, str], code: str, reason: str | None
+) -> None:
+    query = {"Game": "G2", "MoveId": "7", **params, "ReturnURL": "http://arbitre.example/back"}
+    verdict = _verdict(served.http.get("/referee/TicTacToe", params=query))
+    assert verdict["ReturnCode"] == code
+    if reason is not None:
+        assert reason in verdict["Tray"]
+        assert "/" not in verdict["Tray"] and "|" not in verdict["Tray"]
+
+
+def test_our_referee_without_return_url_shows_its_verdict(served: Served) -> None:
+    for bad in ("", "javascript:alert(1)", "/relative"):
+        answer = served.http.get(
+            "/referee/tictactoe",
+            params={"Game": "G", "MoveId": "1", "Tray": "Init", "Move1": "5", "ReturnURL": bad},
+        )
+        assert answer.status_code == 400
+        assert "ReturnURL" in answer.text and 'data-return-code="3"' in answer.text
+        assert "location" not in answer.headers
+    assert served.http.get("/referee/nosuchset").status_code == 404
+
+
+def _add(served: Served, name: str, referee: str, **extra: Any) -> None:
+    answer = served.http.post(
+        "/api/sets",
+        json={
+            "name": name,
+            "interface_url": f"{served.base}/tictactoe/",
+            "referee_url": referee,
+            **extra,
+        },
+    )
+    assert answer.status_code == 201, answer.text
+
+
+def _engines(served: Served, first: str = "perfect", second: str = "random") -> list[dict[str, str]]:
+    return [
+        {"kind": "engine", "engine": f"{served.base}/engines/tictactoe/{first}", "name": first},
+        {"kind": "engine", "engine": f"{served.base}/engines/tictactoe/{second}", "name": second},
+    ]
+
+
+def _replayed(record: dict[str, Any]) -> list[str]:
+    """Return the engine Trays our TicTacToe rules give for the recorded moves."""
+    rules = TicTacToeRules()
+    state = rules.start().state
+    trays = []
+    for move in record["moves"]:
+        state = rules.play(state, move["value"]).state
+        trays.append(state["tray"])
+    return trays
+
+
+@pytest.mark.parametrize("how", ["direct", "redirect", "page"])
+def test_an_added_game_is_played_by_its_referee_alone(
+    served: Served, referees: Referees, how: str
+) -> None:
+    name = f"Outside{how.capitalize()}"
+    url = (
+        f"{served.base}/referee/tictactoe" if how == "direct" else f"{referees.base}/{how}"
+    )
+    _add(served, name, url)
+    game_id = served.create(name, _engines(served), timeout=10)
+    record = served.finished(game_id, within=60)
+    assert record["status"] == "over", record["reason"]
+    assert record["set"] == name
+    # The referee's verdicts, applied by nobody else, agree with our rules move by move.
+    trays = [m["tray"] for m in record["moves"]]
+    assert trays == _replayed(record)
+    rules = TicTacToeRules()
+    state = {"tray": trays[-1], "count": len(trays)}
+    result = rules.result(state)
+    assert result is not None
+    expected = "draw" if result.winner is None else f"seat{int(result.winner)}"
+    assert record["result"] == expected and expected != "seat2"  # perfect never loses
+    # Engines were sent the game's name as Set, and the Tray the referee returned.
+    requests = [e["detail"] for e in record["exchanges"] if e["kind"] == "request"]
+    assert requests and all(f"Set={name}&" in r for r in requests)
+    assert f"Tray={trays[0]}" in requests[1]
+    referee_calls = [e["detail"] for e in record["exchanges"] if e["kind"] == "referee"]
+    assert len(referee_calls) == len(record["moves"])
+    assert all("ReturnURL=" in c and c.endswith("/added/return") for c in referee_calls)
+    # The game's page shows the outside interface, with the Tray as the referee returned it.
+    view = served.http.get(f"/games/{game_id}/view", params={"move": 2}).json()
+    assert view["src"].startswith(f"{served.base}/tictactoe/?Set={name}&")
+    assert f"Tray={trays[1]}" in view["src"]
+    page = httpx.get(view["src"], trust_env=False)
+    assert page.status_code == 200 and 'data-error="' not in page.text
+
+
+@pytest.mark.parametrize(
+    ("path", "why"),
+    [
+        ("code7", "ReturnCode"),
+        ("slash", "/ or |"),
+        ("loop", "redirected more than"),
+        ("noecho", "echo Game"),
+        ("silent", "no verdict within"),
+    ],
+)
+def test_a_misbehaving_referee_ends_the_game_with_status_9(
+    served: Served, referees: Referees, path: str, why: str
+) -> None:
+    name = f"Broken{path.capitalize()}"
+    _add(served, name, f"{referees.base}/{path}")
+    game_id = served.create(name, _engines(served), timeout=4)
+    record = served.finished(game_id, within=30)
+    assert record["status"] == "over" and record["result"] == "error"
+    assert why in record["reason"]
+    assert [s["status"] for s in record["seats"]] == [9, 9]
+    assert record["moves"] == []
+    errors = [e["detail"] for e in record["exchanges"] if e["kind"] == "error"]
+    assert any(why in e for e in errors)
+
+
+def test_return_code_5_makes_the_player_of_the_move_lose(
+    served: Served, referees: Referees
+) -> None:
+    _add(served, "RefusesAll", f"{referees.base}/error5")
+    game_id = served.create("RefusesAll", _engines(served), timeout=5)
+    record = served.finished(game_id, within=30)
+    assert record["result"] == "seat2"
+    assert "cell 5 is not yours" in record["reason"]
+    assert [s["status"] for s in record["seats"]] == [3, 2]
+
+
+def test_a_tray_the_interface_cannot_read_is_shown_as_an_error(
+    served: Served, referees: Referees
+) -> None:
+    _add(served, "Unreadable", f"{referees.base}/unreadable")
+    game_id = served.create("Unreadable", _engines(served), timeout=5)
+    record = served.finished(game_id, within=30)
+    assert record["result"] == "draw" and len(record["moves"]) == 2
+    view = served.http.get(f"/games/{game_id}/view", params={"move": 1}).json()
+    assert "Tray=zzz" in view["src"]
+    page = httpx.get(view["src"], trust_env=False)
+    assert page.status_code == 200 and 'data-error="tray"' in page.text
+
+
+def test_adding_a_set_refuses_bad_input_and_stores_nothing(served: Served) -> None:
+    good = {
+        "name": "Fine",
+        "interface_url": "http://127.0.0.1:1/",
+        "referee_url": "http://127.0.0.1:1/r",
+    }
+    for change, why in [
+        ({"name": "TicTacToe"}, "already"),
+        ({"name": "Morpion3x3"}, "already"),
+        ({"name": "x"}, "letters"),
+        ({"name": "<b>bad</b>"}, "letters"),
+        ({"interface_url": "javascript:alert(1)"}, "http"),
+        ({"referee_url": "ftp://127.0.0.1/"}, "http"),
+        ({"start_tray": "a/b"}, "never /"),
+    ]:
+        answer = served.http.post("/api/sets", json={**good, **change})
+        assert answer.status_code == 400 and why in answer.json()["error"], (change, answer.text)
+    assert served.http.post("/api/sets", content=b"[1,2]").status_code == 400
+    page = served.http.get("/arbitre/sets")
+    assert page.status_code == 200 and "Fine" not in page.text
+    form = served.http.post(
+        "/arbitre/sets",
+        data={**good, "name": "FormMade"},
+        follow_redirects=False,
+    )
+    assert form.status_code == 303 and form.headers["location"] == "/arbitre?set=FormMade"
+    home = served.http.get("/arbitre?set=FormMade").text
+    assert 'value="FormMade" selected' in home and "FormMade (added)" in home
+    again = served.http.post("/arbitre/sets", data={**good, "name": "formmade"})
+    assert again.status_code == 400 and "already" in again.text
