@@ -52,6 +52,8 @@ MAX_BODY = 64 * 1024
 MAX_CALLBACK_QUERY = 8 * 1024
 MAX_REDIRECTS = 5
 FINAL_CUT = 10.0
+#: How often a driver looks in the store for an answer another worker recorded (seconds).
+POLL_EVERY = 1.0
 _SAFE = "-._~:/?*"
 
 
@@ -120,10 +122,13 @@ class _Pending:
 
 
 class Callbacks:
-    """The outstanding requests of this process, by (seat ``Game`` id, ``MoveId``).
+    """The outstanding requests driven by this process, by (seat ``Game`` id, ``MoveId``).
 
-    Requests answered or given up are remembered a while (the last 10,000), so that a
-    duplicate or late callback is logged against its game rather than as unknown.
+    Which callback is the answer is decided by the store when one is given (``record``,
+    shared by the workers: the first in time wins, whichever worker received it); this
+    class then only wakes the driver. Requests answered or given up are remembered a while
+    (the last 10,000), so that a duplicate or late callback is logged against its game
+    rather than as unknown.
     """
 
     RECENT = 10_000
@@ -133,6 +138,14 @@ class Callbacks:
         self._recent: OrderedDict[tuple[str, str], tuple[str, int]] = OrderedDict()
         #: Called with (game id, seat index, kind, MoveId, detail) for each refused callback.
         self.on_refused: Callable[[str, int, str, str, str], Awaitable[None]] | None = None
+        #: Records a callback in the store: (key, MoveId, value, query, redirect) -> ("taken"
+        #: | "duplicate" | "late" | "unknown", game id or None, seat or None).
+        self.record: (
+            Callable[[str, str, str, str, bool], Awaitable[tuple[str, str | None, int | None]]]
+            | None
+        ) = None
+        #: Tells the other workers that (key, MoveId) was answered here.
+        self.relay: Callable[[str, str], Awaitable[None]] | None = None
 
     def expect(self, key: str, move_id: str, game_id: str, seat: int) -> asyncio.Future[Callback]:
         """Register an outstanding request; return the future its callback resolves."""
@@ -148,20 +161,50 @@ class Callbacks:
             while len(self._recent) > self.RECENT:
                 self._recent.popitem(last=False)
 
+    def waiting(self, key: str, move_id: str) -> bool:
+        """Whether this process waits for (``key``, ``move_id``)'s callback."""
+        pending = self._pending.get((key, move_id))
+        return pending is not None and not pending.future.done()
+
+    def resolve(self, key: str, move_id: str, callback: Callback) -> bool:
+        """Wake the driver of (``key``, ``move_id``) with ``callback``, if it is here."""
+        pending = self._pending.get((key, move_id))
+        if pending is None or pending.future.done():
+            return False
+        pending.future.set_result(callback)
+        return True
+
     async def receive(
         self, params: Mapping[str, str], query: str, *, redirect: bool = False
     ) -> bool:
         """Take a callback; return whether it answered an outstanding request (200)."""
         key = params.get("game", "").strip()
         move_id = params.get("moveid", "").strip()
+        value = params.get("value", "").strip().upper()
         pending = self._pending.get((key, move_id))
+        if self.record is not None:
+            kind, game_id, seat = await self.record(key, move_id, value, query, redirect)
+            if kind == "taken":
+                here = self.resolve(
+                    key, move_id, Callback(value, query, time.monotonic(), redirect)
+                )
+                if not here and self.relay is not None:
+                    await self.relay(key, move_id)
+                return True
+            if game_id is None:
+                known = (
+                    (pending.game_id, pending.seat) if pending else self._recent.get((key, move_id))
+                )
+                game_id, seat = known if known is not None else (None, None)
+            if game_id is not None and seat is not None and self.on_refused is not None:
+                await self.on_refused(game_id, seat, kind, move_id, query)
+            return False
         if pending is None or pending.future.done():
             known = (pending.game_id, pending.seat) if pending else self._recent.get((key, move_id))
             if known is not None and self.on_refused is not None:
                 kind = "duplicate" if pending is not None else "late"
                 await self.on_refused(known[0], known[1], kind, move_id, query)
             return False
-        value = params.get("value", "").strip().upper()
         pending.future.set_result(Callback(value, query, time.monotonic(), redirect))
         return True
 
@@ -223,27 +266,44 @@ class EngineCaller:
         )
 
     async def ask(
-        self, url: str, key: str, move_id: str, game_id: str, seat: int, timeout: float
+        self,
+        url: str,
+        key: str,
+        move_id: str,
+        game_id: str,
+        seat: int,
+        timeout: float,
+        poll: Callable[[], Awaitable[Callback | None]] | None = None,
     ) -> Outcome:
         """Request ``url`` (already carrying its parameters) and wait for the callback
-        naming (``key``, ``move_id``) for at most ``timeout`` seconds."""
+        naming (``key``, ``move_id``) for at most ``timeout`` seconds. ``poll``, when given,
+        is asked every second for an answer another worker recorded (a missed message)."""
         started = time.monotonic()
         future = self.callbacks.expect(key, move_id, game_id, seat)
         log: list[Note] = []
         call = asyncio.create_task(self._send(url, timeout + 5, log, key, move_id))
         try:
-            both: set[asyncio.Future[Any]] = {future, call}
-            done, _ = await asyncio.wait(both, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-            if call in done and not future.done():
-                unreachable = call.result()
-                if unreachable:
-                    return Outcome(None, "unreachable", unreachable, _ms(started), log)
+            waiting: set[asyncio.Future[Any]] = {future, call}
+            while not future.done():
                 left = timeout - (time.monotonic() - started)
-                if left > 0:
-                    await asyncio.wait({future}, timeout=left)
+                if left <= 0:
+                    break
+                done, _ = await asyncio.wait(
+                    waiting, timeout=min(left, POLL_EVERY), return_when=asyncio.FIRST_COMPLETED
+                )
+                if call in done and call in waiting:
+                    waiting.discard(call)
+                    unreachable = call.result()
+                    if unreachable and not future.done():
+                        return Outcome(None, "unreachable", unreachable, _ms(started), log)
+                if not future.done() and poll is not None and not done:
+                    found = await poll()
+                    if found is not None and not future.done():
+                        future.set_result(found)
             if future.done():
                 callback = future.result()
-                return Outcome(callback, "", "", int((callback.at - started) * 1000), log)
+                ms = max(0, int((callback.at - started) * 1000))
+                return Outcome(callback, "", "", ms, log)
             return Outcome(None, "late", f"no callback within {timeout:g} s", _ms(started), log)
         finally:
             self.callbacks.forget(key, move_id)

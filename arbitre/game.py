@@ -19,7 +19,7 @@ import datetime as dt
 import logging
 import time
 import urllib.parse
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +29,8 @@ from sqlalchemy import select
 from tournoyons_gui.arbitre.added import AddedRules, AddedSet, RefereeFailed, check_added_name
 from tournoyons_gui.arbitre.botsarena import BotCaller
 from tournoyons_gui.arbitre.calls import (
+    POLL_EVERY,
+    Callback,
     Callbacks,
     EngineCaller,
     Note,
@@ -37,7 +39,7 @@ from tournoyons_gui.arbitre.calls import (
     engine_url,
     note,
 )
-from tournoyons_gui.arbitre.live import Hub
+from tournoyons_gui.arbitre.live import Bus, Hub, LocalBus, PgBus
 from tournoyons_gui.arbitre.store import (
     AddedSetRow,
     ExchangeRow,
@@ -67,6 +69,10 @@ PlayedSet = SetInterface | AddedSet
 
 class GameError(ValueError):
     """A game that cannot be made as asked (unknown Set, bad seat, option out of range)."""
+
+
+class LeaseLost(RuntimeError):
+    """This worker no longer holds the lease of the game it was driving."""
 
 
 @dataclass(frozen=True)
@@ -176,6 +182,14 @@ class Arbitre:
     the Referee URL is ``<public_url>/referee`` and the built-in engines are at
     ``<public_url>/engines/<set>/<name>``. ``engine_hosts``: when given, the only hosts an
     engine URL may name (a server open to the world, decision 13).
+
+    Several Arbitres (workers, on one host or several) may share one PostgreSQL database:
+    each game is driven by one worker at a time, the holder of its **lease** (renewed every
+    ``lease_seconds`` / 3 s); a worker looks every ``scan_every`` seconds for games whose
+    lease expired (their worker died or stopped) and takes them over from their last
+    recorded move, at most ``max_games`` at a time. An answer (an engine's callback, a
+    person's move) may reach any worker: it is recorded in the store (the first in time
+    wins) and the driver is told over the bus (:mod:`~tournoyons_gui.arbitre.live`).
     """
 
     def __init__(
@@ -186,19 +200,132 @@ class Arbitre:
         *,
         engine_hosts: frozenset[str] | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
+        lease_seconds: float = 15.0,
+        scan_every: float = 1.0,
+        max_games: int = 500,
     ) -> None:
         self.registry = registry
         self.store = store
         self.public_url = public_url.rstrip("/")
         self.engine_hosts = engine_hosts
+        self.worker = new_id(12)
+        self.lease_seconds = lease_seconds
+        self.scan_every = scan_every
+        self.max_games = max_games
         self.callbacks = Callbacks()
         self.callbacks.on_refused = self._log_refused
+        self.callbacks.record = self._record_answer
+        self.callbacks.relay = self._relay_answer
         self.caller = EngineCaller(self.callbacks, self.referee_url, transport)
         self.bots = BotCaller(self.caller.client)
         self.added: dict[str, AddedSet] = {}
-        self.hub = Hub()
+        self.shared = store.engine.dialect.name == "postgresql"
+        self.bus: Bus = (
+            PgBus(
+                self.worker,
+                store.engine.url.set(drivername="postgresql").render_as_string(hide_password=False),
+            )
+            if self.shared
+            else LocalBus(self.worker)
+        )
+        self.hub = Hub(self.bus)
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.persons: dict[str, _PersonAsk] = {}
+        self._background: list[asyncio.Task[None]] = []
+        #: Called every ``scan_every`` seconds (the tournaments' scheduler hooks in here).
+        self.on_scan: list[Callable[[], Awaitable[None]]] = []
+
+    # --- the workers: leases, scans, the bus ----------------------------------------------
+
+    async def run(self) -> None:
+        """Start this worker's background work: the bus, lease renewal and the scan for
+        games (and tournaments) that no worker drives."""
+        await self.bus.start(self._heard)
+        self._background = [
+            asyncio.create_task(self._renew_leases(), name="leases"),
+            asyncio.create_task(self._scan(), name="scan"),
+        ]
+
+    async def _renew_leases(self) -> None:
+        while True:
+            await asyncio.sleep(self.lease_seconds / 3)
+            try:
+                await self.store.renew(self.worker, self.lease_seconds)
+            except Exception:
+                log.exception("renewing the leases")
+
+    async def _scan(self) -> None:
+        while True:
+            try:
+                await self.scan()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("scanning for games")
+            await asyncio.sleep(self.scan_every)
+
+    async def scan(self) -> list[str]:
+        """Take over the games in play that no worker drives (up to ``max_games`` here);
+        return their ids. Then run the scan hooks."""
+        taken = []
+        room = self.max_games - len(self.tasks)
+        if room > 0:
+            for game_id in await self.store.orphans(room):
+                if game_id in self.tasks:
+                    continue
+                if await self.store.acquire(game_id, self.worker, self.lease_seconds):
+                    self.start(game_id)
+                    taken.append(game_id)
+        for hook in self.on_scan:
+            await hook()
+        return taken
+
+    async def _heard(self, message: dict[str, Any]) -> None:
+        """A message from another worker: a game's event for our watchers, or an answer
+        to a value this worker asked."""
+        kind = message.get("t")
+        if kind == "game":
+            event = message.get("event")
+            if isinstance(event, dict):
+                self.hub.deliver(str(message.get("id", "")), event)
+        elif kind == "answer":
+            await self._wake(str(message.get("key", "")), str(message.get("move_id", "")))
+
+    async def _wake(self, key: str, move_id: str) -> None:
+        """Wake this worker's driver of (``key``, ``move_id``) with the answer recorded."""
+        asked = self.persons.get(key)
+        if asked is not None and str(asked.number) != move_id:
+            asked = None
+        if asked is None and not self.callbacks.waiting(key, move_id):
+            return
+        row = await self.store.pending(key, move_id)
+        if row is None or row.value is None:
+            return
+        if asked is not None:
+            if not asked.future.done():
+                asked.future.set_result(row.value)
+            return
+        self.callbacks.resolve(
+            key, move_id, Callback(row.value, row.query, time.monotonic(), row.redirect)
+        )
+
+    async def _record_answer(
+        self, key: str, move_id: str, value: str, query: str, redirect: bool
+    ) -> tuple[str, str | None, int | None]:
+        kind, row = await self.store.answer(key, move_id, value, query, redirect=redirect)
+        return kind, (row.game_id if row else None), (row.seat if row else None)
+
+    async def _relay_answer(self, key: str, move_id: str) -> None:
+        await self.bus.send({"t": "answer", "key": key, "move_id": move_id})
+
+    async def _poll(self, key: str, move_id: str) -> Callback | None:
+        """Return the answer another worker recorded, when the bus message was missed."""
+        if not self.shared:
+            return None
+        row = await self.store.pending(key, move_id)
+        if row is None or row.value is None:
+            return None
+        return Callback(row.value, row.query, time.monotonic(), row.redirect)
 
     @property
     def referee_url(self) -> str:
@@ -288,12 +415,18 @@ class Arbitre:
         return added
 
     async def close(self) -> None:
-        """Stop the games in play (they stay marked in progress) and close the client."""
-        for task in list(self.tasks.values()):
+        """Stop the games in play (they stay in progress, their leases given up so that
+        another worker, or this server restarted, takes them over at once) and close the
+        client and the bus."""
+        for task in [*self._background, *self.tasks.values()]:
             task.cancel()
-        if self.tasks:
-            await asyncio.gather(*self.tasks.values(), return_exceptions=True)
+        await asyncio.gather(*self._background, *self.tasks.values(), return_exceptions=True)
+        try:
+            await self.store.release(self.worker)
+        except Exception:
+            log.exception("giving up the leases")
         await self.caller.close()
+        await self.bus.close()
 
     # --- making a game ------------------------------------------------------------------
 
@@ -358,9 +491,17 @@ class Arbitre:
         options: Options | None = None,
         *,
         start: bool = True,
+        registrations: Sequence[str] = ("", ""),
+        tournament: tuple[str, int, int] | None = None,
     ) -> str:
         """Check, store and start a game; return its public id. Raises :class:`GameError`,
-        and then stores nothing."""
+        and then stores nothing.
+
+        ``start=False`` leaves the game to the first worker whose scan finds it (a
+        tournament's games are spread over the workers so). ``registrations``: each seat's
+        registered engine id, or ``""`` (sent to the opponent as ``Opponent`` when the game
+        is a competition match, i.e. belongs to ``tournament``: (id, round, pairing)).
+        """
         options = options or Options()
         await self.find_set(set_name)
         interface, rules, made = self.check(set_name, seats, options)
@@ -380,6 +521,11 @@ class Arbitre:
                     result="",
                     reason="",
                     created_at=now(),
+                    lease_owner=self.worker if start else None,
+                    lease_until=now() + dt.timedelta(seconds=self.lease_seconds) if start else None,
+                    tournament_id=tournament[0] if tournament else None,
+                    round=tournament[1] if tournament else None,
+                    pairing=tournament[2] if tournament else None,
                 )
             )
             await session.flush()
@@ -395,6 +541,7 @@ class Arbitre:
                         token=new_id(26),
                         final_status=None,
                         error="",
+                        registration=registrations[index] if index < len(registrations) else "",
                     )
                 )
         if start:
@@ -414,8 +561,9 @@ class Arbitre:
             await asyncio.wait({task})
 
     async def recover(self) -> list[str]:
-        """End every game left in progress by a stopped server as interrupted (Status 9);
-        return their ids."""
+        """End every game in progress whose Set this server no longer plays as interrupted
+        (Status 9, decision 11); return their ids. The others are taken over by the scan
+        (:meth:`scan`) from their last recorded move."""
         ended = []
         for game_id in await self.store.playing():
             if game_id in self.tasks:
@@ -426,13 +574,17 @@ class Arbitre:
             game, seats = found
             interface = await self.find_set(game.set_name)
             rules = interface.arbitre if interface else None
+            if rules is not None:
+                continue
+            if not await self.store.acquire(game_id, self.worker, self.lease_seconds):
+                continue
             await self._finish(
                 game,
                 seats,
                 rules,
                 turn_from(game.turn),
                 None,
-                "interrupted: the Arbitre stopped during the game",
+                f"interrupted: this server no longer plays {game.set_name}",
                 error=True,
                 status="interrupted",
             )
@@ -443,9 +595,13 @@ class Arbitre:
 
     async def _drive(self, game_id: str) -> None:
         try:
+            if not await self.store.acquire(game_id, self.worker, self.lease_seconds):
+                return
             await self._play(game_id)
         except asyncio.CancelledError:
             raise
+        except LeaseLost:
+            log.warning("game %s: its lease was lost; another worker drives it", game_id)
         except Exception:
             log.exception("game %s failed", game_id)
             found = await self.store.game(game_id)
@@ -579,9 +735,26 @@ class Arbitre:
         url = seat.url if seat.kind == "engine" else self.builtin_url(interface, seat.url)
         params = self._params(rules, seat, options, request.params, move_id=str(request.move_id))
         full = engine_url(url, params)
+        move_id = str(request.move_id)
+        expires = now() + dt.timedelta(seconds=options.timeout)
+        received = await self.store.expect(seat.key, move_id, game.id, seat.index, expires)
+        if received is not None and received.value is not None:
+            # Answered before this worker took the game over: apply it, ask nothing.
+            at = received.received_at or now()
+            return _Answer(
+                received.value,
+                query=received.query,
+                logs=[("callback", received.query, at)],
+            )
         sent = note("request", full)
         outcome: Outcome = await self.caller.ask(
-            full, seat.key, str(request.move_id), game.id, seat.index, options.timeout
+            full,
+            seat.key,
+            move_id,
+            game.id,
+            seat.index,
+            options.timeout,
+            poll=lambda: self._poll(seat.key, move_id),
         )
         logs = [sent, *outcome.log]
         if outcome.callback is None:
@@ -664,45 +837,83 @@ class Arbitre:
         options: Options,
     ) -> _Answer:
         started = time.monotonic()
+        limit = options.person_timeout
+        expires = now() + dt.timedelta(seconds=limit if limit is not None else 10 * 365 * 86400)
+        received = await self.store.expect(seat.token, str(number), game.id, seat.index, expires)
+        if received is not None and received.value is not None:
+            return _Answer(received.value)  # moved before this worker took the game over
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self.persons[seat.token] = _PersonAsk(
             future, game.id, seat.index, number, turn.state, rules
         )
         await self.hub.publish(game.id, {"moves": number - 1, "over": False, "asked": seat.index})
         try:
-            value = await asyncio.wait_for(future, options.person_timeout)
-        except TimeoutError:
-            return _Answer(
-                None,
-                "late",
-                f"no move within {options.person_timeout} s",
-                int((time.monotonic() - started) * 1000),
-            )
+            while not future.done():
+                left = None if limit is None else limit - (time.monotonic() - started)
+                if left is not None and left <= 0:
+                    break
+                slice_ = POLL_EVERY if left is None else min(left, POLL_EVERY)
+                await asyncio.wait({future}, timeout=slice_ if self.shared else left)
+                if not future.done() and self.shared:
+                    row = await self.store.pending(seat.token, str(number))
+                    if row is not None and row.value is not None and not future.done():
+                        future.set_result(row.value)
+            if not future.done():
+                return _Answer(
+                    None,
+                    "late",
+                    f"no move within {limit} s",
+                    int((time.monotonic() - started) * 1000),
+                )
         finally:
             self.persons.pop(seat.token, None)
-        return _Answer(value, ms=int((time.monotonic() - started) * 1000))
+        return _Answer(future.result(), ms=int((time.monotonic() - started) * 1000))
 
-    def person_move(self, token: str, number: int, value: str) -> tuple[int, str]:
+    async def person_move(self, token: str, number: int, value: str) -> tuple[int, str]:
         """Take a person's ``ReturnValue`` for move ``number``; return (HTTP status, note).
+        Any worker may take it: it is checked against the game's recorded position and
+        recorded in the store, the first one only.
 
         200: taken. 404: no move of this seat is asked now (wrong token, an old page, the
         game over). 422: the value is not legal here (the page is asked again).
         """
+        value = value.strip()
+        move_id = str(number)
         asked = self.persons.get(token)
-        if asked is None or asked.number != number or asked.future.done():
-            return 404, "no move is asked of this seat now"
-        player = Player(asked.seat + 1)
+        if asked is not None and asked.number == number and not asked.future.done():
+            rules, state, player = asked.rules, asked.state, Player(asked.seat + 1)
+        else:
+            row = await self.store.pending(token, move_id)
+            if row is None or row.value is not None or row.expires_at < now():
+                return 404, "no move is asked of this seat now"
+            found = await self.store.game(row.game_id)
+            interface = await self.find_set(found[0].set_name) if found else None
+            found_rules = interface.arbitre if interface else None
+            if found is None or found_rules is None or found[0].status != "playing":
+                return 404, "no move is asked of this seat now"
+            if found[0].moves != number - 1:
+                return 404, "no move is asked of this seat now"
+            rules, state, player = found_rules, turn_from(found[0].turn).state, Player(row.seat + 1)
         try:
-            asked.rules.person_value(asked.state, player, value.strip())
+            rules.person_value(state, player, value)
         except IllegalMove as illegal:
             return 422, f"not legal: {illegal}"
-        asked.future.set_result(value.strip())
+        kind, _ = await self.store.answer(token, move_id, value, "")
+        if kind != "taken":
+            return 404, "no move is asked of this seat now"
+        asked = self.persons.get(token)
+        if asked is not None and asked.number == number and not asked.future.done():
+            asked.future.set_result(value)
+        else:
+            await self._relay_answer(token, move_id)
         return 200, "taken"
 
-    def asked_person(self, token: str) -> int | None:
+    async def asked_person(self, token: str) -> int | None:
         """Return the move number asked of the person holding ``token``, or ``None``."""
         asked = self.persons.get(token)
-        return asked.number if asked is not None and not asked.future.done() else None
+        if asked is not None and not asked.future.done():
+            return asked.number
+        return await self.store.asked_move(token)
 
     # --- recording ----------------------------------------------------------------------
 
@@ -764,7 +975,9 @@ class Arbitre:
                     )
                 )
             row = await session.get(GameRow, game.id, with_for_update=True)
-            if row is None or row.status != "playing" or row.moves != number - 1:
+            if row is None or row.lease_owner != self.worker:
+                raise LeaseLost(game.id)
+            if row.status != "playing" or row.moves != number - 1:
                 raise RuntimeError(f"game {game.id} changed under its driver")
             row.turn, row.moves = data, number
         game.turn, game.moves = data, number
@@ -789,6 +1002,9 @@ class Arbitre:
             row = await session.get(GameRow, game.id, with_for_update=True)
             if row is None or row.status != "playing":
                 return
+            if row.lease_owner not in (None, self.worker):
+                return  # another worker drives it now
+            row.lease_owner, row.lease_until = None, None
             row.status = status
             row.winner = (
                 None

@@ -29,9 +29,11 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    delete,
     event,
     func,
     insert,
+    or_,
     select,
     update,
 )
@@ -47,11 +49,15 @@ __all__ = [
     "DEFAULT_DATABASE",
     "SCHEMA_VERSION",
     "AddedSetRow",
+    "EngineRow",
+    "EntrantRow",
     "ExchangeRow",
     "GameRow",
     "MoveRow",
+    "PendingRow",
     "SeatRow",
     "Store",
+    "TournamentRow",
     "database_url",
     "new_id",
 ]
@@ -127,6 +133,15 @@ class GameRow(Base):
     reason: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), index=True)
     ended_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: The worker driving the game and until when (a lease: one driver at a time).
+    lease_owner: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    lease_until: Mapped[dt.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True, index=True
+    )
+    #: The tournament the game belongs to, its round and its pairing's number.
+    tournament_id: Mapped[str | None] = mapped_column(String(12), nullable=True, index=True)
+    round: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    pairing: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class SeatRow(Base):
@@ -150,6 +165,9 @@ class SeatRow(Base):
     token: Mapped[str] = mapped_column(String(32), unique=True)
     final_status: Mapped[int | None] = mapped_column(Integer, nullable=True)
     error: Mapped[str] = mapped_column(Text, default="")
+    #: The registered engine's id (``EngineRow.id``) or ``""``; sent to the opponent as
+    #: ``Opponent`` in competition matches (decision 27).
+    registration: Mapped[str] = mapped_column(String(12), default="")
 
 
 class MoveRow(Base):
@@ -208,6 +226,80 @@ class AddedSetRow(Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
 
 
+class PendingRow(Base):
+    """``pending``: a value asked and not yet applied, shared by the workers: an engine
+    request (``key`` the seat's ``Game`` id, ``move_id`` its ``MoveId``) or a person's
+    ask (``key`` the seat token, ``move_id`` the move number). Whichever worker receives
+    the answer records it here, the first one only (``value IS NULL``), before
+    ``expires_at``; the driving worker reads it. A worker taking a game over finds a value
+    received but not applied, so no answered move is lost."""
+
+    __tablename__ = "pending"
+    key: Mapped[str] = mapped_column(String(32), primary_key=True)
+    move_id: Mapped[str] = mapped_column(String(20), primary_key=True)
+    game_id: Mapped[str] = mapped_column(String(12), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    expires_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    value: Mapped[str | None] = mapped_column(Text, nullable=True)
+    query: Mapped[str] = mapped_column(Text, default="")
+    redirect: Mapped[bool] = mapped_column(Boolean, default=False)
+    received_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class EngineRow(Base):
+    """``engines``: a registered engine. ``id`` is its permanent opaque id (what opponents
+    receive as ``Opponent``, decision 27); ``sets`` the Sets it plays (canonical names);
+    ``poker_level2`` whether it plays Poker at level 2; ``retired`` engines keep their
+    records but enter no new tournament."""
+
+    __tablename__ = "engines"
+    id: Mapped[str] = mapped_column(String(12), primary_key=True)
+    name: Mapped[str] = mapped_column(String(60), unique=True)
+    url: Mapped[str] = mapped_column(Text)
+    sets: Mapped[list[Any]] = mapped_column(JSON)
+    poker_level2: Mapped[bool] = mapped_column(Boolean, default=False)
+    retired: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TournamentRow(Base):
+    """``tournaments``: one tournament. ``format`` ``round-robin`` or ``swiss``; ``games``
+    per pairing (round-robin) and ``rounds`` (Swiss); ``concurrency`` games at once;
+    ``options`` the games' options; ``status`` ``running`` or ``over``; a lease as games
+    have (the worker scheduling its games)."""
+
+    __tablename__ = "tournaments"
+    id: Mapped[str] = mapped_column(String(12), primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    set_name: Mapped[str] = mapped_column(String(40))
+    format: Mapped[str] = mapped_column(String(16))
+    games: Mapped[int] = mapped_column(Integer)
+    rounds: Mapped[int] = mapped_column(Integer)
+    concurrency: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    ended_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    lease_owner: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    lease_until: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class EntrantRow(Base):
+    """``entrants``: a tournament's engines in seed order: ``kind`` ``engine`` (``url``,
+    ``registration`` its :class:`EngineRow` id when registered) or ``builtin`` (``url`` the
+    built-in engine's name)."""
+
+    __tablename__ = "entrants"
+    __table_args__ = (UniqueConstraint("tournament_id", "index"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    index: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    name: Mapped[str] = mapped_column(String(60))
+    url: Mapped[str] = mapped_column(Text)
+    registration: Mapped[str] = mapped_column(String(12), default="")
+
+
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
@@ -217,8 +309,18 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
 
 
 # Upgrades: MIGRATIONS[v] takes a database from version v to v + 1. New tables are made by
-# ``create_all`` before the upgrades run: version 2 adds ``added_sets``.
-MIGRATIONS: dict[int, Sequence[str]] = {1: ()}
+# ``create_all`` before the upgrades run: version 2 adds ``added_sets``, ``pending``,
+# ``engines``, ``tournaments`` and ``entrants``, and the columns below.
+MIGRATIONS: dict[int, Sequence[str]] = {
+    1: (
+        "ALTER TABLE games ADD COLUMN lease_owner VARCHAR(16)",
+        "ALTER TABLE games ADD COLUMN lease_until TIMESTAMP WITH TIME ZONE",
+        "ALTER TABLE games ADD COLUMN tournament_id VARCHAR(12)",
+        "ALTER TABLE games ADD COLUMN round INTEGER",
+        "ALTER TABLE games ADD COLUMN pairing INTEGER",
+        "ALTER TABLE seats ADD COLUMN registration VARCHAR(12) NOT NULL DEFAULT ''",
+    )
+}
 
 
 @dataclass(frozen=True)
@@ -303,6 +405,140 @@ class Store:
             return list(
                 (await session.scalars(select(AddedSetRow).order_by(AddedSetRow.key))).all()
             )
+
+    # --- values asked, shared by the workers ---------------------------------------------
+
+    async def expect(
+        self, key: str, move_id: str, game_id: str, seat: int, expires_at: dt.datetime
+    ) -> PendingRow | None:
+        """Record that (``key``, ``move_id``) is asked until ``expires_at``; return the row
+        when its value was already received (a game taken over: apply it, ask nothing)."""
+        async with self.session() as session:
+            row = await session.get(PendingRow, (key, move_id), with_for_update=True)
+            if row is not None and row.value is not None:
+                return row
+            if row is None:
+                session.add(
+                    PendingRow(
+                        key=key,
+                        move_id=move_id,
+                        game_id=game_id,
+                        seat=seat,
+                        expires_at=expires_at,
+                        value=None,
+                        query="",
+                        redirect=False,
+                    )
+                )
+            else:
+                row.expires_at = expires_at
+            return None
+
+    async def answer(
+        self, key: str, move_id: str, value: str, query: str, *, redirect: bool = False
+    ) -> tuple[str, PendingRow | None]:
+        """Record the answer to (``key``, ``move_id``) if it is the first one and in time.
+
+        Returns ``("taken", row)``, or ``("duplicate" | "late", row)`` and changes nothing,
+        or ``("unknown", None)`` when nothing was asked under that name (decision 9)."""
+        at = now()
+        async with self.session() as session:
+            done = await session.execute(
+                update(PendingRow)
+                .where(
+                    PendingRow.key == key,
+                    PendingRow.move_id == move_id,
+                    PendingRow.value.is_(None),
+                    PendingRow.expires_at > at,
+                )
+                .values(value=value, query=query[:8192], redirect=redirect, received_at=at)
+            )
+            row = await session.get(PendingRow, (key, move_id))
+            if getattr(done, "rowcount", 0) == 1:
+                return "taken", row
+        if row is None:
+            return "unknown", None
+        return ("duplicate" if row.value is not None else "late"), row
+
+    async def pending(self, key: str, move_id: str) -> PendingRow | None:
+        """Return the row of (``key``, ``move_id``), fresh from the database."""
+        async with self.sessions() as session:
+            return await session.get(PendingRow, (key, move_id), populate_existing=True)
+
+    async def asked_move(self, key: str) -> int | None:
+        """Return the move number asked now of the person seat ``key`` (its token)."""
+        async with self.sessions() as session:
+            rows = await session.scalars(
+                select(PendingRow.move_id).where(
+                    PendingRow.key == key,
+                    PendingRow.value.is_(None),
+                    PendingRow.expires_at > now(),
+                )
+            )
+            numbers = [int(m) for m in rows if m.isdigit()]
+            return max(numbers) if numbers else None
+
+    async def drop_pending(self, game_id: str) -> None:
+        """Forget a finished game's asks."""
+        async with self.session() as session:
+            await session.execute(delete(PendingRow).where(PendingRow.game_id == game_id))
+
+    # --- leases: one driver per game -------------------------------------------------------
+
+    async def acquire(self, game_id: str, owner: str, seconds: float) -> bool:
+        """Take the lease of a game in play for ``seconds`` when it is free, expired or
+        already ``owner``'s; return whether ``owner`` holds it."""
+        at = now()
+        async with self.session() as session:
+            done = await session.execute(
+                update(GameRow)
+                .where(
+                    GameRow.id == game_id,
+                    GameRow.status == "playing",
+                    or_(
+                        GameRow.lease_until.is_(None),
+                        GameRow.lease_until < at,
+                        GameRow.lease_owner == owner,
+                    ),
+                )
+                .values(lease_owner=owner, lease_until=at + dt.timedelta(seconds=seconds))
+            )
+            return getattr(done, "rowcount", 0) == 1
+
+    async def renew(self, owner: str, seconds: float) -> None:
+        """Extend every lease ``owner`` holds (games and tournaments)."""
+        until = now() + dt.timedelta(seconds=seconds)
+        async with self.session() as session:
+            for table in (GameRow, TournamentRow):
+                await session.execute(
+                    update(table).where(table.lease_owner == owner).values(lease_until=until)
+                )
+
+    async def release(self, owner: str) -> None:
+        """Give up every lease ``owner`` holds (another worker may take them at once)."""
+        async with self.session() as session:
+            for table in (GameRow, TournamentRow):
+                await session.execute(
+                    update(table)
+                    .where(table.lease_owner == owner)
+                    .values(lease_owner=None, lease_until=None)
+                )
+
+    async def orphans(self, limit: int) -> list[str]:
+        """Return up to ``limit`` games in play that no worker drives (no lease, or an
+        expired one), oldest first."""
+        at = now()
+        async with self.sessions() as session:
+            rows = await session.scalars(
+                select(GameRow.id)
+                .where(
+                    GameRow.status == "playing",
+                    or_(GameRow.lease_until.is_(None), GameRow.lease_until < at),
+                )
+                .order_by(GameRow.created_at, GameRow.id)
+                .limit(limit)
+            )
+            return list(rows)
 
     async def game(self, game_id: str) -> tuple[GameRow, list[SeatRow]] | None:
         """Return a game and its seats in play order, or ``None``."""

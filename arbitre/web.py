@@ -284,7 +284,7 @@ class ArbitreWeb:
             return None
         return game, seats, turn, number, interface
 
-    def _src(
+    async def _src(
         self,
         game: GameRow,
         seats: list[SeatRow],
@@ -300,7 +300,7 @@ class ArbitreWeb:
         asked_seat: SeatRow | None = None
         if game.status == "playing" and number == game.moves:
             for seat in mine:
-                if self.arbitre.asked_person(seat.token) == number + 1:
+                if await self.arbitre.asked_person(seat.token) == number + 1:
                     asked_seat = seat
                     break
         viewer = (
@@ -340,7 +340,7 @@ class ArbitreWeb:
             return self._html("arbitre/missing.html", 404)
         game, seats, turn, number, interface = found
         tokens = request.query_params.getlist("seat")
-        src, asked = self._src(game, seats, turn, number, interface, tokens)
+        src, asked = await self._src(game, seats, turn, number, interface, tokens)
         moves = await self.arbitre.store.moves(game.id)
         mine = [s.index for s in seats if s.kind == "person" and s.token in tokens]
         return self._html(
@@ -369,7 +369,7 @@ class ArbitreWeb:
         if found is None:
             return JSONResponse({"error": "no such game or move"}, 404)
         game, seats, turn, number, interface = found
-        src, asked = self._src(
+        src, asked = await self._src(
             game, seats, turn, number, interface, request.query_params.getlist("seat")
         )
         answer: dict[str, Any] = {
@@ -467,7 +467,7 @@ class ArbitreWeb:
                 if name.lower() == "returnvalue":
                     value = raw
                     break
-        status, note = self.arbitre.person_move(
+        status, note = await self.arbitre.person_move(
             request.path_params["token"], request.path_params["number"], value or ""
         )
         return self._html("arbitre/returned.html", status, note=note, code=status)

@@ -57,6 +57,7 @@ def create_app(
     public_url: str = "http://127.0.0.1:8000",
     engine_hosts: frozenset[str] | None = None,
     sink: bool = False,
+    lease_seconds: float = 15.0,
 ) -> ASGIApp:
     """Return the ASGI application serving every registered Set, and the Arbitre.
 
@@ -67,7 +68,9 @@ def create_app(
     ``public_url``:
     this server's base URL as engines reach it (the Referee URL and the built-in engines
     are under it); ``engine_hosts``: when given, the only hosts engine URLs may name;
-    ``sink``: serve the tester's return sink (``/return``, ``/return/log``).
+    ``sink``: serve the tester's return sink (``/return``, ``/return/log``);
+    ``lease_seconds``: how long a game stays with a worker that stopped renewing its lease
+    (a worker killed) before another takes it over.
     """
     registry = registry if registry is not None else load_registry(sets)
     assets = load_assets(registry)
@@ -81,11 +84,14 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = await Store.open(database)
-        arbitre = Arbitre(registry, store, public_url, engine_hosts=engine_hosts)
+        arbitre = Arbitre(
+            registry, store, public_url, engine_hosts=engine_hosts, lease_seconds=lease_seconds
+        )
         holder.arbitre = arbitre
         interrupted = await arbitre.recover()
         if interrupted:
             log.warning("%d game(s) left in progress were ended as interrupted", len(interrupted))
+        await arbitre.run()
         try:
             yield
         finally:

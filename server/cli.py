@@ -46,6 +46,13 @@ def _parser() -> argparse.ArgumentParser:
         "tester on a local server; scripts/serve.py turns it on on "
         "127.0.0.1)",
     )
+    serve.add_argument(
+        "--lease",
+        type=float,
+        default=15.0,
+        help="seconds a game stays with a worker that stopped renewing its lease (killed) "
+        "before another worker of the same database takes it over (default 15)",
+    )
     serve.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
     serve.add_argument("--no-access-log", action="store_true", help="do not log each request")
 
@@ -110,6 +117,7 @@ def serve(args: argparse.Namespace) -> None:
         public_url=args.public_url or url,
         engine_hosts=_hosts(args.engine_hosts),
         sink=args.sink,
+        lease_seconds=args.lease,
     )
     config = uvicorn.Config(
         app,

@@ -40,7 +40,13 @@ from tournoyons_gui.interfaces.bigtictactoe.board import (
     read_alignments,
     read_cell,
 )
-from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
+from tournoyons_gui.interfaces.plugin import (
+    EngineRequest,
+    IllegalMove,
+    RefereeCall,
+    Result,
+    Turn,
+)
 from tournoyons_gui.interfaces.protocol import PageParams, Player, opponent_move
 
 __all__ = ["BigTicTacToeRules", "new_alignments"]
@@ -227,3 +233,36 @@ class BigTicTacToeRules:
     ) -> Mapping[str, str]:
         """Return the hot-seat page's parameters without ``Input``: nothing is hidden."""
         return PageParams.shown(turn.params).params
+
+    # --- the chapter VI referee (engine protocol section 6) --------------------------------
+
+    def referee_position(self, call: RefereeCall) -> Mapping[str, Any]:
+        """Read the engines' Tray (100 characters ``0``/``1``/``2``, row 0 first; ``Init``
+        or empty: the empty board) and the alignments ``Gain1``/``Gain2`` (``D3H3`` ...,
+        empty when none), each on its player's marks. The player to move follows from the
+        marks' count (player one when both have as many), as on the page; ``MoveId`` is not
+        needed. Raise :class:`IllegalMove` when the Tray or a Gain cannot be read."""
+        tray = EMPTY_TRAY if call.tray.lower() in ("", "init") else call.tray
+        if len(tray) != CELLS or set(tray) - set("012"):
+            raise IllegalMove("a BigTicTacToe Tray is 100 characters 0, 1 or 2")
+        ones, twos = tray.count("1"), tray.count("2")
+        if ones - twos not in (0, 1):
+            raise IllegalMove(f"{ones} marks of player one against {twos} of player two")
+        gains = {Player.ONE: call.gain1, Player.TWO: call.gain2}
+        for player, gain in gains.items():
+            if not _gain_ok(gain, player, tray):
+                raise IllegalMove(
+                    f"Gain{player} is not alignments (D3H3) of player {int(player)}'s marks"
+                )
+        return {
+            "tray": tray,
+            "count": ones + twos,
+            "gain1": gains[Player.ONE],
+            "gain2": gains[Player.TWO],
+        }
+
+    def referee_tray(self, state: Mapping[str, Any]) -> tuple[str, str, str]:
+        """Return the engines' Tray (never ``Init``) and both players' alignments; an empty
+        Gain (no alignment yet) echoes the call's, which is empty too."""
+        tray, _, gains = _read_state(state)
+        return tray, gains[Player.ONE], gains[Player.TWO]

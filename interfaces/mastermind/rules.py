@@ -29,18 +29,28 @@ from typing import Any
 
 from tournoyons_gui.interfaces.mastermind.board import (
     GUESS_MARKS,
+    LINE_LENGTH,
     MAX_LINES,
+    PEGS,
+    SEPARATOR,
     Line,
     found_at,
     guesses,
     outcome,
     player_to_move,
+    read_board,
     read_code,
     read_line,
     score,
     write_tray,
 )
-from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
+from tournoyons_gui.interfaces.plugin import (
+    EngineRequest,
+    IllegalMove,
+    RefereeCall,
+    Result,
+    Turn,
+)
 from tournoyons_gui.interfaces.protocol import Method, PageParams, Player
 
 _CODE = re.compile(r"[A-H]{4}")
@@ -71,6 +81,22 @@ def _board(state: Mapping[str, Any], owner: Player) -> tuple[Line, ...]:
 def _prepare(player: Player) -> PageParams:
     """Return the page asking ``player`` for its code (the Tray not played yet)."""
     return PageParams().method(Method.PREPARE).input(player).tray("Init")
+
+
+def _referee_board(text: str, owner: Player) -> tuple[str | None, tuple[Line, ...]]:
+    """Return the code and the lines of one board of a referee Tray: the lines played on
+    ``owner``'s board (``ValeurLigne`` each), then ``owner``'s code (4 colours); ``""``
+    while the code is not prepared."""
+    if not text:
+        return None, ()
+    if len(text) % LINE_LENGTH != PEGS:
+        raise IllegalMove(
+            f"board {int(owner)} is lines of {LINE_LENGTH} characters then a code of {PEGS}"
+        )
+    try:
+        return read_code(text[-PEGS:]), read_board(text[:-PEGS])
+    except ValueError as error:
+        raise IllegalMove(f"board {int(owner)}: {error}") from None
 
 
 class MasterMindRules:
@@ -253,3 +279,55 @@ class MasterMindRules:
     def _own_lines(state: Mapping[str, Any], player: Player) -> str:
         """Return the lines ``player`` played (on the opponent's board) as one string."""
         return "".join(line.value for line in _board(state, player.opponent))
+
+    # --- the chapter VI referee (engine protocol section 6) --------------------------------
+
+    def referee_position(self, call: RefereeCall) -> Mapping[str, Any]:
+        """Read the referee Tray: the two boards separated by ``***``, each the lines
+        played on it (``ValeurLigne``, oldest first, as the page's Tray) followed by the
+        code they guess, which engines never see: ``30ABCCABCD***00AABB10CGGGCDEF``. A
+        board is empty while its code is not prepared (``Init`` or empty: nothing
+        prepared; then ``ABCD***`` once player one's code is). Codes are prepared in
+        turn, player one's first, as for engines (decision 18), then the guesses
+        alternate, player one first; who is asked follows from the Tray (``MoveId`` and
+        ``Method`` are not read). MasterMind keeps no gains.
+
+        Raise :class:`IllegalMove` when a board cannot be read, a line's marks are not its
+        guess's against the code, the lines' counts are not those of alternate guesses, or
+        a line was played after the game was over."""
+        tray = "" if call.tray.lower() in ("", "init") else call.tray
+        parts = tray.split(SEPARATOR) if tray else ["", ""]
+        if len(parts) != 2:
+            raise IllegalMove(f"the Tray is two boards separated by one {SEPARATOR}")
+        code1, board1 = _referee_board(parts[0], Player.ONE)
+        code2, board2 = _referee_board(parts[1], Player.TWO)
+        if code1 is None and code2 is not None:
+            raise IllegalMove("player one prepares its code first")
+        if (code1 is None or code2 is None) and (board1 or board2):
+            raise IllegalMove("lines are played once both codes are prepared")
+        for code, board in ((code1, board1), (code2, board2)):
+            for line in board:
+                if (line.well, line.misplaced) != score(str(code), line.colours):
+                    raise IllegalMove(f"line {line.value} has not the marks of its guess")
+        ones, twos = guesses(Player.ONE, board1, board2), guesses(Player.TWO, board1, board2)
+        if len(ones) - len(twos) not in (0, 1):
+            raise IllegalMove(f"{len(ones)} lines of player one against {len(twos)} of player two")
+        for played in range(len(ones) + len(twos)):  # every position before the last line
+            if outcome(twos[: played // 2], ones[: (played + 1) // 2])[0]:
+                raise IllegalMove("lines were played after the game was over")
+        return {
+            "code1": code1,
+            "code2": code2,
+            "board1": [line.value for line in board1],
+            "board2": [line.value for line in board2],
+            "count": (code1 is not None) + (code2 is not None) + len(ones) + len(twos),
+        }
+
+    def referee_tray(self, state: Mapping[str, Any]) -> tuple[str, str, str]:
+        """Return the referee Tray (see :meth:`referee_position`); MasterMind keeps no
+        gains (the call's are echoed)."""
+        boards = [
+            "".join(line.value for line in _board(state, owner)) + (_code(state, owner) or "")
+            for owner in Player
+        ]
+        return SEPARATOR.join(boards), "", ""

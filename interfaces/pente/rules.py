@@ -43,10 +43,23 @@ from tournoyons_gui.interfaces.pente.board import (
     point_name,
     read_point,
 )
-from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
+from tournoyons_gui.interfaces.plugin import (
+    EngineRequest,
+    IllegalMove,
+    RefereeCall,
+    Result,
+    Turn,
+)
 from tournoyons_gui.interfaces.protocol import PageParams, Player, opponent_move
 
-__all__ = ["DIRECTIONS", "PenteRules", "captures", "forbidden_points", "rows_of_five"]
+__all__ = [
+    "DIRECTIONS",
+    "PenteRules",
+    "captures",
+    "five_of",
+    "forbidden_points",
+    "rows_of_five",
+]
 
 # The 4 lines through a point; each is walked both ways, so captures see all 8 directions.
 LINES = ((1, 0), (0, 1), (1, 1), (1, -1))
@@ -142,6 +155,24 @@ def _read_state(state: Mapping[str, Any]) -> tuple[str, int, dict[Player, int]]:
     except (TypeError, ValueError) as broken:
         raise IllegalMove("the game's counts are corrupt") from broken
     return tray, count, gains
+
+
+def five_of(tray: str, player: Player) -> int | None:
+    """Return a stone of ``player`` in a line of five or more on ``tray``, else ``None``."""
+    stone = STONE[player]
+    for index, code in enumerate(tray):
+        if code == stone and any(len(GRID.run(tray, index, dx, dy)) >= 4 for dx, dy in LINES):
+            return index
+    return None
+
+
+def _referee_gain(value: str, player: Player) -> int:
+    """Return the pairs of a referee call's ``Gain1``/``Gain2`` (empty: 0)."""
+    if value == "":
+        return 0
+    if not (value.isascii() and value.isdigit()) or int(value) > MAX_GAIN:
+        raise IllegalMove(f"Gain{player} is the pairs captured, 0 to {MAX_GAIN}")
+    return int(value)
 
 
 class PenteRules:
@@ -292,3 +323,54 @@ class PenteRules:
         """Return the hot-seat page's parameters without ``Input``: nothing is hidden (the
         Tray carries the page codes: ``3``-``6`` and ``9``)."""
         return PageParams.shown(turn.params).params
+
+    # --- the chapter VI referee (engine protocol section 6) --------------------------------
+
+    def referee_position(self, call: RefereeCall) -> Mapping[str, Any]:
+        """Read the engines' Tray (361 characters ``0``/``1``/``2``, captured stones
+        removed; ``Init`` or empty: the empty board) and the pairs captured
+        ``Gain1``/``Gain2`` (``0``..``5``; empty: 0).
+
+        ``MoveId`` is not needed: each player's moves are its stones on the board plus two
+        per pair the opponent took, so the moves played (which say who is to move, player
+        one after an even number, and which opening rule applies) follow from the Tray and
+        the Gains; they must differ by at most one, player one's first. A line of five, or
+        five pairs, is a game over (the referee then answers the error "already over").
+        Raise :class:`IllegalMove` when the Tray or a Gain cannot be read."""
+        tray = EMPTY_TRAY if call.tray.lower() in ("", "init") else call.tray
+        if len(tray) != POINTS or set(tray) - set("012"):
+            raise IllegalMove(f"a Pente Tray is {POINTS} characters 0, 1 or 2")
+        gains = {
+            Player.ONE: _referee_gain(call.gain1, Player.ONE),
+            Player.TWO: _referee_gain(call.gain2, Player.TWO),
+        }
+        moves = {
+            player: tray.count(STONE[player]) + 2 * gains[player.opponent] for player in Player
+        }
+        if MAX_GAIN not in gains.values() and moves[Player.ONE] - moves[Player.TWO] not in (0, 1):
+            raise IllegalMove(
+                f"{moves[Player.ONE]} moves of player one against {moves[Player.TWO]} of "
+                "player two (stones on the board plus two per pair lost)"
+            )
+        fives = {player: five_of(tray, player) for player in Player}
+        winners = [p for p in Player if fives[p] is not None or gains[p] >= MAX_GAIN]
+        if len(winners) > 1:
+            raise IllegalMove("both players have won")
+        winner = winners[0] if winners else None
+        state: dict[str, Any] = {
+            "tray": tray,
+            "count": moves[Player.ONE] + moves[Player.TWO],
+            "gain1": gains[Player.ONE],
+            "gain2": gains[Player.TWO],
+            "over": winner is not None or "0" not in tray,
+            "winner": None if winner is None else int(winner),
+        }
+        last = None if winner is None else fives[winner]
+        if winner is not None and last is not None:
+            state[f"move{winner}"] = point_name(last)
+        return state
+
+    def referee_tray(self, state: Mapping[str, Any]) -> tuple[str, str, str]:
+        """Return the engines' Tray (never ``Init``) and the pairs captured."""
+        tray, _, gains = _read_state(state)
+        return tray, str(gains[Player.ONE]), str(gains[Player.TWO])

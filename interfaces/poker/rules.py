@@ -37,7 +37,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
+from tournoyons_gui.interfaces.plugin import (
+    EngineRequest,
+    IllegalMove,
+    RefereeCall,
+    Result,
+    Turn,
+)
 from tournoyons_gui.interfaces.poker.tray import (
     BIG_BLIND,
     DEALS_TO_PLAY,
@@ -50,8 +56,10 @@ from tournoyons_gui.interfaces.poker.tray import (
     SUITS,
     VALUES,
     Tray,
+    TrayError,
     board_size,
     legal_values,
+    parse_tray,
     verdict,
 )
 from tournoyons_gui.interfaces.protocol import Method, PageParams, Player
@@ -63,6 +71,7 @@ DECK = tuple(suit + value for suit in SUITS for value in "1KQJT98765432")
 CAPITAL = 200  # each player's capital at the start of a level-2 game
 DEALS_TO_PLAY_2 = 15  # completed deals in a level-2 game
 _TOTAL = re.compile(r"0|[1-9][0-9]{0,5}")
+_GAIN = re.compile(r"[+-]?[0-9]{1,6}")
 _rng = random.SystemRandom()
 
 
@@ -296,6 +305,82 @@ def _check_total(game: Game, tray: Tray, value: str) -> int:
     return total
 
 
+def _referee_gains(call: RefereeCall) -> tuple[int, tuple[int, int]]:
+    """Return the rule level and the gains of a referee call's ``Gain1``/``Gain2``.
+
+    Level 1 gains are cumulated winnings, whose sum is 0 (both empty: 0 and 0); level 2
+    gains are capitals, whose sum is twice the starting capital, 400 (``200`` and ``200``
+    at the start): the sum tells the level, which no other parameter carries.
+    """
+    if call.gain1 == call.gain2 == "":
+        return 1, (0, 0)
+    if not (_GAIN.fullmatch(call.gain1) and _GAIN.fullmatch(call.gain2)):
+        raise IllegalMove("Gain1 and Gain2 are whole numbers of chips")
+    gains = (int(call.gain1), int(call.gain2))
+    if sum(gains) == 0:
+        return 1, gains
+    if sum(gains) == 2 * CAPITAL and min(gains) >= 0:
+        return 2, gains
+    raise IllegalMove(
+        f"Gain1 and Gain2 are level 1 winnings (sum 0) or level 2 capitals (sum {2 * CAPITAL})"
+    )
+
+
+def _ace_one(card: str) -> str:
+    """Return ``card`` with the ace written ``1``, as in :data:`DECK`."""
+    return card[0] + ("1" if card[1] == "A" else card[1])
+
+
+def _referee_game(call: RefereeCall) -> Game:
+    """Return the game a referee call describes (see :meth:`PokerRules.referee_position`)."""
+    level, gains = _referee_gains(call)
+    move_id = call.move_id.strip()
+    count = max(int(move_id) - 1, 0) if move_id.isascii() and move_id.isdigit() else 0
+    empty = Game(
+        seed=0,
+        deal=1,
+        completed=0,
+        step=1,
+        cards=("S1",) * 9,
+        totals=(SMALL_BLIND, BIG_BLIND),
+        gains=gains,
+        count=count,
+        level=level,
+        arbitre=True,
+    )
+    if call.tray.lower() in ("", "init"):
+        return empty.new_deal(1)
+    try:
+        tray = parse_tray(call.tray)
+    except TrayError as error:
+        raise IllegalMove(str(error)) from None
+    problems = tray.problems()
+    if HIDDEN in tray.hole:
+        problems.append("the referee Tray shows the four hole cards")
+    seen = [_ace_one(card) for card in (*tray.hole, *tray.board)]
+    if len(set(seen)) != len(seen):
+        problems.append("a card is dealt twice")
+    folded = tray.folded is not None
+    if tray.step == SHOWDOWN and not folded and len(tray.board) != 5:
+        problems.append("a showdown shows the 5 board cards")
+    game = replace(
+        empty,
+        deal=tray.deal,
+        completed=tray.completed + (1 if tray.step == SHOWDOWN and not folded else 0),
+        step=tray.step,
+        # The board cards not shown yet: a fair draw from the cards not seen (decision 19).
+        cards=(*seen, *_rng.sample(sorted(set(DECK) - set(seen)), 9 - len(seen))),
+        totals=tray.totals,
+        waiting=tray.waiting,
+        shown=len(tray.board) if tray.step == SHOWDOWN else 0,
+    )
+    if tray.step < SHOWDOWN and max(tray.totals) > game.cap:
+        problems.append(f"a total is at most {game.cap}")
+    if problems:
+        raise IllegalMove(problems[0])
+    return game
+
+
 class PokerRules:
     """Heads-up hold'em for the tester's hot-seat game; see the module's docstring."""
 
@@ -524,3 +609,34 @@ class PokerRules:
         opponent = player.opponent
         bet = game.bets[opponent - 1]
         return {f"Move{opponent}": bet} if bet else {}
+
+    # --- the chapter VI referee (engine protocol section 6) --------------------------------
+
+    def referee_position(self, call: RefereeCall) -> Mapping[str, Any]:
+        """Read the referee Tray: the engines' Tray (engine protocol section 4, Poker) with
+        the four hole cards always written out, never ``????`` (``03023D5H9D1S8C2HTS9M4-4``;
+        ace ``1``, ``A`` read too); ``Init`` or empty: deal 1 before its first bet.
+
+        - The level is not sent to a referee: ``Gain1``/``Gain2`` tell it, level 1
+          cumulated winnings summing to 0 (both empty: 0 and 0), level 2 capitals summing
+          to 400 (``200`` and ``200`` to start a level-2 game).
+        - Board cards not shown yet are not in the Tray: they are drawn, when needed, at
+          random among the cards not seen (the hole cards and the board shown), which is
+          a fair deal from the rest of a shuffled deck (decision 19); a new deal draws a
+          fresh deck. So one position may go on with other cards at each call.
+        - Who is asked follows from the Tray (the step, the deal's dealer, the ``?``): one
+          bettor at steps 1 to 8; both at step 9 (``Move1`` and ``Move2``, any value
+          acknowledges), which deals the next deal. ``MoveId`` only sets the requests'
+          count (``MoveId`` - 1); the last bets are not kept.
+
+        Raise :class:`IllegalMove` when the Tray or the Gains cannot be read or contradict
+        the rules (a hidden or twice-dealt card, a board short for the step ...)."""
+        return _referee_game(call).state()
+
+    def referee_tray(self, state: Mapping[str, Any]) -> tuple[str, str, str]:
+        """Return the referee Tray (every hole card shown, also after a fold) and the gains
+        (level 1 winnings, level 2 capitals)."""
+        game = Game.load(state)
+        cards = game.cards
+        tray = replace(game.tray(None), hole=(cards[0], cards[1], cards[2], cards[3]))
+        return tray.text(), str(game.gains[0]), str(game.gains[1])

@@ -23,7 +23,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
+from tournoyons_gui.interfaces.plugin import (
+    EngineRequest,
+    IllegalMove,
+    RefereeCall,
+    Result,
+    Turn,
+)
 from tournoyons_gui.interfaces.protocol import PageParams, Player, opponent_move
 from tournoyons_gui.interfaces.reversi.board import (
     CELLS,
@@ -38,7 +44,7 @@ from tournoyons_gui.interfaces.reversi.board import (
     legal_moves,
 )
 
-__all__ = ["ReversiRules", "interface_tray", "is_over"]
+__all__ = ["ReversiRules", "interface_tray", "is_over", "move_number"]
 
 _COLOUR = {Player.ONE: "Black", Player.TWO: "White"}
 
@@ -84,6 +90,15 @@ def _read_state(state: Mapping[str, Any]) -> tuple[str, Player, int]:
     except (TypeError, ValueError) as error:
         raise IllegalMove("the game's state is corrupt") from error
     return board, player, count
+
+
+def move_number(call: RefereeCall) -> int:
+    """Return a referee call's ``MoveId``, the move number (1, 2 ...); raise
+    :class:`IllegalMove` when it is missing or not a positive decimal number."""
+    raw = call.move_id.strip()
+    if not (raw.isascii() and raw.isdigit()) or int(raw) < 1:
+        raise IllegalMove("MoveId is the move number, 1 or more: odd when player one moves")
+    return int(raw)
 
 
 class ReversiRules:
@@ -229,3 +244,26 @@ class ReversiRules:
             if not legal_moves(board, viewer):
                 page = page.legend("I pass")
         return page.params
+
+    # --- the chapter VI referee (engine protocol section 6) --------------------------------
+
+    def referee_position(self, call: RefereeCall) -> Mapping[str, Any]:
+        """Read the engines' Tray: the settled board, 64 characters ``0``/``3``/``4``
+        (``Init`` or empty: the standard start).
+
+        The board cannot tell who is to move once a player has passed, so ``MoveId`` does,
+        as ``Turn`` does for engines (decision 15: every move counts, ``XX`` included):
+        odd, black (player one); even, white. Raise :class:`IllegalMove` when the Tray or
+        ``MoveId`` cannot be read."""
+        board = INIT_TRAY if call.tray.lower() in ("", "init") else call.tray
+        if len(board) != CELLS or set(board) - {"0", DISC[Player.ONE], DISC[Player.TWO]}:
+            raise IllegalMove("a Reversi Tray is 64 characters 0, 3 (black) or 4 (white)")
+        number = move_number(call)
+        player = Player.ONE if number % 2 else Player.TWO
+        return {"tray": board, "player": int(player), "count": number - 1}
+
+    def referee_tray(self, state: Mapping[str, Any]) -> tuple[str, str, str]:
+        """Return the engines' Tray (the settled board, never ``Init``); Reversi keeps no
+        gains (the call's are echoed)."""
+        board, _, _ = _read_state(state)
+        return board, "", ""

@@ -18,7 +18,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
+from tournoyons_gui.interfaces.plugin import (
+    EngineRequest,
+    IllegalMove,
+    RefereeCall,
+    Result,
+    Turn,
+)
 from tournoyons_gui.interfaces.protocol import PageParams, Player
 from tournoyons_gui.interfaces.rochambeau.game import HANDS, WINNING_SCORE, round_winner
 
@@ -42,6 +48,15 @@ def _rounds(state: Mapping[str, Any]) -> int:
 
 def _is_over(score: Mapping[Player, int], rounds: int) -> bool:
     return max(score.values()) >= WINNING_SCORE or rounds >= MAX_ROUNDS
+
+
+def _referee_number(value: str, name: str, most: int) -> int:
+    """Return a referee call's ``value`` as a number 0..``most`` (empty: 0)."""
+    if value == "":
+        return 0
+    if not (value.isascii() and value.isdigit()) or int(value) > most:
+        raise IllegalMove(f"{name} is a number 0 to {most}")
+    return int(value)
 
 
 class RochambeauRules:
@@ -203,3 +218,29 @@ class RochambeauRules:
         opponent = player.opponent
         hand = state.get(f"hand{opponent}")
         return {f"Move{opponent}": str(hand)} if hand in HANDS else {}
+
+    # --- the chapter VI referee (engine protocol section 6) --------------------------------
+
+    def referee_position(self, call: RefereeCall) -> Mapping[str, Any]:
+        """Read the rounds played from the Tray and the scores from ``Gain1``/``Gain2``.
+
+        Engines get no Tray (engine protocol section 4, Rochambeau), so the referee Tray is
+        ours: the number of rounds played, decimal ``0``..``99`` (``Init`` or empty: 0),
+        which the 99-round cap needs and the scores cannot tell (a tie scores nothing).
+        ``Gain1``/``Gain2`` are the scores ``0``..``5`` (empty: 0). Each call is one
+        round, a simultaneous step: both hands, ``Move1`` and ``Move2``. ``MoveId`` is not
+        read. Raise :class:`IllegalMove` when the Tray or a score cannot be read."""
+        tray = "0" if call.tray.lower() in ("", "init") else call.tray
+        rounds = _referee_number(tray, "the Tray (rounds played)", MAX_ROUNDS)
+        one = _referee_number(call.gain1, "Gain1 (player one's score)", WINNING_SCORE)
+        two = _referee_number(call.gain2, "Gain2 (player two's score)", WINNING_SCORE)
+        if one + two > rounds:
+            raise IllegalMove(f"scores {one} and {two} in {rounds} rounds")
+        if one == two == WINNING_SCORE:
+            raise IllegalMove("both players have won")
+        return {"score1": one, "score2": two, "rounds": rounds, "pending": None}
+
+    def referee_tray(self, state: Mapping[str, Any]) -> tuple[str, str, str]:
+        """Return the rounds played (the Tray) and the scores (``Gain1``/``Gain2``)."""
+        score = _scores(state)
+        return str(_rounds(state)), str(score[Player.ONE]), str(score[Player.TWO])

@@ -21,12 +21,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
+from tournoyons_gui.interfaces.plugin import (
+    EngineRequest,
+    IllegalMove,
+    RefereeCall,
+    Result,
+    Turn,
+)
 from tournoyons_gui.interfaces.protocol import Method, PageParams, Player, opponent_move
-from tournoyons_gui.interfaces.seafight.board import SEPARATOR
+from tournoyons_gui.interfaces.seafight.board import SEPARATOR, player_to_move
 from tournoyons_gui.interfaces.seafight.fleet import (
+    CELLS,
     EMPTY_SHOTS,
     HIT,
+    INTACT,
     SUNK,
     FleetError,
     Ship,
@@ -45,6 +53,8 @@ __all__ = ["SeafightRules", "fire"]
 
 WATER = "1"
 INIT = "Init"
+#: A fleet's length in a referee Tray: 5 ships of 5 characters.
+FLEET_LENGTH = 25
 
 
 def fire(fleet: tuple[Ship, ...], shots: str, index: int) -> tuple[str, str]:
@@ -66,6 +76,34 @@ def fire(fleet: tuple[Ship, ...], shots: str, index: int) -> tuple[str, str]:
             codes[cell] = SUNK
         return "".join(codes), SUNK
     return "".join(codes), HIT
+
+
+def _referee_board(text: str, owner: Player) -> tuple[str, tuple[Ship, ...]]:
+    """Return the shots and the fleet of one board of a referee Tray: 100 shot codes,
+    then ``owner``'s fleet (25 characters) once prepared; raise :class:`IllegalMove`."""
+    shots = read_shots(text[:CELLS])
+    if shots is None or len(text) not in (CELLS, CELLS + FLEET_LENGTH):
+        raise IllegalMove(f"board {int(owner)} is 100 shot codes 0-3, then the fleet once prepared")
+    try:
+        fleet = read_fleet(text[CELLS:])
+        if fleet:
+            check_classic(fleet)
+    except FleetError as error:
+        raise IllegalMove(f"fleet {int(owner)}: {error}") from None
+    for index, code in enumerate(shots):
+        ship = ship_at(fleet, index)
+        if code == "0" or (ship is None and code == WATER):
+            continue
+        sunk = ship is not None and all(shots[cell] != "0" for cell in ship.cells())
+        if ship is None or code != (SUNK if sunk else HIT):
+            raise IllegalMove(
+                f"the shot on {cell_name(index)} of board {int(owner)} is not what fleet "
+                f"{int(owner)} gives"
+            )
+    for ship in fleet:
+        if ship.state != ship_state(with_state(ship, INTACT), shots):
+            raise IllegalMove(f"ship {ship.code} has not the state the shots give it")
+    return shots, tuple(with_state(ship, INTACT) for ship in fleet)
 
 
 def _fleet_shown(fleet: tuple[Ship, ...], shots: str, whole: bool) -> str:
@@ -356,3 +394,53 @@ class SeafightRules:
         if not init_as_board and tray == EMPTY_SHOTS * 2:
             return INIT
         return tray
+
+    # --- the chapter VI referee (engine protocol section 6) --------------------------------
+
+    def referee_position(self, call: RefereeCall) -> Mapping[str, Any]:
+        """Read the referee Tray: the page's two boards separated by ``***``, shots on
+        player one's board first (100 codes ``0`` not shot, ``1`` water, ``2`` hit, ``3``
+        sunk, row 0 first), each followed by its owner's fleet, which engines do not see
+        (25 characters, the ships' states as the shots give them); a board has no fleet
+        while it is not prepared. ``Init`` or empty: nothing prepared.
+
+        Fleets are prepared in turn (player one's, then player two's, as for engines:
+        decision 17; ``Method=Prepare`` is echoed, not read), then player one fires first
+        and they alternate: who is asked follows from the Tray (``MoveId`` is not read). A
+        fleet all sunk is a game over. SeaFight keeps no gains (the fleets go in the Tray).
+        Raise :class:`IllegalMove` when a board or a fleet cannot be read, or the shots are
+        not those of the fleets and of alternate turns."""
+        tray = call.tray
+        if tray.lower() in ("", "init"):
+            tray = EMPTY_SHOTS + SEPARATOR + EMPTY_SHOTS
+        parts = tray.split(SEPARATOR)
+        if len(parts) != 2:
+            raise IllegalMove(f"the Tray is two boards separated by one {SEPARATOR}")
+        (shots1, fleet1), (shots2, fleet2) = (
+            _referee_board(part, owner) for part, owner in zip(parts, Player, strict=True)
+        )
+        fleets, shots = [fleet1, fleet2], [shots1, shots2]
+        if not fleet1 or not fleet2:
+            if fleet2 or shots1 != EMPTY_SHOTS or shots2 != EMPTY_SHOTS:
+                raise IllegalMove("player one's fleet comes first, and shots after both")
+            preparing = Player.TWO if fleet1 else Player.ONE
+            return self._state("prepare", preparing, fleets, shots, 0, ["", ""])
+        by_one, by_two = (sum(code != "0" for code in board) for board in (shots2, shots1))
+        sunk = [
+            p for p in Player if all(ship_state(s, shots[p - 1]) == SUNK for s in fleets[p - 1])
+        ]
+        if by_one - by_two not in (0, 1) or len(sunk) > 1:
+            raise IllegalMove(f"{by_one} shots of player one against {by_two} of player two")
+        if sunk and by_one - by_two != (1 if sunk[0] is Player.TWO else 0):
+            raise IllegalMove("a shot was fired after the last ship was sunk")
+        phase, player = ("over", sunk[0]) if sunk else ("fire", player_to_move((shots1, shots2)))
+        return self._state(phase, player, fleets, shots, by_one + by_two, ["", ""])
+
+    def referee_tray(self, state: Mapping[str, Any]) -> tuple[str, str, str]:
+        """Return the referee Tray (see :meth:`referee_position`); SeaFight keeps no gains
+        (the call's are echoed)."""
+        _, _, fleets, shots, _ = self._read(state)
+        boards = (
+            shots[p - 1] + (_fleet_shown(fleets[p - 1], shots[p - 1], whole=True)) for p in Player
+        )
+        return SEPARATOR.join(boards), "", ""

@@ -107,7 +107,9 @@ def _add(served: Served, name: str, referee: str, **extra: Any) -> None:
     assert answer.status_code == 201, answer.text
 
 
-def _engines(served: Served, first: str = "perfect", second: str = "random") -> list[dict[str, str]]:
+def _engines(
+    served: Served, first: str = "perfect", second: str = "random"
+) -> list[dict[str, str]]:
     return [
         {"kind": "engine", "engine": f"{served.base}/engines/tictactoe/{first}", "name": first},
         {"kind": "engine", "engine": f"{served.base}/engines/tictactoe/{second}", "name": second},
@@ -130,9 +132,7 @@ def test_an_added_game_is_played_by_its_referee_alone(
     served: Served, referees: Referees, how: str
 ) -> None:
     name = f"Outside{how.capitalize()}"
-    url = (
-        f"{served.base}/referee/tictactoe" if how == "direct" else f"{referees.base}/{how}"
-    )
+    url = f"{served.base}/referee/tictactoe" if how == "direct" else f"{referees.base}/{how}"
     _add(served, name, url)
     game_id = served.create(name, _engines(served), timeout=10)
     record = served.finished(game_id, within=60)

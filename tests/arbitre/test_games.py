@@ -1,5 +1,5 @@
 """Whole games between built-in engines for every Set the Arbitre plays, over real HTTP;
-live events; records surviving a restart (the game then ends as interrupted, Status 9)."""
+live events; games surviving a restart (taken over from their last recorded move)."""
 
 from __future__ import annotations
 
@@ -127,7 +127,7 @@ def test_a_person_seat_plays_only_with_its_token(served: Served) -> None:
     assert (moves[0]["seat"], moves[0]["value"]) == (0, "5") and moves[1]["seat"] == 1
 
 
-def test_a_restart_ends_games_in_progress_as_interrupted(
+def test_a_restart_resumes_games_in_progress_from_their_last_move(
     tmp_path: Path, quirky: QuirkyEngines
 ) -> None:
     database = tmp_path / "arbitre.sqlite3"
@@ -143,25 +143,37 @@ def test_a_restart_ends_games_in_progress_as_interrupted(
             },
         )
         game_id = answer.json()["id"]
+        token = answer.json()["persons"][0]["url"].split("seat=", 1)[1]
         deadline = time.monotonic() + 10
         while len(client.get(f"/games/{game_id}.json").json()["moves"]) < 1:
             assert time.monotonic() < deadline
             time.sleep(0.05)
     before = len(quirky.requests_to("/good"))
-    next(serving, None)  # stops the first server
+    next(serving, None)  # stops the first server: the game stays in progress
     second = start_server(database)
     serving = _serving(second)
     base = next(serving)
     try:
         with httpx.Client(base_url=base, timeout=30, trust_env=False) as client:
             record = client.get(f"/games/{game_id}.json").json()
-        assert record["status"] == "interrupted"
-        assert [m["value"] for m in record["moves"]] == [
-            quirky.requests_to("/good")[before - 1].query.get("Tray", "0")
-            and record["moves"][0]["value"]
-        ]
-        assert [s["status"] for s in record["seats"]] == [9, 9]
-        finals = [r.query for r in quirky.requests_to("/good")[before:]]
-        assert len(finals) == 1 and finals[0]["Status"] == "9" and "MoveId" not in finals[0]
+            assert record["status"] == "playing" and len(record["moves"]) == 1
+            # The person's move 2 is taken by the restarted server, which then asks the
+            # engine for move 3: the game goes on from its last recorded move.
+            deadline = time.monotonic() + 10
+            while True:
+                played = client.get(f"/play/{token}/2", params={"ReturnValue": "9"})
+                if played.status_code == 200:
+                    break
+                assert played.status_code == 404 and time.monotonic() < deadline
+                time.sleep(0.1)
+            while len(client.get(f"/games/{game_id}.json").json()["moves"]) < 3:
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+            record = client.get(f"/games/{game_id}.json").json()
+            assert [m["number"] for m in record["moves"]] == [1, 2, 3]
+            assert record["moves"][1]["value"] == "9"
+            assert client.get(f"/play/{token}/2", params={"ReturnValue": "8"}).status_code == 404
+        after = [r.query for r in quirky.requests_to("/good")[before:]]
+        assert [q.get("MoveId") for q in after] == ["3"] and after[0]["Status"] == "0"
     finally:
         next(serving, None)

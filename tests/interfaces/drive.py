@@ -10,12 +10,21 @@ over. Used by the Sets' tests to prove their rules, engine views and engines agr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from tournoyons_gui.interfaces.plugin import ArbitreRules, Result, SetInterface, Turn
+from tournoyons_gui.interfaces.plugin import (
+    ArbitreRules,
+    RefereeAnswer,
+    RefereeCall,
+    Refereeing,
+    Result,
+    SetInterface,
+    Turn,
+)
 from tournoyons_gui.interfaces.protocol import Player
+from tournoyons_gui.interfaces.referee import GOES_ON, referee
 
 MAX_STEPS = 5000
 
@@ -121,3 +130,106 @@ def played(rules: ArbitreRules, *values: str) -> dict[str, Any]:
     for value in values:
         state = rules.play(state, value).state
     return dict(state)
+
+
+@dataclass
+class Refereed:
+    """A game played through a Set's chapter VI referee alone: each call sent (the Tray
+    and Gains the previous answer returned, the next ``MoveId``, the moves), its answer, and
+    the engines' Values it carried, by player (the Values as sent, before ``engine_value``)."""
+
+    calls: list[RefereeCall] = field(default_factory=list)
+    answers: list[RefereeAnswer] = field(default_factory=list)
+    values: list[dict[Player, str]] = field(default_factory=list)
+
+    @property
+    def last(self) -> RefereeAnswer:
+        """Return the last answer (the verdict once the game is over)."""
+        return self.answers[-1]
+
+
+def referee_out(
+    interface: SetInterface,
+    engines: Sequence[str] = ("random", "random"),
+    *,
+    level: int = 1,
+    gains: tuple[str, str] = ("", ""),
+) -> Refereed:
+    """Play a game through ``interface``'s referee alone, as Tournoyons plays an added game.
+
+    It starts from ``Init`` with ``gains`` and ``MoveId=1``; each call carries the Tray and
+    Gains of the previous answer and the next ``MoveId``. The players asked and what their
+    engines see are those of the position the referee reads
+    (:meth:`~tournoyons_gui.interfaces.plugin.Refereeing.referee_position` of the call
+    without its moves); the built-in ``engines`` (player one's, player two's) choose the
+    moves. It stops at the first answer whose ``ReturnCode`` is not 3.
+    """
+    rules: ArbitreRules | None = interface.arbitre
+    judge: Refereeing | None = interface.referee
+    assert rules is not None and judge is not None, f"{interface.name} has no referee"
+    game = Refereed()
+    for move_id in range(1, MAX_STEPS + 1):
+        position = _next_position(game, gains, move_id)
+        state = judge.referee_position(position)
+        values: dict[Player, str] = {}
+        for player in rules.asked(state):
+            request = rules.request(state, player)
+            params = {
+                "Set": rules.engine_set,
+                "Game": f"GAME{int(player)}",
+                "MoveId": str(request.move_id),
+                "Status": "0",
+                "TimeOut": "20",
+                **({"Level": str(level)} if len(rules.levels) > 1 else {}),
+                **request.params,
+                "Referee": "http://127.0.0.1/referee",
+            }
+            values[player] = interface.engines[engines[int(player) - 1]](params).strip().upper()
+        if _refereed(judge, game, position, values) != GOES_ON:
+            return game
+    raise AssertionError(f"no end after {MAX_STEPS} referee calls")
+
+
+def referee_moves(
+    interface: SetInterface,
+    moves: Sequence[Mapping[Player, str]],
+    *,
+    gains: tuple[str, str] = ("", ""),
+) -> Refereed:
+    """Play ``moves`` (each call's moves by player) through ``interface``'s referee alone,
+    from ``Init`` with ``gains``, as :func:`referee_out` does; stop at the first answer whose
+    ``ReturnCode`` is not 3, or after the last move."""
+    judge: Refereeing | None = interface.referee
+    assert judge is not None, f"{interface.name} has no referee"
+    game = Refereed()
+    for move_id, values in enumerate(moves, start=1):
+        position = _next_position(game, gains, move_id)
+        if _refereed(judge, game, position, dict(values)) != GOES_ON:
+            break
+    return game
+
+
+def _next_position(game: Refereed, gains: tuple[str, str], move_id: int) -> RefereeCall:
+    """Return the call of move ``move_id`` without its moves: the start (``Init`` and
+    ``gains``), then the Tray and Gains of the last answer."""
+    if not game.answers:
+        return RefereeCall(
+            game="REFEREE01", move_id=str(move_id), tray="Init", gain1=gains[0], gain2=gains[1]
+        )
+    last = game.last
+    return RefereeCall(
+        game="REFEREE01", move_id=str(move_id), tray=last.tray, gain1=last.gain1, gain2=last.gain2
+    )
+
+
+def _refereed(
+    judge: Refereeing, game: Refereed, position: RefereeCall, values: dict[Player, str]
+) -> int:
+    """Send ``position`` with the moves ``values`` to the referee, record the call and its
+    answer in ``game``; return the answer's ``ReturnCode``."""
+    call = replace(position, move1=values.get(Player.ONE), move2=values.get(Player.TWO))
+    answer = referee(judge, call)
+    game.calls.append(call)
+    game.answers.append(answer)
+    game.values.append(values)
+    return answer.return_code

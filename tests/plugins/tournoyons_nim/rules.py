@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tournoyons_gui.interfaces import EngineRequest, IllegalMove, Player, Result, Turn
+from tournoyons_gui.interfaces.plugin import RefereeCall
 
 PILE = 12
 TAKES = ("1", "2", "3")
@@ -126,6 +127,30 @@ class NimRules:
     ) -> Mapping[str, str]:
         """Return the hot-seat page's parameters without ``Input``: nothing is hidden."""
         return {name: value for name, value in turn.params.items() if name != "Input"}
+
+    # --- the chapter VI referee (engine protocol section 6) ------------------------------
+
+    def referee_position(self, call: RefereeCall) -> Mapping[str, Any]:
+        """Read the engines' Tray, the matches left ``0``..``12`` (``Init`` or empty: 12).
+
+        The pile does not tell who is to take, so ``MoveId``, the move number, does, as
+        ``Turn`` does for engines: odd, player one; the moves played are ``MoveId`` - 1,
+        which must be able to take the matches gone (1 to 3 each). Nim keeps no gains.
+        Raise :class:`IllegalMove` when the Tray or ``MoveId`` cannot be read."""
+        tray = str(PILE) if call.tray.lower() in ("", "init") else call.tray
+        if not (tray.isascii() and tray.isdigit()) or int(tray) > PILE:
+            raise IllegalMove(f"a Nim Tray is the matches left, 0 to {PILE}")
+        move_id = call.move_id.strip()
+        if not (move_id.isascii() and move_id.isdigit()) or int(move_id) < 1:
+            raise IllegalMove("MoveId is the move number, 1 or more: odd when player one takes")
+        matches, count = int(tray), int(move_id) - 1
+        if not count <= PILE - matches <= 3 * count:
+            raise IllegalMove(f"{count} moves of 1 to 3 matches cannot leave {matches}")
+        return {"matches": matches, "count": count}
+
+    def referee_tray(self, state: Mapping[str, Any]) -> tuple[str, str, str]:
+        """Return the matches left (never ``Init``); Nim keeps no gains."""
+        return str(_matches(state)), "", ""
 
     @staticmethod
     def _take(matches: int, value: str) -> int:
