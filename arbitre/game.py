@@ -437,22 +437,7 @@ class Arbitre:
         interface = self.lookup(set_name)
         if interface is None:
             raise GameError(f"unknown Set {set_name!r}")
-        rules = interface.arbitre
-        if rules is None:
-            raise GameError(f"{interface.name} has no rules the Arbitre can play")
-        if not MIN_TIMEOUT <= options.timeout <= MAX_TIMEOUT:
-            raise GameError(f"TimeOut is {MIN_TIMEOUT} to {MAX_TIMEOUT} seconds")
-        if options.level not in rules.levels:
-            raise GameError(
-                f"{interface.name} has no Level {options.level} "
-                f"(levels: {', '.join(map(str, rules.levels))})"
-            )
-        if not 0 <= options.wait <= 600:
-            raise GameError("Wait is 0 to 600 tenths of a second")
-        if options.person_timeout is not None and not 1 <= options.person_timeout <= 86400:
-            raise GameError("a person's time limit is 1 to 86400 seconds")
-        if not 1 <= options.bot_timeout <= 60:
-            raise GameError("a botsarena bot's time limit is 1 to 60 seconds")
+        rules = self.check_options(interface, options)
         if len(seats) != 2:
             raise GameError(f"{interface.name} is played by 2 seats, not {len(seats)}")
         made: list[SeatSpec] = []
@@ -484,6 +469,27 @@ class Arbitre:
                 made.append(SeatSpec("person", "", name or f"Person {number}"))
         return interface, rules, made
 
+    def check_options(self, interface: PlayedSet, options: Options) -> ArbitreRules:
+        """Return the Set's rules when the match options suit it; raise :class:`GameError`
+        (TimeOut 4-54 s, a Level the Set has, Wait 0-600, the persons' and bots' limits)."""
+        rules = interface.arbitre
+        if rules is None:
+            raise GameError(f"{interface.name} has no rules the Arbitre can play")
+        if not MIN_TIMEOUT <= options.timeout <= MAX_TIMEOUT:
+            raise GameError(f"TimeOut is {MIN_TIMEOUT} to {MAX_TIMEOUT} seconds")
+        if options.level not in rules.levels:
+            raise GameError(
+                f"{interface.name} has no Level {options.level} "
+                f"(levels: {', '.join(map(str, rules.levels))})"
+            )
+        if not 0 <= options.wait <= 600:
+            raise GameError("Wait is 0 to 600 tenths of a second")
+        if options.person_timeout is not None and not 1 <= options.person_timeout <= 86400:
+            raise GameError("a person's time limit is 1 to 86400 seconds")
+        if not 1 <= options.bot_timeout <= 60:
+            raise GameError("a botsarena bot's time limit is 1 to 60 seconds")
+        return rules
+
     async def create(
         self,
         set_name: str,
@@ -492,7 +498,7 @@ class Arbitre:
         *,
         start: bool = True,
         registrations: Sequence[str] = ("", ""),
-        tournament: tuple[str, int, int] | None = None,
+        tournament: tuple[str, int, int, int, int] | None = None,
     ) -> str:
         """Check, store and start a game; return its public id. Raises :class:`GameError`,
         and then stores nothing.
@@ -500,7 +506,8 @@ class Arbitre:
         ``start=False`` leaves the game to the first worker whose scan finds it (a
         tournament's games are spread over the workers so). ``registrations``: each seat's
         registered engine id, or ``""`` (sent to the opponent as ``Opponent`` when the game
-        is a competition match, i.e. belongs to ``tournament``: (id, round, pairing)).
+        is a competition match, i.e. belongs to ``tournament``: (id, round, pairing, the
+        entrant in seat 0, the entrant in seat 1)).
         """
         options = options or Options()
         await self.find_set(set_name)
@@ -526,6 +533,8 @@ class Arbitre:
                     tournament_id=tournament[0] if tournament else None,
                     round=tournament[1] if tournament else None,
                     pairing=tournament[2] if tournament else None,
+                    entrant1=tournament[3] if tournament else None,
+                    entrant2=tournament[4] if tournament else None,
                 )
             )
             await session.flush()
@@ -639,9 +648,7 @@ class Arbitre:
                 raise RuntimeError("the rules ask nobody in a game not over")
             answers = await asyncio.gather(
                 *(
-                    self._ask(
-                        game, seats[int(p) - 1], p, rules, interface, turn, number + 1, options
-                    )
+                    self._ask(game, seats, p, rules, interface, turn, number + 1, options)
                     for p in asked
                 )
             )
@@ -711,7 +718,7 @@ class Arbitre:
     async def _ask(
         self,
         game: GameRow,
-        seat: SeatRow,
+        seats: list[SeatRow],
         player: Player,
         rules: ArbitreRules,
         interface: PlayedSet,
@@ -719,6 +726,7 @@ class Arbitre:
         number: int,
         options: Options,
     ) -> _Answer:
+        seat = seats[int(player) - 1]
         if seat.kind == "person":
             return await self._ask_person(game, seat, rules, turn, number, options)
         request = rules.request(turn.state, player, init_as_board=options.init_as_board)
@@ -733,7 +741,14 @@ class Arbitre:
             )
             return _Answer(bot.value, bot.error, bot.detail, bot.ms, logs=bot.log)
         url = seat.url if seat.kind == "engine" else self.builtin_url(interface, seat.url)
-        params = self._params(rules, seat, options, request.params, move_id=str(request.move_id))
+        params = self._params(
+            rules,
+            seat,
+            options,
+            request.params,
+            move_id=str(request.move_id),
+            opponent=self._opponent(game, seat, seats),
+        )
         full = engine_url(url, params)
         move_id = str(request.move_id)
         expires = now() + dt.timedelta(seconds=options.timeout)
@@ -811,8 +826,10 @@ class Arbitre:
         *,
         move_id: str | None,
         status: int = 0,
+        opponent: str = "",
     ) -> dict[str, str]:
-        """Return a call's parameters in the order of section 2.1."""
+        """Return a call's parameters in the order of section 2.1; ``opponent``: the
+        opponent's registration id, sent as ``Opponent`` in competition matches."""
         params = {"Set": rules.engine_set, "Game": seat.key}
         if move_id is not None:
             params["MoveId"] = move_id
@@ -822,10 +839,21 @@ class Arbitre:
         params["TimeOut"] = str(options.timeout)
         if len(rules.levels) > 1:
             params["Level"] = str(options.level)
+        if opponent:
+            params["Opponent"] = opponent
         params.update({k: v for k, v in game_params.items() if k != "Turn"})
         if move_id is not None:
             params["Referee"] = self.referee_url
         return params
+
+    @staticmethod
+    def _opponent(game: GameRow, seat: SeatRow, seats: Sequence[SeatRow]) -> str:
+        """Return ``Opponent`` for ``seat``: its opponent's registration id in a competition
+        match (a tournament's game), else ``""`` (decision 27)."""
+        if game.tournament_id is None:
+            return ""
+        others = [s for s in seats if s.index != seat.index]
+        return others[0].registration if others else ""
 
     async def _ask_person(
         self,
@@ -1073,7 +1101,15 @@ class Arbitre:
             except Exception:  # a corrupt state must not stop the other final calls
                 log.exception("final call of game %s", game.id)
                 game_params = {}
-            params = self._params(rules, seat, options, game_params, move_id=None, status=final)
+            params = self._params(
+                rules,
+                seat,
+                options,
+                game_params,
+                move_id=None,
+                status=final,
+                opponent=self._opponent(game, seat, seats),
+            )
             if seat.kind == "builtin" and interface is not None:
                 url = self.builtin_url(interface, seat.url)
             else:

@@ -142,6 +142,9 @@ class GameRow(Base):
     tournament_id: Mapped[str | None] = mapped_column(String(12), nullable=True, index=True)
     round: Mapped[int | None] = mapped_column(Integer, nullable=True)
     pairing: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: The tournament's entrants (their indexes) in seat 0 and seat 1.
+    entrant1: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    entrant2: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class SeatRow(Base):
@@ -278,6 +281,8 @@ class TournamentRow(Base):
     concurrency: Mapped[int] = mapped_column(Integer)
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16), index=True)
+    #: Swiss byes given: ``[[round, entrant], ...]`` (a bye scores as a win).
+    byes: Mapped[list[Any]] = mapped_column(JSON, default=list)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     ended_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     lease_owner: Mapped[str | None] = mapped_column(String(16), nullable=True)
@@ -318,6 +323,8 @@ MIGRATIONS: dict[int, Sequence[str]] = {
         "ALTER TABLE games ADD COLUMN tournament_id VARCHAR(12)",
         "ALTER TABLE games ADD COLUMN round INTEGER",
         "ALTER TABLE games ADD COLUMN pairing INTEGER",
+        "ALTER TABLE games ADD COLUMN entrant1 INTEGER",
+        "ALTER TABLE games ADD COLUMN entrant2 INTEGER",
         "ALTER TABLE seats ADD COLUMN registration VARCHAR(12) NOT NULL DEFAULT ''",
     )
 }

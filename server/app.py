@@ -21,6 +21,8 @@ from starlette.types import ASGIApp
 
 from tournoyons_gui.arbitre.game import Arbitre
 from tournoyons_gui.arbitre.store import Store
+from tournoyons_gui.arbitre.tournament_api import TournamentApi
+from tournoyons_gui.arbitre.tournaments import Tournaments
 from tournoyons_gui.arbitre.web import ArbitreWeb
 from tournoyons_gui.interfaces.plugin import SetInterface
 from tournoyons_gui.interfaces.registry import Registry, load_registry
@@ -37,15 +39,23 @@ log = logging.getLogger(__name__)
 
 
 class _Holder:
-    """The Arbitre, made when the application starts (its store is opened then)."""
+    """The Arbitre and its tournaments, made when the application starts (its store is
+    opened then)."""
 
     def __init__(self) -> None:
         self.arbitre: Arbitre | None = None
+        self.tournaments: Tournaments | None = None
 
     def __call__(self) -> Arbitre:
         if self.arbitre is None:
             raise RuntimeError("the Arbitre starts with the application's lifespan")
         return self.arbitre
+
+    def service(self) -> Tournaments:
+        """Return the tournaments' service."""
+        if self.tournaments is None:
+            raise RuntimeError("the Arbitre starts with the application's lifespan")
+        return self.tournaments
 
 
 def create_app(
@@ -80,6 +90,7 @@ def create_app(
     returns = ReturnSink(env, enabled=sink)
     holder = _Holder()
     web = ArbitreWeb(holder, env)
+    api = TournamentApi(holder.service)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -88,6 +99,7 @@ def create_app(
             registry, store, public_url, engine_hosts=engine_hosts, lease_seconds=lease_seconds
         )
         holder.arbitre = arbitre
+        holder.tournaments = Tournaments(arbitre)
         interrupted = await arbitre.recover()
         if interrupted:
             log.warning("%d game(s) left in progress were ended as interrupted", len(interrupted))
@@ -101,6 +113,7 @@ def create_app(
     routes = [
         Route("/", pages.root),
         *web.routes(),
+        *api.routes(),
         # Pages first: "/{set}/" matches no other route's path ("/return/" and "/healthz/"
         # already named no Set), and the routes are tried in order on every request.
         Route("/{set}/", pages.set_page),

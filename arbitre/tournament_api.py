@@ -1,0 +1,323 @@
+"""The JSON API and the exports of registered engines and tournaments.
+
+Routes:
+
+- ``POST /api/engines`` (``{"name", "url", "sets": [...], "poker_level2"}``) -> 201 the
+  engine; ``GET /api/engines``; ``GET /api/engines/<id>`` (its record: games, results per
+  Set and per opponent, rating over time); ``POST /api/engines/<id>`` (any of ``name``,
+  ``url``, ``sets``, ``poker_level2``, ``retired``).
+- ``POST /api/tournaments`` (``{"set", "entrants": [{"kind", "engine", "name"}], "format",
+  "games", "rounds", "concurrency", "options", "name"}``) -> 201 ``{"id", "urls"}``;
+  ``GET /api/tournaments``; ``GET /api/tournaments/<id>`` = ``/tournaments/<id>.json``.
+- Exports: ``/tournaments/<id>/standings.csv``, ``/tournaments/<id>/standings.json``,
+  ``/tournaments/<id>/games.csv``, ``/tournaments/<id>/games.json``.
+
+Bad input is answered 400 ``{"error"}`` and stores nothing.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from tournoyons_gui.arbitre.game import GameError, Options
+from tournoyons_gui.arbitre.standings import standings_csv
+from tournoyons_gui.arbitre.store import EngineRow
+from tournoyons_gui.arbitre.tournaments import (
+    EntrantSpec,
+    TournamentError,
+    Tournaments,
+    standing_json,
+)
+
+__all__ = ["TournamentApi", "engine_json", "read_options"]
+
+MAX_BODY = 64 * 1024
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+def engine_json(row: EngineRow) -> dict[str, Any]:
+    """Return a registered engine as JSON-ready data."""
+    return {
+        "id": row.id,
+        "name": row.name,
+        "url": row.url,
+        "sets": list(row.sets),
+        "poker_level2": row.poker_level2,
+        "retired": row.retired,
+        "created_at": row.created_at.isoformat(),
+    }
+
+
+def _int(raw: Any, default: int, name: str) -> int:
+    if raw is None or raw == "":
+        return default
+    if isinstance(raw, bool):
+        raise TournamentError(f"{name} is a whole number")
+    try:
+        return int(str(raw).strip())
+    except ValueError:
+        raise TournamentError(f"{name} is a whole number") from None
+
+
+def read_options(raw: Any) -> Options:
+    """Return the games' :class:`Options` from a JSON object (``timeout``, ``level``,
+    ``wait``, ``init_as_board``, ``bot_timeout``); raise :class:`TournamentError`."""
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise TournamentError("options is an object")
+    return Options(
+        timeout=_int(raw.get("timeout"), 20, "timeout"),
+        level=_int(raw.get("level"), 1, "level"),
+        wait=_int(raw.get("wait"), 0, "wait"),
+        init_as_board=raw.get("init_as_board") is True,
+        bot_timeout=_int(raw.get("bot_timeout"), 10, "bot_timeout"),
+    )
+
+
+async def _json(request: Request) -> Any:
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise TournamentError(f"request body over {MAX_BODY} bytes")
+    try:
+        return json.loads(body or b"null")
+    except ValueError:
+        raise TournamentError("the body is not JSON") from None
+
+
+def _strings(raw: Any, name: str) -> list[str]:
+    if not isinstance(raw, list) or not all(isinstance(item, str) for item in raw):
+        raise TournamentError(f"{name} is a list of strings")
+    return list(raw)
+
+
+class TournamentApi:
+    """The routes; ``holder()`` returns the :class:`Tournaments` once the server runs."""
+
+    def __init__(self, holder: Callable[[], Tournaments]) -> None:
+        self.holder = holder
+
+    def routes(self) -> list[Route]:
+        """Return the API's routes."""
+        return [
+            Route("/api/engines", self.engines, methods=["GET", "POST"]),
+            Route("/api/engines/{engine_id}", self.engine, methods=["GET", "POST"]),
+            Route("/api/tournaments", self.tournaments, methods=["GET", "POST"]),
+            Route("/api/tournaments/{tournament_id}", self.tournament),
+            Route("/tournaments/{tournament_id}.json", self.tournament),
+            Route("/tournaments/{tournament_id}/standings.csv", self.standings_csv),
+            Route("/tournaments/{tournament_id}/standings.json", self.standings_json),
+            Route("/tournaments/{tournament_id}/games.csv", self.games_csv),
+            Route("/tournaments/{tournament_id}/games.json", self.games_json),
+        ]
+
+    async def engines(self, request: Request) -> Response:
+        """``GET``: every registered engine; ``POST``: register one (201)."""
+        service = self.holder()
+        if request.method == "GET":
+            rows = await service.engines()
+            return JSONResponse([engine_json(r) for r in rows], headers=NO_STORE)
+        try:
+            data = await _json(request)
+            if not isinstance(data, dict):
+                raise TournamentError("send a JSON object {name, url, sets, poker_level2}")
+            row = await service.register(
+                str(data.get("name", "")),
+                str(data.get("url", "")),
+                _strings(data.get("sets", []), "sets"),
+                poker_level2=data.get("poker_level2") is True,
+            )
+        except TournamentError as refused:
+            return JSONResponse({"error": str(refused)}, 400)
+        return JSONResponse(engine_json(row), 201)
+
+    async def engine(self, request: Request) -> Response:
+        """``GET``: an engine's record; ``POST``: change its registration."""
+        service = self.holder()
+        engine_id = request.path_params["engine_id"]
+        if request.method == "GET":
+            record = await service.engine_record(engine_id)
+            if record is None:
+                return JSONResponse({"error": "no such engine"}, 404)
+            return JSONResponse(record, headers=NO_STORE)
+        try:
+            data = await _json(request)
+            if not isinstance(data, dict):
+                raise TournamentError("send a JSON object")
+            changes: dict[str, Any] = {}
+            for name in ("name", "url"):
+                if name in data:
+                    changes[name] = str(data[name])
+            if "sets" in data:
+                changes["sets"] = _strings(data["sets"], "sets")
+            for name in ("poker_level2", "retired"):
+                if name in data:
+                    if not isinstance(data[name], bool):
+                        raise TournamentError(f"{name} is true or false")
+                    changes[name] = data[name]
+            row = await service.update(engine_id, **changes)
+        except TournamentError as refused:
+            status = 404 if str(refused) == "no such engine" else 400
+            return JSONResponse({"error": str(refused)}, status)
+        return JSONResponse(engine_json(row))
+
+    async def tournaments(self, request: Request) -> Response:
+        """``GET``: every tournament; ``POST``: start one (201)."""
+        service = self.holder()
+        if request.method == "GET":
+            rows = await service.listed()
+            return JSONResponse(
+                [
+                    {
+                        "id": r.id,
+                        "name": r.name,
+                        "set": r.set_name,
+                        "format": r.format,
+                        "status": r.status,
+                        "created_at": r.created_at.isoformat(),
+                    }
+                    for r in rows
+                ],
+                headers=NO_STORE,
+            )
+        try:
+            data = await _json(request)
+            if not isinstance(data, dict):
+                raise TournamentError("send a JSON object {set, entrants, format ...}")
+            raw = data.get("entrants")
+            if not isinstance(raw, list) or not all(isinstance(e, dict) for e in raw):
+                raise TournamentError("entrants is a list of {kind, engine, name}")
+            entrants = [
+                EntrantSpec(
+                    str(e.get("kind", "")), str(e.get("engine", "")), str(e.get("name", ""))
+                )
+                for e in raw
+            ]
+            tournament_id = await service.create(
+                str(data.get("set", "")),
+                entrants,
+                format=str(data.get("format", "round-robin")),
+                games=_int(data.get("games"), 2, "games"),
+                rounds=_int(data.get("rounds"), 0, "rounds"),
+                concurrency=_int(data.get("concurrency"), 4, "concurrency"),
+                options=read_options(data.get("options")),
+                name=str(data.get("name", "")),
+            )
+        except (TournamentError, GameError) as refused:
+            return JSONResponse({"error": str(refused)}, 400)
+        return JSONResponse(
+            {
+                "id": tournament_id,
+                "urls": {
+                    "page": f"/tournaments/{tournament_id}",
+                    "json": f"/tournaments/{tournament_id}.json",
+                    "standings_csv": f"/tournaments/{tournament_id}/standings.csv",
+                    "games_csv": f"/tournaments/{tournament_id}/games.csv",
+                },
+            },
+            201,
+        )
+
+    async def tournament(self, request: Request) -> Response:
+        """A tournament's whole state (settings, progress, standings, cross table, games)."""
+        summary = await self.holder().summary(request.path_params["tournament_id"])
+        if summary is None:
+            return JSONResponse({"error": "no such tournament"}, 404)
+        return JSONResponse(summary, headers=NO_STORE)
+
+    async def standings_csv(self, request: Request) -> Response:
+        """The standings as CSV (spreadsheet-safe names)."""
+        tournament_id = request.path_params["tournament_id"]
+        table = await self.holder().table(tournament_id)
+        if table is None:
+            return JSONResponse({"error": "no such tournament"}, 404)
+        return Response(
+            standings_csv(table),
+            media_type="text/csv; charset=utf-8",
+            headers={
+                **NO_STORE,
+                "Content-Disposition": f'attachment; filename="{tournament_id}-standings.csv"',
+            },
+        )
+
+    async def standings_json(self, request: Request) -> Response:
+        """The standings as JSON."""
+        table = await self.holder().table(request.path_params["tournament_id"])
+        if table is None:
+            return JSONResponse({"error": "no such tournament"}, 404)
+        return JSONResponse([standing_json(s) for s in table], headers=NO_STORE)
+
+    async def games_json(self, request: Request) -> Response:
+        """The tournament's games as JSON (each with its result)."""
+        summary = await self.holder().summary(request.path_params["tournament_id"])
+        if summary is None:
+            return JSONResponse({"error": "no such tournament"}, 404)
+        return JSONResponse(_games(summary), headers=NO_STORE)
+
+    async def games_csv(self, request: Request) -> Response:
+        """The tournament's games as CSV."""
+        tournament_id = request.path_params["tournament_id"]
+        summary = await self.holder().summary(tournament_id)
+        if summary is None:
+            return JSONResponse({"error": "no such tournament"}, 404)
+        out = io.StringIO()
+        columns = ["id", "round", "first", "second", "status", "result", "winner", "moves"]
+        writer = csv.DictWriter(out, columns, extrasaction="ignore", lineterminator="\r\n")
+        writer.writeheader()
+        for game in _games(summary):
+            writer.writerow(
+                {
+                    **game,
+                    "first": _safe(game["first"]),
+                    "second": _safe(game["second"]),
+                    "winner": _safe(game["winner"] or ""),
+                }
+            )
+        return Response(
+            out.getvalue(),
+            media_type="text/csv; charset=utf-8",
+            headers={
+                **NO_STORE,
+                "Content-Disposition": f'attachment; filename="{tournament_id}-games.csv"',
+            },
+        )
+
+
+def _games(summary: dict[str, Any]) -> list[dict[str, Any]]:
+    names = [e["name"] for e in summary["entrants"]]
+    games = []
+    for game in summary["games"]:
+        first = names[game["first"]] if game["first"] is not None else ""
+        second = names[game["second"]] if game["second"] is not None else ""
+        winner = None
+        if game["status"] == "over" and game["winner"] is not None:
+            winner = first if game["winner"] == 0 else second
+        games.append(
+            {
+                "id": game["id"],
+                "url": f"/games/{game['id']}",
+                "round": game["round"],
+                "first": first,
+                "second": second,
+                "status": game["status"],
+                "result": game["result"],
+                "winner": winner,
+                "moves": game["moves"],
+            }
+        )
+    return games
+
+
+def _safe(name: str) -> str:
+    """A name a spreadsheet will not run as a formula (OWASP CSV injection)."""
+    return "'" + name if name[:1] in ("=", "+", "-", "@", "\t", "\r") else name

@@ -1,0 +1,184 @@
+"""Tournaments over real HTTP on 127.0.0.1 (one worker, SQLite): registrations, a
+round-robin and a Swiss tournament played to the end, ``Opponent`` sent to engines, the
+standings computed again from the game records, the exports, and refused input."""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import time
+from collections import Counter
+from typing import Any
+
+import httpx
+
+from tests.arbitre.conftest import Served
+from tests.arbitre.engines import QuirkyEngines
+
+
+def wait_tournament(served: Served, tournament_id: str, within: float = 180) -> dict[str, Any]:
+    """Wait until the tournament is over; return its summary."""
+    deadline = time.monotonic() + within
+    while True:
+        summary = served.http.get(f"/tournaments/{tournament_id}.json").json()
+        if summary["status"] == "over":
+            return dict(summary)
+        assert time.monotonic() < deadline, summary["progress"]
+        time.sleep(0.2)
+
+
+def points_from_records(served: Served, summary: dict[str, Any]) -> dict[int, float]:
+    """Return each entrant's points, computed from the games' own records."""
+    points: Counter[int] = Counter()
+    for game in summary["games"]:
+        record = served.http.get(f"/games/{game['id']}.json").json()
+        assert record["status"] == "over", record["reason"]
+        seats = (game["first"], game["second"])
+        if record["result"] == "draw":
+            points[seats[0]] += 0.5
+            points[seats[1]] += 0.5
+        elif record["result"] in ("seat1", "seat2"):
+            points[seats[int(record["result"][-1]) - 1]] += 1
+    for _round, entrant in summary["byes"]:
+        points[entrant] += 1
+    return dict(points)
+
+
+def test_a_round_robin_is_played_to_the_end_with_opponent_sent(
+    served: Served, quirky: QuirkyEngines
+) -> None:
+    registered = served.http.post(
+        "/api/engines",
+        json={"name": "Quirky good", "url": quirky.base + "/good", "sets": ["tictactoe"]},
+    )
+    assert registered.status_code == 201, registered.text
+    engine_id = registered.json()["id"]
+    assert registered.json()["sets"] == ["TicTacToe"] and len(engine_id) == 10
+    before = len(quirky.requests_to("/good"))
+    created = served.http.post(
+        "/api/tournaments",
+        json={
+            "set": "TicTacToe",
+            "format": "round-robin",
+            "games": 2,
+            "concurrency": 3,
+            "entrants": [
+                {"kind": "builtin", "engine": "perfect"},
+                {"kind": "registered", "engine": engine_id},
+                {"kind": "builtin", "engine": "random"},
+                {"kind": "builtin", "engine": "perfect"},
+            ],
+            "options": {"timeout": 10},
+        },
+    )
+    assert created.status_code == 201, created.text
+    summary = wait_tournament(served, created.json()["id"])
+    names = [e["name"] for e in summary["entrants"]]
+    assert names == ["perfect", "Quirky good", "random", "perfect 2"]
+    assert summary["progress"] == {"planned": 12, "over": 12, "playing": 0}
+    # Every pair met twice, once each way round.
+    met = Counter((g["first"], g["second"]) for g in summary["games"])
+    for a, b in itertools.combinations(range(4), 2):
+        assert met[(a, b)] == met[(b, a)] == 1, met
+    # The standings agree with the records; perfect never loses.
+    points = points_from_records(served, summary)
+    for row in summary["standings"]:
+        assert row["points"] == points.get(row["entrant"], 0), (row, points)
+        assert row["played"] == 6
+    for row in summary["standings"]:
+        if row["name"].startswith("perfect"):
+            assert row["losses"] == 0
+    assert summary["standings"][0]["name"].startswith("perfect")
+    ranks = [r["rank"] for r in summary["standings"]]
+    assert ranks == sorted(ranks) and ranks[0] == 1
+    # The engine was told its opponents' permanent ids, never their URLs.
+    opponents = {
+        r.query.get("Opponent") for r in quirky.requests_to("/good")[before:] if "Turn" in r.query
+    }
+    assert opponents == {"B-perfect", "B-random"}, opponents
+    # The cross table: W-D-L of each entrant against each other, two games per pair.
+    table = summary["cross_table"]
+    for a, b in itertools.combinations(range(4), 2):
+        w, d, l_ = map(int, table[a][b].split("-"))
+        assert w + d + l_ == 2 and table[b][a] == f"{l_}-{d}-{w}"
+    # The exports.
+    rows = list(
+        csv.DictReader(
+            io.StringIO(served.http.get(f"/tournaments/{summary['id']}/standings.csv").text)
+        )
+    )
+    assert [r["name"] for r in rows] == [r["name"] for r in summary["standings"]]
+    games = served.http.get(f"/tournaments/{summary['id']}/games.json").json()
+    assert len(games) == 12 and all(g["status"] == "over" for g in games)
+    record = served.http.get(f"/api/engines/{engine_id}").json()
+    assert sum(record["per_set"]["TicTacToe"].values()) == 6
+    assert len(record["ratings"]["TicTacToe"]) == 6
+
+
+def test_a_swiss_tournament_pairs_without_repeats_and_gives_byes(served: Served) -> None:
+    entrants = [{"kind": "builtin", "engine": "random", "name": f"R{n}"} for n in range(5)]
+    created = served.http.post(
+        "/api/tournaments",
+        json={
+            "set": "Nim",
+            "format": "swiss",
+            "games": 1,
+            "rounds": 3,
+            "concurrency": 2,
+            "entrants": entrants,
+        },
+    )
+    assert created.status_code == 201, created.text
+    summary = wait_tournament(served, created.json()["id"])
+    assert summary["rounds"] == 3 and len(summary["games"]) == 3 * 2
+    pairs = [frozenset((g["first"], g["second"])) for g in summary["games"]]
+    assert len(set(pairs)) == len(pairs), "a pair met twice"
+    byes = summary["byes"]
+    assert sorted(r for r, _ in byes) == [1, 2, 3]
+    assert len({e for _, e in byes}) == 3, "a bye given twice"
+    for round_ in (1, 2, 3):
+        seated = [
+            e for g in summary["games"] if g["round"] == round_ for e in (g["first"], g["second"])
+        ]
+        seated += [e for r, e in byes if r == round_]
+        assert sorted(seated) == [0, 1, 2, 3, 4]
+    points = points_from_records(served, summary)
+    for row in summary["standings"]:
+        assert row["points"] == points.get(row["entrant"], 0)
+
+
+def test_bad_registrations_and_tournaments_are_refused(served: Served) -> None:
+    for body, why in [
+        ({"name": "", "url": "http://127.0.0.1:1/", "sets": ["TicTacToe"]}, "name"),
+        ({"name": "x", "url": "javascript:alert(1)", "sets": ["TicTacToe"]}, "http"),
+        ({"name": "x", "url": "http://127.0.0.1:1/", "sets": ["Chess"]}, "unknown Set"),
+        ({"name": "x", "url": "http://127.0.0.1:1/", "sets": []}, "at least one"),
+        ({"name": "x", "url": "http://127.0.0.1:1/", "sets": "TicTacToe"}, "list"),
+    ]:
+        answer = served.http.post("/api/engines", json=body)
+        assert answer.status_code == 400 and why in answer.json()["error"], (body, answer.text)
+    retired = served.http.post(
+        "/api/engines", json={"name": "Old", "url": "http://127.0.0.1:1/", "sets": ["Nim"]}
+    ).json()
+    assert served.http.post(f"/api/engines/{retired['id']}", json={"retired": True}).json()[
+        "retired"
+    ]
+    two = [{"kind": "builtin", "engine": "random"}] * 2
+    for body, why in [
+        ({"set": "Chess", "entrants": two}, "unknown Set"),
+        ({"set": "Nim", "entrants": two[:1]}, "2 to 64"),
+        ({"set": "Nim", "entrants": two, "format": "knockout"}, "format"),
+        ({"set": "Nim", "entrants": two, "games": 0}, "1 to 100"),
+        ({"set": "Nim", "entrants": two, "options": {"timeout": 99}}, "TimeOut"),
+        ({"set": "Nim", "entrants": [{"kind": "builtin", "engine": "deep"}] * 2}, "no built-in"),
+        (
+            {"set": "Nim", "entrants": [{"kind": "registered", "engine": retired["id"]}] * 2},
+            "retired",
+        ),
+        ({"set": "TicTacToe", "entrants": [{"kind": "engine", "engine": "ftp://x/"}] * 2}, "http"),
+    ]:
+        answer = served.http.post("/api/tournaments", json=body)
+        assert answer.status_code == 400 and why in answer.json()["error"], (body, answer.text)
+    assert served.http.get("/tournaments/NOSUCH.json").status_code == 404
+    assert httpx.codes.is_success(served.http.get("/api/tournaments").status_code)
