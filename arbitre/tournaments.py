@@ -73,7 +73,8 @@ class TournamentError(ValueError):
 class EntrantSpec:
     """An entrant as asked for: ``kind`` ``registered`` (``engine`` a registration id),
     ``engine`` (an engine URL; registered on the way when no registration has it, so that
-    its opponents get a permanent ``Opponent``) or ``builtin`` (a built-in engine's name);
+    its opponents get a permanent ``Opponent``), ``builtin`` (a built-in engine's name) or
+    ``botsarena`` (a botsarena bot's URL, ConnectFour);
     ``name`` shown (default: the registration's, the URL's host, the built-in's name)."""
 
     kind: str
@@ -326,6 +327,15 @@ class Tournaments:
                     kind="engine", name=spec.name or registration.name, url=registration.url
                 )
                 row.registration = registration.id
+            elif spec.kind == "botsarena":
+                if interface.botsarena is None:
+                    raise TournamentError(
+                        f"entrant {number}: {interface.name} has no botsarena bots"
+                    )
+                url = self._check_url(spec.engine)
+                host = urllib.parse.urlsplit(url).hostname or "bot"
+                row = EntrantRow(kind="botsarena", name=spec.name or host, url=url)
+                row.registration = ""
             elif spec.kind == "builtin":
                 engine = spec.engine or next(iter(interface.engines), "")
                 if engine not in interface.engines:
@@ -508,7 +518,7 @@ class Tournaments:
         if options.level == 2 and not (await self._level2(first) and await self._level2(second)):
             options = replace(options, level=1)
         seats = [
-            SeatSpec("builtin" if e.kind == "builtin" else "engine", e.url, e.name)
+            SeatSpec(e.kind if e.kind in ("builtin", "botsarena") else "engine", e.url, e.name)
             for e in (first, second)
         ]
         try:

@@ -72,6 +72,29 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--concurrency", type=int, default=4, help="games at once (default 4)")
     play.add_argument("--swap", action="store_true", help="alternate who plays first")
     _arbitre_options(play)
+
+    cup = commands.add_parser("tournament", help="run a tournament between engines, headless")
+    cup.add_argument("--set", required=True, help="the Set (TicTacToe, Reversi ...)")
+    cup.add_argument(
+        "--engine",
+        action="append",
+        required=True,
+        metavar="ENGINE",
+        help="an entrant, at least twice: a Tournoyons engine URL, builtin:NAME, "
+        "registered:ID, botsarena:URL; NAME=... names it (Ann=builtin:random)",
+    )
+    cup.add_argument(
+        "--format", choices=("round-robin", "swiss"), default="round-robin", help="the format"
+    )
+    cup.add_argument(
+        "--games", type=int, default=2, help="games per pairing, colours alternating (default 2)"
+    )
+    cup.add_argument("--rounds", type=int, default=0, help="Swiss rounds (default ceil(log2 n))")
+    cup.add_argument("--concurrency", type=int, default=4, help="games at once (default 4)")
+    cup.add_argument("--timeout", type=int, default=20, help="TimeOut, 4-54 s (default 20)")
+    cup.add_argument("--level", type=int, default=1, help="rule level (Poker: 1 or 2)")
+    cup.add_argument("--name", default="", help="the tournament's name")
+    _arbitre_options(cup)
     return parser
 
 
@@ -135,8 +158,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "serve":
         serve(args)
         return 0
-    from tournoyons_gui.arbitre.cli import play
+    from tournoyons_gui.arbitre.cli import play, tournament
 
+    if args.command == "tournament":
+        return asyncio.run(tournament(args))
     return asyncio.run(play(args))
 
 
