@@ -15,8 +15,10 @@ game still marked in progress as interrupted, and its engines get ``Status=9`` (
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import logging
+import random
 import time
 import urllib.parse
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -62,6 +64,8 @@ KINDS = ("person", "builtin", "engine", "botsarena")
 MIN_TIMEOUT, MAX_TIMEOUT, DEFAULT_TIMEOUT = 4, 54, 20
 #: botsarena's own limit for a bot's answer, our default (engine protocol section 4).
 DEFAULT_BOT_TIMEOUT = 10
+#: Games a scan takes at a time before letting the other workers take theirs.
+SCAN_BATCH = 2
 
 #: A Set the Arbitre plays: one of the registry's, or one added by a person (chapter VI).
 PlayedSet = SetInterface | AddedSet
@@ -189,7 +193,9 @@ class Arbitre:
     lease expired (their worker died or stopped) and takes them over from their last
     recorded move, at most ``max_games`` at a time. An answer (an engine's callback, a
     person's move) may reach any worker: it is recorded in the store (the first in time
-    wins) and the driver is told over the bus (:mod:`~tournoyons_gui.arbitre.live`).
+    wins) and the driver is told over the bus (:mod:`~tournoyons_gui.arbitre.live`). On
+    SQLite (one worker) engine callbacks are matched in memory, as nothing else can take
+    them; a person's move is recorded in the store either way.
     """
 
     def __init__(
@@ -214,12 +220,14 @@ class Arbitre:
         self.max_games = max_games
         self.callbacks = Callbacks()
         self.callbacks.on_refused = self._log_refused
-        self.callbacks.record = self._record_answer
-        self.callbacks.relay = self._relay_answer
+        self.shared = store.engine.dialect.name == "postgresql"
+        if self.shared:
+            # Several workers: the store says which callback came first, wherever it came.
+            self.callbacks.record = self._record_answer
+            self.callbacks.relay = self._relay_answer
         self.caller = EngineCaller(self.callbacks, self.referee_url, transport)
         self.bots = BotCaller(self.caller.client)
         self.added: dict[str, AddedSet] = {}
-        self.shared = store.engine.dialect.name == "postgresql"
         self.bus: Bus = (
             PgBus(
                 self.worker,
@@ -232,6 +240,7 @@ class Arbitre:
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.persons: dict[str, _PersonAsk] = {}
         self._background: list[asyncio.Task[None]] = []
+        self._nudged = asyncio.Event()
         #: Called every ``scan_every`` seconds (the tournaments' scheduler hooks in here).
         self.on_scan: list[Callable[[], Awaitable[None]]] = []
 
@@ -262,20 +271,30 @@ class Arbitre:
                 raise
             except Exception:
                 log.exception("scanning for games")
-            await asyncio.sleep(self.scan_every)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._nudged.wait(), self.scan_every)
+            self._nudged.clear()
+
+    async def nudge(self) -> None:
+        """Have every worker scan now (games were made for whoever takes them)."""
+        self._nudged.set()
+        await self.bus.send({"t": "scan"})
 
     async def scan(self) -> list[str]:
-        """Take over the games in play that no worker drives (up to ``max_games`` here);
+        """Take over the games in play that no worker drives (up to ``max_games`` here, a
+        few at a time in random order, so that the workers scanning together share them);
         return their ids. Then run the scan hooks."""
-        taken = []
-        room = self.max_games - len(self.tasks)
-        if room > 0:
-            for game_id in await self.store.orphans(room):
-                if game_id in self.tasks:
-                    continue
+        taken: list[str] = []
+        while (room := self.max_games - len(self.tasks)) > 0:
+            found = [g for g in await self.store.orphans(room + SCAN_BATCH) if g not in self.tasks]
+            if not found:
+                break
+            random.shuffle(found)
+            for game_id in found[: min(room, SCAN_BATCH)]:
                 if await self.store.acquire(game_id, self.worker, self.lease_seconds):
                     self.start(game_id)
                     taken.append(game_id)
+            await asyncio.sleep(0.005 * SCAN_BATCH)  # the other workers' turn
         for hook in self.on_scan:
             await hook()
         return taken
@@ -284,7 +303,9 @@ class Arbitre:
         """A message from another worker: a game's event for our watchers, or an answer
         to a value this worker asked."""
         kind = message.get("t")
-        if kind == "game":
+        if kind == "scan":
+            self._nudged.set()
+        elif kind == "game":
             event = message.get("event")
             if isinstance(event, dict):
                 self.hub.deliver(str(message.get("id", "")), event)
@@ -752,7 +773,11 @@ class Arbitre:
         full = engine_url(url, params)
         move_id = str(request.move_id)
         expires = now() + dt.timedelta(seconds=options.timeout)
-        received = await self.store.expect(seat.key, move_id, game.id, seat.index, expires)
+        received = (
+            await self.store.expect(seat.key, move_id, game.id, seat.index, expires)
+            if self.shared
+            else None
+        )
         if received is not None and received.value is not None:
             # Answered before this worker took the game over: apply it, ask nothing.
             at = received.received_at or now()
@@ -1070,6 +1095,8 @@ class Arbitre:
             if asked is not None and not asked.future.done():
                 asked.future.cancel()
         await self.hub.publish(game.id, {"moves": game.moves, "over": True})
+        if game.tournament_id is not None:
+            await self.nudge()  # its tournament's next game may start now
         answers = await asyncio.gather(*(self.caller.final(url) for _, url in calls))
         await self._save_log(
             game.id,

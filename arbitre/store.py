@@ -63,6 +63,8 @@ __all__ = [
 ]
 
 SCHEMA_VERSION = 2
+#: The PostgreSQL advisory lock taken while the schema is made or upgraded.
+_SCHEMA_LOCK = 0x70756E6F79
 DEFAULT_DATABASE = "arbitre.sqlite3"
 _BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 
@@ -376,6 +378,9 @@ class Store:
 
     async def _migrate(self) -> None:
         async with self.engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                # Workers starting together create and upgrade the schema one at a time.
+                await conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_SCHEMA_LOCK})")
             await conn.run_sync(Base.metadata.create_all)
             row = await conn.execute(select(MetaRow.value).where(MetaRow.key == "schema"))
             found = row.scalar_one_or_none()

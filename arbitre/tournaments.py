@@ -476,6 +476,7 @@ class Tournaments:
                             (round_ * ROUND_STRIDE + board, Pairing(round_, first, second))
                         )
                         board += 1
+        fresh = 0
         for index, pairing in wanted:
             if index in made:
                 continue
@@ -484,6 +485,9 @@ class Tournaments:
             await self._make_game(row, entrants, index, pairing)
             made.add(index)
             playing += 1
+            fresh += 1
+        if fresh:
+            await self.arbitre.nudge()
         if playing == 0 and all(index in made for index, _ in wanted):
             found = await self.tournament(tournament_id)
             if found is None:

@@ -22,6 +22,7 @@ from starlette.types import ASGIApp
 from tournoyons_gui.arbitre.game import Arbitre
 from tournoyons_gui.arbitre.store import Store
 from tournoyons_gui.arbitre.tournament_api import TournamentApi
+from tournoyons_gui.arbitre.tournament_pages import TournamentPages
 from tournoyons_gui.arbitre.tournaments import Tournaments
 from tournoyons_gui.arbitre.web import ArbitreWeb
 from tournoyons_gui.interfaces.plugin import SetInterface
@@ -91,6 +92,7 @@ def create_app(
     holder = _Holder()
     web = ArbitreWeb(holder, env)
     api = TournamentApi(holder.service)
+    tournament_pages = TournamentPages(holder.service, holder, env)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -114,6 +116,7 @@ def create_app(
         Route("/", pages.root),
         *web.routes(),
         *api.routes(),
+        *tournament_pages.routes(),
         # Pages first: "/{set}/" matches no other route's path ("/return/" and "/healthz/"
         # already named no Set), and the routes are tried in order on every request.
         Route("/{set}/", pages.set_page),

@@ -1,0 +1,415 @@
+"""The HTML pages of registered engines and tournaments (their JSON API and exports are
+:mod:`~tournoyons_gui.arbitre.tournament_api`). Every page works without JavaScript (plain
+forms and links); ``static/tournament.js`` adds entrant rows to the new-tournament form and
+refreshes a running tournament's page from ``/tournaments/<id>.json`` every 2 s.
+
+Routes:
+
+- ``GET /engines``: the registered engines and the form to register one; ``POST /engines``
+  registers it (303 to its page; 400 with the form refilled and the error shown).
+- ``GET /engines/<id>``: an engine's record (results per Set and per opponent, its games,
+  its rating over time per Set as an SVG chart drawn here) and the forms to edit, retire
+  or bring it back (``POST /engines/<id>``, ``action`` ``edit``, ``retire``, ``unretire``).
+- ``GET /tournaments``: the tournaments and the form to start one; ``POST /tournaments``
+  starts it (303 to its page; 400 with the form refilled).
+- ``GET /tournaments/<id>``: progress, games in play and over, standings, cross table and
+  the exports' links.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import urllib.parse
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import jinja2
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import Route
+
+from tournoyons_gui.arbitre.game import Arbitre, GameError
+from tournoyons_gui.arbitre.tournament_api import read_options
+from tournoyons_gui.arbitre.tournaments import (
+    FORMATS,
+    EntrantSpec,
+    TournamentError,
+    Tournaments,
+)
+
+__all__ = ["ENTRANT_ROWS", "TournamentPages", "game_result", "rating_chart"]
+
+MAX_FORM = 64 * 1024
+#: Entrant rows the new-tournament form shows (empty rows are ignored).
+ENTRANT_ROWS = 8
+#: At most this many entrant rows are read from a form (the service allows 64 entrants).
+MAX_ROWS = 64
+#: An engine's page lists at most this many of its games, newest first.
+MAX_GAMES_SHOWN = 200
+NO_STORE = {"Cache-Control": "no-store"}
+ENTRANT_KINDS = ("registered", "engine", "builtin")
+_ENTRANT_FIELD = re.compile(r"entrant(\d{1,3})_(kind|registered|url|builtin|name)")
+
+
+def game_result(game: Mapping[str, Any], names: Sequence[str]) -> str:
+    """Return a tournament game's result as the pages say it (``tournament.js`` says the
+    same): empty while it is played, ``interrupted``, ``draw``, ``<name> wins``, ``error``."""
+    if game["status"] == "playing":
+        return ""
+    if game["status"] == "interrupted":
+        return "interrupted"
+    if game["status"] != "over" or game["result"] == "error":
+        return "error"
+    if game["result"] == "draw":
+        return "draw"
+    if game["winner"] in (0, 1):
+        seat = game["first"] if game["winner"] == 0 else game["second"]
+        if seat is not None and 0 <= seat < len(names):
+            return f"{names[seat]} wins"
+    return "error"
+
+
+def _ticks(low: float, high: float, count: int = 5) -> list[float]:
+    """Return round tick values covering ``low``..``high``."""
+    span = max(high - low, 1e-9)
+    raw = span / max(count - 1, 1)
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    first = math.floor(low / step) * step
+    ticks = []
+    value = first
+    while value <= high + step * 1e-6:
+        ticks.append(round(value, 6))
+        value += step
+    if ticks[-1] < high:
+        ticks.append(round(value, 6))
+    return ticks
+
+
+def rating_chart(
+    points: Sequence[Mapping[str, Any]], width: int = 560, height: int = 220
+) -> dict[str, Any] | None:
+    """Return what the engine page's SVG chart draws for a rating history (``mu`` and
+    ``sigma`` after each rated game, oldest first): the line of mu, the band of mu ± sigma,
+    a dot per game, the axes' ticks. ``None`` when there is no point."""
+    if not points:
+        return None
+    left, right, top, bottom = 52, 14, 12, 36
+    plot_w, plot_h = width - left - right, height - top - bottom
+    mus = [float(p["mu"]) for p in points]
+    sigmas = [float(p["sigma"]) for p in points]
+    low = min(m - s for m, s in zip(mus, sigmas, strict=True))
+    high = max(m + s for m, s in zip(mus, sigmas, strict=True))
+    if high - low < 1:
+        low, high = low - 0.5, high + 0.5
+    yticks = _ticks(low, high)
+    low, high = min(low, yticks[0]), max(high, yticks[-1])
+    count = len(points)
+
+    def x(index: int) -> float:
+        return left + (plot_w * index / (count - 1) if count > 1 else plot_w / 2)
+
+    def y(value: float) -> float:
+        return top + plot_h * (high - value) / (high - low)
+
+    def pairs(coordinates: Sequence[tuple[float, float]]) -> str:
+        return " ".join(f"{cx:.1f},{cy:.1f}" for cx, cy in coordinates)
+
+    line = [(x(i), y(m)) for i, m in enumerate(mus)]
+    upper = [(x(i), y(m + s)) for i, (m, s) in enumerate(zip(mus, sigmas, strict=True))]
+    lower = [(x(i), y(m - s)) for i, (m, s) in enumerate(zip(mus, sigmas, strict=True))]
+    if count == 1:  # a band needs a width: one game is drawn as a short stretch
+        half = plot_w / 40
+        upper = [(upper[0][0] - half, upper[0][1]), (upper[0][0] + half, upper[0][1])]
+        lower = [(lower[0][0] - half, lower[0][1]), (lower[0][0] + half, lower[0][1])]
+    shown = sorted({0, count - 1, *range(0, count, max(1, math.ceil(count / 8)))})
+    return {
+        "width": width,
+        "height": height,
+        "left": left,
+        "right": width - right,
+        "top": top,
+        "bottom": height - bottom,
+        "line": pairs(line),
+        "band": pairs([*upper, *reversed(lower)]),
+        "dots": [
+            {
+                "x": round(cx, 1),
+                "y": round(cy, 1),
+                "number": i + 1,
+                "mu": mus[i],
+                "sigma": sigmas[i],
+                "game": points[i].get("game", ""),
+            }
+            for i, (cx, cy) in enumerate(line)
+        ],
+        "yticks": [{"y": round(y(v), 1), "label": f"{v:g}"} for v in yticks],
+        "xticks": [{"x": round(x(i), 1), "label": str(i + 1)} for i in shown],
+        "first": {"mu": mus[0], "sigma": sigmas[0]},
+        "last": {"mu": mus[-1], "sigma": sigmas[-1]},
+        "low": min(mus),
+        "high": max(mus),
+    }
+
+
+async def _form(request: Request) -> list[tuple[str, str]]:
+    """Return the urlencoded form posted (names and values, in order)."""
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_FORM:
+            raise TournamentError(f"the form is over {MAX_FORM} bytes")
+    return urllib.parse.parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True)
+
+
+def _engine_values(pairs: Sequence[tuple[str, str]]) -> dict[str, Any]:
+    """Return a registration form's values: name, url, sets (a list), poker_level2."""
+    first = {name: value for name, value in reversed(pairs)}
+    return {
+        "name": first.get("name", ""),
+        "url": first.get("url", ""),
+        "sets": [value for name, value in pairs if name == "sets" and value],
+        "poker_level2": first.get("poker_level2", "") in ("on", "1", "true"),
+    }
+
+
+def _entrants(values: Mapping[str, str]) -> list[EntrantSpec]:
+    """Return the entrants of a new-tournament form, its empty rows left out."""
+    rows = sorted({int(m.group(1)) for m in map(_ENTRANT_FIELD.fullmatch, values) if m is not None})
+    if len(rows) > MAX_ROWS:
+        raise TournamentError(f"at most {MAX_ROWS} entrant rows")
+    found = []
+    for row in rows:
+        kind = values.get(f"entrant{row}_kind", "").strip()
+        field = {"registered": "registered", "engine": "url", "builtin": "builtin"}.get(kind)
+        engine = values.get(f"entrant{row}_{field}", "").strip() if field else ""
+        name = values.get(f"entrant{row}_name", "").strip()
+        if field is None and (kind or name):
+            raise TournamentError(f"entrant row {row}: choose what kind of entrant it is")
+        if not engine:
+            if name:
+                raise TournamentError(f"entrant row {row} ({name}): choose its engine")
+            continue  # an empty row
+        found.append(EntrantSpec(kind, engine, name))
+    return found
+
+
+class TournamentPages:
+    """The engines' and tournaments' pages; ``holder()`` returns the :class:`Tournaments`
+    and ``arbitre_holder()`` the :class:`Arbitre` once the server runs."""
+
+    def __init__(
+        self,
+        holder: Callable[[], Tournaments],
+        arbitre_holder: Callable[[], Arbitre],
+        env: jinja2.Environment,
+    ) -> None:
+        self.holder = holder
+        self.arbitre_holder = arbitre_holder
+        self.env = env
+
+    def routes(self) -> list[Route]:
+        """Return the pages' routes (after the API's: ``/tournaments/<id>.json`` is its)."""
+        return [
+            Route("/engines", self.engines, methods=["GET", "POST"]),
+            Route("/engines/{engine_id}", self.engine, methods=["GET", "POST"]),
+            Route("/tournaments", self.tournaments, methods=["GET", "POST"]),
+            Route("/tournaments/{tournament_id}", self.tournament),
+        ]
+
+    def _html(self, template: str, status: int = 200, **context: Any) -> Response:
+        body = self.env.get_template(template).render(**context)
+        return Response(body, status, media_type="text/html", headers=NO_STORE)
+
+    async def _set_names(self) -> list[str]:
+        arbitre = self.arbitre_holder()
+        await arbitre.load_added()
+        return [s.name for s in arbitre.playable()]
+
+    # --- registered engines ------------------------------------------------------------
+
+    async def engines(self, request: Request) -> Response:
+        """``GET``: the registered engines and the registration form; ``POST``: register."""
+        if request.method == "GET":
+            return await self._engines_page(
+                {"name": "", "url": "", "sets": [], "poker_level2": False}, "", 200
+            )
+        values: dict[str, Any] = {"name": "", "url": "", "sets": [], "poker_level2": False}
+        try:
+            values = _engine_values(await _form(request))
+            row = await self.holder().register(
+                values["name"], values["url"], values["sets"], poker_level2=values["poker_level2"]
+            )
+        except TournamentError as refused:
+            return await self._engines_page(values, str(refused), 400)
+        return RedirectResponse(f"/engines/{urllib.parse.quote(row.id)}", 303)
+
+    async def _engines_page(self, values: Mapping[str, Any], error: str, status: int) -> Response:
+        return self._html(
+            "arbitre/engines.html",
+            status,
+            engines=await self.holder().engines(),
+            sets=await self._set_names(),
+            values=values,
+            error=error,
+        )
+
+    async def engine(self, request: Request) -> Response:
+        """``GET``: an engine's record and its forms; ``POST``: edit, retire or unretire."""
+        engine_id = request.path_params["engine_id"]
+        service = self.holder()
+        if request.method == "GET":
+            return await self._engine_page(engine_id, None, "", 200)
+        values: dict[str, Any] | None = None
+        try:
+            pairs = await _form(request)
+            action = dict(pairs).get("action", "edit")
+            if action in ("retire", "unretire"):
+                await service.update(engine_id, retired=action == "retire")
+            elif action == "edit":
+                values = _engine_values(pairs)
+                await service.update(
+                    engine_id,
+                    name=values["name"],
+                    url=values["url"],
+                    sets=values["sets"],
+                    poker_level2=values["poker_level2"],
+                )
+            else:
+                raise TournamentError(f"no action {action!r}")
+        except TournamentError as refused:
+            if str(refused) == "no such engine":
+                return self._html("arbitre/missing.html", 404)
+            return await self._engine_page(engine_id, values, str(refused), 400)
+        return RedirectResponse(f"/engines/{urllib.parse.quote(engine_id)}", 303)
+
+    async def _engine_page(
+        self, engine_id: str, values: Mapping[str, Any] | None, error: str, status: int
+    ) -> Response:
+        record = await self.holder().engine_record(engine_id)
+        if record is None:
+            return self._html("arbitre/missing.html", 404)
+        if values is None:
+            values = {
+                "name": record["name"],
+                "url": record["url"],
+                "sets": record["sets"],
+                "poker_level2": record["poker_level2"],
+            }
+        charts = {set_name: rating_chart(points) for set_name, points in record["ratings"].items()}
+        return self._html(
+            "arbitre/engine.html",
+            status,
+            record=record,
+            games=record["games"][:MAX_GAMES_SHOWN],
+            charts=charts,
+            sets=await self._set_names(),
+            values=values,
+            error=error,
+        )
+
+    # --- tournaments ---------------------------------------------------------------------
+
+    async def tournaments(self, request: Request) -> Response:
+        """``GET``: the tournaments and the form to start one; ``POST``: start it."""
+        if request.method == "GET":
+            return await self._tournaments_page({}, "", 200)
+        values: dict[str, str] = {}
+        try:
+            values = {name: value for name, value in reversed(await _form(request))}
+            options = read_options({"timeout": values.get("timeout"), "level": values.get("level")})
+            tournament_id = await self.holder().create(
+                values.get("set", ""),
+                _entrants(values),
+                format=values.get("format", "round-robin"),
+                games=_int(values.get("games"), 2, "games per pairing"),
+                rounds=_int(values.get("rounds"), 0, "rounds"),
+                concurrency=_int(values.get("concurrency"), 4, "games at once"),
+                options=options,
+                name=values.get("name", ""),
+            )
+        except (TournamentError, GameError) as refused:
+            return await self._tournaments_page(values, str(refused), 400)
+        return RedirectResponse(f"/tournaments/{urllib.parse.quote(tournament_id)}", 303)
+
+    async def _tournaments_page(
+        self, values: Mapping[str, str], error: str, status: int
+    ) -> Response:
+        service = self.holder()
+        arbitre = self.arbitre_holder()
+        await arbitre.load_added()
+        listed = []
+        for row in await service.listed():
+            found = await service.tournament(row.id)
+            if found is None:
+                continue
+            _row, entrants, games = found
+            listed.append(
+                {
+                    "id": row.id,
+                    "name": row.name,
+                    "set": row.set_name,
+                    "format": row.format,
+                    "status": row.status,
+                    "entrants": len(entrants),
+                    "over": sum(1 for g in games if g.status != "playing"),
+                    "planned": service.planned(row, len(entrants)),
+                    "created_at": row.created_at,
+                }
+            )
+        playable = arbitre.playable()
+        sets = [
+            {
+                "name": s.name,
+                "engines": list(s.engines),
+                "levels": list(s.arbitre.levels) if s.arbitre else [1],
+            }
+            for s in playable
+        ]
+        indexes = [int(m.group(1)) for m in map(_ENTRANT_FIELD.fullmatch, values) if m]
+        rows = min(MAX_ROWS, max([ENTRANT_ROWS, *indexes]))
+        return self._html(
+            "arbitre/tournaments.html",
+            status,
+            tournaments=listed,
+            sets=sets,
+            formats=FORMATS,
+            registered=await service.engines(retired=False),
+            builtin_names=sorted({name for s in playable for name in s.engines}),
+            values=values,
+            rows=rows,
+            error=error,
+        )
+
+    async def tournament(self, request: Request) -> Response:
+        """``GET /tournaments/<id>``: the tournament, live while it runs."""
+        tournament_id = request.path_params["tournament_id"]
+        summary = await self.holder().summary(tournament_id)
+        if summary is None:
+            return self._html("arbitre/missing.html", 404)
+        names = [e["name"] for e in summary["entrants"]]
+        games = [{**g, "result_text": game_result(g, names)} for g in summary["games"]]
+        quoted = urllib.parse.quote(tournament_id)
+        return self._html(
+            "arbitre/tournament.html",
+            summary=summary,
+            names=names,
+            playing=[g for g in games if g["status"] == "playing"],
+            finished=[g for g in games if g["status"] != "playing"],
+            config={
+                "id": tournament_id,
+                "json": f"/tournaments/{quoted}.json",
+                "status": summary["status"],
+                "every": 2000,
+            },
+        )
+
+
+def _int(raw: str | None, default: int, name: str) -> int:
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return int(raw.strip())
+    except ValueError:
+        raise TournamentError(f"{name} is a whole number") from None
