@@ -171,6 +171,7 @@ class ArbitreWeb:
                 level=_int(form.get("level"), 1, "Level"),
                 wait=_int(form.get("wait"), 0, "Wait"),
                 init_as_board=form.get("init_as_board") == "on",
+                bot_timeout=_int(form.get("bot_timeout"), 10, "botsarena limit"),
             )
             game_id = await self.arbitre.create(form.get("set", ""), seats, options)
         except GameError as refused:
@@ -206,6 +207,7 @@ class ArbitreWeb:
                 person_timeout=None
                 if person_timeout in (None, "")
                 else _int(person_timeout, 0, "person_timeout"),
+                bot_timeout=_int(raw.get("bot_timeout"), 10, "bot_timeout"),
             )
             game_id = await self.arbitre.create(str(data.get("set", "")), seats, options)
         except (GameError, ValueError) as refused:
