@@ -1,6 +1,7 @@
 """Tournaments over real HTTP on 127.0.0.1 (one worker, SQLite): registrations, a
 round-robin and a Swiss tournament played to the end, ``Opponent`` sent to engines, the
-standings computed again from the game records, the exports, and refused input."""
+standings computed again from the game records, the exports, refused input, and a whole
+restart in the middle of a tournament."""
 
 from __future__ import annotations
 
@@ -9,12 +10,14 @@ import io
 import itertools
 import time
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import httpx
 
 from tests.arbitre.conftest import Served
 from tests.arbitre.engines import QuirkyEngines
+from tests.conftest import _serving, start_server
 
 
 def wait_tournament(served: Served, tournament_id: str, within: float = 180) -> dict[str, Any]:
@@ -182,3 +185,48 @@ def test_bad_registrations_and_tournaments_are_refused(served: Served) -> None:
         assert answer.status_code == 400 and why in answer.json()["error"], (body, answer.text)
     assert served.http.get("/tournaments/NOSUCH.json").status_code == 404
     assert httpx.codes.is_success(served.http.get("/api/tournaments").status_code)
+
+
+def test_a_whole_restart_resumes_a_tournament_where_it_was(tmp_path: Path) -> None:
+    database = tmp_path / "arbitre.sqlite3"
+    serving = _serving(start_server(database))
+    base = next(serving)
+    with httpx.Client(base_url=base, timeout=30, trust_env=False) as client:
+        created = client.post(
+            "/api/tournaments",
+            json={
+                "set": "Nim",
+                "games": 6,
+                "concurrency": 1,
+                "entrants": [
+                    {"kind": "builtin", "engine": "perfect"},
+                    {"kind": "builtin", "engine": "random"},
+                    {"kind": "builtin", "engine": "random", "name": "R2"},
+                ],
+            },
+        )
+        tournament_id = created.json()["id"]
+        deadline = time.monotonic() + 30
+        while client.get(f"/tournaments/{tournament_id}.json").json()["progress"]["over"] < 3:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    next(serving, None)  # the whole server stops mid-tournament
+    with httpx.Client(timeout=30, trust_env=False) as client:
+        serving = _serving(start_server(database))
+        base = next(serving)
+        try:
+            stopped = client.get(f"{base}/tournaments/{tournament_id}.json").json()
+            assert stopped["status"] == "running" and stopped["progress"]["over"] < 18
+            deadline = time.monotonic() + 120
+            while True:
+                summary = client.get(f"{base}/tournaments/{tournament_id}.json").json()
+                if summary["status"] == "over":
+                    break
+                assert time.monotonic() < deadline, summary["progress"]
+                time.sleep(0.2)
+            assert summary["progress"] == {"planned": 18, "over": 18, "playing": 0}
+            assert len({g["pairing"] for g in summary["games"]}) == 18
+            statuses = Counter(g["status"] for g in summary["games"])
+            assert statuses == {"over": 18}, statuses
+        finally:
+            next(serving, None)
