@@ -7,8 +7,10 @@ standings computed again from the records agree."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
+import subprocess
 import threading
 import time
 import urllib.parse
@@ -118,137 +120,138 @@ def _events(base: str, game_id: str, seen: list[dict[str, Any]], stop: threading
                     return
 
 
+@contextmanager
+def workers(postgres: str) -> Iterator[tuple[subprocess.Popen[str], str, str]]:
+    """Start two workers on ``postgres``; yield the first's process and both URLs; stop
+    both at the end, however the block ends."""
+    process_a = start_server(postgres, "--lease", LEASE)  # type: ignore[arg-type]
+    process_b = start_server(postgres, "--lease", LEASE)  # type: ignore[arg-type]
+    with contextlib.ExitStack() as stack:
+        for process in (process_a, process_b):
+            stack.callback(_stop, process)
+        serving_a, serving_b = _serving(process_a), _serving(process_b)
+        stack.callback(serving_a.close)
+        stack.callback(serving_b.close)
+        yield process_a, next(serving_a), next(serving_b)
+
+
+def _stop(process: subprocess.Popen[str]) -> None:
+    if process.poll() is None:
+        process.kill()
+        process.wait(10)
+
+
 def test_answers_and_watchers_on_the_other_worker(postgres: str) -> None:
-    serving_a = _serving(start_server(postgres, "--lease", LEASE))  # type: ignore[arg-type]
-    serving_b = _serving(start_server(postgres, "--lease", LEASE))  # type: ignore[arg-type]
-    a, b = next(serving_a), next(serving_b)
-    with Engines().running() as engines:
+    with workers(postgres) as (_, a, b), Engines().running() as engines:
         engines.target = b
-        try:
-            with (
-                httpx.Client(base_url=a, timeout=30, trust_env=False) as on_a,
-                httpx.Client(base_url=b, timeout=30, trust_env=False) as on_b,
-            ):
-                created = on_a.post(
-                    "/api/games",
-                    json={
-                        "set": "TicTacToe",
-                        "seats": [
-                            {"kind": "engine", "engine": engines.base + "/cross"},
-                            {"kind": "person"},
-                        ],
-                    },
-                ).json()
-                game_id = created["id"]
-                token = created["persons"][0]["url"].split("seat=", 1)[1]
-                seen: list[dict[str, Any]] = []
-                stop = threading.Event()
-                watcher = threading.Thread(target=_events, args=(b, game_id, seen, stop))
-                watcher.start()
-                deadline = time.monotonic() + 60
-                number = 2
-                while True:
-                    record = on_b.get(f"/games/{game_id}.json").json()
-                    if record["status"] != "playing":
-                        break
-                    assert time.monotonic() < deadline, record
-                    if len(record["moves"]) == number - 1:
-                        cells = ["0"] * 9
-                        for move in record["moves"]:
-                            cells[int(move["value"]) - 1] = "x"
-                        free = str(cells.index("0") + 1)
-                        played = on_b.get(f"/play/{token}/{number}", params={"ReturnValue": free})
-                        if played.status_code == 200:
-                            number += 2
-                    time.sleep(0.05)
-                stop.set()
-                watcher.join(30)
-            # Every engine move reached the Referee of worker A through worker B.
-            assert record["status"] == "over", record["reason"]
-            engine_moves = [m for m in record["moves"] if m["seat"] == 0]
-            requests = [c for c in engines.calls if c.get("Referee")]
-            assert len(engine_moves) == len(requests) >= 3
-            assert all(c["Referee"] == f"{a}/referee" for c in requests)
-            assert [m["number"] for m in record["moves"]] == list(
-                range(1, len(record["moves"]) + 1)
-            )
-            # The watcher on worker B saw the game move and end.
-            counts = [e["moves"] for e in seen]
-            assert seen and seen[-1]["over"] and counts[-1] == len(record["moves"])
-            assert len(set(counts)) >= 3, seen
-        finally:
-            next(serving_a, None)
-            next(serving_b, None)
+        with (
+            httpx.Client(base_url=a, timeout=30, trust_env=False) as on_a,
+            httpx.Client(base_url=b, timeout=30, trust_env=False) as on_b,
+        ):
+            created = on_a.post(
+                "/api/games",
+                json={
+                    "set": "TicTacToe",
+                    "seats": [
+                        {"kind": "engine", "engine": engines.base + "/cross"},
+                        {"kind": "person"},
+                    ],
+                },
+            ).json()
+            game_id = created["id"]
+            token = created["persons"][0]["url"].split("seat=", 1)[1]
+            seen: list[dict[str, Any]] = []
+            stop = threading.Event()
+            watcher = threading.Thread(target=_events, args=(b, game_id, seen, stop))
+            watcher.start()
+            deadline = time.monotonic() + 60
+            number = 2
+            while True:
+                record = on_b.get(f"/games/{game_id}.json").json()
+                if record["status"] != "playing":
+                    break
+                assert time.monotonic() < deadline, record
+                if len(record["moves"]) == number - 1:
+                    cells = ["0"] * 9
+                    for move in record["moves"]:
+                        cells[int(move["value"]) - 1] = "x"
+                    free = str(cells.index("0") + 1)
+                    played = on_b.get(f"/play/{token}/{number}", params={"ReturnValue": free})
+                    if played.status_code == 200:
+                        number += 2
+                time.sleep(0.05)
+            stop.set()
+            watcher.join(30)
+        # Every engine move reached the Referee of worker A through worker B.
+        assert record["status"] == "over", record["reason"]
+        engine_moves = [m for m in record["moves"] if m["seat"] == 0]
+        requests = [c for c in engines.calls if c.get("Referee")]
+        assert len(engine_moves) == len(requests) >= 3
+        assert all(c["Referee"] == f"{a}/referee" for c in requests)
+        assert [m["number"] for m in record["moves"]] == list(range(1, len(record["moves"]) + 1))
+        # The watcher on worker B saw the game move and end.
+        counts = [e["moves"] for e in seen]
+        assert seen and seen[-1]["over"] and counts[-1] == len(record["moves"])
+        assert len(set(counts)) >= 3, seen
 
 
 def test_a_worker_killed_mid_tournament_loses_nothing(postgres: str) -> None:
-    process_a = start_server(postgres, "--lease", LEASE)  # type: ignore[arg-type]
-    serving_a = _serving(process_a)
-    serving_b = _serving(start_server(postgres, "--lease", LEASE))  # type: ignore[arg-type]
-    a, b = next(serving_a), next(serving_b)
-    with Engines().running() as engines:
+    with workers(postgres) as (process_a, a, b), Engines().running() as engines:
         engines.target = a  # /cross calls worker A, which is killed: those answers are lost
-        try:
-            with httpx.Client(base_url=b, timeout=30, trust_env=False) as on_b:
-                with httpx.Client(base_url=a, timeout=30, trust_env=False) as on_a:
-                    created = on_a.post(
-                        "/api/tournaments",
-                        json={
-                            "set": "TicTacToe",
-                            "format": "round-robin",
-                            "games": 4,
-                            "concurrency": 3,
-                            "entrants": [
-                                {"kind": "builtin", "engine": "perfect"},
-                                {"kind": "builtin", "engine": "random"},
-                                {"kind": "engine", "engine": engines.base + "/cross"},
-                                {"kind": "engine", "engine": engines.base + "/mortal"},
-                            ],
-                            "options": {"timeout": 5},
-                        },
-                    )
-                    assert created.status_code == 201, created.text
-                    tournament_id = created.json()["id"]
-                    deadline = time.monotonic() + 60
-                    while (
-                        on_a.get(f"/tournaments/{tournament_id}.json").json()["progress"]["over"]
-                        < 5
-                    ):
-                        assert time.monotonic() < deadline
-                        time.sleep(0.1)
-                process_a.kill()  # SIGKILL: no lease given back, no goodbye
-                process_a.wait(10)
-                deadline = time.monotonic() + 240
-                while True:
-                    summary = on_b.get(f"/tournaments/{tournament_id}.json").json()
-                    if summary["status"] == "over":
-                        break
-                    assert time.monotonic() < deadline, summary["progress"]
-                    time.sleep(0.5)
-                assert summary["progress"] == {"planned": 24, "over": 24, "playing": 0}
-                met = Counter((g["first"], g["second"]) for g in summary["games"])
-                for x, y in itertools.combinations(range(4), 2):
-                    assert met[(x, y)] == met[(y, x)] == 2, met
-                points: Counter[int] = Counter()
-                mortal_lost_late = 0
-                for game in summary["games"]:
-                    record = on_b.get(f"/games/{game['id']}.json").json()
-                    assert record["status"] == "over", record["reason"]
-                    numbers = [m["number"] for m in record["moves"]]
-                    assert numbers == list(range(1, len(numbers) + 1)), record["moves"]
-                    seats = (game["first"], game["second"])
-                    if record["result"] == "draw":
-                        points[seats[0]] += 0.5
-                        points[seats[1]] += 0.5
-                    elif record["result"] in ("seat1", "seat2"):
-                        points[seats[int(record["result"][-1]) - 1]] += 1
-                    mortal = [i for i, e in enumerate(seats) if e == 3]
-                    if mortal and "unreachable" in record["seats"][mortal[0]]["error"]:
-                        mortal_lost_late += 1
-                        assert record["result"] == f"seat{2 - mortal[0]}", record
-                for row in summary["standings"]:
-                    assert row["points"] == points.get(row["entrant"], 0), (row, points)
-                assert mortal_lost_late >= 1, "the engine that died lost nothing"
-        finally:
-            next(serving_a, None)
-            next(serving_b, None)
+        with httpx.Client(base_url=b, timeout=30, trust_env=False) as on_b:
+            with httpx.Client(base_url=a, timeout=30, trust_env=False) as on_a:
+                created = on_a.post(
+                    "/api/tournaments",
+                    json={
+                        "set": "TicTacToe",
+                        "format": "round-robin",
+                        "games": 4,
+                        "concurrency": 3,
+                        "entrants": [
+                            {"kind": "builtin", "engine": "perfect"},
+                            {"kind": "builtin", "engine": "random"},
+                            {"kind": "engine", "engine": engines.base + "/cross"},
+                            {"kind": "engine", "engine": engines.base + "/mortal"},
+                        ],
+                        "options": {"timeout": 5},
+                    },
+                )
+                assert created.status_code == 201, created.text
+                tournament_id = created.json()["id"]
+                deadline = time.monotonic() + 60
+                while on_a.get(f"/tournaments/{tournament_id}.json").json()["progress"]["over"] < 5:
+                    assert time.monotonic() < deadline
+                    time.sleep(0.1)
+            process_a.kill()  # SIGKILL: no lease given back, no goodbye
+            process_a.wait(10)
+            deadline = time.monotonic() + 240
+            while True:
+                summary = on_b.get(f"/tournaments/{tournament_id}.json").json()
+                if summary["status"] == "over":
+                    break
+                assert time.monotonic() < deadline, summary["progress"]
+                time.sleep(0.5)
+            assert summary["progress"] == {"planned": 24, "over": 24, "playing": 0}
+            met = Counter((g["first"], g["second"]) for g in summary["games"])
+            for x, y in itertools.combinations(range(4), 2):
+                assert met[(x, y)] == met[(y, x)] == 2, met
+            points: Counter[int] = Counter()
+            mortal_lost_late = 0
+            for game in summary["games"]:
+                record = on_b.get(f"/games/{game['id']}.json").json()
+                assert record["status"] == "over", record["reason"]
+                numbers = [m["number"] for m in record["moves"]]
+                assert numbers == list(range(1, len(numbers) + 1)), record["moves"]
+                seats = (game["first"], game["second"])
+                if record["result"] == "draw":
+                    points[seats[0]] += 0.5
+                    points[seats[1]] += 0.5
+                elif record["result"] in ("seat1", "seat2"):
+                    points[seats[int(record["result"][-1]) - 1]] += 1
+                mortal = [i for i, e in enumerate(seats) if e == 3]
+                if mortal and "unreachable" in record["seats"][mortal[0]]["error"]:
+                    mortal_lost_late += 1
+                    assert record["result"] == f"seat{2 - mortal[0]}", record
+            for row in summary["standings"]:
+                assert row["points"] == points.get(row["entrant"], 0), (row, points)
+            assert mortal_lost_late >= 1, "the engine that died lost nothing"
