@@ -9,7 +9,7 @@ import csv
 import io
 import itertools
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +33,7 @@ def wait_tournament(served: Served, tournament_id: str, within: float = 180) -> 
 
 def points_from_records(served: Served, summary: dict[str, Any]) -> dict[int, float]:
     """Return each entrant's points, computed from the games' own records."""
-    points: Counter[int] = Counter()
+    points: defaultdict[int, float] = defaultdict(float)
     for game in summary["games"]:
         record = served.http.get(f"/games/{game['id']}.json").json()
         assert record["status"] == "over", record["reason"]

@@ -14,7 +14,7 @@ import subprocess
 import threading
 import time
 import urllib.parse
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -130,8 +130,8 @@ def workers(postgres: str) -> Iterator[tuple[subprocess.Popen[str], str, str]]:
         for process in (process_a, process_b):
             stack.callback(_stop, process)
         serving_a, serving_b = _serving(process_a), _serving(process_b)
-        stack.callback(serving_a.close)
-        stack.callback(serving_b.close)
+        stack.callback(next, serving_a, None)
+        stack.callback(next, serving_b, None)
         yield process_a, next(serving_a), next(serving_b)
 
 
@@ -235,7 +235,7 @@ def test_a_worker_killed_mid_tournament_loses_nothing(postgres: str) -> None:
             met = Counter((g["first"], g["second"]) for g in summary["games"])
             for x, y in itertools.combinations(range(4), 2):
                 assert met[(x, y)] == met[(y, x)] == 2, met
-            points: Counter[int] = Counter()
+            points: defaultdict[int, float] = defaultdict(float)
             mortal_lost_late = 0
             for game in summary["games"]:
                 record = on_b.get(f"/games/{game['id']}.json").json()
