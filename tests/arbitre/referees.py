@@ -20,20 +20,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
-import time
 import urllib.parse
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import httpx
-import uvicorn
-from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from tournoyons_gui.server.cli import bind
+from tests.arbitre.threaded import Threaded
 
 
 def _back(request: Request, **changes: str) -> str:
@@ -51,7 +45,7 @@ def _back(request: Request, **changes: str) -> str:
     return params.get("ReturnURL", "") + "?" + urllib.parse.urlencode(back)
 
 
-class Referees:
+class Referees(Threaded):
     """The referees; ``base`` is their URL, ``upstream`` our TicTacToe referee's."""
 
     def __init__(self, upstream: str) -> None:
@@ -73,28 +67,7 @@ class Referees:
             ),
             Route("/unreadable", self.unreadable),
         ]
-        self.app = Starlette(routes=routes)
-        sock, self.base = bind("127.0.0.1", 0)
-        self.server = uvicorn.Server(
-            uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="off")
-        )
-        self.thread = threading.Thread(
-            target=self.server.run, kwargs={"sockets": [sock]}, daemon=True
-        )
-
-    @contextmanager
-    def running(self) -> Iterator[Referees]:
-        """Serve while the block runs."""
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            assert time.monotonic() < deadline, "the referees did not start"
-            time.sleep(0.02)
-        try:
-            yield self
-        finally:
-            self.server.should_exit = True
-            self.thread.join(10)
+        super().__init__(routes)
 
     async def _upstream(self, request: Request) -> str:
         self.calls.append(dict(request.query_params))

@@ -21,21 +21,19 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
-from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from tests.arbitre.engines import first_free
 from tests.arbitre.postgres import postgres_server
+from tests.arbitre.threaded import Threaded
 from tests.conftest import _serving, start_server
-from tournoyons_gui.server.cli import bind
 
 LEASE = "3"
 
 
-class Engines:
+class Engines(Threaded):
     """TicTacToe engines of the test's own: ``/cross`` calls back to ``target`` (another
     worker than the Referee's) after ``delay`` s; ``/mortal`` calls its Referee back and
     dies (refuses every connection) after ``lives`` requests."""
@@ -45,26 +43,7 @@ class Engines:
         self.delay = 0.05
         self.lives = 12
         self.calls: list[dict[str, str]] = []
-        self.app = Starlette(routes=[Route("/cross", self.cross), Route("/mortal", self.mortal)])
-        self.sock, self.base = bind("127.0.0.1", 0)
-        self.server = uvicorn.Server(
-            uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="off")
-        )
-        self.thread = threading.Thread(
-            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
-        )
-
-    @contextmanager
-    def running(self) -> Iterator[Engines]:
-        """Serve while the block runs."""
-        self.thread.start()
-        while not self.server.started:
-            time.sleep(0.02)
-        try:
-            yield self
-        finally:
-            self.server.should_exit = True
-            self.thread.join(10)
+        super().__init__([Route("/cross", self.cross), Route("/mortal", self.mortal)])
 
     async def _call_back(self, referee: str, params: dict[str, str]) -> None:
         query = urllib.parse.urlencode(
