@@ -230,3 +230,38 @@ def test_a_whole_restart_resumes_a_tournament_where_it_was(tmp_path: Path) -> No
             assert statuses == {"over": 18}, statuses
         finally:
             next(serving, None)
+
+
+def test_poker_level_2_only_between_entrants_that_both_play_it(served: Served) -> None:
+    level1 = served.http.post(
+        "/api/engines",
+        json={
+            "name": "Level one only",
+            "url": f"{served.base}/engines/poker/caller",
+            "sets": ["Poker"],
+            "poker_level2": False,
+        },
+    ).json()
+    created = served.http.post(
+        "/api/tournaments",
+        json={
+            "set": "Poker",
+            "games": 1,
+            "concurrency": 3,
+            "options": {"level": 2},
+            "entrants": [
+                {"kind": "builtin", "engine": "caller"},
+                {"kind": "builtin", "engine": "strength"},
+                {"kind": "registered", "engine": level1["id"]},
+            ],
+        },
+    )
+    assert created.status_code == 201, created.text
+    summary = wait_tournament(served, created.json()["id"])
+    levels = {}
+    for game in summary["games"]:
+        record = served.http.get(f"/games/{game['id']}.json").json()
+        levels[frozenset((game["first"], game["second"]))] = record["options"]["level"]
+        requests = [e["detail"] for e in record["exchanges"] if e["kind"] == "request"]
+        assert all(f"Level={record['options']['level']}&" in r for r in requests)
+    assert levels == {frozenset((0, 1)): 2, frozenset((0, 2)): 1, frozenset((1, 2)): 1}
