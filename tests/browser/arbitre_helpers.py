@@ -291,6 +291,14 @@ SEAFIGHT_TARGET = """html => {
 }"""
 
 
+def connectfour(page: Page, frame: FrameLocator, rng: random.Random) -> None:
+    """Columns from the centre out: the first of D, C, E, B, F, A, G not full, clicked at
+    its top cell (the disc drops to the bottom)."""
+    wanted = frame.locator("html").evaluate(PICK, list("DCEBFAG"))
+    assert wanted, "asked, yet no column is open"
+    click_value(frame, wanted)
+
+
 def seafight(page: Page, frame: FrameLocator, rng: random.Random) -> None:
     """Prepare: a fleet placed at random, validated; then fire: hunt every other cell, and
     finish the ships hit."""
@@ -350,6 +358,7 @@ def poker(page: Page, frame: FrameLocator, rng: random.Random) -> None:
 STRATEGIES: Mapping[str, Strategy] = {
     "TicTacToe": first_playable,
     "BigTicTacToe": random_playable,
+    "ConnectFour": connectfour,
     "Pente": pente,
     "Reversi": first_playable,
     "Rochambeau": random_playable,

@@ -575,6 +575,24 @@ def bigtictactoe_fit(page: Page, params: Mapping[str, str], width: int, height: 
     assert a0["width"] >= 0.06 * min(width, height)
 
 
+# A ConnectFour board filled without a line of four (the rules' draw).
+CONNECTFOUR_FULL = "212112112221212111222212121212112112112122"
+
+
+def connectfour_fit(page: Page, params: Mapping[str, str], width: int, height: int) -> None:
+    """The four corner cells in the frame, and the strip above the board where the disc
+    about to drop is shown; the board's six rows take over half the height."""
+    expect_inside(
+        page,
+        "[data-cell='A6'], [data-cell='G6'], [data-cell='A1'], [data-cell='G1']",
+        width,
+        height,
+    )
+    top, bottom = box_of(page, "[data-cell='A6']"), box_of(page, "[data-cell='G1']")
+    assert top["y"] - top["height"] >= 0
+    assert bottom["y"] + bottom["height"] - top["y"] >= 0.5 * height
+
+
 def mastermind_fit(page: Page, params: Mapping[str, str], width: int, height: int) -> None:
     """Both boards, their lines and codes, the palette and its controls in the frame; the
     boards side by side."""
@@ -655,6 +673,13 @@ LONG_TEXTS = {"Name1": LONG, "Name2": LONG, "Legend": f"{LONG} {LONG}"}
 FITS = {
     "BigTicTacToe": Fit(
         ({**SAMPLES["BigTicTacToe"], "Legend": "Round 1", "WebTest": "yes"},), bigtictactoe_fit
+    ),
+    "ConnectFour": Fit(
+        (
+            {"Tray": CONNECTFOUR_FULL, "Method": "End", **LONG_TEXTS, "Count": "42"},
+            {**SAMPLES["ConnectFour"], **LONG_TEXTS, "WebTest": "yes"},
+        ),
+        connectfour_fit,
     ),
     "MasterMind": Fit(
         (
