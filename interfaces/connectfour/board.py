@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from tournoyons_gui.interfaces import grid
+from tournoyons_gui.interfaces.lines import MARK, OWN, OWNER, WINNING
 from tournoyons_gui.interfaces.plugin import View
 from tournoyons_gui.interfaces.protocol import Context, ParamError, Player
 
@@ -64,11 +65,8 @@ GRID = grid.Grid(WIDTH, HEIGHT, [column + row for row in ROWS for column in COLU
 EMPTY_TRAY = GRID.empty
 CODES = "01234"
 
-# Tray codes: a player's disc, their winning disc, and who owns a code.
-MARK = {Player.ONE: "1", Player.TWO: "2"}
-WINNING = {Player.ONE: "3", Player.TWO: "4"}
-OWNER = {"1": Player.ONE, "3": Player.ONE, "2": Player.TWO, "4": Player.TWO}
-OWN = {player: MARK[player] + WINNING[player] for player in Player}
+# Tray codes 0 empty, 1/2 a player's disc, 3/4 a winning one: MARK, WINNING, OWNER, OWN
+# (interfaces/lines.py).
 # A Tray as the rules and engines see it: winning discs are plain discs.
 SETTLED = {"0": "0", "1": "1", "2": "2", "3": "1", "4": "2"}
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tournoyons_gui.interfaces import grid
+from tournoyons_gui.interfaces.lines import MARK, OWN, OWNER
 from tournoyons_gui.interfaces.plugin import View
 from tournoyons_gui.interfaces.protocol import Context, Player
 
@@ -16,12 +17,8 @@ GRID = grid.Grid.numbered(3, 3)
 EMPTY_TRAY = GRID.empty
 CODES = "01234"
 
-# Tray codes: 0 empty, 1/2 a player's mark, 3/4 a winning mark of player one/two.
-MARK = {Player.ONE: "1", Player.TWO: "2"}
-WINNING = {Player.ONE: "3", Player.TWO: "4"}
-OWNER = {"1": Player.ONE, "3": Player.ONE, "2": Player.TWO, "4": Player.TWO}
-# The codes a player's Move may point at: their mark, plain or winning.
-OWN = {player: MARK[player] + WINNING[player] for player in Player}
+# Tray codes 0 empty, 1/2 a player's mark, 3/4 a winning one: MARK, WINNING, OWNER, OWN
+# (interfaces/lines.py).
 
 LINES: tuple[tuple[int, int, int], ...] = (
     (0, 1, 2),
