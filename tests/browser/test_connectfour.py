@@ -37,6 +37,7 @@ from tests.browser.helpers import (
     start_hot_seat,
     values_returned,
 )
+from tests.interfaces.drive import hot_seat_pages
 from tournoyons_gui.interfaces.connectfour import SAMPLE_TRAY
 from tournoyons_gui.interfaces.connectfour.board import COLUMNS, GRID
 from tournoyons_gui.interfaces.connectfour.rules import ConnectFourRules
@@ -61,17 +62,6 @@ TRAY_SHOWN = """() => {
 def tray_of(rows: Mapping[int, str]) -> str:
     """Return the Tray whose row ``r`` (1 at the bottom) is ``rows[r]``, the others empty."""
     return "".join(rows.get(row, "0000000") for row in range(1, 7))
-
-
-def rules_pages(moves: str) -> list[dict[str, str]]:
-    """Return the page parameters the rules send before the first move and after each."""
-    rules = ConnectFourRules()
-    turn = rules.new_game()
-    pages = [dict(turn.params)]
-    for move in moves:
-        turn = rules.play(turn.state, move)
-        pages.append(dict(turn.params))
-    return pages
 
 
 def open_board(
@@ -288,7 +278,7 @@ def test_wait_drops_the_last_disc_then_the_page_is_ready(
 def test_wait_lights_the_winning_four_after_the_drop(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    final = rules_pages("ABABABA")[-1]
+    final = hot_seat_pages(ConnectFourRules(), "ABABABA")[-1]
     assert final["Method"] == "End" and final["Move1"] == "A"
     page.add_init_script(DROP_LOOK)
     open_board(page, live_server, {**final, "Wait": "8"})
@@ -303,7 +293,7 @@ def test_wait_lights_the_winning_four_after_the_drop(
 def test_without_wait_everything_is_shown_at_once(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    final = rules_pages("ABABABA")[-1]
+    final = hot_seat_pages(ConnectFourRules(), "ABABABA")[-1]
     open_board(page, live_server, final)
     assert shown(page) == final["Tray"]
     assert visible_lines(page) == ["1"]
@@ -325,7 +315,7 @@ def test_a_click_anywhere_in_a_column_drops_the_disc_and_returns_once(
     expect(cell(page, "D3")).to_have_attribute("data-last-move", "1")
     expect(page.locator("[data-last-move]")).to_have_count(1)
     expect_single_return(page, live_server, tag, "D")
-    expected = rules_pages("DDCED")[-1]["Tray"]
+    expected = hot_seat_pages(ConnectFourRules(), "DDCED")[-1]["Tray"]
     assert shown(page) == expected == page.evaluate("() => window.tournoyons.tray()")
     cell(page, "A1").click(force=True)
     press(page, "2")
@@ -349,7 +339,7 @@ def test_a_click_above_the_board_plays_that_column(
 
 def test_a_winning_click_lights_the_four(live_server: str, page: Page, watch: PageWatch) -> None:
     tag = new_tag()
-    before = rules_pages("ABABAB")[-1]
+    before = hot_seat_pages(ConnectFourRules(), "ABABAB")[-1]
     open_board(page, live_server, {**before, "Wait": "0"}, tag)
     cell(page, "A5").click()
     for name in ("A1", "A2", "A3", "A4"):
@@ -358,12 +348,12 @@ def test_a_winning_click_lights_the_four(live_server: str, page: Page, watch: Pa
     expect(page.locator(".cf")).to_have_attribute("data-winner", "1")
     expect(page.locator(".cf-line[data-state='1']")).to_have_count(1)
     expect_single_return(page, live_server, tag, "A")
-    assert shown(page) == rules_pages("ABABABA")[-1]["Tray"]
+    assert shown(page) == hot_seat_pages(ConnectFourRules(), "ABABABA")[-1]["Tray"]
 
 
 def test_keys_1_to_7_play_columns_a_to_g(live_server: str, page: Page, watch: PageWatch) -> None:
     tag = new_tag()
-    full = rules_pages("CCCCCC")[-1]  # column C full, player one to move
+    full = hot_seat_pages(ConnectFourRules(), "CCCCCC")[-1]  # column C full, player one to move
     open_board(page, live_server, full, tag)
     assert sorted(set(playable_values(page))) == list("ABDEFG")
     press(page, "3", "8", "0")  # C is full; 8 and 0 are no column
@@ -413,7 +403,7 @@ def test_an_arrow_brings_the_focus_to_the_board(
 def test_the_disc_about_to_drop_follows_the_pointer_in_the_player_s_colour(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    full = rules_pages("CCCCCCD")[-1]  # column C full, player two to move
+    full = hot_seat_pages(ConnectFourRules(), "CCCCCCD")[-1]  # column C full, player two to move
     open_board(page, live_server, full)
     board, aim = page.locator(".cf"), page.locator(".cf-aim")
     expect(aim).to_be_hidden()
@@ -448,7 +438,7 @@ def test_without_input_nothing_is_aimed_or_played(
 def test_end_takes_no_input_and_none_shows_no_board(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    final = rules_pages("ABABABA")[-1]
+    final = hot_seat_pages(ConnectFourRules(), "ABABABA")[-1]
     open_board(page, live_server, {**final, "Input": "Two"})
     expect(page.locator("html")).to_have_attribute("data-method", "end")
     expect(page.locator("html")).not_to_have_attribute("data-input", "2")
@@ -483,7 +473,7 @@ def test_webtest_hands_input_to_the_player_to_move(
 
 def test_hot_seat_game_through_the_tester(live_server: str, page: Page, watch: PageWatch) -> None:
     moves = "DDCCEEF"
-    pages = rules_pages(moves)
+    pages = hot_seat_pages(ConnectFourRules(), moves)
     assert pages[-1]["Method"] == "End"
     frame = start_hot_seat(page, live_server, SET)
     html = frame.locator("html")

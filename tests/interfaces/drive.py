@@ -10,7 +10,7 @@ over. Used by the Sets' tests to prove their rules, engine views and engines agr
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -20,6 +20,7 @@ from tournoyons_gui.interfaces.plugin import (
     RefereeCall,
     Refereeing,
     Result,
+    Rules,
     SetInterface,
     Turn,
 )
@@ -130,6 +131,17 @@ def played(rules: ArbitreRules, *values: str) -> dict[str, Any]:
     for value in values:
         state = rules.play(state, value).state
     return dict(state)
+
+
+def hot_seat_pages(rules: Rules, values: Iterable[str]) -> list[dict[str, str]]:
+    """Return the page parameters a hot-seat game shows before the first value and after
+    each of ``values``."""
+    turn = rules.new_game()
+    shown = [dict(turn.params)]
+    for value in values:
+        turn = rules.play(turn.state, value)
+        shown.append(dict(turn.params))
+    return shown
 
 
 @dataclass

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.interfaces.drive import hot_seat_pages
 from tournoyons_gui.interfaces.plugin import IllegalMove
 from tournoyons_gui.interfaces.protocol import Player, read_context
 from tournoyons_gui.interfaces.tictactoe.board import build, player_to_move
@@ -100,18 +101,8 @@ def test_player_to_move() -> None:
     assert player_to_move("120000000") is Player.ONE
 
 
-def play_all(moves: str) -> list[dict[str, str]]:
-    rules = TicTacToeRules()
-    turn = rules.new_game()
-    pages = [dict(turn.params)]
-    for move in moves:
-        turn = rules.play(turn.state, move)
-        pages.append(dict(turn.params))
-    return pages
-
-
 def test_a_known_game_won_by_player_one() -> None:
-    pages = play_all("14253")
+    pages = hot_seat_pages(TicTacToeRules(), "14253")
     assert pages[0] == {"Tray": "Init", "Input": "One", "Count": "0"}
     assert pages[1] == {"Tray": "100000000", "Move1": "1", "Count": "1", "Input": "Two"}
     assert pages[2] == {"Tray": "100200000", "Move2": "4", "Count": "2", "Input": "One"}
@@ -119,7 +110,7 @@ def test_a_known_game_won_by_player_one() -> None:
 
 
 def test_a_known_draw() -> None:
-    pages = play_all("159287364")
+    pages = hot_seat_pages(TicTacToeRules(), "159287364")
     assert pages[-1]["Method"] == "End"
     assert pages[-1]["Tray"] == "121122211"
     assert "Input" not in pages[-1]
@@ -127,7 +118,7 @@ def test_a_known_draw() -> None:
 
 
 def test_a_diagonal_win_for_player_two() -> None:
-    pages = play_all("132597")
+    pages = hot_seat_pages(TicTacToeRules(), "132597")
     assert pages[-1]["Method"] == "End"
     # Player two holds 3, 5, 7: the anti-diagonal.
     assert [i + 1 for i, c in enumerate(pages[-1]["Tray"]) if c == "4"] == [3, 5, 7]
