@@ -495,3 +495,50 @@ def test_hot_seat_game_through_the_tester(live_server: str, page: Page, watch: P
     expect(frame.locator("[data-playable='true']")).to_have_count(0)
     assert page.evaluate("() => window.tester.game().over") is True
     assert values_returned(page) == list(moves)
+
+
+def test_a_person_plays_the_strong_engine_through_the_arbitre_and_replays_it(
+    live_server: str, page: Page, watch: PageWatch
+) -> None:
+    """A whole game against ``strong`` on the Arbitre's game page, then the same game
+    replayed from its first position to its last with the keys: each position drawn by
+    this page shows the recorded Tray, the last one the lit four (or a full board)."""
+    from tests.browser.arbitre_helpers import (
+        board,
+        create_game,
+        open_game,
+        play_game,
+        strategy_for,
+        wait_over,
+    )
+
+    created = create_game(
+        live_server,
+        SET,
+        [{"kind": "person"}, {"kind": "builtin", "engine": "strong"}],
+    )
+    open_game(page, live_server, created["persons"][0]["url"])
+    assert play_game(page, strategy_for(SET), max_moves=30, seconds=120) >= 4
+    rec = wait_over(live_server, created["id"])
+    assert rec["status"] == "over" and rec["result"] in ("seat1", "seat2", "draw")
+    moves = rec["moves"]
+
+    page.goto(f"{live_server}/games/{created['id']}?move=0")
+    root = page.locator("[data-game]")
+    frame = board(page)
+    expect(root).to_have_attribute("data-move", "0")
+    expect(frame.locator("[data-cell][data-state='1'], [data-cell][data-state='2']")).to_have_count(
+        0
+    )
+    page.locator("h1").click()
+    for number in range(1, len(moves) + 1):
+        page.keyboard.press("ArrowRight")
+        expect(root).to_have_attribute("data-move", str(number))
+        expect(root).to_have_attribute("data-board-ready", "true")
+        expect(frame.locator("html")).to_have_attribute("data-ready", "true")
+        shown = frame.locator("html").evaluate(TRAY_SHOWN)
+        assert shown == moves[number - 1]["tray"], number
+    if rec["result"] != "draw":
+        expect(
+            frame.locator("[data-cell][data-state='3'], [data-cell][data-state='4']")
+        ).to_have_count(4)
