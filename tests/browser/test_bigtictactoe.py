@@ -14,27 +14,7 @@ import time
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import (
-    PageWatch,
-    cell,
-    expect_counts,
-    expect_empty_start,
-    expect_last_move,
-    expect_nothing_playable,
-    expect_single_return,
-    expect_texts,
-    interface_url,
-    open_move,
-    open_page,
-    open_returning,
-    open_with_error,
-    press,
-    press_to,
-    return_loads,
-    start_hot_seat,
-    states,
-    values_returned,
-)
+from tests.browser import helpers as h
 from tests.interfaces.test_bigtictactoe import (
     KNOWN_GAIN2,
     ONE_CELLS,
@@ -94,7 +74,7 @@ SAMPLE = tray("D3 E3 F3 G3 H3 C5", "E4 F4 G5 D6 E2")
 
 def expect_mark(page: Page, name: str, player: int | None) -> None:
     """Assert that cell ``name`` visibly shows ``player``'s mark, or no mark at all."""
-    mark = cell(page, name).locator("use")
+    mark = h.cell(page, name).locator("use")
     expect(mark).to_have_css("opacity", "0" if player is None else "1")
     if player is not None:
         expect(mark).to_have_attribute("href", "#btt-x" if player == 1 else "#btt-o")
@@ -107,7 +87,7 @@ def expect_line(page: Page, code: str, player: int) -> None:
     expect(line).to_have_css("stroke", INK[player])
     assert float(line.evaluate("l => getComputedStyle(l).opacity")) > 0.4
     for (x, y), name in zip(line.evaluate(LINE_ENDS), (code[:2], code[2:]), strict=True):
-        box = cell(page, name).bounding_box()
+        box = h.cell(page, name).bounding_box()
         assert box is not None
         assert box["x"] < x < box["x"] + box["width"], (code, name)
         assert box["y"] < y < box["y"] + box["height"], (code, name)
@@ -118,9 +98,9 @@ def expect_line(page: Page, code: str, player: int) -> None:
 
 @pytest.mark.parametrize("tray_param", [None, "Init"])
 def test_start_position_is_an_empty_squared_board_with_its_coordinates(
-    live_server: str, page: Page, watch: PageWatch, tray_param: str | None
+    live_server: str, page: Page, watch: h.PageWatch, tray_param: str | None
 ) -> None:
-    expect_empty_start(page, live_server, SET, tray_param, 100)
+    h.expect_empty_start(page, live_server, SET, tray_param, 100)
     for name in ("A0", "E5", "J9"):
         expect_mark(page, name, None)
     expect(page.locator("[data-alignment]")).to_have_count(0)
@@ -130,18 +110,18 @@ def test_start_position_is_an_empty_squared_board_with_its_coordinates(
     texts = page.locator(".coords text").all_text_contents()
     assert sorted(texts) == sorted([*"ABCDEFGHIJ", *"0123456789"] * 2)
     a_top = page.locator(".coords text", has_text="A").first.bounding_box()
-    a0 = cell(page, "A0").bounding_box()
+    a0 = h.cell(page, "A0").bounding_box()
     assert a_top is not None and a0 is not None
     assert a_top["y"] + a_top["height"] <= a0["y"] + 1
     assert a0["x"] < a_top["x"] + a_top["width"] / 2 < a0["x"] + a0["width"]
 
 
 def test_marks_alignments_and_scores_are_drawn(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     t = tray("A0 B1 C2 D3 E4 D0 D1 D2 D4 A9", "J5 I6 H7 G8 F9 J0 J1 J2 J3 J4 B9")
-    open_page(page, live_server, {"Tray": t, "Gain1": "A0E4D0D4", "Gain2": "F9J5J0J4"}, SET)
-    assert states(page) == t
+    h.open_page(page, live_server, {"Tray": t, "Gain1": "A0E4D0D4", "Gain2": "F9J5J0J4"}, SET)
+    assert h.states(page) == t
     assert page.evaluate("() => window.tournoyons.tray()") == t
     for name in ("A0", "D3", "A9"):
         expect_mark(page, name, 1)
@@ -163,14 +143,14 @@ def test_marks_alignments_and_scores_are_drawn(
 
 
 def test_a_row_alignment_crosses_its_five_marks(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    open_page(page, live_server, {"Tray": SAMPLE, "Gain1": "D3H3", "Method": "End"}, SET)
+    h.open_page(page, live_server, {"Tray": SAMPLE, "Gain1": "D3H3", "Method": "End"}, SET)
     expect_line(page, "D3H3", 1)
     [[x1, y1], [x2, y2]] = page.locator("[data-alignment='D3H3']").evaluate(LINE_ENDS)
     assert abs(y1 - y2) < 0.5
     for name in ("D3", "E3", "F3", "G3", "H3"):
-        box = cell(page, name).bounding_box()
+        box = h.cell(page, name).bounding_box()
         assert box is not None
         assert x1 < box["x"] + box["width"] / 2 < x2
         assert box["y"] < y1 < box["y"] + box["height"]
@@ -185,9 +165,9 @@ def test_a_row_alignment_crosses_its_five_marks(
     ],
 )
 def test_bad_alignment_shows_an_error_and_is_not_drawn(
-    live_server: str, page: Page, watch: PageWatch, gain1: str, drawn: list[str]
+    live_server: str, page: Page, watch: h.PageWatch, gain1: str, drawn: list[str]
 ) -> None:
-    open_page(page, live_server, {"Tray": SAMPLE, "Gain1": gain1, "Name1": "MissOne"}, SET)
+    h.open_page(page, live_server, {"Tray": SAMPLE, "Gain1": gain1, "Name1": "MissOne"}, SET)
     error = page.locator("[data-error]")
     expect(error).to_be_visible()
     assert (error.get_attribute("data-error") or "").split() == ["gain1"]
@@ -196,7 +176,7 @@ def test_bad_alignment_shows_an_error_and_is_not_drawn(
     )
     assert codes == drawn
     expect(page.locator("[data-gain='1']")).to_have_text(str(len(drawn)))
-    assert states(page) == SAMPLE
+    assert h.states(page) == SAMPLE
     expect(page.locator("[data-name='1']")).to_have_text("MissOne")
 
 
@@ -211,16 +191,16 @@ def test_bad_alignment_shows_an_error_and_is_not_drawn(
 def test_move_puts_the_mark_and_marks_the_last_move(
     live_server: str,
     page: Page,
-    watch: PageWatch,
+    watch: h.PageWatch,
     params: dict[str, str],
     name: str,
     player: int,
 ) -> None:
-    open_move(page, live_server, params, SET, name, player)
+    h.open_move(page, live_server, params, SET, name, player)
     # The last move's square is tinted in the player's ink; an ordinary mark's is not.
-    tint = cell(page, name).locator("rect").evaluate("r => getComputedStyle(r).fill")
+    tint = h.cell(page, name).locator("rect").evaluate("r => getComputedStyle(r).fill")
     assert tint.startswith(INK[player].replace("rgb(", "rgba(").rstrip(")"))
-    plain = cell(page, "C7").locator("rect").evaluate("r => getComputedStyle(r).fill")
+    plain = h.cell(page, "C7").locator("rect").evaluate("r => getComputedStyle(r).fill")
     assert plain != tint
     expect_mark(page, name, player)
 
@@ -235,44 +215,44 @@ def test_move_puts_the_mark_and_marks_the_last_move(
     ],
 )
 def test_unreadable_input_shows_an_error_and_still_draws_the_board(
-    live_server: str, page: Page, watch: PageWatch, params: dict[str, str], code: str
+    live_server: str, page: Page, watch: h.PageWatch, params: dict[str, str], code: str
 ) -> None:
-    open_with_error(page, live_server, params, SET, code)
-    expect_counts(page, {"[data-board] [data-cell]": 100, "[data-last-move]": 0})
+    h.open_with_error(page, live_server, params, SET, code)
+    h.expect_counts(page, {"[data-board] [data-cell]": 100, "[data-last-move]": 0})
     if code == "tray":
-        assert states(page) == "0" * 100
-        expect_nothing_playable(page, UNPLAYABLE)
+        assert h.states(page) == "0" * 100
+        h.expect_nothing_playable(page, UNPLAYABLE)
 
 
 # --- input --------------------------------------------------------------------------------
 
 
 def test_input_plays_an_empty_cell_and_returns_it_once(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = open_returning(
+    tag = h.open_returning(
         page, live_server, {"Tray": SAMPLE, "Move1": "H3", "Gain1": "D3H3", "Input": "Two"}, SET
     )
     expect(page.locator("[data-playable='true']")).to_have_count(SAMPLE.count("0"))
     for name in ("H3", "E4", "C5"):
-        expect(cell(page, name)).not_to_have_attribute("data-playable", "true")
-    expect(cell(page, "A0")).to_have_attribute("data-playable", "true")
+        expect(h.cell(page, name)).not_to_have_attribute("data-playable", "true")
+    expect(h.cell(page, "A0")).to_have_attribute("data-playable", "true")
     expect(page.locator("[data-player='2']")).to_have_attribute("data-turn", "true")
     # Under the pointer an empty cell shows the ring to be played, on a lit square.
-    unlit = cell(page, "C7").locator("rect").evaluate("r => getComputedStyle(r).fill")
-    cell(page, "C7").hover()
-    expect(cell(page, "C7").locator("use")).to_have_css("opacity", "0.4")
-    expect(cell(page, "C7").locator("use")).to_have_attribute("href", "#btt-o")
-    assert cell(page, "C7").locator("rect").evaluate("r => getComputedStyle(r).fill") != unlit
+    unlit = h.cell(page, "C7").locator("rect").evaluate("r => getComputedStyle(r).fill")
+    h.cell(page, "C7").hover()
+    expect(h.cell(page, "C7").locator("use")).to_have_css("opacity", "0.4")
+    expect(h.cell(page, "C7").locator("use")).to_have_attribute("href", "#btt-o")
+    assert h.cell(page, "C7").locator("rect").evaluate("r => getComputedStyle(r).fill") != unlit
     # A taken cell does nothing.
-    cell(page, "E4").click(force=True)
-    assert return_loads(page) == []
+    h.cell(page, "E4").click(force=True)
+    assert h.return_loads(page) == []
 
-    cell(page, "C7").click()
-    expect_last_move(page, "C7", 2)
+    h.cell(page, "C7").click()
+    h.expect_last_move(page, "C7", 2)
     page.mouse.move(0, 0)
     expect_mark(page, "C7", 2)
-    expect_single_return(page, live_server, tag, "C7")
+    h.expect_single_return(page, live_server, tag, "C7")
     index = read_cell("C7")
     assert index is not None
     assert page.evaluate("() => window.tournoyons.tray()") == (
@@ -281,57 +261,59 @@ def test_input_plays_an_empty_cell_and_returns_it_once(
 
 
 def test_rapid_clicks_on_two_cells_return_a_single_value(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = open_returning(page, live_server, {"Tray": "Init", "Input": "One"}, SET)
+    tag = h.open_returning(page, live_server, {"Tray": "Init", "Input": "One"}, SET)
     page.evaluate("""() => ['B2', 'G7', 'B2'].forEach(n =>
         document.querySelector(`[data-cell="${n}"]`).dispatchEvent(
             new MouseEvent('click', {bubbles: true})))""")
-    expect(cell(page, "B2")).to_have_attribute("data-state", "1")
-    expect(cell(page, "G7")).to_have_attribute("data-state", "0")
-    expect_single_return(page, live_server, tag, "B2")
+    expect(h.cell(page, "B2")).to_have_attribute("data-state", "1")
+    expect(h.cell(page, "G7")).to_have_attribute("data-state", "0")
+    h.expect_single_return(page, live_server, tag, "B2")
 
 
 def test_keyboard_arrows_and_enter_play_a_cell(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = open_returning(page, live_server, {"Tray": tray("A0", "B0"), "Input": "One"}, SET)
-    press_to(page, cell(page, "C0"), "Tab")  # the first playable cell
+    tag = h.open_returning(page, live_server, {"Tray": tray("A0", "B0"), "Input": "One"}, SET)
+    h.press_to(page, h.cell(page, "C0"), "Tab")  # the first playable cell
     # The focused cell is ringed in the focus colour and previews the cross.
-    expect(cell(page, "C0").locator("rect")).to_have_css("stroke", "rgb(124, 58, 237)")
-    expect(cell(page, "C0").locator("use")).to_have_css("opacity", "0.4")
-    press_to(page, cell(page, "B0"), "ArrowLeft")
+    expect(h.cell(page, "C0").locator("rect")).to_have_css("stroke", "rgb(124, 58, 237)")
+    expect(h.cell(page, "C0").locator("use")).to_have_css("opacity", "0.4")
+    h.press_to(page, h.cell(page, "B0"), "ArrowLeft")
     page.keyboard.press("Enter")  # a taken cell: nothing happens
-    assert return_loads(page) == []
-    press_to(page, cell(page, "A0"), "ArrowLeft", "ArrowLeft")  # the edge: focus stays
-    press_to(page, cell(page, "A0"), "ArrowUp")
-    press_to(page, cell(page, "A9"), *["ArrowDown"] * 9)
-    press_to(page, cell(page, "A9"), "ArrowDown")  # the bottom edge
-    press_to(page, cell(page, "E8"), *["ArrowRight"] * 4, "ArrowUp")
+    assert h.return_loads(page) == []
+    h.press_to(page, h.cell(page, "A0"), "ArrowLeft", "ArrowLeft")  # the edge: focus stays
+    h.press_to(page, h.cell(page, "A0"), "ArrowUp")
+    h.press_to(page, h.cell(page, "A9"), *["ArrowDown"] * 9)
+    h.press_to(page, h.cell(page, "A9"), "ArrowDown")  # the bottom edge
+    h.press_to(page, h.cell(page, "E8"), *["ArrowRight"] * 4, "ArrowUp")
     page.keyboard.press("Enter")
-    expect(cell(page, "E8")).to_have_attribute("data-state", "1")
+    expect(h.cell(page, "E8")).to_have_attribute("data-state", "1")
     expect_mark(page, "E8", 1)
-    expect_single_return(page, live_server, tag, "E8")
+    h.expect_single_return(page, live_server, tag, "E8")
     # Input is over: keys no longer play.
-    press(page, "ArrowRight", "Enter")
-    expect(cell(page, "F8")).to_have_attribute("data-state", "0")
-    assert len(return_loads(page)) == 1
+    h.press(page, "ArrowRight", "Enter")
+    expect(h.cell(page, "F8")).to_have_attribute("data-state", "0")
+    assert len(h.return_loads(page)) == 1
 
 
-def test_without_input_nothing_is_playable(live_server: str, page: Page, watch: PageWatch) -> None:
-    open_page(page, live_server, {"Tray": SAMPLE, "URLReturn": "/return"}, SET)
+def test_without_input_nothing_is_playable(
+    live_server: str, page: Page, watch: h.PageWatch
+) -> None:
+    h.open_page(page, live_server, {"Tray": SAMPLE, "URLReturn": "/return"}, SET)
     expect(page.locator("[data-turn]")).to_have_count(0)
-    expect_nothing_playable(page, UNPLAYABLE)
+    h.expect_nothing_playable(page, UNPLAYABLE)
 
 
 # --- Methods ------------------------------------------------------------------------------
 
 
 def test_method_end_shows_the_winner_and_takes_no_input(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     t = tray("A0 B0 C0 D0 E0 A2", "A1 B1 C1 D1 J9")
-    open_page(
+    h.open_page(
         page,
         live_server,
         {"Tray": t, "Gain1": "A0E0", "Method": "End", "Input": "Two", "URLReturn": "/return"},
@@ -349,13 +331,13 @@ def test_method_end_shows_the_winner_and_takes_no_input(
         != "rgb(255, 240, 179)"
     )
     expect_line(page, "A0E0", 1)
-    expect_nothing_playable(page, UNPLAYABLE)
+    h.expect_nothing_playable(page, UNPLAYABLE)
 
 
 def test_method_none_shows_names_and_scores_without_board(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    open_page(
+    h.open_page(
         page,
         live_server,
         {
@@ -370,8 +352,8 @@ def test_method_none_shows_names_and_scores_without_board(
         },
         SET,
     )
-    expect_counts(page, {"[data-board]": 0, "[data-cell]": 0})
-    expect_texts(page, {"Name1": "MissOne", "Legend": "Next game soon", "Count": "9"})
+    h.expect_counts(page, {"[data-board]": 0, "[data-cell]": 0})
+    h.expect_texts(page, {"Name1": "MissOne", "Legend": "Next game soon", "Count": "9"})
     expect(page.locator("[data-gain='1']")).to_be_visible()
     expect(page.locator("[data-gain='1']")).to_have_text("1")
 
@@ -380,14 +362,14 @@ def test_method_none_shows_names_and_scores_without_board(
 
 
 def test_wait_shows_the_move_then_the_alignments_it_completed(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     t = tray(
         "D3 E3 F3 G3 H3 H4 H5 H6 H7 A0 B0 C0 D0 E0", "A9 B9 C9 D9 E9 J0 J1 J2 J3 J4 J5 J6 J7 J8"
     )
     asked = time.monotonic()
     page.goto(
-        interface_url(
+        h.interface_url(
             live_server,
             {
                 "Tray": t,
@@ -430,7 +412,7 @@ def test_wait_shows_the_move_then_the_alignments_it_completed(
 def test_the_final_page_of_a_game_is_small(live_server: str, page: Page) -> None:
     moves = [c for pair in zip(ONE_CELLS, TWO_CELLS, strict=True) for c in pair]
     final = replay(moves)[-1].params  # 59 alignments
-    answer = page.request.get(interface_url(live_server, {**final, "Name1": "MissOne"}, SET))
+    answer = page.request.get(h.interface_url(live_server, {**final, "Name1": "MissOne"}, SET))
     assert answer.status == 200
     assert len(answer.body()) < 25_000
 
@@ -438,8 +420,8 @@ def test_the_final_page_of_a_game_is_small(live_server: str, page: Page) -> None
 # --- a whole game in the tester ------------------------------------------------------------
 
 
-def test_hot_seat_game_through_the_tester(live_server: str, page: Page, watch: PageWatch) -> None:
-    frame = start_hot_seat(page, live_server, SET)
+def test_hot_seat_game_through_the_tester(live_server: str, page: Page, watch: h.PageWatch) -> None:
+    frame = h.start_hot_seat(page, live_server, SET)
     html = frame.locator("html")
     expect(frame.locator("[data-cell][data-state='0']")).to_have_count(100)
 
@@ -457,7 +439,7 @@ def test_hot_seat_game_through_the_tester(live_server: str, page: Page, watch: P
         for p, score in zip((1, 2), scores, strict=True):
             expect(frame.locator(f"[data-gain='{p}']")).to_have_text(str(score))
             expect(frame.locator(f"[data-alignment][data-state='{p}']")).to_have_count(score)
-        assert states(frame) == replay(moves[:number])[-1].params["Tray"]
+        assert h.states(frame) == replay(moves[:number])[-1].params["Tray"]
 
     def click(first: int, last: int) -> None:
         """Play moves ``first``..``last`` (1-based) by clicking their cells."""
@@ -487,7 +469,7 @@ def test_hot_seat_game_through_the_tester(live_server: str, page: Page, watch: P
     click(95, 100)
 
     expect(html).to_have_attribute("data-method", "end")
-    expect_counts(
+    h.expect_counts(
         frame,
         {
             "[data-playable='true']": 0,
@@ -503,4 +485,4 @@ def test_hot_seat_game_through_the_tester(live_server: str, page: Page, watch: P
     )
     assert drawn == KNOWN_GAIN2
     assert page.evaluate("() => window.tester.game().over") is True
-    assert values_returned(page) == moves
+    assert h.values_returned(page) == moves

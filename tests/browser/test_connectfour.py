@@ -17,26 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.helpers import (
-    PageWatch,
-    cell,
-    expect_counts,
-    expect_empty_start,
-    expect_nothing_playable,
-    expect_single_return,
-    frame_query,
-    new_tag,
-    open_move,
-    open_page,
-    open_with_error,
-    playable_values,
-    press,
-    press_to,
-    return_loads,
-    sink,
-    start_hot_seat,
-    values_returned,
-)
+from tests.browser import helpers as h
 from tests.interfaces.drive import hot_seat_pages
 from tournoyons_gui.interfaces.connectfour import SAMPLE_TRAY
 from tournoyons_gui.interfaces.connectfour.board import COLUMNS, GRID
@@ -71,8 +52,8 @@ def open_board(
     with ``tag`` when given."""
     query = {"Name1": "MissOne", "Name2": "MrTwo", **params}
     if tag is not None:
-        query["URLReturn"] = sink(base, tag)
-    open_page(page, base, query, SET, ready)
+        query["URLReturn"] = h.sink(base, tag)
+    h.open_page(page, base, query, SET, ready)
 
 
 def shown(page: Page) -> str:
@@ -83,12 +64,12 @@ def shown(page: Page) -> str:
 
 def disc(page: Page, name: str) -> Locator:
     """Return the disc of cell ``name``."""
-    return cell(page, name).locator("use.d")
+    return h.cell(page, name).locator("use.d")
 
 
 def face(page: Page, name: str) -> str:
     """Return the colour of cell ``name``'s disc (its ``--face``)."""
-    colour: str = cell(page, name).evaluate(
+    colour: str = h.cell(page, name).evaluate(
         "c => getComputedStyle(c).getPropertyValue('--face').trim()"
     )
     return colour
@@ -122,9 +103,9 @@ def centre(locator: Locator) -> tuple[float, float]:
 
 @pytest.mark.parametrize("tray", [None, "init"])
 def test_start_position_is_42_empty_cells_with_coordinates(
-    live_server: str, page: Page, watch: PageWatch, tray: str | None
+    live_server: str, page: Page, watch: h.PageWatch, tray: str | None
 ) -> None:
-    expect_empty_start(page, live_server, SET, tray, 42)
+    h.expect_empty_start(page, live_server, SET, tray, 42)
     assert page.locator("use.d").evaluate_all(
         "ds => ds.every(d => getComputedStyle(d).visibility === 'hidden')"
     )
@@ -136,13 +117,13 @@ def test_start_position_is_42_empty_cells_with_coordinates(
         "cs => cs.map(c => c.getAttribute('data-cell'))"
     )
     assert names == [f"{c}{r}" for r in "654321" for c in COLUMNS]
-    assert centre(cell(page, "A6"))[1] < centre(cell(page, "A1"))[1]
-    assert centre(cell(page, "G1"))[0] > centre(cell(page, "A1"))[0]
-    expect_counts(page, {"[data-playable]": 0, "[data-error]": 0})
+    assert centre(h.cell(page, "A6"))[1] < centre(h.cell(page, "A1"))[1]
+    assert centre(h.cell(page, "G1"))[0] > centre(h.cell(page, "A1"))[0]
+    h.expect_counts(page, {"[data-playable]": 0, "[data-error]": 0})
 
 
 def test_every_tray_code_is_drawn_and_the_winning_four_stands_out(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     won = tray_of({1: "4121100", 2: "4110000", 3: "4000000", 4: "4000000"})
     open_board(page, live_server, {"Tray": won, "Method": "End", "Input": "One"})
@@ -161,12 +142,12 @@ def test_every_tray_code_is_drawn_and_the_winning_four_stands_out(
     }.items():
         expect_disc(page, name, colour)
     for name in ("A1", "A2", "A3", "A4"):
-        expect(cell(page, name).locator(".w")).to_have_css("stroke", GOLD)
-    expect(cell(page, "B1").locator(".w")).to_have_css("stroke", "none")
+        expect(h.cell(page, name).locator(".w")).to_have_css("stroke", GOLD)
+    expect(h.cell(page, "B1").locator(".w")).to_have_css("stroke", "none")
     assert visible_lines(page) == ["2"]
     expect(page.locator(".cf")).to_have_attribute("data-winner", "2")
     expect(page.locator("[data-player='2']")).to_have_css("background-color", "rgb(255, 240, 179)")
-    expect_nothing_playable(page, ["B2", "G1"])
+    h.expect_nothing_playable(page, ["B2", "G1"])
 
 
 @pytest.mark.parametrize(
@@ -178,11 +159,11 @@ def test_every_tray_code_is_drawn_and_the_winning_four_stands_out(
     ],
 )
 def test_a_move_marks_the_disc_it_names(
-    live_server: str, page: Page, watch: PageWatch, params: dict[str, str], name: str, player: int
+    live_server: str, page: Page, watch: h.PageWatch, params: dict[str, str], name: str, player: int
 ) -> None:
-    open_move(page, live_server, params, SET, name, player)
+    h.open_move(page, live_server, params, SET, name, player)
     expect_disc(page, name, RED if player == 1 else YELLOW)
-    dot = cell(page, name).evaluate("c => getComputedStyle(c).getPropertyValue('--dot').trim()")
+    dot = h.cell(page, name).evaluate("c => getComputedStyle(c).getPropertyValue('--dot').trim()")
     assert dot  # the last move's white dot
     assert shown(page) == SAMPLE_TRAY
 
@@ -192,22 +173,22 @@ def test_a_move_marks_the_disc_it_names(
     [({"Move1": "E"}, "move1"), ({"Move2": "A"}, "move2"), ({"Move1": "H"}, "move1")],
 )
 def test_a_move_that_names_no_disc_of_its_player_is_an_error(
-    live_server: str, page: Page, watch: PageWatch, move: dict[str, str], code: str
+    live_server: str, page: Page, watch: h.PageWatch, move: dict[str, str], code: str
 ) -> None:
-    open_with_error(page, live_server, {"Tray": SAMPLE_TRAY, **move}, SET, code)
+    h.open_with_error(page, live_server, {"Tray": SAMPLE_TRAY, **move}, SET, code)
     expect(page.locator("[data-last-move]")).to_have_count(0)
     assert shown(page) == SAMPLE_TRAY
 
 
 @pytest.mark.parametrize("tray", ["0" * 41, "5" + "0" * 41, "abc"])
 def test_bad_tray_shows_an_error_and_takes_no_input(
-    live_server: str, page: Page, watch: PageWatch, tray: str
+    live_server: str, page: Page, watch: h.PageWatch, tray: str
 ) -> None:
-    open_with_error(page, live_server, {"Tray": tray, "Input": "One"}, SET, "tray")
+    h.open_with_error(page, live_server, {"Tray": tray, "Input": "One"}, SET, "tray")
     expect(page.locator("[data-board] [data-cell]")).to_have_count(42)
-    expect_nothing_playable(page, ["D1", "D6"])
-    press(page, "4")
-    assert return_loads(page) == []
+    h.expect_nothing_playable(page, ["D1", "D6"])
+    h.press(page, "4")
+    assert h.return_loads(page) == []
 
 
 # --- Wait: the disc drops, then the four light up ----------------------------------------
@@ -250,7 +231,7 @@ DROP_LOOK = """
 
 
 def test_wait_drops_the_last_disc_then_the_page_is_ready(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     page.add_init_script(DROP_LOOK)
     open_board(page, live_server, {"Tray": SAMPLE_TRAY, "Move2": "E", "Wait": "10"})
@@ -270,13 +251,13 @@ def test_wait_drops_the_last_disc_then_the_page_is_ready(
     assert drop["state"] == "finished" or drop["time"] >= 850, drop
     disc(page, "E1").evaluate("d => Promise.all(d.getAnimations().map(a => a.finished))")
     disc_x, disc_y = centre(disc(page, "E1"))
-    cell_x, cell_y = centre(cell(page, "E1").locator("rect"))
+    cell_x, cell_y = centre(h.cell(page, "E1").locator("rect"))
     assert abs(disc_x - cell_x) < 1 and abs(disc_y - cell_y) < 1
     assert shown(page) == SAMPLE_TRAY
 
 
 def test_wait_lights_the_winning_four_after_the_drop(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     final = hot_seat_pages(ConnectFourRules(), "ABABABA")[-1]
     assert final["Method"] == "End" and final["Move1"] == "A"
@@ -291,132 +272,132 @@ def test_wait_lights_the_winning_four_after_the_drop(
 
 
 def test_without_wait_everything_is_shown_at_once(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     final = hot_seat_pages(ConnectFourRules(), "ABABABA")[-1]
     open_board(page, live_server, final)
     assert shown(page) == final["Tray"]
     assert visible_lines(page) == ["1"]
-    expect(cell(page, "A4")).to_have_attribute("data-before", "0")
+    expect(h.cell(page, "A4")).to_have_attribute("data-before", "0")
 
 
 # --- playing ------------------------------------------------------------------------------
 
 
 def test_a_click_anywhere_in_a_column_drops_the_disc_and_returns_once(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = new_tag()
+    tag = h.new_tag()
     open_board(page, live_server, {"Tray": SAMPLE_TRAY, "Move2": "E", "Input": "One"}, tag)
-    assert sorted(set(playable_values(page))) == list(COLUMNS)
-    expect_counts(page, {"[data-playable='true']": 42})
-    cell(page, "D6").dblclick()  # column D: the disc lands on D3
-    expect(cell(page, "D3")).to_have_attribute("data-state", "1")
-    expect(cell(page, "D3")).to_have_attribute("data-last-move", "1")
+    assert sorted(set(h.playable_values(page))) == list(COLUMNS)
+    h.expect_counts(page, {"[data-playable='true']": 42})
+    h.cell(page, "D6").dblclick()  # column D: the disc lands on D3
+    expect(h.cell(page, "D3")).to_have_attribute("data-state", "1")
+    expect(h.cell(page, "D3")).to_have_attribute("data-last-move", "1")
     expect(page.locator("[data-last-move]")).to_have_count(1)
-    expect_single_return(page, live_server, tag, "D")
+    h.expect_single_return(page, live_server, tag, "D")
     expected = hot_seat_pages(ConnectFourRules(), "DDCED")[-1]["Tray"]
     assert shown(page) == expected == page.evaluate("() => window.tournoyons.tray()")
-    cell(page, "A1").click(force=True)
-    press(page, "2")
-    assert len(return_loads(page)) == 1
+    h.cell(page, "A1").click(force=True)
+    h.press(page, "2")
+    assert len(h.return_loads(page)) == 1
 
 
 def test_a_click_above_the_board_plays_that_column(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = new_tag()
+    tag = h.new_tag()
     open_board(page, live_server, {"Tray": SAMPLE_TRAY, "Input": "One"}, tag)
-    x, y = centre(cell(page, "F6"))
-    box = cell(page, "F6").bounding_box()
+    x, y = centre(h.cell(page, "F6"))
+    box = h.cell(page, "F6").bounding_box()
     assert box is not None
     page.mouse.move(x, y - box["height"])
     expect(page.locator(".cf")).to_have_attribute("data-aim", "F")
     page.mouse.click(x, y - box["height"])
-    expect(cell(page, "F1")).to_have_attribute("data-state", "1")
-    expect_single_return(page, live_server, tag, "F")
+    expect(h.cell(page, "F1")).to_have_attribute("data-state", "1")
+    h.expect_single_return(page, live_server, tag, "F")
 
 
-def test_a_winning_click_lights_the_four(live_server: str, page: Page, watch: PageWatch) -> None:
-    tag = new_tag()
+def test_a_winning_click_lights_the_four(live_server: str, page: Page, watch: h.PageWatch) -> None:
+    tag = h.new_tag()
     before = hot_seat_pages(ConnectFourRules(), "ABABAB")[-1]
     open_board(page, live_server, {**before, "Wait": "0"}, tag)
-    cell(page, "A5").click()
+    h.cell(page, "A5").click()
     for name in ("A1", "A2", "A3", "A4"):
-        expect(cell(page, name)).to_have_attribute("data-state", "3")
-        expect(cell(page, name).locator(".w")).to_have_css("stroke", GOLD)
+        expect(h.cell(page, name)).to_have_attribute("data-state", "3")
+        expect(h.cell(page, name).locator(".w")).to_have_css("stroke", GOLD)
     expect(page.locator(".cf")).to_have_attribute("data-winner", "1")
     expect(page.locator(".cf-line[data-state='1']")).to_have_count(1)
-    expect_single_return(page, live_server, tag, "A")
+    h.expect_single_return(page, live_server, tag, "A")
     assert shown(page) == hot_seat_pages(ConnectFourRules(), "ABABABA")[-1]["Tray"]
 
 
-def test_keys_1_to_7_play_columns_a_to_g(live_server: str, page: Page, watch: PageWatch) -> None:
-    tag = new_tag()
+def test_keys_1_to_7_play_columns_a_to_g(live_server: str, page: Page, watch: h.PageWatch) -> None:
+    tag = h.new_tag()
     full = hot_seat_pages(ConnectFourRules(), "CCCCCC")[-1]  # column C full, player one to move
     open_board(page, live_server, full, tag)
-    assert sorted(set(playable_values(page))) == list("ABDEFG")
-    press(page, "3", "8", "0")  # C is full; 8 and 0 are no column
-    assert return_loads(page) == []
-    press(page, "7", "7", "1")
-    expect(cell(page, "G1")).to_have_attribute("data-state", "1")
-    expect_single_return(page, live_server, tag, "G")
-    expect(cell(page, "A1")).to_have_attribute("data-state", "0")
+    assert sorted(set(h.playable_values(page))) == list("ABDEFG")
+    h.press(page, "3", "8", "0")  # C is full; 8 and 0 are no column
+    assert h.return_loads(page) == []
+    h.press(page, "7", "7", "1")
+    expect(h.cell(page, "G1")).to_have_attribute("data-state", "1")
+    h.expect_single_return(page, live_server, tag, "G")
+    expect(h.cell(page, "A1")).to_have_attribute("data-state", "0")
 
 
 def test_arrows_and_enter_play_the_focused_column_with_the_disc_above_it(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = new_tag()
+    tag = h.new_tag()
     open_board(page, live_server, {"Tray": SAMPLE_TRAY, "Input": "One"}, tag)
     board = page.locator(".cf")
-    press_to(page, cell(page, "A6"), "Tab")  # the first playable cell, top left
-    expect(cell(page, "A6").locator(".f")).to_have_css("stroke", FOCUS)
+    h.press_to(page, h.cell(page, "A6"), "Tab")  # the first playable cell, top left
+    expect(h.cell(page, "A6").locator(".f")).to_have_css("stroke", FOCUS)
     expect(board).to_have_attribute("data-aim", "A")
-    press_to(page, cell(page, "C6"), "ArrowRight", "ArrowRight")
+    h.press_to(page, h.cell(page, "C6"), "ArrowRight", "ArrowRight")
     expect(board).to_have_attribute("data-aim", "C")
     expect(page.locator(".cf-aim")).to_have_attribute("transform", "translate(160 0)")
-    press_to(page, cell(page, "C4"), "ArrowDown", "ArrowDown")
+    h.press_to(page, h.cell(page, "C4"), "ArrowDown", "ArrowDown")
     expect(board).to_have_attribute("data-aim", "C")
-    press_to(page, cell(page, "C6"), *["ArrowUp"] * 4)  # the top edge stops the focus
+    h.press_to(page, h.cell(page, "C6"), *["ArrowUp"] * 4)  # the top edge stops the focus
     page.keyboard.press("Enter")
-    expect(cell(page, "C2")).to_have_attribute("data-state", "1")
-    expect_single_return(page, live_server, tag, "C")
+    expect(h.cell(page, "C2")).to_have_attribute("data-state", "1")
+    h.expect_single_return(page, live_server, tag, "C")
     expect(board).not_to_have_attribute("data-aim", "C")
-    press(page, "ArrowRight", "Space", "Enter")
-    assert len(return_loads(page)) == 1
+    h.press(page, "ArrowRight", "Space", "Enter")
+    assert len(h.return_loads(page)) == 1
 
 
 def test_an_arrow_brings_the_focus_to_the_board(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = new_tag()
+    tag = h.new_tag()
     open_board(page, live_server, {"Tray": "Init", "Input": "Two", "Legend": "x"}, tag)
     page.locator("[data-legend]").click()
-    press_to(page, cell(page, "A6"), "ArrowRight")
-    press_to(page, cell(page, "B6"), "ArrowRight")
+    h.press_to(page, h.cell(page, "A6"), "ArrowRight")
+    h.press_to(page, h.cell(page, "B6"), "ArrowRight")
     page.keyboard.press("Space")
-    expect(cell(page, "B1")).to_have_attribute("data-state", "2")
-    expect_single_return(page, live_server, tag, "B")
+    expect(h.cell(page, "B1")).to_have_attribute("data-state", "2")
+    h.expect_single_return(page, live_server, tag, "B")
 
 
 def test_the_disc_about_to_drop_follows_the_pointer_in_the_player_s_colour(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     full = hot_seat_pages(ConnectFourRules(), "CCCCCCD")[-1]  # column C full, player two to move
     open_board(page, live_server, full)
     board, aim = page.locator(".cf"), page.locator(".cf-aim")
     expect(aim).to_be_hidden()
-    cell(page, "E3").hover()
+    h.cell(page, "E3").hover()
     expect(board).to_have_attribute("data-aim", "E")
     expect(aim).to_be_visible()
     expect(aim).to_have_attribute("transform", "translate(280 0)")
     colour = aim.evaluate("a => getComputedStyle(a).getPropertyValue('--face').trim()")
     assert colour == YELLOW
     ghost_x, ghost_y = centre(page.locator(".cf-ghost"))
-    assert abs(ghost_x - centre(cell(page, "E6"))[0]) < 4
-    assert ghost_y < centre(cell(page, "E6"))[1]
-    cell(page, "C2").hover()  # a full column: nothing to aim at
+    assert abs(ghost_x - centre(h.cell(page, "E6"))[0]) < 4
+    assert ghost_y < centre(h.cell(page, "E6"))[1]
+    h.cell(page, "C2").hover()  # a full column: nothing to aim at
     expect(board).not_to_have_attribute("data-aim", "C")
     expect(aim).to_be_hidden()
     page.mouse.move(1, 1)
@@ -424,58 +405,58 @@ def test_the_disc_about_to_drop_follows_the_pointer_in_the_player_s_colour(
 
 
 def test_without_input_nothing_is_aimed_or_played(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     open_board(page, live_server, {"Tray": SAMPLE_TRAY, "Move2": "E"})
-    expect_counts(page, {"[data-playable]": 0, "[data-turn]": 0})
-    cell(page, "D4").hover()
+    h.expect_counts(page, {"[data-playable]": 0, "[data-turn]": 0})
+    h.cell(page, "D4").hover()
     expect(page.locator(".cf")).not_to_have_attribute("data-aim", "D")
     expect(page.locator(".cf-aim")).to_be_hidden()
-    press(page, "4")
-    expect_nothing_playable(page, ["D4", "A1"])
+    h.press(page, "4")
+    h.expect_nothing_playable(page, ["D4", "A1"])
 
 
 def test_end_takes_no_input_and_none_shows_no_board(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     final = hot_seat_pages(ConnectFourRules(), "ABABABA")[-1]
     open_board(page, live_server, {**final, "Input": "Two"})
     expect(page.locator("html")).to_have_attribute("data-method", "end")
     expect(page.locator("html")).not_to_have_attribute("data-input", "2")
-    press(page, "2", "Tab", "Enter")
+    h.press(page, "2", "Tab", "Enter")
     assert page.evaluate("() => window.tournoyons.play('B')") is False
-    expect_nothing_playable(page, ["B3", "C1"])
+    h.expect_nothing_playable(page, ["B3", "C1"])
 
     open_board(page, live_server, {"Tray": SAMPLE_TRAY, "Method": "None", "Input": "One"})
     expect(page.locator("[data-board]")).to_have_count(0)
-    press(page, "4")
-    assert return_loads(page) == []
+    h.press(page, "4")
+    assert h.return_loads(page) == []
     assert page.evaluate("() => window.tournoyons.tray()") == ""
 
 
 def test_webtest_hands_input_to_the_player_to_move(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = new_tag()
+    tag = h.new_tag()
     open_board(page, live_server, {"Tray": SAMPLE_TRAY, "WebTest": "yes"}, tag)
     expect(page.locator("[data-playable]")).to_have_count(0)
-    press(page, "4")
-    assert return_loads(page) == []
+    h.press(page, "4")
+    assert h.return_loads(page) == []
     page.locator("[data-webtest='play']").click()
     expect(page.locator("html")).to_have_attribute("data-input", "1")
-    press(page, "5")
-    expect_single_return(page, live_server, tag, "E")
-    expect(cell(page, "E2")).to_have_attribute("data-state", "1")
+    h.press(page, "5")
+    h.expect_single_return(page, live_server, tag, "E")
+    expect(h.cell(page, "E2")).to_have_attribute("data-state", "1")
 
 
 # --- a whole game through the tester ------------------------------------------------------
 
 
-def test_hot_seat_game_through_the_tester(live_server: str, page: Page, watch: PageWatch) -> None:
+def test_hot_seat_game_through_the_tester(live_server: str, page: Page, watch: h.PageWatch) -> None:
     moves = "DDCCEEF"
     pages = hot_seat_pages(ConnectFourRules(), moves)
     assert pages[-1]["Method"] == "End"
-    frame = start_hot_seat(page, live_server, SET)
+    frame = h.start_hot_seat(page, live_server, SET)
     html = frame.locator("html")
     log = page.locator("#log li")
     for number, move in enumerate(moves, start=1):
@@ -486,7 +467,7 @@ def test_hot_seat_game_through_the_tester(live_server: str, page: Page, watch: P
         expect(html).to_have_attribute("data-ready", "true")
         params = pages[number]
         assert frame.locator("html").evaluate(TRAY_SHOWN) == params["Tray"]
-        query = frame_query(page)
+        query = h.frame_query(page)
         assert query["Tray"] == params["Tray"] and query[f"Move{player}"] == move
         expect(frame.locator("[data-last-move]")).to_have_count(1)
         expect(log).to_have_count(number)
@@ -494,11 +475,11 @@ def test_hot_seat_game_through_the_tester(live_server: str, page: Page, watch: P
     expect(frame.locator(".cf")).to_have_attribute("data-winner", "1")
     expect(frame.locator("[data-playable='true']")).to_have_count(0)
     assert page.evaluate("() => window.tester.game().over") is True
-    assert values_returned(page) == list(moves)
+    assert h.values_returned(page) == list(moves)
 
 
 def test_a_person_plays_the_strong_engine_through_the_arbitre_and_replays_it(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     """A whole game against ``strong`` on the Arbitre's game page, then the same game
     replayed from its first position to its last with the keys: each position drawn by

@@ -17,24 +17,7 @@ import pytest
 from playwright.sync_api import Browser, FrameLocator, Locator, Page, expect
 
 from tests.browser import helpers
-from tests.browser.helpers import (
-    PageWatch,
-    expect_counts,
-    expect_texts,
-    frame_query,
-    hold_enter,
-    interface_url,
-    new_tag,
-    open_page,
-    open_returning,
-    open_with_error,
-    press,
-    press_to,
-    return_loads,
-    sink,
-    start_hot_seat,
-    values_returned,
-)
+from tests.browser import helpers as h
 
 SET = "MasterMind"
 SAMPLE = {
@@ -141,9 +124,9 @@ def expect_single_return(page: Page, base: str, tag: str, value: str) -> None:
 
 
 def test_sample_draws_both_boards_with_lines_marks_and_codes(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    open_page(page, live_server, SAMPLE, SET)
+    h.open_page(page, live_server, SAMPLE, SET)
     expect(page.locator("html")).to_have_attribute("data-set", "MasterMind")
     expect(page.locator("[data-board]")).to_have_count(2)
     for number in (1, 2):
@@ -170,13 +153,13 @@ def test_sample_draws_both_boards_with_lines_marks_and_codes(
     expect(line(page, 1, 2)).to_have_attribute("data-last-move", "2")
     expect(page.locator("[data-error]")).to_have_count(0)
     assert page.evaluate("() => [tournoyons.tray(), Webmaster('tray')]") == [SAMPLE["Tray"]] * 2
-    expect_texts(page, {"Name1": "MissOne", "Count": "6"})
+    h.expect_texts(page, {"Name1": "MissOne", "Count": "6"})
 
 
 def test_each_colour_has_its_own_hue_and_its_own_glyph(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    open_page(page, live_server, {"Tray": "00ABCD00EFGH***", "Input": "One"}, SET)
+    h.open_page(page, live_server, {"Tray": "00ABCD00EFGH***", "Input": "One"}, SET)
     looks = page.evaluate("""() => [...'ABCDEFGH'].map(c => {
         const symbol = document.getElementById('mm-' + c);
         const glyph = symbol.querySelector('.glyph');
@@ -198,15 +181,15 @@ def test_each_colour_has_its_own_hue_and_its_own_glyph(
 
 
 def test_the_opponents_code_is_not_in_the_page_of_the_person_asked(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    open_page(page, live_server, {**SAMPLE, "Gain2": "AEBD"}, SET)
+    h.open_page(page, live_server, {**SAMPLE, "Gain2": "AEBD"}, SET)
     expect_code_shown(page, 1, "GCCH")
     expect_covered(page, 2)
     assert "AEBD" not in page.content().replace("21ABCD30AEBF", "")
     # A spectator (no Input) sees both codes.
     spectator = {k: v for k, v in SAMPLE.items() if k != "Input"}
-    open_page(page, live_server, {**spectator, "Gain2": "AEBD"}, SET)
+    h.open_page(page, live_server, {**spectator, "Gain2": "AEBD"}, SET)
     expect_code_shown(page, 1, "GCCH")
     expect_code_shown(page, 2, "AEBD")
     expect(page.locator("[data-pick]")).to_have_count(0)
@@ -228,27 +211,27 @@ def test_the_opponents_code_is_not_in_the_page_of_the_person_asked(
     ],
 )
 def test_bad_input_shows_an_error_sign_and_never_breaks(
-    live_server: str, page: Page, watch: PageWatch, params: dict[str, str], error: str
+    live_server: str, page: Page, watch: h.PageWatch, params: dict[str, str], error: str
 ) -> None:
-    open_with_error(
+    h.open_with_error(
         page, live_server, {**params, "Input": "One", "URLReturn": "/return"}, SET, error
     )
     expect(page.locator("[data-board]")).to_have_count(2)
     expect_covered(page, 1)
     if error == "tray":
-        expect_counts(page, {"[data-line][data-state='empty']": 16, "[data-pick]": 0})
+        h.expect_counts(page, {"[data-line][data-state='empty']": 16, "[data-pick]": 0})
         assert page.evaluate("() => tournoyons.tray()") == "***"
         assert page.evaluate("() => tournoyons.play('00ABCD')") is False
-    assert return_loads(page) == []
+    assert h.return_loads(page) == []
 
 
 # --- composing a guess ----------------------------------------------------------------------
 
 
 def test_a_guess_composed_with_the_mouse_is_returned_once(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = open_returning(page, live_server, {"Tray": "***", "Gain1": "GCCH", "Input": "One"}, SET)
+    tag = h.open_returning(page, live_server, {"Tray": "***", "Gain1": "GCCH", "Input": "One"}, SET)
     expect(page.locator("html")).to_have_attribute("data-input", "1")
     expect(page.locator(".player[data-player='1']")).to_have_attribute("data-turn", "true")
     # Player one composes on line 1 of board 2 (player two's code), from empty holes.
@@ -285,16 +268,16 @@ def test_a_guess_composed_with_the_mouse_is_returned_once(
     target.locator("[data-peg='1']").click(force=True)
     page.keyboard.press("d")
     expect_pegs(target, "BGCH")
-    assert len(return_loads(page)) == 1
+    assert len(h.return_loads(page)) == 1
 
 
 def test_a_guess_composed_by_touch_is_returned_once(live_server: str, browser: Browser) -> None:
-    tag = new_tag()
+    tag = h.new_tag()
     context = browser.new_context(has_touch=True, viewport={"width": 736, "height": 660})
     try:
         touch = context.new_page()
-        watcher = PageWatch(touch)
-        open_page(touch, live_server, {**SAMPLE, "URLReturn": sink(live_server, tag)}, SET)
+        watcher = h.PageWatch(touch)
+        h.open_page(touch, live_server, {**SAMPLE, "URLReturn": h.sink(live_server, tag)}, SET)
         target = line(touch, 2, 3)
         target.locator("[data-peg='3']").tap()
         touch.locator("[data-pick='H']").tap()
@@ -308,9 +291,9 @@ def test_a_guess_composed_by_touch_is_returned_once(live_server: str, browser: B
 
 
 def test_the_previous_guess_is_where_the_next_one_starts(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = open_returning(page, live_server, SAMPLE, SET)
+    tag = h.open_returning(page, live_server, SAMPLE, SET)
     target = line(page, 2, 3)
     expect(target).to_have_attribute("data-composing", "true")
     expect_pegs(target, "AEBF")
@@ -332,9 +315,9 @@ def test_the_previous_guess_is_where_the_next_one_starts(
 
 
 def test_the_keyboard_composes_and_validates_and_enter_held_returns_once(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = open_returning(
+    tag = h.open_returning(
         page, live_server, {"Tray": "00EEEE***00FFFF", "Gain2": "ABCD", "Input": "Two"}, SET
     )
     target = line(page, 1, 2)  # player two plays on player one's board
@@ -342,40 +325,42 @@ def test_the_keyboard_composes_and_validates_and_enter_held_returns_once(
     expect_pegs(target, "EEEE")
     # Tab reaches the selected hole first, then the palette: arrows move in it, Enter puts
     # the colour in the hole.
-    press_to(page, target.locator("[data-peg='1']"), "Tab")
-    press_to(page, page.locator("[data-pick='A']"), "Tab")
-    press_to(page, page.locator("[data-pick='D']"), "ArrowRight", "ArrowDown")
+    h.press_to(page, target.locator("[data-peg='1']"), "Tab")
+    h.press_to(page, page.locator("[data-pick='A']"), "Tab")
+    h.press_to(page, page.locator("[data-pick='D']"), "ArrowRight", "ArrowDown")
     page.keyboard.press("Enter")
     expect_pegs(target, "DEEE")
     # Letters and digits put colours in the selected hole.
-    press(page, "b", "8")
+    h.press(page, "b", "8")
     expect_pegs(target, "DBHE")
     # Back to the holes: arrows choose a hole, up and down change its colour.
-    press_to(page, target.locator("[data-peg='4']"), "Shift+Tab")
+    h.press_to(page, target.locator("[data-peg='4']"), "Shift+Tab")
     page.keyboard.press("ArrowUp")
     expect_pegs(target, "DBHF")
-    press(page, "ArrowDown", "ArrowDown")
+    h.press(page, "ArrowDown", "ArrowDown")
     expect_pegs(target, "DBHD")
-    press_to(page, target.locator("[data-peg='3']"), "ArrowLeft")
+    h.press_to(page, target.locator("[data-peg='3']"), "ArrowLeft")
     page.keyboard.press("Backspace")
     expect_pegs(target, "DB D")
     page.keyboard.press("Enter")  # incomplete: nothing returned
     expect(target.locator(".peg[data-missing='true']")).to_have_count(1)
-    press(page, "Delete", "Home", "g")
+    h.press(page, "Delete", "Home", "g")
     expect_pegs(target, "GB D")
     page.keyboard.press("a")  # the next empty hole
     expect_pegs(target, "GBAD")
-    assert return_loads(page) == []
-    hold_enter(page)
+    assert h.return_loads(page) == []
+    h.hold_enter(page)
     expect_single_return(page, live_server, tag, "00GBAD")
     assert page.evaluate("() => tournoyons.tray()") == "00EEEE00GBAD***00FFFF"
-    press(page, "c", "Enter")
+    h.press(page, "c", "Enter")
     expect_pegs(target, "GBAD")
-    assert len(return_loads(page)) == 1
+    assert len(h.return_loads(page)) == 1
 
 
-def test_play_checks_the_syntax_of_a_guess(live_server: str, page: Page, watch: PageWatch) -> None:
-    tag = open_returning(page, live_server, {"Tray": "***", "Input": "One"}, SET)
+def test_play_checks_the_syntax_of_a_guess(
+    live_server: str, page: Page, watch: h.PageWatch
+) -> None:
+    tag = h.open_returning(page, live_server, {"Tray": "***", "Input": "One"}, SET)
     results = page.evaluate("""() => ['ABCD', '00ABC', '00ABCI', '10ABCD', '00abcd', '',
                                       '00ABCD', '00ABCD', '00EFGH'].map(v => tournoyons.play(v))""")
     assert results == [False] * 6 + [True, False, False]
@@ -392,23 +377,23 @@ def test_play_checks_the_syntax_of_a_guess(live_server: str, page: Page, watch: 
     ],
 )
 def test_no_guess_when_nothing_can_be_played(
-    live_server: str, page: Page, watch: PageWatch, params: dict[str, str]
+    live_server: str, page: Page, watch: h.PageWatch, params: dict[str, str]
 ) -> None:
-    open_page(page, live_server, {**params, "URLReturn": "/return"}, SET)
-    expect_counts(page, {"[data-pick]": 0, "[data-composing]": 0})
+    h.open_page(page, live_server, {**params, "URLReturn": "/return"}, SET)
+    h.expect_counts(page, {"[data-pick]": 0, "[data-composing]": 0})
     expect(page.locator("html")).not_to_have_attribute("data-input", "1")
-    press(page, "a", "Enter")
+    h.press(page, "a", "Enter")
     assert page.evaluate("() => tournoyons.play('00ABCD')") is False
-    assert return_loads(page) == []
+    assert h.return_loads(page) == []
 
 
 # --- Prepare --------------------------------------------------------------------------------
 
 
 def test_prepare_returns_the_chosen_code_once(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = open_returning(
+    tag = h.open_returning(
         page,
         live_server,
         {
@@ -445,9 +430,9 @@ def test_prepare_returns_the_chosen_code_once(
 
 
 def test_prepare_without_input_asks_player_one_and_checks_the_code(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = open_returning(page, live_server, {"Method": "Prepare"}, SET)
+    tag = h.open_returning(page, live_server, {"Method": "Prepare"}, SET)
     expect(page.locator("html")).to_have_attribute("data-input", "1")
     expect(code(page, 1)).to_have_attribute("data-composing", "true")
     expect_covered(page, 2)
@@ -463,9 +448,9 @@ def test_prepare_without_input_asks_player_one_and_checks_the_code(
 
 
 def test_method_end_reveals_both_codes_and_the_winner(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    open_page(
+    h.open_page(
         page,
         live_server,
         {
@@ -489,12 +474,12 @@ def test_method_end_reveals_both_codes_and_the_winner(
     expect(page.locator(".mm")).to_have_attribute("data-winner", "1")
     expect(page.locator("[data-result='1'] .star")).to_be_visible()
     expect(page.locator(".player[data-player='1']")).to_have_css("background-color", GOLD_SOFT)
-    expect_counts(page, {"[data-pick]": 0, "[data-playable]": 0})
+    h.expect_counts(page, {"[data-pick]": 0, "[data-playable]": 0})
     assert page.evaluate("() => tournoyons.play('00ABCD')") is False
 
 
-def test_method_end_of_a_draw(live_server: str, page: Page, watch: PageWatch) -> None:
-    open_page(
+def test_method_end_of_a_draw(live_server: str, page: Page, watch: h.PageWatch) -> None:
+    h.open_page(
         page, live_server, {"Method": "End", "Tray": "00ABCD" * 8 + "***" + "00ABCD" * 8}, SET
     )
     expect(page.locator(".mm")).to_have_attribute("data-winner", "0")
@@ -503,19 +488,19 @@ def test_method_end_of_a_draw(live_server: str, page: Page, watch: PageWatch) ->
     expect_covered(page, 1)  # codes not given stay covered
 
 
-def test_method_none_shows_no_board(live_server: str, page: Page, watch: PageWatch) -> None:
-    open_page(page, live_server, {**SAMPLE, "Method": "None", "Legend": "Next game"}, SET)
+def test_method_none_shows_no_board(live_server: str, page: Page, watch: h.PageWatch) -> None:
+    h.open_page(page, live_server, {**SAMPLE, "Method": "None", "Legend": "Next game"}, SET)
     expect(page.locator("html")).to_have_attribute("data-method", "none")
-    expect_counts(page, {"[data-board]": 0, "[data-line]": 0})
-    expect_texts(page, {"Legend": "Next game", "Name2": "MrTwo"})
+    h.expect_counts(page, {"[data-board]": 0, "[data-line]": 0})
+    h.expect_texts(page, {"Legend": "Next game", "Name2": "MrTwo"})
     assert page.evaluate("() => tournoyons.play('00ABCD')") is False
 
 
 def test_wait_shows_the_marks_of_the_last_line_after_its_pegs(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     asked = time.monotonic()
-    page.goto(interface_url(live_server, {"Tray": "11BBCC***21ABCD", "Wait": "15"}, SET))
+    page.goto(h.interface_url(live_server, {"Tray": "11BBCC***21ABCD", "Wait": "15"}, SET))
     last = line(page, 1, 1)
     expect(last).to_have_attribute("data-last-move", "2")
     expect(page.locator("html")).to_have_attribute("data-ready", "false")
@@ -529,11 +514,11 @@ def test_wait_shows_the_marks_of_the_last_line_after_its_pegs(
     expect_marks(last, 1, 1)
 
 
-def test_input_comes_after_the_wait(live_server: str, page: Page, watch: PageWatch) -> None:
-    tag = open_returning(page, live_server, {**SAMPLE, "Wait": "8"}, SET)
+def test_input_comes_after_the_wait(live_server: str, page: Page, watch: h.PageWatch) -> None:
+    tag = h.open_returning(page, live_server, {**SAMPLE, "Wait": "8"}, SET)
     expect(line(page, 2, 3)).to_have_attribute("data-composing", "true")
     # the selected hole, the palette, the validate control
-    press_to(page, validate(page), *["Tab"] * 3)
+    h.press_to(page, validate(page), *["Tab"] * 3)
     page.keyboard.press("Enter")
     expect_single_return(page, live_server, tag, "00AEBF")
 
@@ -542,10 +527,10 @@ def test_input_comes_after_the_wait(live_server: str, page: Page, watch: PageWat
 
 
 def test_a_whole_hot_seat_game_in_the_tester(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     page.set_default_timeout(5000)
-    frame = start_hot_seat(page, live_server, SET)
+    frame = h.start_hot_seat(page, live_server, SET)
     html = frame.locator("html")
     log = page.locator("#log li")
 
@@ -563,7 +548,7 @@ def test_a_whole_hot_seat_game_in_the_tester(
     validate(frame).click()
     turn(1, "prepare", 2)
     expect_covered(frame, 1)
-    assert "Gain1" not in frame_query(page)
+    assert "Gain1" not in h.frame_query(page)
     compose(frame, "AEB")
     frame.locator("[data-pick='D']").press("Enter")  # the keyboard, for once
     validate(frame).press("Enter")
@@ -602,6 +587,6 @@ def test_a_whole_hot_seat_game_in_the_tester(
     expect_code_shown(frame, 1, "GCCH")
     expect_code_shown(frame, 2, "AEBD")
     expect(frame.locator("[data-playable]")).to_have_count(0)
-    assert frame_query(page)["Tray"] == "11BBCC40GCCH***21ABCD40AEBD"
+    assert h.frame_query(page)["Tray"] == "11BBCC40GCCH***21ABCD40AEBD"
     assert page.evaluate("() => window.tester.game().over") is True
-    assert values_returned(page) == ["GCCH", "AEBD", "00ABCD", "00BBCC", "00AEBD", "00GCCH"]
+    assert h.values_returned(page) == ["GCCH", "AEBD", "00ABCD", "00BBCC", "00AEBD", "00GCCH"]

@@ -15,24 +15,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import (
-    PageWatch,
-    cell,
-    expect_counts,
-    expect_single_return,
-    frame_query,
-    interface_url,
-    open_page,
-    open_returning,
-    open_with_error,
-    press,
-    press_to,
-    return_loads,
-    start_hot_seat,
-    states,
-    values_returned,
-    with_codes,
-)
+from tests.browser import helpers as h
 from tournoyons_gui.interfaces.pente.board import EMPTY_TRAY, LETTERS, point_name, read_point
 from tournoyons_gui.interfaces.pente.rules import PenteRules
 from tournoyons_gui.interfaces.plugin import Turn
@@ -50,7 +33,7 @@ FOCUS = "rgb(124, 58, 237)"
 
 def look(page: Page, name: str) -> dict[str, str]:
     """Return the fill, radius, stroke and fill opacity point ``name`` is drawn with."""
-    result: dict[str, str] = cell(page, name).evaluate(LOOK)
+    result: dict[str, str] = h.cell(page, name).evaluate(LOOK)
     return result
 
 
@@ -83,7 +66,7 @@ def snapshot(page: Page, names: list[str]) -> dict[str, Any]:
 
 def tray_with(stones: Mapping[str, str]) -> str:
     """Return the empty Tray with the points of ``stones`` (``{"JJ": "1"}``) set."""
-    return with_codes(EMPTY_TRAY, read_point, stones)
+    return h.with_codes(EMPTY_TRAY, read_point, stones)
 
 
 def turn_after(*moves: str) -> Turn:
@@ -103,12 +86,12 @@ CAPTURE = ("JJ", "KK", "MP", "LL", "MM")
 
 
 def test_start_position_is_an_empty_board_with_coordinates(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    open_page(page, live_server, {"Name1": "MissOne", "Name2": "MrTwo", "Input": "One"}, SET)
+    h.open_page(page, live_server, {"Name1": "MissOne", "Name2": "MrTwo", "Input": "One"}, SET)
     board = page.locator("[data-board][data-columns='19']")
     expect(board.locator("[data-cell]")).to_have_count(361)
-    expect_counts(
+    h.expect_counts(
         page, {"[data-cell][data-state='0']": 361, "[data-playable='true']": 361, "[data-error]": 0}
     )
     names = board.locator("[data-cell]").evaluate_all(
@@ -123,15 +106,15 @@ def test_start_position_is_an_empty_board_with_coordinates(
         expect(labels).to_have_count(2)
         assert labels.first.text_content() == LETTERS
     expect(page.locator("[data-gain='1']")).to_have_text("0")
-    expect_counts(page, {"[data-gain='1'] .pair": 5, "[data-gain='1'] .pair.taken": 0})
+    h.expect_counts(page, {"[data-gain='1'] .pair": 5, "[data-gain='1'] .pair.taken": 0})
     expect_stone(page, "JJ", None)
-    open_page(page, live_server, {"Tray": "Init"}, SET)
-    expect_counts(page, {"[data-cell][data-state='0']": 361, "[data-playable]": 0})
+    h.open_page(page, live_server, {"Tray": "Init"}, SET)
+    h.expect_counts(page, {"[data-cell][data-state='0']": 361, "[data-playable]": 0})
 
 
 def test_init_page_is_small(live_server: str) -> None:
     with urllib.request.urlopen(
-        interface_url(live_server, {"Tray": "Init", "Input": "One"}, SET), timeout=5
+        h.interface_url(live_server, {"Tray": "Init", "Input": "One"}, SET), timeout=5
     ) as answer:
         body = answer.read()
     assert len(body) < 30_000, len(body)
@@ -139,11 +122,11 @@ def test_init_page_is_small(live_server: str) -> None:
 
 
 def test_stones_winning_stones_and_forbidden_points_are_drawn(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     tray = tray_with({"AA": "1", "BA": "2", "CA": "3", "DA": "4", "EA": "9", "SS": "2"})
-    open_page(page, live_server, {"Tray": tray, "Method": "End"}, SET)
-    assert states(page) == tray
+    h.open_page(page, live_server, {"Tray": tray, "Method": "End"}, SET)
+    assert h.states(page) == tray
     expect_stone(page, "AA", 1)
     expect_stone(page, "BA", 2)
     expect_stone(page, "CA", 1)
@@ -157,19 +140,19 @@ def test_stones_winning_stones_and_forbidden_points_are_drawn(
 
 
 def test_captured_stones_are_shown_then_removed_after_wait(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     params = {**turn_after(*CAPTURE).params, "Wait": "25"}
     assert params["Tray"][read_point("KK") or 0] == "6"
     asked = time.monotonic()
-    open_page(page, live_server, params, SET, ready=False)
+    h.open_page(page, live_server, params, SET, ready=False)
     # First the move and the captured pair, still drawn as player two's stones.
     shown = snapshot(page, ["KK", "LL", "MM"])
     assert shown["ready"] == "false"
     for name in ("KK", "LL"):
         assert shown["points"][name] == {"state": "2", "fill": STONE[2], "stroke": "none"}
     assert shown["points"]["MM"]["fill"] == STONE[1]
-    expect(cell(page, "MM")).to_have_attribute("data-last-move", "1")
+    expect(h.cell(page, "MM")).to_have_attribute("data-last-move", "1")
     # The capture count is drawn at once: one pair of player two's stones.
     expect(page.locator("[data-gain='1']")).to_have_text("1")
     taken = page.locator("[data-gain='1'] .pair.taken circle")
@@ -180,29 +163,29 @@ def test_captured_stones_are_shown_then_removed_after_wait(
     expect(page.locator("html")).to_have_attribute("data-ready", "true", timeout=8000)
     assert time.monotonic() - asked >= 2.4
     for name in ("KK", "LL"):
-        expect(cell(page, name)).to_have_attribute("data-state", "0")
+        expect(h.cell(page, name)).to_have_attribute("data-state", "0")
         expect_stone(page, name, None)
     assert page.evaluate("() => window.tournoyons.tray()") == (params["Tray"].replace("6", "0"))
     # And the points are playable again.
-    expect(cell(page, "KK")).to_have_attribute("data-playable", "true")
+    expect(h.cell(page, "KK")).to_have_attribute("data-playable", "true")
 
 
 def test_without_wait_captured_stones_are_removed_at_once(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    open_page(
+    h.open_page(
         page,
         live_server,
         {"Tray": tray_with({"AA": "5", "BA": "5", "CA": "2"}), "Move2": "CA", "Gain2": "1"},
         SET,
     )
-    expect(cell(page, "AA")).to_have_attribute("data-state", "0")
+    expect(h.cell(page, "AA")).to_have_attribute("data-state", "0")
     expect_stone(page, "AA", None)
     expect(page.locator("[data-gain='2'] .pair.taken")).to_have_count(1)
 
 
 def test_winning_row_waits_after_the_move_that_made_it(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     stones = {
         "FJ": "1",
@@ -216,7 +199,7 @@ def test_winning_row_waits_after_the_move_that_made_it(
     }
     turn = PenteRules().play({"tray": tray_with(stones), "count": 8, "gain1": 0, "gain2": 0}, "JJ")
     row = ["FJ", "GJ", "HJ", "IJ", "JJ"]
-    open_page(page, live_server, {**turn.params, "Wait": "25"}, SET, ready=False)
+    h.open_page(page, live_server, {**turn.params, "Wait": "25"}, SET, ready=False)
     shown = snapshot(page, row)
     assert shown["ready"] == "false"
     for name in row:  # first ordinary stones
@@ -225,7 +208,7 @@ def test_winning_row_waits_after_the_move_that_made_it(
     assert page.evaluate("() => window.tournoyons.sounds.includes('win')") is False
     expect(page.locator("html")).to_have_attribute("data-ready", "true", timeout=8000)
     for name in row:
-        expect(cell(page, name)).to_have_attribute("data-state", "3")
+        expect(h.cell(page, name)).to_have_attribute("data-state", "3")
     page.wait_for_timeout(950)  # the ring's glow
     assert look(page, "FJ")["stroke"] == GOLD
     assert look(page, "AA")["stroke"] == "none"
@@ -235,8 +218,8 @@ def test_winning_row_waits_after_the_move_that_made_it(
     assert winner.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(255, 240, 179)"
 
 
-def test_five_captured_pairs_are_drawn(live_server: str, page: Page, watch: PageWatch) -> None:
-    open_page(
+def test_five_captured_pairs_are_drawn(live_server: str, page: Page, watch: h.PageWatch) -> None:
+    h.open_page(
         page,
         live_server,
         {"Tray": tray_with({"JJ": "3", "MJ": "3"}), "Gain1": "5", "Gain2": "3", "Method": "End"},
@@ -253,19 +236,19 @@ def test_five_captured_pairs_are_drawn(live_server: str, page: Page, watch: Page
     assert opacities == ["1"] * 6 + ["0.13"] * 4
 
 
-def test_last_moves_are_marked(live_server: str, page: Page, watch: PageWatch) -> None:
-    open_page(
+def test_last_moves_are_marked(live_server: str, page: Page, watch: h.PageWatch) -> None:
+    h.open_page(
         page, live_server, {"Tray": tray_with({"JJ": "1"}), "Move1": "JJ", "Move2": "KK"}, SET
     )
-    expect(cell(page, "JJ")).to_have_attribute("data-last-move", "1")
-    expect(cell(page, "KK")).to_have_attribute("data-last-move", "2")
-    expect(cell(page, "KK")).to_have_attribute("data-state", "2")
+    expect(h.cell(page, "JJ")).to_have_attribute("data-last-move", "1")
+    expect(h.cell(page, "KK")).to_have_attribute("data-last-move", "2")
+    expect(h.cell(page, "KK")).to_have_attribute("data-state", "2")
     expect(page.locator("[data-last-move]")).to_have_count(2)
     marks = page.locator(".last-mark")
     expect(marks).to_have_count(2)
     for mark, name in zip(marks.all(), ("JJ", "KK"), strict=True):
         expect(mark).to_be_visible()
-        box, stone = mark.bounding_box(), cell(page, name).bounding_box()
+        box, stone = mark.bounding_box(), h.cell(page, name).bounding_box()
         assert box and stone
         assert abs(box["x"] + box["width"] / 2 - stone["x"] - stone["width"] / 2) < 1
         assert abs(box["y"] + box["height"] / 2 - stone["y"] - stone["height"] / 2) < 1
@@ -275,52 +258,54 @@ def test_last_moves_are_marked(live_server: str, page: Page, watch: PageWatch) -
 
 
 def test_forbidden_points_are_never_playable(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = open_returning(page, live_server, turn_after("JJ", "KK").params, SET)
+    tag = h.open_returning(page, live_server, turn_after("JJ", "KK").params, SET)
     forbidden = page.locator("[data-cell][data-state='9']")
     expect(forbidden).to_have_count(23)
-    expect_counts(page, {"[data-state='9'][data-playable]": 0, "[data-playable='true']": 361 - 25})
+    h.expect_counts(
+        page, {"[data-state='9'][data-playable]": 0, "[data-playable='true']": 361 - 25}
+    )
     # Clicks and keys on them return nothing.
-    cell(page, "LL").click(force=True)
-    cell(page, "HJ").click(force=True)
-    cell(page, "HJ").focus()
-    press(page, "Enter", "Space")
+    h.cell(page, "LL").click(force=True)
+    h.cell(page, "HJ").click(force=True)
+    h.cell(page, "HJ").focus()
+    h.press(page, "Enter", "Space")
     assert page.evaluate("() => window.tournoyons.play('LL')") is False
-    assert return_loads(page) == []
-    assert cell(page, "LL").evaluate("e => getComputedStyle(e).cursor") == "not-allowed"
+    assert h.return_loads(page) == []
+    assert h.cell(page, "LL").evaluate("e => getComputedStyle(e).cursor") == "not-allowed"
     # A point three away from the centre is played.
-    cell(page, "JM").click()
+    h.cell(page, "JM").click()
     expect_stone(page, "JM", 1)
-    expect_single_return(page, live_server, tag, "JM")
+    h.expect_single_return(page, live_server, tag, "JM")
 
 
-def test_hover_shows_the_stone_to_play(live_server: str, page: Page, watch: PageWatch) -> None:
-    open_page(page, live_server, {**turn_after("JJ").params}, SET)
-    cell(page, "DD").hover()
+def test_hover_shows_the_stone_to_play(live_server: str, page: Page, watch: h.PageWatch) -> None:
+    h.open_page(page, live_server, {**turn_after("JJ").params}, SET)
+    h.cell(page, "DD").hover()
     ghost = look(page, "DD")
     assert ghost["fill"] == STONE[2] and float(ghost["opacity"]) < 1
     expect(page.locator(".coords .lit")).to_have_count(4)  # D on each edge
     assert page.locator(".coords .lit").all_text_contents() == ["D", "D", "D", "D"]
-    cell(page, "JJ").hover()  # a stone: nothing to play there
+    h.cell(page, "JJ").hover()  # a stone: nothing to play there
     assert look(page, "JJ")["fill"] == STONE[1]
     assert look(page, "DD")["fill"] == TRANSPARENT
 
 
-def test_click_plays_once(live_server: str, page: Page, watch: PageWatch) -> None:
-    tag = open_returning(page, live_server, {**turn_after(*CAPTURE).params, "Wait": "0"}, SET)
+def test_click_plays_once(live_server: str, page: Page, watch: h.PageWatch) -> None:
+    tag = h.open_returning(page, live_server, {**turn_after(*CAPTURE).params, "Wait": "0"}, SET)
     expect(page.locator(".player[data-player='2']")).to_have_attribute("data-turn", "true")
-    cell(page, "MM").click(force=True)  # a stone
-    assert return_loads(page) == []
-    cell(page, "KK").dblclick()  # where a captured stone was
-    cell(page, "AA").click(force=True)
-    expect(cell(page, "KK")).to_have_attribute("data-state", "2")
-    expect(cell(page, "AA")).to_have_attribute("data-state", "0")
+    h.cell(page, "MM").click(force=True)  # a stone
+    assert h.return_loads(page) == []
+    h.cell(page, "KK").dblclick()  # where a captured stone was
+    h.cell(page, "AA").click(force=True)
+    expect(h.cell(page, "KK")).to_have_attribute("data-state", "2")
+    expect(h.cell(page, "AA")).to_have_attribute("data-state", "0")
     expect_stone(page, "KK", 2)
-    expect_single_return(page, live_server, tag, "KK")
+    h.expect_single_return(page, live_server, tag, "KK")
     # The stone played is now the only last move.
     expect(page.locator("[data-last-move]")).to_have_count(1)
-    expect(cell(page, "KK")).to_have_attribute("data-last-move", "2")
+    expect(h.cell(page, "KK")).to_have_attribute("data-last-move", "2")
     expect(page.locator(".last-mark")).to_have_count(1)
     expect(page.locator(".last-mark")).to_have_attribute("data-mark", "2")
     tray = page.evaluate("() => window.tournoyons.tray()")
@@ -328,24 +313,24 @@ def test_click_plays_once(live_server: str, page: Page, watch: PageWatch) -> Non
 
 
 def test_keyboard_arrows_and_enter_play_a_point(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = open_returning(page, live_server, turn_after("JJ").params, SET)
-    press_to(page, cell(page, "AA"), "Tab")
-    press_to(page, cell(page, "JJ"), *["ArrowRight"] * 9, *["ArrowDown"] * 9)
+    tag = h.open_returning(page, live_server, turn_after("JJ").params, SET)
+    h.press_to(page, h.cell(page, "AA"), "Tab")
+    h.press_to(page, h.cell(page, "JJ"), *["ArrowRight"] * 9, *["ArrowDown"] * 9)
     # The focus is drawn, and its coordinates light up.
     assert look(page, "JJ")["stroke"] == FOCUS
     assert page.locator(".coords .lit").all_text_contents() == ["J", "J", "J", "J"]
     page.keyboard.press("Enter")  # a stone: nothing
-    assert return_loads(page) == []
-    press_to(page, cell(page, "II"), "ArrowUp", "ArrowLeft")
+    assert h.return_loads(page) == []
+    h.press_to(page, h.cell(page, "II"), "ArrowUp", "ArrowLeft")
     focused = look(page, "II")
     assert focused["stroke"] == FOCUS and focused["fill"] == STONE[2]
-    press(page, "Enter", "Enter")
+    h.press(page, "Enter", "Enter")
     expect_stone(page, "II", 2)
-    expect_single_return(page, live_server, tag, "II")
+    h.expect_single_return(page, live_server, tag, "II")
     # The edge stops the focus.
-    press_to(page, cell(page, "IA"), *["ArrowUp"] * 12)
+    h.press_to(page, h.cell(page, "IA"), *["ArrowUp"] * 12)
 
 
 # --- bad input, Methods -----------------------------------------------------------------
@@ -365,26 +350,26 @@ BAD_INPUT = [
 
 
 def test_bad_input_shows_an_error_and_still_draws_the_board(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     for params, code in BAD_INPUT:
-        open_with_error(page, live_server, params, SET, code)
+        h.open_with_error(page, live_server, params, SET, code)
         expect(page.locator("[data-board] [data-cell]")).to_have_count(361)
 
 
-def test_bad_tray_takes_no_input(live_server: str, page: Page, watch: PageWatch) -> None:
-    open_page(page, live_server, {"Tray": "12", "Input": "One", "URLReturn": "/return"}, SET)
+def test_bad_tray_takes_no_input(live_server: str, page: Page, watch: h.PageWatch) -> None:
+    h.open_page(page, live_server, {"Tray": "12", "Input": "One", "URLReturn": "/return"}, SET)
     expect(page.locator("[data-playable]")).to_have_count(0)
-    cell(page, "JJ").click(force=True)
-    assert return_loads(page) == []
+    h.cell(page, "JJ").click(force=True)
+    assert h.return_loads(page) == []
 
 
-def test_method_end_and_none(live_server: str, page: Page, watch: PageWatch) -> None:
+def test_method_end_and_none(live_server: str, page: Page, watch: h.PageWatch) -> None:
     tray = tray_with({"JJ": "1", "KK": "2"})
-    open_page(page, live_server, {"Tray": tray, "Method": "End", "Input": "One"}, SET)
+    h.open_page(page, live_server, {"Tray": tray, "Method": "End", "Input": "One"}, SET)
     expect(page.locator("html")).to_have_attribute("data-method", "end")
-    expect_counts(page, {"[data-cell]": 361, "[data-playable]": 0})
-    open_page(
+    h.expect_counts(page, {"[data-cell]": 361, "[data-playable]": 0})
+    h.open_page(
         page,
         live_server,
         {"Tray": tray, "Method": "None", "Input": "One", "Name1": "MissOne", "Gain1": "2"},
@@ -402,35 +387,35 @@ def test_method_end_and_none(live_server: str, page: Page, watch: PageWatch) -> 
 HOT_SEAT = ["JJ", "KK", "JM", "LL", "MM", "AA", "JK", "BA", "JL", "CA", "JN"]
 
 
-def test_hot_seat_game_in_the_tester(live_server: str, page: Page, watch: PageWatch) -> None:
-    frame = start_hot_seat(page, live_server, SET)
+def test_hot_seat_game_in_the_tester(live_server: str, page: Page, watch: h.PageWatch) -> None:
+    frame = h.start_hot_seat(page, live_server, SET)
     html = frame.locator("html")
     # The first stone: only the centre.
     expect(frame.locator("[data-playable='true']")).to_have_count(1)
-    expect(cell(frame, "JJ")).to_have_attribute("data-playable", "true")
+    expect(h.cell(frame, "JJ")).to_have_attribute("data-playable", "true")
 
     for number, value in enumerate(HOT_SEAT, start=1):
         player = "1" if number % 2 else "2"
         expect(html).to_have_attribute("data-input", player)
-        cell(frame, value).click()
+        h.cell(frame, value).click()
         expect(frame.locator("[data-count]")).to_have_text(str(number))
         expect(html).to_have_attribute("data-ready", "true")
-        expect(cell(frame, value)).to_have_attribute("data-last-move", player)
-        assert frame_query(page)[f"Move{player}"] == value
+        expect(h.cell(frame, value)).to_have_attribute("data-last-move", player)
+        assert h.frame_query(page)[f"Move{player}"] == value
         if number == 2:  # player one's second stone: the 5x5 square is forbidden
-            expect_counts(frame, {"[data-state='9']": 23, "[data-state='9'][data-playable]": 0})
+            h.expect_counts(frame, {"[data-state='9']": 23, "[data-state='9'][data-playable]": 0})
         if number == 3:
             expect(frame.locator("[data-state='9']")).to_have_count(0)
         if number == 5:  # MM took KK-LL
             for name in ("KK", "LL"):
-                expect(cell(frame, name)).to_have_attribute("data-state", "0")
+                expect(h.cell(frame, name)).to_have_attribute("data-state", "0")
             expect(frame.locator("[data-gain='1']")).to_have_text("1")
             expect(frame.locator("[data-gain='1'] .pair.taken")).to_have_count(1)
     expect(html).to_have_attribute("data-method", "end")
     column = ["JJ", "JK", "JL", "JM", "JN"]
     expect(frame.locator("[data-state='3']")).to_have_count(5)
     for name in column:
-        expect(cell(frame, name)).to_have_attribute("data-state", "3")
+        expect(h.cell(frame, name)).to_have_attribute("data-state", "3")
     expect(frame.locator("[data-playable='true']")).to_have_count(0)
     assert page.evaluate("() => window.tester.game().over") is True
-    assert values_returned(page) == HOT_SEAT
+    assert h.values_returned(page) == HOT_SEAT

@@ -15,24 +15,7 @@ from collections.abc import Mapping
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import (
-    PageWatch,
-    cell,
-    expect_counts,
-    expect_single_return,
-    frame_query,
-    new_tag,
-    open_page,
-    open_with_error,
-    playable_values,
-    press,
-    press_to,
-    return_loads,
-    sink,
-    start_hot_seat,
-    states,
-    values_returned,
-)
+from tests.browser import helpers as h
 from tournoyons_gui.interfaces.protocol import Player, read_context
 from tournoyons_gui.interfaces.reversi.board import apply_move, build, cell_index, counts, settle
 from tournoyons_gui.interfaces.reversi.rules import ReversiRules
@@ -114,13 +97,13 @@ def open_board(
     return going to the sink with ``tag`` when given."""
     query = {"Name1": "MissOne", "Name2": "MrTwo", **params}
     if tag is not None:
-        query["URLReturn"] = sink(base, tag)
-    open_page(page, base, query, SET, ready)
+        query["URLReturn"] = h.sink(base, tag)
+    h.open_page(page, base, query, SET, ready)
 
 
 def expect_disc(page: Page, name: str, visible: bool) -> None:
     """Assert that cell ``name`` draws a disc (or draws none)."""
-    expect(cell(page, name).locator("use.d")).to_have_css(
+    expect(h.cell(page, name).locator("use.d")).to_have_css(
         "visibility", "visible" if visible else "hidden"
     )
 
@@ -135,12 +118,12 @@ def expect_gains(page: Page, black: int, white: int) -> None:
 
 
 def test_start_position_with_coordinates_counts_and_legal_hints(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     open_board(page, live_server, {"Tray": "Init", "Input": "One"})
     expect(page.locator("html")).to_have_attribute("data-set", "Reversi")
     expect(page.locator("[data-board] [data-cell]")).to_have_count(64)
-    assert states(page) == INIT
+    assert h.states(page) == INIT
     for name, disc in (("D4", True), ("E5", True), ("D5", True), ("E4", True), ("A1", False)):
         expect_disc(page, name, disc)
     expect_gains(page, 2, 2)
@@ -148,11 +131,11 @@ def test_start_position_with_coordinates_counts_and_legal_hints(
     assert sorted(labels) == sorted([*"ABCDEFGH", *"12345678"] * 2)
     expect(page.locator(".rv-coords text").first).to_be_visible()
     # Input: the four legal cells only, each hinted by a small disc of black's colour.
-    assert playable_values(page) == ["D3", "C4", "F5", "E6"]
+    assert h.playable_values(page) == ["D3", "C4", "F5", "E6"]
     expect(page.locator("[data-player='1']")).to_have_attribute("data-turn", "true")
     for name in ("D3", "C4", "F5", "E6"):
         expect_disc(page, name, True)
-        expect(cell(page, name).locator("use.d")).to_have_css("opacity", "0.5")
+        expect(h.cell(page, name).locator("use.d")).to_have_css("opacity", "0.5")
     expect_disc(page, "C3", False)
     expect(page.locator("[data-error]")).to_have_count(0)
     assert page.evaluate("() => window.tournoyons.tray()") == INIT
@@ -160,13 +143,13 @@ def test_start_position_with_coordinates_counts_and_legal_hints(
 
 
 def test_without_input_no_cell_is_hinted_or_playable(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     open_board(page, live_server, {"Tray": AFTER_D3})
-    expect_counts(page, {"[data-playable]": 0, "[data-turn]": 0})
+    h.expect_counts(page, {"[data-playable]": 0, "[data-turn]": 0})
     expect_disc(page, "C4", False)  # a 1 in the Tray, but nobody is asked
-    cell(page, "C4").click(force=True)
-    assert return_loads(page) == []
+    h.cell(page, "C4").click(force=True)
+    assert h.return_loads(page) == []
 
 
 # What the page shows, in the page's own clock, so that a loaded test machine cannot make
@@ -214,7 +197,7 @@ FIRST_LOOK = """
 def test_wait_shows_the_disc_played_then_turns_the_captured(
     live_server: str,
     page: Page,
-    watch: PageWatch,
+    watch: h.PageWatch,
     params: dict[str, str],
     turning: str,
     before: str,
@@ -246,19 +229,19 @@ def test_wait_shows_the_disc_played_then_turns_the_captured(
         "'navigation')[0].domContentLoadedEventStart"
     )
     assert waited >= 1990, waited
-    expect(cell(page, turning)).to_have_attribute("data-state", after)
+    expect(h.cell(page, turning)).to_have_attribute("data-state", after)
     expect_disc(page, turning, True)
     expect_gains(page, *gains[1])
-    assert states(page) == expected
+    assert h.states(page) == expected
 
 
 def test_without_wait_the_captured_disc_turns_at_once(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     open_board(page, live_server, {"Tray": AFTER_D3, "Move2": "D3"})
-    expect(cell(page, "D4")).to_have_attribute("data-state", "4")
-    expect(cell(page, "D4")).to_have_attribute("data-before", "3")
-    assert states(page) == shown(AFTER_D3)
+    expect(h.cell(page, "D4")).to_have_attribute("data-state", "4")
+    expect(h.cell(page, "D4")).to_have_attribute("data-before", "3")
+    assert h.states(page) == shown(AFTER_D3)
     expect_gains(page, 4, 4)
 
 
@@ -266,99 +249,101 @@ def test_without_wait_the_captured_disc_turns_at_once(
 
 
 def test_a_click_lays_the_disc_turns_the_captured_and_returns_once(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = new_tag()
+    tag = h.new_tag()
     open_board(page, live_server, {"Tray": AFTER_D3, "Move2": "D3", "Input": "One"}, tag)
     expected = build(read_context({"tray": AFTER_D3, "input": "One"})).playable
-    assert playable_values(page) == list(expected) == ["C2", "E3", "C4", "C5", "C6", "C7"]
+    assert h.playable_values(page) == list(expected) == ["C2", "E3", "C4", "C5", "C6", "C7"]
     for taken in ("D4", "A1", "F6"):  # a disc, an empty cell, a cell that turns nothing
-        cell(page, taken).click(force=True)
-    assert return_loads(page) == []
+        h.cell(page, taken).click(force=True)
+    assert h.return_loads(page) == []
 
-    cell(page, "C5").dblclick()
+    h.cell(page, "C5").dblclick()
     board, turned = apply_move(settle(AFTER_D3), cell_index("C5") or 0, Player.ONE)
     assert [n for n in ("D4", "D5") if cell_index(n) in turned] == ["D5"]
-    expect(cell(page, "C5")).to_have_attribute("data-state", "3")
-    expect(cell(page, "D5")).to_have_attribute("data-state", "3")
-    expect(cell(page, "D5")).to_have_attribute("data-before", "4")
-    expect(cell(page, "C5")).to_have_attribute("data-last-move", "1")
+    expect(h.cell(page, "C5")).to_have_attribute("data-state", "3")
+    expect(h.cell(page, "D5")).to_have_attribute("data-state", "3")
+    expect(h.cell(page, "D5")).to_have_attribute("data-before", "4")
+    expect(h.cell(page, "C5")).to_have_attribute("data-last-move", "1")
     expect(page.locator("[data-last-move]")).to_have_count(1)
-    assert states(page) == board
+    assert h.states(page) == board
     expect_gains(page, *counts(board))
-    expect_single_return(page, live_server, tag, "C5")
+    h.expect_single_return(page, live_server, tag, "C5")
     assert page.evaluate("() => window.tournoyons.tray()") == board
 
 
 def test_keyboard_arrows_and_enter_play_a_legal_cell(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = new_tag()
+    tag = h.new_tag()
     open_board(page, live_server, {"Tray": "Init", "Input": "One"}, tag)
-    press_to(page, cell(page, "D3"), "Tab")  # the first legal cell
-    expect(cell(page, "D3").locator("rect")).to_have_css("stroke", CURSOR)
-    press_to(page, cell(page, "C3"), "ArrowLeft")
-    expect(cell(page, "C3").locator("rect")).to_have_css("stroke", CURSOR)
-    expect(cell(page, "D3").locator("rect")).not_to_have_css("stroke", CURSOR)
-    press(page, "Enter", "Space")  # not legal: nothing happens
-    assert return_loads(page) == []
-    press_to(page, cell(page, "C1"), *["ArrowUp"] * 3)  # the top edge stops the focus
-    press_to(page, cell(page, "C4"), *["ArrowDown"] * 3)
+    h.press_to(page, h.cell(page, "D3"), "Tab")  # the first legal cell
+    expect(h.cell(page, "D3").locator("rect")).to_have_css("stroke", CURSOR)
+    h.press_to(page, h.cell(page, "C3"), "ArrowLeft")
+    expect(h.cell(page, "C3").locator("rect")).to_have_css("stroke", CURSOR)
+    expect(h.cell(page, "D3").locator("rect")).not_to_have_css("stroke", CURSOR)
+    h.press(page, "Enter", "Space")  # not legal: nothing happens
+    assert h.return_loads(page) == []
+    h.press_to(page, h.cell(page, "C1"), *["ArrowUp"] * 3)  # the top edge stops the focus
+    h.press_to(page, h.cell(page, "C4"), *["ArrowDown"] * 3)
     page.keyboard.press("Enter")
-    expect(cell(page, "C4")).to_have_attribute("data-state", "3")
-    expect(cell(page, "D4")).to_have_attribute("data-state", "3")
-    expect_single_return(page, live_server, tag, "C4")
-    press(page, "ArrowRight", "Enter")
-    assert len(return_loads(page)) == 1
+    expect(h.cell(page, "C4")).to_have_attribute("data-state", "3")
+    expect(h.cell(page, "D4")).to_have_attribute("data-state", "3")
+    h.expect_single_return(page, live_server, tag, "C4")
+    h.press(page, "ArrowRight", "Enter")
+    assert len(h.return_loads(page)) == 1
 
 
 def test_the_cell_under_the_pointer_is_shown(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     open_board(page, live_server, {"Tray": "Init", "Input": "Two"})
-    rect = cell(page, "F4").locator("rect")
+    rect = h.cell(page, "F4").locator("rect")
     idle = rect.evaluate("e => getComputedStyle(e).fill")
-    cell(page, "F4").hover()
+    h.cell(page, "F4").hover()
     expect(rect).not_to_have_css("fill", idle)
-    expect(cell(page, "F4").locator("use.d")).not_to_have_css("opacity", "0.5")
+    expect(h.cell(page, "F4").locator("use.d")).not_to_have_css("opacity", "0.5")
 
 
 def test_the_pass_control_is_the_only_input_and_returns_xx_once(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = new_tag()
+    tag = h.new_tag()
     open_board(page, live_server, {**MUST_PASS, "Legend": "Je passe"}, tag)
     button = page.locator(".rv-side[data-side='1'] button[data-value='XX']")
     expect(button).to_be_visible()
     expect(button).to_be_enabled()
     expect(button).to_have_text("Je passe")
-    assert playable_values(page) == ["XX"]
-    expect_counts(page, {"[data-cell][data-playable]": 0, "button[data-value]": 1})
-    cell(page, "H8").click(force=True)
-    assert return_loads(page) == []
+    assert h.playable_values(page) == ["XX"]
+    h.expect_counts(page, {"[data-cell][data-playable]": 0, "button[data-value]": 1})
+    h.cell(page, "H8").click(force=True)
+    assert h.return_loads(page) == []
 
     button.dblclick()
-    expect_single_return(page, live_server, tag, "XX")
+    h.expect_single_return(page, live_server, tag, "XX")
     expect(button).to_be_hidden()
     expect(page.locator(".rv-side[data-side='1'] .rv-passed")).to_be_visible()
-    assert states(page) == shown(MUST_PASS["Tray"])
+    assert h.states(page) == shown(MUST_PASS["Tray"])
 
 
 def test_the_pass_without_legend_is_a_symbol_played_by_keyboard(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = new_tag()
+    tag = h.new_tag()
     open_board(page, live_server, MUST_PASS, tag)
     button = page.locator("button[data-value='XX']")
     expect(button).to_have_attribute("aria-label", "XX")
     expect(button).to_have_text("")
     expect(button.locator("svg")).to_be_visible()
-    press_to(page, button, "Tab")
+    h.press_to(page, button, "Tab")
     page.keyboard.press("Enter")
-    expect_single_return(page, live_server, tag, "XX")
+    h.expect_single_return(page, live_server, tag, "XX")
 
 
-def test_a_move_xx_shows_that_players_pass(live_server: str, page: Page, watch: PageWatch) -> None:
+def test_a_move_xx_shows_that_players_pass(
+    live_server: str, page: Page, watch: h.PageWatch
+) -> None:
     open_board(page, live_server, {**AFTER_PASS, "Legend": "Les noirs passent"})
     expect(page.locator(".rv-side[data-side='1']")).to_have_attribute("data-passed", "true")
     expect(page.locator(".rv-side[data-side='1'] .rv-passed")).to_be_visible()
@@ -366,7 +351,7 @@ def test_a_move_xx_shows_that_players_pass(live_server: str, page: Page, watch: 
     expect(page.locator("[data-last-move]")).to_have_count(0)
     expect(page.locator("[data-legend]")).to_have_text("Les noirs passent")
     # White, asked next, has its legal cells from the hints and no pass control.
-    assert playable_values(page) == [
+    assert h.playable_values(page) == [
         n
         for n, c in zip(
             (f"{col}{row}" for row in range(1, 9) for col in "ABCDEFGH"),
@@ -383,25 +368,25 @@ def test_a_move_xx_shows_that_players_pass(live_server: str, page: Page, watch: 
 
 @pytest.mark.parametrize("tray", ["0" * 63, "5" + "0" * 63, "abc"])
 def test_bad_tray_shows_an_error_and_takes_no_input(
-    live_server: str, page: Page, watch: PageWatch, tray: str
+    live_server: str, page: Page, watch: h.PageWatch, tray: str
 ) -> None:
-    open_with_error(page, live_server, {"Tray": tray, "Input": "One"}, SET, "tray")
+    h.open_with_error(page, live_server, {"Tray": tray, "Input": "One"}, SET, "tray")
     expect(page.locator("[data-board] [data-cell]")).to_have_count(64)
     expect(page.locator("[data-playable]")).to_have_count(0)
-    cell(page, "D3").click(force=True)
-    assert return_loads(page) == []
+    h.cell(page, "D3").click(force=True)
+    assert h.return_loads(page) == []
 
 
 def test_bad_move_is_an_error_and_not_marked(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    open_with_error(page, live_server, {"Tray": "Init", "Move1": "D4"}, SET, "move1")
-    assert states(page) == INIT  # the move is not drawn
+    h.open_with_error(page, live_server, {"Tray": "Init", "Move1": "D4"}, SET, "move1")
+    assert h.states(page) == INIT  # the move is not drawn
     expect(page.locator("[data-last-move]")).to_have_count(0)
 
 
 def test_end_shows_the_winner_and_none_shows_no_board(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     end = rules_pages(PASSING_GAME)[-1]
     assert end["Method"] == "End"
@@ -423,24 +408,24 @@ def test_end_shows_the_winner_and_none_shows_no_board(
 
 
 def test_webtest_hands_input_to_the_player_to_move(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = new_tag()
+    tag = h.new_tag()
     open_board(page, live_server, {"Tray": AFTER_D3, "WebTest": "yes"}, tag)
     expect(page.locator("[data-playable]")).to_have_count(0)
     page.locator("[data-webtest='play']").click()
-    assert playable_values(page) == ["C2", "E3", "C4", "C5", "C6", "C7"]
-    cell(page, "E3").click()
-    expect_single_return(page, live_server, tag, "E3")
+    assert h.playable_values(page) == ["C2", "E3", "C4", "C5", "C6", "C7"]
+    h.cell(page, "E3").click()
+    h.expect_single_return(page, live_server, tag, "E3")
 
 
 # --- a whole game through the tester ------------------------------------------------------
 
 
 def test_hot_seat_game_with_passes_through_the_tester(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    frame = start_hot_seat(page, live_server, SET)
+    frame = h.start_hot_seat(page, live_server, SET)
     html = frame.locator("html")
     pages = rules_pages(PASSING_GAME)
     log = page.locator("#log li")
@@ -468,7 +453,7 @@ def test_hot_seat_game_with_passes_through_the_tester(
             "passed": [player] if move == "XX" else [],
             "gains": [str(black), str(white)],
         }, number
-        query = frame_query(page)
+        query = h.frame_query(page)
         assert query["Tray"] == params["Tray"] and query[f"Move{player}"] == move
         expect(log).to_have_count(number)
 
@@ -476,4 +461,4 @@ def test_hot_seat_game_with_passes_through_the_tester(
     expect(frame.locator(".rv")).to_have_attribute("data-winner", "2")
     expect(frame.locator("[data-playable='true']")).to_have_count(0)
     assert page.evaluate("() => window.tester.game().over") is True
-    assert values_returned(page) == PASSING_GAME
+    assert h.values_returned(page) == PASSING_GAME
