@@ -30,7 +30,14 @@ from typing import Any
 
 import httpx
 
-from tournoyons_gui.arbitre.calls import MAX_BODY, MAX_REDIRECTS, Note, engine_url, note
+from tournoyons_gui.arbitre.calls import (
+    MAX_BODY,
+    MAX_REDIRECTS,
+    Note,
+    engine_url,
+    host_allowed,
+    note,
+)
 from tournoyons_gui.arbitre.store import new_id
 from tournoyons_gui.interfaces.plugin import (
     ArbitreRules,
@@ -210,6 +217,7 @@ class AddedRules:
         return_url: str,
         timeout: float,
         log: list[Note],
+        allowed_hosts: frozenset[str] | None = None,
     ) -> Turn:
         """Send ``moves`` to the referee and return the turn after them; raise
         :class:`RefereeFailed` (the game then ends with Status 9). ``log`` gets the request,
@@ -231,7 +239,7 @@ class AddedRules:
         log.append(note("referee", url[:8192]))
         try:
             async with asyncio.timeout(timeout):
-                query = await _follow(client, url, return_url, log, timeout)
+                query = await _follow(client, url, return_url, log, timeout, allowed_hosts)
         except TimeoutError:
             raise RefereeFailed(f"the referee gave no verdict within {timeout:g} s") from None
         except httpx.TimeoutException:
@@ -256,6 +264,9 @@ class AddedRules:
         new["method"] = returned.get("method", _text(state.get("method")))[:40]
         for player, value in moves.items():
             new[f"move{int(player)}"] = value
+        if code == 5 and len(moves) > 1:
+            reason = " ".join(tray.split())[:200]
+            raise RefereeFailed(f"the referee found an error in a round of both: {reason}")
         if code == 5:
             new["reason"] = " ".join(tray.split())[:200]
         else:
@@ -269,7 +280,12 @@ _REDIRECTS = (301, 302, 303, 307, 308)
 
 
 async def _follow(
-    client: httpx.AsyncClient, url: str, return_url: str, log: list[Note], timeout: float
+    client: httpx.AsyncClient,
+    url: str,
+    return_url: str,
+    log: list[Note],
+    timeout: float,
+    allowed_hosts: frozenset[str] | None = None,
 ) -> str:
     """GET ``url``, following redirects, until one names ``return_url``; return that URL's
     query. Raises :class:`RefereeFailed`."""
@@ -295,6 +311,8 @@ async def _follow(
                     return query
                 if urllib.parse.urlsplit(url).scheme not in ("http", "https"):
                     raise RefereeFailed("the referee redirected to a non-http URL")
+                if not host_allowed(url, allowed_hosts):
+                    raise RefereeFailed("the referee redirected to a host not allowed here")
                 log.append(note("redirect", url[:500]))
                 continue
             if answer.status_code != 200:

@@ -128,7 +128,7 @@ class BotCaller:
             return self._fail("illegal", "the bot's answer is over 64 KiB", started, log)
         try:
             decoded = json.loads(body.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
+        except (UnicodeDecodeError, ValueError, RecursionError):
             return self._fail("illegal", "the bot's answer is not JSON", started, log)
         if not isinstance(decoded, dict) or "play" not in decoded:
             return self._fail("illegal", 'the bot\'s answer has no "play"', started, log)

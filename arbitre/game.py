@@ -8,8 +8,10 @@ values are applied in player order, each move saved with its exchanges in one tr
 (``moves`` has a unique ``(game, number)``), and only then published to watchers. At the
 end each engine gets its final call with its ``Status`` (section 1.2, decision 10).
 
-A server stopped mid-game does not resume it: on restart :meth:`Arbitre.recover` ends every
-game still marked in progress as interrupted, and its engines get ``Status=9`` (decision 11).
+A game survives its driver: a server stopped or killed mid-game leaves it in progress, and
+the restarted server, or another worker of the same database, takes it over from its last
+recorded move (:meth:`Arbitre.scan`). Only a game whose Set is no longer served is ended as
+interrupted, its engines getting ``Status=9`` (decision 11, :meth:`Arbitre.recover`).
 """
 
 from __future__ import annotations
@@ -21,12 +23,13 @@ import logging
 import random
 import time
 import urllib.parse
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 from sqlalchemy import select
+from sqlalchemy.exc import InterfaceError, OperationalError, SQLAlchemyError
 
 from tournoyons_gui.arbitre.added import AddedRules, AddedSet, RefereeFailed, check_added_name
 from tournoyons_gui.arbitre.botsarena import BotCaller
@@ -49,6 +52,7 @@ from tournoyons_gui.arbitre.store import (
     MoveRow,
     SeatRow,
     Store,
+    aware,
     new_id,
     now,
 )
@@ -64,6 +68,8 @@ KINDS = ("person", "builtin", "engine", "botsarena")
 MIN_TIMEOUT, MAX_TIMEOUT, DEFAULT_TIMEOUT = 4, 54, 20
 #: botsarena's own limit for a bot's answer, our default (engine protocol section 4).
 DEFAULT_BOT_TIMEOUT = 10
+#: The answer of a seat no longer waited for, another seat of the step having failed.
+UNNEEDED = "unneeded"
 #: Games a scan takes at a time before letting the other workers take theirs.
 SCAN_BATCH = 2
 
@@ -225,7 +231,9 @@ class Arbitre:
             # Several workers: the store says which callback came first, wherever it came.
             self.callbacks.record = self._record_answer
             self.callbacks.relay = self._relay_answer
-        self.caller = EngineCaller(self.callbacks, self.referee_url, transport)
+        self.caller = EngineCaller(
+            self.callbacks, self.referee_url, transport, allowed_hosts=engine_hosts
+        )
         self.bots = BotCaller(self.caller.client)
         self.added: dict[str, AddedSet] = {}
         self.bus: Bus = (
@@ -259,9 +267,10 @@ class Arbitre:
         while True:
             await asyncio.sleep(self.lease_seconds / 3)
             try:
-                await self.store.renew(self.worker, self.lease_seconds)
+                await self.store.renew(self.worker, self.lease_seconds, list(self.tasks))
             except Exception:
                 log.exception("renewing the leases")
+            await self.bus.check()
 
     async def _scan(self) -> None:
         while True:
@@ -632,20 +641,29 @@ class Arbitre:
             raise
         except LeaseLost:
             log.warning("game %s: its lease was lost; another worker drives it", game_id)
+        except (OperationalError, InterfaceError, OSError) as failed:
+            # The database (or the network to it) failed, not the game: give the game up; a
+            # scan takes it over from its last recorded move once the database answers.
+            log.warning("game %s: given up for now (%s)", game_id, type(failed).__name__)
+            with contextlib.suppress(SQLAlchemyError, OSError):
+                await self.store.release_game(game_id, self.worker)
         except Exception:
             log.exception("game %s failed", game_id)
-            found = await self.store.game(game_id)
-            if found is not None and found[0].status == "playing":
-                game, seats = found
-                await self._finish(
-                    game,
-                    seats,
-                    None,
-                    turn_from(game.turn),
-                    None,
-                    "the Arbitre failed on this game",
-                    error=True,
-                )
+            try:
+                found = await self.store.game(game_id)
+                if found is not None and found[0].status == "playing":
+                    game, seats = found
+                    await self._finish(
+                        game,
+                        seats,
+                        None,
+                        turn_from(game.turn),
+                        None,
+                        "the Arbitre failed on this game",
+                        error=True,
+                    )
+            except (SQLAlchemyError, OSError):
+                log.exception("game %s could not be ended", game_id)
 
     async def _play(self, game_id: str) -> None:
         found = await self.store.game(game_id)
@@ -667,15 +685,17 @@ class Arbitre:
             asked = rules.asked(turn.state)
             if not asked:
                 raise RuntimeError("the rules ask nobody in a game not over")
-            answers = await asyncio.gather(
-                *(
+            answers = await self._ask_all(
+                [
                     self._ask(game, seats, p, rules, interface, turn, number + 1, options)
                     for p in asked
-                )
+                ]
             )
             values: dict[Player, str] = {}
             failed: list[tuple[Player, _Answer]] = []
             for player, answer in zip(asked, answers, strict=True):
+                if answer.error == UNNEEDED:
+                    continue
                 if answer.value is None:
                     failed.append((player, answer))
                     continue
@@ -735,6 +755,27 @@ class Arbitre:
                     game, rules, number, int(player) - 1, values[player], turn, answer, own
                 )
                 await self.hub.publish(game.id, {"moves": number, "over": False})
+
+    @staticmethod
+    async def _ask_all(asks: list[Coroutine[Any, Any, _Answer]]) -> list[_Answer]:
+        """Ask every seat of a step at once; once one has failed (late, unreachable ...),
+        stop waiting for the others (a person with no time limit, facing an engine that
+        cannot be reached, would hold the game forever): their answer is :data:`UNNEEDED`."""
+        tasks = [asyncio.create_task(ask) for ask in asks]
+        waiting: set[asyncio.Task[_Answer]] = set(tasks)
+        while waiting:
+            done, waiting = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            if waiting and any(t.result().value is None for t in done):
+                for task in waiting:
+                    task.cancel()
+                await asyncio.gather(*waiting, return_exceptions=True)
+                break
+        return [
+            t.result()
+            if t.done() and not t.cancelled()
+            else _Answer(None, UNNEEDED, "not needed: another seat failed in this step")
+            for t in tasks
+        ]
 
     async def _ask(
         self,
@@ -831,6 +872,7 @@ class Arbitre:
                 return_url=self.added_return_url,
                 timeout=float(options.timeout + 5),
                 log=logs,
+                allowed_hosts=self.engine_hosts,
             )
         except RefereeFailed as failed:
             seat = int(sorted(values)[0]) - 1
@@ -912,6 +954,10 @@ class Arbitre:
                     if row is not None and row.value is not None and not future.done():
                         future.set_result(row.value)
             if not future.done():
+                row = await self.store.pending(seat.token, str(number))
+                if row is not None and row.value is not None:
+                    future.set_result(row.value)  # taken in time, whoever took it
+            if not future.done():
                 return _Answer(
                     None,
                     "late",
@@ -937,7 +983,7 @@ class Arbitre:
             rules, state, player = asked.rules, asked.state, Player(asked.seat + 1)
         else:
             row = await self.store.pending(token, move_id)
-            if row is None or row.value is not None or row.expires_at < now():
+            if row is None or row.value is not None or aware(row.expires_at) < now():
                 return 404, "no move is asked of this seat now"
             found = await self.store.game(row.game_id)
             interface = await self.find_set(found[0].set_name) if found else None
@@ -1055,8 +1101,8 @@ class Arbitre:
             row = await session.get(GameRow, game.id, with_for_update=True)
             if row is None or row.status != "playing":
                 return
-            if row.lease_owner not in (None, self.worker):
-                return  # another worker drives it now
+            if row.lease_owner != self.worker:
+                return  # another worker drives it now (or nobody: it will be taken over)
             row.lease_owner, row.lease_until = None, None
             row.status = status
             row.winner = (
@@ -1094,6 +1140,7 @@ class Arbitre:
             asked = self.persons.get(seat.token)
             if asked is not None and not asked.future.done():
                 asked.future.cancel()
+        await self.store.drop_pending(game.id)  # its asks are over; a late answer gets 404
         await self.hub.publish(game.id, {"moves": game.moves, "over": True})
         if game.tournament_id is not None:
             await self.nudge()  # its tournament's next game may start now

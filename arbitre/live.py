@@ -50,6 +50,9 @@ class Bus:
     async def send(self, message: dict[str, Any]) -> None:
         """Send ``message`` to the other workers (none here)."""
 
+    async def check(self) -> None:
+        """Listen again if the connection was lost (called now and then)."""
+
     async def close(self) -> None:
         """Stop listening."""
 
@@ -60,7 +63,8 @@ class LocalBus(Bus):
 
 class PgBus(Bus):
     """PostgreSQL ``LISTEN``/``NOTIFY`` through two asyncpg connections of its own (one
-    listens, one sends), reconnected when lost. ``dsn``: ``postgresql://user@host/db``."""
+    listens, one sends), reconnected when lost (the sender on its next message, the
+    listener at the next :meth:`check`). ``dsn``: ``postgresql://user@host/db``."""
 
     def __init__(self, worker: str, dsn: str) -> None:
         super().__init__(worker)
@@ -78,10 +82,25 @@ class PgBus(Bus):
         self._listener = await asyncpg.connect(self.dsn)
         await self._listener.add_listener(CHANNEL, self._heard)
 
+    async def check(self) -> None:
+        """Reconnect and ``LISTEN`` again when the listening connection was lost (a
+        PostgreSQL restart); a failure is logged and tried again at the next check."""
+        import asyncpg
+
+        if self._listener is not None and not self._listener.is_closed():
+            return
+        try:
+            self._listener = await asyncpg.connect(self.dsn)
+            await self._listener.add_listener(CHANNEL, self._heard)
+            log.info("bus: listening again")
+        except (OSError, asyncpg.PostgresError) as failed:
+            self._listener = None
+            log.warning("bus: cannot listen: %s", failed)
+
     def _heard(self, _connection: Any, _pid: int, _channel: str, payload: str) -> None:
         try:
             message = json.loads(payload)
-        except ValueError:
+        except (ValueError, RecursionError):
             return
         if not isinstance(message, dict) or message.get("from") == self.worker:
             return

@@ -25,6 +25,7 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -79,6 +80,11 @@ def now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
+def aware(moment: dt.datetime) -> dt.datetime:
+    """Return ``moment`` with its time zone: SQLite gives back UTC times without one."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
+
+
 def database_url(value: str | None) -> str:
     """Return the SQLAlchemy async URL for ``--database``.
 
@@ -123,6 +129,10 @@ class GameRow(Base):
     """
 
     __tablename__ = "games"
+    # A tournament's pairing is played once, whichever worker schedules it.
+    __table_args__ = (
+        Index("ix_games_tournament_pairing", "tournament_id", "pairing", unique=True),
+    )
     id: Mapped[str] = mapped_column(String(12), primary_key=True)
     set_name: Mapped[str] = mapped_column(String(40), index=True)
     status: Mapped[str] = mapped_column(String(16), index=True)
@@ -255,7 +265,7 @@ class EngineRow(Base):
     """``engines``: a registered engine. ``id`` is its permanent opaque id (what opponents
     receive as ``Opponent``, decision 27); ``sets`` the Sets it plays (canonical names);
     ``poker_level2`` whether it plays Poker at level 2; ``retired`` engines keep their
-    records but enter no new tournament."""
+    records but enter no new tournament; ``secret`` its edit token."""
 
     __tablename__ = "engines"
     id: Mapped[str] = mapped_column(String(12), primary_key=True)
@@ -265,6 +275,9 @@ class EngineRow(Base):
     poker_level2: Mapped[bool] = mapped_column(Boolean, default=False)
     retired: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    #: The edit token given to whoever registered it: needed to change or retire it (the
+    #: id is public: opponents receive it as ``Opponent``).
+    secret: Mapped[str] = mapped_column(String(32), default="")
 
 
 class TournamentRow(Base):
@@ -328,6 +341,10 @@ MIGRATIONS: dict[int, Sequence[str]] = {
         "ALTER TABLE games ADD COLUMN entrant1 INTEGER",
         "ALTER TABLE games ADD COLUMN entrant2 INTEGER",
         "ALTER TABLE seats ADD COLUMN registration VARCHAR(12) NOT NULL DEFAULT ''",
+        "CREATE INDEX IF NOT EXISTS ix_games_lease_until ON games (lease_until)",
+        "CREATE INDEX IF NOT EXISTS ix_games_tournament_id ON games (tournament_id)",
+        "CREATE UNIQUE INDEX IF NOT EXISTS ix_games_tournament_pairing"
+        " ON games (tournament_id, pairing)",
     )
 }
 
@@ -517,14 +534,27 @@ class Store:
             )
             return getattr(done, "rowcount", 0) == 1
 
-    async def renew(self, owner: str, seconds: float) -> None:
-        """Extend every lease ``owner`` holds (games and tournaments)."""
+    async def renew(self, owner: str, seconds: float, games: Sequence[str]) -> None:
+        """Extend the leases ``owner`` holds on ``games`` (those it drives now: a game whose
+        driver died is left to expire, and be taken over)."""
+        if not games:
+            return
         until = now() + dt.timedelta(seconds=seconds)
         async with self.session() as session:
-            for table in (GameRow, TournamentRow):
-                await session.execute(
-                    update(table).where(table.lease_owner == owner).values(lease_until=until)
-                )
+            await session.execute(
+                update(GameRow)
+                .where(GameRow.lease_owner == owner, GameRow.id.in_(list(games)))
+                .values(lease_until=until)
+            )
+
+    async def release_game(self, game_id: str, owner: str) -> None:
+        """Give up ``owner``'s lease of one game (another worker may take it at once)."""
+        async with self.session() as session:
+            await session.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id, GameRow.lease_owner == owner)
+                .values(lease_owner=None, lease_until=None)
+            )
 
     async def release(self, owner: str) -> None:
         """Give up every lease ``owner`` holds (another worker may take them at once)."""

@@ -3,9 +3,10 @@
 Routes:
 
 - ``POST /api/engines`` (``{"name", "url", "sets": [...], "poker_level2"}``) -> 201 the
-  engine; ``GET /api/engines``; ``GET /api/engines/<id>`` (its record: games, results per
-  Set and per opponent, rating over time); ``POST /api/engines/<id>`` (any of ``name``,
-  ``url``, ``sets``, ``poker_level2``, ``retired``).
+  engine and its ``edit_token`` (shown this once); ``GET /api/engines``; ``GET
+  /api/engines/<id>`` (its record: games, results per Set and per opponent, rating over
+  time); ``POST /api/engines/<id>`` (``token`` and any of ``name``, ``url``, ``sets``,
+  ``poker_level2``, ``retired``; 403 without the right token).
 - ``POST /api/tournaments`` (``{"set", "entrants": [{"kind", "engine", "name"}], "format",
   "games", "rounds", "concurrency", "options", "name"}``) -> 201 ``{"id", "urls"}``;
   ``GET /api/tournaments``; ``GET /api/tournaments/<id>`` = ``/tournaments/<id>.json``.
@@ -31,6 +32,7 @@ from tournoyons_gui.arbitre.game import GameError, Options
 from tournoyons_gui.arbitre.standings import standings_csv
 from tournoyons_gui.arbitre.store import EngineRow
 from tournoyons_gui.arbitre.tournaments import (
+    WRONG_TOKEN,
     EntrantSpec,
     TournamentError,
     Tournaments,
@@ -91,7 +93,7 @@ async def _json(request: Request) -> Any:
             raise TournamentError(f"request body over {MAX_BODY} bytes")
     try:
         return json.loads(body or b"null")
-    except ValueError:
+    except (ValueError, RecursionError):
         raise TournamentError("the body is not JSON") from None
 
 
@@ -139,7 +141,8 @@ class TournamentApi:
             )
         except TournamentError as refused:
             return JSONResponse({"error": str(refused)}, 400)
-        return JSONResponse(engine_json(row), 201)
+        # The edit token is shown once, to whoever registered the engine.
+        return JSONResponse({**engine_json(row), "edit_token": row.secret}, 201)
 
     async def engine(self, request: Request) -> Response:
         """``GET``: an engine's record; ``POST``: change its registration."""
@@ -165,9 +168,12 @@ class TournamentApi:
                     if not isinstance(data[name], bool):
                         raise TournamentError(f"{name} is true or false")
                     changes[name] = data[name]
-            row = await service.update(engine_id, **changes)
+            token = data.get("token")
+            row = await service.update(
+                engine_id, token=token if isinstance(token, str) else "", **changes
+            )
         except TournamentError as refused:
-            status = 404 if str(refused) == "no such engine" else 400
+            status = {"no such engine": 404, WRONG_TOKEN: 403}.get(str(refused), 400)
             return JSONResponse({"error": str(refused)}, status)
         return JSONResponse(engine_json(row))
 

@@ -33,6 +33,7 @@ from tournoyons_gui.arbitre.game import Arbitre, GameError
 from tournoyons_gui.arbitre.tournament_api import read_options
 from tournoyons_gui.arbitre.tournaments import (
     FORMATS,
+    WRONG_TOKEN,
     EntrantSpec,
     TournamentError,
     Tournaments,
@@ -243,7 +244,10 @@ class TournamentPages:
             )
         except TournamentError as refused:
             return await self._engines_page(values, str(refused), 400)
-        return RedirectResponse(f"/engines/{urllib.parse.quote(row.id)}", 303)
+        # The edit token, in the page's address: the person who registered keeps it (a
+        # bookmark); nobody else can change or retire the engine.
+        query = urllib.parse.urlencode({"token": row.secret})
+        return RedirectResponse(f"/engines/{urllib.parse.quote(row.id)}?{query}", 303)
 
     async def _engines_page(self, values: Mapping[str, Any], error: str, status: int) -> Response:
         return self._html(
@@ -260,17 +264,21 @@ class TournamentPages:
         engine_id = request.path_params["engine_id"]
         service = self.holder()
         if request.method == "GET":
-            return await self._engine_page(engine_id, None, "", 200)
+            token = request.query_params.get("token", "")[:40]
+            return await self._engine_page(engine_id, None, "", 200, token)
         values: dict[str, Any] | None = None
+        token = ""
         try:
             pairs = await _form(request)
             action = dict(pairs).get("action", "edit")
+            token = dict(pairs).get("token", "")[:40]
             if action in ("retire", "unretire"):
-                await service.update(engine_id, retired=action == "retire")
+                await service.update(engine_id, token=token, retired=action == "retire")
             elif action == "edit":
                 values = _engine_values(pairs)
                 await service.update(
                     engine_id,
+                    token=token,
                     name=values["name"],
                     url=values["url"],
                     sets=values["sets"],
@@ -281,11 +289,18 @@ class TournamentPages:
         except TournamentError as refused:
             if str(refused) == "no such engine":
                 return self._html("arbitre/missing.html", 404)
-            return await self._engine_page(engine_id, values, str(refused), 400)
-        return RedirectResponse(f"/engines/{urllib.parse.quote(engine_id)}", 303)
+            status = 403 if str(refused) == WRONG_TOKEN else 400
+            return await self._engine_page(engine_id, values, str(refused), status, token)
+        query = urllib.parse.urlencode({"token": token})
+        return RedirectResponse(f"/engines/{urllib.parse.quote(engine_id)}?{query}", 303)
 
     async def _engine_page(
-        self, engine_id: str, values: Mapping[str, Any] | None, error: str, status: int
+        self,
+        engine_id: str,
+        values: Mapping[str, Any] | None,
+        error: str,
+        status: int,
+        token: str = "",
     ) -> Response:
         record = await self.holder().engine_record(engine_id)
         if record is None:
@@ -307,6 +322,7 @@ class TournamentPages:
             sets=await self._set_names(),
             values=values,
             error=error,
+            token=token,
         )
 
     # --- tournaments ---------------------------------------------------------------------

@@ -20,12 +20,14 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import re
+import secrets
 import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import or_, select, update
+from sqlalchemy.exc import IntegrityError
 
 from tournoyons_gui.arbitre.calls import check_engine_url
 from tournoyons_gui.arbitre.game import Arbitre, GameError, Options, PlayedSet, SeatSpec
@@ -59,6 +61,8 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 FORMATS = ("round-robin", "swiss")
+#: The error of a change asked without the engine's edit token.
+WRONG_TOKEN = "wrong edit token"
 MAX_ENTRANTS = 64
 #: Swiss pairings of round ``r`` are numbered ``r * ROUND_STRIDE + board``.
 ROUND_STRIDE = 1000
@@ -140,8 +144,10 @@ class Tournaments:
     async def register(
         self, name: str, url: str, sets: Sequence[str], *, poker_level2: bool = False
     ) -> EngineRow:
-        """Register an engine; return it. Raises :class:`TournamentError` for a name taken
-        or malformed, a URL an engine may not have (decision 13), an unknown Set."""
+        """Register an engine; return it, with its edit token (``secret``: to be given to
+        whoever registered it, and to nobody else). Raises :class:`TournamentError` for a
+        name taken or malformed, a URL an engine may not have (decision 13), an unknown
+        Set."""
         row = EngineRow(
             id=new_id(10),
             name=self._check_name(name),
@@ -150,6 +156,7 @@ class Tournaments:
             poker_level2=poker_level2,
             retired=False,
             created_at=now(),
+            secret=new_id(26),
         )
         async with self.store.sessions() as session:
             taken = await session.scalar(
@@ -168,19 +175,25 @@ class Tournaments:
         self,
         engine_id: str,
         *,
+        token: str,
         name: str | None = None,
         url: str | None = None,
         sets: Sequence[str] | None = None,
         poker_level2: bool | None = None,
         retired: bool | None = None,
     ) -> EngineRow:
-        """Change a registration (its id, what opponents know it by, never changes)."""
+        """Change a registration (its id, what opponents know it by, never changes); only
+        with its edit ``token`` (:class:`TournamentError` "wrong edit token" otherwise)."""
         checked_sets = await self._check_sets(sets) if sets is not None else None
         try:
             async with self.store.session() as session:
                 row = await session.get(EngineRow, engine_id)
                 if row is None:
                     raise TournamentError("no such engine")
+                if not row.secret or not secrets.compare_digest(
+                    token.encode("utf-8", "replace"), row.secret.encode()
+                ):
+                    raise TournamentError(WRONG_TOKEN)
                 if name is not None:
                     row.name = self._check_name(name)
                 if url is not None:
@@ -219,7 +232,9 @@ class Tournaments:
             found = await session.scalar(select(EngineRow).where(EngineRow.url == url).limit(1))
         if found is not None:
             if set_name not in found.sets:
-                found = await self.update(found.id, sets=[*found.sets, set_name])
+                found = await self.update(
+                    found.id, token=found.secret, sets=[*found.sets, set_name]
+                )
             return found
         host = urllib.parse.urlsplit(url).hostname or "engine"
         path = urllib.parse.urlsplit(url).path.strip("/").replace("/", "-")
@@ -537,6 +552,10 @@ class Tournaments:
         except GameError as refused:
             log.error("tournament %s: game %d cannot be made: %s", row.id, index, refused)
             raise
+        except IntegrityError:
+            # Made meanwhile by another worker that scheduled this tournament (a lease that
+            # ran out while it worked): the unique (tournament, pairing) keeps one.
+            log.info("tournament %s: game %d was already made", row.id, index)
 
     async def _level2(self, entrant: EntrantRow) -> bool:
         if entrant.kind == "builtin":

@@ -52,6 +52,8 @@ __all__ = ["ArbitreWeb"]
 log = logging.getLogger(__name__)
 
 MAX_FORM = 16 * 1024
+#: What stays literal when a ReturnURL is put in a Location header (the rest is escaped).
+_URL_SAFE = ":/?#[]@!$&'()*+,;=%~-._"
 #: What the moves list and the record show for a value while the game hides information.
 HIDDEN = "?"
 PER_PAGE = 25
@@ -185,7 +187,7 @@ class ArbitreWeb:
     async def api_create(self, request: Request) -> Response:
         """``POST /api/games``: start a game; 201 with its id, URLs and person seat URLs."""
         try:
-            data = json.loads(await _body(request, MAX_FORM) or b"null")
+            data = _json(await _body(request, MAX_FORM))
             if not isinstance(data, dict):
                 raise GameError("send a JSON object {set, seats, options}")
             raw_seats = data.get("seats")
@@ -513,7 +515,7 @@ class ArbitreWeb:
         if interface is None or engine is None or interface.botsarena is None:
             return JSONResponse({"error": "no such botsarena bot"}, 404)
         try:
-            message = json.loads(await _body(request, MAX_FORM))
+            message = _json(await _body(request, MAX_FORM))
             answer = answer_message(interface.botsarena, engine, name, message)
         except (GameError, ValueError, IllegalMove) as refused:
             return JSONResponse({"error": str(refused)[:300]}, 400)
@@ -562,7 +564,13 @@ class ArbitreWeb:
                 answer=back,
                 set_name=interface.name,
             )
-        location = engine_url(target, back)
+        if not call.game or not call.move_id:
+            # A referee answers a move of a game: no redirect for anything else (it would
+            # make this server an open redirect).
+            return self._referee_page(
+                400, error="give Game and MoveId", answer=back, set_name=interface.name
+            )
+        location = engine_url(urllib.parse.quote(target, safe=_URL_SAFE), back)
         return self._referee_page(
             303,
             location=location,
@@ -623,7 +631,7 @@ class ArbitreWeb:
         """``POST /api/sets`` (JSON ``{"name", "interface_url", "referee_url",
         "start_tray", "simultaneous"}``): add a game; 201 ``{"name", "key"}`` or 400."""
         try:
-            data = json.loads(await _body(request, MAX_FORM) or b"null")
+            data = _json(await _body(request, MAX_FORM))
             if not isinstance(data, dict):
                 raise GameError("send a JSON object {name, interface_url, referee_url}")
             added = await self.arbitre.add_set(
@@ -767,6 +775,15 @@ def _int(raw: Any, default: int, name: str, *, strict: bool = True) -> int:
         if strict:
             raise GameError(f"{name} is a whole number") from None
         return default
+
+
+def _json(body: bytes) -> Any:
+    """Decode a JSON request body (empty: ``null``); raise :class:`GameError` when it is not
+    JSON, nested too deep included."""
+    try:
+        return json.loads(body or b"null")
+    except (ValueError, RecursionError):
+        raise GameError("the body is not JSON") from None
 
 
 async def _body(request: Request, limit: int) -> bytes:

@@ -48,7 +48,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--lease",
-        type=float,
+        type=_lease,
         default=15.0,
         help="seconds a game stays with a worker that stopped renewing its lease (killed) "
         "before another worker of the same database takes it over (default 15)",
@@ -123,6 +123,14 @@ def bind(host: str, port: int) -> tuple[socket.socket, str]:
     if host in ("0.0.0.0", "::"):
         shown = "127.0.0.1"
     return sock, f"http://{shown}:{bound}"
+
+
+def _lease(value: str) -> float:
+    """Read ``--lease``: 2 to 600 seconds."""
+    seconds = float(value)
+    if not 2 <= seconds <= 600:
+        raise argparse.ArgumentTypeError("a lease is 2 to 600 seconds")
+    return seconds
 
 
 def _hosts(value: str) -> frozenset[str] | None:

@@ -94,6 +94,25 @@ def test_our_referee_without_return_url_shows_its_verdict(served: Served) -> Non
     assert served.http.get("/referee/nosuchset").status_code == 404
 
 
+def test_our_referee_is_no_open_redirect_and_escapes_its_target(served: Served) -> None:
+    # Without a game's move, no redirect anywhere: this server is no open redirect.
+    bare = served.http.get("/referee/tictactoe", params={"ReturnURL": "https://evil.example/"})
+    assert bare.status_code == 400 and "location" not in bare.headers
+    # A target with characters a header cannot carry is sent escaped, never a 500.
+    answer = served.http.get(
+        "/referee/tictactoe",
+        params={
+            "Game": "G",
+            "MoveId": "1",
+            "Tray": "Init",
+            "Move1": "5",
+            "ReturnURL": "http://arbitre.example/b\u20acck",
+        },
+    )
+    assert answer.status_code == 303
+    assert answer.headers["location"].startswith("http://arbitre.example/b%E2%82%ACck?Game=G")
+
+
 def _add(served: Served, name: str, referee: str, **extra: Any) -> None:
     answer = served.http.post(
         "/api/sets",

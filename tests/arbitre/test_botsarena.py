@@ -47,7 +47,7 @@ class Bots(Threaded):
         self.messages: list[tuple[str, dict[str, Any]]] = []
         routes = [
             Route(f"/{name}", self.handle, methods=["POST"])
-            for name in ("good", "string", "late", "full", "junk", "crash")
+            for name in ("good", "string", "late", "full", "junk", "crash", "deep")
         ]
         super().__init__(routes)
 
@@ -69,6 +69,8 @@ class Bots(Threaded):
             return PlainTextResponse("play: 3")
         if name == "crash":
             return PlainTextResponse("oops", 500)
+        if name == "deep":  # JSON nested beyond any parser's recursion
+            return PlainTextResponse("[" * 50_000, media_type="application/json")
         return JSONResponse({"play": column})
 
 
@@ -164,6 +166,7 @@ def test_a_person_plays_a_bot(served: Served, bots: Bots) -> None:
         ("late", "no answer within 1 s"),
         ("junk", "not JSON"),
         ("crash", "HTTP 500"),
+        ("deep", "not JSON"),
         ("full", "illegal"),
     ],
 )
@@ -228,7 +231,13 @@ def test_our_engines_answer_the_seeds_own_messages(served: Served) -> None:
     message = {**json.loads(SEED_PLAY), "board": board}
     play = served.http.post("/engines/connectfour/strong/botsarena", json=message)
     assert play.json() == {"play": 3}
-    for bad in (b"not json", b"[1]", b'{"action":"dance"}', b'{"action":"play-turn","board":[]}'):
+    for bad in (
+        b"not json",
+        b"[1]",
+        b'{"action":"dance"}',
+        b'{"action":"play-turn","board":[]}',
+        b"[" * 50_000,
+    ):
         answer = served.http.post("/engines/connectfour/strong/botsarena", content=bad)
         assert answer.status_code == 400 and "error" in answer.json()
     assert (

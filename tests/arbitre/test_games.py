@@ -177,3 +177,37 @@ def test_a_restart_resumes_games_in_progress_from_their_last_move(
         assert [q.get("MoveId") for q in after] == ["3"] and after[0]["Status"] == "0"
     finally:
         next(serving, None)
+
+
+def test_a_person_who_ran_out_of_time_gets_404_not_an_error(served: Served) -> None:
+    answer = served.http.post(
+        "/api/games",
+        json={
+            "set": "TicTacToe",
+            "seats": [{"kind": "person"}, {"kind": "builtin", "engine": "random"}],
+            "options": {"person_timeout": 1},
+        },
+    )
+    game_id = answer.json()["id"]
+    token = answer.json()["persons"][0]["url"].split("seat=", 1)[1]
+    record = served.finished(game_id, within=30)
+    assert record["result"] == "seat2" and "no move within 1 s" in record["seats"][0]["error"]
+    late = served.http.get(f"/play/{token}/1", params={"ReturnValue": "5"})
+    assert late.status_code == 404
+    assert served.record(game_id)["moves"] == []
+
+
+def test_a_simultaneous_step_ends_when_one_seat_fails(served: Served) -> None:
+    """Rochambeau asks both seats at once: a person with no time limit against an engine
+    that cannot be reached does not hold the game; the engine loses at once."""
+    answer = served.http.post(
+        "/api/games",
+        json={
+            "set": "Rochambeau",
+            "seats": [{"kind": "person"}, {"kind": "engine", "engine": "http://127.0.0.1:1/"}],
+        },
+    )
+    record = served.finished(answer.json()["id"], within=20)
+    assert record["result"] == "seat1", record["reason"]
+    assert "unreachable" in record["seats"][1]["error"]
+    assert record["seats"][0]["error"] == ""

@@ -92,7 +92,8 @@ def post(served: Served, path: str, form: list[tuple[str, str]]) -> httpx.Respon
 
 
 def register(served: Served, name: str, sets: tuple[str, ...] = ("Nim",)) -> str:
-    """Register a built-in Nim engine under ``name`` through the form; return its id."""
+    """Register a built-in Nim engine under ``name`` through the form; return its id (the
+    edit token is in :data:`TOKENS`)."""
     answer = post(
         served,
         "/engines",
@@ -101,8 +102,14 @@ def register(served: Served, name: str, sets: tuple[str, ...] = ("Nim",)) -> str
     )
     assert answer.status_code == 303, answer.text
     location = answer.headers["location"]
-    assert re.fullmatch(r"/engines/[A-Za-z0-9_-]+", location), location
-    return location.rsplit("/", 1)[1]
+    found = re.fullmatch(r"/engines/([A-Za-z0-9_-]+)\?token=([A-Z2-7]{26})", location)
+    assert found, location
+    TOKENS[found.group(1)] = found.group(2)
+    return found.group(1)
+
+
+#: The edit token of each engine registered by :func:`register`.
+TOKENS: dict[str, str] = {}
 
 
 def engine_json(served: Served, engine_id: str) -> dict[str, Any]:
@@ -192,14 +199,24 @@ def test_an_engine_is_registered_edited_retired_and_brought_back(served: Served)
     assert rows["Form engine"][1:4] == ["Nim", "no", "active"]
     assert (f"/engines/{engine_id}", frozenset({"data-engines"}), "Form engine") in listed.links
 
-    shown = served.http.get(f"/engines/{engine_id}")
+    shown = served.http.get(f"/engines/{engine_id}", params={"token": TOKENS[engine_id]})
     assert shown.status_code == 200
     assert "No game finished yet." in shown.text and 'value="Form engine"' in shown.text
+    assert f'value="{TOKENS[engine_id]}" data-token' in shown.text
+    # Without its edit token, nobody changes or retires it.
+    for token in ("", "A" * 26):
+        refused = post(served, f"/engines/{engine_id}", [("action", "retire"), ("token", token)])
+        assert refused.status_code == 403 and "wrong edit token" in refused.text
+        api = served.http.post(f"/api/engines/{engine_id}", json={"retired": True, "token": token})
+        assert api.status_code == 403
+    assert 'value=""' in served.http.get(f"/engines/{engine_id}").text  # not shown to others
+    assert engine_json(served, engine_id)["retired"] is False
 
     edited = post(
         served,
         f"/engines/{engine_id}",
         [
+            ("token", TOKENS[engine_id]),
             ("action", "edit"),
             ("name", "Form engine renamed"),
             ("url", f"{served.base}/engines/nim/random"),
@@ -208,19 +225,21 @@ def test_an_engine_is_registered_edited_retired_and_brought_back(served: Served)
             ("poker_level2", "on"),
         ],
     )
-    assert edited.status_code == 303 and edited.headers["location"] == f"/engines/{engine_id}"
+    assert edited.status_code == 303
+    assert edited.headers["location"] == f"/engines/{engine_id}?token={TOKENS[engine_id]}"
     record = engine_json(served, engine_id)
     assert record["name"] == "Form engine renamed"
     assert record["url"].endswith("/engines/nim/random")
     assert record["sets"] == ["Nim", "TicTacToe"] and record["poker_level2"] is True
 
     # Retired: marked so, and no longer offered to new tournaments.
-    assert post(served, f"/engines/{engine_id}", [("action", "retire")]).status_code == 303
+    token = ("token", TOKENS[engine_id])
+    assert post(served, f"/engines/{engine_id}", [("action", "retire"), token]).status_code == 303
     assert engine_json(served, engine_id)["retired"] is True
     page_text = served.http.get(f"/engines/{engine_id}").text
     assert "data-unretire" in page_text and "(retired)" in page_text
     assert f'value="{engine_id}"' not in served.http.get("/tournaments").text
-    assert post(served, f"/engines/{engine_id}", [("action", "unretire")]).status_code == 303
+    assert post(served, f"/engines/{engine_id}", [("action", "unretire"), token]).status_code == 303
     assert engine_json(served, engine_id)["retired"] is False
     assert f'value="{engine_id}"' in served.http.get("/tournaments").text
 

@@ -164,9 +164,14 @@ def test_bad_registrations_and_tournaments_are_refused(served: Served) -> None:
     retired = served.http.post(
         "/api/engines", json={"name": "Old", "url": "http://127.0.0.1:1/", "sets": ["Nim"]}
     ).json()
-    assert served.http.post(f"/api/engines/{retired['id']}", json={"retired": True}).json()[
-        "retired"
-    ]
+    assert len(retired["edit_token"]) == 26
+    anyone = served.http.post(f"/api/engines/{retired['id']}", json={"retired": True})
+    assert anyone.status_code == 403, "changed without its edit token"
+    owner = served.http.post(
+        f"/api/engines/{retired['id']}", json={"retired": True, "token": retired["edit_token"]}
+    )
+    assert owner.json()["retired"] and "edit_token" not in owner.json()
+    assert all("edit_token" not in e for e in served.http.get("/api/engines").json())
     two = [{"kind": "builtin", "engine": "random"}] * 2
     for body, why in [
         ({"set": "Chess", "entrants": two}, "unknown Set"),

@@ -78,8 +78,9 @@ def test_a_person_registers_an_engine_and_follows_its_tournament_to_the_end(
     form.get_by_label("URL").fill(live_server + "/engines/nim/perfect")
     form.locator("input[name='sets'][value='Nim']").check()
     form.locator("[data-register]").click()
-    page.wait_for_url(re.compile(r"/engines/[A-Za-z0-9_-]+$"))
-    engine_id = page.url.rsplit("/", 1)[1]
+    page.wait_for_url(re.compile(r"/engines/[A-Za-z0-9_-]+\?token=[A-Z2-7]{26}$"))
+    engine_id = page.url.rsplit("/", 1)[1].split("?", 1)[0]
+    expect(page.locator("[data-token]")).to_have_value(page.url.rsplit("=", 1)[1])
     expect(page.locator("h1")).to_have_text(name)
     expect(page.locator("[data-engine-sets]")).to_have_text("Nim")
     page.get_by_role("navigation", name="Arbitre").get_by_role("link", name="Engines").click()
