@@ -233,7 +233,7 @@ def test_an_engine_is_registered_edited_retired_and_brought_back(served: Served)
     assert record["sets"] == ["Nim", "TicTacToe"] and record["poker_level2"] is True
 
     # Retired: marked so, and no longer offered to new tournaments.
-    token = ("token", TOKENS[engine_id])
+    with_token = ("token", TOKENS[engine_id])
     assert post(served, f"/engines/{engine_id}", [("action", "retire"), token]).status_code == 303
     assert engine_json(served, engine_id)["retired"] is True
     page_text = served.http.get(f"/engines/{engine_id}").text
