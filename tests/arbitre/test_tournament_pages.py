@@ -234,12 +234,17 @@ def test_an_engine_is_registered_edited_retired_and_brought_back(served: Served)
 
     # Retired: marked so, and no longer offered to new tournaments.
     with_token = ("token", TOKENS[engine_id])
-    assert post(served, f"/engines/{engine_id}", [("action", "retire"), token]).status_code == 303
+    assert (
+        post(served, f"/engines/{engine_id}", [("action", "retire"), with_token]).status_code == 303
+    )
     assert engine_json(served, engine_id)["retired"] is True
     page_text = served.http.get(f"/engines/{engine_id}").text
     assert "data-unretire" in page_text and "(retired)" in page_text
     assert f'value="{engine_id}"' not in served.http.get("/tournaments").text
-    assert post(served, f"/engines/{engine_id}", [("action", "unretire"), token]).status_code == 303
+    assert (
+        post(served, f"/engines/{engine_id}", [("action", "unretire"), with_token]).status_code
+        == 303
+    )
     assert engine_json(served, engine_id)["retired"] is False
     assert f'value="{engine_id}"' in served.http.get("/tournaments").text
 
