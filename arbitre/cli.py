@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import uvicorn
@@ -24,7 +26,34 @@ from rich.table import Table
 from tournoyons_gui.arbitre.game import Arbitre, GameError, Options, SeatSpec
 from tournoyons_gui.arbitre.tournaments import EntrantSpec, TournamentError, Tournaments
 
-__all__ = ["parse_entrant", "parse_seat", "play", "tournament"]
+__all__ = ["parse_entrant", "parse_seat", "play", "serving_here", "tournament"]
+
+
+@asynccontextmanager
+async def serving_here(args: argparse.Namespace) -> AsyncIterator[Any]:
+    """Serve the whole application on a free port of 127.0.0.1 while the block runs (its
+    records in ``args.database``); yield the application, or ``None`` when it did not
+    start."""
+    from tournoyons_gui.server.app import create_app
+    from tournoyons_gui.server.cli import _hosts, bind
+
+    sock, url = bind("127.0.0.1", 0)
+    app = create_app(database=args.database, public_url=url, engine_hosts=_hosts(args.engine_hosts))
+    server = uvicorn.Server(
+        uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
+    )
+    serving = asyncio.create_task(server.serve(sockets=[sock]))
+    while not server.started:
+        if serving.done():
+            await serving
+            yield None
+            return
+        await asyncio.sleep(0.02)
+    try:
+        yield app
+    finally:
+        server.should_exit = True
+        await serving
 
 
 def parse_seat(value: str) -> SeatSpec:
@@ -39,27 +68,17 @@ def parse_seat(value: str) -> SeatSpec:
 
 async def play(args: argparse.Namespace) -> int:
     """Play ``args.games`` games; return 0 when every game reached an end, else 1."""
-    from tournoyons_gui.server.app import create_app
-    from tournoyons_gui.server.cli import _hosts, bind
-
     console = Console(stderr=False)
     if len(args.engine) != 2:
         console.print("[red]give --engine twice: the two seats[/red]")
         return 2
-    sock, url = bind("127.0.0.1", 0)
-    holder: dict[str, Any] = {}
-    app = create_app(database=args.database, public_url=url, engine_hosts=_hosts(args.engine_hosts))
-    server = uvicorn.Server(
-        uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
-    )
-    serving = asyncio.create_task(server.serve(sockets=[sock]))
-    while not server.started:
-        if serving.done():
-            await serving
+    async with serving_here(args) as app:
+        if app is None:
             return 1
-        await asyncio.sleep(0.02)
-    arbitre: Arbitre = _arbitre_of(app)
-    holder["arbitre"] = arbitre
+        return await _play(args, console, _arbitre_of(app))
+
+
+async def _play(args: argparse.Namespace, console: Console, arbitre: Arbitre) -> int:
     seats = [parse_seat(e) for e in args.engine]
     options = Options(timeout=args.timeout, level=args.level)
     try:
@@ -67,8 +86,6 @@ async def play(args: argparse.Namespace) -> int:
         arbitre.check(args.set, seats, options)
     except GameError as refused:
         console.print(f"[red]{refused}[/red]")
-        server.should_exit = True
-        await serving
         return 2
     limit = asyncio.Semaphore(max(1, args.concurrency))
     lines: list[tuple[str, str, int, str]] = []
@@ -114,8 +131,6 @@ async def play(args: argparse.Namespace) -> int:
     for game_id, result, moves, reason in lines:
         table.add_row(game_id, result, str(moves), reason)
     console.print(table)
-    server.should_exit = True
-    await serving
     return 0 if ok else 1
 
 
@@ -144,22 +159,15 @@ def parse_entrant(value: str) -> EntrantSpec:
 
 async def tournament(args: argparse.Namespace) -> int:
     """Run a tournament to its end; return 0 when it ended, 2 when refused."""
-    from tournoyons_gui.server.app import create_app
-    from tournoyons_gui.server.cli import _hosts, bind
-
     console = Console(stderr=False)
-    sock, url = bind("127.0.0.1", 0)
-    app = create_app(database=args.database, public_url=url, engine_hosts=_hosts(args.engine_hosts))
-    server = uvicorn.Server(
-        uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
-    )
-    serving = asyncio.create_task(server.serve(sockets=[sock]))
-    while not server.started:
-        if serving.done():
-            await serving
+    async with serving_here(args) as app:
+        if app is None:
             return 1
-        await asyncio.sleep(0.02)
-    service: Tournaments = app.app.state.arbitre_holder.service()  # type: ignore[attr-defined]
+        service: Tournaments = app.app.state.arbitre_holder.service()
+        return await _tournament(args, console, service)
+
+
+async def _tournament(args: argparse.Namespace, console: Console, service: Tournaments) -> int:
     try:
         tournament_id = await service.create(
             args.set,
@@ -173,8 +181,6 @@ async def tournament(args: argparse.Namespace) -> int:
         )
     except (TournamentError, GameError) as refused:
         console.print(f"[red]{refused}[/red]")
-        server.should_exit = True
-        await serving
         return 2
     summary = await service.summary(tournament_id)
     assert summary is not None
@@ -203,8 +209,6 @@ async def tournament(args: argparse.Namespace) -> int:
         f"Records: /tournaments/{tournament_id} (standings.csv, games.csv, .json) "
         f"in {args.database or 'arbitre.sqlite3'}"
     )
-    server.should_exit = True
-    await serving
     return 0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -66,6 +67,37 @@ class Served:
                 return record
             assert time.monotonic() < deadline, f"game {game_id} still playing: {record}"
             time.sleep(0.05)
+
+
+def wait_tournament(http: httpx.Client, tournament_id: str, within: float = 180) -> dict[str, Any]:
+    """Wait until the tournament is over (asking ``http``'s server); return its summary."""
+    deadline = time.monotonic() + within
+    while True:
+        summary: dict[str, Any] = http.get(f"/tournaments/{tournament_id}.json").json()
+        if summary["status"] == "over":
+            return summary
+        assert time.monotonic() < deadline, summary["progress"]
+        time.sleep(0.2)
+
+
+def points_from_records(http: httpx.Client, summary: dict[str, Any]) -> dict[int, float]:
+    """Return each entrant's points computed from the games' own records (each checked
+    over, its moves numbered 1..n), byes counting 1."""
+    points: defaultdict[int, float] = defaultdict(float)
+    for game in summary["games"]:
+        record = http.get(f"/games/{game['id']}.json").json()
+        assert record["status"] == "over", record["reason"]
+        numbers = [m["number"] for m in record["moves"]]
+        assert numbers == list(range(1, len(numbers) + 1)), record["moves"]
+        seats = (game["first"], game["second"])
+        if record["result"] == "draw":
+            points[seats[0]] += 0.5
+            points[seats[1]] += 0.5
+        elif record["result"] in ("seat1", "seat2"):
+            points[seats[int(record["result"][-1]) - 1]] += 1
+    for _round, entrant in summary["byes"]:
+        points[entrant] += 1
+    return dict(points)
 
 
 @pytest.fixture(scope="module")

@@ -9,43 +9,14 @@ import csv
 import io
 import itertools
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import httpx
 
-from tests.arbitre.conftest import Served
+from tests.arbitre.conftest import Served, points_from_records, wait_tournament
 from tests.arbitre.engines import QuirkyEngines
 from tests.conftest import _serving, start_server
-
-
-def wait_tournament(served: Served, tournament_id: str, within: float = 180) -> dict[str, Any]:
-    """Wait until the tournament is over; return its summary."""
-    deadline = time.monotonic() + within
-    while True:
-        summary = served.http.get(f"/tournaments/{tournament_id}.json").json()
-        if summary["status"] == "over":
-            return dict(summary)
-        assert time.monotonic() < deadline, summary["progress"]
-        time.sleep(0.2)
-
-
-def points_from_records(served: Served, summary: dict[str, Any]) -> dict[int, float]:
-    """Return each entrant's points, computed from the games' own records."""
-    points: defaultdict[int, float] = defaultdict(float)
-    for game in summary["games"]:
-        record = served.http.get(f"/games/{game['id']}.json").json()
-        assert record["status"] == "over", record["reason"]
-        seats = (game["first"], game["second"])
-        if record["result"] == "draw":
-            points[seats[0]] += 0.5
-            points[seats[1]] += 0.5
-        elif record["result"] in ("seat1", "seat2"):
-            points[seats[int(record["result"][-1]) - 1]] += 1
-    for _round, entrant in summary["byes"]:
-        points[entrant] += 1
-    return dict(points)
 
 
 def test_a_round_robin_is_played_to_the_end_with_opponent_sent(
@@ -76,7 +47,7 @@ def test_a_round_robin_is_played_to_the_end_with_opponent_sent(
         },
     )
     assert created.status_code == 201, created.text
-    summary = wait_tournament(served, created.json()["id"])
+    summary = wait_tournament(served.http, created.json()["id"])
     names = [e["name"] for e in summary["entrants"]]
     assert names == ["perfect", "Quirky good", "random", "perfect 2"]
     assert summary["progress"] == {"planned": 12, "over": 12, "playing": 0}
@@ -85,7 +56,7 @@ def test_a_round_robin_is_played_to_the_end_with_opponent_sent(
     for a, b in itertools.combinations(range(4), 2):
         assert met[(a, b)] == met[(b, a)] == 1, met
     # The standings agree with the records; perfect never loses.
-    points = points_from_records(served, summary)
+    points = points_from_records(served.http, summary)
     for row in summary["standings"]:
         assert row["points"] == points.get(row["entrant"], 0), (row, points)
         assert row["played"] == 6
@@ -133,7 +104,7 @@ def test_a_swiss_tournament_pairs_without_repeats_and_gives_byes(served: Served)
         },
     )
     assert created.status_code == 201, created.text
-    summary = wait_tournament(served, created.json()["id"])
+    summary = wait_tournament(served.http, created.json()["id"])
     assert summary["rounds"] == 3 and len(summary["games"]) == 3 * 2
     pairs = [frozenset((g["first"], g["second"])) for g in summary["games"]]
     assert len(set(pairs)) == len(pairs), "a pair met twice"
@@ -146,7 +117,7 @@ def test_a_swiss_tournament_pairs_without_repeats_and_gives_byes(served: Served)
         ]
         seated += [e for r, e in byes if r == round_]
         assert sorted(seated) == [0, 1, 2, 3, 4]
-    points = points_from_records(served, summary)
+    points = points_from_records(served.http, summary)
     for row in summary["standings"]:
         assert row["points"] == points.get(row["entrant"], 0)
 
@@ -262,7 +233,7 @@ def test_poker_level_2_only_between_entrants_that_both_play_it(served: Served) -
         },
     )
     assert created.status_code == 201, created.text
-    summary = wait_tournament(served, created.json()["id"])
+    summary = wait_tournament(served.http, created.json()["id"])
     levels = {}
     for game in summary["games"]:
         record = served.http.get(f"/games/{game['id']}.json").json()

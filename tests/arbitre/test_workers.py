@@ -14,7 +14,7 @@ import subprocess
 import threading
 import time
 import urllib.parse
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -25,6 +25,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
+from tests.arbitre.conftest import points_from_records, wait_tournament
 from tests.arbitre.engines import first_free
 from tests.arbitre.postgres import postgres_server
 from tests.arbitre.threaded import Threaded
@@ -203,30 +204,16 @@ def test_a_worker_killed_mid_tournament_loses_nothing(postgres: str) -> None:
                     time.sleep(0.1)
             process_a.kill()  # SIGKILL: no lease given back, no goodbye
             process_a.wait(10)
-            deadline = time.monotonic() + 240
-            while True:
-                summary = on_b.get(f"/tournaments/{tournament_id}.json").json()
-                if summary["status"] == "over":
-                    break
-                assert time.monotonic() < deadline, summary["progress"]
-                time.sleep(0.5)
+            summary = wait_tournament(on_b, tournament_id, within=240)
             assert summary["progress"] == {"planned": 24, "over": 24, "playing": 0}
             met = Counter((g["first"], g["second"]) for g in summary["games"])
             for x, y in itertools.combinations(range(4), 2):
                 assert met[(x, y)] == met[(y, x)] == 2, met
-            points: defaultdict[int, float] = defaultdict(float)
+            points = points_from_records(on_b, summary)
             mortal_lost_late = 0
             for game in summary["games"]:
                 record = on_b.get(f"/games/{game['id']}.json").json()
-                assert record["status"] == "over", record["reason"]
-                numbers = [m["number"] for m in record["moves"]]
-                assert numbers == list(range(1, len(numbers) + 1)), record["moves"]
                 seats = (game["first"], game["second"])
-                if record["result"] == "draw":
-                    points[seats[0]] += 0.5
-                    points[seats[1]] += 0.5
-                elif record["result"] in ("seat1", "seat2"):
-                    points[seats[int(record["result"][-1]) - 1]] += 1
                 mortal = [i for i, e in enumerate(seats) if e == 3]
                 if mortal and "unreachable" in record["seats"][mortal[0]]["error"]:
                     mortal_lost_late += 1
