@@ -56,6 +56,17 @@ async def serving_here(args: argparse.Namespace) -> AsyncIterator[Any]:
         await serving
 
 
+def progress_bar(console: Console) -> Progress:
+    """Return the command line's progress bar: what, the bar, done/all, time elapsed."""
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+    )
+
+
 def parse_seat(value: str) -> SeatSpec:
     """Return the seat an ``--engine`` names: ``builtin:NAME``, ``botsarena:URL`` (a
     botsarena JSON bot, seed 003) or a Tournoyons engine URL."""
@@ -90,13 +101,7 @@ async def _play(args: argparse.Namespace, console: Console, arbitre: Arbitre) ->
     limit = asyncio.Semaphore(max(1, args.concurrency))
     lines: list[tuple[str, str, int, str]] = []
     ok = True
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-    ) as progress:
+    with progress_bar(console) as progress:
         bar = progress.add_task(f"{args.set} games", total=args.games)
 
         async def one(number: int) -> None:
@@ -184,13 +189,7 @@ async def _tournament(args: argparse.Namespace, console: Console, service: Tourn
         return 2
     summary = await service.summary(tournament_id)
     assert summary is not None
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-    ) as progress:
+    with progress_bar(console) as progress:
         bar = progress.add_task(
             f"{summary['name']} ({tournament_id})", total=summary["progress"]["planned"]
         )
