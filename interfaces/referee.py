@@ -81,7 +81,13 @@ def read_call(params: Mapping[str, str]) -> RefereeCall:
 
 
 def _error(call: RefereeCall, reason: str) -> RefereeAnswer:
-    return RefereeAnswer(return_code=MOVE_ERROR, tray=tray_text(reason), method=call.method)
+    return RefereeAnswer(
+        return_code=MOVE_ERROR,
+        tray=tray_text(reason),
+        gain1=call.gain1,
+        gain2=call.gain2,
+        method=call.method,
+    )
 
 
 def referee(rules: Refereeing, call: RefereeCall) -> RefereeAnswer:
