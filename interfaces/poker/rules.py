@@ -331,13 +331,19 @@ def _ace_one(card: str) -> str:
     return card[0] + ("1" if card[1] == "A" else card[1])
 
 
-def _referee_game(call: RefereeCall) -> Game:
-    """Return the game a referee call describes (see :meth:`PokerRules.referee_position`)."""
-    level, gains = _referee_gains(call)
-    move_id = call.move_id.strip()
-    count = max(int(move_id) - 1, 0) if move_id.isascii() and move_id.isdigit() else 0
-    empty = Game(
-        seed=0,
+def _unplayed(
+    *,
+    seed: int,
+    gains: tuple[int, int],
+    level: int,
+    arbitre: bool,
+    count: int = 0,
+    decks: tuple[tuple[str, ...], ...] = (),
+) -> Game:
+    """Return a game before its first deal (``new_deal(1)`` deals it): the blinds' totals,
+    no card yet, ``gains`` at the start (level 2: the capitals)."""
+    return Game(
+        seed=seed,
         deal=1,
         completed=0,
         step=1,
@@ -346,8 +352,17 @@ def _referee_game(call: RefereeCall) -> Game:
         gains=gains,
         count=count,
         level=level,
-        arbitre=True,
+        arbitre=arbitre,
+        decks=decks,
     )
+
+
+def _referee_game(call: RefereeCall) -> Game:
+    """Return the game a referee call describes (see :meth:`PokerRules.referee_position`)."""
+    level, gains = _referee_gains(call)
+    move_id = call.move_id.strip()
+    count = max(int(move_id) - 1, 0) if move_id.isascii() and move_id.isdigit() else 0
+    empty = _unplayed(seed=0, gains=gains, level=level, arbitre=True, count=count)
     if call.tray.lower() in ("", "init"):
         return empty.new_deal(1)
     try:
@@ -406,13 +421,8 @@ class PokerRules:
     def _new(self, level: int, *, arbitre: bool, decks: Sequence[Sequence[str]]) -> Turn:
         seed = self.seed if self.seed is not None else random.SystemRandom().randrange(2**32)
         gains = (CAPITAL, CAPITAL) if level == 2 else (0, 0)
-        empty = Game(
+        empty = _unplayed(
             seed=seed,
-            deal=1,
-            completed=0,
-            step=1,
-            cards=("S1",) * 9,
-            totals=(SMALL_BLIND, BIG_BLIND),
             gains=gains,
             level=level,
             arbitre=arbitre,
