@@ -53,7 +53,6 @@ from tournoyons_gui.arbitre.store import (
 __all__ = [
     "FORMATS",
     "EntrantSpec",
-    "Progress",
     "TournamentError",
     "Tournaments",
 ]
@@ -84,20 +83,6 @@ class EntrantSpec:
     kind: str
     engine: str
     name: str = ""
-
-
-@dataclass(frozen=True)
-class Progress:
-    """A tournament's progress: games ``planned`` in all, ``over`` and ``playing``."""
-
-    planned: int
-    over: int
-    playing: int
-
-    @property
-    def fraction(self) -> float:
-        """Return the share of the games over, 0 to 1."""
-        return self.over / self.planned if self.planned else 1.0
 
 
 def builtin_registration(name: str) -> str:
