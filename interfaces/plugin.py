@@ -18,7 +18,9 @@ view model, and may carry the game's rules for the tester (manual chapter VI: "j
 
 from __future__ import annotations
 
+import importlib
 import importlib.resources
+import importlib.util
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -302,6 +304,23 @@ class _Found(tuple[str, ...]):
 
 _FOUND = _Found()
 
+#: The players' names the tester proposes with every Set's sample unless it names them.
+SAMPLE_NAMES = {"Name1": "MissOne", "Name2": "MrTwo"}
+
+
+def _unfound(ctx: Context) -> View:
+    """The default of ``build``: told apart by identity, replaced by ``board.build``."""
+    raise TypeError("build was not found")  # never called: __post_init__ replaces it
+
+
+def _found(package: str, module: str, name: str) -> Any:
+    """Return ``name`` from the module ``package.module``, or ``None`` when the package has
+    no such module or the module no such name (errors raised by the module itself pass)."""
+    full = f"{package}.{module}"
+    if importlib.util.find_spec(full) is None:
+        return None
+    return getattr(importlib.import_module(full), name, None)
+
 
 @dataclass(frozen=True, eq=False)
 class SetInterface:
@@ -320,16 +339,21 @@ class SetInterface:
       also satisfy :class:`ArbitreRules` let the Arbitre play the Set.
     - ``engines``: built-in engines by name (``"random"``, ``"perfect"`` ...), the first
       being the default; each speaks the real engine protocol through the Arbitre.
-    - ``sample``: query parameters the tester proposes for a first look.
+    - ``sample``: query parameters the tester proposes for a first look; the players are
+      named as in :data:`SAMPLE_NAMES` unless the sample names them.
     - ``botsarena``: how the Set speaks botsarena's JSON bots (:class:`Botsarena`), or
       ``None``; only ConnectFour does.
 
     Found by convention unless given (a value given always wins):
 
-    - ``package``: the import name of the package holding ``templates/`` and ``static/``;
-      by default the package of the module defining ``build``
-      (``tournoyons_gui.interfaces.tictactoe``
-      for ``tournoyons_gui.interfaces.tictactoe.board.build``).
+    - ``package``: the import name of the package holding the Set's modules, ``templates/``
+      and ``static/``; a Set's ``__init__.py`` gives ``package=__name__``. By default the
+      package of the module defining ``build`` (``tournoyons_gui.interfaces.tictactoe`` for
+      ``tournoyons_gui.interfaces.tictactoe.board.build``).
+    - ``build``: ``build`` of the package's ``board`` module.
+    - ``rules``, ``engines``, ``botsarena``: ``RULES`` of its ``rules`` module, ``ENGINES`` of
+      its ``engines`` module, ``BOTSARENA`` of its ``botsarena`` module; none where the
+      package has no such module or the module no such name.
     - ``template``: the page template's name; by default ``"<key>/page.html"``.
     - ``scripts``/``styles``: files of the package's ``static/`` the page loads, in this
       order; by default its ``.js`` and its ``.css`` files, by name (code-point order, so
@@ -341,7 +365,7 @@ class SetInterface:
     """
 
     name: str
-    build: Callable[[Context], View]
+    build: Callable[[Context], View] = _unfound
     package: str = ""
     template: str = ""
     scripts: tuple[str, ...] = _FOUND
@@ -358,6 +382,17 @@ class SetInterface:
         # Frozen: object.__setattr__, as the dataclass's own __init__ sets its fields.
         if not self.package:
             object.__setattr__(self, "package", _package_of(self.build, self.name))
+        if self.build is _unfound:
+            build = _found(self.package, "board", "build")
+            if not callable(build):
+                raise TypeError(f"Set {self.name}: give build=, {self.package}.board has none")
+            object.__setattr__(self, "build", build)
+        for attribute, module, name in _CONVENTIONS:
+            if not getattr(self, attribute):
+                object.__setattr__(self, attribute, _found(self.package, module, name) or None)
+        if self.engines is None:
+            object.__setattr__(self, "engines", {})
+        object.__setattr__(self, "sample", {**SAMPLE_NAMES, **self.sample})
         if not self.template:
             object.__setattr__(self, "template", f"{self.key}/page.html")
         if self.scripts is _FOUND:
@@ -421,8 +456,18 @@ class SetInterface:
         return importlib.resources.files(self.package).joinpath(folder)
 
 
+# The fields found by convention: (field, module of the Set's package, name in the module).
+_CONVENTIONS = (
+    ("rules", "rules", "RULES"),
+    ("engines", "engines", "ENGINES"),
+    ("botsarena", "botsarena", "BOTSARENA"),
+)
+
+
 def _package_of(build: Callable[[Context], View], name: str) -> str:
     """Return the package of the module defining ``build`` (itself if it is a package)."""
+    if build is _unfound:
+        raise TypeError(f"Set {name}: give package= (the Set's package, __name__) or build=")
     module = sys.modules.get(getattr(build, "__module__", None) or "")
     package = getattr(module, "__package__", None)
     if not package:

@@ -6,9 +6,6 @@ Standard, End, None (manual chapter V, "Morpion"; spec section 4).
 
 from __future__ import annotations
 
-from tournoyons_gui.interfaces.bigtictactoe.board import build
-from tournoyons_gui.interfaces.bigtictactoe.engines import ENGINES
-from tournoyons_gui.interfaces.bigtictactoe.rules import BigTicTacToeRules
 from tournoyons_gui.interfaces.plugin import SetInterface
 
 __all__ = ["interface"]
@@ -26,20 +23,8 @@ _SAMPLE_TRAY = (
     "0000000000"
     "0000000000"
 )
+_SAMPLE = {"Tray": _SAMPLE_TRAY, "Move1": "H3", "Gain1": "D3H3", "Input": "Two", "Count": "11"}
 
 interface = SetInterface(
-    name="BigTicTacToe",
-    aliases=("Morpion", "Big-TicTacToe"),
-    build=build,
-    rules=BigTicTacToeRules(),
-    sample={
-        "Tray": _SAMPLE_TRAY,
-        "Move1": "H3",
-        "Gain1": "D3H3",
-        "Input": "Two",
-        "Count": "11",
-        "Name1": "MissOne",
-        "Name2": "MrTwo",
-    },
-    engines=ENGINES,
+    name="BigTicTacToe", package=__name__, aliases=("Morpion", "Big-TicTacToe"), sample=_SAMPLE
 )

@@ -49,7 +49,7 @@ from tournoyons_gui.interfaces.plugin import (
 )
 from tournoyons_gui.interfaces.protocol import PageParams, Player, opponent_move
 
-__all__ = ["BigTicTacToeRules", "new_alignments"]
+__all__ = ["RULES", "BigTicTacToeRules", "new_alignments"]
 
 
 def _run(tray: str, index: int, direction: Direction) -> list[int]:
@@ -266,3 +266,7 @@ class BigTicTacToeRules:
         Gain (no alignment yet) echoes the call's, which is empty too."""
         tray, _, gains = _read_state(state)
         return tray, gains[Player.ONE], gains[Player.TWO]
+
+
+#: The rules the Set plays by (found by :class:`SetInterface`'s convention).
+RULES = BigTicTacToeRules()

@@ -7,10 +7,6 @@ section 5; engine protocol section 4). Its engines also speak botsarena's JSON (
 
 from __future__ import annotations
 
-from tournoyons_gui.interfaces.connectfour.board import build
-from tournoyons_gui.interfaces.connectfour.botsarena import BOTSARENA
-from tournoyons_gui.interfaces.connectfour.engines import ENGINES
-from tournoyons_gui.interfaces.connectfour.rules import ConnectFourRules
 from tournoyons_gui.interfaces.plugin import SetInterface
 
 # The page after D (player one), D (two), C (one), E (two): player one to move, E the last
@@ -19,17 +15,7 @@ SAMPLE_TRAY = "0011200" + "0002000" + "0" * 28
 
 interface = SetInterface(
     name="ConnectFour",
+    package=__name__,
     aliases=("Connect4", "Connect-Four", "Puissance4", "P4"),
-    build=build,
-    rules=ConnectFourRules(),
-    sample={
-        "Tray": SAMPLE_TRAY,
-        "Move2": "E",
-        "Input": "One",
-        "Count": "4",
-        "Name1": "MissOne",
-        "Name2": "MrTwo",
-    },
-    engines=ENGINES,
-    botsarena=BOTSARENA,
+    sample={"Tray": SAMPLE_TRAY, "Move2": "E", "Input": "One", "Count": "4"},
 )

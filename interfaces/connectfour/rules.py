@@ -36,7 +36,7 @@ from tournoyons_gui.interfaces.plugin import (
 )
 from tournoyons_gui.interfaces.protocol import Player
 
-__all__ = ["ConnectFourRules", "check_tray"]
+__all__ = ["RULES", "ConnectFourRules", "check_tray"]
 
 
 def check_tray(tray: str) -> str:
@@ -129,3 +129,7 @@ class ConnectFourRules(LineRules):
         count. Raise :class:`IllegalMove` otherwise."""
         tray = EMPTY_TRAY if call.tray in ("", "Init") else check_tray(call.tray)
         return self.counted(tray)
+
+
+#: The rules the Set plays by (found by :class:`SetInterface`'s convention).
+RULES = ConnectFourRules()

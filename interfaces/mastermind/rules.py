@@ -331,3 +331,7 @@ class MasterMindRules:
             for owner in Player
         ]
         return SEPARATOR.join(boards), "", ""
+
+
+#: The rules the Set plays by (found by :class:`SetInterface`'s convention).
+RULES = MasterMindRules()

@@ -6,9 +6,7 @@ End, None (manual chapter V, "Pente"; spec section 4).
 
 from __future__ import annotations
 
-from tournoyons_gui.interfaces.pente.board import build
-from tournoyons_gui.interfaces.pente.engines import ENGINES
-from tournoyons_gui.interfaces.pente.rules import PenteRules
+from tournoyons_gui.interfaces.pente.rules import RULES
 from tournoyons_gui.interfaces.plugin import SetInterface
 
 # The tester's first look: player one's fifth stone, MM, has just captured the pair KK-LL
@@ -16,18 +14,12 @@ from tournoyons_gui.interfaces.plugin import SetInterface
 SAMPLE_MOVES = ("JJ", "KK", "MP", "LL", "MM")
 
 
-def _sample(rules: PenteRules) -> dict[str, str]:
-    """Return the context the rules send after ``SAMPLE_MOVES``, with players' names."""
-    turn = rules.new_game()
+def _sample() -> dict[str, str]:
+    """Return the context the rules send after ``SAMPLE_MOVES``."""
+    turn = RULES.new_game()
     for value in SAMPLE_MOVES:
-        turn = rules.play(turn.state, value)
-    return {**turn.params, "Name1": "MissOne", "Name2": "MrTwo"}
+        turn = RULES.play(turn.state, value)
+    return dict(turn.params)
 
 
-interface = SetInterface(
-    name="Pente",
-    build=build,
-    rules=PenteRules(),
-    sample=_sample(PenteRules()),
-    engines=ENGINES,
-)
+interface = SetInterface(name="Pente", package=__name__, sample=_sample())

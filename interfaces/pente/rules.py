@@ -54,6 +54,7 @@ from tournoyons_gui.interfaces.protocol import PageParams, Player, opponent_move
 
 __all__ = [
     "DIRECTIONS",
+    "RULES",
     "PenteRules",
     "captures",
     "five_of",
@@ -374,3 +375,7 @@ class PenteRules:
         """Return the engines' Tray (never ``Init``) and the pairs captured."""
         tray, _, gains = _read_state(state)
         return tray, str(gains[Player.ONE]), str(gains[Player.TWO])
+
+
+#: The rules the Set plays by (found by :class:`SetInterface`'s convention).
+RULES = PenteRules()

@@ -8,23 +8,9 @@ Methods Standard, End, None (manual 002 chapter V "Poker"; spec section 4).
 from __future__ import annotations
 
 from tournoyons_gui.interfaces.plugin import SetInterface
-from tournoyons_gui.interfaces.poker.board import build
-from tournoyons_gui.interfaces.poker.engines import ENGINES
-from tournoyons_gui.interfaces.poker.rules import PokerRules
+
+_SAMPLE = {"Tray": "01001S1HK????M1-2", "Input": "One", "Gain1": "0", "Gain2": "0", "Count": "0"}
 
 interface = SetInterface(
-    name="Poker",
-    aliases=("HoldEm", "TexasHoldEm"),
-    build=build,
-    rules=PokerRules(),
-    sample={
-        "Tray": "01001S1HK????M1-2",
-        "Input": "One",
-        "Gain1": "0",
-        "Gain2": "0",
-        "Name1": "MissOne",
-        "Name2": "MrTwo",
-        "Count": "0",
-    },
-    engines=ENGINES,
+    name="Poker", package=__name__, aliases=("HoldEm", "TexasHoldEm"), sample=_SAMPLE
 )

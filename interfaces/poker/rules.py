@@ -64,7 +64,7 @@ from tournoyons_gui.interfaces.poker.tray import (
 )
 from tournoyons_gui.interfaces.protocol import Method, PageParams, Player
 
-__all__ = ["DECK", "PokerRules", "blinds"]
+__all__ = ["DECK", "RULES", "PokerRules", "blinds"]
 
 # The 52 cards, the ace written 1 as in the Arbitre's real Trays (manual 000).
 DECK = tuple(suit + value for suit in SUITS for value in "1KQJT98765432")
@@ -650,3 +650,7 @@ class PokerRules:
         cards = game.cards
         tray = replace(game.tray(None), hole=(cards[0], cards[1], cards[2], cards[3]))
         return tray.text(), str(game.gains[0]), str(game.gains[1])
+
+
+#: The rules the Set plays by (found by :class:`SetInterface`'s convention).
+RULES = PokerRules()

@@ -44,7 +44,7 @@ from tournoyons_gui.interfaces.reversi.board import (
     legal_moves,
 )
 
-__all__ = ["ReversiRules", "interface_tray", "is_over", "move_number"]
+__all__ = ["RULES", "ReversiRules", "interface_tray", "is_over", "move_number"]
 
 _COLOUR = {Player.ONE: "Black", Player.TWO: "White"}
 
@@ -267,3 +267,7 @@ class ReversiRules:
         gains (the call's are echoed)."""
         board, _, _ = _read_state(state)
         return board, "", ""
+
+
+#: The rules the Set plays by (found by :class:`SetInterface`'s convention).
+RULES = ReversiRules()

@@ -6,15 +6,11 @@ Methods Standard, None, and End (spec section 4, Decision).
 from __future__ import annotations
 
 from tournoyons_gui.interfaces.plugin import SetInterface
-from tournoyons_gui.interfaces.rochambeau.engines import ENGINES
 from tournoyons_gui.interfaces.rochambeau.game import build
-from tournoyons_gui.interfaces.rochambeau.rules import RochambeauRules
 
 interface = SetInterface(
     name="Rochambeau",
     aliases=("ChiFouMi", "RockPaperScissors", "PierreFeuilleCiseaux"),
     build=build,
-    rules=RochambeauRules(),
-    sample={"Input": "One", "Gain1": "0", "Gain2": "0", "Name1": "MissOne", "Name2": "MrTwo"},
-    engines=ENGINES,
+    sample={"Input": "One", "Gain1": "0", "Gain2": "0"},
 )

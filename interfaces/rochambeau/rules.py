@@ -244,3 +244,7 @@ class RochambeauRules:
         """Return the rounds played (the Tray) and the scores (``Gain1``/``Gain2``)."""
         score = _scores(state)
         return str(_rounds(state)), str(score[Player.ONE]), str(score[Player.TWO])
+
+
+#: The rules the Set plays by (found by :class:`SetInterface`'s convention).
+RULES = RochambeauRules()

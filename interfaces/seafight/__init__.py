@@ -10,10 +10,8 @@ from __future__ import annotations
 
 from tournoyons_gui.interfaces.plugin import SetInterface
 from tournoyons_gui.interfaces.protocol import Method
-from tournoyons_gui.interfaces.seafight.board import SEPARATOR, build
-from tournoyons_gui.interfaces.seafight.engines import ENGINES
+from tournoyons_gui.interfaces.seafight.board import SEPARATOR
 from tournoyons_gui.interfaces.seafight.fleet import EMPTY_SHOTS, read_cell
-from tournoyons_gui.interfaces.seafight.rules import SeafightRules
 
 __all__ = ["interface"]
 
@@ -37,10 +35,9 @@ _SAMPLE_TRAY = SEPARATOR.join(
 
 interface = SetInterface(
     name="Seafight",
+    package=__name__,
     aliases=("BatailleNavale",),
-    build=build,
     methods=frozenset(Method),
-    rules=SeafightRules(),
     sample={
         "Method": "Inverse",
         "Tray": _SAMPLE_TRAY,
@@ -48,8 +45,5 @@ interface = SetInterface(
         "Count": "10",
         "Gain1": "H5A01V4H22H3C51V3A71H2F81",
         "Gain2": "H2G03",
-        "Name1": "MissOne",
-        "Name2": "MrTwo",
     },
-    engines=ENGINES,
 )

@@ -49,7 +49,7 @@ from tournoyons_gui.interfaces.seafight.fleet import (
     with_state,
 )
 
-__all__ = ["SeafightRules", "fire"]
+__all__ = ["RULES", "SeafightRules", "fire"]
 
 WATER = "1"
 INIT = "Init"
@@ -444,3 +444,7 @@ class SeafightRules:
             shots[p - 1] + (_fleet_shown(fleets[p - 1], shots[p - 1], whole=True)) for p in Player
         )
         return SEPARATOR.join(boards), "", ""
+
+
+#: The rules the Set plays by (found by :class:`SetInterface`'s convention).
+RULES = SeafightRules()

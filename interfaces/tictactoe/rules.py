@@ -78,3 +78,7 @@ class TicTacToeRules(LineRules):
         if len(tray) != len(EMPTY_TRAY) or set(tray) - set("012"):
             raise IllegalMove("a TicTacToe Tray is 9 characters 0, 1 or 2")
         return self.counted(tray)
+
+
+#: The rules the Set plays by (found by :class:`SetInterface`'s convention).
+RULES = TicTacToeRules()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib
 import re
 import urllib.parse
 
@@ -39,6 +40,35 @@ def test_the_package_is_builds() -> None:
     )  # build in game.py
     assert by_key["nim"].package == "tournoyons_nim"  # build in __init__.py
     assert by_key["nim"].scripts == by_key["nim"].styles == ()  # no static/ folder
+
+
+def test_a_package_alone_finds_build_rules_engines_and_botsarena() -> None:
+    """``package=`` is enough: ``board.build``, ``rules.RULES``, ``engines.ENGINES`` and
+    ``botsarena.BOTSARENA`` are taken from it, players' names added to the sample."""
+    package = "tournoyons_gui.interfaces.connectfour"
+    found = SetInterface(name="Drop", package=package, sample={"Tray": "Init"})
+    modules = {m: importlib.import_module(f"{package}.{m}") for m in ("board", "rules")}
+    assert found.build is modules["board"].build
+    assert found.rules is modules["rules"].RULES
+    assert found.arbitre is found.rules and found.referee is found.rules
+    assert list(found.engines) == ["random", "strong"]
+    assert found.botsarena is importlib.import_module(f"{package}.botsarena").BOTSARENA
+    assert found.sample == {"Name1": "MissOne", "Name2": "MrTwo", "Tray": "Init"}
+    named = SetInterface(name="Drop", package=package, sample={"Name1": "Ann"})
+    assert named.sample == {"Name1": "Ann", "Name2": "MrTwo"}
+
+
+def test_what_a_package_lacks_stays_empty_and_a_build_is_needed() -> None:
+    """A module without the conventional name, or no module, gives no rules or engines;
+    no ``build`` found and none given is refused, as is a Set with neither."""
+    # tournoyons_nim has rules.py (NimRules, no RULES) and engines.py (ENGINES).
+    nim = SetInterface(name="Pile", package="tournoyons_nim", build=tictactoe_board.build)
+    assert nim.rules is None and list(nim.engines) == ["random", "perfect"]
+    assert nim.botsarena is None
+    with pytest.raises(TypeError, match="give build="):
+        SetInterface(name="Pile", package="tournoyons_nim")
+    with pytest.raises(TypeError, match="package="):
+        SetInterface(name="Nothing")
 
 
 def test_seafight_loads_its_prepare_and_its_firing_scripts() -> None:
