@@ -11,7 +11,8 @@ the directions its lines run in) is given to these functions; what they share is
 - :class:`Grid`: names to indexes and back (:meth:`Grid.read`, :meth:`Grid.name`), the
   Tray read (:meth:`Grid.read_tray`), the Tray and Moves read into the board drawn
   (:meth:`Grid.read_position`), the cells offered to the player asked (:meth:`Grid.offer`),
-  and the walk along a line (:meth:`Grid.ray`, :meth:`Grid.run`);
+  the walk along a line (:meth:`Grid.ray`, :meth:`Grid.run`) and the lines of a given
+  length (:meth:`Grid.windows`, :meth:`Grid.through`);
 - :class:`Cell`: one cell as a page draws it, hashable, most of them made once.
 
 Sources: manual chapter V (each Set's cells and ``Tray``); spec ``interface-protocol.md``
@@ -20,7 +21,7 @@ section 4 (each Set) and annex B (a Move's mark on its cell).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import NamedTuple, Self
 
 from tournoyons_gui.interfaces.protocol import Context, ParamError, Player
@@ -121,6 +122,31 @@ class Grid:
                 break
             cells.append(cell)
         return cells
+
+    def windows(
+        self, length: int, directions: Iterable[tuple[int, int]]
+    ) -> tuple[tuple[tuple[int, int], tuple[int, ...]], ...]:
+        """Return every line of ``length`` cells on the board as ``((dx, dy), cells)``, for
+        each direction in order, then from each first cell in index order; ``cells`` are
+        the indexes from the first. The lines a built-in engine weighs (BigTicTacToe's and
+        Pente's lines of five)."""
+        return tuple(
+            ((dx, dy), (index, *self.ray(index, dx, dy)[: length - 1]))
+            for dx, dy in directions
+            for index in range(self.size)
+            if len(self.ray(index, dx, dy)) >= length - 1
+        )
+
+    def through(
+        self, windows: Sequence[tuple[tuple[int, int], tuple[int, ...]]]
+    ) -> tuple[tuple[int, ...], ...]:
+        """Return, for each cell, the positions in ``windows`` (:meth:`windows`) of the lines
+        holding it, in order."""
+        through: list[list[int]] = [[] for _ in range(self.size)]
+        for position, (_, cells) in enumerate(windows):
+            for cell in cells:
+                through[cell].append(position)
+        return tuple(map(tuple, through))
 
     def board(self, value: str, codes: Collection[str]) -> str | None:
         """Return ``value`` when it is one code a cell, each among ``codes``, else ``None``."""

@@ -15,63 +15,36 @@ section 4, BigTicTacToe): ``Tray`` (100 characters ``0``/``1``/``2``, or ``Init`
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 
 from tournoyons_gui.interfaces.bigtictactoe.board import (
-    CELLS,
     DIRECTIONS,
     EMPTY_TRAY,
+    GRID,
     LENGTH,
-    SIZE,
     Direction,
     cell_name,
-    line_cells,
     read_alignments,
     read_tray,
 )
+from tournoyons_gui.interfaces.engine_kit import RNG, best, empty_cells, turn_player
 from tournoyons_gui.interfaces.protocol import Player
 
 __all__ = ["ENGINES", "greedy_engine", "random_engine"]
 
-_rng = random.SystemRandom()
-
-# Every line of five on the board, with its direction.
-_WINDOWS: tuple[tuple[Direction, tuple[int, ...]], ...] = tuple(
-    (direction, line_cells(row * SIZE + column, direction))
-    for direction in DIRECTIONS
-    for row in range(SIZE)
-    for column in range(SIZE)
-    if 0 <= column + direction[0] * (LENGTH - 1) < SIZE
-    and 0 <= row + direction[1] * (LENGTH - 1) < SIZE
-)
-# The lines through each cell.
-_THROUGH: tuple[tuple[int, ...], ...] = tuple(
-    tuple(w for w, (_, cells) in enumerate(_WINDOWS) if index in cells) for index in range(CELLS)
-)
+# Every line of five on the board, with its direction, and the lines through each cell.
+_WINDOWS = GRID.windows(LENGTH, DIRECTIONS)
+_THROUGH = GRID.through(_WINDOWS)
 # The worth of a line holding 0..4 of one player's marks and none of the other's: for its
 # owner (4: playing here scores), and for the other player, who blocks it.
 _OWN = (1, 6, 36, 220, 20000)
 _BLOCK = (1, 5, 30, 180, 8000)
 
 
-def _read(params: Mapping[str, str]) -> tuple[str, Player]:
-    """Return the Tray (empty for ``Init`` or unreadable) and this engine's player."""
-    tray = read_tray(params.get("Tray")) or EMPTY_TRAY
-    turn = params.get("Turn", "1")
-    player = Player.TWO if turn.isdigit() and int(turn) % 2 == 0 else Player.ONE
-    return tray, player
-
-
-def _free(tray: str) -> list[int]:
-    return [i for i, code in enumerate(tray) if code == "0"]
-
-
 def random_engine(params: Mapping[str, str]) -> str:
     """Answer an empty cell at random."""
-    tray, _ = _read(params)
-    free = _free(tray)
-    return cell_name(_rng.choice(free)) if free else "A0"
+    free = empty_cells(read_tray(params.get("Tray")) or EMPTY_TRAY)
+    return cell_name(RNG.choice(free)) if free else "A0"
 
 
 def _spent(params: Mapping[str, str], player: Player) -> set[tuple[int, Direction]]:
@@ -89,8 +62,8 @@ def _dead(spent: set[tuple[int, Direction]]) -> list[bool]:
 
 def greedy_engine(params: Mapping[str, str]) -> str:
     """Answer the empty cell of best line value (a random one among equals)."""
-    tray, me = _read(params)
-    free = _free(tray)
+    tray, me = read_tray(params.get("Tray")) or EMPTY_TRAY, turn_player(params)
+    free = empty_cells(tray)
     if not free:
         return "A0"
     mine, theirs = str(int(me)), str(int(me.opponent))
@@ -100,20 +73,18 @@ def greedy_engine(params: Mapping[str, str]) -> str:
         (sum(tray[c] == mine for c in cells), sum(tray[c] == theirs for c in cells))
         for _, cells in _WINDOWS
     ]
-    best, chosen = -1, [free[0]]
-    for index in free:
-        score = 0
+
+    def score(index: int) -> int:
+        value = 0
         for w in _THROUGH[index]:
             own, other = counts[w]
             if not other and not my_dead[w]:
-                score += _OWN[own]
+                value += _OWN[own]
             if not own and not their_dead[w]:
-                score += _BLOCK[other]
-        if score > best:
-            best, chosen = score, [index]
-        elif score == best:
-            chosen.append(index)
-    return cell_name(_rng.choice(chosen))
+                value += _BLOCK[other]
+        return value
+
+    return cell_name(best(free, score))
 
 
 ENGINES = {"random": random_engine, "greedy": greedy_engine}

@@ -18,7 +18,6 @@ protocol section 4, ConnectFour).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 
 from tournoyons_gui.interfaces.connectfour.board import (
@@ -29,6 +28,7 @@ from tournoyons_gui.interfaces.connectfour.board import (
     landing,
     playable_columns,
 )
+from tournoyons_gui.interfaces.engine_kit import RNG
 
 __all__ = [
     "DEPTH",
@@ -40,7 +40,6 @@ __all__ = [
     "strong_engine",
 ]
 
-_rng = random.SystemRandom()
 
 #: The plies ``strong`` looks ahead at least (when the budget allows).
 DEPTH = 7
@@ -260,7 +259,7 @@ def random_engine(params: Mapping[str, str]) -> str:
     if tray is None:
         return "D"
     columns = [c for c in range(WIDTH) if landing(tray, c) is not None]
-    return COLUMNS[_rng.choice(columns)] if columns else "D"
+    return COLUMNS[RNG.choice(columns)] if columns else "D"
 
 
 def strong_engine(params: Mapping[str, str]) -> str:

@@ -15,10 +15,10 @@ as an outside engine would (engine protocol section 4, MasterMind).
 from __future__ import annotations
 
 import itertools
-import random
 from collections.abc import Mapping
 
-_rng = random.SystemRandom()
+from tournoyons_gui.interfaces.engine_kit import RNG
+
 COLOURS = "ABCDEFGH"
 PEGS = 4
 LINE = 2 + PEGS
@@ -29,7 +29,7 @@ _COUNTS = {code: tuple(code.count(colour) for colour in COLOURS) for code in ALL
 
 
 def _random_code() -> str:
-    return "".join(_rng.choice(COLOURS) for _ in range(PEGS))
+    return "".join(RNG.choice(COLOURS) for _ in range(PEGS))
 
 
 def _is_code_turn(params: Mapping[str, str]) -> bool:
@@ -73,7 +73,7 @@ def consistent_engine(params: Mapping[str, str]) -> str:
             return _random_code()
     played = {guess for guess, _, _ in lines}
     fresh = [code for code in candidates if code not in played]
-    return _rng.choice(fresh or candidates)
+    return RNG.choice(fresh or candidates)
 
 
 ENGINES = {"random": random_engine, "consistent": consistent_engine}

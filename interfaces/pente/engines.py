@@ -17,12 +17,13 @@ first player, whose stones are ``1``; ``Turn`` - 1 stones were played) and ``Gai
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 
+from tournoyons_gui.interfaces.engine_kit import RNG, best, turn_player
 from tournoyons_gui.interfaces.pente.board import (
     CENTRE,
     EMPTY_TRAY,
+    GRID,
     MAX_GAIN,
     POINTS,
     SIZE,
@@ -34,22 +35,12 @@ from tournoyons_gui.interfaces.protocol import Player
 
 __all__ = ["ENGINES", "greedy_engine", "random_engine"]
 
-_rng = random.SystemRandom()
-
 LENGTH = 5
 NEAR = 2  # the greedy engine looks at points at most this far from a stone
 
 # Every line of five points on the board, and the lines through each point.
-_WINDOWS: tuple[tuple[int, ...], ...] = tuple(
-    tuple((row + k * dy) * SIZE + column + k * dx for k in range(LENGTH))
-    for dx, dy in LINES
-    for row in range(SIZE)
-    for column in range(SIZE)
-    if 0 <= column + dx * (LENGTH - 1) < SIZE and 0 <= row + dy * (LENGTH - 1) < SIZE
-)
-_THROUGH: tuple[tuple[int, ...], ...] = tuple(
-    tuple(w for w, cells in enumerate(_WINDOWS) if index in cells) for index in range(POINTS)
-)
+_WINDOWS = tuple(cells for _, cells in GRID.windows(LENGTH, LINES))
+_THROUGH = GRID.through(GRID.windows(LENGTH, LINES))
 # The points at most NEAR from each point.
 _AROUND: tuple[tuple[int, ...], ...] = tuple(
     tuple(
@@ -73,9 +64,8 @@ def _read(params: Mapping[str, str]) -> tuple[str, Player, int, dict[Player, int
         tray = EMPTY_TRAY
     turn = params.get("Turn", "1")
     played = int(turn) - 1 if turn.isdigit() and int(turn) > 0 else 0
-    player = Player.ONE if played % 2 == 0 else Player.TWO
     gains = {p: read_gain(params.get(f"Gain{p}")) or 0 for p in Player}
-    return tray, player, played, gains
+    return tray, turn_player(params), played, gains
 
 
 def _legal(tray: str, played: int) -> list[int]:
@@ -88,7 +78,7 @@ def random_engine(params: Mapping[str, str]) -> str:
     """Answer a legal point at random."""
     tray, _, played, _ = _read(params)
     legal = _legal(tray, played)
-    return point_name(_rng.choice(legal)) if legal else point_name(CENTRE)
+    return point_name(RNG.choice(legal)) if legal else point_name(CENTRE)
 
 
 def _step(index: int, dx: int, dy: int, times: int) -> int | None:
@@ -126,32 +116,28 @@ def greedy_engine(params: Mapping[str, str]) -> str:
     near = {i for s in stones for i in _AROUND[s]}
     candidates = [i for i in legal if i in near] or legal
     mine, theirs = str(int(me)), str(int(me.opponent))
-    best: int | None = None
-    chosen: list[int] = []
-    for index in candidates:
-        score = 0
+
+    def score(index: int) -> int:
+        value = 0
         for w in _THROUGH[index]:
             cells = _WINDOWS[w]
             own = sum(tray[c] == mine for c in cells)
             other = sum(tray[c] == theirs for c in cells)
             if not other:
-                score += _OWN[own]
+                value += _OWN[own]
             if not own:
-                score += _BLOCK[other]
+                value += _BLOCK[other]
         placed = tray[:index] + mine + tray[index + 1 :]
         taken = len(captures(placed, index, me))
         if taken:
-            score += _WIN if gains[me] + taken >= MAX_GAIN else taken * 500 * (1 + gains[me])
+            value += _WIN if gains[me] + taken >= MAX_GAIN else taken * 500 * (1 + gains[me])
         threat = len(captures(tray[:index] + theirs + tray[index + 1 :], index, me.opponent))
         if threat:
             pairs = gains[me.opponent] + threat
-            score += _WIN // 10 if pairs >= MAX_GAIN else threat * 400 * (1 + gains[me.opponent])
-        score -= 300 * _exposed(placed, index, me)
-        if best is None or score > best:
-            best, chosen = score, [index]
-        elif score == best:
-            chosen.append(index)
-    return point_name(_rng.choice(chosen))
+            value += _WIN // 10 if pairs >= MAX_GAIN else threat * 400 * (1 + gains[me.opponent])
+        return value - 300 * _exposed(placed, index, me)
+
+    return point_name(best(candidates, score))
 
 
 ENGINES = {"random": random_engine, "greedy": greedy_engine}

@@ -17,13 +17,13 @@ the opponent's total to call or check, more to raise. At step 9 they acknowledge
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from pokerkit import Label, StandardHighHand
 
+from tournoyons_gui.interfaces.engine_kit import RNG
 from tournoyons_gui.interfaces.poker.tray import (
     HIDDEN,
     MAX_BET,
@@ -34,7 +34,6 @@ from tournoyons_gui.interfaces.poker.tray import (
 )
 from tournoyons_gui.interfaces.protocol import Player
 
-_rng = random.SystemRandom()
 _LABELS = list(Label)
 CAPITAL = 200  # a level-2 capital before any deal has been judged (no Gain sent yet)
 
@@ -93,11 +92,11 @@ def random_engine(params: Mapping[str, str]) -> str:
     table = read_table(params)
     if table is None:
         return "0"
-    draw = _rng.random()
+    draw = RNG.random()
     if table.call > table.own and draw < 0.05:
         return "0"
     if table.can_raise and draw > 0.75:
-        return table.raise_to(_rng.randint(0, 10))
+        return table.raise_to(RNG.randint(0, 10))
     return str(table.call)
 
 
@@ -148,7 +147,7 @@ def strength_engine(params: Mapping[str, str]) -> str:
     strength = _strength(table.tray, table.me)
     cost = table.call - table.own
     if strength >= 3 or (strength == 2 and table.call < 20):
-        return table.raise_to(_rng.randint(2, 8))
+        return table.raise_to(RNG.randint(2, 8))
     if strength == 2 or cost <= (4 if strength == 1 else 2):
         return str(table.call)
     return "0"

@@ -14,9 +14,9 @@ start) and ``Turn`` (odd for the first player, black ``3``).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 
+from tournoyons_gui.interfaces.engine_kit import RNG, best, turn_player
 from tournoyons_gui.interfaces.protocol import Player
 from tournoyons_gui.interfaces.reversi.board import (
     CELLS,
@@ -30,8 +30,6 @@ from tournoyons_gui.interfaces.reversi.board import (
 
 __all__ = ["ENGINES", "greedy_engine", "random_engine"]
 
-_rng = random.SystemRandom()
-
 # Each corner and the three cells next to it.
 _CORNERS = {0: (1, 8, 9), 7: (6, 14, 15), 56: (48, 49, 57), 63: (54, 55, 62)}
 
@@ -42,16 +40,14 @@ def _read(params: Mapping[str, str]) -> tuple[str, Player]:
     tray = params.get("Tray", "")
     if len(tray) != CELLS or set(tray) - set("034"):
         tray = INIT_TRAY
-    turn = params.get("Turn", "1")
-    player = Player.TWO if turn.isdigit() and int(turn) % 2 == 0 else Player.ONE
-    return tray, player
+    return tray, turn_player(params)
 
 
 def random_engine(params: Mapping[str, str]) -> str:
     """Answer a legal cell at random, ``XX`` when there is none."""
     board, player = _read(params)
     legal = legal_moves(board, player)
-    return cell_name(_rng.choice(legal)) if legal else PASS
+    return cell_name(RNG.choice(legal)) if legal else PASS
 
 
 def _risky(board: str) -> set[int]:
@@ -68,17 +64,13 @@ def greedy_engine(params: Mapping[str, str]) -> str:
     corners = [i for i in legal if i in _CORNERS]
     safe = [i for i in legal if i not in _risky(board)]
     candidates = corners or safe or list(legal)
-    best: int | None = None
-    chosen: list[int] = []
-    for index in candidates:
+
+    def score(index: int) -> int:
         after, _ = apply_move(board, index, player)
         replies = len(legal_moves(after, player.opponent))
-        score = len(flips(board, index, player)) - 3 * replies
-        if best is None or score > best:
-            best, chosen = score, [index]
-        elif score == best:
-            chosen.append(index)
-    return cell_name(_rng.choice(chosen))
+        return len(flips(board, index, player)) - 3 * replies
+
+    return cell_name(best(candidates, score))
 
 
 ENGINES = {"random": random_engine, "greedy": greedy_engine}

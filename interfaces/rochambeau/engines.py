@@ -11,10 +11,10 @@ outside engine would (engine protocol section 4, Rochambeau; decision 16).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 
-_rng = random.SystemRandom()
+from tournoyons_gui.interfaces.engine_kit import RNG
+
 HANDS = ("1", "2", "3")
 #: The hand that beats each hand: paper beats rock, scissors beat paper, rock beats scissors.
 BEATEN_BY = {"1": "2", "2": "3", "3": "1"}
@@ -30,13 +30,13 @@ def _opponent_hand(params: Mapping[str, str]) -> str | None:
 
 def random_engine(params: Mapping[str, str]) -> str:
     """Answer a hand at random."""
-    return _rng.choice(HANDS)
+    return RNG.choice(HANDS)
 
 
 def counter_engine(params: Mapping[str, str]) -> str:
     """Answer the hand that beats the opponent's previous hand (random in round 1)."""
     hand = _opponent_hand(params)
-    return BEATEN_BY[hand] if hand else _rng.choice(HANDS)
+    return BEATEN_BY[hand] if hand else RNG.choice(HANDS)
 
 
 ENGINES = {"random": random_engine, "counter": counter_engine}

@@ -13,9 +13,9 @@ Both read only the engine protocol's parameters (``Turn``: 1 or 2 asks for the f
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 
+from tournoyons_gui.interfaces.engine_kit import RNG
 from tournoyons_gui.interfaces.seafight.fleet import (
     CELLS,
     EMPTY_SHOTS,
@@ -25,8 +25,6 @@ from tournoyons_gui.interfaces.seafight.fleet import (
     format_fleet,
     random_fleet,
 )
-
-_rng = random.SystemRandom()
 
 
 def _fleet_turn(params: Mapping[str, str]) -> bool:
@@ -44,7 +42,7 @@ def _own_shots(params: Mapping[str, str]) -> str:
 
 
 def _fleet() -> str:
-    return format_fleet(random_fleet(_rng))
+    return format_fleet(random_fleet(RNG))
 
 
 def _free(shots: str) -> list[int]:
@@ -56,7 +54,7 @@ def random_engine(params: Mapping[str, str]) -> str:
     if _fleet_turn(params):
         return _fleet()
     free = _free(_own_shots(params))
-    return cell_name(_rng.choice(free)) if free else "A0"
+    return cell_name(RNG.choice(free)) if free else "A0"
 
 
 def _neighbours(index: int) -> list[int]:
@@ -101,9 +99,9 @@ def hunter_engine(params: Mapping[str, str]) -> str:
             {n for i in hits for n in _neighbours(i) if shots[n] == "0"}
         )
         if targets:
-            return cell_name(_rng.choice(targets))
+            return cell_name(RNG.choice(targets))
     parity = [i for i in free if (i // SIZE + i % SIZE) % 2 == 0]
-    return cell_name(_rng.choice(parity or free))
+    return cell_name(RNG.choice(parity or free))
 
 
 ENGINES = {"random": random_engine, "hunter": hunter_engine}

@@ -10,13 +10,11 @@ Both read only the engine protocol's parameters (``Tray`` 9 characters ``0``/``1
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from functools import cache
 
+from tournoyons_gui.interfaces.engine_kit import RNG, best, empty_cells
 from tournoyons_gui.interfaces.tictactoe.board import EMPTY_TRAY, LINES
-
-_rng = random.SystemRandom()
 
 
 def _read(params: Mapping[str, str]) -> tuple[str, str]:
@@ -29,15 +27,11 @@ def _read(params: Mapping[str, str]) -> tuple[str, str]:
     return tray, mark
 
 
-def _free(tray: str) -> list[int]:
-    return [i for i, code in enumerate(tray) if code == "0"]
-
-
 def random_engine(params: Mapping[str, str]) -> str:
     """Answer an empty cell ``1``..``9`` at random."""
     tray, _ = _read(params)
-    free = _free(tray)
-    return str(_rng.choice(free) + 1) if free else "1"
+    free = empty_cells(tray)
+    return str(RNG.choice(free) + 1) if free else "1"
 
 
 def _winner(tray: str) -> str | None:
@@ -54,7 +48,7 @@ def _value(tray: str, mark: str) -> int:
     won = _winner(tray)
     if won is not None:
         return -(10 - tray.count("0")) if won != mark else 10 - tray.count("0")
-    free = _free(tray)
+    free = empty_cells(tray)
     if not free:
         return 0
     other = "2" if mark == "1" else "1"
@@ -64,13 +58,11 @@ def _value(tray: str, mark: str) -> int:
 def perfect_engine(params: Mapping[str, str]) -> str:
     """Answer a best cell by minimax (a random one among equals)."""
     tray, mark = _read(params)
-    free = _free(tray)
+    free = empty_cells(tray)
     if not free or len(tray) != 9:
         return "1"
     other = "2" if mark == "1" else "1"
-    scores = {i: -_value(tray[:i] + mark + tray[i + 1 :], other) for i in free}
-    best = max(scores.values())
-    return str(_rng.choice([i for i, s in scores.items() if s == best]) + 1)
+    return str(best(free, lambda i: -_value(tray[:i] + mark + tray[i + 1 :], other)) + 1)
 
 
 ENGINES = {"random": random_engine, "perfect": perfect_engine}
