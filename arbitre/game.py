@@ -24,7 +24,7 @@ import random
 import time
 import urllib.parse
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import httpx
@@ -111,15 +111,8 @@ class Options:
     bot_timeout: int = DEFAULT_BOT_TIMEOUT
 
     def to_json(self) -> dict[str, Any]:
-        """Return the options as stored."""
-        return {
-            "timeout": self.timeout,
-            "level": self.level,
-            "wait": self.wait,
-            "init_as_board": self.init_as_board,
-            "person_timeout": self.person_timeout,
-            "bot_timeout": self.bot_timeout,
-        }
+        """Return the options as stored: ``{"timeout": 10, "level": 1, ...}``, every field."""
+        return asdict(self)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Options:

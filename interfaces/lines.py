@@ -93,14 +93,7 @@ class LineRules(ABC):
         won = self.lines(tray, player)
         shown = "".join(WINNING[player] if i in won else code for i, code in enumerate(tray))
         over = bool(won) or "0" not in tray
-        params = (
-            PageParams()
-            .tray(shown)
-            .move(player, move)
-            .count(count)
-            .ask(None if over else player.opponent)
-            .params
-        )
+        params = PageParams().played(player, move, shown, count, over).params
         return Turn(state=new_state, params=params, over=over)
 
     def asked(self, state: Mapping[str, Any]) -> tuple[Player, ...]:

@@ -201,6 +201,23 @@ class PageParams:
         is over)."""
         return self.method(Method.END) if player is None else self.input(player)
 
+    def played(
+        self,
+        player: Player,
+        value: str,
+        tray: str,
+        count: int,
+        over: bool,
+        gains: tuple[str | int, str | int] | None = None,
+    ) -> Self:
+        """Write the page after ``player`` played ``value`` in a game taken in turns:
+        ``Tray``, ``player``'s Move, ``Gain1``/``Gain2`` when ``gains`` are given, ``Count``,
+        then ``Input`` for the opponent, or ``Method=End`` when the game is ``over``."""
+        written = self.tray(tray).move(player, value)
+        if gains is not None:
+            written = written.gains(*gains)
+        return written.count(count).ask(None if over else player.opponent)
+
     def legend(self, text: str) -> Self:
         """Write ``Legend``: a text the page shows as given."""
         return self._add("Legend", text)

@@ -38,6 +38,7 @@ __all__ = [
     "MOVE_ERROR",
     "read_call",
     "referee",
+    "referee_number",
     "tray_text",
 ]
 
@@ -55,6 +56,17 @@ def tray_text(reason: str) -> str:
     (written ``!``), no control character, at most :data:`MAX_REASON` characters."""
     text = _UNSAFE.sub(" ", reason).replace("/", "-").replace("|", "!")
     return " ".join(text.split())[:MAX_REASON]
+
+
+def referee_number(value: str, name: str, most: int) -> int:
+    """Return a referee call's field ``value`` (a Gain, a count in a Tray) as a whole number
+    0..``most``, the empty string read as 0 (the first move's Gains, engine protocol
+    section 6); raise :class:`IllegalMove` naming the field (``name``) otherwise."""
+    if value == "":
+        return 0
+    if not (value.isascii() and value.isdigit()) or int(value) > most:
+        raise IllegalMove(f"{name} is a number 0 to {most}")
+    return int(value)
 
 
 def read_call(params: Mapping[str, str]) -> RefereeCall:

@@ -40,13 +40,7 @@ from tournoyons_gui.interfaces.bigtictactoe.board import (
     read_alignments,
     read_cell,
 )
-from tournoyons_gui.interfaces.plugin import (
-    EngineRequest,
-    IllegalMove,
-    RefereeCall,
-    Result,
-    Turn,
-)
+from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, RefereeCall, Result, Turn
 from tournoyons_gui.interfaces.protocol import PageParams, Player, opponent_move
 
 __all__ = ["RULES", "BigTicTacToeRules", "new_alignments"]
@@ -151,15 +145,8 @@ class BigTicTacToeRules:
             f"move{player}": cell_name(index),
         }
         over = "0" not in tray
-        params = (
-            PageParams()
-            .tray(tray)
-            .move(player, cell_name(index))
-            .gains(gains[Player.ONE], gains[Player.TWO])
-            .count(count)
-            .ask(None if over else player.opponent)
-            .params
-        )
+        written = (gains[Player.ONE], gains[Player.TWO])
+        params = PageParams().played(player, cell_name(index), tray, count, over, written).params
         return Turn(state=new_state, params=params, over=over)
 
     # --- the Arbitre's part (engine protocol section 4, BigTicTacToe; decisions 14, 21) ----

@@ -29,11 +29,7 @@ from tournoyons_gui.interfaces.connectfour.board import (
     winning_cells,
 )
 from tournoyons_gui.interfaces.lines import LineRules
-from tournoyons_gui.interfaces.plugin import (
-    IllegalMove,
-    RefereeCall,
-    Turn,
-)
+from tournoyons_gui.interfaces.plugin import IllegalMove, RefereeCall, Turn
 from tournoyons_gui.interfaces.protocol import Player
 
 __all__ = ["RULES", "ConnectFourRules", "check_tray"]
@@ -80,9 +76,7 @@ class ConnectFourRules(LineRules):
     empty = EMPTY_TRAY
     line = "four in a row"
 
-    def lines(self, tray: str, player: Player) -> set[int]:
-        """Return the cells of ``player``'s completed lines."""
-        return winning_cells(tray, player)
+    lines = staticmethod(winning_cells)
 
     def play(self, state: Mapping[str, Any], value: str) -> Turn:
         """Drop the disc of the player to move in column ``value`` (``A``..``G``); raise

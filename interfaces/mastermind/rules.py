@@ -44,13 +44,7 @@ from tournoyons_gui.interfaces.mastermind.board import (
     score,
     write_tray,
 )
-from tournoyons_gui.interfaces.plugin import (
-    EngineRequest,
-    IllegalMove,
-    RefereeCall,
-    Result,
-    Turn,
-)
+from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, RefereeCall, Result, Turn
 from tournoyons_gui.interfaces.protocol import Method, PageParams, Player
 
 _CODE = re.compile(r"[A-H]{4}")

@@ -43,14 +43,9 @@ from tournoyons_gui.interfaces.pente.board import (
     point_name,
     read_point,
 )
-from tournoyons_gui.interfaces.plugin import (
-    EngineRequest,
-    IllegalMove,
-    RefereeCall,
-    Result,
-    Turn,
-)
+from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, RefereeCall, Result, Turn
 from tournoyons_gui.interfaces.protocol import PageParams, Player, opponent_move
+from tournoyons_gui.interfaces.referee import referee_number
 
 __all__ = [
     "DIRECTIONS",
@@ -167,15 +162,6 @@ def five_of(tray: str, player: Player) -> int | None:
     return None
 
 
-def _referee_gain(value: str, player: Player) -> int:
-    """Return the pairs of a referee call's ``Gain1``/``Gain2`` (empty: 0)."""
-    if value == "":
-        return 0
-    if not (value.isascii() and value.isdigit()) or int(value) > MAX_GAIN:
-        raise IllegalMove(f"Gain{player} is the pairs captured, 0 to {MAX_GAIN}")
-    return int(value)
-
-
 class PenteRules:
     """The game: ``state`` is ``{"tray": 361 codes 0/1/2, "count", "gain1", "gain2", "over",
     "winner", "move1", "move2"}``.
@@ -229,15 +215,8 @@ class PenteRules:
         )
         if not over:
             shown = _with(shown, dict.fromkeys(forbidden_points(tray, count), FORBIDDEN))
-        params = (
-            PageParams()
-            .tray(shown)
-            .move(player, point_name(index))
-            .gains(gains[Player.ONE], gains[Player.TWO])
-            .count(count)
-            .ask(None if over else player.opponent)
-            .params
-        )
+        pairs = (gains[Player.ONE], gains[Player.TWO])
+        params = PageParams().played(player, point_name(index), shown, count, over, pairs).params
         new_state = {
             **state,
             "tray": tray,
@@ -342,8 +321,8 @@ class PenteRules:
         if len(tray) != POINTS or set(tray) - set("012"):
             raise IllegalMove(f"a Pente Tray is {POINTS} characters 0, 1 or 2")
         gains = {
-            Player.ONE: _referee_gain(call.gain1, Player.ONE),
-            Player.TWO: _referee_gain(call.gain2, Player.TWO),
+            Player.ONE: referee_number(call.gain1, "Gain1 (pairs captured)", MAX_GAIN),
+            Player.TWO: referee_number(call.gain2, "Gain2 (pairs captured)", MAX_GAIN),
         }
         moves = {
             player: tray.count(STONE[player]) + 2 * gains[player.opponent] for player in Player

@@ -37,13 +37,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from tournoyons_gui.interfaces.plugin import (
-    EngineRequest,
-    IllegalMove,
-    RefereeCall,
-    Result,
-    Turn,
-)
+from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, RefereeCall, Result, Turn
 from tournoyons_gui.interfaces.poker.tray import (
     BIG_BLIND,
     DEALS_TO_PLAY,

@@ -18,14 +18,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tournoyons_gui.interfaces.plugin import (
-    EngineRequest,
-    IllegalMove,
-    RefereeCall,
-    Result,
-    Turn,
-)
+from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, RefereeCall, Result, Turn
 from tournoyons_gui.interfaces.protocol import PageParams, Player
+from tournoyons_gui.interfaces.referee import referee_number
 from tournoyons_gui.interfaces.rochambeau.game import HANDS, WINNING_SCORE, round_winner
 
 #: Rounds after which the match ends on the scores (decision 16).
@@ -48,15 +43,6 @@ def _rounds(state: Mapping[str, Any]) -> int:
 
 def _is_over(score: Mapping[Player, int], rounds: int) -> bool:
     return max(score.values()) >= WINNING_SCORE or rounds >= MAX_ROUNDS
-
-
-def _referee_number(value: str, name: str, most: int) -> int:
-    """Return a referee call's ``value`` as a number 0..``most`` (empty: 0)."""
-    if value == "":
-        return 0
-    if not (value.isascii() and value.isdigit()) or int(value) > most:
-        raise IllegalMove(f"{name} is a number 0 to {most}")
-    return int(value)
 
 
 class RochambeauRules:
@@ -159,19 +145,6 @@ class RochambeauRules:
         params.update(self._last_hand(state, player))
         return EngineRequest(move_id=turn, params=params)
 
-    def engine_value(self, state: Mapping[str, Any], player: Player, value: str) -> str:
-        """Return ``value`` when it is a hand ``1`` rock, ``2`` paper or ``3`` scissors and
-        ``player`` is asked now."""
-        if self.result(state) is not None:
-            raise IllegalMove("the match is over")
-        if player not in self.asked(state):
-            raise IllegalMove(f"player {int(player)} is not asked for a hand now")
-        if value not in HANDS:
-            raise IllegalMove(f"{value!r} is not 1 rock, 2 paper or 3 scissors")
-        return value
-
-    person_value = engine_value
-
     def result(self, state: Mapping[str, Any]) -> Result | None:
         """Return the first to 5 points, or after 99 rounds the higher score (equal: a
         draw), else ``None``."""
@@ -188,6 +161,20 @@ class RochambeauRules:
             Player.ONE if one > two else Player.TWO,
             f"higher score after {rounds} rounds ({one}-{two})",
         )
+
+    def engine_value(self, state: Mapping[str, Any], player: Player, value: str) -> str:
+        """Return ``value`` when it is a hand ``1`` rock, ``2`` paper or ``3`` scissors and
+        ``player`` is asked now."""
+        if self.result(state) is not None:
+            raise IllegalMove("the match is over")
+        if player not in self.asked(state):
+            raise IllegalMove(f"player {int(player)} is not asked for a hand now")
+        if value not in HANDS:
+            raise IllegalMove(f"{value!r} is not 1 rock, 2 paper or 3 scissors")
+        return value
+
+    #: A person's hand is checked as an engine's.
+    person_value = engine_value
 
     def final(self, state: Mapping[str, Any], player: Player) -> Mapping[str, str]:
         """Return ``Turn`` (the hands played: twice the rounds), the final scores
@@ -231,9 +218,9 @@ class RochambeauRules:
         round, a simultaneous step: both hands, ``Move1`` and ``Move2``. ``MoveId`` is not
         read. Raise :class:`IllegalMove` when the Tray or a score cannot be read."""
         tray = "0" if call.tray.lower() in ("", "init") else call.tray
-        rounds = _referee_number(tray, "the Tray (rounds played)", MAX_ROUNDS)
-        one = _referee_number(call.gain1, "Gain1 (player one's score)", WINNING_SCORE)
-        two = _referee_number(call.gain2, "Gain2 (player two's score)", WINNING_SCORE)
+        rounds = referee_number(tray, "the Tray (rounds played)", MAX_ROUNDS)
+        one = referee_number(call.gain1, "Gain1 (player one's score)", WINNING_SCORE)
+        two = referee_number(call.gain2, "Gain2 (player two's score)", WINNING_SCORE)
         if one + two > rounds:
             raise IllegalMove(f"scores {one} and {two} in {rounds} rounds")
         if one == two == WINNING_SCORE:

@@ -21,13 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tournoyons_gui.interfaces.plugin import (
-    EngineRequest,
-    IllegalMove,
-    RefereeCall,
-    Result,
-    Turn,
-)
+from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, RefereeCall, Result, Turn
 from tournoyons_gui.interfaces.protocol import Method, PageParams, Player, opponent_move
 from tournoyons_gui.interfaces.seafight.board import SEPARATOR, player_to_move
 from tournoyons_gui.interfaces.seafight.fleet import (
