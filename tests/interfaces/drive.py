@@ -5,17 +5,22 @@ The same sequence as the Arbitre's game loop, without HTTP: ask the players name
 ``asked``, build each one's request as an engine receives it, call the built-in engine,
 turn its Value into the rules' value with ``engine_value`` (against the state before the
 step), apply the values in player order with ``play``, until ``result`` says the game is
-over. Used by the Sets' tests to prove their rules, engine views and engines agree.
+over. Used by the Sets' tests to prove their rules, engine views and engines agree, with
+the checks those tests share (requests, pages, games between engines, hot-seat refusals).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import pytest
+
 from tournoyons_gui.interfaces.plugin import (
     ArbitreRules,
+    EngineRequest,
+    IllegalMove,
     RefereeAnswer,
     RefereeCall,
     Refereeing,
@@ -39,6 +44,13 @@ class Played:
     result: Result | None = None
 
 
+def arbitre_rules(interface: SetInterface) -> ArbitreRules:
+    """Return ``interface``'s Arbitre rules; fail the test if the Set has none."""
+    rules = interface.arbitre
+    assert rules is not None, f"{interface.name} has no Arbitre rules"
+    return rules
+
+
 def play_out(
     interface: SetInterface,
     engines: Sequence[str] = ("random", "random"),
@@ -47,8 +59,7 @@ def play_out(
     init_as_board: bool = False,
 ) -> Played:
     """Play a game between two of ``interface``'s built-in engines (player one first)."""
-    rules: ArbitreRules | None = interface.arbitre
-    assert rules is not None, f"{interface.name} has no Arbitre rules"
+    rules = arbitre_rules(interface)
     played = Played()
     turn = rules.start(level)
     played.turns.append(turn)
@@ -63,17 +74,7 @@ def play_out(
         values: dict[Player, str] = {}
         for player in asked:
             request = rules.request(turn.state, player, init_as_board=init_as_board)
-            params = {
-                "Set": rules.engine_set,
-                "Game": f"GAME{int(player)}",
-                "MoveId": str(request.move_id),
-                "Status": "0",
-                "TimeOut": "20",
-            }
-            if len(rules.levels) > 1:
-                params["Level"] = str(level)
-            params.update(request.params)
-            params["Referee"] = "http://127.0.0.1/referee"
+            params = _engine_params(rules, player, request, level)
             played.requests.append((player, params))
             value = interface.engines[engines[int(player) - 1]](params).strip().upper()
             values[player] = rules.engine_value(turn.state, player, value)
@@ -81,6 +82,23 @@ def play_out(
             turn = rules.play(turn.state, values[player])
             played.turns.append(turn)
     raise AssertionError(f"no end after {MAX_STEPS} steps")
+
+
+def _engine_params(
+    rules: ArbitreRules, player: Player, request: EngineRequest, level: int
+) -> dict[str, str]:
+    """Return the whole query the Arbitre sends ``player``'s engine for ``request``: the
+    Arbitre's parameters around the Set's own, in the protocol's order."""
+    params = {
+        "Set": rules.engine_set,
+        "Game": f"GAME{int(player)}",
+        "MoveId": str(request.move_id),
+        "Status": "0",
+        "TimeOut": "20",
+    }
+    if len(rules.levels) > 1:
+        params["Level"] = str(level)
+    return params | dict(request.params) | {"Referee": "http://127.0.0.1/referee"}
 
 
 def check_alternating_requests(
@@ -125,23 +143,128 @@ def check_first_request(rules: ArbitreRules, *, explicit: str, init: str = "Init
     assert rules.asked(start) == (Player.ONE,)
 
 
+def check_request(
+    rules: ArbitreRules,
+    state: Mapping[str, Any],
+    player: Player,
+    move_id: int,
+    params: Sequence[tuple[str, str]],
+    *,
+    init_as_board: bool = False,
+) -> None:
+    """Check that ``player`` alone is asked in ``state``, and that its engine request is move
+    ``move_id`` with exactly ``params``, in that order."""
+    assert rules.asked(state) == (player,)
+    request = rules.request(state, player, init_as_board=init_as_board)
+    assert request.move_id == move_id
+    assert list(request.params.items()) == list(params)
+
+
+def check_pages_show_the_turn(rules: ArbitreRules, turn: Turn, player: Player) -> dict[str, str]:
+    """Check that the page asking ``player`` after ``turn`` shows the turn's parameters but
+    ``Input`` (the Arbitre's pages hide nothing and never carry it), and that the page asking
+    nobody is the same; return that page."""
+    page = dict(rules.page(turn, player, asking=True))
+    assert page == {name: value for name, value in turn.params.items() if name != "Input"}
+    assert dict(rules.page(turn, None, asking=False)) == page
+    return page
+
+
+def play_games(
+    interface: SetInterface,
+    engines: Sequence[str],
+    count: int,
+    check: Callable[[Played, bool], None],
+) -> list[Played]:
+    """Play ``count`` games between ``engines`` (every other one with ``init_as_board``);
+    check each one's requests with ``check(game, init_as_board)``, that each turn is over
+    exactly when the rules give a result, and that the game's result is the rules' result
+    of its last state."""
+    rules = arbitre_rules(interface)
+    games = []
+    for k in range(count):
+        init_as_board = k % 2 == 1
+        game = play_out(interface, engines, init_as_board=init_as_board)
+        check(game, init_as_board)
+        for turn in game.turns:
+            assert (rules.result(turn.state) is not None) == turn.over
+        assert game.result is not None and game.result == rules.result(game.turns[-1].state)
+        games.append(game)
+    return games
+
+
+def check_engine_pair(
+    interface: SetInterface,
+    engines: Sequence[str],
+    check: Callable[[Played, bool], None],
+    *,
+    better: str,
+    worse: str,
+    at_least: int,
+    count: int = 10,
+) -> None:
+    """Play and check ``count`` games between ``engines`` (:func:`play_games`); when they are
+    ``better`` and ``worse``, check that ``better`` won ``at_least`` of them."""
+    games = play_games(interface, engines, count, check)
+    if better in engines and worse in engines:
+        won = wins(games, engines, better)
+        assert won >= at_least, f"{better} won only {won} of {count} against {worse}"
+
+
+def wins(games: Iterable[Played], engines: Sequence[str], engine: str) -> int:
+    """Return how many of ``games`` between ``engines`` the player of ``engine`` won."""
+    player = Player(list(engines).index(engine) + 1)
+    return sum(game.result is not None and game.result.winner is player for game in games)
+
+
+def wins_against(
+    interface: SetInterface,
+    engine: str,
+    other: str,
+    count: int,
+    check: Callable[[Played, bool], None] | None = None,
+) -> int:
+    """Play ``count`` games of ``engine`` against ``other``, ``engine`` first in every other
+    one (the first included); check each one's requests with ``check(game, False)`` when
+    given; return how many ``engine`` won."""
+    won = 0
+    for k in range(count):
+        engines = (engine, other) if k % 2 == 0 else (other, engine)
+        game = play_out(interface, engines)
+        if check is not None:
+            check(game, False)
+        assert game.result is not None
+        won += wins([game], engines, engine)
+    return won
+
+
+def turns_from(rules: Rules, first: Turn, values: Iterable[str]) -> list[Turn]:
+    """Play ``values`` from ``first``; return every turn, ``first`` included."""
+    turns = [first]
+    for value in values:
+        turns.append(rules.play(turns[-1].state, value))
+    return turns
+
+
 def played(rules: ArbitreRules, *values: str) -> dict[str, Any]:
     """Return the state after ``values`` were played from the start of an Arbitre's game."""
-    state = rules.start().state
-    for value in values:
-        state = rules.play(state, value).state
-    return dict(state)
+    return dict(turns_from(rules, rules.start(), values)[-1].state)
 
 
 def hot_seat_pages(rules: Rules, values: Iterable[str]) -> list[dict[str, str]]:
     """Return the page parameters a hot-seat game shows before the first value and after
     each of ``values``."""
-    turn = rules.new_game()
-    shown = [dict(turn.params)]
-    for value in values:
-        turn = rules.play(turn.state, value)
-        shown.append(dict(turn.params))
-    return shown
+    return [dict(turn.params) for turn in turns_from(rules, rules.new_game(), values)]
+
+
+def check_refused(
+    rules: Rules, values: Iterable[str], value: str, match: str | None = None
+) -> None:
+    """Check that the hot-seat ``rules`` refuse ``value`` (with a message matching ``match``
+    when given) once ``values`` were played from a new game."""
+    state = turns_from(rules, rules.new_game(), values)[-1].state
+    with pytest.raises(IllegalMove, match=match):
+        rules.play(state, value)
 
 
 @dataclass
@@ -185,17 +308,7 @@ def referee_out(
         state = judge.referee_position(position)
         values: dict[Player, str] = {}
         for player in rules.asked(state):
-            request = rules.request(state, player)
-            params = {
-                "Set": rules.engine_set,
-                "Game": f"GAME{int(player)}",
-                "MoveId": str(request.move_id),
-                "Status": "0",
-                "TimeOut": "20",
-                **({"Level": str(level)} if len(rules.levels) > 1 else {}),
-                **request.params,
-                "Referee": "http://127.0.0.1/referee",
-            }
+            params = _engine_params(rules, player, rules.request(state, player), level)
             values[player] = interface.engines[engines[int(player) - 1]](params).strip().upper()
         if _refereed(judge, game, position, values) != GOES_ON:
             return game

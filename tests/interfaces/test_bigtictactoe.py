@@ -11,6 +11,8 @@ from urllib.parse import urlencode
 
 import pytest
 
+from tests.interfaces import drive
+from tests.interfaces.helpers import with_codes
 from tournoyons_gui.interfaces.bigtictactoe import interface
 from tournoyons_gui.interfaces.bigtictactoe.board import (
     BigTicTacToeView,
@@ -30,13 +32,8 @@ EMPTY = "0" * 100
 
 def tray(ones: str = "", twos: str = "") -> str:
     """Return a Tray with player one's marks on ``ones`` and two's on ``twos`` ("A0 B1")."""
-    cells = ["0"] * 100
-    for names, mark in ((ones, "1"), (twos, "2")):
-        for name in names.split():
-            index = read_cell(name)
-            assert index is not None, name
-            cells[index] = mark
-    return "".join(cells)
+    marks = {name: mark for names, mark in ((ones, "1"), (twos, "2")) for name in names.split()}
+    return with_codes(EMPTY, read_cell, marks)
 
 
 def view(**params: str) -> BigTicTacToeView:
@@ -474,16 +471,11 @@ def test_the_board_full_ends_the_game() -> None:
 
 @pytest.mark.parametrize("value", ["", "A", "K0", "A10", "a0", "5", "A0A1", " A0"])
 def test_rules_refuse_what_is_not_a_cell(value: str) -> None:
-    rules = BigTicTacToeRules()
-    with pytest.raises(IllegalMove):
-        rules.play(rules.new_game().state, value)
+    drive.check_refused(BigTicTacToeRules(), [], value)
 
 
 def test_rules_refuse_a_taken_cell() -> None:
-    rules = BigTicTacToeRules()
-    turn = rules.play(rules.new_game().state, "E5")
-    with pytest.raises(IllegalMove, match="taken"):
-        rules.play(turn.state, "E5")
+    drive.check_refused(BigTicTacToeRules(), ["E5"], "E5", match="taken")
 
 
 @pytest.mark.parametrize(

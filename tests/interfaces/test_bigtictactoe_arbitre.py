@@ -3,61 +3,42 @@ decisions 14, 15, 21)."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
-from tests.interfaces.drive import (
-    Played,
-    check_alternating_requests,
-    check_first_request,
-    play_out,
-    played,
-)
-from tournoyons_gui.interfaces import ArbitreRules, IllegalMove, Player
+from tests.interfaces import drive
+from tournoyons_gui.interfaces import IllegalMove, Player
 from tournoyons_gui.interfaces.bigtictactoe import interface
 
-
-def _arbitre() -> ArbitreRules:
-    arbitre = interface.arbitre
-    assert arbitre is not None
-    return arbitre
-
-
-rules = _arbitre()
+rules = drive.arbitre_rules(interface)
 
 EMPTY = "0" * 100
 
 
-def check_requests(game: Played, *, init_as_board: bool = False) -> None:
+def check_requests(game: drive.Played, init_as_board: bool) -> None:
     """Check every request of a game against the spec (:func:`check_alternating_requests`)."""
-    check_alternating_requests(
-        game,
-        first=EMPTY if init_as_board else "Init",
-        gains=True,
-        alphabet=None,
-    )
+    drive.check_alternating_requests(game, first=EMPTY if init_as_board else "Init", gains=True)
 
 
 def test_turn_one_gets_init_or_the_empty_board() -> None:
-    check_first_request(rules, explicit=EMPTY)
+    drive.check_first_request(rules, explicit=EMPTY)
 
 
 def test_second_player_gets_the_first_players_cell_and_empty_gains() -> None:
-    state = played(rules, "E4")
-    assert rules.asked(state) == (Player.TWO,)
-    request = rules.request(state, Player.TWO, init_as_board=True)
     tray = EMPTY[:44] + "1" + EMPTY[45:]
-    assert request.move_id == 2
-    assert list(request.params.items()) == [
-        ("Turn", "2"),
-        ("Gain1", ""),
-        ("Gain2", ""),
-        ("Move1", "E4"),
-        ("Tray", tray),
-    ]
+    drive.check_request(
+        rules,
+        drive.played(rules, "E4"),
+        Player.TWO,
+        2,
+        [("Turn", "2"), ("Gain1", ""), ("Gain2", ""), ("Move1", "E4"), ("Tray", tray)],
+        init_as_board=True,
+    )
 
 
 def test_each_player_gets_only_the_opponents_last_cell() -> None:
-    state = played(rules, "E4", "A0", "E5")
+    state = drive.played(rules, "E4", "A0", "E5")
     request = rules.request(state, Player.TWO)
     assert request.params["Move1"] == "E5" and "Move2" not in request.params
     state = dict(rules.play(state, "B0").state)
@@ -67,7 +48,7 @@ def test_each_player_gets_only_the_opponents_last_cell() -> None:
 
 
 def test_gains_carry_the_alignments() -> None:
-    state = played(rules, "A0", "A9", "B0", "B9", "C0", "C9", "D0", "D9", "E0")
+    state = drive.played(rules, "A0", "A9", "B0", "B9", "C0", "C9", "D0", "D9", "E0")
     request = rules.request(state, Player.TWO)
     assert (request.params["Gain1"], request.params["Gain2"]) == ("A0E0", "")
     state = dict(rules.play(state, "E9").state)
@@ -84,7 +65,7 @@ def test_values_outside_the_syntax_are_illegal(value: str) -> None:
 
 
 def test_an_occupied_cell_or_the_wrong_player_is_illegal() -> None:
-    state = played(rules, "E4")
+    state = drive.played(rules, "E4")
     with pytest.raises(IllegalMove, match="taken"):
         rules.engine_value(state, Player.TWO, "E4")
     with pytest.raises(IllegalMove, match="not to move"):
@@ -94,15 +75,13 @@ def test_an_occupied_cell_or_the_wrong_player_is_illegal() -> None:
 
 def test_pages_hide_nothing_and_never_carry_input() -> None:
     turn = rules.play(rules.start().state, "C5")
-    page = rules.page(turn, Player.TWO, asking=True)
-    assert page == {name: v for name, v in turn.params.items() if name != "Input"}
+    page = drive.check_pages_show_the_turn(rules, turn, Player.TWO)
     assert page["Move1"] == "C5" and "Input" not in page
-    assert rules.page(turn, None, asking=False) == page
     assert "Input" not in rules.page(rules.start(), Player.ONE, asking=True)
 
 
 def test_the_end_final_calls_and_result_agree_with_play() -> None:
-    game = play_out(interface, ("greedy", "random"))
+    game = drive.play_out(interface, ("greedy", "random"))
     for turn in game.turns:
         assert (rules.result(turn.state) is not None) == turn.over
     last = game.turns[-1]
@@ -135,22 +114,8 @@ def test_a_full_board_with_equal_alignments_is_a_draw() -> None:
     assert rules.asked(state) == ()
 
 
-ENGINE_PAIRS = [
-    ("random", "random"),
-    ("random", "greedy"),
-    ("greedy", "random"),
-    ("greedy", "greedy"),
-]
-
-
-@pytest.mark.parametrize("engines", ENGINE_PAIRS)
+@pytest.mark.parametrize("engines", list(itertools.product(("random", "greedy"), repeat=2)))
 def test_built_in_engines_play_legal_games_to_the_end(engines: tuple[str, str]) -> None:
-    wins = 0
-    for k in range(10):
-        game = play_out(interface, engines, init_as_board=k % 2 == 1)
-        check_requests(game, init_as_board=k % 2 == 1)
-        assert game.result is not None
-        if "greedy" in engines and "random" in engines:
-            wins += game.result.winner is Player(engines.index("greedy") + 1)
-    if "greedy" in engines and "random" in engines:
-        assert wins >= 8, f"greedy won only {wins} of 10 against random"
+    drive.check_engine_pair(
+        interface, engines, check_requests, better="greedy", worse="random", at_least=8
+    )

@@ -6,21 +6,20 @@ from __future__ import annotations
 
 import pytest
 
-from tests.interfaces.drive import check_alternating_requests, play_out, played
-from tournoyons_gui.interfaces import ArbitreRules, IllegalMove, Player
+from tests.interfaces import drive
+from tournoyons_gui.interfaces import IllegalMove, Player
 from tournoyons_gui.interfaces.connectfour import interface
 from tournoyons_gui.interfaces.connectfour.board import COLUMNS, EMPTY_TRAY, winning_cells
 
 EMPTY = "0" * 42
 
-
-def _arbitre() -> ArbitreRules:
-    arbitre = interface.arbitre
-    assert arbitre is not None
-    return arbitre
+rules = drive.arbitre_rules(interface)
 
 
-rules = _arbitre()
+def check_requests(game: drive.Played, init_as_board: bool) -> None:
+    """Check every request of a game against the spec (:func:`check_alternating_requests`):
+    Turn 1 gets the explicit empty board, with or without ``init_as_board``."""
+    drive.check_alternating_requests(game, first=EMPTY, gains=False, alphabet="012")
 
 
 def test_turn_one_gets_the_explicit_empty_board_never_init() -> None:
@@ -33,21 +32,16 @@ def test_turn_one_gets_the_explicit_empty_board_never_init() -> None:
 
 
 def test_each_player_gets_the_opponent_s_last_column_and_the_tray() -> None:
-    state = played(rules, "D")
-    assert rules.asked(state) == (Player.TWO,)
-    request = rules.request(state, Player.TWO)
-    assert request.move_id == 2
-    assert list(request.params.items()) == [
-        ("Turn", "2"),
-        ("Move1", "D"),
-        ("Tray", "0001000" + "0" * 35),
-    ]
-    state = played(rules, "D", "C")
-    assert list(rules.request(state, Player.ONE).params.items()) == [
-        ("Turn", "3"),
-        ("Move2", "C"),
-        ("Tray", "0021000" + "0" * 35),
-    ]
+    state = drive.played(rules, "D")
+    tray = "0001000" + "0" * 35
+    drive.check_request(
+        rules, state, Player.TWO, 2, [("Turn", "2"), ("Move1", "D"), ("Tray", tray)]
+    )
+    state = drive.played(rules, "D", "C")
+    tray = "0021000" + "0" * 35
+    drive.check_request(
+        rules, state, Player.ONE, 3, [("Turn", "3"), ("Move2", "C"), ("Tray", tray)]
+    )
 
 
 @pytest.mark.parametrize("value", ["", "H", "d", "D1", "0", "3", "DD", "XX", "A "])
@@ -57,7 +51,7 @@ def test_values_outside_the_syntax_are_illegal(value: str) -> None:
 
 
 def test_a_full_column_and_the_wrong_player_are_illegal() -> None:
-    state = played(rules, *"DDDDDD")
+    state = drive.played(rules, *"DDDDDD")
     with pytest.raises(IllegalMove, match="column D is full"):
         rules.engine_value(state, Player.ONE, "D")
     with pytest.raises(IllegalMove, match="not to move"):
@@ -66,7 +60,7 @@ def test_a_full_column_and_the_wrong_player_are_illegal() -> None:
 
 
 def test_final_call_and_result_after_a_line() -> None:
-    state = played(rules, *"ABABABA")
+    state = drive.played(rules, *"ABABABA")
     result = rules.result(state)
     assert result is not None and (result.winner, result.reason) == (Player.ONE, "four in a row")
     assert rules.asked(state) == ()
@@ -79,11 +73,9 @@ def test_final_call_and_result_after_a_line() -> None:
 
 def test_pages_hide_nothing_and_never_carry_input() -> None:
     turn = rules.play(rules.start().state, "D")
-    page = rules.page(turn, Player.TWO, asking=True)
-    assert page == {name: v for name, v in turn.params.items() if name != "Input"}
+    page = drive.check_pages_show_the_turn(rules, turn, Player.TWO)
     assert page["Move1"] == "D" and "Legend" not in page
-    assert rules.page(turn, None, asking=False) == page
-    end = rules.play(played(rules, *"ABABAB"), "A")
+    end = rules.play(drive.played(rules, *"ABABAB"), "A")
     assert rules.page(end, None, asking=False)["Method"] == "End"
     assert end.over and end.params["Tray"].startswith("32")
 
@@ -92,30 +84,19 @@ def test_pages_hide_nothing_and_never_carry_input() -> None:
     "engines", [("random", "random"), ("strong", "random"), ("random", "strong")]
 )
 def test_built_in_engines_play_legal_games_to_the_end(engines: tuple[str, str]) -> None:
-    for k in range(4):
-        game = play_out(interface, engines, init_as_board=k % 2 == 1)
-        check_alternating_requests(game, first=EMPTY, gains=False, alphabet="012")
-        for turn in game.turns:
-            assert (rules.result(turn.state) is not None) == turn.over
-        state = game.turns[-1].state
-        assert game.result is not None and game.result == rules.result(state)
-        winners = [p for p in Player if winning_cells(state["tray"], p)]
-        assert game.result.winner is (winners[0] if winners else None)
+    for game in drive.play_games(interface, engines, 4, check_requests):
+        winners = [p for p in Player if winning_cells(game.turns[-1].state["tray"], p)]
+        assert game.result is not None and game.result.winner is (winners[0] if winners else None)
         assert len(winners) <= 1
 
 
 def test_strong_beats_random() -> None:
-    wins = 0
-    for k in range(10):
-        engines = ("strong", "random") if k % 2 == 0 else ("random", "strong")
-        game = play_out(interface, engines)
-        assert game.result is not None
-        wins += game.result.winner is Player(engines.index("strong") + 1)
+    wins = drive.wins_against(interface, "strong", "random", 10)
     assert wins >= 8, f"strong won only {wins} of 10 against random"
 
 
 def test_strong_against_strong_ends() -> None:
-    game = play_out(interface, ("strong", "strong"))
+    game = drive.play_out(interface, ("strong", "strong"))
     assert game.result is not None
     assert 7 <= len(game.turns) - 1 <= 42
 

@@ -15,6 +15,7 @@ from urllib.parse import urlencode
 
 import pytest
 
+from tests.interfaces import drive
 from tournoyons_gui.interfaces.mastermind import interface
 from tournoyons_gui.interfaces.mastermind.board import (
     Line,
@@ -351,10 +352,7 @@ def test_the_set_declares_its_methods() -> None:
 def run(values: list[str]) -> list[Turn]:
     """Play ``values`` from a new game; return every turn, the first one included."""
     rules = MasterMindRules()
-    turns = [rules.new_game()]
-    for value in values:
-        turns.append(rules.play(turns[-1].state, value))
-    return turns
+    return drive.turns_from(rules, rules.new_game(), values)
 
 
 def page_of(turn: Turn) -> MasterMindView:

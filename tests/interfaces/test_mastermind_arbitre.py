@@ -8,7 +8,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.interfaces.drive import play_out
+from tests.interfaces import drive
 from tournoyons_gui.interfaces import ArbitreRules, IllegalMove, Player, Turn
 from tournoyons_gui.interfaces.mastermind import interface
 from tournoyons_gui.interfaces.mastermind.board import build, score
@@ -16,9 +16,7 @@ from tournoyons_gui.interfaces.mastermind.engines import consistent_engine
 from tournoyons_gui.interfaces.mastermind.rules import MasterMindRules
 from tournoyons_gui.interfaces.protocol import read_context
 
-_arbitre = interface.arbitre
-assert _arbitre is not None
-rules: ArbitreRules = _arbitre
+rules = drive.arbitre_rules(interface)
 _TYPED: ArbitreRules = MasterMindRules()  # mypy checks the protocol
 
 # Player one's code GCCH, player two's AEBD; player one finds on line 3, two plays line 3.
@@ -27,10 +25,7 @@ GAME = ["GCCH", "AEBD", "00ABCD", "00BBCC", "00AEBF", "00DEFA", "00AEBD", "00GCC
 
 def run(values: list[str]) -> list[Turn]:
     """Play ``values`` from a new game; return every turn, the first one included."""
-    turns = [rules.start()]
-    for value in values:
-        turns.append(rules.play(turns[-1].state, value))
-    return turns
+    return drive.turns_from(rules, rules.start(), values)
 
 
 def test_turns_one_and_two_ask_each_player_for_a_code_with_an_empty_tray() -> None:
@@ -188,7 +183,7 @@ def test_built_in_engines_play_whole_games(engines: tuple[str, str]) -> None:
     games = 10
     found_within_8 = 0
     for _ in range(games):
-        played = play_out(interface, engines)
+        played = drive.play_out(interface, engines)
         assert played.result is not None
         end = played.turns[-1]
         assert end.over and end.params["Method"] == "End"

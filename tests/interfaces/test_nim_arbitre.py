@@ -8,24 +8,19 @@ from urllib.parse import urlencode
 import pytest
 from starlette.testclient import TestClient
 
-from tests.interfaces.drive import play_out
+from tests.interfaces import drive
 from tournoyons_gui.interfaces import ArbitreRules, IllegalMove, Player, Turn
 from tournoyons_gui.interfaces.registry import load_registry
 from tournoyons_nim import interface
 from tournoyons_nim.rules import NimRules
 
-_arbitre = interface.arbitre
-assert _arbitre is not None
-rules: ArbitreRules = _arbitre
+rules = drive.arbitre_rules(interface)
 _TYPED: ArbitreRules = NimRules()  # mypy checks the protocol
 
 
 def run(values: list[str]) -> list[Turn]:
     """Play ``values`` from a new game; return every turn, the first one included."""
-    turns = [rules.start()]
-    for value in values:
-        turns.append(rules.play(turns[-1].state, value))
-    return turns
+    return drive.turns_from(rules, rules.start(), values)
 
 
 def test_the_registered_set_has_arbitre_rules_and_engines() -> None:
@@ -133,7 +128,7 @@ def test_built_in_engines_play_legal_games_to_the_end(engines: tuple[str, str]) 
     wins = {Player.ONE: 0, Player.TWO: 0}
     games = 30
     for _ in range(games):
-        played = play_out(interface, engines)
+        played = drive.play_out(interface, engines)
         assert played.result is not None and played.result.winner is not None
         wins[played.result.winner] += 1
         assert played.turns[-1].params["Tray"] == "0"

@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 
 import pytest
 
+from tests.interfaces.helpers import with_codes
 from tournoyons_gui.interfaces.pente import interface
 from tournoyons_gui.interfaces.pente.board import (
     EMPTY_TRAY,
@@ -46,10 +47,7 @@ def at(name: str) -> int:
 
 def tray_with(stones: Mapping[str, str], base: str = EMPTY_TRAY) -> str:
     """Return ``base`` with the points of ``stones`` (``{"JJ": "1"}``) set to their codes."""
-    cells = list(base)
-    for name, code in stones.items():
-        cells[at(name)] = code
-    return "".join(cells)
+    return with_codes(base, read_point, stones)
 
 
 def view(params: Mapping[str, str]) -> PenteView:

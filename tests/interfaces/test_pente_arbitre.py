@@ -3,29 +3,18 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 
 import pytest
 
-from tests.interfaces.drive import (
-    Played,
-    check_alternating_requests,
-    check_first_request,
-    play_out,
-    played,
-)
-from tournoyons_gui.interfaces import ArbitreRules, IllegalMove, Player
+from tests.interfaces import drive
+from tests.interfaces.helpers import with_codes
+from tournoyons_gui.interfaces import IllegalMove, Player
 from tournoyons_gui.interfaces.pente import SAMPLE_MOVES, interface
 from tournoyons_gui.interfaces.pente.board import EMPTY_TRAY, read_point
 
-
-def _arbitre() -> ArbitreRules:
-    arbitre = interface.arbitre
-    assert arbitre is not None
-    return arbitre
-
-
-rules = _arbitre()
+rules = drive.arbitre_rules(interface)
 
 
 def at(name: str) -> int:
@@ -35,51 +24,52 @@ def at(name: str) -> int:
 
 
 def tray_with(stones: Mapping[str, str]) -> str:
-    cells = list(EMPTY_TRAY)
-    for name, code in stones.items():
-        cells[at(name)] = code
-    return "".join(cells)
+    return with_codes(EMPTY_TRAY, read_point, stones)
 
 
-def check_requests(game: Played, *, init_as_board: bool = False) -> None:
+def check_requests(game: drive.Played, init_as_board: bool) -> None:
     """Check every request of a game against the spec (:func:`check_alternating_requests`)."""
-    check_alternating_requests(
-        game,
-        first=EMPTY_TRAY if init_as_board else "Init",
-        gains=True,
-        alphabet="012",
+    drive.check_alternating_requests(
+        game, first=EMPTY_TRAY if init_as_board else "Init", gains=True, alphabet="012"
     )
 
 
 def test_turn_one_gets_init_or_the_empty_board() -> None:
-    check_first_request(rules, explicit=EMPTY_TRAY)
+    drive.check_first_request(rules, explicit=EMPTY_TRAY)
 
 
 def test_second_player_gets_the_centre_and_gains_of_zero() -> None:
-    state = played(rules, "JJ")
-    assert rules.asked(state) == (Player.TWO,)
-    request = rules.request(state, Player.TWO)
-    assert request.move_id == 2
-    assert list(request.params.items()) == [
-        ("Turn", "2"),
-        ("Gain1", "0"),
-        ("Gain2", "0"),
-        ("Move1", "JJ"),
-        ("Tray", tray_with({"JJ": "1"})),
-    ]
+    drive.check_request(
+        rules,
+        drive.played(rules, "JJ"),
+        Player.TWO,
+        2,
+        [
+            ("Turn", "2"),
+            ("Gain1", "0"),
+            ("Gain2", "0"),
+            ("Move1", "JJ"),
+            ("Tray", tray_with({"JJ": "1"})),
+        ],
+    )
 
 
 def test_a_capture_is_counted_in_gain_and_removed_from_the_engines_tray() -> None:
-    state = played(rules, *SAMPLE_MOVES)  # MM takes the pair KK-LL
-    request = rules.request(state, Player.TWO)
-    assert list(request.params.items()) == [
-        ("Turn", "6"),
-        ("Gain1", "1"),
-        ("Gain2", "0"),
-        ("Move1", "MM"),
-        ("Tray", tray_with({"JJ": "1", "MP": "1", "MM": "1"})),
-    ]
-    page = rules.page(rules.play(played(rules, *SAMPLE_MOVES[:-1]), "MM"), None, asking=False)
+    state = drive.played(rules, *SAMPLE_MOVES)  # MM takes the pair KK-LL
+    drive.check_request(
+        rules,
+        state,
+        Player.TWO,
+        6,
+        [
+            ("Turn", "6"),
+            ("Gain1", "1"),
+            ("Gain2", "0"),
+            ("Move1", "MM"),
+            ("Tray", tray_with({"JJ": "1", "MP": "1", "MM": "1"})),
+        ],
+    )
+    page = rules.page(rules.play(drive.played(rules, *SAMPLE_MOVES[:-1]), "MM"), None, asking=False)
     assert page["Tray"][at("KK")] == "6" and page["Tray"][at("LL")] == "6"
     state = dict(rules.play(state, "AA").state)
     assert rules.request(state, Player.ONE).params["Move2"] == "AA"
@@ -88,7 +78,7 @@ def test_a_capture_is_counted_in_gain_and_removed_from_the_engines_tray() -> Non
 @pytest.mark.parametrize("value", ["", "J", "JJJ", "TT", "jj", "JT", "10", "A1", "XX"])
 def test_values_outside_the_syntax_are_illegal(value: str) -> None:
     with pytest.raises(IllegalMove, match="not a point"):
-        rules.engine_value(played(rules, "JJ"), Player.TWO, value)
+        rules.engine_value(drive.played(rules, "JJ"), Player.TWO, value)
 
 
 def test_the_first_stone_is_on_the_centre() -> None:
@@ -98,7 +88,7 @@ def test_the_first_stone_is_on_the_centre() -> None:
 
 
 def test_the_second_stone_of_player_one_is_outside_the_centre_square() -> None:
-    state = played(rules, "JJ", "KK")
+    state = drive.played(rules, "JJ", "KK")
     for near in ("HH", "LL", "JL", "IK"):
         with pytest.raises(IllegalMove, match="second stone"):
             rules.engine_value(state, Player.ONE, near)
@@ -107,11 +97,11 @@ def test_the_second_stone_of_player_one_is_outside_the_centre_square() -> None:
     assert rules.engine_value(state, Player.ONE, "JM") == "JM"
     assert rules.engine_value(state, Player.ONE, "GG") == "GG"
     # Player two's stones are never restricted.
-    assert rules.engine_value(played(rules, "JJ"), Player.TWO, "JK") == "JK"
+    assert rules.engine_value(drive.played(rules, "JJ"), Player.TWO, "JK") == "JK"
 
 
 def test_an_occupied_point_or_the_wrong_player_is_illegal() -> None:
-    state = played(rules, "JJ", "KK")
+    state = drive.played(rules, "JJ", "KK")
     with pytest.raises(IllegalMove, match="taken"):
         rules.engine_value(state, Player.ONE, "KK")
     with pytest.raises(IllegalMove, match="not to move"):
@@ -119,11 +109,9 @@ def test_an_occupied_point_or_the_wrong_player_is_illegal() -> None:
 
 
 def test_pages_hide_nothing_and_never_carry_input() -> None:
-    turn = rules.play(played(rules, "JJ"), "KK")
-    page = rules.page(turn, Player.ONE, asking=True)
-    assert page == {name: v for name, v in turn.params.items() if name != "Input"}
+    turn = rules.play(drive.played(rules, "JJ"), "KK")
+    page = drive.check_pages_show_the_turn(rules, turn, Player.ONE)
     assert page["Move2"] == "KK" and page["Tray"][at("JK")] == "9"  # forbidden point shown
-    assert rules.page(turn, None, asking=False) == page
 
 
 # One wins by five in row A; two plays in column S without making five.
@@ -184,24 +172,8 @@ def test_a_full_board_is_a_draw() -> None:
     assert rules.asked(turn.state) == ()
 
 
-ENGINE_PAIRS = [
-    ("random", "random"),
-    ("random", "greedy"),
-    ("greedy", "random"),
-    ("greedy", "greedy"),
-]
-
-
-@pytest.mark.parametrize("engines", ENGINE_PAIRS)
+@pytest.mark.parametrize("engines", list(itertools.product(("random", "greedy"), repeat=2)))
 def test_built_in_engines_play_legal_games_to_the_end(engines: tuple[str, str]) -> None:
-    wins = 0
-    for k in range(10):
-        game = play_out(interface, engines, init_as_board=k % 2 == 1)
-        check_requests(game, init_as_board=k % 2 == 1)
-        for turn in game.turns:
-            assert (rules.result(turn.state) is not None) == turn.over
-        assert game.result is not None and game.result == rules.result(game.turns[-1].state)
-        if "greedy" in engines and "random" in engines:
-            wins += game.result.winner is Player(engines.index("greedy") + 1)
-    if "greedy" in engines and "random" in engines:
-        assert wins >= 8, f"greedy won only {wins} of 10 against random"
+    drive.check_engine_pair(
+        interface, engines, check_requests, better="greedy", worse="random", at_least=8
+    )

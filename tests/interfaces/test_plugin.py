@@ -49,8 +49,9 @@ def test_a_package_alone_finds_build_rules_engines_and_botsarena() -> None:
     found = SetInterface(name="Drop", package=package, sample={"Tray": "Init"})
     modules = {m: importlib.import_module(f"{package}.{m}") for m in ("board", "rules")}
     assert found.build is modules["board"].build
-    assert found.rules is modules["rules"].RULES
-    assert found.arbitre is found.rules and found.referee is found.rules
+    # One object serves the three protocols.
+    served: list[object] = [found.rules, found.arbitre, found.referee]
+    assert all(each is modules["rules"].RULES for each in served)
     assert list(found.engines) == ["random", "strong"]
     assert found.botsarena is importlib.import_module(f"{package}.botsarena").BOTSARENA
     assert found.sample == {"Name1": "MissOne", "Name2": "MrTwo", "Tray": "Init"}

@@ -9,9 +9,9 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.interfaces.drive import play_out
+from tests.interfaces import drive
 from tournoyons_gui.interfaces import IllegalMove, Player
-from tournoyons_gui.interfaces.plugin import ArbitreRules, Turn
+from tournoyons_gui.interfaces.plugin import Turn
 from tournoyons_gui.interfaces.poker import interface
 from tournoyons_gui.interfaces.poker.board import build
 from tournoyons_gui.interfaces.poker.engines import caller_engine, random_engine, strength_engine
@@ -19,9 +19,7 @@ from tournoyons_gui.interfaces.poker.rules import PokerRules, blinds
 from tournoyons_gui.interfaces.poker.tray import HIDDEN, parse_tray
 from tournoyons_gui.interfaces.protocol import read_context
 
-_arbitre = interface.arbitre
-assert _arbitre is not None
-rules: ArbitreRules = _arbitre
+rules = drive.arbitre_rules(interface)
 poker = PokerRules()
 
 # Player one's two cards, player two's two, the board's five: one's flush beats two's straight.
@@ -276,7 +274,7 @@ def test_every_pair_of_engines_plays_legal_games_to_the_end(level: int) -> None:
     names = list(interface.engines)
     for first in names:
         for second in names:
-            played = play_out(interface, (first, second), level=level)
+            played = drive.play_out(interface, (first, second), level=level)
             assert played.result is not None and played.turns[-1].over
             check_requests(played.requests, level)
 
@@ -303,7 +301,7 @@ def test_strength_wins_chips_from_caller() -> None:
     chips = 0
     for game in range(12):
         seats = ("strength", "caller") if game % 2 else ("caller", "strength")
-        played = play_out(interface, seats)
+        played = drive.play_out(interface, seats)
         gains = played.turns[-1].state["gains"]
         me = seats.index("strength")
         chips += gains[me] - gains[1 - me]

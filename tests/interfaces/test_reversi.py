@@ -11,6 +11,7 @@ import re
 import pytest
 from starlette.testclient import TestClient
 
+from tests.interfaces.helpers import with_codes
 from tournoyons_gui.interfaces.plugin import IllegalMove, Turn
 from tournoyons_gui.interfaces.protocol import Method, Player, read_context
 from tournoyons_gui.interfaces.registry import load_registry
@@ -48,12 +49,7 @@ def codes(query: str) -> set[str]:
 
 def tray_with(cells: dict[str, str], base: str = EMPTY) -> str:
     """Return ``base`` with the named cells set to the given codes."""
-    board = list(base)
-    for name, code in cells.items():
-        index = cell_index(name)
-        assert index is not None
-        board[index] = code
-    return "".join(board)
+    return with_codes(base, cell_index, cells)
 
 
 def by_name(v: ReversiView) -> dict[str, Cell]:

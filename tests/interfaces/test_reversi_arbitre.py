@@ -5,26 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.interfaces.drive import (
-    Played,
-    check_alternating_requests,
-    check_first_request,
-    play_out,
-    played,
-)
-from tournoyons_gui.interfaces import ArbitreRules, IllegalMove, Player, Turn
+from tests.interfaces import drive
+from tests.interfaces.helpers import with_codes
+from tournoyons_gui.interfaces import IllegalMove, Player, Turn
 from tournoyons_gui.interfaces.reversi import interface
 from tournoyons_gui.interfaces.reversi.board import INIT_TRAY, cell_index, counts
 from tournoyons_gui.interfaces.reversi.engines import ENGINES
 
-
-def _arbitre() -> ArbitreRules:
-    arbitre = interface.arbitre
-    assert arbitre is not None
-    return arbitre
-
-
-rules = _arbitre()
+rules = drive.arbitre_rules(interface)
 
 # The spec's explicit start: D4 and E5 white, D5 and E4 black.
 START = "0000000000000000000000000004300000034000000000000000000000000000"
@@ -33,22 +21,14 @@ START = "0000000000000000000000000004300000034000000000000000000000000000"
 WHITE_STUCK = "34" + "0" * 62
 
 
-def tray_with(cells: dict[str, str], base: str = "0" * 64) -> str:
-    board = list(base)
-    for name, code in cells.items():
-        index = cell_index(name)
-        assert index is not None, name
-        board[index] = code
-    return "".join(board)
+def tray_with(cells: dict[str, str]) -> str:
+    return with_codes("0" * 64, cell_index, cells)
 
 
-def check_requests(game: Played, *, init_as_board: bool = False) -> None:
+def check_requests(game: drive.Played, init_as_board: bool) -> None:
     """Check every request of a game against the spec (:func:`check_alternating_requests`)."""
-    check_alternating_requests(
-        game,
-        first=START if init_as_board else "Init",
-        gains=False,
-        alphabet="034",
+    drive.check_alternating_requests(
+        game, first=START if init_as_board else "Init", gains=False, alphabet="034"
     )
 
 
@@ -57,19 +37,22 @@ def test_the_explicit_start_is_the_spec_s() -> None:
 
 
 def test_turn_one_gets_init_or_the_start_position() -> None:
-    check_first_request(rules, explicit=START)
+    drive.check_first_request(rules, explicit=START)
 
 
 def test_white_gets_blacks_move_and_the_settled_board_without_gains() -> None:
-    state = played(rules, "D3")
-    assert rules.asked(state) == (Player.TWO,)
-    request = rules.request(state, Player.TWO)
-    assert request.move_id == 2
-    assert list(request.params.items()) == [
-        ("Turn", "2"),
-        ("Move1", "D3"),
-        ("Tray", tray_with({"D3": "3", "D4": "3", "D5": "3", "E4": "3", "E5": "4"})),
-    ]
+    state = drive.played(rules, "D3")
+    drive.check_request(
+        rules,
+        state,
+        Player.TWO,
+        2,
+        [
+            ("Turn", "2"),
+            ("Move1", "D3"),
+            ("Tray", tray_with({"D3": "3", "D4": "3", "D5": "3", "E4": "3", "E5": "4"})),
+        ],
+    )
     state = dict(rules.play(state, "C3").state)
     assert dict(rules.request(state, Player.ONE).params)["Move2"] == "C3"
     assert "Move1" not in rules.request(state, Player.ONE).params
@@ -151,33 +134,20 @@ def test_a_player_without_a_move_is_asked_and_must_pass() -> None:
 
 def test_pages_hide_nothing_and_never_carry_input() -> None:
     turn = rules.play(rules.start().state, "D3")
-    page = rules.page(turn, Player.TWO, asking=True)
-    assert page == {name: v for name, v in turn.params.items() if name != "Input"}
+    page = drive.check_pages_show_the_turn(rules, turn, Player.TWO)
     assert page["Move1"] == "D3" and "Legend" not in page
-    assert rules.page(turn, None, asking=False) == page
 
 
 @pytest.mark.parametrize("engines", [("random", "random"), ("greedy", "greedy")])
 def test_built_in_engines_play_legal_games_to_the_end(engines: tuple[str, str]) -> None:
-    for k in range(10):
-        game = play_out(interface, engines, init_as_board=k % 2 == 1)
-        check_requests(game, init_as_board=k % 2 == 1)
-        for turn in game.turns:
-            assert (rules.result(turn.state) is not None) == turn.over
-        state = game.turns[-1].state
-        black, white = counts(state["tray"])
-        assert game.result is not None and game.result == rules.result(state)
+    for game in drive.play_games(interface, engines, 10, check_requests):
+        black, white = counts(game.turns[-1].state["tray"])
+        assert game.result is not None
         assert game.result.winner is (
             None if black == white else Player.ONE if black > white else Player.TWO
         )
 
 
 def test_greedy_beats_random() -> None:
-    wins = 0
-    for k in range(10):
-        engines = ("greedy", "random") if k % 2 == 0 else ("random", "greedy")
-        game = play_out(interface, engines)
-        check_requests(game)
-        assert game.result is not None
-        wins += game.result.winner is Player(engines.index("greedy") + 1)
+    wins = drive.wins_against(interface, "greedy", "random", 10, check_requests)
     assert wins >= 7, f"greedy won only {wins} of 10 against random"

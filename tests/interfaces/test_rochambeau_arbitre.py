@@ -9,16 +9,14 @@ from typing import Any
 
 import pytest
 
-from tests.interfaces.drive import play_out
+from tests.interfaces import drive
 from tournoyons_gui.interfaces import ArbitreRules, IllegalMove, Player, Turn
 from tournoyons_gui.interfaces.rochambeau import interface
 from tournoyons_gui.interfaces.rochambeau.engines import BEATEN_BY
 from tournoyons_gui.interfaces.rochambeau.game import PAPER, ROCK, SCISSORS
 from tournoyons_gui.interfaces.rochambeau.rules import MAX_ROUNDS, RochambeauRules
 
-_arbitre = interface.arbitre
-assert _arbitre is not None
-rules: ArbitreRules = _arbitre
+rules = drive.arbitre_rules(interface)
 _TYPED: ArbitreRules = RochambeauRules()  # mypy checks the protocol
 
 
@@ -165,7 +163,7 @@ def rounds_of(turns: list[Turn]) -> list[tuple[str, str]]:
 )
 def test_built_in_engines_play_whole_matches(engines: tuple[str, str]) -> None:
     for _ in range(10):
-        played = play_out(interface, engines)
+        played = drive.play_out(interface, engines)
         result = played.result
         assert result is not None
         end = played.turns[-1]

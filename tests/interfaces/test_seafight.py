@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 
 import pytest
 
+from tests.interfaces.helpers import with_codes
 from tests.seafight_fleets import FLEET, FLEET_CELLS, OTHER, OTHER_CELLS
 from tournoyons_gui.interfaces.plugin import IllegalMove, Turn
 from tournoyons_gui.interfaces.protocol import Method, Player, read_context
@@ -36,12 +37,7 @@ from tournoyons_gui.interfaces.seafight.rules import SeafightRules, fire
 
 def shots(**codes: str) -> str:
     """Return a board's 100 shot codes with ``codes`` (cell name -> code) fired."""
-    cells = list(EMPTY_SHOTS)
-    for name, code in codes.items():
-        index = read_cell(name)
-        assert index is not None, name
-        cells[index] = code
-    return "".join(cells)
+    return with_codes(EMPTY_SHOTS, read_cell, codes)
 
 
 def view(**params: str) -> SeafightView:

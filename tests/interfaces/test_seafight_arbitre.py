@@ -9,10 +9,10 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.interfaces.drive import play_out
+from tests.interfaces import drive
 from tests.seafight_fleets import FLEET, OTHER, OTHER_CELLS
 from tournoyons_gui.interfaces import IllegalMove, Player
-from tournoyons_gui.interfaces.plugin import ArbitreRules, Turn
+from tournoyons_gui.interfaces.plugin import Turn
 from tournoyons_gui.interfaces.protocol import read_context
 from tournoyons_gui.interfaces.seafight import interface
 from tournoyons_gui.interfaces.seafight.board import build
@@ -24,9 +24,7 @@ from tournoyons_gui.interfaces.seafight.fleet import (
     read_fleet,
 )
 
-_arbitre = interface.arbitre
-assert _arbitre is not None
-rules: ArbitreRules = _arbitre
+rules = drive.arbitre_rules(interface)
 
 
 def shots(**codes: str) -> str:
@@ -164,7 +162,7 @@ def test_the_game_ends_when_a_fleet_is_sunk_and_the_final_call_reveals_both_flee
 
 
 def test_in_progress_requests_never_carry_a_fleet() -> None:
-    played = play_out(interface, ("hunter", "random"))
+    played = drive.play_out(interface, ("hunter", "random"))
     assert played.result is not None and played.turns[-1].over
     for player, params in played.requests:
         assert not {"Gain1", "Gain2"} & set(params) and params["Set"] == "SeaFight"
@@ -233,7 +231,7 @@ def test_hunter_fires_along_the_line_of_its_hits() -> None:
 )
 def test_built_in_engines_play_legal_games_to_the_end(engines: tuple[str, str]) -> None:
     for _ in range(3):
-        played = play_out(interface, engines, init_as_board=engines[0] == "hunter")
+        played = drive.play_out(interface, engines, init_as_board=engines[0] == "hunter")
         assert played.result is not None and played.result.winner is not None
         last = played.turns[-1]
         assert last.over and last.params["Method"] == "End"
@@ -243,7 +241,7 @@ def test_hunter_beats_random_in_most_games() -> None:
     wins = 0
     for game in range(10):
         seats = ("hunter", "random") if game % 2 else ("random", "hunter")
-        played = play_out(interface, seats)
+        played = drive.play_out(interface, seats)
         assert played.result is not None and played.result.winner is not None
         wins += seats[played.result.winner - 1] == "hunter"
     assert wins >= 8

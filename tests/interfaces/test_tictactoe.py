@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.interfaces.drive import hot_seat_pages
+from tests.interfaces import drive
 from tournoyons_gui.interfaces.plugin import IllegalMove
 from tournoyons_gui.interfaces.protocol import Player, read_context
 from tournoyons_gui.interfaces.tictactoe.board import build, player_to_move
@@ -102,7 +102,7 @@ def test_player_to_move() -> None:
 
 
 def test_a_known_game_won_by_player_one() -> None:
-    pages = hot_seat_pages(TicTacToeRules(), "14253")
+    pages = drive.hot_seat_pages(TicTacToeRules(), "14253")
     assert pages[0] == {"Tray": "Init", "Input": "One", "Count": "0"}
     assert pages[1] == {"Tray": "100000000", "Move1": "1", "Count": "1", "Input": "Two"}
     assert pages[2] == {"Tray": "100200000", "Move2": "4", "Count": "2", "Input": "One"}
@@ -110,7 +110,7 @@ def test_a_known_game_won_by_player_one() -> None:
 
 
 def test_a_known_draw() -> None:
-    pages = hot_seat_pages(TicTacToeRules(), "159287364")
+    pages = drive.hot_seat_pages(TicTacToeRules(), "159287364")
     assert pages[-1]["Method"] == "End"
     assert pages[-1]["Tray"] == "121122211"
     assert "Input" not in pages[-1]
@@ -118,7 +118,7 @@ def test_a_known_draw() -> None:
 
 
 def test_a_diagonal_win_for_player_two() -> None:
-    pages = hot_seat_pages(TicTacToeRules(), "132597")
+    pages = drive.hot_seat_pages(TicTacToeRules(), "132597")
     assert pages[-1]["Method"] == "End"
     # Player two holds 3, 5, 7: the anti-diagonal.
     assert [i + 1 for i, c in enumerate(pages[-1]["Tray"]) if c == "4"] == [3, 5, 7]
@@ -126,16 +126,12 @@ def test_a_diagonal_win_for_player_two() -> None:
 
 @pytest.mark.parametrize("value", ["0", "10", "x", "", "55"])
 def test_rules_refuse_what_is_not_a_cell(value: str) -> None:
-    rules = TicTacToeRules()
-    with pytest.raises(IllegalMove):
-        rules.play(rules.new_game().state, value)
+    drive.check_refused(TicTacToeRules(), [], value)
 
 
 def test_rules_refuse_a_taken_cell_and_a_finished_game() -> None:
     rules = TicTacToeRules()
-    turn = rules.play(rules.new_game().state, "5")
-    with pytest.raises(IllegalMove):
-        rules.play(turn.state, "5")
+    drive.check_refused(rules, ["5"], "5")
     state = {"tray": "111220000", "count": 5}
     with pytest.raises(IllegalMove):
         rules.play(state, "9")
