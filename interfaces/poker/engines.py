@@ -21,8 +21,6 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from pokerkit import Label, StandardHighHand
-
 from tournoyons_gui.interfaces.engine_kit import RNG
 from tournoyons_gui.interfaces.poker.tray import (
     HIDDEN,
@@ -30,11 +28,12 @@ from tournoyons_gui.interfaces.poker.tray import (
     SHOWDOWN,
     Tray,
     TrayError,
+    hand_category,
+    high_hand,
     parse_tray,
 )
 from tournoyons_gui.interfaces.protocol import Player
 
-_LABELS = list(Label)
 CAPITAL = 200  # a level-2 capital before any deal has been judged (no Gain sent yet)
 
 
@@ -106,10 +105,6 @@ def caller_engine(params: Mapping[str, str]) -> str:
     return "0" if table is None else str(table.call)
 
 
-def _pokerkit(card: str) -> str:
-    return ("A" if card[1] in "A1" else card[1]) + card[0].lower()
-
-
 _RANKS = "23456789TJQKA"
 
 
@@ -130,10 +125,7 @@ def _strength(tray: Tray, me: Player) -> int:
         if high >= _RANKS.index("Q") and low >= _RANKS.index("T"):
             return 2
         return 1 if high == _RANKS.index("A") or low >= _RANKS.index("9") else 0
-    hand = StandardHighHand.from_game(
-        "".join(map(_pokerkit, hole)), "".join(map(_pokerkit, tray.board))
-    )
-    category = _LABELS.index(hand.entry.label)
+    category = hand_category(high_hand(hole, tray.board))
     counts = sorted(Counter(card[1] for card in tray.board).values(), reverse=True)
     board = {3: 3, 2: 2 if counts[1:2] == [2] else 1}.get(counts[0], 0)
     return max(0, min(3, category - board + (1 if category >= 4 else 0)))

@@ -28,10 +28,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-
-from pokerkit import Hand, StandardHighHand
+from typing import TYPE_CHECKING
 
 from tournoyons_gui.interfaces.protocol import Player
+
+if TYPE_CHECKING:
+    from pokerkit import Hand
 
 __all__ = [
     "ACKNOWLEDGE",
@@ -50,8 +52,11 @@ __all__ = [
     "Verdict",
     "bet_range",
     "board_size",
+    "hand_category",
+    "high_hand",
     "legal_values",
     "parse_tray",
+    "pokerkit_card",
     "verdict",
 ]
 
@@ -244,6 +249,26 @@ def pokerkit_card(card: str) -> str:
     return value + card[0].lower()
 
 
+def high_hand(hole: tuple[str, ...], board: tuple[str, ...]) -> Hand:
+    """Return pokerkit's best high hand of the ``hole`` and ``board`` cards (ours: ``D1``).
+
+    pokerkit is imported at the first call, not with the Set: its lookup tables take about
+    15 MB and 0.3 s, which a server never reaching a showdown does not pay."""
+    from pokerkit import StandardHighHand
+
+    return StandardHighHand.from_game(
+        "".join(map(pokerkit_card, hole)), "".join(map(pokerkit_card, board))
+    )
+
+
+def hand_category(hand: Hand) -> int:
+    """Return the rank of ``hand``'s category among pokerkit's labels: 0 high card, 1 one
+    pair ... 8 straight flush."""
+    from pokerkit import Label
+
+    return list(Label).index(hand.entry.label)
+
+
 @dataclass(frozen=True)
 class Verdict:
     """The showdown's outcome: ``winner`` (``None``: split pot), each side's best hand.
@@ -261,9 +286,7 @@ class Verdict:
 def _best(hole: tuple[str, str], board: tuple[str, ...]) -> tuple[Hand, tuple[int, ...]]:
     """Return the best hand of ``hole`` + ``board`` and the indexes of its five cards."""
     seven = [*hole, *board]
-    hand = StandardHighHand.from_game(
-        "".join(pokerkit_card(c) for c in hole), "".join(pokerkit_card(c) for c in board)
-    )
+    hand = high_hand(hole, board)
     notation = [pokerkit_card(c) for c in seven]
     used: list[int] = []
     for card in hand.cards:

@@ -5,6 +5,8 @@ Manual 002 chapter V "Poker", manual 000 (the ace written ``1``); spec section 4
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -605,3 +607,20 @@ def test_every_tray_the_rules_send_is_consistent_and_its_input_can_play() -> Non
         page = view("&".join(f"{k}={v}" for k, v in params(turn).items()))
         assert page.errors == () and value in page.playable, (value, params(turn))
         turn = rules.play(turn.state, value)
+
+
+def test_pokerkit_is_loaded_at_the_first_showdown_not_with_the_server() -> None:
+    """Its tables cost 15 MB: a server that never judges a showdown never loads them; the
+    first verdict does."""
+    script = (
+        "import sys\n"
+        "from tournoyons_gui.server.app import create_app\n"
+        "from tournoyons_gui.interfaces.poker.tray import parse_tray, verdict\n"
+        "create_app()\n"
+        "print('pokerkit' in sys.modules)\n"
+        "tray = parse_tray('01009S1HKD2C3SQSJSTC9H2M10-10')\n"
+        "print(verdict(tray).label == ('Straight', 'One pair'), 'pokerkit' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "True", "True"]
