@@ -7,7 +7,9 @@ calls is here (the Arbitre's game page and its per-Set players are in ``arbitre_
 - Opening an interface page: :func:`interface_url`, :func:`open_page` (the return recorder
   :data:`RECORD_RETURNS` installed, then ``html[data-ready="true"]`` waited for; actions
   time out after 5 s), :func:`open_url`, :func:`open_returning` (its return to the sink
-  under a new tag), :func:`open_with_error`, :func:`open_move`.
+  under a new tag), :func:`open_named` and :func:`open_named_returning` (both
+  :data:`NAMES` added), :func:`open_with_error`, :func:`open_bad_tray`,
+  :func:`open_method_none` (both with :data:`TEXTS`), :func:`open_move`.
 - Reading and playing it: :func:`cell`, :func:`states`, :func:`playable_values`,
   :func:`return_loads`, :func:`with_codes`, :func:`press`, :func:`press_to`,
   :func:`hold_enter`; :class:`PageWatch` (its script and console errors).
@@ -164,8 +166,24 @@ def open_returning(
     return tag
 
 
-# The texts of a page opened with an error.
-TEXTS = {"Name1": "MissOne", "Name2": "MrTwo", "Legend": "Round 2", "Count": "4"}
+# The players' names a page is shown with.
+NAMES = {"Name1": "MissOne", "Name2": "MrTwo"}
+
+
+def open_named(page: Page, base: str, params: Mapping[str, str], set_name: str) -> None:
+    """Open ``set_name``'s page for ``params`` and both :data:`NAMES` as :func:`open_page`
+    does."""
+    open_page(page, base, {**NAMES, **params}, set_name)
+
+
+def open_named_returning(page: Page, base: str, params: Mapping[str, str], set_name: str) -> str:
+    """Open ``set_name``'s page for ``params`` and both :data:`NAMES` as :func:`open_returning`
+    does; return the tag."""
+    return open_returning(page, base, {**NAMES, **params}, set_name)
+
+
+# The texts of a page opened with an error or with Method None.
+TEXTS = {**NAMES, "Legend": "Round 2", "Count": "4"}
 
 
 def open_with_error(
@@ -176,6 +194,31 @@ def open_with_error(
     open_page(page, base, {**TEXTS, **params}, set_name)
     expect_error(page, code)
     expect(page.locator("[data-board]").first).to_be_visible()
+    expect_texts(page, TEXTS)
+
+
+def open_bad_tray(
+    page: Page, base: str, tray: str, set_name: str, cells: int, unplayable: Iterable[str]
+) -> None:
+    """Open ``set_name``'s page asking player one to move on the unreadable ``tray``; assert
+    the error sign names ``tray``, the board of ``cells`` cells is still drawn and nothing is
+    playable (:func:`expect_nothing_playable` on ``unplayable``)."""
+    open_with_error(
+        page, base, {"Tray": tray, "Input": "One", "URLReturn": "/return"}, set_name, "tray"
+    )
+    expect(page.locator("[data-board] [data-cell]")).to_have_count(cells)
+    expect_nothing_playable(page, unplayable)
+
+
+def open_method_none(
+    page: Page, base: str, params: Mapping[str, str], set_name: str | None = None
+) -> None:
+    """Open the page for ``params`` and :data:`TEXTS` with Method None (of ``set_name``, else
+    of the Set they name); assert it says so, draws no board, no cell and nothing playable,
+    and shows the texts."""
+    open_page(page, base, {**TEXTS, **params, "Method": "None"}, set_name)
+    expect(page.locator("html")).to_have_attribute("data-method", "none")
+    expect_counts(page, {"[data-board]": 0, "[data-cell]": 0, "[data-playable]": 0})
     expect_texts(page, TEXTS)
 
 
@@ -291,8 +334,7 @@ def expect_last_move(page: Page, name: str, player: int) -> None:
 def expect_empty_start(page: Page, base: str, set_name: str, tray: str | None, cells: int) -> None:
     """Open ``set_name``'s page for both names and ``tray`` (no Tray at all when ``None``);
     assert a board of ``cells`` empty cells, no error, the names shown."""
-    names = {"Name1": "MissOne", "Name2": "MrTwo"}
-    open_page(page, base, names if tray is None else {**names, "Tray": tray}, set_name)
+    open_page(page, base, NAMES if tray is None else {**NAMES, "Tray": tray}, set_name)
     expect_counts(
         page,
         {
@@ -301,7 +343,7 @@ def expect_empty_start(page: Page, base: str, set_name: str, tray: str | None, c
             "[data-error]": 0,
         },
     )
-    expect_texts(page, names)
+    expect_texts(page, NAMES)
     assert page.evaluate("() => window.tournoyons.tray()") == "0" * cells
 
 

@@ -189,12 +189,7 @@ def test_bad_alignment_shows_an_error_and_is_not_drawn(
     ],
 )
 def test_move_puts_the_mark_and_marks_the_last_move(
-    live_server: str,
-    page: Page,
-    watch: h.PageWatch,
-    params: dict[str, str],
-    name: str,
-    player: int,
+    live_server: str, page: Page, watch: h.PageWatch, params: dict[str, str], name: str, player: int
 ) -> None:
     h.open_move(page, live_server, params, SET, name, player)
     # The last move's square is tinted in the player's ink; an ordinary mark's is not.
@@ -337,23 +332,7 @@ def test_method_end_shows_the_winner_and_takes_no_input(
 def test_method_none_shows_names_and_scores_without_board(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    h.open_page(
-        page,
-        live_server,
-        {
-            "Method": "None",
-            "Tray": SAMPLE,
-            "Gain1": "D3H3",
-            "Input": "One",
-            "Name1": "MissOne",
-            "Name2": "MrTwo",
-            "Legend": "Next game soon",
-            "Count": "9",
-        },
-        SET,
-    )
-    h.expect_counts(page, {"[data-board]": 0, "[data-cell]": 0})
-    h.expect_texts(page, {"Name1": "MissOne", "Legend": "Next game soon", "Count": "9"})
+    h.open_method_none(page, live_server, {"Tray": SAMPLE, "Gain1": "D3H3", "Input": "One"}, SET)
     expect(page.locator("[data-gain='1']")).to_be_visible()
     expect(page.locator("[data-gain='1']")).to_have_text("1")
 

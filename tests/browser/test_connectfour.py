@@ -45,17 +45,6 @@ def tray_of(rows: Mapping[int, str]) -> str:
     return "".join(rows.get(row, "0000000") for row in range(1, 7))
 
 
-def open_board(
-    page: Page, base: str, params: Mapping[str, str], tag: str | None = None, ready: bool = True
-) -> None:
-    """Open the ConnectFour page for ``params`` and both names, its return going to the sink
-    with ``tag`` when given."""
-    query = {"Name1": "MissOne", "Name2": "MrTwo", **params}
-    if tag is not None:
-        query["URLReturn"] = h.sink(base, tag)
-    h.open_page(page, base, query, SET, ready)
-
-
 def shown(page: Page) -> str:
     """Return the board shown, in Tray order."""
     result: str = page.evaluate(TRAY_SHOWN)
@@ -126,7 +115,7 @@ def test_every_tray_code_is_drawn_and_the_winning_four_stands_out(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     won = tray_of({1: "4121100", 2: "4110000", 3: "4000000", 4: "4000000"})
-    open_board(page, live_server, {"Tray": won, "Method": "End", "Input": "One"})
+    h.open_named(page, live_server, {"Tray": won, "Method": "End", "Input": "One"}, SET)
     assert shown(page) == won
     assert page.evaluate("() => window.tournoyons.tray()") == won
     assert page.evaluate("() => Webmaster('tray')") == won
@@ -184,9 +173,7 @@ def test_a_move_that_names_no_disc_of_its_player_is_an_error(
 def test_bad_tray_shows_an_error_and_takes_no_input(
     live_server: str, page: Page, watch: h.PageWatch, tray: str
 ) -> None:
-    h.open_with_error(page, live_server, {"Tray": tray, "Input": "One"}, SET, "tray")
-    expect(page.locator("[data-board] [data-cell]")).to_have_count(42)
-    h.expect_nothing_playable(page, ["D1", "D6"])
+    h.open_bad_tray(page, live_server, tray, SET, 42, ["D1", "D6"])
     h.press(page, "4")
     assert h.return_loads(page) == []
 
@@ -234,7 +221,7 @@ def test_wait_drops_the_last_disc_then_the_page_is_ready(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     page.add_init_script(DROP_LOOK)
-    open_board(page, live_server, {"Tray": SAMPLE_TRAY, "Move2": "E", "Wait": "10"})
+    h.open_named(page, live_server, {"Tray": SAMPLE_TRAY, "Move2": "E", "Wait": "10"}, SET)
     held: dict[str, Any] = page.evaluate("() => window.__held")
     ready: dict[str, Any] = page.evaluate("() => window.__ready")
     # While Wait runs the disc is falling: its cell not yet filled, the disc drawn, its
@@ -262,7 +249,7 @@ def test_wait_lights_the_winning_four_after_the_drop(
     final = hot_seat_pages(ConnectFourRules(), "ABABABA")[-1]
     assert final["Method"] == "End" and final["Move1"] == "A"
     page.add_init_script(DROP_LOOK)
-    open_board(page, live_server, {**final, "Wait": "8"})
+    h.open_named(page, live_server, {**final, "Wait": "8"}, SET)
     held: dict[str, Any] = page.evaluate("() => window.__held")
     ready: dict[str, Any] = page.evaluate("() => window.__ready")
     assert (held["cell"], held["state"], held["after"]) == ("A4", "0", "3")
@@ -275,7 +262,7 @@ def test_without_wait_everything_is_shown_at_once(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     final = hot_seat_pages(ConnectFourRules(), "ABABABA")[-1]
-    open_board(page, live_server, final)
+    h.open_named(page, live_server, final, SET)
     assert shown(page) == final["Tray"]
     assert visible_lines(page) == ["1"]
     expect(h.cell(page, "A4")).to_have_attribute("data-before", "0")
@@ -287,8 +274,9 @@ def test_without_wait_everything_is_shown_at_once(
 def test_a_click_anywhere_in_a_column_drops_the_disc_and_returns_once(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = h.new_tag()
-    open_board(page, live_server, {"Tray": SAMPLE_TRAY, "Move2": "E", "Input": "One"}, tag)
+    tag = h.open_named_returning(
+        page, live_server, {"Tray": SAMPLE_TRAY, "Move2": "E", "Input": "One"}, SET
+    )
     assert sorted(set(h.playable_values(page))) == list(COLUMNS)
     h.expect_counts(page, {"[data-playable='true']": 42})
     h.cell(page, "D6").dblclick()  # column D: the disc lands on D3
@@ -306,8 +294,7 @@ def test_a_click_anywhere_in_a_column_drops_the_disc_and_returns_once(
 def test_a_click_above_the_board_plays_that_column(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = h.new_tag()
-    open_board(page, live_server, {"Tray": SAMPLE_TRAY, "Input": "One"}, tag)
+    tag = h.open_named_returning(page, live_server, {"Tray": SAMPLE_TRAY, "Input": "One"}, SET)
     x, y = centre(h.cell(page, "F6"))
     box = h.cell(page, "F6").bounding_box()
     assert box is not None
@@ -319,9 +306,8 @@ def test_a_click_above_the_board_plays_that_column(
 
 
 def test_a_winning_click_lights_the_four(live_server: str, page: Page, watch: h.PageWatch) -> None:
-    tag = h.new_tag()
     before = hot_seat_pages(ConnectFourRules(), "ABABAB")[-1]
-    open_board(page, live_server, {**before, "Wait": "0"}, tag)
+    tag = h.open_named_returning(page, live_server, {**before, "Wait": "0"}, SET)
     h.cell(page, "A5").click()
     for name in ("A1", "A2", "A3", "A4"):
         expect(h.cell(page, name)).to_have_attribute("data-state", "3")
@@ -333,9 +319,8 @@ def test_a_winning_click_lights_the_four(live_server: str, page: Page, watch: h.
 
 
 def test_keys_1_to_7_play_columns_a_to_g(live_server: str, page: Page, watch: h.PageWatch) -> None:
-    tag = h.new_tag()
     full = hot_seat_pages(ConnectFourRules(), "CCCCCC")[-1]  # column C full, player one to move
-    open_board(page, live_server, full, tag)
+    tag = h.open_named_returning(page, live_server, full, SET)
     assert sorted(set(h.playable_values(page))) == list("ABDEFG")
     h.press(page, "3", "8", "0")  # C is full; 8 and 0 are no column
     assert h.return_loads(page) == []
@@ -348,8 +333,7 @@ def test_keys_1_to_7_play_columns_a_to_g(live_server: str, page: Page, watch: h.
 def test_arrows_and_enter_play_the_focused_column_with_the_disc_above_it(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = h.new_tag()
-    open_board(page, live_server, {"Tray": SAMPLE_TRAY, "Input": "One"}, tag)
+    tag = h.open_named_returning(page, live_server, {"Tray": SAMPLE_TRAY, "Input": "One"}, SET)
     board = page.locator(".cf")
     h.press_to(page, h.cell(page, "A6"), "Tab")  # the first playable cell, top left
     expect(h.cell(page, "A6").locator(".f")).to_have_css("stroke", FOCUS)
@@ -371,8 +355,9 @@ def test_arrows_and_enter_play_the_focused_column_with_the_disc_above_it(
 def test_an_arrow_brings_the_focus_to_the_board(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = h.new_tag()
-    open_board(page, live_server, {"Tray": "Init", "Input": "Two", "Legend": "x"}, tag)
+    tag = h.open_named_returning(
+        page, live_server, {"Tray": "Init", "Input": "Two", "Legend": "x"}, SET
+    )
     page.locator("[data-legend]").click()
     h.press_to(page, h.cell(page, "A6"), "ArrowRight")
     h.press_to(page, h.cell(page, "B6"), "ArrowRight")
@@ -385,7 +370,7 @@ def test_the_disc_about_to_drop_follows_the_pointer_in_the_player_s_colour(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     full = hot_seat_pages(ConnectFourRules(), "CCCCCCD")[-1]  # column C full, player two to move
-    open_board(page, live_server, full)
+    h.open_named(page, live_server, full, SET)
     board, aim = page.locator(".cf"), page.locator(".cf-aim")
     expect(aim).to_be_hidden()
     h.cell(page, "E3").hover()
@@ -407,7 +392,7 @@ def test_the_disc_about_to_drop_follows_the_pointer_in_the_player_s_colour(
 def test_without_input_nothing_is_aimed_or_played(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    open_board(page, live_server, {"Tray": SAMPLE_TRAY, "Move2": "E"})
+    h.open_named(page, live_server, {"Tray": SAMPLE_TRAY, "Move2": "E"}, SET)
     h.expect_counts(page, {"[data-playable]": 0, "[data-turn]": 0})
     h.cell(page, "D4").hover()
     expect(page.locator(".cf")).not_to_have_attribute("data-aim", "D")
@@ -420,14 +405,14 @@ def test_end_takes_no_input_and_none_shows_no_board(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     final = hot_seat_pages(ConnectFourRules(), "ABABABA")[-1]
-    open_board(page, live_server, {**final, "Input": "Two"})
+    h.open_named(page, live_server, {**final, "Input": "Two"}, SET)
     expect(page.locator("html")).to_have_attribute("data-method", "end")
     expect(page.locator("html")).not_to_have_attribute("data-input", "2")
     h.press(page, "2", "Tab", "Enter")
     assert page.evaluate("() => window.tournoyons.play('B')") is False
     h.expect_nothing_playable(page, ["B3", "C1"])
 
-    open_board(page, live_server, {"Tray": SAMPLE_TRAY, "Method": "None", "Input": "One"})
+    h.open_named(page, live_server, {"Tray": SAMPLE_TRAY, "Method": "None", "Input": "One"}, SET)
     expect(page.locator("[data-board]")).to_have_count(0)
     h.press(page, "4")
     assert h.return_loads(page) == []
@@ -437,8 +422,7 @@ def test_end_takes_no_input_and_none_shows_no_board(
 def test_webtest_hands_input_to_the_player_to_move(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = h.new_tag()
-    open_board(page, live_server, {"Tray": SAMPLE_TRAY, "WebTest": "yes"}, tag)
+    tag = h.open_named_returning(page, live_server, {"Tray": SAMPLE_TRAY, "WebTest": "yes"}, SET)
     expect(page.locator("[data-playable]")).to_have_count(0)
     h.press(page, "4")
     assert h.return_loads(page) == []

@@ -16,7 +16,6 @@ import time
 import pytest
 from playwright.sync_api import Browser, FrameLocator, Locator, Page, expect
 
-from tests.browser import helpers
 from tests.browser import helpers as h
 
 SET = "MasterMind"
@@ -114,7 +113,7 @@ def compose(page: Page | FrameLocator, colours: str) -> None:
 def expect_single_return(page: Page, base: str, tag: str, value: str) -> None:
     """Assert that the page returned ``value`` once, and takes no more input: neither from
     the palette nor from the person asked."""
-    helpers.expect_single_return(page, base, tag, value)
+    h.expect_single_return(page, base, tag, value)
     expect(page.locator("[data-pick][aria-disabled='true']")).to_have_count(8)
     expect(page.locator("html")).not_to_have_attribute("data-input", "1")
     expect(page.locator("html")).not_to_have_attribute("data-input", "2")

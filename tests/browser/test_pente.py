@@ -358,10 +358,7 @@ def test_bad_input_shows_an_error_and_still_draws_the_board(
 
 
 def test_bad_tray_takes_no_input(live_server: str, page: Page, watch: h.PageWatch) -> None:
-    h.open_page(page, live_server, {"Tray": "12", "Input": "One", "URLReturn": "/return"}, SET)
-    expect(page.locator("[data-playable]")).to_have_count(0)
-    h.cell(page, "JJ").click(force=True)
-    assert h.return_loads(page) == []
+    h.open_bad_tray(page, live_server, "12", SET, 361, ["JJ"])
 
 
 def test_method_end_and_none(live_server: str, page: Page, watch: h.PageWatch) -> None:
@@ -369,15 +366,7 @@ def test_method_end_and_none(live_server: str, page: Page, watch: h.PageWatch) -
     h.open_page(page, live_server, {"Tray": tray, "Method": "End", "Input": "One"}, SET)
     expect(page.locator("html")).to_have_attribute("data-method", "end")
     h.expect_counts(page, {"[data-cell]": 361, "[data-playable]": 0})
-    h.open_page(
-        page,
-        live_server,
-        {"Tray": tray, "Method": "None", "Input": "One", "Name1": "MissOne", "Gain1": "2"},
-        SET,
-    )
-    expect(page.locator("html")).to_have_attribute("data-method", "none")
-    expect(page.locator("[data-board]")).to_have_count(0)
-    expect(page.locator("[data-name='1']")).to_have_text("MissOne")
+    h.open_method_none(page, live_server, {"Tray": tray, "Input": "One", "Gain1": "2"}, SET)
     expect(page.locator("[data-gain='1']")).to_have_text("2")
 
 

@@ -11,40 +11,27 @@ acknowledgement (``0``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from playwright.sync_api import FrameLocator, Locator, Page, expect
 
-from tests.browser import helpers
-from tests.browser.helpers import (
-    PageWatch,
-    expect_counts,
-    expect_texts,
-    interface_url,
-    new_tag,
-    open_page,
-    press,
-    press_to,
-    sink,
-    start_hot_seat,
-    values_returned,
-)
+from tests.browser import helpers as h
 
 SET = "Poker"
 PREFLOP = "01001????C3SKM1-2"  # real: deal 1, player one deals and bets first
 TURN = "15095????CTHJHKC6HQS6M10-10"  # real: deal 15, the turn, player two opens
-NAMES = {"Name1": "MissOne", "Name2": "MrTwo"}
+SHOWDOWN = "01009H2H9S5S6H4HKH7D8CJM12-12"  # the showdown after the river: one holds a flush
 
 
-def open_table(page: Page, base: str, params: Mapping[str, str]) -> None:
-    """Open the Poker page for ``params`` and both names (:func:`helpers.open_page`)."""
-    open_page(page, base, {**NAMES, **params}, SET)
+def open_table(page: Page, base: str, **params: str) -> None:
+    """Open the Poker page for ``params`` and both names (:func:`helpers.open_named`)."""
+    h.open_named(page, base, params, SET)
 
 
-def asking(base: str, tag: str, tray: str, player: str, **extra: str) -> dict[str, str]:
-    """Return the parameters asking ``player`` to play on ``tray``, returning to the sink."""
-    return {"Tray": tray, "Input": player, "URLReturn": sink(base, tag), **extra}
+def open_asking(page: Page, base: str, tray: str, player: str, **extra: str) -> str:
+    """Open the Poker page asking ``player`` to play on ``tray`` (and ``extra``), returning to
+    the sink under a new tag; return the tag."""
+    return h.open_named_returning(page, base, {"Tray": tray, "Input": player, **extra}, SET)
 
 
 def control(page: Page | FrameLocator, name: str) -> Locator:
@@ -62,7 +49,7 @@ def codes(scope: Locator) -> list[str]:
 
 def expect_single_return(page: Page, base: str, tag: str, value: str) -> None:
     """Assert that the page returned ``value`` once, and no betting control is left enabled."""
-    helpers.expect_single_return(page, base, tag, value)
+    h.expect_single_return(page, base, tag, value)
     expect(page.locator(".pk-controls button:enabled, .pk-controls input:enabled")).to_have_count(0)
 
 
@@ -95,7 +82,7 @@ STEPS = [
         "2",
     ),
     (
-        "01009H2H9S5S6H4HKH7D8CJM12-12",
+        SHOWDOWN,
         ["H4", "HK", "H7", "D8", "CJ"],
         0,
         ["H2", "H9"],
@@ -107,10 +94,10 @@ STEPS = [
 
 
 def test_cards_and_bets_are_drawn_for_every_step(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     for tray, board, empty, one, two, bets, dealer in STEPS:
-        open_table(page, live_server, {"Tray": tray})
+        open_table(page, live_server, Tray=tray)
         expect(page.locator("[data-board]")).to_be_visible()
         assert codes(page.locator(".board")) == board, tray
         expect(page.locator(".board .slot")).to_have_count(empty)
@@ -127,8 +114,8 @@ def test_cards_and_bets_are_drawn_for_every_step(
         assert page.evaluate("() => window.tournoyons.tray()") == tray
 
 
-def test_card_faces_backs_gains_and_deals(live_server: str, page: Page, watch: PageWatch) -> None:
-    open_table(page, live_server, {"Tray": PREFLOP, "Gain1": "-12", "Gain2": "12", "Count": "40"})
+def test_card_faces_backs_gains_and_deals(live_server: str, page: Page, watch: h.PageWatch) -> None:
+    open_table(page, live_server, Tray=PREFLOP, Gain1="-12", Gain2="12", Count="40")
     three, king = page.locator("[data-card='C3']"), page.locator("[data-card='SK']")
     # A face: the index and the suit, drawn by our own SVG symbols (nothing loaded).
     expect(three.locator(".index")).to_have_text("3")
@@ -137,7 +124,7 @@ def test_card_faces_backs_gains_and_deals(live_server: str, page: Page, watch: P
     assert king.locator("use").first.get_attribute("href") == "#pk-suit-S"
     expect(page.locator("[data-gain='1']")).to_have_text("-12")
     expect(page.locator("[data-gain='2']")).to_have_text("+12")
-    expect_texts(page, {"Count": "40", "Name1": "MissOne"})
+    h.expect_texts(page, {"Count": "40", "Name1": "MissOne"})
     expect(page.locator(".deal-number")).to_have_text("1")
     expect(page.locator(".pip[data-pip='done']")).to_have_count(0)
     # A face-down card: the back, no index.
@@ -150,7 +137,7 @@ def test_card_faces_backs_gains_and_deals(live_server: str, page: Page, watch: P
     # Without Input nobody bets: no controls.
     expect(page.locator(".pk-controls")).to_have_count(0)
 
-    open_table(page, live_server, {"Tray": "15095D1SA????HKC6HQSTM10-10", "Gain1": "0"})
+    open_table(page, live_server, Tray="15095D1SA????HKC6HQSTM10-10", Gain1="0")
     expect(page.locator("[data-card='D1'] .index")).to_have_text("A")  # the ace written 1
     expect(page.locator("[data-card='SA'] .index")).to_have_text("A")
     expect(page.locator("[data-card='ST'] .index")).to_have_text("10")
@@ -163,18 +150,8 @@ def test_card_faces_backs_gains_and_deals(live_server: str, page: Page, watch: P
     expect(page.locator(".pip[data-pip='done']")).to_have_count(9)
 
 
-def test_the_showdown_shows_the_winner(live_server: str, page: Page, watch: PageWatch) -> None:
-    open_table(
-        page,
-        live_server,
-        {
-            "Tray": "01009H2H9S5S6H4HKH7D8CJM12-12",
-            "Move1": "12",
-            "Gain1": "12",
-            "Gain2": "-12",
-            "Wait": "3",
-        },
-    )
+def test_the_showdown_shows_the_winner(live_server: str, page: Page, watch: h.PageWatch) -> None:
+    open_table(page, live_server, Tray=SHOWDOWN, Move1="12", Gain1="12", Gain2="-12", Wait="3")
     expect(page.locator("[data-seat='1']")).to_have_attribute("data-state", "win")
     expect(page.locator("[data-seat='2']")).to_have_attribute("data-state", "lose")
     expect(page.locator(".pot")).to_have_attribute("data-state", "1")
@@ -191,7 +168,7 @@ def test_the_showdown_shows_the_winner(live_server: str, page: Page, watch: Page
     expect(page.locator(".pip[data-pip='now']")).to_have_count(1)
 
     # A fold: the folded player's total is 0, both hands stay hidden.
-    open_table(page, live_server, {"Tray": "02019????????M2-0", "Move2": "0"})
+    open_table(page, live_server, Tray="02019????????M2-0", Move2="0")
     expect(page.locator("[data-seat='2']")).to_have_attribute("data-folded", "true")
     expect(page.locator("[data-seat='2']")).to_have_attribute("data-last-move", "2")
     expect(page.locator("[data-total='2']")).to_have_text("0")
@@ -204,11 +181,11 @@ def test_the_showdown_shows_the_winner(live_server: str, page: Page, watch: Page
 
 
 def test_the_move_flies_to_the_pot_after_wait(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     page.set_default_timeout(5000)
     page.goto(
-        interface_url(
+        h.interface_url(
             live_server,
             {"Tray": "01004????C3SKH1H2H3M?10-11", "Move2": "11", "Input": "One", "Wait": "30"},
             SET,
@@ -229,10 +206,10 @@ def test_the_move_flies_to_the_pot_after_wait(
 
 
 def test_an_unreadable_tray_shows_the_error_and_takes_no_bet(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     for tray in ("x", "01001????C3SK", "01003????C3SKM5-5"):
-        open_table(page, live_server, {"Tray": tray, "Input": "One", "URLReturn": "/return"})
+        open_table(page, live_server, Tray=tray, Input="One", URLReturn="/return")
         expect(page.locator("[data-error]")).to_have_attribute("data-error", "tray")
         expect(page.locator("[data-board]")).to_be_visible()
         expect(page.locator(".pk-controls")).to_have_count(0)
@@ -243,9 +220,9 @@ def test_an_unreadable_tray_shows_the_error_and_takes_no_bet(
 
 
 def test_opening_limits_the_raise_to_the_legal_totals(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    open_table(page, live_server, asking(live_server, new_tag(), PREFLOP, "One"))
+    open_asking(page, live_server, PREFLOP, "One")
     slider = control(page, "slider")
     expect(slider).to_have_attribute("min", "3")  # the dealer's first bet: above 2
     expect(slider).to_have_attribute("max", "100")
@@ -264,9 +241,9 @@ def test_opening_limits_the_raise_to_the_legal_totals(
 
 
 def test_answering_offers_the_call_and_raises_above_it(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    open_table(page, live_server, asking(live_server, new_tag(), "01002????C3SKM12-?2", "Two"))
+    open_asking(page, live_server, "01002????C3SKM12-?2", "Two")
     expect(control(page, "call")).to_have_attribute("data-value", "12")
     expect(control(page, "call")).to_contain_text("12")
     expect(control(page, "slider")).to_have_attribute("min", "13")
@@ -276,16 +253,15 @@ def test_answering_offers_the_call_and_raises_above_it(
         expect(control(page, name)).to_have_attribute("data-playable", "true")
 
     # Answering the cap: fold or call, nothing to raise.
-    open_table(page, live_server, asking(live_server, new_tag(), "01002????C3SKM100-?2", "Two"))
+    open_asking(page, live_server, "01002????C3SKM100-?2", "Two")
     expect(control(page, "call")).to_have_attribute("data-value", "100")
     expect(control(page, "slider")).to_have_count(0)
     expect(control(page, "bet")).to_have_count(0)
     assert playable(page) == ["-1", "100"]
 
 
-def test_fold_returns_minus_one_once(live_server: str, page: Page, watch: PageWatch) -> None:
-    tag = new_tag()
-    open_table(page, live_server, asking(live_server, tag, TURN, "Two"))
+def test_fold_returns_minus_one_once(live_server: str, page: Page, watch: h.PageWatch) -> None:
+    tag = open_asking(page, live_server, TURN, "Two")
     control(page, "fold").dblclick()
     expect_single_return(page, live_server, tag, "-1")
     expect(page.locator("[data-seat='2']")).to_have_attribute("data-folded", "true")
@@ -294,10 +270,9 @@ def test_fold_returns_minus_one_once(live_server: str, page: Page, watch: PageWa
 
 
 def test_call_returns_the_opponents_total_once(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = new_tag()
-    open_table(page, live_server, asking(live_server, tag, "01004????C3SKH1H2H3M?10-11", "One"))
+    tag = open_asking(page, live_server, "01004????C3SKH1H2H3M?10-11", "One")
     control(page, "call").dblclick()
     expect_single_return(page, live_server, tag, "11")
     expect(page.locator("[data-total='1']")).to_have_text("11")
@@ -307,10 +282,9 @@ def test_call_returns_the_opponents_total_once(
 
 
 def test_raise_with_the_steps_returns_the_chosen_total_once(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = new_tag()
-    open_table(page, live_server, asking(live_server, tag, TURN, "Two"))
+    tag = open_asking(page, live_server, TURN, "Two")
     bet = control(page, "bet")
     expect(bet).to_have_attribute("data-value", "11")
     for _ in range(3):
@@ -328,38 +302,31 @@ def test_raise_with_the_steps_returns_the_chosen_total_once(
     expect(control(page, "more")).to_be_disabled()
 
 
-def test_raise_with_the_keyboard(live_server: str, page: Page, watch: PageWatch) -> None:
-    tag = new_tag()
-    open_table(page, live_server, asking(live_server, tag, PREFLOP, "One"))
+def test_raise_with_the_keyboard(live_server: str, page: Page, watch: h.PageWatch) -> None:
+    tag = open_asking(page, live_server, PREFLOP, "One")
     slider = control(page, "slider")
     slider.focus()
-    press(page, "ArrowRight", "ArrowRight", "ArrowUp", "ArrowLeft")
+    h.press(page, "ArrowRight", "ArrowRight", "ArrowUp", "ArrowLeft")
     expect(control(page, "bet")).to_have_attribute("data-value", "5")
-    press(page, "+", "+", "-")
+    h.press(page, "+", "+", "-")
     expect(control(page, "bet")).to_have_attribute("data-value", "6")
     page.keyboard.press("End")
     expect(control(page, "bet")).to_have_attribute("data-value", "100")
-    press(page, "Home", "ArrowRight")
+    h.press(page, "Home", "ArrowRight")
     expect(slider).to_have_value("4")
     page.keyboard.press("Enter")
     expect_single_return(page, live_server, tag, "4")
 
     # From the slider, back to the fold control, Enter.
-    tag = new_tag()
-    open_table(page, live_server, asking(live_server, tag, PREFLOP, "One"))
+    tag = open_asking(page, live_server, PREFLOP, "One")
     control(page, "slider").focus()
-    press_to(page, control(page, "fold"), "Shift+Tab", "Shift+Tab")
+    h.press_to(page, control(page, "fold"), "Shift+Tab", "Shift+Tab")
     page.keyboard.press("Enter")
     expect_single_return(page, live_server, tag, "-1")
 
 
-def test_showdown_acknowledge_returns_0(live_server: str, page: Page, watch: PageWatch) -> None:
-    tag = new_tag()
-    open_table(
-        page,
-        live_server,
-        asking(live_server, tag, "01009H2H9S5S6H4HKH7D8CJM12-12", "Two", Move1="12"),
-    )
+def test_showdown_acknowledge_returns_0(live_server: str, page: Page, watch: h.PageWatch) -> None:
+    tag = open_asking(page, live_server, SHOWDOWN, "Two", Move1="12")
     expect(page.locator(".pk-controls button")).to_have_count(1)
     expect(control(page, "fold")).to_have_count(0)
     expect(control(page, "slider")).to_have_count(0)
@@ -370,16 +337,13 @@ def test_showdown_acknowledge_returns_0(live_server: str, page: Page, watch: Pag
     page.keyboard.press("Space")
     ack.click(force=True)
     expect_single_return(page, live_server, tag, "0")
-    assert page.evaluate("() => tournoyons.tray()") == "01009H2H9S5S6H4HKH7D8CJM12-12"
+    assert page.evaluate("() => tournoyons.tray()") == SHOWDOWN
 
 
 def test_webtest_hands_input_to_the_player_to_bet(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = new_tag()
-    open_table(
-        page, live_server, {"Tray": TURN, "WebTest": "yes", "URLReturn": sink(live_server, tag)}
-    )
+    tag = h.open_named_returning(page, live_server, {"Tray": TURN, "WebTest": "yes"}, SET)
     expect(control(page, "slider")).to_be_disabled()
     expect(control(page, "fold")).to_be_disabled()
     page.locator("[data-webtest='play']").click()
@@ -390,25 +354,14 @@ def test_webtest_hands_input_to_the_player_to_bet(
     expect_single_return(page, live_server, tag, "12")
 
 
-def test_method_end_and_none(live_server: str, page: Page, watch: PageWatch) -> None:
-    open_table(
-        page,
-        live_server,
-        {
-            "Tray": "14119H2H9S5S6H4HKH7D8CJM12-12",
-            "Method": "End",
-            "Input": "One",
-            "Gain1": "40",
-            "Gain2": "-40",
-        },
-    )
+def test_method_end_and_none(live_server: str, page: Page, watch: h.PageWatch) -> None:
+    tray = "14119H2H9S5S6H4HKH7D8CJM12-12"
+    open_table(page, live_server, Tray=tray, Method="End", Input="One", Gain1="40", Gain2="-40")
     expect(page.locator("html")).to_have_attribute("data-method", "end")
     expect(page.locator(".pk-controls")).to_have_count(0)
     expect(page.locator("[data-board]")).to_have_attribute("data-winner", "1")
     expect(page.locator(".pip[data-pip='done'], .pip[data-pip='now']")).to_have_count(12)
-    open_table(page, live_server, {"Tray": PREFLOP, "Method": "None", "Input": "One"})
-    expect(page.locator("[data-board]")).to_have_count(0)
-    expect(page.locator("[data-name='2']")).to_have_text("MrTwo")
+    h.open_method_none(page, live_server, {"Tray": PREFLOP, "Input": "One"}, SET)
 
 
 # --- a whole game in the tester -----------------------------------------------------------
@@ -423,9 +376,9 @@ STATE = """html => {
 }"""
 
 
-def test_a_whole_game_in_the_tester(live_server: str, page: Page, watch: PageWatch) -> None:
+def test_a_whole_game_in_the_tester(live_server: str, page: Page, watch: h.PageWatch) -> None:
     page.set_default_timeout(8000)
-    frame = start_hot_seat(page, live_server, SET)
+    frame = h.start_hot_seat(page, live_server, SET)
     # The next page: ready, and not the page just played (which carries data-played).
     fresh = frame.locator("html:not([data-played])[data-ready='true']")
     played: list[str] = []
@@ -460,12 +413,12 @@ def test_a_whole_game_in_the_tester(live_server: str, page: Page, watch: PageWat
                 control(frame, "bet").click()
         played.append(value)
     assert query["Method"] == "End" and "Input" not in query
-    expect_counts(frame, {".pk-controls": 0, ".pip[data-pip='done'], .pip[data-pip='now']": 12})
+    h.expect_counts(frame, {".pk-controls": 0, ".pip[data-pip='done'], .pip[data-pip='now']": 12})
     tray = query["Tray"]
     assert tray[:5] == "14119", tray  # deal 14: 2 folded deals, then 12 completed
     assert int(query["Gain1"]) + int(query["Gain2"]) == 0
     assert frame.locator("[data-gain='1']").inner_text() in (query["Gain1"], f"+{query['Gain1']}")
     expect(page.locator("#log li")).to_have_count(len(played))
-    assert values_returned(page) == played
+    assert h.values_returned(page) == played
     assert played.count("-1") == 2 and played.count("0") == 13
     assert page.evaluate("() => window.tester.game().over") is True

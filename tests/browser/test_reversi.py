@@ -10,12 +10,11 @@ or the ``<button data-value="XX">`` that returns it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser import helpers as h
+from tests.interfaces.drive import hot_seat_pages
 from tournoyons_gui.interfaces.protocol import Player, read_context
 from tournoyons_gui.interfaces.reversi.board import apply_move, build, cell_index, counts, settle
 from tournoyons_gui.interfaces.reversi.rules import ReversiRules
@@ -72,13 +71,7 @@ PASSING_GAME = [
 
 def rules_pages(moves: list[str]) -> list[dict[str, str]]:
     """Return the page parameters the rules send before the first move and after each."""
-    rules = ReversiRules()
-    turn = rules.new_game()
-    pages = [dict(turn.params)]
-    for move in moves:
-        turn = rules.play(turn.state, move)
-        pages.append(dict(turn.params))
-    return pages
+    return hot_seat_pages(ReversiRules(), moves)
 
 
 # Black's page when it must pass (after white's D1), and white's after black's pass.
@@ -88,17 +81,6 @@ MUST_PASS, AFTER_PASS = rules_pages(PASSING_GAME[:17])[16:18]
 def shown(tray: str) -> str:
     """Return the data-states of ``tray`` once every impact is shown (7 is 3, 8 is 4)."""
     return "".join({"7": "3", "8": "4"}.get(code, code) for code in tray)
-
-
-def open_board(
-    page: Page, base: str, params: Mapping[str, str], tag: str | None = None, ready: bool = True
-) -> None:
-    """Open the Reversi page for ``params`` and both names (:func:`helpers.open_page`), its
-    return going to the sink with ``tag`` when given."""
-    query = {"Name1": "MissOne", "Name2": "MrTwo", **params}
-    if tag is not None:
-        query["URLReturn"] = h.sink(base, tag)
-    h.open_page(page, base, query, SET, ready)
 
 
 def expect_disc(page: Page, name: str, visible: bool) -> None:
@@ -120,7 +102,7 @@ def expect_gains(page: Page, black: int, white: int) -> None:
 def test_start_position_with_coordinates_counts_and_legal_hints(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    open_board(page, live_server, {"Tray": "Init", "Input": "One"})
+    h.open_named(page, live_server, {"Tray": "Init", "Input": "One"}, SET)
     expect(page.locator("html")).to_have_attribute("data-set", "Reversi")
     expect(page.locator("[data-board] [data-cell]")).to_have_count(64)
     assert h.states(page) == INIT
@@ -145,7 +127,7 @@ def test_start_position_with_coordinates_counts_and_legal_hints(
 def test_without_input_no_cell_is_hinted_or_playable(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    open_board(page, live_server, {"Tray": AFTER_D3})
+    h.open_named(page, live_server, {"Tray": AFTER_D3}, SET)
     h.expect_counts(page, {"[data-playable]": 0, "[data-turn]": 0})
     expect_disc(page, "C4", False)  # a 1 in the Tray, but nobody is asked
     h.cell(page, "C4").click(force=True)
@@ -208,7 +190,7 @@ def test_wait_shows_the_disc_played_then_turns_the_captured(
     played = params[f"Move{mover}"]
     index = cell_index(turning) or 0
     page.add_init_script(FIRST_LOOK)
-    open_board(page, live_server, {**params, "Wait": "20"})
+    h.open_named(page, live_server, {**params, "Wait": "20"}, SET)
     held = page.evaluate("() => window.__held")
     # First the disc played, marked as the last move; the captured disc not yet turned.
     assert held["ready"] == "false"
@@ -238,7 +220,7 @@ def test_wait_shows_the_disc_played_then_turns_the_captured(
 def test_without_wait_the_captured_disc_turns_at_once(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    open_board(page, live_server, {"Tray": AFTER_D3, "Move2": "D3"})
+    h.open_named(page, live_server, {"Tray": AFTER_D3, "Move2": "D3"}, SET)
     expect(h.cell(page, "D4")).to_have_attribute("data-state", "4")
     expect(h.cell(page, "D4")).to_have_attribute("data-before", "3")
     assert h.states(page) == shown(AFTER_D3)
@@ -251,8 +233,9 @@ def test_without_wait_the_captured_disc_turns_at_once(
 def test_a_click_lays_the_disc_turns_the_captured_and_returns_once(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = h.new_tag()
-    open_board(page, live_server, {"Tray": AFTER_D3, "Move2": "D3", "Input": "One"}, tag)
+    tag = h.open_named_returning(
+        page, live_server, {"Tray": AFTER_D3, "Move2": "D3", "Input": "One"}, SET
+    )
     expected = build(read_context({"tray": AFTER_D3, "input": "One"})).playable
     assert h.playable_values(page) == list(expected) == ["C2", "E3", "C4", "C5", "C6", "C7"]
     for taken in ("D4", "A1", "F6"):  # a disc, an empty cell, a cell that turns nothing
@@ -276,8 +259,7 @@ def test_a_click_lays_the_disc_turns_the_captured_and_returns_once(
 def test_keyboard_arrows_and_enter_play_a_legal_cell(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = h.new_tag()
-    open_board(page, live_server, {"Tray": "Init", "Input": "One"}, tag)
+    tag = h.open_named_returning(page, live_server, {"Tray": "Init", "Input": "One"}, SET)
     h.press_to(page, h.cell(page, "D3"), "Tab")  # the first legal cell
     expect(h.cell(page, "D3").locator("rect")).to_have_css("stroke", CURSOR)
     h.press_to(page, h.cell(page, "C3"), "ArrowLeft")
@@ -298,7 +280,7 @@ def test_keyboard_arrows_and_enter_play_a_legal_cell(
 def test_the_cell_under_the_pointer_is_shown(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    open_board(page, live_server, {"Tray": "Init", "Input": "Two"})
+    h.open_named(page, live_server, {"Tray": "Init", "Input": "Two"}, SET)
     rect = h.cell(page, "F4").locator("rect")
     idle = rect.evaluate("e => getComputedStyle(e).fill")
     h.cell(page, "F4").hover()
@@ -309,8 +291,7 @@ def test_the_cell_under_the_pointer_is_shown(
 def test_the_pass_control_is_the_only_input_and_returns_xx_once(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = h.new_tag()
-    open_board(page, live_server, {**MUST_PASS, "Legend": "Je passe"}, tag)
+    tag = h.open_named_returning(page, live_server, {**MUST_PASS, "Legend": "Je passe"}, SET)
     button = page.locator(".rv-side[data-side='1'] button[data-value='XX']")
     expect(button).to_be_visible()
     expect(button).to_be_enabled()
@@ -330,8 +311,7 @@ def test_the_pass_control_is_the_only_input_and_returns_xx_once(
 def test_the_pass_without_legend_is_a_symbol_played_by_keyboard(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = h.new_tag()
-    open_board(page, live_server, MUST_PASS, tag)
+    tag = h.open_named_returning(page, live_server, MUST_PASS, SET)
     button = page.locator("button[data-value='XX']")
     expect(button).to_have_attribute("aria-label", "XX")
     expect(button).to_have_text("")
@@ -344,7 +324,7 @@ def test_the_pass_without_legend_is_a_symbol_played_by_keyboard(
 def test_a_move_xx_shows_that_players_pass(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    open_board(page, live_server, {**AFTER_PASS, "Legend": "Les noirs passent"})
+    h.open_named(page, live_server, {**AFTER_PASS, "Legend": "Les noirs passent"}, SET)
     expect(page.locator(".rv-side[data-side='1']")).to_have_attribute("data-passed", "true")
     expect(page.locator(".rv-side[data-side='1'] .rv-passed")).to_be_visible()
     expect(page.locator(".rv-side[data-side='2'] .rv-passed")).to_be_hidden()
@@ -370,11 +350,7 @@ def test_a_move_xx_shows_that_players_pass(
 def test_bad_tray_shows_an_error_and_takes_no_input(
     live_server: str, page: Page, watch: h.PageWatch, tray: str
 ) -> None:
-    h.open_with_error(page, live_server, {"Tray": tray, "Input": "One"}, SET, "tray")
-    expect(page.locator("[data-board] [data-cell]")).to_have_count(64)
-    expect(page.locator("[data-playable]")).to_have_count(0)
-    h.cell(page, "D3").click(force=True)
-    assert h.return_loads(page) == []
+    h.open_bad_tray(page, live_server, tray, SET, 64, ["D3"])
 
 
 def test_bad_move_is_an_error_and_not_marked(
@@ -390,7 +366,7 @@ def test_end_shows_the_winner_and_none_shows_no_board(
 ) -> None:
     end = rules_pages(PASSING_GAME)[-1]
     assert end["Method"] == "End"
-    open_board(page, live_server, {**end, "Input": "One"})
+    h.open_named(page, live_server, {**end, "Input": "One"}, SET)
     expect(page.locator("html")).to_have_attribute("data-method", "end")
     expect(page.locator(".rv")).to_have_attribute("data-winner", "2")
     expect(page.locator("[data-player='2']")).to_have_css("background-color", "rgb(255, 240, 179)")
@@ -401,7 +377,7 @@ def test_end_shows_the_winner_and_none_shows_no_board(
     expect(page.locator("[data-playable]")).to_have_count(0)
     assert page.evaluate("() => window.tournoyons.play('A1')") is False
 
-    open_board(page, live_server, {"Tray": "Init", "Method": "None", "Legend": "Soon"})
+    h.open_named(page, live_server, {"Tray": "Init", "Method": "None", "Legend": "Soon"}, SET)
     expect(page.locator("[data-board]")).to_have_count(0)
     expect(page.locator("[data-legend]")).to_have_text("Soon")
     expect(page.locator("[data-gain='1']")).to_have_text("")
@@ -410,8 +386,7 @@ def test_end_shows_the_winner_and_none_shows_no_board(
 def test_webtest_hands_input_to_the_player_to_move(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = h.new_tag()
-    open_board(page, live_server, {"Tray": AFTER_D3, "WebTest": "yes"}, tag)
+    tag = h.open_named_returning(page, live_server, {"Tray": AFTER_D3, "WebTest": "yes"}, SET)
     expect(page.locator("[data-playable]")).to_have_count(0)
     page.locator("[data-webtest='play']").click()
     assert h.playable_values(page) == ["C2", "E3", "C4", "C5", "C6", "C7"]

@@ -12,20 +12,7 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import Browser, FrameLocator, Locator, Page, expect
 
-from tests.browser import helpers
-from tests.browser.helpers import (
-    RETURN_LOADED,
-    PageWatch,
-    expect_error,
-    new_tag,
-    open_url,
-    press,
-    query,
-    sink,
-    sink_values,
-    start_hot_seat,
-    with_codes,
-)
+from tests.browser import helpers as h
 from tests.seafight_fleets import FLEET, OTHER, OTHER_CELLS
 from tournoyons_gui.interfaces.seafight.fleet import (
     EMPTY_SHOTS,
@@ -72,7 +59,7 @@ RECORD_LANDING = """
 
 def shots(**codes: str) -> str:
     """Return a board's 100 shot codes with ``codes`` (cell name -> code) fired."""
-    return with_codes(EMPTY_SHOTS, read_cell, codes)
+    return h.with_codes(EMPTY_SHOTS, read_cell, codes)
 
 
 def tray(one: str = EMPTY_SHOTS, two: str = EMPTY_SHOTS) -> str:
@@ -82,12 +69,20 @@ def tray(one: str = EMPTY_SHOTS, two: str = EMPTY_SHOTS) -> str:
 def open_seafight(page: Page, base: str, **params: str) -> None:
     """Open the Seafight page (``/seafight/``) for ``params`` as :func:`helpers.open_url`
     does: once ready, every impact is shown."""
-    open_url(page, f"{base}/seafight/?{query(params)}")
+    h.open_url(page, f"{base}/seafight/?{h.query(params)}")
+
+
+def open_returning(page: Page, base: str, **params: str) -> str:
+    """Open the Seafight page for ``params`` as :func:`open_seafight` does, returning to the
+    sink under a new tag; return the tag."""
+    tag = h.new_tag()
+    open_seafight(page, base, **params, URLReturn=h.sink(base, tag))
+    return tag
 
 
 def expect_single_return(page: Page, base: str, tag: str, value: str) -> None:
     """Assert the page returned ``value``, once, and asks player one nothing more."""
-    helpers.expect_single_return(page, base, tag, value)
+    h.expect_single_return(page, base, tag, value)
     expect(page.locator("html")).not_to_have_attribute("data-input", "1")
 
 
@@ -135,7 +130,7 @@ SUNK_G0 = tray(shots(H3="2", D4="1"), shots(G0="3", H0="3", E3="2", A9="1"))
 def test_each_method_shows_the_fleets_it_may(
     live_server: str,
     page: Page,
-    watch: PageWatch,
+    watch: h.PageWatch,
     method: str,
     extra: dict[str, str],
     shown1: int | list[str],
@@ -171,7 +166,7 @@ def test_each_method_shows_the_fleets_it_may(
     assert page.evaluate("() => Webmaster('tray')") == SUNK_G0
 
 
-def test_method_none_draws_no_board(live_server: str, page: Page, watch: PageWatch) -> None:
+def test_method_none_draws_no_board(live_server: str, page: Page, watch: h.PageWatch) -> None:
     open_seafight(
         page, live_server, Method="None", Name1="Ann", Name2="Bob", Legend="Bient%F4t", Input="One"
     )
@@ -182,7 +177,7 @@ def test_method_none_draws_no_board(live_server: str, page: Page, watch: PageWat
 
 
 def test_end_reveals_every_fleet_and_the_winner(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     sunk = shots(**dict.fromkeys(OTHER_CELLS, "3"))
     open_seafight(
@@ -209,18 +204,10 @@ def test_end_reveals_every_fleet_and_the_winner(
 
 
 def test_firing_returns_the_cell_once_from_the_opponent_board(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = new_tag()
-    open_seafight(
-        page,
-        live_server,
-        Method="Inverse",
-        Tray=SUNK_G0,
-        Gain1=FLEET1,
-        Gain2="H2G03",
-        Input="One",
-        URLReturn=sink(live_server, tag),
+    tag = open_returning(
+        page, live_server, Method="Inverse", Tray=SUNK_G0, Gain1=FLEET1, Gain2="H2G03", Input="One"
     )
     expect(page.locator("html")).to_have_attribute("data-input", "1")
     # Only the cells of player two's board not fired at yet: 100 - 4.
@@ -243,16 +230,9 @@ def test_firing_returns_the_cell_once_from_the_opponent_board(
     assert page.evaluate("() => tournoyons.tray()") == SUNK_G0
 
 
-def test_player_two_fires_at_board_one(live_server: str, page: Page, watch: PageWatch) -> None:
-    tag = new_tag()
-    open_seafight(
-        page,
-        live_server,
-        Method="Standard",
-        Tray=SUNK_G0,
-        Gain2=FLEET2,
-        Input="Two",
-        URLReturn=sink(live_server, tag),
+def test_player_two_fires_at_board_one(live_server: str, page: Page, watch: h.PageWatch) -> None:
+    tag = open_returning(
+        page, live_server, Method="Standard", Tray=SUNK_G0, Gain2=FLEET2, Input="Two"
     )
     expect(page.locator("html")).to_have_attribute("data-input", "2")
     expect(board(page, 1).locator("[data-playable='true']")).to_have_count(98)
@@ -261,16 +241,9 @@ def test_player_two_fires_at_board_one(live_server: str, page: Page, watch: Page
     expect_single_return(page, live_server, tag, "J9")
 
 
-def test_keyboard_fires(live_server: str, page: Page, watch: PageWatch) -> None:
-    tag = new_tag()
-    open_seafight(
-        page,
-        live_server,
-        Method="Inverse",
-        Tray=SUNK_G0,
-        Gain1=FLEET1,
-        Input="One",
-        URLReturn=sink(live_server, tag),
+def test_keyboard_fires(live_server: str, page: Page, watch: h.PageWatch) -> None:
+    tag = open_returning(
+        page, live_server, Method="Inverse", Tray=SUNK_G0, Gain1=FLEET1, Input="One"
     )
     page.keyboard.press("Tab")
     focused = (
@@ -278,14 +251,14 @@ def test_keyboard_fires(live_server: str, page: Page, watch: PageWatch) -> None:
         " document.activeElement.getAttribute('data-cell')]"
     )
     assert page.evaluate(focused) == ["2", "A0"]
-    press(page, "ArrowRight", "ArrowRight", "ArrowDown", "ArrowDown", "ArrowDown")
+    h.press(page, "ArrowRight", "ArrowRight", "ArrowDown", "ArrowDown", "ArrowDown")
     assert page.evaluate(focused) == ["2", "C3"]
     page.keyboard.press("Enter")
     expect_single_return(page, live_server, tag, "C3")
 
 
 def test_a_shot_lands_wait_tenths_after_it_is_shown(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     # Player one fires the last shot at G0-H0: the shell, then the sinking, 1.2 s later.
     page.add_init_script(RECORD_LANDING)
@@ -336,7 +309,7 @@ def test_a_shot_lands_wait_tenths_after_it_is_shown(
     assert page.evaluate("() => tournoyons.tray()") == tray(two=shots(G0="3", H0="3"))
 
 
-def test_a_shot_in_the_water_splashes(live_server: str, page: Page, watch: PageWatch) -> None:
+def test_a_shot_in_the_water_splashes(live_server: str, page: Page, watch: h.PageWatch) -> None:
     open_seafight(page, live_server, Method="Inverse", Gain1=FLEET1, Move1="J91", Wait="0")
     cell = board(page, 1).locator("[data-cell='J9']")
     expect(cell).to_have_attribute("data-state", "1")
@@ -349,17 +322,9 @@ def test_a_shot_in_the_water_splashes(live_server: str, page: Page, watch: PageW
 
 
 def test_prepare_random_then_validate_returns_a_legal_fleet_once(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = new_tag()
-    open_seafight(
-        page,
-        live_server,
-        Method="Prepare",
-        Input="Two",
-        Legend="Valider",
-        URLReturn=sink(live_server, tag),
-    )
+    tag = open_returning(page, live_server, Method="Prepare", Input="Two", Legend="Valider")
     svg = page.locator("svg.sf[data-prepare='2']")
     expect(board(page, 2)).to_be_visible()
     expect(board(page, 1)).to_have_count(0)
@@ -379,7 +344,9 @@ def test_prepare_random_then_validate_returns_a_legal_fleet_once(
     assert page.evaluate("v => tournoyons.play(v)", composed) is False
 
 
-def test_random_placements_are_always_legal(live_server: str, page: Page, watch: PageWatch) -> None:
+def test_random_placements_are_always_legal(
+    live_server: str, page: Page, watch: h.PageWatch
+) -> None:
     open_seafight(page, live_server, Method="Prepare", Input="One")
     random = page.locator("[data-action='random']")
     seen = set()
@@ -393,16 +360,10 @@ def test_random_placements_are_always_legal(live_server: str, page: Page, watch:
 
 
 def test_an_illegal_fleet_cannot_be_validated(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = new_tag()
-    open_seafight(
-        page,
-        live_server,
-        Method="Prepare",
-        Input="One",
-        URLReturn=sink(live_server, tag),
-        Gain1="H5A01H4A11H3A21H3A31H2A41",
+    tag = open_returning(
+        page, live_server, Method="Prepare", Input="One", Gain1="H5A01H4A11H3A21H3A31H2A41"
     )
     svg = page.locator("svg.sf")
     validate = page.locator("[data-action='validate']")
@@ -418,7 +379,7 @@ def test_an_illegal_fleet_cannot_be_validated(
     assert page.evaluate("v => tournoyons.play(v)", overlapping) is False
     for bad in ("H5A01H4A11H3A21H3A31", "H5G01H4A11H3A21H3A31H2A41", "C5", ""):
         assert page.evaluate("v => tournoyons.play(v)", bad) is False, bad
-    assert sink_values(live_server, tag) == []
+    assert h.sink_values(live_server, tag) == []
     # Moved apart again, it may be validated.
     drag(page, pship(page, 1), board(page, 1).locator("[data-cell='A6']"))
     expect(svg).to_have_attribute("data-legal", "true")
@@ -427,7 +388,7 @@ def test_an_illegal_fleet_cannot_be_validated(
 
 
 def test_prepare_with_the_mouse_drag_click_and_rotate(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
     open_seafight(page, live_server, Method="Prepare", Input="One")
     five, four = pship(page, 0), pship(page, 1)
@@ -462,11 +423,8 @@ def test_prepare_with_the_mouse_drag_click_and_rotate(
     expect(pship(page, 2)).to_have_attribute("data-ship", "V3A01")
 
 
-def test_prepare_by_keyboard_only(live_server: str, page: Page, watch: PageWatch) -> None:
-    tag = new_tag()
-    open_seafight(
-        page, live_server, Method="Prepare", Input="One", URLReturn=sink(live_server, tag)
-    )
+def test_prepare_by_keyboard_only(live_server: str, page: Page, watch: h.PageWatch) -> None:
+    tag = open_returning(page, live_server, Method="Prepare", Input="One")
     focused = "() => document.activeElement.getAttribute('data-index')"
     page.keyboard.press("Tab")  # the board's first cell
     page.keyboard.press("Tab")  # the 5-ship
@@ -482,20 +440,20 @@ def test_prepare_by_keyboard_only(live_server: str, page: Page, watch: PageWatch
     page.keyboard.press("ArrowDown")
     expect(pship(page, 1)).to_have_attribute("data-ship", "V4F11")
     for index, expected in ((2, "V3G01"), (3, "V3H01"), (4, "V2I01")):
-        press(page, "Tab", "Enter")
+        h.press(page, "Tab", "Enter")
         expect(pship(page, index)).to_have_attribute("data-ship", expected)
     page.keyboard.press("Escape")
     expect(pship(page, 4)).to_have_attribute("data-placed", "false")
     expect(page.locator("[data-action='validate']")).to_be_disabled()
     page.keyboard.press("Enter")
     # The board's cells take a ship too: Enter on a cell places the selected one there.
-    press(page, *["Shift+Tab"] * 5)
+    h.press(page, *["Shift+Tab"] * 5)
     assert page.evaluate("() => document.activeElement.getAttribute('data-cell')") == "A0"
-    press(page, *["ArrowDown"] * 8, *["ArrowRight"] * 8)
+    h.press(page, *["ArrowDown"] * 8, *["ArrowRight"] * 8)
     page.keyboard.press("Enter")
     expect(pship(page, 4)).to_have_attribute("data-ship", "V2I81")
     expect(page.locator("[data-action='validate']")).to_be_enabled()
-    press(page, *["Tab"] * 8)  # the five ships, rotate, random, validate
+    h.press(page, *["Tab"] * 8)  # the five ships, rotate, random, validate
     assert page.evaluate("() => document.activeElement.getAttribute('data-action')") == "validate"
     page.keyboard.press("Enter")
     expect_single_return(page, live_server, tag, "H5A01V4F11V3G01V3H01V2I81")
@@ -522,12 +480,9 @@ def test_prepare_by_touch(live_server: str, browser: Browser) -> None:
 
 
 def test_webtest_holds_the_preparation_until_the_play_control(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    tag = new_tag()
-    open_seafight(
-        page, live_server, Method="Prepare", WebTest="yes", URLReturn=sink(live_server, tag)
-    )
+    tag = open_returning(page, live_server, Method="Prepare", WebTest="yes")
     random = page.locator("[data-action='random']")
     expect(random).to_be_disabled()
     pship(page, 0).click()
@@ -535,8 +490,8 @@ def test_webtest_holds_the_preparation_until_the_play_control(
     page.locator("[data-webtest='play']").click()
     random.click()
     page.locator("[data-action='validate']").click()
-    page.wait_for_function(RETURN_LOADED)
-    (value,) = sink_values(live_server, tag)
+    page.wait_for_function(h.RETURN_LOADED)
+    (value,) = h.sink_values(live_server, tag)
     check_classic(read_fleet(value))
     expect(page.locator("[data-webtest-value]")).to_have_text(value or "")
 
@@ -558,13 +513,13 @@ def test_webtest_holds_the_preparation_until_the_play_control(
     ],
 )
 def test_bad_input_shows_the_error_sign(
-    live_server: str, page: Page, watch: PageWatch, params: dict[str, str], code: str
+    live_server: str, page: Page, watch: h.PageWatch, params: dict[str, str], code: str
 ) -> None:
     sent = {"Method": "Double", "Input": "One", **params}
     response = page.goto(f"{live_server}/seafight/?{urlencode(sent)}")
     assert response is not None and response.status == 200
     expect(page.locator("html")).to_have_attribute("data-ready", "true")
-    expect_error(page, code)
+    h.expect_error(page, code)
     expect(page.locator("[data-board]").first).to_be_visible()
 
 
@@ -575,7 +530,7 @@ def test_bad_input_shows_the_error_sign(
 def tester(live_server: str, page: Page) -> Iterator[FrameLocator]:
     """The tester, a Seafight hot-seat game started with Wait 0; yields its frame."""
     page.set_default_timeout(8000)
-    yield start_hot_seat(page, live_server, SET)
+    yield h.start_hot_seat(page, live_server, SET)
 
 
 def prepare_in(frame: FrameLocator, player: int) -> None:
@@ -586,7 +541,7 @@ def prepare_in(frame: FrameLocator, player: int) -> None:
 
 
 def test_a_whole_game_in_the_tester_preparation_included(
-    live_server: str, page: Page, watch: PageWatch, tester: FrameLocator
+    live_server: str, page: Page, watch: h.PageWatch, tester: FrameLocator
 ) -> None:
     frame = tester
     prepare_in(frame, 1)

@@ -117,9 +117,7 @@ def test_move_that_cannot_be_drawn_is_an_error(
 def test_bad_tray_shows_an_error_and_takes_no_input(
     live_server: str, page: Page, watch: h.PageWatch, tray: str
 ) -> None:
-    h.open_with_error(page, live_server, {"Tray": tray, "Input": "One"}, SET, "tray")
-    expect(page.locator("[data-board] [data-cell]")).to_have_count(9)
-    h.expect_nothing_playable(page, CELLS)
+    h.open_bad_tray(page, live_server, tray, SET, 9, CELLS)
 
 
 # --- input --------------------------------------------------------------------------------
@@ -249,26 +247,7 @@ def test_won_board_takes_no_input_even_in_standard(
 def test_method_none_shows_names_and_legend_without_board(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
-    h.open_page(
-        page,
-        live_server,
-        {
-            "Method": "None",
-            "Tray": "120000000",
-            "Input": "One",
-            "Name1": "MissOne",
-            "Name2": "MrTwo",
-            "Legend": "Next game soon",
-            "Count": "9",
-        },
-        SET,
-    )
-    expect(page.locator("html")).to_have_attribute("data-method", "none")
-    h.expect_counts(page, {"[data-board]": 0, "[data-cell]": 0})
-    h.expect_texts(
-        page, {"Name1": "MissOne", "Name2": "MrTwo", "Legend": "Next game soon", "Count": "9"}
-    )
-    expect(page.locator("[data-playable]")).to_have_count(0)
+    h.open_method_none(page, live_server, {"Tray": "120000000", "Input": "One"}, SET)
 
 
 # --- Wait ---------------------------------------------------------------------------------
