@@ -57,30 +57,18 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--no-access-log", action="store_true", help="do not log each request")
 
     play = commands.add_parser("play", help="play games between engines, headless")
-    play.add_argument("--set", required=True, help="the Set (TicTacToe, Reversi ...)")
-    play.add_argument(
-        "--engine",
-        action="append",
-        required=True,
-        metavar="ENGINE",
-        help="a seat, twice: a Tournoyons engine URL, builtin:NAME (builtin:random) or "
+    _match_options(
+        play,
+        "a seat, twice: a Tournoyons engine URL, builtin:NAME (builtin:random) or "
         "botsarena:URL (a botsarena JSON bot)",
     )
     play.add_argument("--games", type=int, default=1, help="games to play (default 1)")
-    play.add_argument("--timeout", type=int, default=20, help="TimeOut, 4-54 s (default 20)")
-    play.add_argument("--level", type=int, default=1, help="rule level (Poker: 1 or 2)")
-    play.add_argument("--concurrency", type=int, default=4, help="games at once (default 4)")
     play.add_argument("--swap", action="store_true", help="alternate who plays first")
-    _arbitre_options(play)
 
     cup = commands.add_parser("tournament", help="run a tournament between engines, headless")
-    cup.add_argument("--set", required=True, help="the Set (TicTacToe, Reversi ...)")
-    cup.add_argument(
-        "--engine",
-        action="append",
-        required=True,
-        metavar="ENGINE",
-        help="an entrant, at least twice: a Tournoyons engine URL, builtin:NAME, "
+    _match_options(
+        cup,
+        "an entrant, at least twice: a Tournoyons engine URL, builtin:NAME, "
         "registered:ID, botsarena:URL; NAME=... names it (Ann=builtin:random)",
     )
     cup.add_argument(
@@ -90,15 +78,23 @@ def _parser() -> argparse.ArgumentParser:
         "--games", type=int, default=2, help="games per pairing, colours alternating (default 2)"
     )
     cup.add_argument("--rounds", type=int, default=0, help="Swiss rounds (default ceil(log2 n))")
-    cup.add_argument("--concurrency", type=int, default=4, help="games at once (default 4)")
-    cup.add_argument("--timeout", type=int, default=20, help="TimeOut, 4-54 s (default 20)")
-    cup.add_argument("--level", type=int, default=1, help="rule level (Poker: 1 or 2)")
     cup.add_argument("--name", default="", help="the tournament's name")
-    _arbitre_options(cup)
     return parser
 
 
+def _match_options(parser: argparse.ArgumentParser, engines: str) -> None:
+    """Add what ``play`` and ``tournament`` share: the Set, the engines (``engines`` says
+    what one is), the match options, then :func:`_arbitre_options`."""
+    parser.add_argument("--set", required=True, help="the Set (TicTacToe, Reversi ...)")
+    parser.add_argument("--engine", action="append", required=True, metavar="ENGINE", help=engines)
+    parser.add_argument("--timeout", type=int, default=20, help="TimeOut, 4-54 s (default 20)")
+    parser.add_argument("--level", type=int, default=1, help="rule level (Poker: 1 or 2)")
+    parser.add_argument("--concurrency", type=int, default=4, help="games at once (default 4)")
+    _arbitre_options(parser)
+
+
 def _arbitre_options(parser: argparse.ArgumentParser) -> None:
+    """Add where the records go and which hosts engine URLs may name."""
     parser.add_argument(
         "--database",
         default=None,
