@@ -9,26 +9,35 @@ from __future__ import annotations
 
 from tournoyons_gui.interfaces.plugin import (
     ArbitreRules,
+    Botsarena,
     Engine,
     EngineRequest,
     IllegalMove,
+    RefereeAnswer,
+    RefereeCall,
+    Refereeing,
     Result,
     Rules,
     SetInterface,
     Turn,
     View,
 )
-from tournoyons_gui.interfaces.protocol import Context, Method, ParamError, Player
+from tournoyons_gui.interfaces.protocol import Context, Method, PageParams, ParamError, Player
 
 __all__ = [
     "ArbitreRules",
+    "Botsarena",
     "Context",
     "Engine",
     "EngineRequest",
     "IllegalMove",
     "Method",
+    "PageParams",
     "ParamError",
     "Player",
+    "RefereeAnswer",
+    "RefereeCall",
+    "Refereeing",
     "Result",
     "Rules",
     "SetInterface",

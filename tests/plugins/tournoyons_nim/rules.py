@@ -13,8 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tournoyons_gui.interfaces import EngineRequest, IllegalMove, Player, Result, Turn
-from tournoyons_gui.interfaces.plugin import RefereeCall
+from tournoyons_gui.interfaces import EngineRequest, IllegalMove, Player, RefereeCall, Result, Turn
 
 PILE = 12
 TAKES = ("1", "2", "3")
