@@ -59,8 +59,24 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield from _serving(process)
 
 
-def start_server(database: Path, *extra: str) -> subprocess.Popen[str]:
-    """Start ``tournoyons-gui serve --port 0`` on ``database``; the caller waits for it."""
+def serve_arguments(database: Path | str, *extra: str) -> list[str]:
+    """Return the arguments of ``tournoyons-gui serve`` on a free port, quiet, keeping its
+    records in ``database`` (a SQLite file or a PostgreSQL URL), then ``extra``."""
+    return [
+        "serve",
+        "--port",
+        "0",
+        "--log-level",
+        "warning",
+        "--no-access-log",
+        "--database",
+        str(database),
+        *extra,
+    ]
+
+
+def start_server(database: Path | str, *extra: str) -> subprocess.Popen[str]:
+    """Start ``tournoyons-gui serve --port 0 --sink`` on ``database``; the caller waits for it."""
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join(
@@ -72,16 +88,7 @@ def start_server(database: Path, *extra: str) -> subprocess.Popen[str]:
             sys.executable,
             "-m",
             "tournoyons_gui.server.cli",
-            "serve",
-            "--port",
-            "0",
-            "--log-level",
-            "warning",
-            "--no-access-log",
-            "--sink",
-            "--database",
-            str(database),
-            *extra,
+            *serve_arguments(database, "--sink", *extra),
         ],
         cwd=ROOT,
         env=env,

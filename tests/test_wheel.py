@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.conftest import ROOT, _serving
+from tests.conftest import ROOT, _serving, serve_arguments
 from tournoyons_gui.interfaces.registry import load_registry
 
 SETS = [s for s in load_registry() if not s.package.startswith("tournoyons_nim")]
@@ -98,17 +98,7 @@ def wheel_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     console = env_dir / "bin" / "tournoyons-gui"
     assert console.read_text().startswith(f"#!{python}"), console.read_text()[:200]
     process = subprocess.Popen(
-        [
-            str(console),
-            "serve",
-            "--port",
-            "0",
-            "--log-level",
-            "warning",
-            "--no-access-log",
-            "--database",
-            str(folder / "arbitre.sqlite3"),
-        ],
+        [str(console), *serve_arguments(folder / "arbitre.sqlite3")],
         cwd=folder,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,

@@ -7,6 +7,7 @@ import threading
 import time
 from collections import defaultdict
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ import pytest
 import uvicorn
 
 from tests.arbitre.engines import QuirkyEngines
+from tests.conftest import _serving, start_server
 from tournoyons_gui.server.app import create_app
 from tournoyons_gui.server.cli import bind
 
@@ -69,15 +71,54 @@ class Served:
             time.sleep(0.05)
 
 
-def wait_tournament(http: httpx.Client, tournament_id: str, within: float = 180) -> dict[str, Any]:
-    """Wait until the tournament is over (asking ``http``'s server); return its summary."""
+@contextmanager
+def server_process(database: Path | str, *extra: str) -> Iterator[httpx.Client]:
+    """Run ``tournoyons-gui serve`` on ``database`` in a subprocess while the block runs
+    (``extra``: more arguments); yield a client of its base URL; stop it at the end."""
+    serving = _serving(start_server(database, *extra))
+    try:
+        with httpx.Client(base_url=next(serving), timeout=30, trust_env=False) as client:
+            yield client
+    finally:
+        next(serving, None)
+
+
+def builtin_engines(*engines: str) -> list[dict[str, str]]:
+    """Return entrants or seats of the built-in ``engines``, one each."""
+    return [{"kind": "builtin", "engine": engine} for engine in engines]
+
+
+def create_tournament(
+    http: httpx.Client,
+    set_name: str,
+    entrants: list[dict[str, str]],
+    timeout: int | None = None,
+    **settings: Any,
+) -> str:
+    """Start a tournament through the API (``timeout``: the engines' TimeOut option;
+    ``settings``: format, games, options ..); return its id."""
+    if timeout is not None:
+        settings["options"] = {**settings.get("options", {}), "timeout": timeout}
+    answer = http.post("/api/tournaments", json={"set": set_name, "entrants": entrants, **settings})
+    assert answer.status_code == 201, answer.text
+    return str(answer.json()["id"])
+
+
+def wait_tournament(
+    http: httpx.Client, tournament_id: str, within: float = 180, games_over: int | None = None
+) -> dict[str, Any]:
+    """Wait until the tournament is over, or until ``games_over`` of its games are when it
+    is given (asking more often then, to come back soon after), asking ``http``'s server;
+    return its summary."""
     deadline = time.monotonic() + within
     while True:
         summary: dict[str, Any] = http.get(f"/tournaments/{tournament_id}.json").json()
-        if summary["status"] == "over":
+        if games_over is None and summary["status"] == "over":
+            return summary
+        if games_over is not None and summary["progress"]["over"] >= games_over:
             return summary
         assert time.monotonic() < deadline, summary["progress"]
-        time.sleep(0.2)
+        time.sleep(0.2 if games_over is None else 0.05)
 
 
 def points_from_records(http: httpx.Client, summary: dict[str, Any]) -> dict[int, float]:

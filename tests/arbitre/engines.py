@@ -52,6 +52,32 @@ def first_free(tray: str) -> str:
     return str(tray.index("0") + 1) if "0" in tray else "1"
 
 
+def callback_query(
+    params: dict[str, str],
+    value: str | None = None,
+    move_id: str | None = None,
+    game: str | None = None,
+) -> str:
+    """Return the query of the callback answering the request of ``params``: its Game,
+    MoveId and the first free cell of its Tray, unless ``game``, ``move_id``, ``value``
+    say otherwise."""
+    return urllib.parse.urlencode(
+        {
+            "Game": params.get("Game", "") if game is None else game,
+            "MoveId": params.get("MoveId", "") if move_id is None else move_id,
+            "Value": first_free(params.get("Tray", "")) if value is None else value,
+        }
+    )
+
+
+def _redirect(status: str, location: str) -> bytes:
+    """Return a whole response with no body: ``status`` (code and reason) to ``location``."""
+    return (
+        f"HTTP/1.1 {status}\r\nLocation: {location}\r\n"
+        "Content-Length: 0\r\nConnection: close\r\n\r\n"
+    ).encode()
+
+
 @dataclass
 class QuirkyEngines:
     """The server; ``base`` is its URL once :meth:`start` returned."""
@@ -111,13 +137,7 @@ class QuirkyEngines:
         game: str | None = None,
     ) -> int:
         referee = params.get("Referee", "")
-        query = urllib.parse.urlencode(
-            {
-                "Game": params.get("Game", "") if game is None else game,
-                "MoveId": params.get("MoveId", "") if move_id is None else move_id,
-                "Value": first_free(params.get("Tray", "")) if value is None else value,
-            }
-        )
+        query = callback_query(params, value, move_id, game)
         try:
             answer = await self._client.get(f"{referee}?{query}", timeout=10)
             return answer.status_code
@@ -160,23 +180,10 @@ class QuirkyEngines:
             await asyncio.sleep(0.2)
             await self._callback(params)
         elif path == "/redirect-callback":
-            query = urllib.parse.urlencode(
-                {
-                    "Game": params["Game"],
-                    "MoveId": params["MoveId"],
-                    "Value": first_free(params.get("Tray", "")),
-                }
-            )
-            writer.write(
-                f"HTTP/1.1 302 Found\r\nLocation: {params['Referee']}?{query}\r\n"
-                "Content-Length: 0\r\nConnection: close\r\n\r\n".encode()
-            )
+            writer.write(_redirect("302 Found", f"{params['Referee']}?{callback_query(params)}"))
         elif path == "/slash":
-            writer.write(
-                b"HTTP/1.1 308 Permanent Redirect\r\nLocation: /slash/?"
-                + urllib.parse.urlencode(params).encode()
-                + b"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-            )
+            query = urllib.parse.urlencode(params)
+            writer.write(_redirect("308 Permanent Redirect", f"/slash/?{query}"))
         elif path == "/late":
             await asyncio.sleep(int(params.get("TimeOut", "4")) + 1.5)
             await self._callback(params)
@@ -210,11 +217,7 @@ class QuirkyEngines:
                 await writer.drain()
                 await asyncio.sleep(0.05)
         elif path == "/redirects":
-            writer.write(
-                b"HTTP/1.1 302 Found\r\nLocation: /redirects?"
-                + urllib.parse.urlencode(params).encode()
-                + b"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-            )
+            writer.write(_redirect("302 Found", f"/redirects?{urllib.parse.urlencode(params)}"))
         elif path == "/flood":
             for n in range(200):
                 await self._callback(params, move_id=str(1000 + n))

@@ -24,26 +24,25 @@ def referees(served: Served) -> Iterator[Referees]:
         yield running
 
 
+BACK = "http://arbitre.example/back"
+
+
+def _move(game: str, move_id: str, return_url: str = BACK, **fields: str) -> dict[str, str]:
+    """Return the query of a move sent to a referee: Game, MoveId, ``fields`` (Tray,
+    Move1 ..) and ReturnURL."""
+    return {"Game": game, "MoveId": move_id, **fields, "ReturnURL": return_url}
+
+
 def _verdict(answer: httpx.Response) -> dict[str, str]:
     assert answer.status_code == 303, answer.text
     location = answer.headers["location"]
-    assert location.startswith("http://arbitre.example/back?")
+    assert location.startswith(f"{BACK}?")
     return dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(location).query))
 
 
 def test_our_referee_answers_a_move_with_a_redirect_and_a_page(served: Served) -> None:
-    answer = served.http.get(
-        "/referee/tictactoe",
-        params={
-            "Game": "G1",
-            "MoveId": "3",
-            "Tray": "120000000",
-            "Gain1": "0",
-            "Gain2": "0",
-            "Move1": "5",
-            "ReturnURL": "http://arbitre.example/back",
-        },
-    )
+    query = _move("G1", "3", Tray="120000000", Gain1="0", Gain2="0", Move1="5")
+    answer = served.http.get("/referee/tictactoe", params=query)
     verdict = _verdict(answer)
     assert verdict == {
         "Game": "G1",
@@ -74,8 +73,7 @@ def test_our_referee_answers_a_move_with_a_redirect_and_a_page(served: Served) -
 def test_our_referee_gives_the_return_codes(
     served: Served, params: dict[str, str], code: str, reason: str | None
 ) -> None:
-    query = {"Game": "G2", "MoveId": "7", **params, "ReturnURL": "http://arbitre.example/back"}
-    verdict = _verdict(served.http.get("/referee/TicTacToe", params=query))
+    verdict = _verdict(served.http.get("/referee/TicTacToe", params=_move("G2", "7", **params)))
     assert verdict["ReturnCode"] == code
     if reason is not None:
         assert reason in verdict["Tray"]
@@ -85,8 +83,7 @@ def test_our_referee_gives_the_return_codes(
 def test_our_referee_without_return_url_shows_its_verdict(served: Served) -> None:
     for bad in ("", "javascript:alert(1)", "/relative"):
         answer = served.http.get(
-            "/referee/tictactoe",
-            params={"Game": "G", "MoveId": "1", "Tray": "Init", "Move1": "5", "ReturnURL": bad},
+            "/referee/tictactoe", params=_move("G", "1", bad, Tray="Init", Move1="5")
         )
         assert answer.status_code == 400
         assert "ReturnURL" in answer.text and 'data-return-code="3"' in answer.text
@@ -99,40 +96,31 @@ def test_our_referee_is_no_open_redirect_and_escapes_its_target(served: Served) 
     bare = served.http.get("/referee/tictactoe", params={"ReturnURL": "https://evil.example/"})
     assert bare.status_code == 400 and "location" not in bare.headers
     # A target with characters a header cannot carry is sent escaped, never a 500.
+    target = "http://arbitre.example/b\u20acck"
     answer = served.http.get(
-        "/referee/tictactoe",
-        params={
-            "Game": "G",
-            "MoveId": "1",
-            "Tray": "Init",
-            "Move1": "5",
-            "ReturnURL": "http://arbitre.example/b\u20acck",
-        },
+        "/referee/tictactoe", params=_move("G", "1", target, Tray="Init", Move1="5")
     )
     assert answer.status_code == 303
     assert answer.headers["location"].startswith("http://arbitre.example/b%E2%82%ACck?Game=G")
 
 
-def _add(served: Served, name: str, referee: str, **extra: Any) -> None:
+def _play_added(
+    served: Served, name: str, referee: str, timeout: int, within: float = 30
+) -> tuple[str, dict[str, Any]]:
+    """Add the Set ``name`` (our TicTacToe page, ``referee``'s rules), play a game of it
+    between our perfect and random engines (reached by URL) with this TimeOut, and return
+    the game's id and its record once it is over."""
     answer = served.http.post(
         "/api/sets",
-        json={
-            "name": name,
-            "interface_url": f"{served.base}/tictactoe/",
-            "referee_url": referee,
-            **extra,
-        },
+        json={"name": name, "interface_url": f"{served.base}/tictactoe/", "referee_url": referee},
     )
     assert answer.status_code == 201, answer.text
-
-
-def _engines(
-    served: Served, first: str = "perfect", second: str = "random"
-) -> list[dict[str, str]]:
-    return [
-        {"kind": "engine", "engine": f"{served.base}/engines/tictactoe/{first}", "name": first},
-        {"kind": "engine", "engine": f"{served.base}/engines/tictactoe/{second}", "name": second},
+    seats = [
+        {"kind": "engine", "engine": f"{served.base}/engines/tictactoe/{engine}", "name": engine}
+        for engine in ("perfect", "random")
     ]
+    game_id = served.create(name, seats, timeout=timeout)
+    return game_id, served.finished(game_id, within=within)
 
 
 def _replayed(record: dict[str, Any]) -> list[str]:
@@ -152,9 +140,7 @@ def test_an_added_game_is_played_by_its_referee_alone(
 ) -> None:
     name = f"Outside{how.capitalize()}"
     url = f"{served.base}/referee/tictactoe" if how == "direct" else f"{referees.base}/{how}"
-    _add(served, name, url)
-    game_id = served.create(name, _engines(served), timeout=10)
-    record = served.finished(game_id, within=60)
+    game_id, record = _play_added(served, name, url, timeout=10, within=60)
     assert record["status"] == "over", record["reason"]
     assert record["set"] == name
     # The referee's verdicts, applied by nobody else, agree with our rules move by move.
@@ -195,9 +181,7 @@ def test_a_misbehaving_referee_ends_the_game_with_status_9(
     served: Served, referees: Referees, path: str, why: str
 ) -> None:
     name = f"Broken{path.capitalize()}"
-    _add(served, name, f"{referees.base}/{path}")
-    game_id = served.create(name, _engines(served), timeout=4)
-    record = served.finished(game_id, within=30)
+    _game_id, record = _play_added(served, name, f"{referees.base}/{path}", timeout=4)
     assert record["status"] == "over" and record["result"] == "error"
     assert why in record["reason"]
     assert [s["status"] for s in record["seats"]] == [9, 9]
@@ -209,9 +193,7 @@ def test_a_misbehaving_referee_ends_the_game_with_status_9(
 def test_return_code_5_makes_the_player_of_the_move_lose(
     served: Served, referees: Referees
 ) -> None:
-    _add(served, "RefusesAll", f"{referees.base}/error5")
-    game_id = served.create("RefusesAll", _engines(served), timeout=5)
-    record = served.finished(game_id, within=30)
+    _game_id, record = _play_added(served, "RefusesAll", f"{referees.base}/error5", timeout=5)
     assert record["result"] == "seat2"
     assert "cell 5 is not yours" in record["reason"]
     assert [s["status"] for s in record["seats"]] == [3, 2]
@@ -220,9 +202,7 @@ def test_return_code_5_makes_the_player_of_the_move_lose(
 def test_a_tray_the_interface_cannot_read_is_shown_as_an_error(
     served: Served, referees: Referees
 ) -> None:
-    _add(served, "Unreadable", f"{referees.base}/unreadable")
-    game_id = served.create("Unreadable", _engines(served), timeout=5)
-    record = served.finished(game_id, within=30)
+    game_id, record = _play_added(served, "Unreadable", f"{referees.base}/unreadable", timeout=5)
     assert record["result"] == "draw" and len(record["moves"]) == 2
     view = served.http.get(f"/games/{game_id}/view", params={"move": 1}).json()
     assert "Tray=zzz" in view["src"]

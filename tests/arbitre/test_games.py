@@ -11,9 +11,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.arbitre.conftest import Served
+from tests.arbitre.conftest import Served, builtin_engines, server_process
 from tests.arbitre.engines import QuirkyEngines
-from tests.conftest import _serving, start_server
 from tournoyons_gui.interfaces.registry import load_registry
 
 PLAYABLE = [s for s in load_registry() if s.arbitre is not None]
@@ -36,7 +35,7 @@ def test_engine_against_engine_for_every_set(served: Served, interface: object) 
     ids = [
         served.create(
             interface.name,
-            [{"kind": "builtin", "engine": a}, {"kind": "builtin", "engine": b}],
+            builtin_engines(a, b),
             wait=3,
         )
         for a, b in pairs
@@ -131,10 +130,7 @@ def test_a_restart_resumes_games_in_progress_from_their_last_move(
     tmp_path: Path, quirky: QuirkyEngines
 ) -> None:
     database = tmp_path / "arbitre.sqlite3"
-    first = start_server(database)
-    serving = _serving(first)
-    base = next(serving)
-    with httpx.Client(base_url=base, timeout=30, trust_env=False) as client:
+    with server_process(database) as client:
         answer = client.post(
             "/api/games",
             json={
@@ -148,35 +144,29 @@ def test_a_restart_resumes_games_in_progress_from_their_last_move(
         while len(client.get(f"/games/{game_id}.json").json()["moves"]) < 1:
             assert time.monotonic() < deadline
             time.sleep(0.05)
-    before = len(quirky.requests_to("/good"))
-    next(serving, None)  # stops the first server: the game stays in progress
-    second = start_server(database)
-    serving = _serving(second)
-    base = next(serving)
-    try:
-        with httpx.Client(base_url=base, timeout=30, trust_env=False) as client:
-            record = client.get(f"/games/{game_id}.json").json()
-            assert record["status"] == "playing" and len(record["moves"]) == 1
-            # The person's move 2 is taken by the restarted server, which then asks the
-            # engine for move 3: the game goes on from its last recorded move.
-            deadline = time.monotonic() + 10
-            while True:
-                played = client.get(f"/play/{token}/2", params={"ReturnValue": "9"})
-                if played.status_code == 200:
-                    break
-                assert played.status_code == 404 and time.monotonic() < deadline
-                time.sleep(0.1)
-            while len(client.get(f"/games/{game_id}.json").json()["moves"]) < 3:
-                assert time.monotonic() < deadline
-                time.sleep(0.05)
-            record = client.get(f"/games/{game_id}.json").json()
-            assert [m["number"] for m in record["moves"]] == [1, 2, 3]
-            assert record["moves"][1]["value"] == "9"
-            assert client.get(f"/play/{token}/2", params={"ReturnValue": "8"}).status_code == 404
+        before = len(quirky.requests_to("/good"))
+    # The first server stopped, the game in progress: a second one on the same records.
+    with server_process(database) as client:
+        record = client.get(f"/games/{game_id}.json").json()
+        assert record["status"] == "playing" and len(record["moves"]) == 1
+        # The person's move 2 is taken by the restarted server, which then asks the
+        # engine for move 3: the game goes on from its last recorded move.
+        deadline = time.monotonic() + 10
+        while True:
+            played = client.get(f"/play/{token}/2", params={"ReturnValue": "9"})
+            if played.status_code == 200:
+                break
+            assert played.status_code == 404 and time.monotonic() < deadline
+            time.sleep(0.1)
+        while len(client.get(f"/games/{game_id}.json").json()["moves"]) < 3:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        record = client.get(f"/games/{game_id}.json").json()
+        assert [m["number"] for m in record["moves"]] == [1, 2, 3]
+        assert record["moves"][1]["value"] == "9"
+        assert client.get(f"/play/{token}/2", params={"ReturnValue": "8"}).status_code == 404
         after = [r.query for r in quirky.requests_to("/good")[before:]]
         assert [q.get("MoveId") for q in after] == ["3"] and after[0]["Status"] == "0"
-    finally:
-        next(serving, None)
 
 
 def test_a_person_who_ran_out_of_time_gets_404_not_an_error(served: Served) -> None:

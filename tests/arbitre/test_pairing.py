@@ -77,18 +77,23 @@ def test_round_robin_rejects(entrants: int, games: int) -> None:
 # --- maximum matching (the Swiss pairing's feasibility check) ------------------------------
 
 
+def _partners(mask: int, size: int) -> tuple[int, int, list[tuple[int, int]]]:
+    """Split the players of ``mask`` (a bit each, below ``size``) for a brute-force search:
+    return the lowest one, the mask without it, and each other player with the mask left
+    once both of them are paired."""
+    low = (mask & -mask).bit_length() - 1
+    rest = mask & ~(1 << low)
+    return low, rest, [(other, rest & ~(1 << other)) for other in range(size) if rest >> other & 1]
+
+
 def _brute_matching(size: int, edge: Callable[[int, int], bool]) -> int:
     @cache
     def best(mask: int) -> int:
         if not mask:
             return 0
-        low = (mask & -mask).bit_length() - 1
-        rest = mask & ~(1 << low)
-        result = best(rest)  # ``low`` left unmatched
-        for other in range(size):
-            if rest >> other & 1 and edge(low, other):
-                result = max(result, 1 + best(rest & ~(1 << other)))
-        return result
+        low, rest, partners = _partners(mask, size)
+        # ``low`` left unmatched, or matched along an edge.
+        return max([best(rest), *(1 + best(left) for other, left in partners if edge(low, other))])
 
     return best((1 << size) - 1)
 
@@ -219,12 +224,8 @@ class _Tournament:
         def complete(mask: int) -> bool:
             if not mask:
                 return True
-            low = (mask & -mask).bit_length() - 1
-            rest = mask & ~(1 << low)
-            return any(
-                rest >> other & 1 and edge(low, other) and complete(rest & ~(1 << other))
-                for other in range(self.entrants)
-            )
+            low, _rest, partners = _partners(mask, self.entrants)
+            return any(edge(low, other) and complete(left) for other, left in partners)
 
         full = (1 << self.entrants) - 1
         return any(
@@ -239,12 +240,9 @@ class _Tournament:
         def fewest(mask: int) -> int:
             if not mask:
                 return 0
-            low = (mask & -mask).bit_length() - 1
-            rest = mask & ~(1 << low)
+            low, _rest, partners = _partners(mask, self.entrants)
             return min(
-                (self.met[frozenset((low, other))] > 0) + fewest(rest & ~(1 << other))
-                for other in range(self.entrants)
-                if rest >> other & 1
+                (self.met[frozenset((low, other))] > 0) + fewest(left) for other, left in partners
             )
 
         full = (1 << self.entrants) - 1

@@ -7,7 +7,6 @@ standings as ``/tournaments/<id>.json`` has them, and user text shown escaped ev
 from __future__ import annotations
 
 import re
-import time
 import urllib.parse
 from html.parser import HTMLParser
 from typing import Any
@@ -15,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.arbitre.conftest import Served
+from tests.arbitre.conftest import Served, wait_tournament
 
 VOID = frozenset({"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"})
 MARKERS = ("data-standings", "data-cross", "data-playing", "data-finished", "data-engines")
@@ -126,17 +125,6 @@ def start(served: Served, form: list[tuple[str, str]]) -> str:
     location = answer.headers["location"]
     assert location.startswith("/tournaments/"), location
     return location.rsplit("/", 1)[1]
-
-
-def wait_over(served: Served, tournament_id: str, within: float = 120) -> dict[str, Any]:
-    """Wait until the tournament is over; return its summary."""
-    deadline = time.monotonic() + within
-    while True:
-        summary = served.http.get(f"/tournaments/{tournament_id}.json").json()
-        if summary["status"] == "over":
-            return dict(summary)
-        assert time.monotonic() < deadline, summary["progress"]
-        time.sleep(0.2)
 
 
 NIM_FORM = [
@@ -342,7 +330,7 @@ def test_a_tournament_started_from_the_form_is_followed_to_its_end(served: Serve
     if page.marked["data-status"]["data-status"] == "running":
         assert f'href="/tournaments/{tournament_id}"' in first.text  # the Refresh link
 
-    summary = wait_over(served, tournament_id)
+    summary = wait_tournament(served.http, tournament_id, within=120)
     answer = served.http.get(f"/tournaments/{tournament_id}")
     page = Scan(answer.text)
     assert page.marked["data-status"]["data-status"] == "over"
@@ -360,16 +348,8 @@ def test_a_tournament_started_from_the_form_is_followed_to_its_end(served: Serve
     assert len(rows) == 3
     for (entrant, cells), standing in zip(rows, summary["standings"], strict=True):
         assert entrant == str(standing["entrant"])
-        assert cells[:8] == [
-            str(standing["rank"]),
-            standing["name"],
-            str(standing["played"]),
-            str(standing["wins"]),
-            str(standing["draws"]),
-            str(standing["losses"]),
-            str(standing["errors"]),
-            f"{standing['points']:g}",
-        ]
+        columns = ("rank", "name", "played", "wins", "draws", "losses", "errors")
+        assert cells[:8] == [*(str(standing[key]) for key in columns), f"{standing['points']:g}"]
         assert cells[10] == f"{standing['mu']:.2f} ± {standing['sigma']:.2f}"
     assert {c[1] for _e, c in rows} == {"random", "Perfect one", "Nim registered"}
 
@@ -438,7 +418,7 @@ def test_user_text_is_shown_escaped_on_every_page(served: Served, where: str) ->
             *entrant_rows(("registered", engine_id, ""), ("builtin", "random", XSS)),
         ],
     )
-    wait_over(served, tournament_id)
+    wait_tournament(served.http, tournament_id, within=120)
     for path in (
         "/engines",
         f"/engines/{engine_id}",

@@ -8,15 +8,20 @@ from __future__ import annotations
 import csv
 import io
 import itertools
-import time
 from collections import Counter
 from pathlib import Path
 
 import httpx
 
-from tests.arbitre.conftest import Served, points_from_records, wait_tournament
+from tests.arbitre.conftest import (
+    Served,
+    builtin_engines,
+    create_tournament,
+    points_from_records,
+    server_process,
+    wait_tournament,
+)
 from tests.arbitre.engines import QuirkyEngines
-from tests.conftest import _serving, start_server
 
 
 def test_a_round_robin_is_played_to_the_end_with_opponent_sent(
@@ -30,24 +35,16 @@ def test_a_round_robin_is_played_to_the_end_with_opponent_sent(
     engine_id = registered.json()["id"]
     assert registered.json()["sets"] == ["TicTacToe"] and len(engine_id) == 10
     before = len(quirky.requests_to("/good"))
-    created = served.http.post(
-        "/api/tournaments",
-        json={
-            "set": "TicTacToe",
-            "format": "round-robin",
-            "games": 2,
-            "concurrency": 3,
-            "entrants": [
-                {"kind": "builtin", "engine": "perfect"},
-                {"kind": "registered", "engine": engine_id},
-                {"kind": "builtin", "engine": "random"},
-                {"kind": "builtin", "engine": "perfect"},
-            ],
-            "options": {"timeout": 10},
-        },
+    registered_entrant = {"kind": "registered", "engine": engine_id}
+    entrants = [
+        *builtin_engines("perfect"),
+        registered_entrant,
+        *builtin_engines("random", "perfect"),
+    ]
+    tournament_id = create_tournament(
+        served.http, "TicTacToe", entrants, format="round-robin", games=2, concurrency=3, timeout=10
     )
-    assert created.status_code == 201, created.text
-    summary = wait_tournament(served.http, created.json()["id"])
+    summary = wait_tournament(served.http, tournament_id)
     names = [e["name"] for e in summary["entrants"]]
     assert names == ["perfect", "Quirky good", "random", "perfect 2"]
     assert summary["progress"] == {"planned": 12, "over": 12, "playing": 0}
@@ -92,19 +89,10 @@ def test_a_round_robin_is_played_to_the_end_with_opponent_sent(
 
 def test_a_swiss_tournament_pairs_without_repeats_and_gives_byes(served: Served) -> None:
     entrants = [{"kind": "builtin", "engine": "random", "name": f"R{n}"} for n in range(5)]
-    created = served.http.post(
-        "/api/tournaments",
-        json={
-            "set": "Nim",
-            "format": "swiss",
-            "games": 1,
-            "rounds": 3,
-            "concurrency": 2,
-            "entrants": entrants,
-        },
+    tournament_id = create_tournament(
+        served.http, "Nim", entrants, format="swiss", games=1, rounds=3, concurrency=2
     )
-    assert created.status_code == 201, created.text
-    summary = wait_tournament(served.http, created.json()["id"])
+    summary = wait_tournament(served.http, tournament_id)
     assert summary["rounds"] == 3 and len(summary["games"]) == 3 * 2
     pairs = [frozenset((g["first"], g["second"])) for g in summary["games"]]
     assert len(set(pairs)) == len(pairs), "a pair met twice"
@@ -165,47 +153,22 @@ def test_bad_registrations_and_tournaments_are_refused(served: Served) -> None:
 
 def test_a_whole_restart_resumes_a_tournament_where_it_was(tmp_path: Path) -> None:
     database = tmp_path / "arbitre.sqlite3"
-    serving = _serving(start_server(database))
-    base = next(serving)
-    with httpx.Client(base_url=base, timeout=30, trust_env=False) as client:
-        created = client.post(
-            "/api/tournaments",
-            json={
-                "set": "Nim",
-                "games": 6,
-                "concurrency": 1,
-                "entrants": [
-                    {"kind": "builtin", "engine": "perfect"},
-                    {"kind": "builtin", "engine": "random"},
-                    {"kind": "builtin", "engine": "random", "name": "R2"},
-                ],
-            },
-        )
-        tournament_id = created.json()["id"]
-        deadline = time.monotonic() + 30
-        while client.get(f"/tournaments/{tournament_id}.json").json()["progress"]["over"] < 3:
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
-    next(serving, None)  # the whole server stops mid-tournament
-    with httpx.Client(timeout=30, trust_env=False) as client:
-        serving = _serving(start_server(database))
-        base = next(serving)
-        try:
-            stopped = client.get(f"{base}/tournaments/{tournament_id}.json").json()
-            assert stopped["status"] == "running" and stopped["progress"]["over"] < 18
-            deadline = time.monotonic() + 120
-            while True:
-                summary = client.get(f"{base}/tournaments/{tournament_id}.json").json()
-                if summary["status"] == "over":
-                    break
-                assert time.monotonic() < deadline, summary["progress"]
-                time.sleep(0.2)
-            assert summary["progress"] == {"planned": 18, "over": 18, "playing": 0}
-            assert len({g["pairing"] for g in summary["games"]}) == 18
-            statuses = Counter(g["status"] for g in summary["games"])
-            assert statuses == {"over": 18}, statuses
-        finally:
-            next(serving, None)
+    entrants = [
+        *builtin_engines("perfect", "random"),
+        {"kind": "builtin", "engine": "random", "name": "R2"},
+    ]
+    with server_process(database) as client:
+        tournament_id = create_tournament(client, "Nim", entrants, games=6, concurrency=1)
+        wait_tournament(client, tournament_id, within=30, games_over=3)
+    # The whole server stopped mid-tournament: another one on the same records resumes it.
+    with server_process(database) as client:
+        stopped = client.get(f"/tournaments/{tournament_id}.json").json()
+        assert stopped["status"] == "running" and stopped["progress"]["over"] < 18
+        summary = wait_tournament(client, tournament_id, within=120)
+        assert summary["progress"] == {"planned": 18, "over": 18, "playing": 0}
+        assert len({g["pairing"] for g in summary["games"]}) == 18
+        statuses = Counter(g["status"] for g in summary["games"])
+        assert statuses == {"over": 18}, statuses
 
 
 def test_poker_level_2_only_between_entrants_that_both_play_it(served: Served) -> None:
@@ -218,22 +181,14 @@ def test_poker_level_2_only_between_entrants_that_both_play_it(served: Served) -
             "poker_level2": False,
         },
     ).json()
-    created = served.http.post(
-        "/api/tournaments",
-        json={
-            "set": "Poker",
-            "games": 1,
-            "concurrency": 3,
-            "options": {"level": 2},
-            "entrants": [
-                {"kind": "builtin", "engine": "caller"},
-                {"kind": "builtin", "engine": "strength"},
-                {"kind": "registered", "engine": level1["id"]},
-            ],
-        },
+    entrants = [
+        *builtin_engines("caller", "strength"),
+        {"kind": "registered", "engine": level1["id"]},
+    ]
+    tournament_id = create_tournament(
+        served.http, "Poker", entrants, games=1, concurrency=3, options={"level": 2}
     )
-    assert created.status_code == 201, created.text
-    summary = wait_tournament(served.http, created.json()["id"])
+    summary = wait_tournament(served.http, tournament_id)
     levels = {}
     for game in summary["games"]:
         record = served.http.get(f"/games/{game['id']}.json").json()

@@ -13,7 +13,6 @@ import json
 import subprocess
 import threading
 import time
-import urllib.parse
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,8 +24,13 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
-from tests.arbitre.conftest import points_from_records, wait_tournament
-from tests.arbitre.engines import first_free
+from tests.arbitre.conftest import (
+    builtin_engines,
+    create_tournament,
+    points_from_records,
+    wait_tournament,
+)
+from tests.arbitre.engines import callback_query
 from tests.arbitre.postgres import postgres_server
 from tests.arbitre.threaded import Threaded
 from tests.conftest import _serving, start_server
@@ -47,15 +51,8 @@ class Engines(Threaded):
         super().__init__([Route("/cross", self.cross), Route("/mortal", self.mortal)])
 
     async def _call_back(self, referee: str, params: dict[str, str]) -> None:
-        query = urllib.parse.urlencode(
-            {
-                "Game": params["Game"],
-                "MoveId": params["MoveId"],
-                "Value": first_free(params.get("Tray", "")),
-            }
-        )
         async with httpx.AsyncClient(trust_env=False) as client:
-            await client.get(f"{referee}?{query}", timeout=10)
+            await client.get(f"{referee}?{callback_query(params)}", timeout=10)
 
     async def cross(self, request: Request) -> Response:
         """Call back to the other worker."""
@@ -104,8 +101,8 @@ def _events(base: str, game_id: str, seen: list[dict[str, Any]], stop: threading
 def workers(postgres: str) -> Iterator[tuple[subprocess.Popen[str], str, str]]:
     """Start two workers on ``postgres``; yield the first's process and both URLs; stop
     both at the end, however the block ends."""
-    process_a = start_server(postgres, "--lease", LEASE)  # type: ignore[arg-type]
-    process_b = start_server(postgres, "--lease", LEASE)  # type: ignore[arg-type]
+    process_a = start_server(postgres, "--lease", LEASE)
+    process_b = start_server(postgres, "--lease", LEASE)
     with contextlib.ExitStack() as stack:
         for process in (process_a, process_b):
             stack.callback(_stop, process)
@@ -180,28 +177,21 @@ def test_a_worker_killed_mid_tournament_loses_nothing(postgres: str) -> None:
         engines.target = a  # /cross calls worker A, which is killed: those answers are lost
         with httpx.Client(base_url=b, timeout=30, trust_env=False) as on_b:
             with httpx.Client(base_url=a, timeout=30, trust_env=False) as on_a:
-                created = on_a.post(
-                    "/api/tournaments",
-                    json={
-                        "set": "TicTacToe",
-                        "format": "round-robin",
-                        "games": 4,
-                        "concurrency": 3,
-                        "entrants": [
-                            {"kind": "builtin", "engine": "perfect"},
-                            {"kind": "builtin", "engine": "random"},
-                            {"kind": "engine", "engine": engines.base + "/cross"},
-                            {"kind": "engine", "engine": engines.base + "/mortal"},
-                        ],
-                        "options": {"timeout": 5},
-                    },
+                entrants = [
+                    *builtin_engines("perfect", "random"),
+                    {"kind": "engine", "engine": engines.base + "/cross"},
+                    {"kind": "engine", "engine": engines.base + "/mortal"},
+                ]
+                tournament_id = create_tournament(
+                    on_a,
+                    "TicTacToe",
+                    entrants,
+                    format="round-robin",
+                    games=4,
+                    concurrency=3,
+                    timeout=5,
                 )
-                assert created.status_code == 201, created.text
-                tournament_id = created.json()["id"]
-                deadline = time.monotonic() + 60
-                while on_a.get(f"/tournaments/{tournament_id}.json").json()["progress"]["over"] < 5:
-                    assert time.monotonic() < deadline
-                    time.sleep(0.1)
+                wait_tournament(on_a, tournament_id, within=60, games_over=5)
             process_a.kill()  # SIGKILL: no lease given back, no goodbye
             process_a.wait(10)
             summary = wait_tournament(on_b, tournament_id, within=240)
