@@ -7,40 +7,9 @@ A Set's plugin imports what it needs from here::
 
 from __future__ import annotations
 
-from tournoyons_gui.interfaces.plugin import (
-    ArbitreRules,
-    Botsarena,
-    Engine,
-    EngineRequest,
-    IllegalMove,
-    RefereeAnswer,
-    RefereeCall,
-    Refereeing,
-    Result,
-    Rules,
-    SetInterface,
-    Turn,
-    View,
-)
+from tournoyons_gui.interfaces import plugin
+from tournoyons_gui.interfaces.plugin import *  # noqa: F403 (the whole Set contract)
 from tournoyons_gui.interfaces.protocol import Context, Method, PageParams, ParamError, Player
 
-__all__ = [
-    "ArbitreRules",
-    "Botsarena",
-    "Context",
-    "Engine",
-    "EngineRequest",
-    "IllegalMove",
-    "Method",
-    "PageParams",
-    "ParamError",
-    "Player",
-    "RefereeAnswer",
-    "RefereeCall",
-    "Refereeing",
-    "Result",
-    "Rules",
-    "SetInterface",
-    "Turn",
-    "View",
-]
+__all__ = ["Context", "Method", "PageParams", "ParamError", "Player"]
+__all__ += plugin.__all__
