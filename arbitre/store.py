@@ -367,6 +367,8 @@ class Store:
         # SQLite has one writer at a time: this process's writers queue here rather than
         # meet "database is locked"; other processes wait on SQLite's busy timeout.
         self._writer = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+        #: The database's clock less this host's (:meth:`sync_clock`); zero on SQLite.
+        self.clock_offset = dt.timedelta(0)
 
     @classmethod
     async def open(cls, url: str | None = None) -> Store:
@@ -384,6 +386,7 @@ class Store:
         store = cls(engine)
         try:
             await store._migrate()
+            await store.sync_clock()
         except BaseException:
             await engine.dispose()
             raise
@@ -392,6 +395,27 @@ class Store:
     async def close(self) -> None:
         """Close every connection."""
         await self.engine.dispose()
+
+    def now(self) -> dt.datetime:
+        """Return the current UTC time by the database's clock: leases, the deadlines of
+        asks and the records are measured with it, so that workers on hosts whose clocks
+        differ agree on when a lease or a deadline passes."""
+        return now() + self.clock_offset
+
+    async def sync_clock(self) -> dt.timedelta:
+        """Measure the database's clock against this host's and keep the difference (in
+        :attr:`clock_offset`): PostgreSQL's ``clock_timestamp()`` read as if at the middle
+        of the round trip, so within half of it (a millisecond on a LAN). SQLite is a file
+        on this host: its clock is this host's. Done at :meth:`open` and every minute by a
+        worker (:class:`~tournoyons_gui.arbitre.game.Arbitre`)."""
+        if self.engine.dialect.name != "postgresql":
+            return self.clock_offset
+        async with self.engine.connect() as conn:
+            before = now()
+            theirs = (await conn.exec_driver_sql("SELECT clock_timestamp()")).scalar_one()
+            after = now()
+        self.clock_offset = aware(theirs) - (before + (after - before) / 2)
+        return self.clock_offset
 
     async def _migrate(self) -> None:
         async with self.engine.begin() as conn:
@@ -470,7 +494,7 @@ class Store:
 
         Returns ``("taken", row)``, or ``("duplicate" | "late", row)`` and changes nothing,
         or ``("unknown", None)`` when nothing was asked under that name (decision 9)."""
-        at = now()
+        at = self.now()
         async with self.session() as session:
             done = await session.execute(
                 update(PendingRow)
@@ -501,7 +525,7 @@ class Store:
                 select(PendingRow.move_id).where(
                     PendingRow.key == key,
                     PendingRow.value.is_(None),
-                    PendingRow.expires_at > now(),
+                    PendingRow.expires_at > self.now(),
                 )
             )
             numbers = [int(m) for m in rows if m.isdigit()]
@@ -517,7 +541,7 @@ class Store:
     async def acquire(self, game_id: str, owner: str, seconds: float) -> bool:
         """Take the lease of a game in play for ``seconds`` when it is free, expired or
         already ``owner``'s; return whether ``owner`` holds it."""
-        at = now()
+        at = self.now()
         async with self.session() as session:
             done = await session.execute(
                 update(GameRow)
@@ -539,7 +563,7 @@ class Store:
         driver died is left to expire, and be taken over)."""
         if not games:
             return
-        until = now() + dt.timedelta(seconds=seconds)
+        until = self.now() + dt.timedelta(seconds=seconds)
         async with self.session() as session:
             await session.execute(
                 update(GameRow)
@@ -569,7 +593,7 @@ class Store:
     async def orphans(self, limit: int) -> list[str]:
         """Return up to ``limit`` games in play that no worker drives (no lease, or an
         expired one), oldest first."""
-        at = now()
+        at = self.now()
         async with self.sessions() as session:
             rows = await session.scalars(
                 select(GameRow.id)
@@ -630,7 +654,7 @@ class Store:
                     kind=kind,
                     move_id=move_id,
                     detail=detail[:8192],
-                    at=now(),
+                    at=self.now(),
                 )
             )
 

@@ -4,6 +4,7 @@ interrupted by a restart, as on SQLite."""
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,7 +12,8 @@ import pytest
 
 from tests.arbitre.conftest import Served
 from tests.arbitre.postgres import postgres_server
-from tournoyons_gui.arbitre.store import SCHEMA_VERSION, Store
+from tournoyons_gui.arbitre import store as store_module
+from tournoyons_gui.arbitre.store import SCHEMA_VERSION, GameRow, Store
 
 
 @pytest.fixture(scope="module")
@@ -89,3 +91,47 @@ def test_sqlite_file_reopens_with_its_records(tmp_path: Path) -> None:
         assert record["result"] == "draw" and len(record["moves"]) == 9
     finally:
         again.stop()
+
+
+def test_workers_whose_clocks_differ_agree_on_a_lease(
+    postgres: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker on a host whose clock runs 40 s ahead measures leases by the database's
+    clock: it does not take a game whose 15 s lease another worker holds and renews, and
+    takes it once that lease has really expired."""
+    real_now = store_module.now
+
+    async def check() -> None:
+        on_time = await Store.open(postgres)
+        async with on_time.session() as session:
+            session.add(
+                GameRow(
+                    id="clockgame001",
+                    set_name="TicTacToe",
+                    status="playing",
+                    options={},
+                    turn={},
+                    first={},
+                    created_at=on_time.now(),
+                )
+            )
+        assert await on_time.acquire("clockgame001", "worker-a", 15)
+        monkeypatch.setattr(store_module, "now", lambda: real_now() + dt.timedelta(seconds=40))
+        ahead = await Store.open(postgres)
+        assert abs(ahead.clock_offset + dt.timedelta(seconds=40)) < dt.timedelta(seconds=1)
+        assert abs(ahead.now() - real_now()) < dt.timedelta(seconds=1)
+        assert not await ahead.acquire("clockgame001", "worker-b", 15)
+        assert "clockgame001" not in await ahead.orphans(10)
+        # The lease runs out by the database's clock: the host that is ahead may take it.
+        async with on_time.session() as session:
+            row = await session.get(GameRow, "clockgame001")
+            assert row is not None
+            row.lease_until = real_now() - dt.timedelta(seconds=1)
+        assert "clockgame001" in await ahead.orphans(10)
+        assert await ahead.acquire("clockgame001", "worker-b", 15)
+        monkeypatch.undo()  # back on the host whose clock is right
+        assert not await on_time.acquire("clockgame001", "worker-a", 15)
+        await ahead.close()
+        await on_time.close()
+
+    asyncio.run(check())
