@@ -54,7 +54,6 @@ from tournoyons_gui.arbitre.store import (
     Store,
     aware,
     new_id,
-    now,
 )
 from tournoyons_gui.interfaces.plugin import ArbitreRules, IllegalMove, Result, SetInterface, Turn
 from tournoyons_gui.interfaces.protocol import Player
@@ -72,6 +71,8 @@ DEFAULT_BOT_TIMEOUT = 10
 UNNEEDED = "unneeded"
 #: Games a scan takes at a time before letting the other workers take theirs.
 SCAN_BATCH = 2
+#: Seconds between two readings of the database's clock (``Store.sync_clock``).
+CLOCK_SYNC_EVERY = 60.0
 
 #: A Set the Arbitre plays: one of the registry's, or one added by a person (chapter VI).
 PlayedSet = SetInterface | AddedSet
@@ -178,6 +179,23 @@ class _Answer:
     logs: list[Note] = field(default_factory=list)
 
 
+#: A log entry of a step: (seat index, kind, detail, when).
+Exchange = tuple[int, str, str, dt.datetime]
+
+
+@dataclass
+class _Played:
+    """A move to record: its ``number`` (1 the first), the ``seat`` index that played it,
+    its ``value``, the ``turn`` after it, the answer it came in, the exchanges logged."""
+
+    number: int
+    seat: int
+    value: str
+    turn: Turn
+    answer: _Answer
+    exchanges: list[Exchange]
+
+
 class Arbitre:
     """The Arbitre of one process: its store, its calls to engines, its games in play.
 
@@ -257,9 +275,13 @@ class Arbitre:
         ]
 
     async def _renew_leases(self) -> None:
+        synced = time.monotonic()
         while True:
             await asyncio.sleep(self.lease_seconds / 3)
             try:
+                if time.monotonic() - synced >= CLOCK_SYNC_EVERY:
+                    synced = time.monotonic()
+                    await self.store.sync_clock()
                 await self.store.renew(self.worker, self.lease_seconds, list(self.tasks))
             except Exception:
                 log.exception("renewing the leases")
@@ -429,7 +451,7 @@ class Arbitre:
                         referee_url=referee_url,
                         start_tray=start_tray,
                         simultaneous=simultaneous,
-                        created_at=now(),
+                        created_at=self.store.now(),
                     )
                 )
         except Exception as taken:  # another worker added the same name meanwhile
@@ -537,6 +559,8 @@ class Arbitre:
         interface, rules, made = self.check(set_name, seats, options)
         turn = rules.start(options.level)
         game_id = new_id(12)
+        lease = dt.timedelta(seconds=self.lease_seconds)
+        lease_until = self.store.now() + lease if start else None
         async with self.store.session() as session:
             session.add(
                 GameRow(
@@ -550,9 +574,9 @@ class Arbitre:
                     winner=None,
                     result="",
                     reason="",
-                    created_at=now(),
+                    created_at=self.store.now(),
                     lease_owner=self.worker if start else None,
-                    lease_until=now() + dt.timedelta(seconds=self.lease_seconds) if start else None,
+                    lease_until=lease_until,
                     tournament_id=tournament[0] if tournament else None,
                     round=tournament[1] if tournament else None,
                     pairing=tournament[2] if tournament else None,
@@ -734,20 +758,22 @@ class Arbitre:
                 first = sorted(values)[0]
                 answer = answers[asked.index(first)]
                 value = " ".join(values[p] for p in sorted(values))
-                await self._save_move(
-                    game, rules, number, int(first) - 1, value, turn, answer, exchanges
-                )
-                await self.hub.publish(game.id, {"moves": number, "over": False})
-                continue
-            for player in sorted(values):
-                answer = answers[asked.index(player)]
-                turn = rules.play(turn.state, values[player])
-                number += 1
-                own = [entry for entry in exchanges if entry[0] == int(player) - 1]
-                await self._save_move(
-                    game, rules, number, int(player) - 1, values[player], turn, answer, own
-                )
-                await self.hub.publish(game.id, {"moves": number, "over": False})
+                played = [_Played(number, int(first) - 1, value, turn, answer, exchanges)]
+            else:
+                # A simultaneous step's moves are recorded together: a worker stopped
+                # between them would otherwise ask the second again.
+                played = []
+                for player in sorted(values):
+                    turn = rules.play(turn.state, values[player])
+                    number += 1
+                    own = [entry for entry in exchanges if entry[0] == int(player) - 1]
+                    answer = answers[asked.index(player)]
+                    played.append(
+                        _Played(number, int(player) - 1, values[player], turn, answer, own)
+                    )
+            await self._save_moves(game, rules, played)
+            for move in played:
+                await self.hub.publish(game.id, {"moves": move.number, "over": False})
 
     @staticmethod
     async def _ask_all(asks: list[Coroutine[Any, Any, _Answer]]) -> list[_Answer]:
@@ -806,7 +832,7 @@ class Arbitre:
         )
         full = engine_url(url, params)
         move_id = str(request.move_id)
-        expires = now() + dt.timedelta(seconds=options.timeout)
+        expires = self.store.now() + dt.timedelta(seconds=options.timeout)
         received = (
             await self.store.expect(seat.key, move_id, game.id, seat.index, expires)
             if self.shared
@@ -814,7 +840,7 @@ class Arbitre:
         )
         if received is not None and received.value is not None:
             # Answered before this worker took the game over: apply it, ask nothing.
-            at = received.received_at or now()
+            at = received.received_at or self.store.now()
             return _Answer(
                 received.value,
                 query=received.query,
@@ -850,7 +876,7 @@ class Arbitre:
         turn: Turn,
         values: Mapping[Player, str],
         options: Options,
-        exchanges: list[tuple[int, str, str, dt.datetime]],
+        exchanges: list[Exchange],
     ) -> Turn | None:
         """Have an added game's referee apply ``values`` (decision 26); return the turn
         after them, or end the game with Status 9 and return ``None`` when the referee gave
@@ -926,7 +952,9 @@ class Arbitre:
     ) -> _Answer:
         started = time.monotonic()
         limit = options.person_timeout
-        expires = now() + dt.timedelta(seconds=limit if limit is not None else 10 * 365 * 86400)
+        expires = self.store.now() + dt.timedelta(
+            seconds=limit if limit is not None else 10 * 365 * 86400
+        )
         received = await self.store.expect(seat.token, str(number), game.id, seat.index, expires)
         if received is not None and received.value is not None:
             return _Answer(received.value)  # moved before this worker took the game over
@@ -976,7 +1004,7 @@ class Arbitre:
             rules, state, player = asked.rules, asked.state, Player(asked.seat + 1)
         else:
             row = await self.store.pending(token, move_id)
-            if row is None or row.value is not None or aware(row.expires_at) < now():
+            if row is None or row.value is not None or aware(row.expires_at) < self.store.now():
                 return 404, "no move is asked of this seat now"
             found = await self.store.game(row.game_id)
             interface = await self.find_set(found[0].set_name) if found else None
@@ -1009,9 +1037,7 @@ class Arbitre:
 
     # --- recording ----------------------------------------------------------------------
 
-    async def _save_log(
-        self, game_id: str, exchanges: list[tuple[int, str, str, dt.datetime]]
-    ) -> None:
+    async def _save_log(self, game_id: str, exchanges: list[Exchange]) -> None:
         if not exchanges:
             return
         async with self.store.session() as session:
@@ -1027,52 +1053,46 @@ class Arbitre:
                     )
                 )
 
-    async def _save_move(
-        self,
-        game: GameRow,
-        rules: ArbitreRules,
-        number: int,
-        seat: int,
-        value: str,
-        turn: Turn,
-        answer: _Answer,
-        exchanges: list[tuple[int, str, str, dt.datetime]],
-    ) -> None:
-        data = turn_json(turn)
-        tray = str(rules.page(turn, None, asking=False).get("Tray", ""))
+    async def _save_moves(self, game: GameRow, rules: ArbitreRules, played: list[_Played]) -> None:
+        """Record ``played`` (moves numbered on from the game's last) and the game's turn
+        after the last, in one transaction; raise :class:`LeaseLost` when this worker no
+        longer drives the game."""
         async with self.store.session() as session:
-            session.add(
-                MoveRow(
-                    game_id=game.id,
-                    number=number,
-                    seat=seat,
-                    value=value,
-                    turn=data,
-                    tray=tray,
-                    ms=answer.ms,
-                    query=answer.query[:8192],
-                    error="",
-                    at=now(),
-                )
-            )
-            for index, kind, detail, at in exchanges:
+            for move in played:
+                tray = str(rules.page(move.turn, None, asking=False).get("Tray", ""))
                 session.add(
-                    ExchangeRow(
+                    MoveRow(
                         game_id=game.id,
-                        seat=index,
-                        kind=kind,
-                        move_id=str(number),
-                        detail=detail[:8192],
-                        at=at,
+                        number=move.number,
+                        seat=move.seat,
+                        value=move.value,
+                        turn=turn_json(move.turn),
+                        tray=tray,
+                        ms=move.answer.ms,
+                        query=move.answer.query[:8192],
+                        error="",
+                        at=self.store.now(),
                     )
                 )
+                for index, kind, detail, at in move.exchanges:
+                    session.add(
+                        ExchangeRow(
+                            game_id=game.id,
+                            seat=index,
+                            kind=kind,
+                            move_id=str(move.number),
+                            detail=detail[:8192],
+                            at=at,
+                        )
+                    )
             row = await session.get(GameRow, game.id, with_for_update=True)
             if row is None or row.lease_owner != self.worker:
                 raise LeaseLost(game.id)
-            if row.status != "playing" or row.moves != number - 1:
+            if row.status != "playing" or row.moves != played[0].number - 1:
                 raise RuntimeError(f"game {game.id} changed under its driver")
-            row.turn, row.moves = data, number
-        game.turn, game.moves = data, number
+            data = turn_json(played[-1].turn)
+            row.turn, row.moves = data, played[-1].number
+        game.turn, game.moves = data, played[-1].number
 
     async def _finish(
         self,
@@ -1111,13 +1131,13 @@ class Arbitre:
                 else f"seat{int(result.winner)}"
             )
             row.reason = reason[:2000]
-            row.ended_at = now()
+            row.ended_at = self.store.now()
             for seat, final in zip(seats, statuses, strict=True):
                 stored = await session.get(SeatRow, seat.id)
                 if stored is not None:
                     stored.final_status = final
                     stored.error = seat.error
-            at = now()
+            at = self.store.now()
             for index, url in calls:
                 session.add(
                     ExchangeRow(
