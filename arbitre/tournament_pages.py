@@ -355,12 +355,10 @@ class TournamentPages:
         service = self.holder()
         arbitre = self.arbitre_holder()
         await arbitre.load_added()
+        counts = await service.counts()
         listed = []
         for row in await service.listed():
-            found = await service.tournament(row.id)
-            if found is None:
-                continue
-            _row, entrants, games = found
+            entrants, over = counts.get(row.id, (0, 0))
             listed.append(
                 {
                     "id": row.id,
@@ -368,9 +366,9 @@ class TournamentPages:
                     "set": row.set_name,
                     "format": row.format,
                     "status": row.status,
-                    "entrants": len(entrants),
-                    "over": sum(1 for g in games if g.status != "playing"),
-                    "planned": service.planned(row, len(entrants)),
+                    "entrants": entrants,
+                    "over": over,
+                    "planned": service.planned(row, entrants),
                     "created_at": row.created_at,
                 }
             )

@@ -26,8 +26,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import defer
 
 from tournoyons_gui.arbitre.calls import check_engine_url
 from tournoyons_gui.arbitre.game import Arbitre, GameError, Options, PlayedSet, SeatSpec
@@ -47,7 +48,6 @@ from tournoyons_gui.arbitre.store import (
     SeatRow,
     TournamentRow,
     new_id,
-    now,
 )
 
 __all__ = [
@@ -140,7 +140,7 @@ class Tournaments:
             sets=await self._check_sets(sets),
             poker_level2=poker_level2,
             retired=False,
-            created_at=now(),
+            created_at=self.store.now(),
             secret=new_id(26),
         )
         async with self.store.sessions() as session:
@@ -292,7 +292,7 @@ class Tournaments:
                     options=options.to_json(),
                     status="running",
                     byes=[],
-                    created_at=now(),
+                    created_at=self.store.now(),
                     ended_at=None,
                     lease_owner=None,
                     lease_until=None,
@@ -358,9 +358,11 @@ class Tournaments:
         return made
 
     async def tournament(
-        self, tournament_id: str
+        self, tournament_id: str, *, positions: bool = True
     ) -> tuple[TournamentRow, list[EntrantRow], list[GameRow]] | None:
-        """Return a tournament, its entrants by index and its games in creation order."""
+        """Return a tournament, its entrants by index and its games in creation order;
+        without ``positions`` the games' positions (``turn`` and ``first``, the bulk of a
+        row) are not read, and reading them raises (the scheduler's view, every second)."""
         async with self.store.sessions() as session:
             row = await session.get(TournamentRow, tournament_id, populate_existing=True)
             if row is None:
@@ -377,6 +379,16 @@ class Tournaments:
                     select(GameRow)
                     .where(GameRow.tournament_id == tournament_id)
                     .order_by(GameRow.created_at, GameRow.id)
+                    .options(
+                        *(
+                            ()
+                            if positions
+                            else (
+                                defer(GameRow.turn, raiseload=True),
+                                defer(GameRow.first, raiseload=True),
+                            )
+                        )
+                    )
                     .execution_options(populate_existing=True)
                 )
             )
@@ -390,6 +402,24 @@ class Tournaments:
                     select(TournamentRow).order_by(TournamentRow.created_at.desc())
                 )
             )
+
+    async def counts(self) -> dict[str, tuple[int, int]]:
+        """Return, per tournament id, its number of entrants and of games over: two grouped
+        counts, whatever the number of tournaments and games."""
+        async with self.store.sessions() as session:
+            entrants = await session.execute(
+                select(EntrantRow.tournament_id, func.count()).group_by(EntrantRow.tournament_id)
+            )
+            over = await session.execute(
+                select(GameRow.tournament_id, func.count())
+                .where(GameRow.tournament_id.is_not(None), GameRow.status != "playing")
+                .group_by(GameRow.tournament_id)
+            )
+            ended = {str(tournament): int(count) for tournament, count in over.all()}
+            return {
+                str(tournament): (int(count), ended.get(str(tournament), 0))
+                for tournament, count in entrants.all()
+            }
 
     # --- scheduling ----------------------------------------------------------------------
 
@@ -409,7 +439,7 @@ class Tournaments:
                     log.exception("scheduling tournament %s", tournament_id)
 
     async def _acquire(self, tournament_id: str) -> bool:
-        at = now()
+        at = self.store.now()
         me = self.arbitre.worker
         async with self.store.session() as session:
             done = await session.execute(
@@ -433,7 +463,7 @@ class Tournaments:
     async def schedule(self, tournament_id: str) -> None:
         """Make the tournament's next games (up to its concurrency), its Swiss byes and
         rounds, and end it once every game is over."""
-        found = await self.tournament(tournament_id)
+        found = await self.tournament(tournament_id, positions=False)
         if found is None:
             return
         row, entrants, games = found
@@ -489,7 +519,7 @@ class Tournaments:
         if fresh:
             await self.arbitre.nudge()
         if playing == 0 and all(index in made for index, _ in wanted):
-            found = await self.tournament(tournament_id)
+            found = await self.tournament(tournament_id, positions=False)
             if found is None:
                 return
             row, entrants, games = found
@@ -505,7 +535,7 @@ class Tournaments:
                 stored = await session.get(TournamentRow, row.id, with_for_update=True)
                 if stored is not None and stored.status == "running":
                     stored.status = "over"
-                    stored.ended_at = now()
+                    stored.ended_at = self.store.now()
                     stored.lease_owner = stored.lease_until = None
 
     async def _save_byes(self, tournament_id: str, byes: list[list[int]]) -> None:
