@@ -25,6 +25,7 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
+from types import MappingProxyType
 from typing import Any, Protocol
 
 from tournoyons_gui.interfaces.protocol import Context, Method, ParamError, Player
@@ -313,9 +314,18 @@ def _unfound(ctx: Context) -> View:
     raise TypeError("build was not found")  # never called: __post_init__ replaces it
 
 
+#: The default of ``rules``, ``engines`` and ``botsarena``: "not given", told apart by
+#: identity from ``None`` or ``{}`` given explicitly (which mean "none" and win).
+_NOT_GIVEN: Any = object()
+
+
 def _found(package: str, module: str, name: str) -> Any:
-    """Return ``name`` from the module ``package.module``, or ``None`` when the package has
-    no such module or the module no such name (errors raised by the module itself pass)."""
+    """Return ``name`` from the module ``package.module``, or ``None`` when ``package`` is
+    a plain module (not a package), has no such module, or the module no such name (errors
+    raised by the module itself pass)."""
+    parent = sys.modules.get(package) or importlib.import_module(package)
+    if not hasattr(parent, "__path__"):
+        return None
     full = f"{package}.{module}"
     if importlib.util.find_spec(full) is None:
         return None
@@ -353,7 +363,10 @@ class SetInterface:
     - ``build``: ``build`` of the package's ``board`` module.
     - ``rules``, ``engines``, ``botsarena``: ``RULES`` of its ``rules`` module, ``ENGINES`` of
       its ``engines`` module, ``BOTSARENA`` of its ``botsarena`` module; none where the
-      package has no such module or the module no such name.
+      package has no such module or the module no such name. These modules are imported
+      while the package's ``__init__.py`` makes its ``SetInterface``, so they must not
+      import from it. ``rules=None``, ``engines={}`` or ``botsarena=None`` given say "none"
+      (a Set borrowing another Set's ``build`` gives them, or gets that Set's rules).
     - ``template``: the page template's name; by default ``"<key>/page.html"``.
     - ``scripts``/``styles``: files of the package's ``static/`` the page loads, in this
       order; by default its ``.js`` and its ``.css`` files, by name (code-point order, so
@@ -372,10 +385,10 @@ class SetInterface:
     styles: tuple[str, ...] = _FOUND
     aliases: tuple[str, ...] = ()
     methods: frozenset[Method] = STANDARD_METHODS
-    rules: Rules | None = None
+    rules: Rules | None = _NOT_GIVEN
     sample: Mapping[str, str] = field(default_factory=dict)
-    engines: Mapping[str, Engine] = field(default_factory=dict)
-    botsarena: Botsarena | None = None
+    engines: Mapping[str, Engine] = _NOT_GIVEN
+    botsarena: Botsarena | None = _NOT_GIVEN
 
     def __post_init__(self) -> None:
         """Fill the fields left to the convention from the package's folders."""
@@ -387,11 +400,10 @@ class SetInterface:
             if not callable(build):
                 raise TypeError(f"Set {self.name}: give build=, {self.package}.board has none")
             object.__setattr__(self, "build", build)
-        for attribute, module, name in _CONVENTIONS:
-            if not getattr(self, attribute):
-                object.__setattr__(self, attribute, _found(self.package, module, name) or None)
-        if self.engines is None:
-            object.__setattr__(self, "engines", {})
+        for attribute, module, name, empty in _CONVENTIONS:
+            if getattr(self, attribute) is _NOT_GIVEN:
+                found = _found(self.package, module, name)
+                object.__setattr__(self, attribute, empty if found is None else found)
         object.__setattr__(self, "sample", {**SAMPLE_NAMES, **self.sample})
         if not self.template:
             object.__setattr__(self, "template", f"{self.key}/page.html")
@@ -457,10 +469,12 @@ class SetInterface:
 
 
 # The fields found by convention: (field, module of the Set's package, name in the module).
-_CONVENTIONS = (
-    ("rules", "rules", "RULES"),
-    ("engines", "engines", "ENGINES"),
-    ("botsarena", "botsarena", "BOTSARENA"),
+# The fields found by convention: (field, module of the Set's package, name in the module,
+# the value when there is none).
+_CONVENTIONS: tuple[tuple[str, str, str, Any], ...] = (
+    ("rules", "rules", "RULES", None),
+    ("engines", "engines", "ENGINES", MappingProxyType({})),
+    ("botsarena", "botsarena", "BOTSARENA", None),
 )
 
 

@@ -72,6 +72,28 @@ def test_what_a_package_lacks_stays_empty_and_a_build_is_needed() -> None:
         SetInterface(name="Nothing")
 
 
+def test_none_given_wins_over_the_convention() -> None:
+    """A Set borrowing TicTacToe's ``build`` says it has no rules, engines or bots: it gets
+    none of TicTacToe's, and the Arbitre cannot play it."""
+    variant = SetInterface(
+        name="Variant", build=tictactoe_board.build, rules=None, engines={}, botsarena=None
+    )
+    assert variant.package == "tournoyons_gui.interfaces.tictactoe"
+    assert variant.rules is None and variant.arbitre is None
+    assert dict(variant.engines) == {} and variant.botsarena is None
+    borrowed = SetInterface(name="Variant", build=tictactoe_board.build)
+    assert borrowed.arbitre is not None and list(borrowed.engines) == ["random", "perfect"]
+
+
+def test_a_set_in_a_plain_module_finds_nothing_by_convention() -> None:
+    """A Set whose package is a single module (no ``__path__``) is made as before: nothing
+    is looked up beside it."""
+    single = SetInterface(
+        name="Single", build=tictactoe_board.build, package="string", scripts=(), styles=()
+    )
+    assert single.rules is None and dict(single.engines) == {} and single.botsarena is None
+
+
 def test_seafight_loads_its_prepare_and_its_firing_scripts() -> None:
     """Seafight's Prepare is a script of its own, found like the other."""
     seafight = next(s for s in SETS if s.key == "seafight")
