@@ -54,6 +54,7 @@ from tournoyons_gui.arbitre.store import (
     Store,
     aware,
     new_id,
+    now,
 )
 from tournoyons_gui.interfaces.plugin import ArbitreRules, IllegalMove, Result, SetInterface, Turn
 from tournoyons_gui.interfaces.protocol import Player
@@ -278,10 +279,13 @@ class Arbitre:
         synced = time.monotonic()
         while True:
             await asyncio.sleep(self.lease_seconds / 3)
-            try:
-                if time.monotonic() - synced >= CLOCK_SYNC_EVERY:
-                    synced = time.monotonic()
+            if time.monotonic() - synced >= CLOCK_SYNC_EVERY:
+                synced = time.monotonic()
+                try:
                     await self.store.sync_clock()
+                except Exception:
+                    log.exception("reading the database's clock")
+            try:
                 await self.store.renew(self.worker, self.lease_seconds, list(self.tasks))
             except Exception:
                 log.exception("renewing the leases")
@@ -840,11 +844,16 @@ class Arbitre:
         )
         if received is not None and received.value is not None:
             # Answered before this worker took the game over: apply it, ask nothing.
-            at = received.received_at or self.store.now()
+            # Log entries are stamped by this host's clock (Store.from_host when saved).
+            at = (
+                aware(received.received_at) - self.store.clock_offset
+                if received.received_at
+                else None
+            )
             return _Answer(
                 received.value,
                 query=received.query,
-                logs=[("callback", received.query, at)],
+                logs=[("callback", received.query, at or now())],
             )
         sent = note("request", full)
         outcome: Outcome = await self.caller.ask(
@@ -1049,7 +1058,7 @@ class Arbitre:
                         kind=kind,
                         move_id="",
                         detail=detail[:8192],
-                        at=at,
+                        at=self.store.from_host(at),
                     )
                 )
 
@@ -1082,7 +1091,7 @@ class Arbitre:
                             kind=kind,
                             move_id=str(move.number),
                             detail=detail[:8192],
-                            at=at,
+                            at=self.store.from_host(at),
                         )
                     )
             row = await session.get(GameRow, game.id, with_for_update=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import secrets
+import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -369,6 +370,8 @@ class Store:
         self._writer = asyncio.Lock() if engine.dialect.name == "sqlite" else None
         #: The database's clock less this host's (:meth:`sync_clock`); zero on SQLite.
         self.clock_offset = dt.timedelta(0)
+        # The database's time at the last sync and this process's monotonic clock then.
+        self._synced: tuple[dt.datetime, float] | None = None
 
     @classmethod
     async def open(cls, url: str | None = None) -> Store:
@@ -399,22 +402,33 @@ class Store:
     def now(self) -> dt.datetime:
         """Return the current UTC time by the database's clock: leases, the deadlines of
         asks and the records are measured with it, so that workers on hosts whose clocks
-        differ agree on when a lease or a deadline passes."""
-        return now() + self.clock_offset
+        differ agree on when a lease or a deadline passes. On PostgreSQL it runs from the
+        last :meth:`sync_clock` on this process's monotonic clock (a step of the host's
+        clock changes nothing); SQLite is a file on this host, whose clock it is."""
+        if self._synced is None:
+            return now()
+        at, monotonic = self._synced
+        return at + dt.timedelta(seconds=time.monotonic() - monotonic)
+
+    def from_host(self, at: dt.datetime) -> dt.datetime:
+        """Return a time stamped by this host's clock (an exchange's log entry) as the
+        database's clock tells it (as of the last :meth:`sync_clock`)."""
+        return at + self.clock_offset
 
     async def sync_clock(self) -> dt.timedelta:
-        """Measure the database's clock against this host's and keep the difference (in
-        :attr:`clock_offset`): PostgreSQL's ``clock_timestamp()`` read as if at the middle
-        of the round trip, so within half of it (a millisecond on a LAN). SQLite is a file
-        on this host: its clock is this host's. Done at :meth:`open` and every minute by a
-        worker (:class:`~tournoyons_gui.arbitre.game.Arbitre`)."""
+        """Read the database's clock and keep it, and its difference with this host's
+        clock (in :attr:`clock_offset`): PostgreSQL's ``clock_timestamp()``, taken as of the
+        middle of the round trip, so within half of it (a millisecond on a LAN). SQLite is a
+        file on this host: its clock is this host's. Done at :meth:`open` and every minute
+        by a worker (:class:`~tournoyons_gui.arbitre.game.Arbitre`)."""
         if self.engine.dialect.name != "postgresql":
             return self.clock_offset
         async with self.engine.connect() as conn:
-            before = now()
-            theirs = (await conn.exec_driver_sql("SELECT clock_timestamp()")).scalar_one()
-            after = now()
-        self.clock_offset = aware(theirs) - (before + (after - before) / 2)
+            before, started = now(), time.monotonic()
+            theirs = aware((await conn.exec_driver_sql("SELECT clock_timestamp()")).scalar_one())
+            after, ended = now(), time.monotonic()
+        self._synced = (theirs, (started + ended) / 2)
+        self.clock_offset = theirs - (before + (after - before) / 2)
         return self.clock_offset
 
     async def _migrate(self) -> None:

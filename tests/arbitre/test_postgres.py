@@ -122,6 +122,10 @@ def test_workers_whose_clocks_differ_agree_on_a_lease(
         assert abs(ahead.now() - real_now()) < dt.timedelta(seconds=1)
         assert not await ahead.acquire("clockgame001", "worker-b", 15)
         assert "clockgame001" not in await ahead.orphans(10)
+        # The host's clock is stepped on (NTP): the database's time runs on regardless.
+        monkeypatch.setattr(store_module, "now", lambda: real_now() + dt.timedelta(seconds=100))
+        assert abs(ahead.now() - real_now()) < dt.timedelta(seconds=1)
+        assert not await ahead.acquire("clockgame001", "worker-b", 15)
         # The lease runs out by the database's clock: the host that is ahead may take it.
         async with on_time.session() as session:
             row = await session.get(GameRow, "clockgame001")
