@@ -13,17 +13,26 @@ from collections.abc import Callable, Iterable, Mapping
 
 from tournoyons_gui.interfaces.protocol import Player
 
-__all__ = ["RNG", "best", "empty_cells", "turn_player"]
+__all__ = ["RNG", "best", "empty_cells", "turn_number", "turn_player"]
 
 #: The built-in engines' randomness (``random.SystemRandom``: not seeded, not replayable).
 RNG = random.SystemRandom()
 
 
+def turn_number(params: Mapping[str, str]) -> int | None:
+    """Return a request's ``Turn`` (1 the first call), or ``None`` when it is missing or
+    not a positive whole number in ASCII digits (``"0"``, ``"-3"``, ``"²"``, ``"x"``)."""
+    turn = params.get("Turn", "")
+    if not (turn.isascii() and turn.isdigit()) or len(turn) > 9 or int(turn) < 1:
+        return None
+    return int(turn)
+
+
 def turn_player(params: Mapping[str, str]) -> Player:
     """Return the player a request asks from its ``Turn``: :attr:`Player.TWO` on an even
     Turn, :attr:`Player.ONE` on an odd one, a missing or unreadable one (the first call)."""
-    turn = params.get("Turn", "1")
-    return Player.TWO if turn.isdigit() and int(turn) % 2 == 0 else Player.ONE
+    turn = turn_number(params)
+    return Player.TWO if turn is not None and turn % 2 == 0 else Player.ONE
 
 
 def empty_cells(tray: str) -> list[int]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping
 
-from tournoyons_gui.interfaces.engine_kit import RNG
+from tournoyons_gui.interfaces.engine_kit import RNG, turn_number
 
 COLOURS = "ABCDEFGH"
 PEGS = 4
@@ -33,8 +33,8 @@ def _random_code() -> str:
 
 
 def _is_code_turn(params: Mapping[str, str]) -> bool:
-    turn = params.get("Turn", "")
-    return turn.isdigit() and int(turn) <= 2
+    turn = turn_number(params)
+    return turn is not None and turn <= 2
 
 
 def _lines(params: Mapping[str, str]) -> list[tuple[str, int, int]]:
@@ -43,7 +43,11 @@ def _lines(params: Mapping[str, str]) -> list[tuple[str, int, int]]:
     lines = []
     for i in range(0, len(tray) - LINE + 1, LINE):
         line = tray[i : i + LINE]
-        if line[:2].isdigit() and all(colour in COLOURS for colour in line[2:]):
+        if (
+            line[:2].isascii()
+            and line[:2].isdigit()
+            and all(colour in COLOURS for colour in line[2:])
+        ):
             lines.append((line[2:], int(line[0]), int(line[1])))
     return lines
 

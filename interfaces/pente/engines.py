@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from tournoyons_gui.interfaces.engine_kit import RNG, best, turn_player
+from tournoyons_gui.interfaces.engine_kit import RNG, best, turn_number, turn_player
 from tournoyons_gui.interfaces.pente.board import (
     CENTRE,
     EMPTY_TRAY,
@@ -62,8 +62,7 @@ def _read(params: Mapping[str, str]) -> tuple[str, Player, int, dict[Player, int
     tray = params.get("Tray", "")
     if len(tray) != POINTS or set(tray) - set("012"):
         tray = EMPTY_TRAY
-    turn = params.get("Turn", "1")
-    played = int(turn) - 1 if turn.isdigit() and int(turn) > 0 else 0
+    played = (turn_number(params) or 1) - 1
     gains = {p: read_gain(params.get(f"Gain{p}")) or 0 for p in Player}
     return tray, turn_player(params), played, gains
 

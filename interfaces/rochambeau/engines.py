@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from tournoyons_gui.interfaces.engine_kit import RNG
+from tournoyons_gui.interfaces.engine_kit import RNG, turn_player
+from tournoyons_gui.interfaces.protocol import Player
 
 HANDS = ("1", "2", "3")
 #: The hand that beats each hand: paper beats rock, scissors beat paper, rock beats scissors.
@@ -22,8 +23,7 @@ BEATEN_BY = {"1": "2", "2": "3", "3": "1"}
 
 def _opponent_hand(params: Mapping[str, str]) -> str | None:
     """Return the opponent's previous hand, ``None`` in round 1 or when unreadable."""
-    turn = params.get("Turn", "1")
-    first = not turn.isdigit() or int(turn) % 2 == 1
+    first = turn_player(params) is Player.ONE
     hand = params.get("Move2" if first else "Move1")
     return hand if hand in HANDS else None
 

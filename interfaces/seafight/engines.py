@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from tournoyons_gui.interfaces.engine_kit import RNG
+from tournoyons_gui.interfaces.engine_kit import RNG, turn_number
 from tournoyons_gui.interfaces.seafight.fleet import (
     CELLS,
     EMPTY_SHOTS,
@@ -29,8 +29,8 @@ from tournoyons_gui.interfaces.seafight.fleet import (
 
 def _fleet_turn(params: Mapping[str, str]) -> bool:
     """Return whether the request asks for the fleet (``Turn`` 1 or 2)."""
-    turn = params.get("Turn", "")
-    return turn.isdigit() and int(turn) <= 2
+    turn = turn_number(params)
+    return turn is not None and turn <= 2
 
 
 def _own_shots(params: Mapping[str, str]) -> str:

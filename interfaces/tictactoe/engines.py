@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import cache
 
-from tournoyons_gui.interfaces.engine_kit import RNG, best, empty_cells
+from tournoyons_gui.interfaces.engine_kit import RNG, best, empty_cells, turn_player
+from tournoyons_gui.interfaces.protocol import Player
 from tournoyons_gui.interfaces.tictactoe.board import EMPTY_TRAY, LINES
 
 
@@ -22,8 +23,7 @@ def _read(params: Mapping[str, str]) -> tuple[str, str]:
     tray = params.get("Tray", "")
     if tray in ("", "Init"):
         tray = EMPTY_TRAY
-    turn = params.get("Turn", "1")
-    mark = "1" if not turn.isdigit() or int(turn) % 2 else "2"
+    mark = "1" if turn_player(params) is Player.ONE else "2"
     return tray, mark
 
 
