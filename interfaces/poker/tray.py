@@ -252,8 +252,9 @@ def pokerkit_card(card: str) -> str:
 def high_hand(hole: tuple[str, ...], board: tuple[str, ...]) -> Hand:
     """Return pokerkit's best high hand of the ``hole`` and ``board`` cards (ours: ``D1``).
 
-    pokerkit is imported at the first call, not with the Set: its lookup tables take about
-    15 MB and 0.3 s, which a server never reaching a showdown does not pay."""
+    pokerkit is imported at the first call (a showdown judged, or a built-in engine weighing
+    its hand after the flop), not with the Set: its lookup tables take about 15 MB and
+    0.3 s, which a server playing no Poker does not pay."""
     from pokerkit import StandardHighHand
 
     return StandardHighHand.from_game(

@@ -610,8 +610,8 @@ def test_every_tray_the_rules_send_is_consistent_and_its_input_can_play() -> Non
 
 
 def test_pokerkit_is_loaded_at_the_first_showdown_not_with_the_server() -> None:
-    """Its tables cost 15 MB: a server that never judges a showdown never loads them; the
-    first verdict does."""
+    """Its tables cost 15 MB: a server that never ranks a hand never loads them; the first
+    verdict does."""
     script = (
         "import sys\n"
         "from tournoyons_gui.server.app import create_app\n"
