@@ -25,6 +25,7 @@ Routes (all under the server's origin):
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import urllib.parse
@@ -488,7 +489,9 @@ class ArbitreWeb:
         if "MoveId" not in params and "Referee" not in params:
             return PlainTextResponse("OK")  # a final call: nothing to answer
         try:
-            value = engine(params)
+            # Off the event loop: a strong engine thinks for tens of milliseconds, which
+            # the games and pages this server drives meanwhile need not wait for.
+            value = await asyncio.to_thread(engine, params)
         except Exception:
             log.exception("built-in engine %s/%s failed", interface.key, engine)
             return PlainTextResponse("engine error", 500)
@@ -516,7 +519,9 @@ class ArbitreWeb:
             return JSONResponse({"error": "no such botsarena bot"}, 404)
         try:
             message = _json(await _body(request, MAX_FORM))
-            answer = answer_message(interface.botsarena, engine, name, message)
+            answer = await asyncio.to_thread(
+                answer_message, interface.botsarena, engine, name, message
+            )
         except (GameError, ValueError, IllegalMove) as refused:
             return JSONResponse({"error": str(refused)[:300]}, 400)
         return JSONResponse(answer)
