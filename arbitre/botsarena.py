@@ -28,10 +28,8 @@ from tournoyons_gui.arbitre.calls import MAX_BODY, Note, note
 from tournoyons_gui.interfaces.plugin import Botsarena, Engine, IllegalMove
 from tournoyons_gui.interfaces.protocol import Player
 
-__all__ = ["MAX_INITS", "BotAnswer", "BotCaller", "answer_message"]
+__all__ = ["BotAnswer", "BotCaller", "answer_message"]
 
-#: Seats whose ``init`` was sent are remembered up to this many (oldest forgotten first).
-MAX_INITS = 100_000
 _MARKS = {Player.ONE: "X", Player.TWO: "O"}
 
 
@@ -53,7 +51,6 @@ class BotCaller:
 
     def __init__(self, client: httpx.AsyncClient) -> None:
         self.client = client
-        self._inited: dict[str, None] = {}
 
     async def _post(
         self, url: str, message: Mapping[str, Any], timeout: float, log: list[Note]
@@ -85,21 +82,22 @@ class BotCaller:
         key: str,
         player: Player,
         timeout: float,
+        *,
+        init: bool,
     ) -> BotAnswer:
         """Ask the bot at ``url`` for ``player``'s move in the position of the engine
-        request ``params`` (sending ``init`` first on the seat's first move); ``key`` is the
-        seat's secret game id, sent as ``game-id``."""
+        request ``params``, sending ``init`` first when ``init`` (the seat has no move
+        recorded in the game yet: told by the records, so that a game taken over by
+        another worker or resumed after a restart does not greet the bot again); ``key``
+        is the seat's secret game id, sent as ``game-id``."""
         log: list[Note] = []
         started = time.monotonic()
         common = {"game-id": key, "game": bots.game, "players": 2}
         index = int(player) - 1
-        if key not in self._inited:
-            self._inited[key] = None
-            if len(self._inited) > MAX_INITS:
-                del self._inited[next(iter(self._inited))]
-            init = {**common, "action": "init", "board": "", "player-index": index}
+        if init:
+            greeting = {**common, "action": "init", "board": "", "player-index": index}
             try:
-                await self._post(url, init, timeout, log)
+                await self._post(url, greeting, timeout, log)
             except (TimeoutError, httpx.HTTPError) as failed:
                 log.append(note("error", f"init: {type(failed).__name__}"))
         message = {

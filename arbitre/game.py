@@ -823,6 +823,7 @@ class Arbitre:
                 seat.key,
                 player,
                 float(options.bot_timeout),
+                init=not await self.store.has_moved(game.id, seat.index),
             )
             return _Answer(bot.value, bot.error, bot.detail, bot.ms, logs=bot.log)
         url = seat.url if seat.kind == "engine" else self.builtin_url(interface, seat.url)

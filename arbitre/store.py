@@ -545,6 +545,14 @@ class Store:
             numbers = [int(m) for m in rows if m.isdigit()]
             return max(numbers) if numbers else None
 
+    async def has_moved(self, game_id: str, seat: int) -> bool:
+        """Return whether seat ``seat`` (its index) has a move recorded in the game."""
+        async with self.sessions() as session:
+            found = await session.scalar(
+                select(MoveRow.id).where(MoveRow.game_id == game_id, MoveRow.seat == seat).limit(1)
+            )
+            return found is not None
+
     async def drop_pending(self, game_id: str) -> None:
         """Forget a finished game's asks."""
         async with self.session() as session:

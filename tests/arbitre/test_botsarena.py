@@ -9,6 +9,7 @@ import asyncio
 import json
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from tests.arbitre.conftest import Served
+from tests.arbitre.conftest import Served, server_process
 from tests.arbitre.threaded import Threaded
 
 # The seed's own example messages (003, "Message d'initialisation", "Message vous demandant
@@ -39,7 +40,8 @@ def lowest_free(board: list[list[str]]) -> int:
 
 
 class Bots(Threaded):
-    """Bots of the tests' own. ``/good``: the leftmost column with room, as a number;
+    """Bots of the tests' own. ``/good`` (and ``/again``, for one test alone): the leftmost
+    column with room, as a number;
     ``/string``: the same as a one-digit string; ``/late``: answers after 2.5 s; ``/full``:
     always column 0; ``/junk``: not JSON; ``/crash``: HTTP 500. Every message is kept."""
 
@@ -47,7 +49,7 @@ class Bots(Threaded):
         self.messages: list[tuple[str, dict[str, Any]]] = []
         routes = [
             Route(f"/{name}", self.handle, methods=["POST"])
-            for name in ("good", "string", "late", "full", "junk", "crash", "deep")
+            for name in ("good", "again", "string", "late", "full", "junk", "crash", "deep")
         ]
         super().__init__(routes)
 
@@ -244,3 +246,30 @@ def test_our_engines_answer_the_seeds_own_messages(served: Served) -> None:
         served.http.post("/engines/tictactoe/perfect/botsarena", content=SEED_PLAY).status_code
         == 404
     )
+
+
+def test_a_resumed_game_does_not_greet_its_bot_again(tmp_path: Path, bots: Bots) -> None:
+    """The bot gets ``init`` once per game, told by the records: a server stopped after the
+    bot's first move and another one resuming the game send it ``play-turn`` only."""
+    database = tmp_path / "arbitre.sqlite3"
+    with server_process(database) as client:
+        answer = client.post(
+            "/api/games",
+            json={"set": "ConnectFour", "seats": [bot(bots, "again"), {"kind": "person"}]},
+        )
+        game_id = answer.json()["id"]
+        token = answer.json()["persons"][0]["url"].split("seat=", 1)[1]
+        deadline = time.monotonic() + 10
+        while len(client.get(f"/games/{game_id}.json").json()["moves"]) < 1:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    with server_process(database) as client:
+        deadline = time.monotonic() + 10
+        while client.get(f"/play/{token}/2", params={"ReturnValue": "D"}).status_code != 200:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        while len(client.get(f"/games/{game_id}.json").json()["moves"]) < 3:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    actions = [message["action"] for name, message in bots.messages if name == "again"]
+    assert actions == ["init", "play-turn", "play-turn"]
