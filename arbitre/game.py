@@ -283,8 +283,9 @@ class Arbitre:
                 synced = time.monotonic()
                 try:
                     await self.store.sync_clock()
+                    await self.store.purge_pending()
                 except Exception:
-                    log.exception("reading the database's clock")
+                    log.exception("reading the database's clock, purging old asks")
             try:
                 await self.store.renew(self.worker, self.lease_seconds, list(self.tasks))
             except Exception:
@@ -1163,7 +1164,7 @@ class Arbitre:
             asked = self.persons.get(seat.token)
             if asked is not None and not asked.future.done():
                 asked.future.cancel()
-        await self.store.drop_pending(game.id)  # its asks are over; a late answer gets 404
+        await self.store.close_pending(game.id)  # its asks are over: late from now on
         await self.hub.publish(game.id, {"moves": game.moves, "over": True})
         if game.tournament_id is not None:
             await self.nudge()  # its tournament's next game may start now

@@ -49,6 +49,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
     "DEFAULT_DATABASE",
+    "PENDING_KEPT",
     "SCHEMA_VERSION",
     "AddedSetRow",
     "EngineRow",
@@ -65,6 +66,9 @@ __all__ = [
 ]
 
 SCHEMA_VERSION = 2
+#: How long an ask is kept after its deadline, so that a late answer is logged against its
+#: game by whichever worker receives it.
+PENDING_KEPT = dt.timedelta(hours=1)
 #: The PostgreSQL advisory lock taken while the schema is made or upgraded.
 _SCHEMA_LOCK = 0x70756E6F79
 DEFAULT_DATABASE = "arbitre.sqlite3"
@@ -553,10 +557,25 @@ class Store:
             )
             return found is not None
 
-    async def drop_pending(self, game_id: str) -> None:
-        """Forget a finished game's asks."""
+    async def close_pending(self, game_id: str) -> None:
+        """End a finished game's asks: their deadline is now, so an answer arriving later,
+        at any worker, is refused as late and logged against the game (until
+        :meth:`purge_pending` forgets them)."""
         async with self.session() as session:
-            await session.execute(delete(PendingRow).where(PendingRow.game_id == game_id))
+            await session.execute(
+                update(PendingRow)
+                .where(PendingRow.game_id == game_id, PendingRow.value.is_(None))
+                .values(expires_at=self.now())
+            )
+
+    async def purge_pending(self, after: dt.timedelta = PENDING_KEPT) -> int:
+        """Forget the asks whose deadline passed more than ``after`` ago (answered or not);
+        return how many. A late answer to one of them is then unknown (404, not logged)."""
+        async with self.session() as session:
+            done = await session.execute(
+                delete(PendingRow).where(PendingRow.expires_at < self.now() - after)
+            )
+            return int(getattr(done, "rowcount", 0) or 0)
 
     # --- leases: one driver per game -------------------------------------------------------
 

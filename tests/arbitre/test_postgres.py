@@ -139,3 +139,47 @@ def test_workers_whose_clocks_differ_agree_on_a_lease(
         await on_time.close()
 
     asyncio.run(check())
+
+
+@pytest.mark.parametrize("where", ["sqlite", "postgresql"])
+def test_a_finished_games_asks_answer_late_then_are_forgotten(
+    where: str, postgres: str, tmp_path: Path
+) -> None:
+    """Once a game is over its asks are closed, not dropped: an answer arriving later, at
+    any worker, is refused as late and names its game (so it is logged against it); an
+    hour after their deadline they are forgotten."""
+
+    async def check() -> None:
+        store = await Store.open(postgres if where == "postgresql" else str(tmp_path / "a.db"))
+        game_id = f"late{where[:8]}"
+        async with store.session() as session:
+            session.add(
+                GameRow(
+                    id=game_id,
+                    set_name="TicTacToe",
+                    status="playing",
+                    options={},
+                    turn={},
+                    first={},
+                    created_at=store.now(),
+                )
+            )
+        later = store.now() + dt.timedelta(seconds=30)
+        for move_id in ("3", "4"):
+            assert await store.expect(f"k{where}", move_id, game_id, 0, later) is None
+        kind, _ = await store.answer(f"k{where}", "3", "5", "Value=5")
+        assert kind == "taken"
+        await store.close_pending(game_id)
+        kind, row = await store.answer(f"k{where}", "4", "6", "Value=6")
+        assert kind == "late" and row is not None and (row.game_id, row.seat) == (game_id, 0)
+        kind, _ = await store.answer(f"k{where}", "3", "7", "Value=7")
+        assert kind == "duplicate"
+        await store.purge_pending()  # kept an hour after their deadline
+        assert (await store.answer(f"k{where}", "4", "6", "Value=6"))[0] == "late"
+        # (Other tests' asks share the PostgreSQL database: at least these two go.)
+        assert await store.purge_pending(dt.timedelta(seconds=-60)) >= 2
+        assert await store.answer(f"k{where}", "4", "6", "Value=6") == ("unknown", None)
+        assert await store.answer(f"k{where}", "3", "7", "Value=7") == ("unknown", None)
+        await store.close()
+
+    asyncio.run(check())
