@@ -121,6 +121,38 @@ def wait_tournament(
         time.sleep(0.2 if games_over is None else 0.05)
 
 
+def start_with_person(
+    http: httpx.Client, set_name: str, seats: list[dict[str, str]]
+) -> tuple[str, str]:
+    """Create a game whose seats include one person through the API; return its id and
+    the person's seat token."""
+    answer = http.post("/api/games", json={"set": set_name, "seats": seats})
+    assert answer.status_code == 201, answer.text
+    return answer.json()["id"], answer.json()["persons"][0]["url"].split("seat=", 1)[1]
+
+
+def wait_moves(http: httpx.Client, game_id: str, count: int, within: float = 10) -> None:
+    """Wait until the game has ``count`` moves recorded, asking ``http``'s server."""
+    deadline = time.monotonic() + within
+    while len(http.get(f"/games/{game_id}.json").json()["moves"]) < count:
+        assert time.monotonic() < deadline, f"game {game_id}: fewer than {count} moves"
+        time.sleep(0.05)
+
+
+def play_as_person(
+    http: httpx.Client, token: str, number: int, value: str, within: float = 10
+) -> None:
+    """Play ``value`` as move ``number`` of the person's seat ``token``, asking again until
+    the server asks that move (a server just started takes the game over first)."""
+    deadline = time.monotonic() + within
+    while True:
+        played = http.get(f"/play/{token}/{number}", params={"ReturnValue": value})
+        if played.status_code == 200:
+            return
+        assert played.status_code == 404 and time.monotonic() < deadline, played.text
+        time.sleep(0.1)
+
+
 def points_from_records(http: httpx.Client, summary: dict[str, Any]) -> dict[int, float]:
     """Return each entrant's points computed from the games' own records (each checked
     over, its moves numbered 1..n), byes counting 1."""

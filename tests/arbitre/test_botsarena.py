@@ -17,7 +17,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from tests.arbitre.conftest import Served, server_process
+from tests.arbitre.conftest import (
+    Served,
+    play_as_person,
+    server_process,
+    start_with_person,
+    wait_moves,
+)
 from tests.arbitre.threaded import Threaded
 
 # The seed's own example messages (003, "Message d'initialisation", "Message vous demandant
@@ -253,23 +259,11 @@ def test_a_resumed_game_does_not_greet_its_bot_again(tmp_path: Path, bots: Bots)
     bot's first move and another one resuming the game send it ``play-turn`` only."""
     database = tmp_path / "arbitre.sqlite3"
     with server_process(database) as client:
-        answer = client.post(
-            "/api/games",
-            json={"set": "ConnectFour", "seats": [bot(bots, "again"), {"kind": "person"}]},
-        )
-        game_id = answer.json()["id"]
-        token = answer.json()["persons"][0]["url"].split("seat=", 1)[1]
-        deadline = time.monotonic() + 10
-        while len(client.get(f"/games/{game_id}.json").json()["moves"]) < 1:
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        seats = [bot(bots, "again"), {"kind": "person"}]
+        game_id, token = start_with_person(client, "ConnectFour", seats)
+        wait_moves(client, game_id, 1)
     with server_process(database) as client:
-        deadline = time.monotonic() + 10
-        while client.get(f"/play/{token}/2", params={"ReturnValue": "D"}).status_code != 200:
-            assert time.monotonic() < deadline
-            time.sleep(0.1)
-        while len(client.get(f"/games/{game_id}.json").json()["moves"]) < 3:
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        play_as_person(client, token, 2, "D")
+        wait_moves(client, game_id, 3)
     actions = [message["action"] for name, message in bots.messages if name == "again"]
     assert actions == ["init", "play-turn", "play-turn"]

@@ -11,7 +11,14 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.arbitre.conftest import Served, builtin_engines, server_process
+from tests.arbitre.conftest import (
+    Served,
+    builtin_engines,
+    play_as_person,
+    server_process,
+    start_with_person,
+    wait_moves,
+)
 from tests.arbitre.engines import QuirkyEngines
 from tournoyons_gui.interfaces.registry import load_registry
 
@@ -131,19 +138,9 @@ def test_a_restart_resumes_games_in_progress_from_their_last_move(
 ) -> None:
     database = tmp_path / "arbitre.sqlite3"
     with server_process(database) as client:
-        answer = client.post(
-            "/api/games",
-            json={
-                "set": "TicTacToe",
-                "seats": [{"kind": "engine", "engine": quirky.base + "/good"}, {"kind": "person"}],
-            },
-        )
-        game_id = answer.json()["id"]
-        token = answer.json()["persons"][0]["url"].split("seat=", 1)[1]
-        deadline = time.monotonic() + 10
-        while len(client.get(f"/games/{game_id}.json").json()["moves"]) < 1:
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        seats = [{"kind": "engine", "engine": quirky.base + "/good"}, {"kind": "person"}]
+        game_id, token = start_with_person(client, "TicTacToe", seats)
+        wait_moves(client, game_id, 1)
         before = len(quirky.requests_to("/good"))
     # The first server stopped, the game in progress: a second one on the same records.
     with server_process(database) as client:
@@ -151,16 +148,8 @@ def test_a_restart_resumes_games_in_progress_from_their_last_move(
         assert record["status"] == "playing" and len(record["moves"]) == 1
         # The person's move 2 is taken by the restarted server, which then asks the
         # engine for move 3: the game goes on from its last recorded move.
-        deadline = time.monotonic() + 10
-        while True:
-            played = client.get(f"/play/{token}/2", params={"ReturnValue": "9"})
-            if played.status_code == 200:
-                break
-            assert played.status_code == 404 and time.monotonic() < deadline
-            time.sleep(0.1)
-        while len(client.get(f"/games/{game_id}.json").json()["moves"]) < 3:
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        play_as_person(client, token, 2, "9")
+        wait_moves(client, game_id, 3)
         record = client.get(f"/games/{game_id}.json").json()
         assert [m["number"] for m in record["moves"]] == [1, 2, 3]
         assert record["moves"][1]["value"] == "9"

@@ -93,6 +93,14 @@ def test_sqlite_file_reopens_with_its_records(tmp_path: Path) -> None:
         again.stop()
 
 
+async def _add_game(store: Store, game_id: str) -> None:
+    """Record a TicTacToe game in play, with no seats (what leases and asks need)."""
+    async with store.session() as session:
+        row = GameRow(id=game_id, set_name="TicTacToe", status="playing", options={}, turn={})
+        row.first, row.created_at = {}, store.now()
+        session.add(row)
+
+
 def test_workers_whose_clocks_differ_agree_on_a_lease(
     postgres: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -103,18 +111,7 @@ def test_workers_whose_clocks_differ_agree_on_a_lease(
 
     async def check() -> None:
         on_time = await Store.open(postgres)
-        async with on_time.session() as session:
-            session.add(
-                GameRow(
-                    id="clockgame001",
-                    set_name="TicTacToe",
-                    status="playing",
-                    options={},
-                    turn={},
-                    first={},
-                    created_at=on_time.now(),
-                )
-            )
+        await _add_game(on_time, "clockgame001")
         assert await on_time.acquire("clockgame001", "worker-a", 15)
         monkeypatch.setattr(store_module, "now", lambda: real_now() + dt.timedelta(seconds=40))
         ahead = await Store.open(postgres)
@@ -152,18 +149,7 @@ def test_a_finished_games_asks_answer_late_then_are_forgotten(
     async def check() -> None:
         store = await Store.open(postgres if where == "postgresql" else str(tmp_path / "a.db"))
         game_id = f"late{where[:8]}"
-        async with store.session() as session:
-            session.add(
-                GameRow(
-                    id=game_id,
-                    set_name="TicTacToe",
-                    status="playing",
-                    options={},
-                    turn={},
-                    first={},
-                    created_at=store.now(),
-                )
-            )
+        await _add_game(store, game_id)
         later = store.now() + dt.timedelta(seconds=30)
         for move_id in ("3", "4"):
             assert await store.expect(f"k{where}", move_id, game_id, 0, later) is None
