@@ -31,12 +31,19 @@ def game_key(quirky: QuirkyEngines, path: str, game_index: int = -1) -> str:
 
 
 def final_calls(quirky: QuirkyEngines, path: str, key: str) -> list[dict[str, str]]:
-    """Return the final calls (no MoveId) the engine at ``path`` received for ``key``."""
-    return [
-        r.query
-        for r in quirky.requests_to(path)
-        if r.query.get("Game") == key and "MoveId" not in r.query
-    ]
+    """Return the final calls (no MoveId) the engine at ``path`` received for ``key``,
+    waiting up to 5 s for the first: they are sent once the game's end is recorded, so a
+    record read as over may come before them."""
+    deadline = time.monotonic() + 5
+    while True:
+        finals = [
+            r.query
+            for r in quirky.requests_to(path)
+            if r.query.get("Game") == key and "MoveId" not in r.query
+        ]
+        if finals or time.monotonic() > deadline:
+            return finals
+        time.sleep(0.02)
 
 
 @pytest.mark.parametrize(
