@@ -30,15 +30,10 @@ from typing import Any
 
 import httpx
 
-from tournoyons_gui.arbitre.calls import (
-    MAX_BODY,
-    MAX_REDIRECTS,
-    Note,
-    engine_url,
-    host_allowed,
-    note,
-)
+from tournoyons_gui.arbitre.answer import Note, note
+from tournoyons_gui.arbitre.query import read_query
 from tournoyons_gui.arbitre.store import new_id
+from tournoyons_gui.arbitre.urls import MAX_BODY, MAX_REDIRECTS, engine_url, host_allowed
 from tournoyons_gui.interfaces.plugin import (
     ArbitreRules,
     Engine,
@@ -47,7 +42,7 @@ from tournoyons_gui.interfaces.plugin import (
     Result,
     Turn,
 )
-from tournoyons_gui.interfaces.protocol import PageParams, Player, opponent_move
+from tournoyons_gui.interfaces.protocol import PAIR, PageParams, Player, opponent_move
 
 __all__ = [
     "AddedRules",
@@ -193,7 +188,7 @@ class AddedRules:
 
     def _page(self, state: Mapping[str, Any]) -> dict[str, str]:
         writer = PageParams().tray(_text(state.get("tray")))
-        for player in Player:
+        for player in PAIR:
             move = state.get(f"move{int(player)}")
             if isinstance(move, str):
                 writer = writer.move(player, move)
@@ -228,7 +223,7 @@ class AddedRules:
         if state.get("method"):
             params["Method"] = _text(state.get("method"))
         params["MoveId"] = move_id
-        for player in Player:
+        for player in PAIR:
             if player in moves:
                 params[f"Move{int(player)}"] = moves[player]
         params["Gain1"] = _text(state.get("gain1"), "0")
@@ -247,9 +242,7 @@ class AddedRules:
         except httpx.HTTPError as broken:
             raise RefereeFailed(f"the referee failed: {type(broken).__name__}") from None
         log.append(note("verdict", query[:8192]))
-        returned: dict[str, str] = {}
-        for name, value in urllib.parse.parse_qsl(query, keep_blank_values=True):
-            returned.setdefault(name.lower(), value)
+        returned = read_query(query)
         if returned.get("game") != game or returned.get("moveid") != move_id:
             raise RefereeFailed("the referee's return does not echo Game and MoveId")
         code_text = returned.get("returncode", "").strip()

@@ -19,31 +19,18 @@ import asyncio
 import json
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 
-from tournoyons_gui.arbitre.calls import MAX_BODY, Note, note
+from tournoyons_gui.arbitre.answer import Answer, Note, note
+from tournoyons_gui.arbitre.urls import MAX_BODY
 from tournoyons_gui.interfaces.plugin import Botsarena, Engine, IllegalMove
 from tournoyons_gui.interfaces.protocol import Player
 
-__all__ = ["BotAnswer", "BotCaller", "answer_message"]
+__all__ = ["BotCaller", "answer_message"]
 
 _MARKS = {Player.ONE: "X", Player.TWO: "O"}
-
-
-@dataclass
-class BotAnswer:
-    """A bot's answer: the ``Value`` it stands for, or ``None`` with ``error`` (``late``,
-    ``unreachable``, ``illegal``) and ``detail``; ``ms`` from request to answer; ``log`` the
-    exchanges (``request`` with the JSON sent, ``answer`` with the status and body)."""
-
-    value: str | None
-    error: str = ""
-    detail: str = ""
-    ms: int = 0
-    log: list[Note] = field(default_factory=list)
 
 
 class BotCaller:
@@ -84,7 +71,7 @@ class BotCaller:
         timeout: float,
         *,
         init: bool,
-    ) -> BotAnswer:
+    ) -> Answer:
         """Ask the bot at ``url`` for ``player``'s move in the position of the engine
         request ``params``, sending ``init`` first when ``init`` (the seat has no move
         recorded in the game yet: told by the records, so that a game taken over by
@@ -134,12 +121,12 @@ class BotCaller:
             value = bots.value(decoded["play"])
         except IllegalMove as illegal:
             return self._fail("illegal", f"illegal play: {illegal}", started, log)
-        return BotAnswer(value, ms=int((time.monotonic() - started) * 1000), log=log)
+        return Answer(value, ms=int((time.monotonic() - started) * 1000), log=log)
 
     @staticmethod
-    def _fail(error: str, detail: str, started: float, log: list[Note]) -> BotAnswer:
+    def _fail(error: str, detail: str, started: float, log: list[Note]) -> Answer:
         log.append(note("error", f"{error}: {detail}"))
-        return BotAnswer(None, error, detail, int((time.monotonic() - started) * 1000), log)
+        return Answer.failure(error, detail, int((time.monotonic() - started) * 1000), log)
 
 
 def answer_message(bots: Botsarena, engine: Engine, name: str, message: object) -> dict[str, Any]:

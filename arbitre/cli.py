@@ -23,7 +23,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from tournoyons_gui.arbitre.game import Arbitre, GameError, Options, SeatSpec
+from tournoyons_gui.arbitre.arbitre import Arbitre
+from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec
 from tournoyons_gui.arbitre.tournaments import EntrantSpec, TournamentError, Tournaments
 
 __all__ = ["parse_entrant", "parse_seat", "play", "serving_here", "tournament"]

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from tournoyons_gui.interfaces import plugin
 from tournoyons_gui.interfaces.plugin import *  # noqa: F403 (the whole Set contract)
-from tournoyons_gui.interfaces.protocol import Context, Method, PageParams, ParamError, Player
+from tournoyons_gui.interfaces.protocol import (
+    PAIR,
+    Context,
+    Method,
+    PageParams,
+    ParamError,
+    Player,
+)
 
-__all__ = ["Context", "Method", "PageParams", "ParamError", "Player"]
+__all__ = ["PAIR", "Context", "Method", "PageParams", "ParamError", "Player"]
 __all__ += plugin.__all__

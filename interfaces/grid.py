@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import NamedTuple, Self
 
-from tournoyons_gui.interfaces.protocol import Context, ParamError, Player
+from tournoyons_gui.interfaces.protocol import PAIR, Context, ParamError, Player
 
 __all__ = ["Cell", "Grid", "Position"]
 
@@ -215,7 +215,7 @@ class Grid:
         checked = board if tray is not None or mark is not None else None
         cells: dict[int, Player] = {}
         passed: list[Player] = []
-        for mover in Player:
+        for mover in PAIR:
             raw = ctx.move(mover)
             if raw is None:
                 continue

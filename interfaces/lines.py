@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
-from tournoyons_gui.interfaces.protocol import PageParams, Player, opponent_move
+from tournoyons_gui.interfaces.protocol import PAIR, PageParams, Player, opponent_move
 
 __all__ = ["MARK", "OWN", "OWNER", "WINNING", "LineRules"]
 
@@ -31,7 +31,7 @@ MARK = {Player.ONE: "1", Player.TWO: "2"}
 WINNING = {Player.ONE: "3", Player.TWO: "4"}
 OWNER = {"1": Player.ONE, "3": Player.ONE, "2": Player.TWO, "4": Player.TWO}
 #: The codes a player's Move may point at: their mark, plain or winning.
-OWN = {player: MARK[player] + WINNING[player] for player in Player}
+OWN = {player: MARK[player] + WINNING[player] for player in PAIR}
 
 
 class LineRules(ABC):
@@ -117,7 +117,7 @@ class LineRules(ABC):
     def result(self, state: Mapping[str, Any]) -> Result | None:
         """Return the winner of a line, a draw on a full board, else ``None``."""
         tray = self.board(state)
-        for player in Player:
+        for player in PAIR:
             if self.lines(tray, player):
                 return Result(player, self.line)
         if "0" not in tray:

@@ -44,6 +44,7 @@ __all__ = [
     "SetInterface",
     "Turn",
     "View",
+    "seat_count",
 ]
 
 STANDARD_METHODS = frozenset({Method.STANDARD, Method.END, Method.NONE})
@@ -108,14 +109,40 @@ class Rules(Protocol):
 
 @dataclass(frozen=True)
 class Result:
-    """How a game ended, as the rules see it (engine protocol section 3.3).
+    """How a game ended, as the rules see it (engine protocol section 3.3; four seats:
+    ``../shared/spec/tarot.md`` section 3, T-decision 5).
 
-    ``winner`` is the winning player, ``None`` for a draw; ``reason`` a short English note
-    for the record (``"three in a row"``, ``"more discs 40-24"``), never shown on a page.
+    ``winner`` is the winning player of a two-seat game, ``None`` for a draw; ``reason`` a
+    short English note for the record (``"three in a row"``, ``"more discs 40-24"``), never
+    shown on a page. ``ranks``: a game of any number of seats says how it ended as each
+    seat's rank in play order, 1 the best, equal ranks shared (``(1, 3, 1, 4)``: seats 1
+    and 3 share the first place); a two-seat Set may leave it empty and give ``winner``.
     """
 
-    winner: Player | None
+    winner: Player | None = None
     reason: str = ""
+    ranks: tuple[int, ...] = ()
+
+    def ranking(self, seats: int) -> tuple[int, ...]:
+        """Return each of ``seats`` seats' rank in play order (1 the best, shared ranks
+        equal): :attr:`ranks` when given, else from :attr:`winner` (a draw ranks every seat
+        first). Raises ``ValueError`` when :attr:`ranks` does not have ``seats`` ranks."""
+        if self.ranks:
+            if len(self.ranks) != seats or any(rank < 1 for rank in self.ranks):
+                raise ValueError(f"a result of {seats} seats ranks each seat from 1")
+            return self.ranks
+        if self.winner is None:
+            return (1,) * seats
+        return tuple(1 if number == int(self.winner) else 2 for number in range(1, seats + 1))
+
+    @property
+    def sole_winner(self) -> int | None:
+        """Return the index (0 the first seat) of the one seat ranked first alone, or
+        ``None`` (a draw, a shared first place)."""
+        if not self.ranks:
+            return None if self.winner is None else int(self.winner) - 1
+        firsts = [index for index, rank in enumerate(self.ranks) if rank == 1]
+        return firsts[0] if len(firsts) == 1 else None
 
 
 @dataclass(frozen=True)
@@ -142,6 +169,9 @@ class ArbitreRules(Rules, Protocol):
     named by :meth:`asked`, turns their answers into the rules' values, applies them with
     :meth:`Rules.play` in seat order, and ends the game when :meth:`result` says so.
     Source: engine protocol sections 1-4 (per Set) and decisions 14-24.
+
+    A game has two seats unless the rules say otherwise with an ``int`` attribute ``seats``
+    (read with :func:`seat_count`); its players are ``Player(1)`` .. ``Player(seats)``.
     """
 
     #: The Set's name as engines receive it in ``Set`` (decision 2: ``SeaFight``).
@@ -203,6 +233,13 @@ class ArbitreRules(Rules, Protocol):
         ``Legend`` as the Set needs; never ``Input``, ``URLReturn``, names or ``Wait``.
         """
         ...
+
+
+def seat_count(rules: object) -> int:
+    """Return how many seats a game of ``rules`` has: its ``seats`` attribute, 2 when it
+    has none (a Set written for the two-seat contract)."""
+    seats = getattr(rules, "seats", 2)
+    return seats if isinstance(seats, int) and seats >= 1 else 2
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Self, TypeVar
 
 __all__ = [
+    "PAIR",
     "Context",
     "Method",
     "PageParams",
@@ -62,15 +63,35 @@ class Method(enum.StrEnum):
 
 
 class Player(enum.IntEnum):
-    """Player one (first to play, ``Name1``/``Move1``/``Gain1``) or player two."""
+    """A seat in play order, 1-based: player one (first to play, ``Name1``/``Move1``/
+    ``Gain1``), player two, and for Sets of more seats (four-seat Tarot, ``../shared/spec/
+    tarot.md`` section 3) players three and four, spelled ``Input=Three``/``Four``.
+
+    A two-seat Set only ever meets :data:`PAIR`; iterate over it, not over the class."""
 
     ONE = 1
     TWO = 2
+    THREE = 3
+    FOUR = 4
 
     @property
     def opponent(self) -> Player:
-        """Return the other player."""
-        return Player.TWO if self is Player.ONE else Player.ONE
+        """Return the other player of a two-seat game; raise ``ValueError`` for a seat
+        beyond the second (a game of more seats has no single opponent)."""
+        if self is Player.ONE:
+            return Player.TWO
+        if self is Player.TWO:
+            return Player.ONE
+        raise ValueError(f"player {int(self)} has no single opponent")
+
+    @property
+    def word(self) -> str:
+        """Return the player as ``Input`` spells it: ``One``, ``Two``, ``Three``, ``Four``."""
+        return self.name.capitalize()
+
+
+#: The two players of a two-seat game, in play order.
+PAIR: tuple[Player, Player] = (Player.ONE, Player.TWO)
 
 
 @dataclass(frozen=True)
@@ -188,8 +209,8 @@ class PageParams:
         return self._add("Count", str(value))
 
     def input(self, player: Player) -> Self:
-        """Write ``Input``: ``One`` or ``Two``, the player asked for a value."""
-        return self._add("Input", "One" if player is Player.ONE else "Two")
+        """Write ``Input``: ``One``, ``Two`` (``Three``, ``Four``), the player asked."""
+        return self._add("Input", player.word)
 
     def method(self, method: Method) -> Self:
         """Write ``Method``: ``Standard``, ``End``, ``None``, ``Prepare``, ``Double`` or

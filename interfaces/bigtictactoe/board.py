@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 
 from tournoyons_gui.interfaces.grid import Cell, Grid
 from tournoyons_gui.interfaces.plugin import View
-from tournoyons_gui.interfaces.protocol import Context, Method, ParamError, Player
+from tournoyons_gui.interfaces.protocol import PAIR, Context, Method, ParamError, Player
 
 __all__ = [
     "CELLS",
@@ -233,7 +233,7 @@ def build(ctx: Context) -> BigTicTacToeView:
 
     alignments: list[Alignment] = []
     scores: list[int] = []
-    for owner in Player:
+    for owner in PAIR:
         found, bad = read_alignments(ctx.gain(owner), owner, shown if tray is not None else None)
         if bad:
             errors.append(ParamError(f"gain{owner}", "Gain is alignments of 5 in a line"))

@@ -41,7 +41,7 @@ from tournoyons_gui.interfaces.bigtictactoe.board import (
     read_cell,
 )
 from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, RefereeCall, Result, Turn
-from tournoyons_gui.interfaces.protocol import PageParams, Player, opponent_move
+from tournoyons_gui.interfaces.protocol import PAIR, PageParams, Player, opponent_move
 
 __all__ = ["RULES", "BigTicTacToeRules", "new_alignments"]
 
@@ -86,7 +86,7 @@ def _read_state(state: Mapping[str, Any]) -> tuple[str, int, dict[Player, str]]:
     """Return ``(tray, count, gains)`` from a game's state; raise IllegalMove if corrupt."""
     tray = state.get("tray")
     count = state.get("count", 0)
-    gains = {player: state.get(f"gain{player}", "") for player in Player}
+    gains = {player: state.get(f"gain{player}", "") for player in PAIR}
     if not isinstance(tray, str) or len(tray) != CELLS or set(tray) - set("012"):
         raise IllegalMove("the game's Tray is corrupt")
     if not isinstance(count, int) or isinstance(count, bool) or count < 0:

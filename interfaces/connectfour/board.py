@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from tournoyons_gui.interfaces import grid
 from tournoyons_gui.interfaces.lines import MARK, OWN, OWNER, WINNING
 from tournoyons_gui.interfaces.plugin import View
-from tournoyons_gui.interfaces.protocol import Context, ParamError, Player
+from tournoyons_gui.interfaces.protocol import PAIR, Context, ParamError, Player
 
 __all__ = [
     "CELL",
@@ -297,7 +297,7 @@ def build(ctx: Context) -> ConnectFourView:
     board = tray or EMPTY_TRAY
 
     moves: dict[int, Player] = {}
-    for mover in Player:
+    for mover in PAIR:
         raw = ctx.move(mover)
         if raw is None:
             continue
@@ -337,7 +337,7 @@ def build(ctx: Context) -> ConnectFourView:
         )
 
     lit = "".join(code if code in "34" else "0" for code in board)
-    lines = tuple((line, p) for p in Player for line in fours(lit, p))
+    lines = tuple((line, p) for p in PAIR for line in fours(lit, p))
     settled = settle(board)
     over = (
         tray is None

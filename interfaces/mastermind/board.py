@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tournoyons_gui.interfaces.plugin import View
-from tournoyons_gui.interfaces.protocol import Context, Method, ParamError, Player, read_param
+from tournoyons_gui.interfaces.protocol import PAIR, Context, Method, ParamError, Player, read_param
 
 COLOURS = "ABCDEFGH"
 COLOUR_NAMES = {
@@ -259,7 +259,7 @@ def build(ctx: Context) -> MasterMindView:
         board1, board2, broken = (), (), True
 
     codes: dict[Player, str | None] = {}
-    for owner in Player:
+    for owner in PAIR:
         codes[owner] = read_param(read_code, ctx.gain(owner), f"gain{owner}", errors)
 
     lines = {Player.ONE: board1, Player.TWO: board2}
@@ -305,7 +305,7 @@ def build(ctx: Context) -> MasterMindView:
             compose=compose[1] if compose and compose[0] is owner else "",
             last=last_guesser is owner.opponent,
         )
-        for owner in Player
+        for owner in PAIR
     )
     return MasterMindView(
         tray=write_tray(board1, board2),

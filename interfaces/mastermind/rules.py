@@ -45,7 +45,7 @@ from tournoyons_gui.interfaces.mastermind.board import (
     write_tray,
 )
 from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, RefereeCall, Result, Turn
-from tournoyons_gui.interfaces.protocol import Method, PageParams, Player
+from tournoyons_gui.interfaces.protocol import PAIR, Method, PageParams, Player
 
 _CODE = re.compile(r"[A-H]{4}")
 _GUESS = re.compile(r"[0-9]{2}[A-H]{4}")
@@ -110,10 +110,10 @@ class MasterMindRules:
 
     def play(self, state: Mapping[str, Any], value: str) -> Turn:
         """Record a code while preparing, else a guess at the opponent's code."""
-        codes = {player: _code(state, player) for player in Player}
-        boards = {owner: _board(state, owner) for owner in Player}
+        codes = {player: _code(state, player) for player in PAIR}
+        boards = {owner: _board(state, owner) for owner in PAIR}
         count = int(state.get("count", 0)) + 1
-        for player in Player:
+        for player in PAIR:
             if codes[player] is None:
                 if not _CODE.fullmatch(value):
                     raise IllegalMove(f"{value!r} is not a code of 4 colours A-H")
@@ -167,7 +167,7 @@ class MasterMindRules:
     def asked(self, state: Mapping[str, Any]) -> tuple[Player, ...]:
         """Return player one for its code, then player two for its code, then the next
         guesser (player one when both played as many lines); nobody once over."""
-        for player in Player:
+        for player in PAIR:
             if _code(state, player) is None:
                 return (player,)
         board1, board2 = _board(state, Player.ONE), _board(state, Player.TWO)
@@ -214,13 +214,13 @@ class MasterMindRules:
     def result(self, state: Mapping[str, Any]) -> Result | None:
         """Return the first to find the other's code (both on the same line: a draw;
         neither after 8 lines each: a draw), else ``None``."""
-        if any(_code(state, player) is None for player in Player):
+        if any(_code(state, player) is None for player in PAIR):
             return None
         board1, board2 = _board(state, Player.ONE), _board(state, Player.TWO)
         over, winner = outcome(board1, board2)
         if not over:
             return None
-        lines = {player: guesses(player, board1, board2) for player in Player}
+        lines = {player: guesses(player, board1, board2) for player in PAIR}
         if winner is not None:
             return Result(
                 winner, f"{_PLAYED[winner]} found the code on line {found_at(lines[winner])}"
@@ -242,7 +242,7 @@ class MasterMindRules:
         once over, else ``Standard``) and the codes: ``viewer``'s own in ``Gain1``/``Gain2``,
         both once over or with ``reveal`` (decision 23)."""
         state = turn.state
-        codes = {player: _code(state, player) for player in Player}
+        codes = {player: _code(state, player) for player in PAIR}
         over = self.result(state) is not None
         if asking and viewer is not None and codes[viewer] is None:
             page = PageParams().method(Method.PREPARE)
@@ -253,7 +253,7 @@ class MasterMindRules:
         else:
             page = page.tray("Init")
         page = page.count(int(state.get("count", 0)))
-        for player in Player:
+        for player in PAIR:
             code = codes[player]
             if code is not None and (over or reveal or player is viewer):
                 page = page.gain(player, code)
@@ -322,7 +322,7 @@ class MasterMindRules:
         gains (the call's are echoed)."""
         boards = [
             "".join(line.value for line in _board(state, owner)) + (_code(state, owner) or "")
-            for owner in Player
+            for owner in PAIR
         ]
         return SEPARATOR.join(boards), "", ""
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from tournoyons_gui.interfaces import grid
 from tournoyons_gui.interfaces.plugin import View
-from tournoyons_gui.interfaces.protocol import Context, ParamError, Player
+from tournoyons_gui.interfaces.protocol import PAIR, Context, ParamError, Player
 
 __all__ = [
     "CENTRE",
@@ -54,9 +54,7 @@ OWNER = {
     "4": Player.TWO,
     "6": Player.TWO,
 }
-OWN = {
-    player: "".join(code for code, owner in OWNER.items() if owner is player) for player in Player
-}
+OWN = {player: "".join(code for code, owner in OWNER.items() if owner is player) for player in PAIR}
 
 
 #: The name of point ``index`` (0..360, row by row from the top): ``AA``..``SS``.
@@ -151,14 +149,14 @@ def build(ctx: Context) -> PenteView:
     board, last, errors = position.board, position.moves, position.errors
 
     gains: list[int | None] = []
-    for scorer in Player:
+    for scorer in PAIR:
         gain = read_gain(ctx.gain(scorer))
         if gain is None:
             errors.append(ParamError(f"gain{scorer}", "Gain is a number of pairs 0-5"))
         gains.append(gain)
 
     winners = {OWNER[code] for code in board if code in "34"}
-    winners |= {scorer for scorer, gain in zip(Player, gains, strict=True) if gain == MAX_GAIN}
+    winners |= {scorer for scorer, gain in zip(PAIR, gains, strict=True) if gain == MAX_GAIN}
     winner = winners.pop() if len(winners) == 1 else None
 
     points = []

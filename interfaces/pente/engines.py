@@ -31,7 +31,7 @@ from tournoyons_gui.interfaces.pente.board import (
     read_gain,
 )
 from tournoyons_gui.interfaces.pente.rules import DIRECTIONS, LINES, captures, forbidden_points
-from tournoyons_gui.interfaces.protocol import Player
+from tournoyons_gui.interfaces.protocol import PAIR, Player
 
 __all__ = ["ENGINES", "greedy_engine", "random_engine"]
 
@@ -63,7 +63,7 @@ def _read(params: Mapping[str, str]) -> tuple[str, Player, int, dict[Player, int
     if len(tray) != POINTS or set(tray) - set("012"):
         tray = EMPTY_TRAY
     played = (turn_number(params) or 1) - 1
-    gains = {p: read_gain(params.get(f"Gain{p}")) or 0 for p in Player}
+    gains = {p: read_gain(params.get(f"Gain{p}")) or 0 for p in PAIR}
     return tray, turn_player(params), played, gains
 
 

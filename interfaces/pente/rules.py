@@ -44,7 +44,7 @@ from tournoyons_gui.interfaces.pente.board import (
     read_point,
 )
 from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, RefereeCall, Result, Turn
-from tournoyons_gui.interfaces.protocol import PageParams, Player, opponent_move
+from tournoyons_gui.interfaces.protocol import PAIR, PageParams, Player, opponent_move
 from tournoyons_gui.interfaces.referee import referee_number
 
 __all__ = [
@@ -324,16 +324,14 @@ class PenteRules:
             Player.ONE: referee_number(call.gain1, "Gain1 (pairs captured)", MAX_GAIN),
             Player.TWO: referee_number(call.gain2, "Gain2 (pairs captured)", MAX_GAIN),
         }
-        moves = {
-            player: tray.count(STONE[player]) + 2 * gains[player.opponent] for player in Player
-        }
+        moves = {player: tray.count(STONE[player]) + 2 * gains[player.opponent] for player in PAIR}
         if MAX_GAIN not in gains.values() and moves[Player.ONE] - moves[Player.TWO] not in (0, 1):
             raise IllegalMove(
                 f"{moves[Player.ONE]} moves of player one against {moves[Player.TWO]} of "
                 "player two (stones on the board plus two per pair lost)"
             )
-        fives = {player: five_of(tray, player) for player in Player}
-        winners = [p for p in Player if fives[p] is not None or gains[p] >= MAX_GAIN]
+        fives = {player: five_of(tray, player) for player in PAIR}
+        winners = [p for p in PAIR if fives[p] is not None or gains[p] >= MAX_GAIN]
         if len(winners) > 1:
             raise IllegalMove("both players have won")
         winner = winners[0] if winners else None

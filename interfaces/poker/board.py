@@ -28,7 +28,7 @@ from tournoyons_gui.interfaces.poker.tray import (
     parse_tray,
     verdict,
 )
-from tournoyons_gui.interfaces.protocol import Context, Method, ParamError, Player, read_param
+from tournoyons_gui.interfaces.protocol import PAIR, Context, Method, ParamError, Player, read_param
 
 __all__ = ["BOARD_SLOTS", "CardView", "PokerView", "Seat", "build", "read_gain", "read_move"]
 
@@ -247,7 +247,7 @@ def build(ctx: Context) -> PokerView:
 
     moves: dict[Player, int | None] = {}
     gains: dict[Player, int | None] = {}
-    for side in Player:
+    for side in PAIR:
         moves[side] = read_param(
             read_move, ctx.move(side), f"move{side}", errors, "Move is a total 1-100, 0 or -1"
         )

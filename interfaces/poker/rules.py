@@ -56,7 +56,7 @@ from tournoyons_gui.interfaces.poker.tray import (
     parse_tray,
     verdict,
 )
-from tournoyons_gui.interfaces.protocol import Method, PageParams, Player
+from tournoyons_gui.interfaces.protocol import PAIR, Method, PageParams, Player
 
 __all__ = ["DECK", "RULES", "PokerRules", "blinds"]
 
@@ -220,7 +220,7 @@ class Game:
         """
         hole = list(self.cards[:4])
         folded = 0 in self.totals
-        for player in Player:
+        for player in PAIR:
             hide = (self.step == SHOWDOWN and folded) or (
                 self.step < SHOWDOWN and seen_by is not None and player is not seen_by
             )

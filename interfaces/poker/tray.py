@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tournoyons_gui.interfaces.protocol import Player
+from tournoyons_gui.interfaces.protocol import PAIR, Player
 
 if TYPE_CHECKING:
     from pokerkit import Hand
@@ -137,7 +137,7 @@ class Tray:
     @property
     def folded(self) -> Player | None:
         """Return the player whose total is 0 (a fold, manual NB2), or ``None``."""
-        for player in Player:
+        for player in PAIR:
             if self.total(player) == 0:
                 return player
         return None
@@ -178,7 +178,7 @@ class Tray:
 
     def text(self) -> str:
         """Return the ``Tray`` value, as :func:`parse_tray` reads it."""
-        marks = ["?" if self.waiting is p else "" for p in Player]
+        marks = ["?" if self.waiting is p else "" for p in PAIR]
         return (
             f"{self.deal:02d}{self.completed:02d}{self.step}"
             + "".join(self.hole)

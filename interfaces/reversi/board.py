@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from tournoyons_gui.interfaces.grid import Cell, Grid
 from tournoyons_gui.interfaces.plugin import View
-from tournoyons_gui.interfaces.protocol import Context, Method, Player
+from tournoyons_gui.interfaces.protocol import PAIR, Context, Method, Player
 
 __all__ = [
     "CELLS",
@@ -246,8 +246,8 @@ def build(ctx: Context) -> ReversiView:
         else PLAIN_CELLS[i][code]
         for i, code in enumerate(drawn)
     )
-    can_move = {p: bool(legal_moves(board, p)) for p in Player}
-    hinted = {p: tuple(i for i, code in enumerate(drawn) if code == HINT[p]) for p in Player}
+    can_move = {p: bool(legal_moves(board, p)) for p in PAIR}
+    hinted = {p: tuple(i for i, code in enumerate(drawn) if code == HINT[p]) for p in PAIR}
     over = tray is None or not (
         can_move[Player.ONE] or can_move[Player.TWO] or hinted[Player.ONE] or hinted[Player.TWO]
     )

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, RefereeCall, Result, Turn
-from tournoyons_gui.interfaces.protocol import PageParams, Player, opponent_move
+from tournoyons_gui.interfaces.protocol import PAIR, PageParams, Player, opponent_move
 from tournoyons_gui.interfaces.reversi.board import (
     CELLS,
     DISC,
@@ -230,7 +230,7 @@ class ReversiRules:
         ``Legend`` "Black passes"/"White passes" after an ``XX``, or "I pass" when the page
         asks ``viewer`` and ``viewer`` has no legal move (interface protocol section 4)."""
         page = PageParams.shown(turn.params)
-        passed = [p for p in Player if turn.params.get(f"Move{int(p)}") == PASS]
+        passed = [p for p in PAIR if turn.params.get(f"Move{int(p)}") == PASS]
         if passed:
             page = page.legend(f"{_COLOUR[passed[-1]]} passes")
         if asking and viewer is not None and not turn.over:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tournoyons_gui.interfaces.plugin import View
-from tournoyons_gui.interfaces.protocol import Context, Method, ParamError, Player, read_param
+from tournoyons_gui.interfaces.protocol import PAIR, Context, Method, ParamError, Player, read_param
 
 ROCK, PAPER, SCISSORS = "1", "2", "3"
 HANDS = (ROCK, PAPER, SCISSORS)
@@ -71,7 +71,7 @@ def build(ctx: Context) -> RochambeauView:
     errors: list[ParamError] = []
     hands: dict[Player, str | None] = {}
     scores: dict[Player, int | None] = {}
-    for side in Player:
+    for side in PAIR:
         move = ctx.move(side)
         hands[side] = move if move in HANDS else None
         if move is not None and move not in HANDS:
@@ -84,10 +84,10 @@ def build(ctx: Context) -> RochambeauView:
     outcome = {Player.ONE: "", Player.TWO: ""}
     if hand1 and hand2:
         won = round_winner(hand1, hand2)
-        for side in Player:
+        for side in PAIR:
             outcome[side] = "tie" if won is None else ("win" if won is side else "lose")
 
-    winner = next((p for p in Player if scores[p] == WINNING_SCORE), None)
+    winner = next((p for p in PAIR if scores[p] == WINNING_SCORE), None)
     player: Player | None = ctx.input
     if player is None and ctx.webtest and ctx.method is Method.STANDARD and winner is None:
         # Between rounds both choose; the play control asks player one, then two.

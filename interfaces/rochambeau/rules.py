@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, RefereeCall, Result, Turn
-from tournoyons_gui.interfaces.protocol import PageParams, Player
+from tournoyons_gui.interfaces.protocol import PAIR, PageParams, Player
 from tournoyons_gui.interfaces.referee import referee_number
 from tournoyons_gui.interfaces.rochambeau.game import HANDS, WINNING_SCORE, round_winner
 
@@ -29,7 +29,7 @@ MAX_ROUNDS = 99
 
 def _scores(state: Mapping[str, Any]) -> dict[Player, int]:
     try:
-        return {player: int(state.get(f"score{player}", 0)) for player in Player}
+        return {player: int(state.get(f"score{player}", 0)) for player in PAIR}
     except (TypeError, ValueError):
         raise IllegalMove("the match's scores are corrupt") from None
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from tournoyons_gui.interfaces.grid import Cell
 from tournoyons_gui.interfaces.plugin import View
-from tournoyons_gui.interfaces.protocol import Context, Method, ParamError, Player, read_param
+from tournoyons_gui.interfaces.protocol import PAIR, Context, Method, ParamError, Player, read_param
 from tournoyons_gui.interfaces.seafight.fleet import (
     CLASSIC_FLEET,
     EMPTY_SHOTS,
@@ -64,8 +64,8 @@ SEPARATOR = "***"
 FIRING_METHODS = frozenset({Method.STANDARD, Method.INVERSE, Method.DOUBLE})
 # The board whose whole fleet each Method shows; the other shows its sunk ships only.
 _REVEALED: dict[Method, frozenset[Player]] = {
-    Method.DOUBLE: frozenset(Player),
-    Method.END: frozenset(Player),
+    Method.DOUBLE: frozenset(PAIR),
+    Method.END: frozenset(PAIR),
     Method.INVERSE: frozenset({Player.ONE}),
     Method.STANDARD: frozenset({Player.TWO}),
 }
@@ -333,10 +333,9 @@ def build(ctx: Context) -> SeafightView:
         return _prepare(ctx, SEPARATOR.join(shots), errors)
 
     fleets = {
-        player: read_param(_laid_out, ctx.gain(player), f"gain{player}", errors)
-        for player in Player
+        player: read_param(_laid_out, ctx.gain(player), f"gain{player}", errors) for player in PAIR
     }
-    moves = {player: _read_move(ctx, player, shots, errors) for player in Player}
+    moves = {player: _read_move(ctx, player, shots, errors) for player in PAIR}
 
     player: Player | None = ctx.input
     if player is None and ctx.webtest:
@@ -351,7 +350,7 @@ def build(ctx: Context) -> SeafightView:
             moves[p],
             target=player is not None and p is player.opponent,
         )
-        for p in Player
+        for p in PAIR
     )
     losers = [board.player for board in boards if board.lost]
     winner = losers[0].opponent if len(losers) == 1 else None

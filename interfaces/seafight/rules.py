@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, RefereeCall, Result, Turn
-from tournoyons_gui.interfaces.protocol import Method, PageParams, Player, opponent_move
+from tournoyons_gui.interfaces.protocol import PAIR, Method, PageParams, Player, opponent_move
 from tournoyons_gui.interfaces.seafight.board import SEPARATOR, player_to_move
 from tournoyons_gui.interfaces.seafight.fleet import (
     CELLS,
@@ -322,7 +322,7 @@ class SeafightRules:
         states in ``Gain1``/``Gain2`` (revealed on the final call only, decision 17), the
         opponent's last shot and this engine's 200-character Tray (``Init`` if no shot)."""
         _, _, fleets, shots, _ = self._read(state)
-        gains = {f"Gain{p}": _fleet_shown(fleets[p - 1], shots[p - 1], whole=True) for p in Player}
+        gains = {f"Gain{p}": _fleet_shown(fleets[p - 1], shots[p - 1], whole=True) for p in PAIR}
         return {
             "Turn": str(self._moves_played(state)),
             **gains,
@@ -350,7 +350,7 @@ class SeafightRules:
         if phase == "prepare" and asking:
             return PageParams().method(Method.PREPARE).count(count).params
         page = PageParams().tray(SEPARATOR.join(shots))
-        everyone = frozenset(Player)
+        everyone = frozenset(PAIR)
         if phase == "over":
             method, shown = Method.END, everyone
         elif reveal:
@@ -360,7 +360,7 @@ class SeafightRules:
         else:
             method, shown = _person_method(viewer), frozenset({viewer})
         page = page.method(method)
-        for p in Player:
+        for p in PAIR:
             if not fleets[p - 1]:
                 continue
             if p in shown:
@@ -411,7 +411,7 @@ class SeafightRules:
         if len(parts) != 2:
             raise IllegalMove(f"the Tray is two boards separated by one {SEPARATOR}")
         (shots1, fleet1), (shots2, fleet2) = (
-            _referee_board(part, owner) for part, owner in zip(parts, Player, strict=True)
+            _referee_board(part, owner) for part, owner in zip(parts, PAIR, strict=True)
         )
         fleets, shots = [fleet1, fleet2], [shots1, shots2]
         if not fleet1 or not fleet2:
@@ -420,9 +420,7 @@ class SeafightRules:
             preparing = Player.TWO if fleet1 else Player.ONE
             return self._state("prepare", preparing, fleets, shots, 0, ["", ""])
         by_one, by_two = (sum(code != "0" for code in board) for board in (shots2, shots1))
-        sunk = [
-            p for p in Player if all(ship_state(s, shots[p - 1]) == SUNK for s in fleets[p - 1])
-        ]
+        sunk = [p for p in PAIR if all(ship_state(s, shots[p - 1]) == SUNK for s in fleets[p - 1])]
         if by_one - by_two not in (0, 1) or len(sunk) > 1:
             raise IllegalMove(f"{by_one} shots of player one against {by_two} of player two")
         if sunk and by_one - by_two != (1 if sunk[0] is Player.TWO else 0):
@@ -435,7 +433,7 @@ class SeafightRules:
         (the call's are echoed)."""
         _, _, fleets, shots, _ = self._read(state)
         boards = (
-            shots[p - 1] + (_fleet_shown(fleets[p - 1], shots[p - 1], whole=True)) for p in Player
+            shots[p - 1] + (_fleet_shown(fleets[p - 1], shots[p - 1], whole=True)) for p in PAIR
         )
         return SEPARATOR.join(boards), "", ""
 

@@ -12,8 +12,8 @@ import pytest
 
 from tests.arbitre.conftest import Served
 from tests.arbitre.postgres import postgres_server
-from tournoyons_gui.arbitre import store as store_module
-from tournoyons_gui.arbitre.store import SCHEMA_VERSION, GameRow, Store
+from tournoyons_gui.arbitre.store import SCHEMA_VERSION, Game, Store
+from tournoyons_gui.arbitre.store import base as store_module
 
 
 @pytest.fixture(scope="module")
@@ -95,10 +95,8 @@ def test_sqlite_file_reopens_with_its_records(tmp_path: Path) -> None:
 
 async def _add_game(store: Store, game_id: str) -> None:
     """Record a TicTacToe game in play, with no seats (what leases and asks need)."""
-    async with store.session() as session:
-        row = GameRow(id=game_id, set_name="TicTacToe", status="playing", options={}, turn={})
-        row.first, row.created_at = {}, store.now()
-        session.add(row)
+    game = Game(game_id, "TicTacToe", "playing", {}, {}, {}, 0, None, "", "", store.now())
+    await store.create_game(game, [])
 
 
 def test_workers_whose_clocks_differ_agree_on_a_lease(
@@ -124,10 +122,7 @@ def test_workers_whose_clocks_differ_agree_on_a_lease(
         assert abs(ahead.now() - real_now()) < dt.timedelta(seconds=1)
         assert not await ahead.acquire("clockgame001", "worker-b", 15)
         # The lease runs out by the database's clock: the host that is ahead may take it.
-        async with on_time.session() as session:
-            row = await session.get(GameRow, "clockgame001")
-            assert row is not None
-            row.lease_until = real_now() - dt.timedelta(seconds=1)
+        await on_time.renew("worker-a", -1, ["clockgame001"])
         assert "clockgame001" in await ahead.orphans(10)
         assert await ahead.acquire("clockgame001", "worker-b", 15)
         monkeypatch.undo()  # back on the host whose clock is right

@@ -25,7 +25,7 @@ from tournoyons_gui.interfaces.bigtictactoe.board import (
 )
 from tournoyons_gui.interfaces.bigtictactoe.rules import BigTicTacToeRules, new_alignments
 from tournoyons_gui.interfaces.plugin import IllegalMove, Turn
-from tournoyons_gui.interfaces.protocol import Method, Player, read_context
+from tournoyons_gui.interfaces.protocol import PAIR, Method, Player, read_context
 
 EMPTY = "0" * 100
 
@@ -559,7 +559,7 @@ def test_a_known_game_replayed_move_by_move() -> None:
         assert params["Tray"] == "".join(board), number
         assert params[f"Move{player}"] == move and params["Count"] == str(number)
         # Each Gain so far is the start of the known one, growing only with its player's moves.
-        for who in Player:
+        for who in PAIR:
             made = alignments_of(params[f"Gain{who}"])
             assert made == gains[who][: len(made)], (number, who)
         before = turns[number - 1].params

@@ -8,7 +8,7 @@ import itertools
 import pytest
 
 from tests.interfaces import drive
-from tournoyons_gui.interfaces import IllegalMove, Player
+from tournoyons_gui.interfaces import PAIR, IllegalMove, Player
 from tournoyons_gui.interfaces.bigtictactoe import interface
 
 rules = drive.arbitre_rules(interface)
@@ -94,7 +94,7 @@ def test_the_end_final_calls_and_result_agree_with_play() -> None:
     result = game.result
     assert result is not None and result == rules.result(state)
     assert result.winner is (None if ones == twos else Player.ONE if ones > twos else Player.TWO)
-    for player in Player:
+    for player in PAIR:
         opponent = player.opponent
         final = rules.final(state, player)
         assert dict(final) == {

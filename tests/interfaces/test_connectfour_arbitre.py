@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.interfaces import drive
-from tournoyons_gui.interfaces import IllegalMove, Player
+from tournoyons_gui.interfaces import PAIR, IllegalMove, Player
 from tournoyons_gui.interfaces.connectfour import interface
 from tournoyons_gui.interfaces.connectfour.board import COLUMNS, EMPTY_TRAY, winning_cells
 
@@ -85,7 +85,7 @@ def test_pages_hide_nothing_and_never_carry_input() -> None:
 )
 def test_built_in_engines_play_legal_games_to_the_end(engines: tuple[str, str]) -> None:
     for game in drive.play_games(interface, engines, 4, check_requests):
-        winners = [p for p in Player if winning_cells(game.turns[-1].state["tray"], p)]
+        winners = [p for p in PAIR if winning_cells(game.turns[-1].state["tray"], p)]
         assert game.result is not None and game.result.winner is (winners[0] if winners else None)
         assert len(winners) <= 1
 

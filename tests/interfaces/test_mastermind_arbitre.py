@@ -14,7 +14,7 @@ from tournoyons_gui.interfaces.mastermind import interface
 from tournoyons_gui.interfaces.mastermind.board import build, score
 from tournoyons_gui.interfaces.mastermind.engines import consistent_engine
 from tournoyons_gui.interfaces.mastermind.rules import MasterMindRules
-from tournoyons_gui.interfaces.protocol import read_context
+from tournoyons_gui.interfaces.protocol import PAIR, read_context
 
 rules = drive.arbitre_rules(interface)
 _TYPED: ArbitreRules = MasterMindRules()  # mypy checks the protocol
@@ -187,7 +187,7 @@ def test_built_in_engines_play_whole_games(engines: tuple[str, str]) -> None:
         assert played.result is not None
         end = played.turns[-1]
         assert end.over and end.params["Method"] == "End"
-        codes = {p: end.state[f"code{p}"] for p in Player}
+        codes = {p: end.state[f"code{p}"] for p in PAIR}
         for player, params in played.requests:
             turn = int(params["Turn"])
             assert params["MoveId"] == params["Turn"] and turn % 2 == (player == Player.ONE)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.interfaces import drive
-from tournoyons_gui.interfaces import ArbitreRules, IllegalMove, Player, Turn
+from tournoyons_gui.interfaces import PAIR, ArbitreRules, IllegalMove, Player, Turn
 from tournoyons_gui.interfaces.rochambeau import interface
 from tournoyons_gui.interfaces.rochambeau.engines import BEATEN_BY
 from tournoyons_gui.interfaces.rochambeau.game import PAPER, ROCK, SCISSORS
@@ -79,7 +79,7 @@ def test_both_values_are_checked_against_the_state_before_the_round() -> None:
 
 @pytest.mark.parametrize("value", ["0", "4", "", "12", "R", "ROCK", "01"])
 def test_values_outside_the_syntax_are_illegal(value: str) -> None:
-    for player in Player:
+    for player in PAIR:
         with pytest.raises(IllegalMove, match="rock"):
             rules.engine_value(rules.start().state, player, value)
         with pytest.raises(IllegalMove):
@@ -168,7 +168,7 @@ def test_built_in_engines_play_whole_matches(engines: tuple[str, str]) -> None:
         assert result is not None
         end = played.turns[-1]
         assert end.over
-        score = {p: int(end.params[f"Gain{p}"]) for p in Player}
+        score = {p: int(end.params[f"Gain{p}"]) for p in PAIR}
         rounds = rounds_of(played.turns)
         assert max(score.values()) == 5 or len(rounds) == MAX_ROUNDS
         if result.winner is not None:

@@ -1,0 +1,324 @@
+"""The Arbitre of one process: it makes games and hands them to its worker, whose game
+master drives them; its parts, each in a module of its own:
+
+- :mod:`.catalogue`: the Sets it plays (the registry's and the added ones);
+- :mod:`.match`: what a match is asked as (seats, options) and its checks;
+- :mod:`.seats`: the seat kinds, one class each with one ``ask``;
+- :mod:`.asks`: every ask awaiting an answer, and the answers' way to it;
+- :mod:`.calls`: the HTTP calls to Tournoyons engines;
+- :mod:`.master`: driving one game; :mod:`.worker`: leases, scans, the bus;
+- :mod:`.record`: a game's record and positions; :mod:`.store`: the records, the only SQL.
+
+A game survives its driver: a server stopped or killed mid-game leaves it in progress, and
+the restarted server, or another worker of the same database, takes it over from its last
+recorded move. Only a game whose Set is no longer served is ended as interrupted, its
+engines getting ``Status=9`` (decision 11, :meth:`Arbitre.recover`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import httpx
+
+from tournoyons_gui.arbitre.added import AddedSet
+from tournoyons_gui.arbitre.asks import Asks
+from tournoyons_gui.arbitre.calls import EngineCaller
+from tournoyons_gui.arbitre.catalogue import Catalogue, PlayedSet
+from tournoyons_gui.arbitre.live import Bus, Hub, LocalBus, PgBus
+from tournoyons_gui.arbitre.master import GameMaster
+from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec, check_options
+from tournoyons_gui.arbitre.record import Records
+from tournoyons_gui.arbitre.seats import KINDS, SeatKind, Services
+from tournoyons_gui.arbitre.store import Game, Seat, Store, new_id
+from tournoyons_gui.arbitre.turns import turn_from, turn_json
+from tournoyons_gui.arbitre.worker import Worker
+from tournoyons_gui.interfaces.plugin import ArbitreRules, IllegalMove, Turn, seat_count
+from tournoyons_gui.interfaces.registry import Registry
+
+__all__ = ["Arbitre", "TournamentPlace"]
+
+#: A tournament's game: (tournament id, round, pairing number, the entrant in seat 0, in
+#: seat 1).
+TournamentPlace = tuple[str, int, int, int, int]
+
+
+class Arbitre:
+    """The Arbitre of one process: its store, its Sets, its seat kinds, its games in play.
+
+    ``public_url``: this server's base URL as engines reach it (``http://127.0.0.1:8000``);
+    the Referee URL is ``<public_url>/referee`` and the built-in engines are at
+    ``<public_url>/engines/<set>/<name>``. ``engine_hosts``: when given, the only hosts an
+    engine URL may name (a server open to the world, decision 13). ``lease_seconds``,
+    ``scan_every``, ``max_games``: the worker's (:class:`~tournoyons_gui.arbitre.worker.Worker`).
+    """
+
+    def __init__(
+        self,
+        registry: Registry,
+        store: Store,
+        public_url: str,
+        *,
+        engine_hosts: frozenset[str] | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        lease_seconds: float = 15.0,
+        scan_every: float = 1.0,
+        max_games: int = 500,
+    ) -> None:
+        self.registry = registry
+        self.store = store
+        self.public_url = public_url.rstrip("/")
+        self.engine_hosts = engine_hosts
+        self.lease_seconds = lease_seconds
+        name = new_id(12)
+        self.shared = store.shared
+        self.bus: Bus = PgBus(name, store.dsn) if self.shared else LocalBus(name)
+        self.hub = Hub(self.bus)
+        self.catalogue = Catalogue(registry, store, engine_hosts)
+        self.asks = Asks(store, self.bus, self.catalogue, shared=self.shared)
+        self.caller = EngineCaller(
+            self.asks, f"{self.public_url}/referee", transport, allowed_hosts=engine_hosts
+        )
+        self.services = Services(
+            store, self.asks, self.caller, self.hub, self.public_url, engine_hosts, self.shared
+        )
+        self.kinds: dict[str, SeatKind] = {n: kind(self.services) for n, kind in KINDS.items()}
+        self.records = Records(store, self.catalogue)
+        self.master = GameMaster(
+            self.services, self.kinds, self.catalogue, name, self.nudge, lease_seconds
+        )
+        self.worker = Worker(
+            store,
+            self.bus,
+            self.hub,
+            self.asks,
+            self.master,
+            name=name,
+            lease_seconds=lease_seconds,
+            scan_every=scan_every,
+            max_games=max_games,
+        )
+
+    # --- the worker ------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Start this worker's background work (:meth:`Worker.run`)."""
+        await self.worker.run()
+
+    async def close(self) -> None:
+        """Stop the games in play (they stay in progress, to be taken over) and the client."""
+        await self.worker.close()
+        await self.caller.close()
+
+    async def nudge(self) -> None:
+        """Have every worker scan now."""
+        await self.worker.nudge()
+
+    @property
+    def on_scan(self) -> list[Callable[[], Awaitable[None]]]:
+        """Return the hooks run after every scan (the tournaments' scheduler)."""
+        return self.worker.on_scan
+
+    async def wait(self, game_id: str) -> None:
+        """Return when ``game_id``'s task in this process has ended."""
+        await self.worker.wait(game_id)
+
+    # --- the Sets ----------------------------------------------------------------------
+
+    @property
+    def added(self) -> dict[str, AddedSet]:
+        """Return the added Sets as last loaded, by key."""
+        return self.catalogue.added
+
+    def playable(self) -> list[PlayedSet]:
+        """Return the Sets the Arbitre can play (:meth:`Catalogue.playable`)."""
+        return self.catalogue.playable()
+
+    def lookup(self, name: str | None) -> PlayedSet | None:
+        """Return the Set called ``name`` (:meth:`Catalogue.lookup`)."""
+        return self.catalogue.lookup(name)
+
+    async def find_set(self, name: str | None) -> PlayedSet | None:
+        """Return the Set called ``name``, reading the added ones again if needed."""
+        return await self.catalogue.find(name)
+
+    async def load_added(self) -> None:
+        """Read the added Sets from the store."""
+        await self.catalogue.load_added()
+
+    async def add_set(
+        self,
+        name: str,
+        interface_url: str,
+        referee_url: str,
+        *,
+        start_tray: str = "Init",
+        simultaneous: bool = False,
+    ) -> AddedSet:
+        """Add a Set (chapter VI, :meth:`Catalogue.add`); raise :class:`GameError`."""
+        return await self.catalogue.add(
+            name, interface_url, referee_url, start_tray=start_tray, simultaneous=simultaneous
+        )
+
+    # --- making a game ------------------------------------------------------------------
+
+    def check(
+        self, set_name: str, seats: Sequence[SeatSpec], options: Options
+    ) -> tuple[PlayedSet, ArbitreRules, list[SeatSpec]]:
+        """Return the Set, its rules and the seats made whole (each by its kind); raise
+        :class:`GameError` for an unknown Set, options it cannot take, a number of seats
+        it is not played by, an unknown kind, or a seat its kind refuses."""
+        interface = self.lookup(set_name)
+        if interface is None:
+            raise GameError(f"unknown Set {set_name!r}")
+        rules = self.check_options(interface, options)
+        count = seat_count(rules)
+        if len(seats) != count:
+            raise GameError(f"{interface.name} is played by {count} seats, not {len(seats)}")
+        made: list[SeatSpec] = []
+        for number, seat in enumerate(seats, 1):
+            kind = self.kinds.get(seat.kind)
+            if kind is None:
+                raise GameError(f"seat {number} is one of {', '.join(KINDS)}, not {seat.kind!r}")
+            name = " ".join(seat.name.split())[:60]
+            made.append(kind.check(SeatSpec(seat.kind, seat.engine, name), interface, number))
+        return interface, rules, made
+
+    def check_options(self, interface: PlayedSet, options: Options) -> ArbitreRules:
+        """Return the Set's rules when the match options suit it (:func:`check_options`)."""
+        return check_options(interface.name, interface.arbitre, options)
+
+    @staticmethod
+    def first_turn(
+        interface: PlayedSet, rules: ArbitreRules, level: int, start_tray: str | None
+    ) -> Turn:
+        """Return the Turn a game starts from: the Set's start, or the position
+        ``start_tray`` describes (seed 000 II, decision 15) for a Set whose Tray holds the
+        whole position; raise :class:`GameError` for another Set or a Tray that is not a
+        reachable position."""
+        if start_tray is None or not start_tray.strip():
+            return rules.start(level)
+        if not getattr(rules, "tray_starts", False):
+            raise GameError(
+                f"{interface.name} cannot start from a position: its Tray does not hold "
+                "the whole game"
+            )
+        try:
+            start: Any = rules.start
+            turn: Turn = start(level, start_tray.strip())
+        except IllegalMove as illegal:
+            raise GameError(
+                f"the start Tray is not a position of {interface.name}: {illegal}"
+            ) from None
+        return turn
+
+    async def create(
+        self,
+        set_name: str,
+        seats: Sequence[SeatSpec],
+        options: Options | None = None,
+        *,
+        start: bool = True,
+        registrations: Sequence[str] = (),
+        tournament: TournamentPlace | None = None,
+        start_tray: str | None = None,
+    ) -> str:
+        """Check, store and start a game; return its public id. Raises :class:`GameError`,
+        and then stores nothing (:class:`~tournoyons_gui.arbitre.store.Conflict` when a
+        tournament's pairing was made meanwhile).
+
+        ``start=False`` leaves the game to the first worker whose scan finds it (a
+        tournament's games are spread over the workers so). ``registrations``: each seat's
+        registered engine id, or ``""`` (sent to the opponent as ``Opponent`` when the game
+        is a competition match, i.e. belongs to ``tournament``). ``start_tray``: the
+        position the game starts from (:meth:`first_turn`).
+        """
+        options = options or Options()
+        await self.catalogue.find(set_name)
+        interface, rules, made = self.check(set_name, seats, options)
+        turn = turn_json(self.first_turn(interface, rules, options.level, start_tray))
+        game_id = new_id(12)
+        place = tournament or (None, None, None, None, None)
+        game = Game(
+            id=game_id,
+            set_name=interface.name,
+            status="playing",
+            options=options.to_json(),
+            turn=turn,
+            first=turn,
+            moves=0,
+            winner=None,
+            result="",
+            reason="",
+            created_at=self.store.now(),
+            lease_owner=self.worker.name if start else None,
+            lease_until=self.store.now() + dt.timedelta(seconds=self.lease_seconds)
+            if start
+            else None,
+            tournament_id=place[0],
+            round=place[1],
+            pairing=place[2],
+            entrant1=place[3],
+            entrant2=place[4],
+        )
+        await self.store.create_game(
+            game,
+            [
+                Seat(
+                    game_id=game_id,
+                    index=index,
+                    kind=seat.kind,
+                    name=seat.name,
+                    url=seat.engine,
+                    key=new_id(10),
+                    token=new_id(26),
+                    registration=registrations[index] if index < len(registrations) else "",
+                )
+                for index, seat in enumerate(made)
+            ],
+        )
+        if start:
+            self.worker.start(game_id)
+        return game_id
+
+    async def recover(self) -> list[str]:
+        """End every game in progress whose Set this server no longer plays as interrupted
+        (Status 9, decision 11); return their ids. The others are taken over by the scan
+        from their last recorded move."""
+        ended = []
+        for game_id in await self.store.playing():
+            if game_id in self.worker.tasks:
+                continue
+            found = await self.store.game(game_id)
+            if found is None:
+                continue
+            game, seats = found
+            interface = await self.find_set(game.set_name)
+            if interface is not None and interface.arbitre is not None:
+                continue
+            if not await self.store.acquire(game_id, self.worker.name, self.lease_seconds):
+                continue
+            why = f"interrupted: this server no longer plays {game.set_name}"
+            await self.master.finish(
+                game, seats, None, turn_from(game.turn), None, why, status="interrupted"
+            )
+            ended.append(game_id)
+        return ended
+
+    # --- reading ------------------------------------------------------------------------
+
+    def hides(self, game: Game, interface: PlayedSet) -> bool:
+        """Whether the game, in play, withholds information from spectators."""
+        return self.records.hides(game, interface)
+
+    async def record(self, game_id: str) -> dict[str, Any] | None:
+        """Return a game's whole record as a JSON document, or ``None``."""
+        return await self.records.export(game_id)
+
+    async def position(
+        self, game_id: str, move: int | None
+    ) -> tuple[Game, list[Seat], Turn, int] | None:
+        """Return a game, its seats, the Turn after ``move`` and that move's number."""
+        return await self.records.position(game_id, move)

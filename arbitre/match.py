@@ -1,0 +1,98 @@
+"""What a match is asked as: its seats (:class:`SeatSpec`), its options (:class:`Options`)
+and the checks that refuse a match that cannot be played (:class:`GameError`).
+
+Limits (engine protocol section 2.1 and decision 11): ``TimeOut`` 4 to 54 seconds, a rule
+``Level`` the Set has, ``Wait`` 0 to 600 tenths of a second, a person's time limit 1 s to a
+day, a botsarena bot's 1 to 60 s (seed 003's own limit, 10 s, by default).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from tournoyons_gui.interfaces.plugin import ArbitreRules
+
+__all__ = [
+    "DEFAULT_BOT_TIMEOUT",
+    "DEFAULT_TIMEOUT",
+    "MAX_TIMEOUT",
+    "MIN_TIMEOUT",
+    "GameError",
+    "Options",
+    "SeatSpec",
+    "check_options",
+]
+
+MIN_TIMEOUT, MAX_TIMEOUT, DEFAULT_TIMEOUT = 4, 54, 20
+#: botsarena's own limit for a bot's answer, our default (engine protocol section 4).
+DEFAULT_BOT_TIMEOUT = 10
+
+
+class GameError(ValueError):
+    """A game that cannot be made as asked (unknown Set, bad seat, option out of range)."""
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """A seat as asked for: its ``kind`` (a seat kind's name: ``person``, ``builtin``,
+    ``engine``, ``botsarena`` ..., :mod:`~tournoyons_gui.arbitre.seats`), ``engine`` what
+    the kind reads (a built-in engine's name, an engine's or a bot's URL, ``""`` for a
+    person) and the ``name`` shown."""
+
+    kind: str
+    engine: str = ""
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class Options:
+    """A match's options: ``timeout`` seconds 4-54 (decision 11), rule ``level``, ``wait``
+    in tenths of a second for the pages, ``init_as_board`` (decision 14), and
+    ``person_timeout`` seconds for a person's move (``None``: no limit, section 3.1),
+    ``bot_timeout`` seconds for a botsarena bot's answer (1-60, default 10)."""
+
+    timeout: int = DEFAULT_TIMEOUT
+    level: int = 1
+    wait: int = 0
+    init_as_board: bool = False
+    person_timeout: int | None = None
+    bot_timeout: int = DEFAULT_BOT_TIMEOUT
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the options as stored: ``{"timeout": 10, "level": 1, ...}``, every field."""
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Options:
+        """Return the options stored as ``data``."""
+        return cls(
+            int(data.get("timeout", DEFAULT_TIMEOUT)),
+            int(data.get("level", 1)),
+            int(data.get("wait", 0)),
+            bool(data.get("init_as_board", False)),
+            data.get("person_timeout"),
+            int(data.get("bot_timeout", DEFAULT_BOT_TIMEOUT)),
+        )
+
+
+def check_options(name: str, rules: ArbitreRules | None, options: Options) -> ArbitreRules:
+    """Return the rules of the Set called ``name`` when the match ``options`` suit them;
+    raise :class:`GameError` (no rules the Arbitre plays, TimeOut 4-54 s, a Level the Set
+    has, Wait 0-600, the persons' and bots' limits)."""
+    if rules is None:
+        raise GameError(f"{name} has no rules the Arbitre can play")
+    if not MIN_TIMEOUT <= options.timeout <= MAX_TIMEOUT:
+        raise GameError(f"TimeOut is {MIN_TIMEOUT} to {MAX_TIMEOUT} seconds")
+    if options.level not in rules.levels:
+        raise GameError(
+            f"{name} has no Level {options.level} (levels: {', '.join(map(str, rules.levels))})"
+        )
+    if not 0 <= options.wait <= 600:
+        raise GameError("Wait is 0 to 600 tenths of a second")
+    if options.person_timeout is not None and not 1 <= options.person_timeout <= 86400:
+        raise GameError("a person's time limit is 1 to 86400 seconds")
+    if not 1 <= options.bot_timeout <= 60:
+        raise GameError("a botsarena bot's time limit is 1 to 60 seconds")
+    return rules

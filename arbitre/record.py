@@ -1,0 +1,166 @@
+"""A game's record as people and programs read it: the export (``/games/<id>.json``, the
+API), the position after any move (a replay's step, a deep link ``?move=N``), the result
+in words, and what is withheld while the game is in play.
+
+Hidden information (a fleet, a code, hole cards: decision 23) is withheld from the record
+and the pages until the end: the moves' values, trays and the engines' exchanges read
+``?``. The seats' secret ``Game`` ids are never shown (decision 8): ``<seat N>`` instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tournoyons_gui.arbitre.catalogue import Catalogue, PlayedSet
+from tournoyons_gui.arbitre.seats import exported
+from tournoyons_gui.arbitre.store import Game, Move, Seat, Store
+from tournoyons_gui.arbitre.turns import turn_from
+from tournoyons_gui.interfaces.plugin import Turn
+
+__all__ = ["HIDDEN", "Records", "redact", "result_text"]
+
+#: What the record and the pages show for a value while the game hides information.
+HIDDEN = "?"
+
+
+def redact(text: str, seats: Sequence[Seat]) -> str:
+    """Return ``text`` with every seat's secret ``Game`` id replaced by ``<seat N>``: the
+    ids are never shown (decision 8), or anyone could forge a pending callback."""
+    for seat in seats:
+        if seat.key in text:
+            text = text.replace(seat.key, f"<seat {seat.index + 1}>")
+    return text
+
+
+def result_text(game: Game, seats: Sequence[Seat]) -> str:
+    """Return how the game ended in words: ``""`` in play, ``interrupted``, ``draw``,
+    ``<name> wins``, the ranking of a game of more seats (``1. Ann, Bob  3. Cy``), or
+    ``ended in error``."""
+    if game.status == "playing":
+        return ""
+    if game.status == "interrupted":
+        return "interrupted"
+    if game.result == "draw":
+        return "draw"
+    if game.result == "ranked":
+        ranked = sorted((s for s in seats if s.rank is not None), key=lambda s: (s.rank, s.index))
+        places: dict[int, list[str]] = {}
+        for seat in ranked:
+            places.setdefault(seat.rank or 0, []).append(seat.name)
+        return "  ".join(f"{rank}. {', '.join(names)}" for rank, names in places.items())
+    if game.winner is not None and 0 <= game.winner < len(seats):
+        return f"{seats[game.winner].name} wins"
+    return "ended in error"
+
+
+class Records:
+    """Reads games from the ``store``, their Sets from the ``catalogue``."""
+
+    def __init__(self, store: Store, catalogue: Catalogue) -> None:
+        self.store = store
+        self.catalogue = catalogue
+
+    @staticmethod
+    def hides(game: Game, interface: PlayedSet) -> bool:
+        """Whether the game, in play, holds information a spectator may not see (a fleet, a
+        code, hole cards: decision 23), i.e. its spectators' page differs from the revealed
+        one."""
+        rules = interface.arbitre
+        if game.status != "playing" or rules is None:
+            return False
+        turn = turn_from(game.turn)
+        return dict(rules.page(turn, None, asking=False)) != dict(
+            rules.page(turn, None, asking=False, reveal=True)
+        )
+
+    async def export(self, game_id: str) -> dict[str, Any] | None:
+        """Return a game's whole record as a JSON document (the export), or ``None``."""
+        found = await self.store.game(game_id)
+        if found is None:
+            return None
+        game, seats = found
+        moves = await self.store.moves(game_id)
+        exchanges = await self.store.exchanges(game_id)
+        interface = await self.catalogue.find(game.set_name)
+        rules = interface.arbitre if interface is not None else None
+        hidden = interface is not None and self.hides(game, interface)
+
+        def tray(move: Move) -> str:
+            if hidden:
+                return HIDDEN
+            if game.status == "playing" or rules is None:
+                return move.tray
+            return str(
+                rules.page(turn_from(move.turn), None, asking=False, reveal=True).get("Tray", "")
+            )
+
+        def shown(text: str) -> str:
+            return HIDDEN if hidden else redact(text, seats)
+
+        return {
+            "id": game.id,
+            "set": game.set_name,
+            "status": game.status,
+            "result": game.result,
+            "winner": game.winner,
+            "reason": game.reason,
+            "options": game.options,
+            "created_at": game.created_at.isoformat(),
+            "ended_at": game.ended_at.isoformat() if game.ended_at else None,
+            "seats": [
+                {
+                    "index": s.index,
+                    "kind": s.kind,
+                    "name": s.name,
+                    **exported(s),
+                    "status": s.final_status,
+                    "rank": s.rank,
+                    "error": s.error,
+                }
+                for s in seats
+            ],
+            "hidden": hidden,
+            "moves": [
+                {
+                    "number": m.number,
+                    "seat": m.seat,
+                    "value": HIDDEN if hidden else m.value,
+                    "tray": tray(m),
+                    "ms": m.ms,
+                    "query": shown(m.query),
+                    "error": m.error,
+                    "at": m.at.isoformat(),
+                }
+                for m in moves
+            ],
+            "exchanges": [
+                {
+                    "seat": e.seat,
+                    "kind": e.kind,
+                    "move": e.move_id,
+                    "detail": shown(e.detail),
+                    "at": e.at.isoformat(),
+                }
+                for e in exchanges
+            ],
+        }
+
+    async def position(
+        self, game_id: str, move: int | None
+    ) -> tuple[Game, list[Seat], Turn, int] | None:
+        """Return a game, its seats, the Turn after ``move`` (``None``: the current one; 0
+        the start) and that move's number; ``None`` for no such game or move."""
+        found = await self.store.game(game_id)
+        if found is None:
+            return None
+        game, seats = found
+        if move is None or move >= game.moves:
+            return game, seats, turn_from(game.turn), game.moves
+        move = max(0, move)
+        if move == 0:
+            return game, seats, turn_from(game.first), 0
+        row = await self.store.move(game_id, move)
+        if row is None:
+            return None
+        return game, seats, turn_from(row.turn), move

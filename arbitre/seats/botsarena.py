@@ -1,0 +1,72 @@
+"""botsarena's JSON bots as seats (seed 003; engine protocol section 4): a bot at its URL,
+in a Set that says how it speaks to bots (:class:`~tournoyons_gui.interfaces.plugin.Botsarena`,
+ConnectFour). The bot is greeted with ``init`` when the seat has no move recorded yet
+(told by the records, so that a game taken over or resumed does not greet it again), then
+asked ``play-turn`` within the match's bot limit (10 s by default). A bot has no final
+call (seed 003).
+"""
+
+from __future__ import annotations
+
+import urllib.parse
+
+from tournoyons_gui.arbitre.answer import Answer
+from tournoyons_gui.arbitre.botsarena import BotCaller
+from tournoyons_gui.arbitre.catalogue import PlayedSet
+from tournoyons_gui.arbitre.match import Options, SeatSpec
+from tournoyons_gui.arbitre.seats.base import Position, SeatKind, Services
+from tournoyons_gui.arbitre.store import Seat
+from tournoyons_gui.arbitre.urls import check_engine_url
+
+__all__ = ["BotsarenaSeat"]
+
+
+class BotsarenaSeat(SeatKind):
+    """A botsarena bot at its URL (``SeatSpec.engine``)."""
+
+    name = "botsarena"
+    label = "bot"
+
+    @classmethod
+    def exported(cls, seat: Seat) -> dict[str, str]:
+        """Return the bot's URL for the record."""
+        return {"url": seat.url, "builtin": ""}
+
+    def __init__(self, services: Services) -> None:
+        super().__init__(services)
+        self.bots = BotCaller(services.client)
+
+    def check(self, spec: SeatSpec, interface: PlayedSet, number: int) -> SeatSpec:
+        """Return the seat with its URL checked and named after its host; refuse a Set
+        that has no botsarena bots."""
+        if interface.botsarena is None:
+            raise self.refuse(number, f"{interface.name} has no botsarena bots")
+        try:
+            url = check_engine_url(spec.engine, self.services.engine_hosts)
+        except ValueError as refused:
+            raise self.refuse(number, str(refused)) from None
+        return SeatSpec(self.name, url, spec.name or urllib.parse.urlsplit(url).hostname or url)
+
+    def time_limit(self, options: Options) -> float | None:
+        """Return the match's limit for a bot's answer (``bot_timeout``)."""
+        return float(options.bot_timeout)
+
+    async def ask(self, position: Position, deadline: float | None) -> Answer:
+        """Post ``init`` (first move of the seat) then ``play-turn``; read ``play``."""
+        bots = position.interface.botsarena
+        if bots is None:
+            return Answer.failure("illegal", f"{position.interface.name} has no botsarena bots")
+        timeout = self.seconds_left(deadline, position.options)
+        request = position.rules.request(
+            position.turn.state, position.player, init_as_board=position.options.init_as_board
+        )
+        seat = position.seat
+        return await self.bots.ask(
+            seat.url,
+            bots,
+            request.params,
+            seat.key,
+            position.player,
+            timeout,
+            init=not await self.services.store.has_moved(position.game.id, seat.index),
+        )

@@ -1,0 +1,158 @@
+"""Tournoyons engines as seats (engine protocol sections 1-3): an engine reached at its
+URL, and our built-in engines, which speak the same protocol over HTTP at
+``/engines/<set>/<name>``.
+
+Each ask sends the request with the parameters in the protocol's order (section 2.1),
+``Referee`` last, and waits for the callback within ``TimeOut``; a game taken over by
+another worker applies an answer recorded before it took the game, and asks nothing. At
+the end each engine gets its final call with its ``Status`` (decision 10).
+"""
+
+from __future__ import annotations
+
+import logging
+import urllib.parse
+from collections.abc import Mapping
+
+from tournoyons_gui.arbitre.answer import Answer
+from tournoyons_gui.arbitre.catalogue import PlayedSet
+from tournoyons_gui.arbitre.match import SeatSpec
+from tournoyons_gui.arbitre.seats.base import Position, SeatKind
+from tournoyons_gui.arbitre.store import Seat
+from tournoyons_gui.arbitre.urls import check_engine_url, engine_url
+from tournoyons_gui.interfaces.plugin import seat_count
+
+__all__ = ["BuiltinSeat", "EngineSeat", "call_params"]
+
+log = logging.getLogger(__name__)
+
+
+def call_params(
+    position: Position,
+    game_params: Mapping[str, str],
+    *,
+    move_id: str | None,
+    referee: str,
+    status: int = 0,
+) -> dict[str, str]:
+    """Return a call's parameters in the order of section 2.1: ``Set``, ``Game``,
+    ``MoveId``, ``Turn``, ``Status``, ``TimeOut``, ``Level`` (Sets of several levels),
+    ``Opponent`` (its opponent's registration in a competition match, decision 27),
+    ``Seat`` and ``Players`` (games of more than two seats, tarot.md T-decision 4), the
+    Set's own parameters, ``Referee`` last (in-progress calls: ``move_id`` given)."""
+    rules, seat, options = position.rules, position.seat, position.options
+    params = {"Set": rules.engine_set, "Game": seat.key}
+    if move_id is not None:
+        params["MoveId"] = move_id
+    if "Turn" in game_params:
+        params["Turn"] = game_params["Turn"]
+    params["Status"] = str(status)
+    params["TimeOut"] = str(options.timeout)
+    if len(rules.levels) > 1:
+        params["Level"] = str(options.level)
+    others = [s for s in position.seats if s.index != seat.index]
+    if position.game.tournament_id is not None and len(others) == 1 and others[0].registration:
+        params["Opponent"] = others[0].registration
+    seats = seat_count(rules)
+    if seats > 2:
+        params["Seat"] = str(seat.index + 1)
+        params["Players"] = str(seats)
+    params.update({k: v for k, v in game_params.items() if k != "Turn"})
+    if move_id is not None:
+        params["Referee"] = referee
+    return params
+
+
+class EngineSeat(SeatKind):
+    """A Tournoyons engine at its URL (``SeatSpec.engine``, an http(s) URL)."""
+
+    name = "engine"
+    label = "engine"
+
+    @classmethod
+    def exported(cls, seat: Seat) -> dict[str, str]:
+        """Return the engine's URL for the record."""
+        return {"url": seat.url, "builtin": ""}
+
+    def check(self, spec: SeatSpec, interface: PlayedSet, number: int) -> SeatSpec:
+        """Return the seat with its URL checked (decision 13) and named after its host."""
+        try:
+            url = check_engine_url(spec.engine, self.services.engine_hosts)
+        except ValueError as refused:
+            raise self.refuse(number, str(refused)) from None
+        return SeatSpec(self.name, url, spec.name or urllib.parse.urlsplit(url).hostname or url)
+
+    def url(self, position: Position) -> str:
+        """Return the URL the seat's requests go to."""
+        return position.seat.url
+
+    async def ask(self, position: Position, deadline: float | None) -> Answer:
+        """Send the engine request for ``position`` and wait for its callback."""
+        timeout = self.seconds_left(deadline, position.options)
+        rules, seat, game = position.rules, position.seat, position.game
+        request = rules.request(
+            position.turn.state, position.player, init_as_board=position.options.init_as_board
+        )
+        move_id = str(request.move_id)
+        services = self.services
+        received = await services.asks.open(
+            seat.key, move_id, game.id, seat.index, timeout, stored=services.shared
+        )
+        if received is not None:
+            # Answered before this worker took the game over: apply it, ask nothing.
+            return Answer(
+                received.value,
+                query=received.query,
+                log=[("callback", received.query, received.received)],
+            )
+        params = call_params(
+            position, request.params, move_id=move_id, referee=services.referee_url
+        )
+        return await services.caller.ask(
+            engine_url(self.url(position), params),
+            seat.key,
+            move_id,
+            game.id,
+            seat.index,
+            timeout,
+        )
+
+    def final_call(self, position: Position, status: int) -> str | None:
+        """Return the final call's URL: ``Status``, the final ``Turn``, ``Tray``, gains and
+        the opponent's last move, without ``MoveId`` and ``Referee`` (decision 10)."""
+        try:
+            game_params = position.rules.final(position.turn.state, position.player)
+        except Exception:  # a corrupt state must not stop the other final calls
+            log.exception("final call of game %s", position.game.id)
+            game_params = {}
+        params = call_params(position, game_params, move_id=None, referee="", status=status)
+        return engine_url(self.url(position), params)
+
+
+class BuiltinSeat(EngineSeat):
+    """One of our built-in engines (``SeatSpec.engine`` its name, the Set's first by
+    default), called over HTTP like any engine."""
+
+    name = "builtin"
+    label = "builtin"
+
+    @classmethod
+    def exported(cls, seat: Seat) -> dict[str, str]:
+        """Return the built-in engine's name for the record."""
+        return {"url": "", "builtin": seat.url}
+
+    def check(self, spec: SeatSpec, interface: PlayedSet, number: int) -> SeatSpec:
+        """Return the seat with the built-in engine's name checked (the Set's first by
+        default), named after it."""
+        engine = spec.engine or next(iter(interface.engines), "")
+        if engine not in interface.engines:
+            raise self.refuse(
+                number,
+                f"{interface.name} has no built-in engine {engine!r} "
+                f"({', '.join(interface.engines) or 'none'})",
+            )
+        return SeatSpec(self.name, engine, spec.name or engine)
+
+    def url(self, position: Position) -> str:
+        """Return the built-in engine's URL on this server."""
+        return self.services.builtin_url(position.interface, position.seat.url)

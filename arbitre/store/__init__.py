@@ -1,0 +1,66 @@
+"""The records: games, seats, moves and the exchange log, registered engines and
+tournaments, in SQLite or PostgreSQL. The only code of the Arbitre with SQL.
+
+A game's whole state lives here, written before anything is published (save, then
+publish): the current :class:`~tournoyons_gui.interfaces.plugin.Turn` after every move,
+each move as a row with a unique ``(game, number)`` so that a move cannot be recorded
+twice, and every request, callback, redirect and final call (engine protocol decision 28).
+The rest of the Arbitre, its pages and its API get plain records (:mod:`.records`).
+
+- :mod:`.base`: opening, the schema's creation and upgrades, sessions, the clock;
+- :mod:`.schema`: the tables and their migrations;
+- :mod:`.games`: games, moves, the exchange log, asks, leases, added Sets;
+- :mod:`.tournaments`: registered engines and tournaments.
+"""
+
+from __future__ import annotations
+
+from tournoyons_gui.arbitre.store.base import DEFAULT_DATABASE, aware, database_url, new_id, now
+from tournoyons_gui.arbitre.store.games import PENDING_KEPT, Conflict, LeaseLost
+from tournoyons_gui.arbitre.store.records import (
+    AddedSetRecord,
+    Engine,
+    Entrant,
+    Exchange,
+    Game,
+    GamePage,
+    LogEntry,
+    Move,
+    NewMove,
+    Received,
+    Seat,
+    SeatEnd,
+    Tournament,
+)
+from tournoyons_gui.arbitre.store.schema import SCHEMA_VERSION
+from tournoyons_gui.arbitre.store.tournaments import TournamentStore
+
+__all__ = [
+    "DEFAULT_DATABASE",
+    "PENDING_KEPT",
+    "SCHEMA_VERSION",
+    "AddedSetRecord",
+    "Conflict",
+    "Engine",
+    "Entrant",
+    "Exchange",
+    "Game",
+    "GamePage",
+    "LeaseLost",
+    "LogEntry",
+    "Move",
+    "NewMove",
+    "Received",
+    "Seat",
+    "SeatEnd",
+    "Store",
+    "Tournament",
+    "aware",
+    "database_url",
+    "new_id",
+    "now",
+]
+
+
+class Store(TournamentStore):
+    """The database and every query the Arbitre makes (:meth:`open` it, then use it)."""

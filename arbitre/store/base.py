@@ -1,0 +1,196 @@
+"""The database under the store: opening, the schema's creation and upgrades, sessions,
+and the database's clock.
+
+SQLAlchemy 2 (async: aiosqlite, asyncpg): a SQLite file by default, in WAL mode with
+``synchronous=NORMAL`` (durable against a crash of this process; readers never wait for
+the writer), or PostgreSQL by URL, which several workers share.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import secrets
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, Self
+
+from sqlalchemy import event, insert, select, update
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+from tournoyons_gui.arbitre.store.schema import MIGRATIONS, SCHEMA_VERSION, Base, MetaRow
+
+__all__ = ["DEFAULT_DATABASE", "Database", "aware", "database_url", "new_id", "now"]
+
+_SCHEMA_LOCK = 0x70756E6F79
+DEFAULT_DATABASE = "arbitre.sqlite3"
+_BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+
+
+def new_id(length: int = 10) -> str:
+    """Return ``length`` base32 characters from a cryptographic generator (decision 8)."""
+    return "".join(secrets.choice(_BASE32) for _ in range(length))
+
+
+def now() -> dt.datetime:
+    """Return the current UTC time."""
+    return dt.datetime.now(dt.UTC)
+
+
+def aware(moment: dt.datetime) -> dt.datetime:
+    """Return ``moment`` with its time zone: SQLite gives back UTC times without one."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
+
+
+def database_url(value: str | None) -> str:
+    """Return the SQLAlchemy async URL for ``--database``.
+
+    ``None`` or a plain path: a SQLite file (default ``tournoyons_gui.arbitre.sqlite3`` in the
+    current
+    folder); ``sqlite:///path``; ``postgresql://user@host/db`` (asyncpg). Raises
+    ``ValueError`` for any other scheme.
+    """
+    if not value:
+        value = DEFAULT_DATABASE
+    if "://" not in value:
+        return "sqlite+aiosqlite:///" + str(Path(value).expanduser().resolve())
+    scheme, rest = value.split("://", 1)
+    if scheme in ("sqlite", "sqlite+aiosqlite"):
+        return "sqlite+aiosqlite://" + rest
+    if scheme in ("postgresql", "postgres", "postgresql+asyncpg"):
+        return "postgresql+asyncpg://" + rest
+    raise ValueError(f"unknown database {scheme!r}: give a file, sqlite:/// or postgresql://")
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+class Database:
+    """The database: sessions, schema creation and upgrades, the database's clock."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.sessions = async_sessionmaker(engine, expire_on_commit=False)
+        # SQLite has one writer at a time: this process's writers queue here rather than
+        # meet "database is locked"; other processes wait on SQLite's busy timeout.
+        self._writer = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+        #: The database's clock less this host's (:meth:`sync_clock`); zero on SQLite.
+        self.clock_offset = dt.timedelta(0)
+        # The database's time at the last sync and this process's monotonic clock then.
+        self._synced: tuple[dt.datetime, float] | None = None
+
+    @classmethod
+    async def open(cls, url: str | None = None) -> Self:
+        """Open (and create or upgrade) the database at ``url`` (see :func:`database_url`).
+
+        A SQLite file is used in WAL mode (readers never wait for the writer) with a 30 s
+        busy timeout.
+        """
+        full = database_url(url)
+        if full.startswith("sqlite"):
+            engine = create_async_engine(full, connect_args={"timeout": 30})
+            event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        else:
+            engine = create_async_engine(full, pool_pre_ping=True)
+        store = cls(engine)
+        try:
+            await store._migrate()
+            await store.sync_clock()
+        except BaseException:
+            await engine.dispose()
+            raise
+        return store
+
+    async def close(self) -> None:
+        """Close every connection."""
+        await self.engine.dispose()
+
+    @property
+    def shared(self) -> bool:
+        """Whether several workers may share the database (PostgreSQL)."""
+        return self.engine.dialect.name == "postgresql"
+
+    @property
+    def dsn(self) -> str:
+        """Return the database's URL for a plain driver (``postgresql://...``, password
+        included: the bus's own connection)."""
+        return self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+    def now(self) -> dt.datetime:
+        """Return the current UTC time by the database's clock: leases, the deadlines of
+        asks and the records are measured with it, so that workers on hosts whose clocks
+        differ agree on when a lease or a deadline passes. On PostgreSQL it runs from the
+        last :meth:`sync_clock` on this process's monotonic clock (a step of the host's
+        clock changes nothing); SQLite is a file on this host, whose clock it is."""
+        if self._synced is None:
+            return now()
+        at, monotonic = self._synced
+        return at + dt.timedelta(seconds=time.monotonic() - monotonic)
+
+    def from_host(self, at: dt.datetime) -> dt.datetime:
+        """Return a time stamped by this host's clock (an exchange's log entry) as the
+        database's clock tells it (as of the last :meth:`sync_clock`)."""
+        return at + self.clock_offset
+
+    async def sync_clock(self) -> dt.timedelta:
+        """Read the database's clock and keep it, and its difference with this host's
+        clock (in :attr:`clock_offset`): PostgreSQL's ``clock_timestamp()``, taken as of the
+        middle of the round trip, so within half of it (a millisecond on a LAN). SQLite is a
+        file on this host: its clock is this host's. Done at :meth:`open` and every minute
+        by a worker (:class:`~tournoyons_gui.arbitre.game.Arbitre`)."""
+        if self.engine.dialect.name != "postgresql":
+            return self.clock_offset
+        async with self.engine.connect() as conn:
+            before, started = now(), time.monotonic()
+            theirs = aware((await conn.exec_driver_sql("SELECT clock_timestamp()")).scalar_one())
+            after, ended = now(), time.monotonic()
+        self._synced = (theirs, (started + ended) / 2)
+        self.clock_offset = theirs - (before + (after - before) / 2)
+        return self.clock_offset
+
+    async def _migrate(self) -> None:
+        async with self.engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                # Workers starting together create and upgrade the schema one at a time.
+                await conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_SCHEMA_LOCK})")
+            await conn.run_sync(Base.metadata.create_all)
+            row = await conn.execute(select(MetaRow.value).where(MetaRow.key == "schema"))
+            found = row.scalar_one_or_none()
+            version = int(found) if found is not None else None
+            if version is None:
+                await conn.execute(insert(MetaRow).values(key="schema", value=str(SCHEMA_VERSION)))
+                return
+            if version > SCHEMA_VERSION:
+                raise RuntimeError(
+                    f"the database has schema {version}, newer than this program's "
+                    f"{SCHEMA_VERSION}: upgrade the program"
+                )
+            while version < SCHEMA_VERSION:
+                for statement in MIGRATIONS[version]:
+                    await conn.exec_driver_sql(statement)
+                version += 1
+                await conn.execute(
+                    update(MetaRow).where(MetaRow.key == "schema").values(value=str(version))
+                )
+
+    @asynccontextmanager
+    async def session(self) -> AsyncIterator[AsyncSession]:
+        """Yield a session inside a transaction, committed at the end (the writers' way)."""
+        if self._writer is None:
+            async with self.sessions() as session, session.begin():
+                yield session
+            return
+        async with self._writer, self.sessions() as session, session.begin():
+            yield session

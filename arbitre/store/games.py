@@ -1,0 +1,454 @@
+"""The store's games: games and their seats, moves and exchange log, the asks awaiting an
+answer (shared by the workers), the leases, and the added Sets.
+
+Save, then publish: a move is appended with its exchanges and the game's new Turn in one
+transaction (``moves`` has a unique ``(game, number)``, so a move cannot be recorded twice)
+before anyone hears of it; a game's end, each seat's Status and the final calls are
+written in one transaction too.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+
+from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy.exc import IntegrityError
+
+from tournoyons_gui.arbitre.store.base import Database
+from tournoyons_gui.arbitre.store.records import (
+    AddedSetRecord,
+    Exchange,
+    Game,
+    GamePage,
+    LogEntry,
+    Move,
+    NewMove,
+    Received,
+    Seat,
+    SeatEnd,
+    record_of,
+)
+from tournoyons_gui.arbitre.store.schema import (
+    AddedSetRow,
+    ExchangeRow,
+    GameRow,
+    MoveRow,
+    PendingRow,
+    SeatRow,
+    TournamentRow,
+)
+
+__all__ = ["PENDING_KEPT", "Conflict", "GameStore", "LeaseLost"]
+
+#: How long an ask is kept after its deadline, so that a late answer is logged against its
+#: game by whichever worker receives it.
+PENDING_KEPT = dt.timedelta(hours=1)
+#: The longest detail kept in the exchange log (a URL, a query, an error).
+DETAIL_CAP = 8192
+
+
+class Conflict(Exception):
+    """A unique name or key is taken (by another worker meanwhile, say)."""
+
+
+class LeaseLost(RuntimeError):
+    """This worker no longer holds the lease of the game it was driving."""
+
+
+class GameStore(Database):
+    """Games, seats, moves, exchanges, asks, leases and added Sets."""
+
+    # --- games -----------------------------------------------------------------------------
+
+    async def create_game(self, game: Game, seats: Sequence[Seat]) -> None:
+        """Store a new game and its seats in one transaction; raise :class:`Conflict` when
+        a unique key is taken (a tournament's pairing made meanwhile by another worker)."""
+        try:
+            async with self.session() as session:
+                session.add(GameRow(**_values(game)))
+                await session.flush()
+                for seat in seats:
+                    values = _values(seat)
+                    values.pop("id", None)
+                    session.add(SeatRow(**values))
+        except IntegrityError as taken:
+            raise Conflict(game.id) from taken
+
+    async def game(self, game_id: str) -> tuple[Game, list[Seat]] | None:
+        """Return a game and its seats in play order, or ``None``."""
+        async with self.sessions() as session:
+            row = await session.get(GameRow, game_id, populate_existing=True)
+            if row is None:
+                return None
+            seats = await session.scalars(
+                select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.index)
+            )
+            return record_of(Game, row), [record_of(Seat, s) for s in seats]
+
+    async def moves(self, game_id: str) -> list[Move]:
+        """Return a game's moves in order."""
+        async with self.sessions() as session:
+            rows = await session.scalars(
+                select(MoveRow).where(MoveRow.game_id == game_id).order_by(MoveRow.number)
+            )
+            return [record_of(Move, row) for row in rows]
+
+    async def move(self, game_id: str, number: int) -> Move | None:
+        """Return move ``number`` (from 1) of a game, or ``None``."""
+        async with self.sessions() as session:
+            row = (
+                await session.scalars(
+                    select(MoveRow).where(MoveRow.game_id == game_id, MoveRow.number == number)
+                )
+            ).one_or_none()
+            return None if row is None else record_of(Move, row)
+
+    async def exchanges(self, game_id: str) -> list[Exchange]:
+        """Return a game's exchange log in order."""
+        async with self.sessions() as session:
+            rows = await session.scalars(
+                select(ExchangeRow).where(ExchangeRow.game_id == game_id).order_by(ExchangeRow.id)
+            )
+            return [record_of(Exchange, row) for row in rows]
+
+    async def seat_by_token(self, token: str) -> Seat | None:
+        """Return the person seat holding ``token``."""
+        async with self.sessions() as session:
+            row = (
+                await session.scalars(select(SeatRow).where(SeatRow.token == token))
+            ).one_or_none()
+            return None if row is None else record_of(Seat, row)
+
+    async def playing(self) -> list[str]:
+        """Return the ids of the games still marked in progress."""
+        async with self.sessions() as session:
+            rows = await session.scalars(select(GameRow.id).where(GameRow.status == "playing"))
+            return list(rows)
+
+    async def has_moved(self, game_id: str, seat: int) -> bool:
+        """Return whether seat ``seat`` (its index) has a move recorded in the game."""
+        async with self.sessions() as session:
+            found = await session.scalar(
+                select(MoveRow.id).where(MoveRow.game_id == game_id, MoveRow.seat == seat).limit(1)
+            )
+            return found is not None
+
+    async def list_games(
+        self, *, set_name: str = "", seat: str = "", page: int = 1, per_page: int = 25
+    ) -> GamePage:
+        """Return a page of games, newest first, filtered by Set and by a seat's name/URL."""
+        async with self.sessions() as session:
+            query = select(GameRow)
+            if set_name:
+                query = query.where(func.lower(GameRow.set_name) == set_name.lower())
+            if seat:
+                pattern = f"%{seat.lower()}%"
+                named = func.lower(SeatRow.name).like(pattern) | func.lower(SeatRow.url).like(
+                    pattern
+                )
+                query = query.where(GameRow.id.in_(select(SeatRow.game_id).where(named)))
+            total = await session.scalar(select(func.count()).select_from(query.subquery()))
+            rows = list(
+                await session.scalars(
+                    query.order_by(GameRow.created_at.desc(), GameRow.id)
+                    .offset((page - 1) * per_page)
+                    .limit(per_page)
+                )
+            )
+            seats: dict[str, list[Seat]] = {row.id: [] for row in rows}
+            if rows:
+                for seat_row in await session.scalars(
+                    select(SeatRow).where(SeatRow.game_id.in_(list(seats))).order_by(SeatRow.index)
+                ):
+                    seats[seat_row.game_id].append(record_of(Seat, seat_row))
+            return GamePage([record_of(Game, r) for r in rows], seats, int(total or 0))
+
+    # --- writing a game's moves, log and end --------------------------------------------
+
+    async def log(
+        self, game_id: str, seat: int, kind: str, move_id: str = "", detail: str = ""
+    ) -> None:
+        """Append one exchange to the log, stamped now (``detail`` capped at 8 KiB)."""
+        async with self.session() as session:
+            session.add(_exchange(game_id, seat, kind, move_id, detail, self.now()))
+
+    async def log_many(self, game_id: str, entries: Sequence[LogEntry]) -> None:
+        """Append exchanges stamped by this host's clock (:meth:`from_host`), in one
+        transaction."""
+        if not entries:
+            return
+        async with self.session() as session:
+            for seat, kind, detail, at in entries:
+                session.add(_exchange(game_id, seat, kind, "", detail, self.from_host(at)))
+
+    async def append_moves(
+        self, game_id: str, owner: str, moves: Sequence[NewMove]
+    ) -> tuple[dict[str, object], int]:
+        """Append ``moves`` (numbered on from the game's last) with their exchanges, and set
+        the game's Turn to the last one's, in one transaction; return (that Turn, the
+        game's move count). Raises :class:`LeaseLost` when ``owner`` no longer holds the
+        game's lease, ``RuntimeError`` when the game changed under its driver."""
+        at = self.now()
+        async with self.session() as session:
+            for move in moves:
+                session.add(
+                    MoveRow(
+                        game_id=game_id,
+                        number=move.number,
+                        seat=move.seat,
+                        value=move.value,
+                        turn=move.turn,
+                        tray=move.tray,
+                        ms=move.ms,
+                        query=move.query[:DETAIL_CAP],
+                        error="",
+                        at=at,
+                    )
+                )
+                for index, kind, detail, stamped in move.exchanges:
+                    session.add(
+                        _exchange(
+                            game_id, index, kind, str(move.number), detail, self.from_host(stamped)
+                        )
+                    )
+            row = await session.get(GameRow, game_id, with_for_update=True)
+            if row is None or row.lease_owner != owner:
+                raise LeaseLost(game_id)
+            if row.status != "playing" or row.moves != moves[0].number - 1:
+                raise RuntimeError(f"game {game_id} changed under its driver")
+            row.turn, row.moves = moves[-1].turn, moves[-1].number
+            return dict(row.turn), row.moves
+
+    async def finish_game(
+        self,
+        game_id: str,
+        owner: str,
+        *,
+        status: str,
+        winner: int | None,
+        result: str,
+        reason: str,
+        ends: Sequence[tuple[Seat, SeatEnd]],
+        finals: Sequence[tuple[int, str]],
+    ) -> bool:
+        """End a game ``owner`` drives: its ``status`` (``over``, ``interrupted``), the
+        ``winner`` seat index, ``result``, ``reason``, each seat's end, and the final calls
+        to be sent (seat index, URL), logged; all in one transaction. Return ``False`` and
+        change nothing when the game is over already or driven by another worker."""
+        async with self.session() as session:
+            row = await session.get(GameRow, game_id, with_for_update=True)
+            if row is None or row.status != "playing" or row.lease_owner != owner:
+                return False
+            row.lease_owner, row.lease_until = None, None
+            row.status, row.winner, row.result = status, winner, result
+            row.reason = reason[:2000]
+            row.ended_at = self.now()
+            for seat, end in ends:
+                stored = await session.get(SeatRow, seat.id)
+                if stored is not None:
+                    stored.final_status, stored.error, stored.rank = end.status, end.error, end.rank
+            at = self.now()
+            for index, url in finals:
+                session.add(_exchange(game_id, index, "final", "", url, at))
+            return True
+
+    # --- asks awaiting an answer, shared by the workers -----------------------------------
+
+    async def expect(
+        self, key: str, move_id: str, game_id: str, seat: int, expires_at: dt.datetime
+    ) -> Received | None:
+        """Record that (``key``, ``move_id``) is asked until ``expires_at``; return it when
+        its value was already received (a game taken over: apply it, ask nothing)."""
+        async with self.session() as session:
+            row = await session.get(PendingRow, (key, move_id), with_for_update=True)
+            if row is not None and row.value is not None:
+                return record_of(Received, row)
+            if row is None:
+                session.add(
+                    PendingRow(
+                        key=key,
+                        move_id=move_id,
+                        game_id=game_id,
+                        seat=seat,
+                        expires_at=expires_at,
+                        value=None,
+                        query="",
+                        redirect=False,
+                    )
+                )
+            else:
+                row.expires_at = expires_at
+            return None
+
+    async def answer(
+        self, key: str, move_id: str, value: str, query: str, *, redirect: bool = False
+    ) -> tuple[str, Received | None]:
+        """Record the answer to (``key``, ``move_id``) if it is the first one and in time.
+
+        Returns ``("taken", ask)``, or ``("duplicate" | "late", ask)`` and changes nothing,
+        or ``("unknown", None)`` when nothing was asked under that name (decision 9)."""
+        at = self.now()
+        async with self.session() as session:
+            done = await session.execute(
+                update(PendingRow)
+                .where(
+                    PendingRow.key == key,
+                    PendingRow.move_id == move_id,
+                    PendingRow.value.is_(None),
+                    PendingRow.expires_at > at,
+                )
+                .values(value=value, query=query[:DETAIL_CAP], redirect=redirect, received_at=at)
+            )
+            row = await session.get(PendingRow, (key, move_id))
+            found = None if row is None else record_of(Received, row)
+            if getattr(done, "rowcount", 0) == 1:
+                return "taken", found
+        if found is None:
+            return "unknown", None
+        return ("duplicate" if found.value is not None else "late"), found
+
+    async def pending(self, key: str, move_id: str) -> Received | None:
+        """Return the ask (``key``, ``move_id``), fresh from the database."""
+        async with self.sessions() as session:
+            row = await session.get(PendingRow, (key, move_id), populate_existing=True)
+            return None if row is None else record_of(Received, row)
+
+    async def asked_move(self, key: str) -> int | None:
+        """Return the move number asked now of the person seat ``key`` (its token)."""
+        async with self.sessions() as session:
+            rows = await session.scalars(
+                select(PendingRow.move_id).where(
+                    PendingRow.key == key,
+                    PendingRow.value.is_(None),
+                    PendingRow.expires_at > self.now(),
+                )
+            )
+            numbers = [int(m) for m in rows if m.isdigit()]
+            return max(numbers) if numbers else None
+
+    async def close_pending(self, game_id: str) -> None:
+        """End a finished game's asks: their deadline is now, so an answer arriving later,
+        at any worker, is refused as late and logged against the game (until
+        :meth:`purge_pending` forgets them)."""
+        async with self.session() as session:
+            await session.execute(
+                update(PendingRow)
+                .where(PendingRow.game_id == game_id, PendingRow.value.is_(None))
+                .values(expires_at=self.now())
+            )
+
+    async def purge_pending(self, after: dt.timedelta = PENDING_KEPT) -> int:
+        """Forget the asks whose deadline passed more than ``after`` ago (answered or not);
+        return how many. A late answer to one of them is then unknown (404, not logged)."""
+        async with self.session() as session:
+            done = await session.execute(
+                delete(PendingRow).where(PendingRow.expires_at < self.now() - after)
+            )
+            return int(getattr(done, "rowcount", 0) or 0)
+
+    # --- leases: one driver per game -------------------------------------------------------
+
+    async def acquire(self, game_id: str, owner: str, seconds: float) -> bool:
+        """Take the lease of a game in play for ``seconds`` when it is free, expired or
+        already ``owner``'s; return whether ``owner`` holds it."""
+        at = self.now()
+        async with self.session() as session:
+            done = await session.execute(
+                update(GameRow)
+                .where(
+                    GameRow.id == game_id,
+                    GameRow.status == "playing",
+                    or_(
+                        GameRow.lease_until.is_(None),
+                        GameRow.lease_until < at,
+                        GameRow.lease_owner == owner,
+                    ),
+                )
+                .values(lease_owner=owner, lease_until=at + dt.timedelta(seconds=seconds))
+            )
+            return getattr(done, "rowcount", 0) == 1
+
+    async def renew(self, owner: str, seconds: float, games: Sequence[str]) -> None:
+        """Extend the leases ``owner`` holds on ``games`` (those it drives now: a game whose
+        driver died is left to expire, and be taken over)."""
+        if not games:
+            return
+        until = self.now() + dt.timedelta(seconds=seconds)
+        async with self.session() as session:
+            await session.execute(
+                update(GameRow)
+                .where(GameRow.lease_owner == owner, GameRow.id.in_(list(games)))
+                .values(lease_until=until)
+            )
+
+    async def release_game(self, game_id: str, owner: str) -> None:
+        """Give up ``owner``'s lease of one game (another worker may take it at once)."""
+        async with self.session() as session:
+            await session.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id, GameRow.lease_owner == owner)
+                .values(lease_owner=None, lease_until=None)
+            )
+
+    async def release(self, owner: str) -> None:
+        """Give up every lease ``owner`` holds (another worker may take them at once)."""
+        async with self.session() as session:
+            for table in (GameRow, TournamentRow):
+                await session.execute(
+                    update(table)
+                    .where(table.lease_owner == owner)
+                    .values(lease_owner=None, lease_until=None)
+                )
+
+    async def orphans(self, limit: int) -> list[str]:
+        """Return up to ``limit`` games in play that no worker drives (no lease, or an
+        expired one), oldest first."""
+        at = self.now()
+        async with self.sessions() as session:
+            rows = await session.scalars(
+                select(GameRow.id)
+                .where(
+                    GameRow.status == "playing",
+                    or_(GameRow.lease_until.is_(None), GameRow.lease_until < at),
+                )
+                .order_by(GameRow.created_at, GameRow.id)
+                .limit(limit)
+            )
+            return list(rows)
+
+    # --- added Sets (chapter VI) -----------------------------------------------------------
+
+    async def added_sets(self) -> list[AddedSetRecord]:
+        """Return the added Sets, by name."""
+        async with self.sessions() as session:
+            rows = await session.scalars(select(AddedSetRow).order_by(AddedSetRow.key))
+            return [record_of(AddedSetRecord, row) for row in rows]
+
+    async def add_set(self, added: AddedSetRecord) -> bool:
+        """Store an added Set; return ``False`` when its name is taken (by another worker
+        meanwhile, say)."""
+        try:
+            async with self.session() as session:
+                session.add(AddedSetRow(**_values(added)))
+        except IntegrityError:
+            return False
+        return True
+
+
+def _values(record: object) -> dict[str, object]:
+    """Return a record's fields by name (slots dataclasses have no ``__dict__``)."""
+    return {name: getattr(record, name) for name in record.__dataclass_fields__}  # type: ignore[attr-defined]
+
+
+def _exchange(
+    game_id: str, seat: int, kind: str, move_id: str, detail: str, at: dt.datetime
+) -> ExchangeRow:
+    return ExchangeRow(
+        game_id=game_id,
+        seat=seat,
+        kind=kind,
+        move_id=move_id,
+        detail=detail[:DETAIL_CAP],
+        at=at,
+    )

@@ -1,0 +1,254 @@
+"""The plain records the store hands out: what the game master, the pages, the JSON API and
+the templates read, never ORM rows (the tables are :mod:`.schema`, the store's own).
+
+Each record has the fields of its table, by the same names, so that a template reads
+``game.status`` or ``seat.name`` whatever holds it. They are mutable: the game master
+keeps a game's record while it drives it (its turn, its move count, a seat's error) and
+the store writes what changed. Times are aware UTC datetimes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field, fields
+from typing import Any, TypeVar
+
+__all__ = [
+    "AddedSetRecord",
+    "Engine",
+    "Entrant",
+    "Exchange",
+    "Game",
+    "GamePage",
+    "LogEntry",
+    "Move",
+    "NewMove",
+    "Received",
+    "Seat",
+    "SeatEnd",
+    "Tournament",
+    "record_of",
+]
+
+R = TypeVar("R")
+
+
+def record_of(cls: type[R], row: Any) -> R:
+    """Return the record ``cls`` holding ``row``'s fields (same names), times made aware."""
+    values = {}
+    for item in fields(cls):  # type: ignore[arg-type]
+        value = getattr(row, item.name)
+        if isinstance(value, dt.datetime) and value.tzinfo is None:
+            value = value.replace(tzinfo=dt.UTC)  # SQLite gives back UTC without a zone
+        values[item.name] = value
+    return cls(**values)
+
+
+@dataclass(slots=True)
+class Game:
+    """A game: ``turn`` the current Turn as stored (``{"state", "params", "over"}``),
+    ``first`` the Turn it started from, ``moves`` the moves recorded, ``status``
+    ``playing``, ``over`` or ``interrupted``; ``winner`` the seat index that won alone (0
+    the first seat) or ``None``; ``result`` ``seat1``..``seatN``, ``draw``, ``ranked``
+    (a ranking of more seats) or ``error``; ``options`` the match options as stored; the
+    lease (``lease_owner``, ``lease_until``); the tournament it belongs to, its round,
+    pairing and entrants in seats 0 and 1."""
+
+    id: str
+    set_name: str
+    status: str
+    options: dict[str, Any]
+    turn: dict[str, Any]
+    first: dict[str, Any]
+    moves: int
+    winner: int | None
+    result: str
+    reason: str
+    created_at: dt.datetime
+    ended_at: dt.datetime | None = None
+    lease_owner: str | None = None
+    lease_until: dt.datetime | None = None
+    tournament_id: str | None = None
+    round: int | None = None
+    pairing: int | None = None
+    entrant1: int | None = None
+    entrant2: int | None = None
+
+
+@dataclass(slots=True)
+class Seat:
+    """A seat of a game in play order (``index`` 0 the first player): its ``kind`` (a seat
+    kind's name, :mod:`~tournoyons_gui.arbitre.seats`), ``name`` shown, ``url`` (what the
+    kind reads: an engine's URL, a built-in engine's name), ``key`` (the secret ``Game``
+    id sent to its engine, decision 8), ``token`` (a person's secret seat token, decision
+    24), ``final_status`` (engine protocol 3.3), ``error`` (why it failed), ``registration``
+    (a registered engine's id, sent as ``Opponent``, decision 27), ``rank`` once over."""
+
+    game_id: str
+    index: int
+    kind: str
+    name: str
+    url: str
+    key: str
+    token: str
+    final_status: int | None = None
+    error: str = ""
+    registration: str = ""
+    rank: int | None = None
+    id: int | None = None
+
+
+@dataclass(slots=True)
+class Move:
+    """A recorded move: ``number`` from 1, the ``seat`` index that played it, its ``value``,
+    the Turn after it (``turn``), the spectators' ``tray`` after it, ``ms`` from the ask to
+    the answer, an engine callback's raw ``query``, ``at`` when recorded."""
+
+    game_id: str
+    number: int
+    seat: int
+    value: str
+    turn: dict[str, Any]
+    tray: str
+    ms: int
+    query: str
+    error: str
+    at: dt.datetime
+
+
+@dataclass(slots=True)
+class Exchange:
+    """One entry of a game's exchange log (decision 28): ``kind`` ``request``,
+    ``callback``, ``duplicate``, ``late``, ``redirect``, ``answer``, ``final``, ``error``
+    ...; ``detail`` the URL, query or error; ``move_id`` the move it belongs to or ``""``."""
+
+    game_id: str
+    seat: int
+    kind: str
+    move_id: str
+    detail: str
+    at: dt.datetime
+    id: int | None = None
+
+
+#: A log entry to save: (seat index, kind, detail, when by this host's clock).
+LogEntry = tuple[int, str, str, dt.datetime]
+
+
+@dataclass(slots=True)
+class NewMove:
+    """A move to append (:meth:`~tournoyons_gui.arbitre.store.Store.append_moves`): its
+    ``number``, ``seat`` index, ``value``, ``turn`` after it (stored form), spectators'
+    ``tray``, ``ms``, callback ``query`` and the exchanges logged with it."""
+
+    number: int
+    seat: int
+    value: str
+    turn: dict[str, Any]
+    tray: str
+    ms: int = 0
+    query: str = ""
+    exchanges: list[LogEntry] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatEnd:
+    """How one seat ended a game: its final ``status`` (the final call's ``Status``), its
+    ``error`` (why it failed, or ``""``) and its ``rank`` (``None``: no ranking)."""
+
+    status: int
+    error: str = ""
+    rank: int | None = None
+
+
+@dataclass(slots=True)
+class Received:
+    """An ask recorded in the store (``pending``): its ``value`` once answered (``None``
+    before), the callback's ``query``, whether it came by ``redirect``, when received, the
+    ``game_id`` and ``seat`` it belongs to, its deadline ``expires_at``."""
+
+    key: str
+    move_id: str
+    game_id: str
+    seat: int
+    expires_at: dt.datetime
+    value: str | None = None
+    query: str = ""
+    redirect: bool = False
+    received_at: dt.datetime | None = None
+
+
+@dataclass(slots=True)
+class AddedSetRecord:
+    """A Set added by a person (chapter VI) as stored: ``key`` its lower-case name, its
+    outside ``interface_url`` and ``referee_url``, the ``start_tray``, ``simultaneous``."""
+
+    key: str
+    name: str
+    interface_url: str
+    referee_url: str
+    start_tray: str
+    simultaneous: bool
+    created_at: dt.datetime
+
+
+@dataclass(slots=True)
+class Engine:
+    """A registered engine: ``id`` permanent and public (what opponents receive as
+    ``Opponent``), ``name``, ``url``, the ``sets`` it plays, ``poker_level2``, ``retired``,
+    ``secret`` its edit token (shown to whoever registered it, and nobody else)."""
+
+    id: str
+    name: str
+    url: str
+    sets: list[Any]
+    poker_level2: bool
+    retired: bool
+    created_at: dt.datetime
+    secret: str = ""
+
+
+@dataclass(slots=True)
+class Tournament:
+    """A tournament: ``format`` ``round-robin`` or ``swiss``, ``games`` per pairing,
+    ``rounds`` (Swiss), ``concurrency`` games at once, the games' ``options``, ``status``
+    ``running`` or ``over``, the Swiss ``byes`` given (``[[round, entrant], ...]``)."""
+
+    id: str
+    name: str
+    set_name: str
+    format: str
+    games: int
+    rounds: int
+    concurrency: int
+    options: dict[str, Any]
+    status: str
+    byes: list[Any]
+    created_at: dt.datetime
+    ended_at: dt.datetime | None = None
+    lease_owner: str | None = None
+    lease_until: dt.datetime | None = None
+
+
+@dataclass(slots=True)
+class Entrant:
+    """A tournament's entrant in seed order (``index``): ``kind`` (a seat kind: ``engine``,
+    ``builtin``, ``botsarena``), ``name``, ``url`` (the engine's URL or the built-in's
+    name), ``registration`` (its registered engine's id, or a built-in's ``B-name``)."""
+
+    kind: str
+    name: str
+    url: str
+    registration: str = ""
+    tournament_id: str = ""
+    index: int = 0
+
+
+@dataclass(frozen=True)
+class GamePage:
+    """One page of the games list, newest first: the ``games``, each game's ``seats`` by
+    game id, and the ``total`` of games matching."""
+
+    games: list[Game]
+    seats: dict[str, list[Seat]]
+    total: int

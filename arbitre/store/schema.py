@@ -1,0 +1,285 @@
+"""The records' tables (SQLAlchemy 2 ORM), their schema version and its upgrades.
+
+Only the store package reads these classes: the rest of the Arbitre gets plain records
+(:mod:`~tournoyons_gui.arbitre.store.records`). The schema carries a version
+(``meta.schema``); :class:`~tournoyons_gui.arbitre.store.Store` creates a new database and
+upgrades an older one step by step (:data:`MIGRATIONS`), never dropping a record.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+__all__ = [
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "AddedSetRow",
+    "Base",
+    "EngineRow",
+    "EntrantRow",
+    "ExchangeRow",
+    "GameRow",
+    "MetaRow",
+    "MoveRow",
+    "PendingRow",
+    "SeatRow",
+    "TournamentRow",
+]
+
+SCHEMA_VERSION = 3
+
+
+class Base(DeclarativeBase):
+    """The tables' base."""
+
+    type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class MetaRow(Base):
+    """``meta``: one row per setting; ``schema`` holds the schema version."""
+
+    __tablename__ = "meta"
+    key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(String(200))
+
+
+class GameRow(Base):
+    """``games``: one game. ``turn`` is the current Turn (``{"state", "params", "over"}``).
+
+    ``first`` is the Turn the game started from (a replay's position 0: a Poker deal is
+    random). ``status``: ``playing``, ``over`` or ``interrupted``; ``winner`` the winning seat
+    index (0 first player) or ``None`` (a draw, or no result); ``options`` the match options
+    (``timeout`` s, ``level``, ``wait`` tenths, ``init_as_board``, ``person_timeout`` s).
+    """
+
+    __tablename__ = "games"
+    # A tournament's pairing is played once, whichever worker schedules it.
+    __table_args__ = (
+        Index("ix_games_tournament_pairing", "tournament_id", "pairing", unique=True),
+    )
+    id: Mapped[str] = mapped_column(String(12), primary_key=True)
+    set_name: Mapped[str] = mapped_column(String(40), index=True)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    turn: Mapped[dict[str, Any]] = mapped_column(JSON)
+    first: Mapped[dict[str, Any]] = mapped_column(JSON)
+    moves: Mapped[int] = mapped_column(Integer, default=0)
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    result: Mapped[str] = mapped_column(String(16), default="")
+    reason: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), index=True)
+    ended_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: The worker driving the game and until when (a lease: one driver at a time).
+    lease_owner: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    lease_until: Mapped[dt.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True, index=True
+    )
+    #: The tournament the game belongs to, its round and its pairing's number.
+    tournament_id: Mapped[str | None] = mapped_column(String(12), nullable=True, index=True)
+    round: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    pairing: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: The tournament's entrants (their indexes) in seat 0 and seat 1.
+    entrant1: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    entrant2: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class SeatRow(Base):
+    """``seats``: a game's seats in play order (index 0 is the first player).
+
+    ``kind``: the seat kind's name (:mod:`~tournoyons_gui.arbitre.seats`: ``engine``,
+    ``builtin``, ``person``, ``botsarena`` ...); ``url`` what the kind reads (an engine's
+    URL, a built-in engine's name). ``key``: the seat's secret ``Game`` id sent to its engine
+    (decision 8); ``token``: a person's secret seat token (decision 24). ``final_status``:
+    the Status of the final call (engine protocol 3.3).
+    """
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("game_id", "index"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    index: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    name: Mapped[str] = mapped_column(String(200))
+    url: Mapped[str] = mapped_column(Text, default="")
+    key: Mapped[str] = mapped_column(String(10), unique=True)
+    token: Mapped[str] = mapped_column(String(32), unique=True)
+    final_status: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: The seat's rank once the game is over (1 the best, shared ranks equal), or ``None``.
+    rank: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    error: Mapped[str] = mapped_column(Text, default="")
+    #: The registered engine's id (``EngineRow.id``) or ``""``; sent to the opponent as
+    #: ``Opponent`` in competition matches (decision 27).
+    registration: Mapped[str] = mapped_column(String(12), default="")
+
+
+class MoveRow(Base):
+    """``moves``: one applied value. ``number`` counts from 1 and is unique in its game.
+
+    ``turn``: the Turn after it (``{"state", "params", "over"}``); ``tray`` the spectators'
+    page Tray after it; ``ms``: from the request (or the page's ask) to the answer;
+    ``query``: an engine callback's raw query string; ``error``: what was wrong.
+    """
+
+    __tablename__ = "moves"
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    value: Mapped[str] = mapped_column(Text)
+    turn: Mapped[dict[str, Any]] = mapped_column(JSON)
+    tray: Mapped[str] = mapped_column(Text, default="")
+    ms: Mapped[int] = mapped_column(Integer, default=0)
+    query: Mapped[str] = mapped_column(Text, default="")
+    error: Mapped[str] = mapped_column(Text, default="")
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ExchangeRow(Base):
+    """``exchanges``: every request, callback, redirect and final call (decision 28).
+
+    ``kind``: ``request``, ``callback``, ``duplicate``, ``late``, ``redirect``, ``answer``
+    (the engine's HTTP answer, status only), ``final``, ``error``; ``detail`` the URL or
+    query (capped), or the error.
+    """
+
+    __tablename__ = "exchanges"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    move_id: Mapped[str] = mapped_column(String(20), default="")
+    detail: Mapped[str] = mapped_column(Text, default="")
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AddedSetRow(Base):
+    """``added_sets``: a Set added by a person (chapter VI): its name (``key``, the
+    lower-case name, is unique), its outside interface URL and referee URL, the Tray it
+    starts from and whether both players move at once."""
+
+    __tablename__ = "added_sets"
+    key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    interface_url: Mapped[str] = mapped_column(Text)
+    referee_url: Mapped[str] = mapped_column(Text)
+    start_tray: Mapped[str] = mapped_column(Text, default="Init")
+    simultaneous: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PendingRow(Base):
+    """``pending``: a value asked and not yet applied, shared by the workers: an engine
+    request (``key`` the seat's ``Game`` id, ``move_id`` its ``MoveId``) or a person's
+    ask (``key`` the seat token, ``move_id`` the move number). Whichever worker receives
+    the answer records it here, the first one only (``value IS NULL``), before
+    ``expires_at``; the driving worker reads it. A worker taking a game over finds a value
+    received but not applied, so no answered move is lost."""
+
+    __tablename__ = "pending"
+    key: Mapped[str] = mapped_column(String(32), primary_key=True)
+    move_id: Mapped[str] = mapped_column(String(20), primary_key=True)
+    game_id: Mapped[str] = mapped_column(String(12), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    expires_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    value: Mapped[str | None] = mapped_column(Text, nullable=True)
+    query: Mapped[str] = mapped_column(Text, default="")
+    redirect: Mapped[bool] = mapped_column(Boolean, default=False)
+    received_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class EngineRow(Base):
+    """``engines``: a registered engine. ``id`` is its permanent opaque id (what opponents
+    receive as ``Opponent``, decision 27); ``sets`` the Sets it plays (canonical names);
+    ``poker_level2`` whether it plays Poker at level 2; ``retired`` engines keep their
+    records but enter no new tournament; ``secret`` its edit token."""
+
+    __tablename__ = "engines"
+    id: Mapped[str] = mapped_column(String(12), primary_key=True)
+    name: Mapped[str] = mapped_column(String(60), unique=True)
+    url: Mapped[str] = mapped_column(Text)
+    sets: Mapped[list[Any]] = mapped_column(JSON)
+    poker_level2: Mapped[bool] = mapped_column(Boolean, default=False)
+    retired: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    #: The edit token given to whoever registered it: needed to change or retire it (the
+    #: id is public: opponents receive it as ``Opponent``).
+    secret: Mapped[str] = mapped_column(String(32), default="")
+
+
+class TournamentRow(Base):
+    """``tournaments``: one tournament. ``format`` ``round-robin`` or ``swiss``; ``games``
+    per pairing (round-robin) and ``rounds`` (Swiss); ``concurrency`` games at once;
+    ``options`` the games' options; ``status`` ``running`` or ``over``; a lease as games
+    have (the worker scheduling its games)."""
+
+    __tablename__ = "tournaments"
+    id: Mapped[str] = mapped_column(String(12), primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    set_name: Mapped[str] = mapped_column(String(40))
+    format: Mapped[str] = mapped_column(String(16))
+    games: Mapped[int] = mapped_column(Integer)
+    rounds: Mapped[int] = mapped_column(Integer)
+    concurrency: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    #: Swiss byes given: ``[[round, entrant], ...]`` (a bye scores as a win).
+    byes: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    ended_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    lease_owner: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    lease_until: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class EntrantRow(Base):
+    """``entrants``: a tournament's engines in seed order: ``kind`` ``engine`` (``url``,
+    ``registration`` its :class:`EngineRow` id when registered) or ``builtin`` (``url`` the
+    built-in engine's name)."""
+
+    __tablename__ = "entrants"
+    __table_args__ = (UniqueConstraint("tournament_id", "index"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    index: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    name: Mapped[str] = mapped_column(String(60))
+    url: Mapped[str] = mapped_column(Text)
+    registration: Mapped[str] = mapped_column(String(12), default="")
+
+
+# Upgrades: MIGRATIONS[v] takes a database from version v to v + 1. New tables are made by
+# ``create_all`` before the upgrades run: version 2 adds ``added_sets``, ``pending``,
+# ``engines``, ``tournaments`` and ``entrants``, and the columns below; version 3 each
+# seat's rank (games of any number of seats).
+MIGRATIONS: dict[int, Sequence[str]] = {
+    1: (
+        "ALTER TABLE games ADD COLUMN lease_owner VARCHAR(16)",
+        "ALTER TABLE games ADD COLUMN lease_until TIMESTAMP WITH TIME ZONE",
+        "ALTER TABLE games ADD COLUMN tournament_id VARCHAR(12)",
+        "ALTER TABLE games ADD COLUMN round INTEGER",
+        "ALTER TABLE games ADD COLUMN pairing INTEGER",
+        "ALTER TABLE games ADD COLUMN entrant1 INTEGER",
+        "ALTER TABLE games ADD COLUMN entrant2 INTEGER",
+        "ALTER TABLE seats ADD COLUMN registration VARCHAR(12) NOT NULL DEFAULT ''",
+        "CREATE INDEX IF NOT EXISTS ix_games_lease_until ON games (lease_until)",
+        "CREATE INDEX IF NOT EXISTS ix_games_tournament_id ON games (tournament_id)",
+        "CREATE UNIQUE INDEX IF NOT EXISTS ix_games_tournament_pairing"
+        " ON games (tournament_id, pairing)",
+    ),
+    2: ("ALTER TABLE seats ADD COLUMN rank INTEGER",),
+}

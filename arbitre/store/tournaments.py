@@ -1,0 +1,253 @@
+"""The store's tournaments and registered engines: registrations (with their edit token),
+tournaments and their entrants, the tournaments' leases (one scheduler at a time), and the
+reads behind standings and an engine's record."""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import func, or_, select, update
+from sqlalchemy.exc import IntegrityError
+
+from tournoyons_gui.arbitre.store.games import Conflict, GameStore
+from tournoyons_gui.arbitre.store.records import (
+    Engine,
+    Entrant,
+    Game,
+    Seat,
+    Tournament,
+    record_of,
+)
+from tournoyons_gui.arbitre.store.schema import (
+    EngineRow,
+    EntrantRow,
+    GameRow,
+    SeatRow,
+    TournamentRow,
+)
+
+__all__ = ["TournamentStore"]
+
+#: The columns of a game but its positions (the bulk of a row), for the scheduler.
+_LIGHT = [c for c in GameRow.__table__.columns if c.name not in ("turn", "first")]
+
+
+class TournamentStore(GameStore):
+    """Registered engines, tournaments and their entrants."""
+
+    # --- registered engines ------------------------------------------------------------
+
+    async def add_engine(self, engine: Engine) -> None:
+        """Store a registration; raise :class:`Conflict` when its name is taken."""
+        async with self.sessions() as session:
+            taken = await session.scalar(
+                select(EngineRow.id).where(EngineRow.name == engine.name).limit(1)
+            )
+        if taken is not None:
+            raise Conflict(engine.name)
+        try:
+            async with self.session() as session:
+                session.add(EngineRow(**{n: getattr(engine, n) for n in _fields(Engine)}))
+        except IntegrityError as taken_meanwhile:
+            raise Conflict(engine.name) from taken_meanwhile
+
+    async def update_engine(self, engine_id: str, token: str, changes: Mapping[str, Any]) -> Engine:
+        """Change a registration's fields ``changes`` (by name) when ``token`` is its edit
+        token. Raises ``LookupError`` (no such engine), ``PermissionError`` (wrong token),
+        :class:`Conflict` (the new name is taken)."""
+        try:
+            async with self.session() as session:
+                row = await session.get(EngineRow, engine_id)
+                if row is None:
+                    raise LookupError(engine_id)
+                if not row.secret or not secrets.compare_digest(
+                    token.encode("utf-8", "replace"), row.secret.encode()
+                ):
+                    raise PermissionError(engine_id)
+                for name, value in changes.items():
+                    setattr(row, name, value)
+                await session.flush()
+                return record_of(Engine, row)
+        except IntegrityError as taken:
+            raise Conflict(str(changes.get("name", ""))) from taken
+
+    async def engines(self, *, retired: bool = True) -> list[Engine]:
+        """Return the registered engines by name (the retired ones too unless told)."""
+        async with self.sessions() as session:
+            query = select(EngineRow).order_by(EngineRow.name)
+            if not retired:
+                query = query.where(EngineRow.retired.is_(False))
+            return [record_of(Engine, row) for row in await session.scalars(query)]
+
+    async def registered(self, engine_id: str) -> Engine | None:
+        """Return a registered engine, or ``None``."""
+        async with self.sessions() as session:
+            row = await session.get(EngineRow, engine_id, populate_existing=True)
+            return None if row is None else record_of(Engine, row)
+
+    async def engine_by_url(self, url: str) -> Engine | None:
+        """Return the first registration of ``url``, or ``None``."""
+        async with self.sessions() as session:
+            row = await session.scalar(select(EngineRow).where(EngineRow.url == url).limit(1))
+            return None if row is None else record_of(Engine, row)
+
+    async def engine_games(
+        self, engine_id: str
+    ) -> tuple[list[Seat], dict[str, Game], dict[str, list[Seat]]]:
+        """Return a registered engine's seats, the finished games they are in (by id) and
+        every seat of those games (by game id)."""
+        async with self.sessions() as session:
+            mine = [
+                record_of(Seat, s)
+                for s in await session.scalars(
+                    select(SeatRow).where(SeatRow.registration == engine_id)
+                )
+            ]
+            ids = [s.game_id for s in mine]
+            if not ids:
+                return mine, {}, {}
+            games = {
+                g.id: record_of(Game, g)
+                for g in await session.scalars(
+                    select(GameRow).where(GameRow.id.in_(ids), GameRow.status != "playing")
+                )
+            }
+            seats: dict[str, list[Seat]] = {}
+            for row in await session.scalars(
+                select(SeatRow).where(SeatRow.game_id.in_(ids)).order_by(SeatRow.index)
+            ):
+                seats.setdefault(row.game_id, []).append(record_of(Seat, row))
+            return mine, games, seats
+
+    # --- tournaments ---------------------------------------------------------------------
+
+    async def create_tournament(self, tournament: Tournament, entrants: Sequence[Entrant]) -> None:
+        """Store a tournament and its entrants (in seed order) in one transaction."""
+        async with self.session() as session:
+            session.add(TournamentRow(**{n: getattr(tournament, n) for n in _fields(Tournament)}))
+            await session.flush()
+            for index, entrant in enumerate(entrants):
+                session.add(
+                    EntrantRow(
+                        tournament_id=tournament.id,
+                        index=index,
+                        kind=entrant.kind,
+                        name=entrant.name,
+                        url=entrant.url,
+                        registration=entrant.registration or "",
+                    )
+                )
+
+    async def tournament(
+        self, tournament_id: str, *, positions: bool = True
+    ) -> tuple[Tournament, list[Entrant], list[Game]] | None:
+        """Return a tournament, its entrants by index and its games in creation order;
+        without ``positions`` the games' positions (``turn`` and ``first``, the bulk of a
+        row) are not read and are empty (the scheduler's view, every second)."""
+        async with self.sessions() as session:
+            row = await session.get(TournamentRow, tournament_id, populate_existing=True)
+            if row is None:
+                return None
+            entrants = [
+                record_of(Entrant, e)
+                for e in await session.scalars(
+                    select(EntrantRow)
+                    .where(EntrantRow.tournament_id == tournament_id)
+                    .order_by(EntrantRow.index)
+                )
+            ]
+            order = (GameRow.created_at, GameRow.id)
+            where = GameRow.tournament_id == tournament_id
+            if positions:
+                games = [
+                    record_of(Game, g)
+                    for g in await session.scalars(select(GameRow).where(where).order_by(*order))
+                ]
+            else:
+                games = [
+                    Game(**{**dict(r._mapping), "turn": {}, "first": {}})
+                    for r in await session.execute(select(*_LIGHT).where(where).order_by(*order))
+                ]
+                for game in games:
+                    for name in ("created_at", "ended_at", "lease_until"):
+                        moment = getattr(game, name)
+                        if moment is not None and moment.tzinfo is None:
+                            setattr(game, name, moment.replace(tzinfo=dt.UTC))
+            return record_of(Tournament, row), entrants, games
+
+    async def tournaments(self) -> list[Tournament]:
+        """Return every tournament, newest first."""
+        async with self.sessions() as session:
+            rows = await session.scalars(
+                select(TournamentRow).order_by(TournamentRow.created_at.desc())
+            )
+            return [record_of(Tournament, row) for row in rows]
+
+    async def tournament_counts(self) -> dict[str, tuple[int, int]]:
+        """Return, per tournament id, its number of entrants and of games over: two grouped
+        counts, whatever the number of tournaments and games."""
+        async with self.sessions() as session:
+            entrants = await session.execute(
+                select(EntrantRow.tournament_id, func.count()).group_by(EntrantRow.tournament_id)
+            )
+            over = await session.execute(
+                select(GameRow.tournament_id, func.count())
+                .where(GameRow.tournament_id.is_not(None), GameRow.status != "playing")
+                .group_by(GameRow.tournament_id)
+            )
+            ended = {str(tournament): int(count) for tournament, count in over.all()}
+            return {
+                str(tournament): (int(count), ended.get(str(tournament), 0))
+                for tournament, count in entrants.all()
+            }
+
+    async def running_tournaments(self) -> list[str]:
+        """Return the ids of the tournaments still running."""
+        async with self.sessions() as session:
+            rows = await session.scalars(
+                select(TournamentRow.id).where(TournamentRow.status == "running")
+            )
+            return list(rows)
+
+    async def acquire_tournament(self, tournament_id: str, owner: str, seconds: float) -> bool:
+        """Take a running tournament's lease (its scheduling) for ``seconds`` when it is
+        free, expired or ``owner``'s already; return whether ``owner`` holds it."""
+        at = self.now()
+        async with self.session() as session:
+            done = await session.execute(
+                update(TournamentRow)
+                .where(
+                    TournamentRow.id == tournament_id,
+                    TournamentRow.status == "running",
+                    or_(
+                        TournamentRow.lease_until.is_(None),
+                        TournamentRow.lease_until < at,
+                        TournamentRow.lease_owner == owner,
+                    ),
+                )
+                .values(lease_owner=owner, lease_until=at + dt.timedelta(seconds=seconds))
+            )
+            return getattr(done, "rowcount", 0) == 1
+
+    async def save_byes(self, tournament_id: str, byes: Sequence[Sequence[int]]) -> None:
+        """Record a Swiss tournament's byes (``[[round, entrant], ...]``)."""
+        async with self.session() as session:
+            stored = await session.get(TournamentRow, tournament_id, with_for_update=True)
+            if stored is not None:
+                stored.byes = [list(b) for b in byes]
+
+    async def end_tournament(self, tournament_id: str) -> None:
+        """Mark a running tournament over and give up its lease."""
+        async with self.session() as session:
+            stored = await session.get(TournamentRow, tournament_id, with_for_update=True)
+            if stored is not None and stored.status == "running":
+                stored.status = "over"
+                stored.ended_at = self.now()
+                stored.lease_owner = stored.lease_until = None
+
+
+def _fields(cls: type[object]) -> list[str]:
+    return list(cls.__dataclass_fields__)  # type: ignore[attr-defined]

@@ -1,0 +1,291 @@
+"""Tournaments between engines ("matchs de compétition", engine manual: each engine is told
+its ``Opponent``): round-robin and Swiss tournaments, their standings, ratings and cross
+tables, and registered engines' records.
+
+Game-agnostic like the rest of the Arbitre: a tournament names a Set and its entrants
+(registered engines, engine URLs, built-in engines, botsarena bots); its games are
+ordinary games, made by the scheduler (:mod:`.scheduler`) and driven by whichever worker's
+scan finds them, at most ``concurrency`` at a time. Standings are always computed from the
+records (:mod:`~tournoyons_gui.arbitre.standings`): points (win 1, draw 0.5), the
+tie-breaks, openskill ratings with their uncertainty.
+"""
+
+from __future__ import annotations
+
+import urllib.parse
+from collections.abc import Sequence
+from typing import Any
+
+from tournoyons_gui.arbitre.arbitre import Arbitre
+from tournoyons_gui.arbitre.catalogue import PlayedSet
+from tournoyons_gui.arbitre.match import GameError, Options
+from tournoyons_gui.arbitre.pairing import swiss_rounds_needed
+from tournoyons_gui.arbitre.standings import Standing, cross_table, standings
+from tournoyons_gui.arbitre.store import Engine, Entrant, Game, Tournament, new_id
+from tournoyons_gui.arbitre.tournaments.engine_record import engine_record
+from tournoyons_gui.arbitre.tournaments.registrations import (
+    EntrantSpec,
+    Registrations,
+    TournamentError,
+    builtin_registration,
+)
+from tournoyons_gui.arbitre.tournaments.scheduler import Scheduler, game_results
+
+__all__ = ["FORMATS", "MAX_ENTRANTS", "Tournaments", "standing_json"]
+
+FORMATS = ("round-robin", "swiss")
+MAX_ENTRANTS = 64
+
+
+class Tournaments:
+    """Registered engines and tournaments, over the :class:`Arbitre`'s store; its
+    scheduler hooks into the Arbitre's scan."""
+
+    def __init__(self, arbitre: Arbitre) -> None:
+        self.arbitre = arbitre
+        self.store = arbitre.store
+        self.registrations = Registrations(arbitre)
+        self.scheduler = Scheduler(arbitre)
+
+    # --- registered engines (Registrations) --------------------------------------------
+
+    async def register(
+        self, name: str, url: str, sets: Sequence[str], *, poker_level2: bool = False
+    ) -> Engine:
+        """Register an engine (:meth:`Registrations.register`)."""
+        return await self.registrations.register(name, url, sets, poker_level2=poker_level2)
+
+    async def update(self, engine_id: str, *, token: str, **changes: Any) -> Engine:
+        """Change a registration with its edit token (:meth:`Registrations.update`)."""
+        return await self.registrations.update(engine_id, token=token, **changes)
+
+    async def engines(self, *, retired: bool = True) -> list[Engine]:
+        """Return the registered engines by name."""
+        return await self.registrations.engines(retired=retired)
+
+    async def engine(self, engine_id: str) -> Engine | None:
+        """Return a registered engine."""
+        return await self.registrations.engine(engine_id)
+
+    async def engine_record(self, engine_id: str) -> dict[str, Any] | None:
+        """Return a registered engine's games, results and ratings (:func:`engine_record`)."""
+        return await engine_record(self.store, engine_id)
+
+    # --- tournaments ---------------------------------------------------------------------
+
+    async def create(
+        self,
+        set_name: str,
+        entrants: Sequence[EntrantSpec],
+        *,
+        format: str = "round-robin",
+        games: int = 2,
+        rounds: int = 0,
+        concurrency: int = 4,
+        options: Options | None = None,
+        name: str = "",
+    ) -> str:
+        """Store a tournament; return its id. Its games start at the next scan.
+
+        ``games``: games per pairing (round-robin; colours alternate) or per Swiss pairing;
+        ``rounds``: Swiss rounds (0: enough to tell a winner, ceil(log2 n)); Poker Level 2
+        is played only between two entrants that both play it (registrations declaring
+        it, or built-in engines). Raises :class:`TournamentError`; stores nothing then."""
+        options = options or Options()
+        interface = await self.arbitre.find_set(set_name)
+        if interface is None or interface.arbitre is None:
+            raise TournamentError(f"unknown Set {set_name!r}")
+        if format not in FORMATS:
+            raise TournamentError(f"the format is {' or '.join(FORMATS)}")
+        if not 2 <= len(entrants) <= MAX_ENTRANTS:
+            raise TournamentError(f"a tournament has 2 to {MAX_ENTRANTS} entrants")
+        if not 1 <= games <= 100:
+            raise TournamentError("1 to 100 games per pairing")
+        if not 1 <= concurrency <= 500:
+            raise TournamentError("1 to 500 games at once")
+        count = len(entrants)
+        if format == "swiss":
+            rounds = rounds or swiss_rounds_needed(count)
+            if not 1 <= rounds <= max(1, count - 1 if count % 2 == 0 else count):
+                raise TournamentError(f"a Swiss tournament of {count} has 1 to {count} rounds")
+        else:
+            rounds = 0
+        try:
+            self.arbitre.check_options(interface, options)
+        except GameError as refused:
+            raise TournamentError(str(refused)) from None
+        made = await self._entrants(interface, entrants)
+        tournament_id = new_id(12)
+        title = " ".join(name.split())[:100] or f"{interface.name} {format}"
+        tournament = Tournament(
+            id=tournament_id,
+            name=title,
+            set_name=interface.name,
+            format=format,
+            games=games,
+            rounds=rounds,
+            concurrency=concurrency,
+            options=options.to_json(),
+            status="running",
+            byes=[],
+            created_at=self.store.now(),
+        )
+        await self.store.create_tournament(tournament, made)
+        return tournament_id
+
+    async def _entrants(
+        self, interface: PlayedSet, entrants: Sequence[EntrantSpec]
+    ) -> list[Entrant]:
+        made: list[Entrant] = []
+        names: set[str] = set()
+        for number, spec in enumerate(entrants, 1):
+            if spec.kind == "registered":
+                found = await self.registrations.engine(spec.engine)
+                if found is None:
+                    raise TournamentError(f"entrant {number}: no registered engine {spec.engine!r}")
+                if found.retired:
+                    raise TournamentError(f"entrant {number}: {found.name} is retired")
+                if interface.name not in found.sets:
+                    raise TournamentError(
+                        f"entrant {number}: {found.name} does not play {interface.name}"
+                    )
+                row = Entrant("engine", spec.name or found.name, found.url, found.id)
+            elif spec.kind == "engine":
+                registration = await self.registrations.registration_for(
+                    spec.engine, interface.name
+                )
+                row = Entrant(
+                    "engine", spec.name or registration.name, registration.url, registration.id
+                )
+            elif spec.kind == "botsarena":
+                if interface.botsarena is None:
+                    raise TournamentError(
+                        f"entrant {number}: {interface.name} has no botsarena bots"
+                    )
+                url = self.registrations.check_url(spec.engine)
+                host = urllib.parse.urlsplit(url).hostname or "bot"
+                row = Entrant("botsarena", spec.name or host, url)
+            elif spec.kind == "builtin":
+                engine = spec.engine or next(iter(interface.engines), "")
+                if engine not in interface.engines:
+                    raise TournamentError(
+                        f"entrant {number}: {interface.name} has no built-in engine {engine!r}"
+                    )
+                row = Entrant("builtin", spec.name or engine, engine, builtin_registration(engine))
+            else:
+                raise TournamentError(
+                    f"entrant {number} is registered, an engine URL or builtin, not {spec.kind!r}"
+                )
+            row.name = self.registrations.check_name(row.name)
+            base, suffix = row.name, 2
+            while row.name.lower() in names:
+                row.name = f"{base[:55]} {suffix}"
+                suffix += 1
+            names.add(row.name.lower())
+            made.append(row)
+        return made
+
+    async def tournament(
+        self, tournament_id: str, *, positions: bool = True
+    ) -> tuple[Tournament, list[Entrant], list[Game]] | None:
+        """Return a tournament, its entrants by index and its games in creation order."""
+        return await self.store.tournament(tournament_id, positions=positions)
+
+    async def listed(self) -> list[Tournament]:
+        """Return every tournament, newest first."""
+        return await self.store.tournaments()
+
+    async def counts(self) -> dict[str, tuple[int, int]]:
+        """Return, per tournament id, its number of entrants and of games over."""
+        return await self.store.tournament_counts()
+
+    async def summary(self, tournament_id: str) -> dict[str, Any] | None:
+        """Return a tournament's whole state as JSON-ready data: its settings, progress,
+        entrants, standings (with ratings), cross table and games."""
+        found = await self.store.tournament(tournament_id)
+        if found is None:
+            return None
+        row, entrants, games = found
+        results = game_results(games, row.byes or [])
+        names = [e.name for e in entrants]
+        table = standings(names, results)
+        planned = self.planned(row, len(entrants))
+        over = sum(1 for g in games if g.status != "playing")
+        playing = sum(1 for g in games if g.status == "playing")
+        return {
+            "id": row.id,
+            "name": row.name,
+            "set": row.set_name,
+            "format": row.format,
+            "games_per_pairing": row.games,
+            "rounds": row.rounds,
+            "concurrency": row.concurrency,
+            "options": row.options,
+            "status": row.status,
+            "created_at": row.created_at.isoformat(),
+            "ended_at": row.ended_at.isoformat() if row.ended_at else None,
+            "progress": {"planned": planned, "over": over, "playing": playing},
+            "entrants": [
+                {
+                    "index": e.index,
+                    "name": e.name,
+                    "kind": e.kind,
+                    "builtin": e.url if e.kind == "builtin" else "",
+                    "registration": e.registration if e.kind == "engine" else "",
+                }
+                for e in entrants
+            ],
+            "standings": [standing_json(s) for s in table],
+            "cross_table": cross_table(len(entrants), results),
+            "byes": [list(b) for b in row.byes or []],
+            "games": [
+                {
+                    "id": g.id,
+                    "round": g.round,
+                    "pairing": g.pairing,
+                    "first": g.entrant1,
+                    "second": g.entrant2,
+                    "status": g.status,
+                    "result": g.result,
+                    "winner": g.winner,
+                    "moves": g.moves,
+                    "reason": g.reason,
+                }
+                for g in games
+            ],
+        }
+
+    @staticmethod
+    def planned(row: Tournament, count: int) -> int:
+        """Return the number of games the tournament plays in all."""
+        if row.format == "round-robin":
+            return count * (count - 1) // 2 * row.games
+        return row.rounds * (count // 2) * row.games
+
+    async def table(self, tournament_id: str) -> list[Standing] | None:
+        """Return the standings computed from the records."""
+        found = await self.store.tournament(tournament_id)
+        if found is None:
+            return None
+        row, entrants, games = found
+        return standings([e.name for e in entrants], game_results(games, row.byes or []))
+
+
+def standing_json(standing: Standing) -> dict[str, Any]:
+    """Return one row of the standings as JSON-ready data."""
+    return {
+        "rank": standing.rank,
+        "entrant": standing.entrant,
+        "name": standing.name,
+        "played": standing.played,
+        "wins": standing.wins,
+        "draws": standing.draws,
+        "losses": standing.losses,
+        "errors": standing.errors,
+        "points": standing.points,
+        "buchholz": standing.buchholz,
+        "sonneborn_berger": standing.sonneborn_berger,
+        "mu": round(standing.mu, 3),
+        "sigma": round(standing.sigma, 3),
+        "ordinal": round(standing.ordinal, 3),
+    }

@@ -1,0 +1,168 @@
+"""The worker: this process's share of the games of one database.
+
+Several workers (on one host or several) may share one PostgreSQL database: each game is
+driven by one worker at a time, the holder of its **lease** (renewed every
+``lease_seconds`` / 3 s); a worker looks every ``scan_every`` seconds for games whose
+lease expired (their worker died or stopped) and takes them over from their last
+recorded move, at most ``max_games`` at a time, a few at a time in random order so that
+workers scanning together share them. The workers tell each other over the bus
+(:mod:`~tournoyons_gui.arbitre.live`): an answer recorded for a game another worker drives,
+a game's live events for its watchers, "scan now". Once a minute the worker reads the
+database's clock again and forgets asks older than an hour.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from tournoyons_gui.arbitre.asks import Asks
+from tournoyons_gui.arbitre.live import Bus, Hub
+from tournoyons_gui.arbitre.master import GameMaster
+from tournoyons_gui.arbitre.store import Store
+
+__all__ = ["CLOCK_SYNC_EVERY", "SCAN_BATCH", "Worker"]
+
+log = logging.getLogger(__name__)
+
+#: Games a scan takes at a time before letting the other workers take theirs.
+SCAN_BATCH = 2
+#: Seconds between two readings of the database's clock (``Store.sync_clock``).
+CLOCK_SYNC_EVERY = 60.0
+
+
+class Worker:
+    """The games this process drives (``tasks``, by game id) and the background work that
+    shares them with the other workers: leases, scans, the bus. ``name`` is the worker's
+    lease owner's name; ``on_scan`` hooks run after every scan (the tournaments'
+    scheduler)."""
+
+    def __init__(
+        self,
+        store: Store,
+        bus: Bus,
+        hub: Hub,
+        asks: Asks,
+        master: GameMaster,
+        *,
+        name: str,
+        lease_seconds: float = 15.0,
+        scan_every: float = 1.0,
+        max_games: int = 500,
+    ) -> None:
+        self.store = store
+        self.bus = bus
+        self.hub = hub
+        self.asks = asks
+        self.master = master
+        self.name = name
+        self.lease_seconds = lease_seconds
+        self.scan_every = scan_every
+        self.max_games = max_games
+        self.tasks: dict[str, asyncio.Task[None]] = {}
+        #: Called after every scan (the tournaments' scheduler hooks in here).
+        self.on_scan: list[Callable[[], Awaitable[None]]] = []
+        self._background: list[asyncio.Task[None]] = []
+        self._nudged = asyncio.Event()
+
+    async def run(self) -> None:
+        """Start the bus, lease renewal and the scan for games no worker drives."""
+        await self.bus.start(self.heard)
+        self._background = [
+            asyncio.create_task(self._renew_leases(), name="leases"),
+            asyncio.create_task(self._scan_loop(), name="scan"),
+        ]
+
+    async def close(self) -> None:
+        """Stop the games in play (they stay in progress, their leases given up so that
+        another worker, or this server restarted, takes them over at once) and the bus."""
+        for task in [*self._background, *self.tasks.values()]:
+            task.cancel()
+        await asyncio.gather(*self._background, *self.tasks.values(), return_exceptions=True)
+        try:
+            await self.store.release(self.name)
+        except Exception:
+            log.exception("giving up the leases")
+        await self.bus.close()
+
+    def start(self, game_id: str) -> None:
+        """Drive ``game_id`` in a task of this process."""
+        task = asyncio.create_task(self.master.drive(game_id), name=f"game {game_id}")
+        self.tasks[game_id] = task
+        task.add_done_callback(lambda _: self.tasks.pop(game_id, None))
+
+    async def wait(self, game_id: str) -> None:
+        """Return when ``game_id``'s task in this process has ended."""
+        task = self.tasks.get(game_id)
+        if task is not None:
+            await asyncio.wait({task})
+
+    async def nudge(self) -> None:
+        """Have every worker scan now (games were made for whoever takes them)."""
+        self._nudged.set()
+        await self.bus.send({"t": "scan"})
+
+    async def scan(self) -> list[str]:
+        """Take over the games in play that no worker drives (up to ``max_games`` here, a
+        few at a time in random order); return their ids. Then run the scan hooks."""
+        taken: list[str] = []
+        while (room := self.max_games - len(self.tasks)) > 0:
+            found = [g for g in await self.store.orphans(room + SCAN_BATCH) if g not in self.tasks]
+            if not found:
+                break
+            random.shuffle(found)
+            for game_id in found[: min(room, SCAN_BATCH)]:
+                if await self.store.acquire(game_id, self.name, self.lease_seconds):
+                    self.start(game_id)
+                    taken.append(game_id)
+            await asyncio.sleep(0.005 * SCAN_BATCH)  # the other workers' turn
+        for hook in self.on_scan:
+            await hook()
+        return taken
+
+    async def heard(self, message: dict[str, Any]) -> None:
+        """Take a message from another worker: scan now, a game's event for our
+        watchers, or an answer to an ask of this worker."""
+        kind = message.get("t")
+        if kind == "scan":
+            self._nudged.set()
+        elif kind == "game":
+            event = message.get("event")
+            if isinstance(event, dict):
+                self.hub.deliver(str(message.get("id", "")), event)
+        elif kind == "answer":
+            await self.asks.heard(str(message.get("key", "")), str(message.get("move_id", "")))
+
+    async def _renew_leases(self) -> None:
+        synced = time.monotonic()
+        while True:
+            await asyncio.sleep(self.lease_seconds / 3)
+            if time.monotonic() - synced >= CLOCK_SYNC_EVERY:
+                synced = time.monotonic()
+                try:
+                    await self.store.sync_clock()
+                    await self.store.purge_pending()
+                except Exception:
+                    log.exception("reading the database's clock, purging old asks")
+            try:
+                await self.store.renew(self.name, self.lease_seconds, list(self.tasks))
+            except Exception:
+                log.exception("renewing the leases")
+            await self.bus.check()
+
+    async def _scan_loop(self) -> None:
+        while True:
+            try:
+                await self.scan()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("scanning for games")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._nudged.wait(), self.scan_every)
+            self._nudged.clear()
