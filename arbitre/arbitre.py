@@ -35,7 +35,13 @@ from tournoyons_gui.arbitre.seats import KINDS, SeatKind, Services
 from tournoyons_gui.arbitre.store import Game, Seat, Store, new_id
 from tournoyons_gui.arbitre.turns import turn_from, turn_json
 from tournoyons_gui.arbitre.worker import Worker
-from tournoyons_gui.interfaces.plugin import ArbitreRules, IllegalMove, Turn, seat_count
+from tournoyons_gui.interfaces.plugin import (
+    ArbitreRules,
+    IllegalMove,
+    Turn,
+    seat_count,
+    starts_from_tray,
+)
 from tournoyons_gui.interfaces.registry import Registry
 
 __all__ = ["Arbitre", "TournamentPlace"]
@@ -200,14 +206,13 @@ class Arbitre:
         reachable position."""
         if start_tray is None or not start_tray.strip():
             return rules.start(level)
-        if not getattr(rules, "tray_starts", False):
+        if not starts_from_tray(rules):
             raise GameError(
                 f"{interface.name} cannot start from a position: its Tray does not hold "
                 "the whole game"
             )
         try:
-            start: Any = rules.start
-            turn: Turn = start(level, start_tray.strip())
+            turn = rules.start(level, start_tray.strip())
         except IllegalMove as illegal:
             raise GameError(
                 f"the start Tray is not a position of {interface.name}: {illegal}"

@@ -39,6 +39,12 @@ measure is bounded in time or count; the table goes to stdout, progress to stder
    ``random`` against ``random``, all 50 created together through ``POST /api/games``; the
    wall time to the last game's end, moves and moves/s.
 
+4. Built-in engines' own time, in process without HTTP (the tests count their work, not
+   their time): ConnectFour ``strong``, each move of a game against a player that plays a
+   random column 4 times in 10 (seeded), slowest and median ms a move (its docstring says
+   about 0.1 s at most on a 2-core machine); MasterMind ``consistent``, mean ms a guess
+   from three lines of marks (once about 50 ms at most).
+
 Every game of every measure is checked: created (``201``), and from its record: status
 ``over`` with a result (a win or a draw, not ``error``: the Arbitre failing on the game), no
 seat in error (a late, unreachable or illegal engine), moves numbered 1..n with no gap. The
@@ -53,7 +59,9 @@ import datetime as dt
 import importlib.util
 import math
 import os
+import random
 import socket
+import statistics
 import sys
 import tempfile
 import time
@@ -78,6 +86,17 @@ sys.path.insert(0, str(ROOT))
 
 from tournoyons_gui.arbitre.calls import Callbacks, EngineCaller  # noqa: E402
 from tournoyons_gui.arbitre.game import Arbitre  # noqa: E402
+from tournoyons_gui.interfaces.connectfour.board import (  # noqa: E402
+    COLUMNS,
+    EMPTY_TRAY,
+    drop,
+    playable_columns,
+    player_to_move,
+    winning_cells,
+)
+from tournoyons_gui.interfaces.connectfour.engines import strong_engine  # noqa: E402
+from tournoyons_gui.interfaces.mastermind.engines import consistent_engine  # noqa: E402
+from tournoyons_gui.interfaces.protocol import Player  # noqa: E402
 from tournoyons_gui.server.app import create_app  # noqa: E402
 from tournoyons_gui.server.cli import bind  # noqa: E402
 
@@ -488,6 +507,35 @@ def table(measures: list[Games], floors: dict[int, Pairs], header: str) -> str:
     return "\n".join(lines)
 
 
+def engine_figures(repeats: int) -> str:
+    """Return the built-in engines' own times (measure 4) as a line of text, each measured
+    ``repeats`` times over (the best kept)."""
+    slowest, median = math.inf, math.inf
+    for _ in range(repeats):
+        rng, tray, times = random.Random(3), EMPTY_TRAY, []
+        while playable_columns(tray) and not (
+            winning_cells(tray, Player.ONE) or winning_cells(tray, Player.TWO)
+        ):
+            started = time.perf_counter()
+            column = COLUMNS.index(strong_engine({"Turn": "1", "Tray": tray}))
+            times.append(time.perf_counter() - started)
+            if rng.random() < 0.4:
+                column = rng.choice(playable_columns(tray))
+            tray, _ = drop(tray, column, player_to_move(tray))
+        slowest = min(slowest, max(times))
+        median = min(median, statistics.median(times))
+    guess = math.inf
+    for _ in range(repeats):
+        started = time.perf_counter()
+        for _ in range(10):
+            consistent_engine({"Turn": "9", "Tray": "11ABCD10EEFF10GGHH"})
+        guess = min(guess, (time.perf_counter() - started) / 10)
+    return (
+        f"Built-in engines: ConnectFour strong {slowest * 1000:.0f} ms slowest move, "
+        f"{median * 1000:.0f} ms median; MasterMind consistent {guess * 1000:.1f} ms a guess."
+    )
+
+
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
@@ -502,6 +550,7 @@ def main(argv: list[str] | None = None) -> int:
     with asyncio.Runner(loop_factory=factory) as runner:
         measures, floors, header = runner.run(run(QUICK if args.quick else FULL, console))
     print(table(measures, floors, header), flush=True)
+    print("\n" + engine_figures(1 if args.quick else 3), flush=True)
     return 1 if any(g.failures for g in measures) else 0
 
 

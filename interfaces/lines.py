@@ -81,9 +81,38 @@ class LineRules(ABC):
             params=PageParams().tray("Init").input(Player.ONE).count(0).params,
         )
 
-    def start(self, level: int = 1) -> Turn:
-        """Return the first turn of a game for the Arbitre (one level only)."""
-        return self.new_game()
+    #: A game may start from a position (``TrayStarts``, decision 15).
+    tray_starts = True
+
+    @abstractmethod
+    def read_start(self, tray: str) -> str:
+        """Return ``tray`` when it is the Set's Tray syntax (and, for ConnectFour, has no
+        floating disc); raise :class:`IllegalMove` with the reason otherwise."""
+
+    def start(self, level: int = 1, tray: str | None = None) -> Turn:
+        """Return the first turn of a game for the Arbitre (one level only), from the
+        position ``tray`` when given (decision 15).
+
+        ``tray``: the engines' Tray (``Init`` or the empty board: the usual start). It must
+        be the Set's syntax (:meth:`read_start`), hold as many marks of player one as of
+        player two (player one moves, ``Turn`` 1) or one more (player two moves, ``Turn``
+        2), hold no completed line (the game would be over) and not be full. Raise
+        :class:`IllegalMove` otherwise. ``count`` starts at ``Turn`` - 1 (0 or 1), not at
+        the marks on the board, so that odd ``Turn`` means player one; no ``move1``/
+        ``move2`` yet.
+        """
+        if tray is None or tray in ("Init", self.empty):
+            return self.new_game()
+        state = self.counted(self.read_start(tray))
+        for player in PAIR:
+            if self.lines(tray, player):
+                raise IllegalMove(f"player {int(player)} has already won: {self.line}")
+        if "0" not in tray:
+            raise IllegalMove("the board is full: the game is over")
+        player = self.to_move(tray)
+        count = int(player) - 1
+        params = PageParams().tray(tray).input(player).count(count).params
+        return Turn(state={**state, "count": count}, params=params)
 
     def placed(self, state: Mapping[str, Any], tray: str, player: Player, move: str) -> Turn:
         """Return the turn after ``player`` put a mark, named ``move``, making ``tray``: the

@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from types import MappingProxyType
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeGuard
 
 from tournoyons_gui.interfaces.protocol import Context, Method, ParamError, Player
 
@@ -42,9 +42,11 @@ __all__ = [
     "Result",
     "Rules",
     "SetInterface",
+    "TrayStarts",
     "Turn",
     "View",
     "seat_count",
+    "starts_from_tray",
 ]
 
 STANDARD_METHODS = frozenset({Method.STANDARD, Method.END, Method.NONE})
@@ -180,7 +182,12 @@ class ArbitreRules(Rules, Protocol):
     levels: tuple[int, ...]
 
     def start(self, level: int = 1) -> Turn:
-        """Return the first turn of a game at rule ``level`` (one of :attr:`levels`)."""
+        """Return the first turn of a game at rule ``level`` (one of :attr:`levels`).
+
+        Rules that can also start from a given position (decision 15) are
+        :class:`TrayStarts`: they take a ``tray`` too, and say so with ``tray_starts``;
+        the host passes ``tray`` only when :func:`starts_from_tray` says it may.
+        """
         ...
 
     def asked(self, state: Mapping[str, Any]) -> tuple[Player, ...]:
@@ -240,6 +247,46 @@ def seat_count(rules: object) -> int:
     has none (a Set written for the two-seat contract)."""
     seats = getattr(rules, "seats", 2)
     return seats if isinstance(seats, int) and seats >= 1 else 2
+
+
+class TrayStarts(ArbitreRules, Protocol):
+    """Rules whose game may start from a position given as a Tray (decision 15; issue 18;
+    seed 000 II: "une partie peut démarrer directement sur un plateau déjà avancé").
+
+    Only a Set whose Tray holds the whole position can: TicTacToe, BigTicTacToe, Pente,
+    Reversi, ConnectFour (not Rochambeau, MasterMind, SeaFight, Poker). Such rules set the
+    class attribute ``tray_starts = True``; :func:`starts_from_tray` reads it, so Sets
+    without it (third parties' included) keep being started with ``start(level)`` alone.
+    """
+
+    #: ``True``: :meth:`start` takes a ``tray``.
+    tray_starts: bool
+
+    def start(self, level: int = 1, tray: str | None = None) -> Turn:
+        """Return the first turn of a game at rule ``level``, from the position ``tray``.
+
+        ``tray=None`` is the usual start. Otherwise ``tray`` is a position in the Set's own
+        Tray syntax, as its engines and pages receive it (engine protocol section 4; the
+        Set's ``Init``, or its explicit empty board, is the usual start). The position says
+        who moves (e.g. TicTacToe: as many ``1`` as ``2``, player one; one ``1`` more,
+        player two); the first request's ``Turn`` and ``MoveId`` are then 1 when player one
+        moves and 2 when player two does, so odd ``Turn`` still means first player
+        (decision 15), and every later request, page (``Count`` = ``Turn`` - 1), final call
+        (``Turn``) and result follows from there. The first request carries no
+        ``Move1``/``Move2``.
+
+        Raise :class:`IllegalMove` with a short English reason when ``tray`` is malformed
+        or is not a position a game can reach and go on from (wrong counts, a game already
+        over ...); each Set's docstring says what it checks.
+        """
+        ...
+
+
+def starts_from_tray(rules: Rules | None) -> TypeGuard[TrayStarts]:
+    """Return whether ``rules`` can start a game from a Tray (their class attribute
+    ``tray_starts``, :class:`TrayStarts`); ``False`` for ``None`` and for rules without it,
+    which are started with ``start(level)`` alone. Source: decision 15, issue 18."""
+    return bool(getattr(rules, "tray_starts", False))
 
 
 @dataclass(frozen=True, kw_only=True)

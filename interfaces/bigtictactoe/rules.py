@@ -43,7 +43,7 @@ from tournoyons_gui.interfaces.bigtictactoe.board import (
 from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, RefereeCall, Result, Turn
 from tournoyons_gui.interfaces.protocol import PAIR, PageParams, Player, opponent_move
 
-__all__ = ["RULES", "BigTicTacToeRules", "new_alignments"]
+__all__ = ["RULES", "BigTicTacToeRules", "new_alignments", "recounted_alignments"]
 
 
 def _run(tray: str, index: int, direction: Direction) -> list[int]:
@@ -73,6 +73,31 @@ def new_alignments(tray: str, gain: str, index: int) -> list[str]:
                 found.append(cell_name(window[0]) + cell_name(window[-1]))
                 break
     return found
+
+
+def recounted_alignments(tray: str, player: Player) -> str:
+    """Return the alignments ``player``'s marks hold on ``tray`` (a start position,
+    decision 15), in the ``Gain`` syntax: the most the marks can score under decision 21.
+
+    Each unbroken run of L of ``player``'s marks in a direction scores L // 5 alignments,
+    cut from the run's first cell in Tray order (``A0``-``G0`` scores ``A0E0``; ``F0``, ``G0``
+    may join a later alignment). They are written horizontal, vertical, diagonal,
+    anti-diagonal, each direction's runs in Tray order of their first cell. Which five a
+    game really scored depends on the order of its moves, which a Tray does not keep: the
+    recount is the convention, the same as the most a player could have.
+    """
+    mark = MARK[player]
+    found: list[str] = []
+    for direction in DIRECTIONS:
+        dx, dy = direction
+        for index in range(CELLS):
+            back = GRID.ray(index, -dx, -dy)
+            if tray[index] != mark or (back and tray[back[0]] == mark):
+                continue  # not the first cell of a run
+            run = _run(tray, index, direction)
+            for first in range(0, len(run) - LENGTH + 1, LENGTH):
+                found.append(cell_name(run[first]) + cell_name(run[first + LENGTH - 1]))
+    return "".join(found)
 
 
 @lru_cache(maxsize=64)
@@ -107,7 +132,7 @@ class BigTicTacToeRules:
     """
 
     engine_set = "BigTicTacToe"
-    levels = (1,)
+    levels: tuple[int, ...] = (1,)
 
     def new_game(self) -> Turn:
         """Return the empty board, player one to play, no alignment yet."""
@@ -151,9 +176,37 @@ class BigTicTacToeRules:
 
     # --- the Arbitre's part (engine protocol section 4, BigTicTacToe; decisions 14, 21) ----
 
-    def start(self, level: int = 1) -> Turn:
-        """Return the first turn of a game for the Arbitre (one level only)."""
-        return self.new_game()
+    #: A game may start from a position (``TrayStarts``, decision 15).
+    tray_starts = True
+
+    def start(self, level: int = 1, tray: str | None = None) -> Turn:
+        """Return the first turn of a game for the Arbitre (one level only), from the
+        position ``tray`` when given (decision 15).
+
+        ``tray``: the engines' Tray, 100 characters ``0``/``1``/``2`` (``Init`` or the
+        empty board: the usual start), with as many marks of player one as of player two
+        (player one moves, ``Turn`` 1) or one more (player two moves, ``Turn`` 2), and an
+        empty cell (a full board is over). Alignments already on the board are recounted
+        (:func:`recounted_alignments`) and sent in ``Gain1``/``Gain2`` from the first
+        request on: they score as if played. Raise :class:`IllegalMove` otherwise.
+        ``count`` starts at ``Turn`` - 1 (0 or 1), so odd ``Turn`` means player one.
+        """
+        if tray is None or tray in ("Init", EMPTY_TRAY):
+            return self.new_game()
+        if len(tray) != CELLS or set(tray) - set("012"):
+            raise IllegalMove("a BigTicTacToe Tray is 100 characters 0, 1 or 2")
+        ones, twos = tray.count("1"), tray.count("2")
+        if ones - twos not in (0, 1):
+            raise IllegalMove(f"{ones} marks of player one against {twos} of player two")
+        if "0" not in tray:
+            raise IllegalMove("the board is full: the game is over")
+        player = player_to_move(tray)
+        count = int(player) - 1
+        gains = {p: recounted_alignments(tray, p) for p in PAIR}
+        one, two = gains[Player.ONE], gains[Player.TWO]
+        state = {"tray": tray, "count": count, "gain1": one, "gain2": two}
+        params = PageParams().tray(tray).gains(one, two).input(player).count(count).params
+        return Turn(state=state, params=params)
 
     def asked(self, state: Mapping[str, Any]) -> tuple[Player, ...]:
         """Return the player to move, or nobody once the board is full."""
@@ -165,14 +218,16 @@ class BigTicTacToeRules:
     ) -> EngineRequest:
         """Return ``Turn`` (moves played, the one asked included), both Gains once a move is
         played (alignments ``D3H3``..., empty when none), the opponent's last cell, and the
-        Tray: ``Init`` while nothing is played (100 ``0`` with ``init_as_board``)."""
+        Tray: ``Init`` while nothing is played (100 ``0`` with ``init_as_board``). A game
+        started from a position (:meth:`start`) sends the Gains and its Tray from Turn 1."""
         tray, count, gains = _read_state(state)
         turn = count + 1
+        begun = bool(count) or tray != EMPTY_TRAY
         params = {"Turn": str(turn)}
-        if count:
+        if begun:
             params.update(Gain1=gains[Player.ONE], Gain2=gains[Player.TWO])
         params.update(opponent_move(state, player))
-        params["Tray"] = tray if count or init_as_board else "Init"
+        params["Tray"] = tray if begun or init_as_board else "Init"
         return EngineRequest(move_id=turn, params=params)
 
     def engine_value(self, state: Mapping[str, Any], player: Player, value: str) -> str:

@@ -8,7 +8,9 @@ column letter ``A``..``G``.
   opponent's, never fills the cell under an opponent's winning cell when it can help it,
   and orders moves centre first, then by the threats they make. Leaves are scored by the
   cells each player could complete (threats) and the discs in the centre column. A move
-  costs at most about 0.1 s in CPython on a 2-core machine.
+  searches at most :data:`NODE_BUDGET` nodes (and :data:`BUDGET_OVERRUN` more, see
+  :func:`searched`): about 0.1 s in CPython on a 2-core machine (``benchmarks/arbitre.py``
+  prints the figure).
 
 Both read only the engine protocol's parameters (``Tray`` 42 characters ``0``/``1``/``2``,
 bottom row first; the side to move is the one with fewer discs, player one on equal
@@ -31,12 +33,14 @@ from tournoyons_gui.interfaces.connectfour.board import (
 from tournoyons_gui.interfaces.engine_kit import RNG
 
 __all__ = [
+    "BUDGET_OVERRUN",
     "DEPTH",
     "ENGINES",
     "NODE_BUDGET",
     "Position",
     "choose",
     "random_engine",
+    "searched",
     "strong_engine",
 ]
 
@@ -199,24 +203,38 @@ class _Search:
         return best
 
 
+#: The most nodes one move may search beyond :data:`NODE_BUDGET`: once the budget is spent,
+#: each node still open on the path (at most ``DEPTH`` + 4 plies deep, and the root) visits
+#: its remaining columns once more, each as a leaf.
+BUDGET_OVERRUN = WIDTH * (DEPTH + 5)
+
+
 def choose(tray: str, depth: int = DEPTH) -> int:
     """Return the column (0..6) ``strong`` plays on ``tray``: a winning column, else the block
     of the opponent's, else the best by iterative deepening up to ``depth`` plies (further
     while the budget allows), centre first among equals."""
+    return searched(tray, depth)[0]
+
+
+def searched(tray: str, depth: int = DEPTH) -> tuple[int, int]:
+    """Return ``(column, nodes)``: the column :func:`choose` plays on ``tray`` and the nodes
+    its search visited, at most :data:`NODE_BUDGET` + :data:`BUDGET_OVERRUN` (0 when a
+    column is forced: the only one, a win, or the block of the opponent's win). The node
+    count is the engine's cost, whatever the machine's speed."""
     position = Position.from_tray(tray)
     mine, mask, moves = position.mine, position.mask, position.moves
     columns = _playable(mask)
     if len(columns) == 1:
-        return columns[0]
+        return columns[0], 0
     for column in columns:
         move = (mask + _BOTTOM_OF[column]) & _COLUMN_MASK[column]
         if _wins(mine | move):
-            return column
+            return column, 0
     theirs = mine ^ mask
     for column in columns:
         move = (mask + _BOTTOM_OF[column]) & _COLUMN_MASK[column]
         if _wins(theirs | move):
-            return column
+            return column, 0
     best_column = columns[0]
     search = _Search(NODE_BUDGET)
     limit = max(depth, 2)
@@ -239,7 +257,7 @@ def choose(tray: str, depth: int = DEPTH) -> int:
         # The best first at the next depth (better pruning; stable among equals).
         ranked = dict((column, value) for value, column in scores)
         columns.sort(key=lambda c: -ranked[c])
-    return best_column
+    return best_column, NODE_BUDGET - search.budget
 
 
 def _read(params: Mapping[str, str]) -> str | None:

@@ -114,6 +114,12 @@ class ConnectFourRules(LineRules):
             text = COLUMNS[column]
         return self.engine_value(state, player, text)
 
+    def read_start(self, tray: str) -> str:
+        """Return ``tray`` when it is 42 codes ``0``/``1``/``2`` with no disc above an empty
+        cell and the discs' counts of a game (:func:`check_tray`); raise
+        :class:`IllegalMove` otherwise (a start position, decision 15)."""
+        return check_tray(tray)
+
     # --- the chapter VI referee (engine protocol section 6) --------------------------------
 
     def referee_position(self, call: RefereeCall) -> Mapping[str, Any]:

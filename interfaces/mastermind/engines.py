@@ -5,7 +5,8 @@ or a guess.
 - ``consistent``: a random code, then the classic strategy: a guess drawn at random among
   the codes consistent with every line it played so far (each line's marks, computed by the
   Arbitre, are those the guess would get if the candidate were the secret), sent as the 4
-  bare colours (decision 18). It filters the 4096 codes: a few milliseconds a guess.
+  bare colours (decision 18). It filters the 4096 codes once, then the survivors of each
+  line (:func:`consistent_codes`): a few milliseconds a guess.
 
 Both read only the engine protocol's parameters: ``Turn`` (1 and 2: the code; from 3, a
 guess) and ``Tray`` (the engine's own lines, 6 characters each, ``30GCCH``; empty when none),
@@ -58,15 +59,19 @@ def random_engine(params: Mapping[str, str]) -> str:
     return code if _is_code_turn(params) else "00" + code
 
 
-def consistent_engine(params: Mapping[str, str]) -> str:
-    """Answer a random code, or a random code consistent with every line played so far
-    (a random one if the marks contradict each other)."""
-    if _is_code_turn(params):
-        return _random_code()
-    lines = _lines(params)
+def consistent_codes(lines: list[tuple[str, int, int]]) -> tuple[list[str], int]:
+    """Return ``(codes, marked)``: the codes consistent with every line ``(guess, well
+    placed, misplaced)``, in :data:`ALL_CODES` order (none when the marks contradict each
+    other), and how many codes were marked against a line to find them. That is the
+    ``consistent`` engine's cost, whatever the machine's speed: all 4096 codes against the
+    first line, then only the codes still consistent against each next one, stopping once
+    none is (so at most 4096 per line; its time a guess is a figure of
+    ``benchmarks/arbitre.py``)."""
     candidates = list(ALL_CODES)
+    marked = 0
     for guess, well, misplaced in lines:
         counts, common = _COUNTS[guess], well + misplaced
+        marked += len(candidates)
         candidates = [
             code
             for code in candidates
@@ -74,7 +79,19 @@ def consistent_engine(params: Mapping[str, str]) -> str:
             and sum(map(str.__eq__, code, guess)) == well
         ]
         if not candidates:
-            return _random_code()
+            break
+    return candidates, marked
+
+
+def consistent_engine(params: Mapping[str, str]) -> str:
+    """Answer a random code, or a random code consistent with every line played so far
+    (:func:`consistent_codes`; a random one if the marks contradict each other)."""
+    if _is_code_turn(params):
+        return _random_code()
+    lines = _lines(params)
+    candidates, _ = consistent_codes(lines)
+    if not candidates:
+        return _random_code()
     played = {guess for guess, _, _ in lines}
     fresh = [code for code in candidates if code not in played]
     return RNG.choice(fresh or candidates)

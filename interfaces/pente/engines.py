@@ -11,15 +11,17 @@
 
 Both read only the engine protocol's parameters, as an outside engine would (engine protocol
 section 4, Pente): ``Tray`` (361 codes ``0``/``1``/``2``, or ``Init``), ``Turn`` (odd for the
-first player, whose stones are ``1``; ``Turn`` - 1 stones were played) and ``Gain1``/``Gain2``
-(pairs captured).
+first player, whose stones are ``1``) and ``Gain1``/``Gain2`` (pairs captured). The moves
+played, which the opening rule reads, are the stones on the board plus two per pair
+captured, not ``Turn`` - 1: a game started from a position (decision 15) numbers its Turns
+from 1 or 2 whatever the stones on the board.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from tournoyons_gui.interfaces.engine_kit import RNG, best, turn_number, turn_player
+from tournoyons_gui.interfaces.engine_kit import RNG, best, turn_player
 from tournoyons_gui.interfaces.pente.board import (
     CENTRE,
     EMPTY_TRAY,
@@ -62,8 +64,8 @@ def _read(params: Mapping[str, str]) -> tuple[str, Player, int, dict[Player, int
     tray = params.get("Tray", "")
     if len(tray) != POINTS or set(tray) - set("012"):
         tray = EMPTY_TRAY
-    played = (turn_number(params) or 1) - 1
     gains = {p: read_gain(params.get(f"Gain{p}")) or 0 for p in PAIR}
+    played = tray.count("1") + tray.count("2") + 2 * sum(gains.values())
     return tray, turn_player(params), played, gains
 
 

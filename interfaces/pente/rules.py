@@ -153,6 +153,16 @@ def _read_state(state: Mapping[str, Any]) -> tuple[str, int, dict[Player, int]]:
     return tray, count, gains
 
 
+def _moves(state: Mapping[str, Any], count: int) -> int:
+    """Return the moves the position of ``state`` stands for, which the opening rule
+    reads: ``count`` plus ``offset``, the moves a start position (decision 15) stood for
+    beyond its ``count`` (an even number; 0 in a game from the empty board)."""
+    try:
+        return count + int(state.get("offset", 0))
+    except (TypeError, ValueError) as broken:
+        raise IllegalMove("the game's counts are corrupt") from broken
+
+
 def five_of(tray: str, player: Player) -> int | None:
     """Return a stone of ``player`` in a line of five or more on ``tray``, else ``None``."""
     stone = STONE[player]
@@ -164,7 +174,8 @@ def five_of(tray: str, player: Player) -> int | None:
 
 class PenteRules:
     """The game: ``state`` is ``{"tray": 361 codes 0/1/2, "count", "gain1", "gain2", "over",
-    "winner", "move1", "move2"}``.
+    "winner", "move1", "move2"}``, and ``"offset"`` in a game started from a position
+    (:meth:`start`: the moves it stood for beyond ``count``, which the opening rule reads).
 
     ``winner`` is the winning player (``1``/``2``) once ``over``, ``None`` for a draw or
     while the game runs; ``move1``/``move2`` each player's last point (absent before their
@@ -172,7 +183,7 @@ class PenteRules:
     """
 
     engine_set = "Pente"
-    levels = (1,)
+    levels: tuple[int, ...] = (1,)
 
     def new_game(self) -> Turn:
         """Return the empty board, player one to put the first stone on the centre."""
@@ -191,7 +202,7 @@ class PenteRules:
         tray, count, gains = _read_state(state)
         if state.get("over"):
             raise IllegalMove("the game is over")
-        index = _legal_point(tray, count, value)
+        index = _legal_point(tray, _moves(state, count), value)
 
         player = Player.ONE if count % 2 == 0 else Player.TWO
         tray = _with(tray, {index: STONE[player]})
@@ -214,7 +225,8 @@ class PenteRules:
             },
         )
         if not over:
-            shown = _with(shown, dict.fromkeys(forbidden_points(tray, count), FORBIDDEN))
+            forbidden = forbidden_points(tray, _moves(state, count))
+            shown = _with(shown, dict.fromkeys(forbidden, FORBIDDEN))
         pairs = (gains[Player.ONE], gains[Player.TWO])
         params = PageParams().played(player, point_name(index), shown, count, over, pairs).params
         new_state = {
@@ -231,9 +243,63 @@ class PenteRules:
 
     # --- the Arbitre's part (engine protocol section 4, Pente; decisions 14, 20) -----------
 
-    def start(self, level: int = 1) -> Turn:
-        """Return the first turn of a game for the Arbitre (one level only)."""
-        return self.new_game()
+    #: A game may start from a position (``TrayStarts``, decision 15).
+    tray_starts = True
+
+    def start(self, level: int = 1, tray: str | None = None) -> Turn:
+        """Return the first turn of a game for the Arbitre (one level only), from the
+        position ``tray`` when given (decision 15).
+
+        ``tray``: the engines' Tray, 361 characters ``0``/``1``/``2`` (``Init`` or the
+        empty board: the usual start). **Decision**: no stone was captured before the
+        position (a Tray does not say how many were), so both Gains start at 0 and the
+        stones on the board are the moves played: player one has as many as player two
+        (player one moves, ``Turn`` 1) or one more (player two moves, ``Turn`` 2). The
+        opening rule (decision 20) must hold: player one's first stone is on ``JJ``, and
+        once it has two stones one is outside the 5x5 square ``HH``-``LL``; it still
+        applies after the position (player one's second stone, when it has one stone and
+        player two one). No line of five (the game would be over), not a full board.
+        Raise :class:`IllegalMove` otherwise. ``count`` starts at ``Turn`` - 1 (0 or 1) so
+        odd ``Turn`` means player one; ``offset`` keeps the stones' count for the opening
+        rule.
+        """
+        if tray is None or tray in ("Init", EMPTY_TRAY):
+            return self.new_game()
+        if len(tray) != POINTS or set(tray) - set("012"):
+            raise IllegalMove(f"a Pente Tray is {POINTS} characters 0, 1 or 2")
+        ones, twos = tray.count(STONE[Player.ONE]), tray.count(STONE[Player.TWO])
+        if ones - twos not in (0, 1):
+            raise IllegalMove(
+                f"{ones} stones of player one against {twos} of player two "
+                "(no capture before the position)"
+            )
+        if tray[CENTRE] != STONE[Player.ONE]:
+            raise IllegalMove("player one's first stone is on JJ")
+        far = [
+            i
+            for i, code in enumerate(tray)
+            if code == STONE[Player.ONE] and _distance_from_centre(i) >= SECOND_STONE_DISTANCE
+        ]
+        if ones >= 2 and not far:
+            raise IllegalMove("player one's second stone is outside the 5x5 square HH-LL")
+        for player in PAIR:
+            if five_of(tray, player) is not None:
+                raise IllegalMove(f"player {int(player)} has already won: five in a row")
+        if "0" not in tray:
+            raise IllegalMove("the board is full: the game is over")
+        count = (ones + twos) % 2
+        state = {
+            "tray": tray,
+            "count": count,
+            "offset": ones + twos - count,
+            "gain1": 0,
+            "gain2": 0,
+            "over": False,
+        }
+        player = Player.ONE if count == 0 else Player.TWO
+        shown = _with(tray, dict.fromkeys(forbidden_points(tray, ones + twos), FORBIDDEN))
+        params = PageParams().tray(shown).input(player).count(count).gains(0, 0).params
+        return Turn(state=state, params=params)
 
     def asked(self, state: Mapping[str, Any]) -> tuple[Player, ...]:
         """Return the player to move (one on even counts), or nobody once the game is over."""
@@ -248,14 +314,16 @@ class PenteRules:
         """Return ``Turn`` (moves played, the one asked included), the pairs captured
         ``Gain1``/``Gain2`` once a move is played, the opponent's last point, and the Tray
         of ``0``/``1``/``2``: ``Init`` while nothing is played (361 ``0`` with
-        ``init_as_board``)."""
+        ``init_as_board``). A game started from a position (:meth:`start`) sends the Gains
+        and its Tray from Turn 1."""
         tray, count, gains = _read_state(state)
         turn = count + 1
+        begun = bool(count) or tray != EMPTY_TRAY
         params = {"Turn": str(turn)}
-        if count:
+        if begun:
             params.update(Gain1=str(gains[Player.ONE]), Gain2=str(gains[Player.TWO]))
         params.update(opponent_move(state, player))
-        params["Tray"] = tray if count or init_as_board else "Init"
+        params["Tray"] = tray if begun or init_as_board else "Init"
         return EngineRequest(move_id=turn, params=params)
 
     def engine_value(self, state: Mapping[str, Any], player: Player, value: str) -> str:
@@ -265,7 +333,7 @@ class PenteRules:
         tray, count, _ = _read_state(state)
         if player not in self.asked(state):
             raise IllegalMove(f"player {int(player)} is not to move")
-        _legal_point(tray, count, value)
+        _legal_point(tray, _moves(state, count), value)
         return value
 
     person_value = engine_value

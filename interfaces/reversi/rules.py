@@ -28,17 +28,20 @@ from tournoyons_gui.interfaces.protocol import PAIR, PageParams, Player, opponen
 from tournoyons_gui.interfaces.reversi.board import (
     CELLS,
     DISC,
+    EMPTY,
     HINT,
     INIT_TRAY,
     PASS,
+    RAYS,
     TURNING_TO,
     apply_move,
     cell_index,
+    cell_name,
     counts,
     legal_moves,
 )
 
-__all__ = ["RULES", "ReversiRules", "interface_tray", "is_over", "move_number"]
+__all__ = ["RULES", "ReversiRules", "check_start", "interface_tray", "is_over", "move_number"]
 
 _COLOUR = {Player.ONE: "Black", Player.TWO: "White"}
 
@@ -86,6 +89,33 @@ def _read_state(state: Mapping[str, Any]) -> tuple[str, Player, int]:
     return board, player, count
 
 
+#: The four centre cells D4, E4, D5, E5: the standard start's, never emptied.
+CENTRE = tuple(i for i, code in enumerate(INIT_TRAY) if code != EMPTY)
+
+
+def check_start(board: str) -> str:
+    """Return ``board`` when it is a start position (decision 15): 64 codes ``0``/``3``/``4``,
+    the four centre cells taken, every disc linked to them through neighbouring discs
+    (each move lays a disc next to one it turns), and a player able to move. Raise
+    :class:`IllegalMove` with the reason otherwise."""
+    if len(board) != CELLS or set(board) - {EMPTY, DISC[Player.ONE], DISC[Player.TWO]}:
+        raise IllegalMove("a Reversi Tray is 64 characters 0, 3 (black) or 4 (white)")
+    if any(board[i] == EMPTY for i in CENTRE):
+        raise IllegalMove("the four centre cells D4, E4, D5, E5 are never empty")
+    linked, todo = set(CENTRE), list(CENTRE)
+    while todo:
+        for ray in RAYS[todo.pop()]:
+            if board[ray[0]] != EMPTY and ray[0] not in linked:
+                linked.add(ray[0])
+                todo.append(ray[0])
+    loose = [i for i, code in enumerate(board) if code != EMPTY and i not in linked]
+    if loose:
+        raise IllegalMove(f"the disc on {cell_name(loose[0])} is not linked to the centre")
+    if is_over(board):
+        raise IllegalMove("neither player can move: the game is over")
+    return board
+
+
 def move_number(call: RefereeCall) -> int:
     """Return a referee call's ``MoveId``, the move number (1, 2 ...); raise
     :class:`IllegalMove` when it is missing or not a positive decimal number."""
@@ -104,7 +134,7 @@ class ReversiRules:
     """
 
     engine_set = "Reversi"
-    levels = (1,)
+    levels: tuple[int, ...] = (1,)
 
     def new_game(self) -> Turn:
         """Return the standard start, black (player one) to move."""
@@ -158,9 +188,35 @@ class ReversiRules:
 
     # --- the Arbitre's part (engine protocol section 4, Reversi; decisions 14, 15, 22) -----
 
-    def start(self, level: int = 1) -> Turn:
-        """Return the first turn of a game for the Arbitre (one level only)."""
-        return self.new_game()
+    #: A game may start from a position (``TrayStarts``, decision 15).
+    tray_starts = True
+
+    def start(self, level: int = 1, tray: str | None = None) -> Turn:
+        """Return the first turn of a game for the Arbitre (one level only), from the
+        position ``tray`` when given (decision 15).
+
+        ``tray``: the engines' settled Tray, 64 characters ``0``/``3``/``4`` (``Init`` or
+        the standard start: the usual start), checked by :func:`check_start`. **Decision**:
+        who moves follows from the discs' parity, as in a game without a pass: an even
+        number of discs (4 + the moves), black (player one, ``Turn`` 1); odd, white
+        (``Turn`` 2). A position reached through a pass is thus played with the other
+        player to move; the player to move is asked even with no legal move and answers
+        ``XX`` (decision 22). Raise :class:`IllegalMove` when the Tray is not a start
+        position. ``count`` starts at ``Turn`` - 1 (0 or 1), so odd ``Turn`` means black.
+        """
+        if tray is None or tray in ("Init", INIT_TRAY):
+            return self.new_game()
+        board = check_start(tray)
+        player = Player.ONE if sum(counts(board)) % 2 == 0 else Player.TWO
+        count = int(player) - 1
+        params = (
+            PageParams()
+            .tray(interface_tray(board, next_player=player))
+            .input(player)
+            .count(count)
+            .params
+        )
+        return Turn(state={"tray": board, "player": int(player), "count": count}, params=params)
 
     def asked(self, state: Mapping[str, Any]) -> tuple[Player, ...]:
         """Return the player to move, even one with no legal move (it answers ``XX``,
@@ -173,13 +229,15 @@ class ReversiRules:
     ) -> EngineRequest:
         """Return ``Turn`` (moves played, passes and the one asked included), the opponent's
         last move (a cell or ``XX``) and the settled Tray ``0``/``3``/``4``: ``Init`` before
-        the first move (the start position with ``init_as_board``). No Gain is sent."""
+        the first move (the start position with ``init_as_board``; a game started from
+        another position sends it from Turn 1). No Gain is sent."""
         board, _, count = _read_state(state)
         turn = count + 1
+        begun = bool(count) or board != INIT_TRAY
         params = {
             "Turn": str(turn),
             **opponent_move(state, player),
-            "Tray": board if count or init_as_board else "Init",
+            "Tray": board if begun or init_as_board else "Init",
         }
         return EngineRequest(move_id=turn, params=params)
 

@@ -63,14 +63,19 @@ class TicTacToeRules(LineRules):
 
     person_value = engine_value
 
+    def read_start(self, tray: str) -> str:
+        """Return ``tray`` when it is 9 characters ``0``/``1``/``2``; raise
+        :class:`IllegalMove` otherwise (a start position, decision 15)."""
+        if len(tray) != len(EMPTY_TRAY) or set(tray) - set("012"):
+            raise IllegalMove("a TicTacToe Tray is 9 characters 0, 1 or 2")
+        return tray
+
     # --- the chapter VI referee (engine protocol section 6) --------------------------------
 
     def referee_position(self, call: RefereeCall) -> Mapping[str, Any]:
         """Read the engines' Tray (``Init`` or empty: the empty board); the player to move
         follows from the marks' count, as on the page."""
-        tray = EMPTY_TRAY if call.tray in ("", "Init") else call.tray
-        if len(tray) != len(EMPTY_TRAY) or set(tray) - set("012"):
-            raise IllegalMove("a TicTacToe Tray is 9 characters 0, 1 or 2")
+        tray = EMPTY_TRAY if call.tray in ("", "Init") else self.read_start(call.tray)
         return self.counted(tray)
 
 

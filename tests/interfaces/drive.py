@@ -28,6 +28,7 @@ from tournoyons_gui.interfaces.plugin import (
     Rules,
     SetInterface,
     Turn,
+    starts_from_tray,
 )
 from tournoyons_gui.interfaces.protocol import Player
 from tournoyons_gui.interfaces.referee import GOES_ON, referee
@@ -57,11 +58,17 @@ def play_out(
     *,
     level: int = 1,
     init_as_board: bool = False,
+    tray: str | None = None,
 ) -> Played:
-    """Play a game between two of ``interface``'s built-in engines (player one first)."""
+    """Play a game between two of ``interface``'s built-in engines (player one first), from
+    the position ``tray`` when given (the Set's rules must start from a Tray, decision 15)."""
     rules = arbitre_rules(interface)
     played = Played()
-    turn = rules.start(level)
+    if tray is None:
+        turn = rules.start(level)
+    else:
+        assert starts_from_tray(rules), f"{interface.name} cannot start from a Tray"
+        turn = rules.start(level, tray)
     played.turns.append(turn)
     for _ in range(MAX_STEPS):
         result = rules.result(turn.state)

@@ -53,9 +53,27 @@ class NimRules:
             params={"Tray": "Init", "Input": "One", "Count": "0"},
         )
 
-    def start(self, level: int = 1) -> Turn:
-        """Return the first turn of a game for the Arbitre (one level only)."""
-        return self.new_game()
+    #: A game may start from a pile (``TrayStarts``, decision 15).
+    tray_starts = True
+
+    def start(self, level: int = 1, tray: str | None = None) -> Turn:
+        """Return the first turn of a game for the Arbitre (one level only), from the pile
+        ``tray`` when given (decision 15): the matches left, ``1``..``12`` (``Init`` or
+        ``12``: the usual start). **Decision**: the pile is the whole position, as both
+        players have the same takes, so player one takes first (``Turn`` 1) from any pile.
+        Raise :class:`IllegalMove` when ``tray`` is not a number 1-12 (``0``: the game is
+        over)."""
+        if tray is None or tray in ("Init", str(PILE)):
+            return self.new_game()
+        if not (tray.isascii() and tray.isdigit()) or int(tray) > PILE:
+            raise IllegalMove(f"a Nim Tray is the matches left, 1 to {PILE}")
+        if int(tray) == 0:
+            raise IllegalMove("no match is left: the game is over")
+        matches = int(tray)
+        return Turn(
+            state={"matches": matches, "count": 0},
+            params={"Tray": str(matches), "Input": "One", "Count": "0"},
+        )
 
     def play(self, state: Mapping[str, Any], value: str) -> Turn:
         """Take ``value`` matches (``1``..``3``) for the player to move.
