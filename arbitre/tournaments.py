@@ -21,7 +21,6 @@ import datetime as dt
 import logging
 import re
 import secrets
-import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -32,6 +31,7 @@ from sqlalchemy.orm import defer
 
 from tournoyons_gui.arbitre.calls import check_engine_url
 from tournoyons_gui.arbitre.game import Arbitre, GameError, Options, PlayedSet, SeatSpec
+from tournoyons_gui.arbitre.naming import engine_names
 from tournoyons_gui.arbitre.pairing import Pairing, round_robin, swiss_round, swiss_rounds_needed
 from tournoyons_gui.arbitre.standings import (
     BYE,
@@ -78,7 +78,7 @@ class EntrantSpec:
     ``engine`` (an engine URL; registered on the way when no registration has it, so that
     its opponents get a permanent ``Opponent``), ``builtin`` (a built-in engine's name) or
     ``botsarena`` (a botsarena bot's URL, ConnectFour);
-    ``name`` shown (default: the registration's, the URL's host, the built-in's name)."""
+    ``name`` shown (default: the registration's, :func:`engine_names`'s, the built-in's)."""
 
     kind: str
     engine: str
@@ -209,9 +209,9 @@ class Tournaments:
         async with self.store.sessions() as session:
             return await session.get(EngineRow, engine_id)
 
-    async def registration_for(self, url: str, set_name: str) -> EngineRow:
-        """Return the registration of engine ``url``, registering it (named after its host)
-        when it has none, and adding ``set_name`` to its Sets."""
+    async def registration_for(self, url: str, set_name: str, name: str = "") -> EngineRow:
+        """Return the registration of engine ``url``, registering it (as ``name``, default
+        :func:`engine_names`'s) when it has none, and adding ``set_name`` to its Sets."""
         url = self._check_url(url)
         async with self.store.sessions() as session:
             found = await session.scalar(select(EngineRow).where(EngineRow.url == url).limit(1))
@@ -221,9 +221,7 @@ class Tournaments:
                     found.id, token=found.secret, sets=[*found.sets, set_name]
                 )
             return found
-        host = urllib.parse.urlsplit(url).hostname or "engine"
-        path = urllib.parse.urlsplit(url).path.strip("/").replace("/", "-")
-        base = f"{host}-{path}"[:50] if path else host[:50]
+        base = name or engine_names([url])[0]
         for attempt in range(100):
             name = base if attempt == 0 else f"{base} {attempt + 1}"
             try:
@@ -308,6 +306,8 @@ class Tournaments:
     ) -> list[EntrantRow]:
         made: list[EntrantRow] = []
         names: set[str] = set()
+        urls = [spec.engine for spec in entrants if spec.kind in ("engine", "botsarena")]
+        default = dict(zip(urls, engine_names(urls), strict=True))
         for number, spec in enumerate(entrants, 1):
             if spec.kind == "registered":
                 found = await self.engine(spec.engine)
@@ -322,7 +322,9 @@ class Tournaments:
                 row = EntrantRow(kind="engine", name=spec.name or found.name, url=found.url)
                 row.registration = found.id
             elif spec.kind == "engine":
-                registration = await self.registration_for(spec.engine, interface.name)
+                registration = await self.registration_for(
+                    spec.engine, interface.name, default[spec.engine]
+                )
                 row = EntrantRow(
                     kind="engine", name=spec.name or registration.name, url=registration.url
                 )
@@ -333,8 +335,7 @@ class Tournaments:
                         f"entrant {number}: {interface.name} has no botsarena bots"
                     )
                 url = self._check_url(spec.engine)
-                host = urllib.parse.urlsplit(url).hostname or "bot"
-                row = EntrantRow(kind="botsarena", name=spec.name or host, url=url)
+                row = EntrantRow(kind="botsarena", name=spec.name or default[spec.engine], url=url)
                 row.registration = ""
             elif spec.kind == "builtin":
                 engine = spec.engine or next(iter(interface.engines), "")
