@@ -4,6 +4,8 @@ are what tells apart the engines of one host."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -67,6 +69,6 @@ def test_urls_that_differ_in_host_port_or_path_get_different_names(
     urls = [f"http://{host}{port}{path}" for host, port, path in parts]
     names = engine_names(urls)
     assert len(names) == len(urls)
-    for i, j in ((i, j) for i in range(len(urls)) for j in range(i)):
+    for i, j in itertools.combinations(range(len(urls)), 2):
         same = parts[i][:2] == parts[j][:2] and parts[i][2].strip("/") == parts[j][2].strip("/")
         assert (names[i] == names[j]) == same, (urls[i], urls[j], names)
