@@ -1,4 +1,4 @@
-"""``tournoyons-gui``: the command line, one package, a module per command.
+"""``tournoyons-gui``: the command line.
 
 ``tournoyons-gui serve [--host 127.0.0.1] [--port 8000] [--database FILE|URL]`` serves every
 registered Set, the tester and the Arbitre with uvicorn. ``--port 0`` takes a free port;
@@ -11,9 +11,10 @@ line per game, and exit status 0 when every game reached an end.
 ``tournoyons-gui tournament --set TicTacToe --engine URL --engine builtin:random ...`` runs
 a round-robin or Swiss tournament the same way and prints its standings and cross table.
 
-Here: the parser and :func:`main`, which imports the one command it runs (:mod:`.serve`,
-:mod:`.play`, :mod:`.tournament`), so that ``--help`` loads neither the server nor the
-Arbitre. What the commands share is in :mod:`.common` (light) and :mod:`.headless`.
+One package, a module per command. Here: the parser and :func:`main`, which imports the
+one command it runs (:mod:`.serve`, :mod:`.play`, :mod:`.tournament`), so that ``--help``
+loads neither the server nor the Arbitre. What the commands share is in :mod:`.common`
+(light) and :mod:`.headless`.
 """
 
 from __future__ import annotations
