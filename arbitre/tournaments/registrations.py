@@ -6,12 +6,12 @@ permanent id that opponents receive as ``Opponent`` in competition matches (deci
 from __future__ import annotations
 
 import re
-import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
+from tournoyons_gui.arbitre.naming import engine_names
 from tournoyons_gui.arbitre.store import Conflict, Engine, new_id
 from tournoyons_gui.arbitre.urls import check_engine_url
 
@@ -32,7 +32,7 @@ class EntrantSpec:
     ``engine`` (an engine URL; registered on the way when no registration has it, so that
     its opponents get a permanent ``Opponent``), ``builtin`` (a built-in engine's name) or
     ``botsarena`` (a botsarena bot's URL, ConnectFour);
-    ``name`` shown (default: the registration's, the URL's host, the built-in's name)."""
+    ``name`` shown (default: the registration's, :func:`engine_names`'s, the built-in's)."""
 
     kind: str
     engine: str
@@ -146,9 +146,10 @@ class Registrations:
         """Return a registered engine."""
         return await self.store.registered(engine_id)
 
-    async def registration_for(self, url: str, set_name: str) -> Engine:
-        """Return the registration of engine ``url``, registering it (named after its host)
-        when it has none, and adding ``set_name`` to its Sets."""
+    async def registration_for(self, url: str, set_name: str, name: str = "") -> Engine:
+        """Return the registration of engine ``url``, registering it when it has none (as
+        ``name``, by default :func:`~tournoyons_gui.arbitre.naming.engine_names`'), and
+        adding ``set_name`` to its Sets."""
         url = self.check_url(url)
         found = await self.store.engine_by_url(url)
         if found is not None:
@@ -157,9 +158,7 @@ class Registrations:
                     found.id, token=found.secret, sets=[*found.sets, set_name]
                 )
             return found
-        host = urllib.parse.urlsplit(url).hostname or "engine"
-        path = urllib.parse.urlsplit(url).path.strip("/").replace("/", "-")
-        base = f"{host}-{path}"[:50] if path else host[:50]
+        base = name or engine_names([url])[0]
         for attempt in range(100):
             name = base if attempt == 0 else f"{base} {attempt + 1}"
             try:

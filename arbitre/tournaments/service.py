@@ -12,13 +12,13 @@ tie-breaks, openskill ratings with their uncertainty.
 
 from __future__ import annotations
 
-import urllib.parse
 from collections.abc import Sequence
 from typing import Any
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.catalogue import PlayedSet
 from tournoyons_gui.arbitre.match import GameError, Options
+from tournoyons_gui.arbitre.naming import engine_names
 from tournoyons_gui.arbitre.pairing import swiss_rounds_needed
 from tournoyons_gui.arbitre.standings import Standing, cross_table, standings
 from tournoyons_gui.arbitre.store import Engine, Entrant, Game, Tournament, new_id
@@ -138,6 +138,8 @@ class Tournaments:
     ) -> list[Entrant]:
         made: list[Entrant] = []
         names: set[str] = set()
+        urls = [spec.engine for spec in entrants if spec.kind in ("engine", "botsarena")]
+        default = dict(zip(urls, engine_names(urls), strict=True))
         for number, spec in enumerate(entrants, 1):
             if spec.kind == "registered":
                 found = await self.registrations.engine(spec.engine)
@@ -163,8 +165,7 @@ class Tournaments:
                         f"entrant {number}: {interface.name} has no botsarena bots"
                     )
                 url = self.registrations.check_url(spec.engine)
-                host = urllib.parse.urlsplit(url).hostname or "bot"
-                row = Entrant("botsarena", spec.name or host, url)
+                row = Entrant("botsarena", spec.name or default[spec.engine], url)
             elif spec.kind == "builtin":
                 engine = spec.engine or next(iter(interface.engines), "")
                 if engine not in interface.engines:

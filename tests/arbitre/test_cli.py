@@ -1,25 +1,55 @@
 """The command line, run as a user runs it: ``tournoyons-gui play`` and ``tournoyons-gui
-tournament`` (a progress bar, then the results as tables; exit 0, or 2 when refused)."""
+tournament`` (a progress bar, then the results as tables; exit 0, or 2 when refused); its
+tables in a narrow terminal; what it imports."""
 
 from __future__ import annotations
 
+import io
+import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
+from rich.console import Console
+
+from tests.arbitre.conftest import server_process
 from tests.conftest import PLUGINS, ROOT
+from tournoyons_gui.server.cli.tournament import cross_table_of, standings_table
 
 
-def run(*args: str, database: Path) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m tournoyons_gui.server.cli ARGS --database DATABASE``."""
+def run(
+    *args: str, database: Path | None = None, columns: int = 160, python: tuple[str, ...] = ()
+) -> subprocess.CompletedProcess[str]:
+    """Run ``python [PYTHON] -m tournoyons_gui.server.cli ARGS --database DATABASE`` in a
+    terminal ``columns`` wide."""
+    where = ("--database", str(database)) if database is not None else ()
     return subprocess.run(
-        [sys.executable, "-m", "tournoyons_gui.server.cli", *args, "--database", str(database)],
+        [sys.executable, *python, "-m", "tournoyons_gui.server.cli", *args, *where],
         cwd=ROOT,
-        env={"PYTHONPATH": f"{PLUGINS}", "PATH": "/usr/bin:/bin", "COLUMNS": "160"},
+        env={"PYTHONPATH": f"{PLUGINS}", "PATH": "/usr/bin:/bin", "COLUMNS": str(columns)},
         capture_output=True,
         text=True,
         timeout=300,
     )
+
+
+def names_shown(text: str) -> list[str]:
+    """Return the entrants' names of a compact standings table (no vertical lines), each
+    whole: a name folded over several lines is joined again."""
+    names: list[str] = []
+    column = -1  # where the Entrant column starts, once its header is seen
+    for line in text.splitlines():
+        if column < 0:
+            column = line.find("Entrant")
+            continue
+        rank, rest = line[:column].strip(), line[column:]
+        piece = re.split(r" {2,}", rest)[0]
+        if rank.isdigit():
+            names.append(piece)
+        elif not rank and names and piece and not rest.startswith(" "):
+            names[-1] += piece  # the rest of a folded name: the rank column is empty
+    return names
 
 
 def test_a_tournament_from_the_command_line(tmp_path: Path) -> None:
@@ -74,3 +104,104 @@ def test_games_and_refusals_from_the_command_line(tmp_path: Path) -> None:
         database=database,
     )
     assert refused.returncode == 2 and "unknown Set 'Chess'" in refused.stdout
+
+
+def test_engines_by_url_are_named_by_what_tells_them_apart_and_never_cut(tmp_path: Path) -> None:
+    # Two engines of one server (the built-in engines a serve process offers by URL): the
+    # host and port are shared, so the paths name them; in 80 columns the names are whole.
+    with server_process(tmp_path / "engines.sqlite3") as engines:
+        base = str(engines.base_url).rstrip("/")
+        done = run(
+            "tournament",
+            "--set",
+            "TicTacToe",
+            "--engine",
+            f"{base}/engines/tictactoe/perfect",
+            "--engine",
+            f"{base}/engines/tictactoe/random/",
+            "--engine",
+            "builtin:random",
+            "--games",
+            "2",
+            database=tmp_path / "cup.sqlite3",
+            columns=80,
+        )
+    assert done.returncode == 0, done.stdout + done.stderr
+    standings = done.stdout.split("standings", 1)[1].split("Cross table", 1)[0]
+    assert sorted(names_shown(standings)) == [
+        "127.0.0.1/engines/tictactoe/perfect",
+        "127.0.0.1/engines/tictactoe/random",
+        "random",
+    ]
+    assert "…" not in done.stdout
+
+
+def summary_of(names: list[str]) -> dict[str, Any]:
+    """Return a tournament summary, as the service gives it, of entrants ``names``."""
+    row = {
+        "played": 8,
+        "wins": 3,
+        "draws": 1,
+        "losses": 4,
+        "errors": 0,
+        "points": 3.5,
+        "sonneborn_berger": 10.25,
+        "buchholz": 12.5,
+        "mu": 25.31,
+        "sigma": 8.12,
+    }
+    return {
+        "name": "Cup",
+        "standings": [{**row, "rank": n, "name": name} for n, name in enumerate(names, 1)],
+        "entrants": [{"name": name} for name in names],
+        "cross_table": [["2-0-1" if i != j else "" for j in names] for i in names],
+    }
+
+
+def test_every_name_is_whole_in_80_columns() -> None:
+    names = [
+        "127.0.0.1:8001/tictactoe",
+        "127.0.0.1:8080",
+        "Rand",
+        "a-rather-long-entrant-name-for-the-test-1234567890",
+    ]
+    console = Console(width=80, record=True, file=io.StringIO())
+    console.print(standings_table(summary_of(names), console.width))
+    standings = console.export_text()
+    assert max(len(line) for line in standings.splitlines()) <= 80
+    assert "W-D-L-E" in standings and "…" not in standings
+    assert names_shown(standings) == names
+    # the names short enough for the compact table's column are on one line
+    assert all(name in standings for name in names[:3])
+    console.print(cross_table_of(summary_of(names)))
+    assert "…" not in console.export_text()
+
+
+def test_a_wide_terminal_gets_every_column() -> None:
+    names = ["127.0.0.1:8001/tictactoe", "127.0.0.1:8080"]
+    console = Console(width=160, record=True, file=io.StringIO())
+    console.print(standings_table(summary_of(names), console.width))
+    text = console.export_text()
+    assert "Played" in text and "Buchholz" in text and "W-D-L-E" not in text
+    assert all(name in text for name in names)
+
+
+def test_help_imports_neither_the_server_nor_the_arbitre() -> None:
+    # What --help imports, counted (not timed): the parser needs the standard library only.
+    done = run("play", "--help", python=("-X", "importtime"))
+    assert done.returncode == 0 and "--engine" in done.stdout, done.stderr
+    imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines()}
+    assert "tournoyons_gui.server.cli" in imported
+    heavy = {"tournoyons_gui.server.app", "tournoyons_gui.arbitre", "sqlalchemy"}
+    heavy |= {"uvicorn", "starlette", "httpx", "rich", "asyncio"}
+    assert not heavy & imported, heavy & imported
+
+
+def test_imports_run_one_way() -> None:
+    # server -> arbitre -> interfaces: nothing of arbitre/ imports server/, nothing of
+    # interfaces/ imports either.
+    for folder, below in (("arbitre", ("server",)), ("interfaces", ("server", "arbitre"))):
+        for module in (ROOT / folder).rglob("*.py"):
+            text = module.read_text()
+            for other in below:
+                assert f"tournoyons_gui.{other}" not in text, (module, other)

@@ -1,0 +1,112 @@
+"""``tournoyons-gui``: the command line.
+
+``tournoyons-gui serve [--host 127.0.0.1] [--port 8000] [--database FILE|URL]`` serves every
+registered Set, the tester and the Arbitre with uvicorn. ``--port 0`` takes a free port;
+the first line printed says which.
+
+``tournoyons-gui play --set TicTacToe --engine builtin:perfect --engine URL [--games N]``
+plays games headless through an Arbitre of its own on 127.0.0.1, with a progress bar, one
+line per game, and exit status 0 when every game reached an end.
+
+``tournoyons-gui tournament --set TicTacToe --engine URL --engine builtin:random ...`` runs
+a round-robin or Swiss tournament the same way and prints its standings and cross table.
+
+One package, a module per command. Here: the parser and :func:`main`, which imports the
+one command it runs (:mod:`.serve`, :mod:`.play`, :mod:`.tournament`), so that ``--help``
+loads neither the server nor the Arbitre. What the commands share is in :mod:`.common`
+(light) and :mod:`.headless`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from tournoyons_gui.server.cli.common import add_arbitre_options, add_match_options, bind, lease
+
+__all__ = ["bind", "main", "parser"]
+
+
+def parser() -> argparse.ArgumentParser:
+    """Return the command line's parser: a command (``serve``, ``play``, ``tournament``)
+    and its options."""
+    top = argparse.ArgumentParser(prog="tournoyons-gui", description=__doc__.split("\n")[0])
+    commands = top.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="serve the interfaces, the tester and the Arbitre")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free)")
+    serve.add_argument(
+        "--frame-ancestors",
+        default="*",
+        help="CSP frame-ancestors: who may embed the pages (default '*', any host)",
+    )
+    add_arbitre_options(serve)
+    serve.add_argument(
+        "--public-url",
+        default="",
+        help="this server's URL as engines reach it (default http://HOST:PORT)",
+    )
+    serve.add_argument(
+        "--sink",
+        action="store_true",
+        help="serve the tester's return sink /return and its log (for the "
+        "tester on a local server; scripts/serve.py turns it on on "
+        "127.0.0.1)",
+    )
+    serve.add_argument(
+        "--lease",
+        type=lease,
+        default=15.0,
+        help="seconds a game stays with a worker that stopped renewing its lease (killed) "
+        "before another worker of the same database takes it over (default 15)",
+    )
+    serve.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
+    serve.add_argument("--no-access-log", action="store_true", help="do not log each request")
+
+    play = commands.add_parser("play", help="play games between engines, headless")
+    add_match_options(
+        play,
+        "a seat, twice: a Tournoyons engine URL, builtin:NAME (builtin:random) or "
+        "botsarena:URL (a botsarena JSON bot)",
+    )
+    play.add_argument("--games", type=int, default=1, help="games to play (default 1)")
+    play.add_argument("--swap", action="store_true", help="alternate who plays first")
+
+    cup = commands.add_parser("tournament", help="run a tournament between engines, headless")
+    add_match_options(
+        cup,
+        "an entrant, at least twice: a Tournoyons engine URL, builtin:NAME, "
+        "registered:ID, botsarena:URL; NAME=... names it (Ann=builtin:random); "
+        "engines by URL are named host[:port][/path], what tells them apart",
+    )
+    cup.add_argument(
+        "--format", choices=("round-robin", "swiss"), default="round-robin", help="the format"
+    )
+    cup.add_argument(
+        "--games", type=int, default=2, help="games per pairing, colours alternating (default 2)"
+    )
+    cup.add_argument("--rounds", type=int, default=0, help="Swiss rounds (default ceil(log2 n))")
+    cup.add_argument("--name", default="", help="the tournament's name")
+    return top
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line (``argv``: the arguments, default ``sys.argv[1:]``); return the
+    exit status. argparse exits (status 2) on arguments it refuses, and on ``--help``."""
+    args = parser().parse_args(argv)
+    # Each command's module is imported only when it runs: the server, the Arbitre and
+    # rich take a second or more to import, which --help and a mistyped option need not pay
+    # (asyncio alone is a tenth of a second).
+    if args.command == "serve":
+        from tournoyons_gui.server.cli.serve import serve
+
+        return serve(args)
+    import asyncio
+
+    if args.command == "tournament":
+        from tournoyons_gui.server.cli.tournament import tournament
+
+        return asyncio.run(tournament(args))
+    from tournoyons_gui.server.cli.play import play
+
+    return asyncio.run(play(args))

@@ -1,0 +1,72 @@
+"""What every command of the command line shares, and nothing heavy: binding a socket, the
+options ``play``, ``tournament`` and ``serve`` have in common and how they are read.
+
+Only the standard library is imported here, so that ``tournoyons-gui --help`` and the
+tests' ``bind`` load nothing else; what a command needs is imported by that command's
+module (:mod:`.serve`, :mod:`.play`, :mod:`.tournament`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+
+__all__ = ["add_arbitre_options", "add_match_options", "bind", "engine_hosts", "lease"]
+
+
+def bind(host: str, port: int) -> tuple[socket.socket, str]:
+    """Bind ``host:port`` (``port`` 0: any free port) and return the socket, inheritable,
+    and its base URL (``http://HOST:PORT``, IPv6 in brackets, ``127.0.0.1`` for a wildcard
+    address). Raises ``OSError`` when the address cannot be bound."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.set_inheritable(True)
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if family == socket.AF_INET6 else host
+    if host in ("0.0.0.0", "::"):
+        shown = "127.0.0.1"
+    return sock, f"http://{shown}:{bound}"
+
+
+def lease(value: str) -> float:
+    """Read ``--lease``: 2 to 600 seconds. Raises ``argparse.ArgumentTypeError`` otherwise
+    (``ValueError`` for what is not a number: argparse reports both)."""
+    seconds = float(value)
+    if not 2 <= seconds <= 600:
+        raise argparse.ArgumentTypeError("a lease is 2 to 600 seconds")
+    return seconds
+
+
+def engine_hosts(value: str) -> frozenset[str] | None:
+    """Read ``--engine-hosts`` (``"a.example, B.example"``): the hosts lower-cased, or
+    ``None`` (any host) when it names none."""
+    hosts = frozenset(h.strip().lower() for h in value.split(",") if h.strip())
+    return hosts or None
+
+
+def add_arbitre_options(parser: argparse.ArgumentParser) -> None:
+    """Add where the records go (``--database``) and which hosts engine URLs may name
+    (``--engine-hosts``)."""
+    parser.add_argument(
+        "--database",
+        default=None,
+        help="records: a SQLite file (default arbitre.sqlite3) or postgresql://",
+    )
+    parser.add_argument(
+        "--engine-hosts",
+        default="",
+        help="comma-separated hosts engine URLs may name (default: any)",
+    )
+
+
+def add_match_options(parser: argparse.ArgumentParser, engines: str) -> None:
+    """Add what ``play`` and ``tournament`` share: the Set, the engines (``engines`` says
+    what one is), the match options, then :func:`add_arbitre_options`."""
+    parser.add_argument("--set", required=True, help="the Set (TicTacToe, Reversi ...)")
+    parser.add_argument("--engine", action="append", required=True, metavar="ENGINE", help=engines)
+    parser.add_argument("--timeout", type=int, default=20, help="TimeOut, 4-54 s (default 20)")
+    parser.add_argument("--level", type=int, default=1, help="rule level (Poker: 1 or 2)")
+    parser.add_argument("--concurrency", type=int, default=4, help="games at once (default 4)")
+    add_arbitre_options(parser)

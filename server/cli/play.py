@@ -1,0 +1,96 @@
+"""``tournoyons-gui play``: games between two seats, headless, with a progress bar.
+
+The whole server runs on 127.0.0.1 in this process (:func:`.headless.serving_here`); the
+games are played ``--concurrency`` at a time, one line printed per game (record id,
+result, moves) and a table at the end. With ``--database postgresql://...`` other
+``serve`` workers of the same database share the games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+from rich.console import Console
+from rich.table import Table
+
+from tournoyons_gui.arbitre.arbitre import Arbitre
+from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec
+from tournoyons_gui.server.cli.headless import arbitre_of, progress_bar, serving_here
+
+__all__ = ["parse_seat", "play"]
+
+
+def parse_seat(value: str) -> SeatSpec:
+    """Return the seat an ``--engine`` names: ``builtin:NAME``, ``botsarena:URL`` (a
+    botsarena JSON bot, seed 003) or a Tournoyons engine URL (anything else; the Arbitre
+    checks it)."""
+    if value.startswith("builtin:"):
+        return SeatSpec("builtin", value.removeprefix("builtin:"))
+    if value.startswith("botsarena:"):
+        return SeatSpec("botsarena", value.removeprefix("botsarena:"))
+    return SeatSpec("engine", value)
+
+
+async def play(args: argparse.Namespace) -> int:
+    """Play ``args.games`` games; return 0 when every game reached an end, 1 when one did
+    not (or the server did not start), 2 when refused (not two seats, an unknown Set, a
+    seat the Set cannot have)."""
+    console = Console(stderr=False)
+    if len(args.engine) != 2:
+        console.print("[red]give --engine twice: the two seats[/red]")
+        return 2
+    async with serving_here(args) as app:
+        if app is None:
+            return 1
+        return await _play(args, console, arbitre_of(app))
+
+
+async def _play(args: argparse.Namespace, console: Console, arbitre: Arbitre) -> int:
+    seats = [parse_seat(e) for e in args.engine]
+    options = Options(timeout=args.timeout, level=args.level)
+    try:
+        await arbitre.find_set(args.set)
+        arbitre.check(args.set, seats, options)
+    except GameError as refused:
+        console.print(f"[red]{refused}[/red]")
+        return 2
+    limit = asyncio.Semaphore(max(1, args.concurrency))
+    lines: list[tuple[str, str, int, str]] = []
+    ok = True
+    with progress_bar(console) as progress:
+        bar = progress.add_task(f"{args.set} games", total=args.games)
+
+        async def one(number: int) -> None:
+            nonlocal ok
+            order = list(reversed(seats)) if args.swap and number % 2 else seats
+            async with limit:
+                game_id = await arbitre.create(args.set, order, options)
+                await arbitre.wait(game_id)
+            record = await arbitre.record(game_id)
+            assert record is not None
+            if record["status"] != "over":
+                ok = False
+            names = [s["name"] for s in record["seats"]]
+            winner = record["winner"]
+            result = (
+                "draw"
+                if record["result"] == "draw"
+                else f"{names[winner]} wins"
+                if winner is not None
+                else record["result"]
+            )
+            lines.append((game_id, result, len(record["moves"]), record["reason"]))
+            progress.console.print(
+                f"{game_id}  {result}  {len(record['moves'])} moves  {' - '.join(names)}"
+            )
+            progress.advance(bar)
+
+        await asyncio.gather(*(one(n) for n in range(args.games)))
+    table = Table(title=f"{args.set}: {args.games} game(s)")
+    for column in ("Game", "Result", "Moves", "Reason"):
+        table.add_column(column, overflow="fold")
+    for game_id, result, moves, reason in lines:
+        table.add_row(game_id, result, str(moves), reason)
+    console.print(table)
+    return 0 if ok else 1

@@ -1,0 +1,163 @@
+"""``tournoyons-gui tournament``: a round-robin or Swiss tournament between engines,
+headless, with a progress bar, then its standings (points, tie-breaks, ratings) and cross
+table.
+
+The whole server runs on 127.0.0.1 in this process (:func:`.headless.serving_here`). The
+tables fit the terminal: every name is printed whole, wrapped or folded, never cut.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from tournoyons_gui.arbitre.match import GameError, Options
+from tournoyons_gui.arbitre.tournaments import EntrantSpec, TournamentError, Tournaments
+from tournoyons_gui.server.cli.headless import progress_bar, serving_here, tournaments_of
+
+__all__ = ["cross_table_of", "parse_entrant", "standings_table", "tournament"]
+
+
+def parse_entrant(value: str) -> EntrantSpec:
+    """Return the entrant an ``--engine`` names: ``builtin:NAME``, ``registered:ID`` (a
+    registered engine), ``botsarena:URL`` or an engine URL; ``NAME=`` before any of them
+    names the entrant (``Ann=builtin:random``; a NAME has no ``:``)."""
+    name = ""
+    head, sep, rest = value.partition("=")
+    if sep and "://" not in head and ":" not in head:
+        name, value = head, rest
+    for prefix, kind in (("builtin:", "builtin"), ("registered:", "registered")):
+        if value.startswith(prefix):
+            return EntrantSpec(kind, value.removeprefix(prefix), name)
+    if value.startswith("botsarena:"):
+        return EntrantSpec("botsarena", value.removeprefix("botsarena:"), name)
+    return EntrantSpec("engine", value, name)
+
+
+async def tournament(args: argparse.Namespace) -> int:
+    """Run a tournament to its end; return 0 when it ended, 1 when the server did not start,
+    2 when refused (an unknown Set, an entrant it cannot have ...)."""
+    console = Console(stderr=False)
+    async with serving_here(args) as app:
+        if app is None:
+            return 1
+        return await _tournament(args, console, tournaments_of(app))
+
+
+async def _tournament(args: argparse.Namespace, console: Console, service: Tournaments) -> int:
+    try:
+        tournament_id = await service.create(
+            args.set,
+            [parse_entrant(e) for e in args.engine],
+            format=args.format,
+            games=args.games,
+            rounds=args.rounds,
+            concurrency=args.concurrency,
+            options=Options(timeout=args.timeout, level=args.level),
+            name=args.name,
+        )
+    except (TournamentError, GameError) as refused:
+        console.print(f"[red]{refused}[/red]")
+        return 2
+    summary = await service.summary(tournament_id)
+    assert summary is not None
+    with progress_bar(console) as progress:
+        bar = progress.add_task(
+            f"{summary['name']} ({tournament_id})", total=summary["progress"]["planned"]
+        )
+        while True:
+            summary = await service.summary(tournament_id)
+            assert summary is not None
+            progress.update(
+                bar, completed=summary["progress"]["over"], total=summary["progress"]["planned"]
+            )
+            if summary["status"] == "over":
+                break
+            await asyncio.sleep(0.3)
+    console.print(standings_table(summary, console.width))
+    console.print(cross_table_of(summary))
+    console.print(
+        f"Records: /tournaments/{tournament_id} (standings.csv, games.csv, .json) "
+        f"in {args.database or 'arbitre.sqlite3'}"
+    )
+    return 0
+
+
+def standings_table(summary: dict[str, Any], width: int | None = None) -> Table:
+    """Return the standings of a tournament summary (``summary["name"]`` and
+    ``summary["standings"]``, rows as :meth:`Tournaments.summary` gives them) as a rich
+    table, every name whole: wrapped, or folded when longer than its column, never cut.
+
+    Given the terminal's ``width`` (columns), a table wider than that is drawn compact: no
+    lines between the columns, ``Played`` left out (it is W + D + L + E) and the wins,
+    draws, losses and errors in one column ``W-D-L-E``."""
+    table = _standings(summary, compact=False)
+    if width is not None and _natural_width(table) > width:
+        table = _standings(summary, compact=True)
+    return table
+
+
+def _natural_width(table: Table) -> int:
+    """Return the columns ``table`` takes when nothing is wrapped."""
+    return Console(width=10_000, file=io.StringIO()).measure(table).maximum
+
+
+def _standings(summary: dict[str, Any], *, compact: bool) -> Table:
+    counts = ("W-D-L-E",) if compact else ("Played", "W", "D", "L", "Err")
+    table = Table(title=f"{summary['name']}: standings")
+    if compact:  # no vertical lines, no padding at the edges nor doubled between columns
+        table = Table(
+            title=table.title,
+            caption="W-D-L-E: wins, draws, losses, errors",
+            box=box.SIMPLE_HEAD,
+            show_edge=False,
+            pad_edge=False,
+            collapse_padding=True,
+        )
+    for column in ("#", "Entrant", *counts, "Points", "SB", "Buchholz", "Rating"):
+        if column == "Entrant":
+            table.add_column(column, overflow="fold")
+        else:  # numbers stay on one line; folded, never cut, when even they cannot fit
+            table.add_column(column, justify="right", no_wrap=True, overflow="fold")
+    for row in summary["standings"]:
+        wins, draws, losses, errors = (
+            str(row[key]) for key in ("wins", "draws", "losses", "errors")
+        )
+        table.add_row(
+            str(row["rank"]),
+            escape(row["name"]),
+            *(
+                (f"{wins}-{draws}-{losses}-{errors}",)
+                if compact
+                else (str(row["played"]), wins, draws, losses, errors)
+            ),
+            f"{row['points']:g}",
+            f"{row['sonneborn_berger']:g}",
+            f"{row['buchholz']:g}",
+            f"{row['mu']:.1f} ± {row['sigma']:.1f}",
+        )
+    return table
+
+
+def cross_table_of(summary: dict[str, Any]) -> Table:
+    """Return the cross table of a tournament summary (``summary["entrants"]`` and
+    ``summary["cross_table"]``): W-D-L of each row's entrant against each column's, every
+    name whole (wrapped or folded, never cut)."""
+    names = [e["name"] for e in summary["entrants"]]
+    table = Table(title="Cross table (wins-draws-losses)")
+    table.add_column("", overflow="fold")
+    for number in range(len(names)):
+        table.add_column(str(number + 1), justify="center", overflow="fold")
+    for number, (name, cells) in enumerate(zip(names, summary["cross_table"], strict=True)):
+        table.add_row(
+            f"{number + 1} {escape(name)}",
+            *(cell or ("·" if cell == "" else cell) for cell in cells),
+        )
+    return table
