@@ -154,7 +154,7 @@ class Tournaments:
                 row = Entrant("engine", spec.name or found.name, found.url, found.id)
             elif spec.kind == "engine":
                 registration = await self.registrations.registration_for(
-                    spec.engine, interface.name
+                    spec.engine, interface.name, default[spec.engine]
                 )
                 row = Entrant(
                     "engine", spec.name or registration.name, registration.url, registration.id
