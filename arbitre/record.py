@@ -105,6 +105,7 @@ class Records:
             "result": game.result,
             "winner": game.winner,
             "reason": game.reason,
+            "result_text": result_text(game, seats),
             "options": game.options,
             "created_at": game.created_at.isoformat(),
             "ended_at": game.ended_at.isoformat() if game.ended_at else None,

@@ -66,11 +66,18 @@ def parser() -> argparse.ArgumentParser:
     play = commands.add_parser("play", help="play games between engines, headless")
     add_match_options(
         play,
-        "a seat, twice: a Tournoyons engine URL, builtin:NAME (builtin:random) or "
-        "botsarena:URL (a botsarena JSON bot)",
+        "a seat, once per seat of the Set: a Tournoyons engine URL, builtin:NAME "
+        "(builtin:random) or botsarena:URL (a botsarena JSON bot); NAME=... names it",
     )
     play.add_argument("--games", type=int, default=1, help="games to play (default 1)")
     play.add_argument("--swap", action="store_true", help="alternate who plays first")
+    play.add_argument(
+        "--start-tray",
+        default=None,
+        metavar="TRAY",
+        help="start every game from this position (a Tray of the Set: TicTacToe, "
+        "BigTicTacToe, Pente, Reversi, ConnectFour)",
+    )
 
     cup = commands.add_parser("tournament", help="run a tournament between engines, headless")
     add_match_options(

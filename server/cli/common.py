@@ -70,3 +70,17 @@ def add_match_options(parser: argparse.ArgumentParser, engines: str) -> None:
     parser.add_argument("--level", type=int, default=1, help="rule level (Poker: 1 or 2)")
     parser.add_argument("--concurrency", type=int, default=4, help="games at once (default 4)")
     add_arbitre_options(parser)
+
+
+def split_engine(value: str) -> tuple[str, str, str]:
+    """Return (name, kind, engine) of an ``--engine`` value: ``[NAME=]builtin:NAME``,
+    ``[NAME=]registered:ID``, ``[NAME=]botsarena:URL`` or ``[NAME=]URL`` (kind ``engine``);
+    ``NAME=`` (a NAME has no ``:``) names the seat or entrant, ``""`` when absent."""
+    name = ""
+    head, sep, rest = value.partition("=")
+    if sep and "://" not in head and ":" not in head:
+        name, value = head, rest
+    for kind in ("builtin", "registered", "botsarena"):
+        if value.startswith(f"{kind}:"):
+            return name, kind, value.removeprefix(f"{kind}:")
+    return name, "engine", value

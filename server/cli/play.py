@@ -16,6 +16,7 @@ from rich.table import Table
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec
+from tournoyons_gui.server.cli.common import split_engine
 from tournoyons_gui.server.cli.headless import arbitre_of, progress_bar, serving_here
 
 __all__ = ["parse_seat", "play"]
@@ -24,22 +25,16 @@ __all__ = ["parse_seat", "play"]
 def parse_seat(value: str) -> SeatSpec:
     """Return the seat an ``--engine`` names: ``builtin:NAME``, ``botsarena:URL`` (a
     botsarena JSON bot, seed 003) or a Tournoyons engine URL (anything else; the Arbitre
-    checks it)."""
-    if value.startswith("builtin:"):
-        return SeatSpec("builtin", value.removeprefix("builtin:"))
-    if value.startswith("botsarena:"):
-        return SeatSpec("botsarena", value.removeprefix("botsarena:"))
-    return SeatSpec("engine", value)
+    checks it); ``NAME=`` before it names the seat (``Ann=builtin:random``)."""
+    name, kind, engine = split_engine(value)
+    return SeatSpec(kind, engine, name)
 
 
 async def play(args: argparse.Namespace) -> int:
     """Play ``args.games`` games; return 0 when every game reached an end, 1 when one did
-    not (or the server did not start), 2 when refused (not two seats, an unknown Set, a
-    seat the Set cannot have)."""
+    not (or the server did not start), 2 when refused (not as many seats as the Set has,
+    an unknown Set, a seat the Set cannot have, a start Tray that is not a position)."""
     console = Console(stderr=False)
-    if len(args.engine) != 2:
-        console.print("[red]give --engine twice: the two seats[/red]")
-        return 2
     async with serving_here(args) as app:
         if app is None:
             return 1
@@ -51,7 +46,8 @@ async def _play(args: argparse.Namespace, console: Console, arbitre: Arbitre) ->
     options = Options(timeout=args.timeout, level=args.level)
     try:
         await arbitre.find_set(args.set)
-        arbitre.check(args.set, seats, options)
+        interface, rules, _ = arbitre.check(args.set, seats, options)
+        arbitre.first_turn(interface, rules, options.level, args.start_tray)
     except GameError as refused:
         console.print(f"[red]{refused}[/red]")
         return 2
@@ -65,21 +61,14 @@ async def _play(args: argparse.Namespace, console: Console, arbitre: Arbitre) ->
             nonlocal ok
             order = list(reversed(seats)) if args.swap and number % 2 else seats
             async with limit:
-                game_id = await arbitre.create(args.set, order, options)
+                game_id = await arbitre.create(args.set, order, options, start_tray=args.start_tray)
                 await arbitre.wait(game_id)
             record = await arbitre.record(game_id)
             assert record is not None
             if record["status"] != "over":
                 ok = False
             names = [s["name"] for s in record["seats"]]
-            winner = record["winner"]
-            result = (
-                "draw"
-                if record["result"] == "draw"
-                else f"{names[winner]} wins"
-                if winner is not None
-                else record["result"]
-            )
+            result = record["result_text"] or record["result"]
             lines.append((game_id, result, len(record["moves"]), record["reason"]))
             progress.console.print(
                 f"{game_id}  {result}  {len(record['moves'])} moves  {' - '.join(names)}"

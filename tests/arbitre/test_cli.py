@@ -205,3 +205,52 @@ def test_imports_run_one_way() -> None:
             text = module.read_text()
             for other in below:
                 assert f"tournoyons_gui.{other}" not in text, (module, other)
+
+
+def test_play_from_a_start_position(tmp_path: Path) -> None:
+    # Crosses on 1 and 2, noughts on 4 and 5: the first player moves and wins on 3.
+    done = run(
+        "play",
+        "--set",
+        "TicTacToe",
+        "--engine",
+        "First=builtin:perfect",
+        "--engine",
+        "builtin:perfect",
+        "--start-tray",
+        "110220000",
+        database=tmp_path / "start.sqlite3",
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert re.search(r"First wins\s+1 moves", done.stdout), done.stdout
+
+
+def test_play_refuses_a_start_tray_that_is_no_position(tmp_path: Path) -> None:
+    won = run(
+        "play",
+        "--set",
+        "TicTacToe",
+        "--engine",
+        "builtin:perfect",
+        "--engine",
+        "builtin:random",
+        "--start-tray",
+        "111220000",
+        database=tmp_path / "won.sqlite3",
+    )
+    assert won.returncode == 2
+    assert "not a position of TicTacToe" in won.stdout
+    rochambeau = run(
+        "play",
+        "--set",
+        "Rochambeau",
+        "--engine",
+        "builtin:random",
+        "--engine",
+        "builtin:random",
+        "--start-tray",
+        "1",
+        database=tmp_path / "won.sqlite3",
+    )
+    assert rochambeau.returncode == 2
+    assert "cannot start from a position" in rochambeau.stdout
