@@ -6,7 +6,8 @@
 - :mod:`tournoyons_gui.server.pages`: the Sets' pages and their cache;
 - :mod:`tournoyons_gui.server.tester`: the tester and its API; :mod:`tournoyons_gui.server.sink`:
 its return sink;
-- :mod:`tournoyons_gui.arbitre.web`: the Arbitre's routes, its Arbitre started with the lifespan.
+- :mod:`tournoyons_gui.arbitre.web`: the Arbitre's routes (games, then tournaments), its
+  Arbitre started with the lifespan; its style and scripts are the ``arbitre`` assets.
 """
 
 from __future__ import annotations
@@ -19,12 +20,10 @@ from starlette.applications import Starlette
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
-from tournoyons_gui.arbitre.game import Arbitre
+from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.store import Store
-from tournoyons_gui.arbitre.tournament_api import TournamentApi
-from tournoyons_gui.arbitre.tournament_pages import TournamentPages
 from tournoyons_gui.arbitre.tournaments import Tournaments
-from tournoyons_gui.arbitre.web import ArbitreWeb
+from tournoyons_gui.arbitre.web import ArbitreWeb, TournamentApi, TournamentPages
 from tournoyons_gui.interfaces.plugin import SetInterface
 from tournoyons_gui.interfaces.registry import Registry, load_registry
 from tournoyons_gui.server.assets import load_assets

@@ -1,9 +1,11 @@
 """Static assets, read once at start and served from memory under content-hashed URLs.
 
 A URL is ``/static/<digest>/<namespace>/<file>``: ``shared`` for the top-level ``static/``
-folder, a Set's key for its package's ``static/``. The digest changes with the content, so
-an asset is cached for a year as immutable and the Arbitre's reload after each move fetches
-the page alone. :meth:`AssetStore.serve` is the route ``GET /static/<digest>/<namespace>/<file>``.
+folder (the interface runtime), ``arbitre`` for the Arbitre package's ``static/`` (its own
+pages' style and scripts), a Set's key for its package's ``static/``. The digest changes
+with the content, so an asset is cached for a year as immutable and the Arbitre's reload
+after each move fetches the page alone. :meth:`AssetStore.serve` is the route ``GET
+/static/<digest>/<namespace>/<file>``.
 """
 
 from __future__ import annotations
@@ -22,11 +24,14 @@ from starlette.responses import Response
 from tournoyons_gui.interfaces.registry import Registry
 from tournoyons_gui.server.http import NotModifiedResponse, PreparedResponse, is_not_modified
 
-__all__ = ["IMMUTABLE", "SHARED_STATIC", "Asset", "AssetStore", "load_assets"]
+__all__ = ["ARBITRE_PACKAGE", "IMMUTABLE", "SHARED_STATIC", "Asset", "AssetStore", "load_assets"]
 
 #: The shared front-end's package (``static/`` in the repository), found with
 #: ``importlib.resources`` so that an installed wheel serves it too.
 SHARED_STATIC = "tournoyons_gui.static"
+#: The Arbitre's package: its ``static/`` folder is served as the ``arbitre`` namespace (the
+#: server registers it, as the Arbitre never imports the server).
+ARBITRE_PACKAGE = "tournoyons_gui.arbitre"
 # An asset under its current digest never changes.
 IMMUTABLE = b"public, max-age=31536000, immutable"
 
@@ -136,10 +141,11 @@ class AssetStore:
 
 
 def load_assets(registry: Registry) -> AssetStore:
-    """Return the assets served: the shared ``static/`` as ``shared``, then each Set's
-    package's ``static/`` under the Set's key."""
+    """Return the assets served: the shared ``static/`` as ``shared``, the Arbitre's
+    ``static/`` as ``arbitre``, then each Set's package's ``static/`` under the Set's key."""
     assets = AssetStore()
     assets.add_folder("shared", importlib.resources.files(SHARED_STATIC))
+    assets.add_folder("arbitre", importlib.resources.files(ARBITRE_PACKAGE) / "static")
     for interface in registry:
         assets.add_folder(interface.key, interface.resources("static"))
     return assets

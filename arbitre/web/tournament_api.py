@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -28,9 +27,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from tournoyons_gui.arbitre.game import GameError, Options
+from tournoyons_gui.arbitre.match import GameError
 from tournoyons_gui.arbitre.standings import standings_csv
-from tournoyons_gui.arbitre.store import EngineRow
+from tournoyons_gui.arbitre.store import Engine
 from tournoyons_gui.arbitre.tournaments import (
     WRONG_TOKEN,
     EntrantSpec,
@@ -38,14 +37,15 @@ from tournoyons_gui.arbitre.tournaments import (
     Tournaments,
     standing_json,
 )
+from tournoyons_gui.arbitre.web.common import NO_STORE, read_body, read_int, read_json, read_options
 
-__all__ = ["TournamentApi", "engine_json", "read_options"]
+__all__ = ["MAX_BODY", "TournamentApi", "engine_json"]
 
+#: The largest JSON body the tournaments' API reads (a tournament's entrants can be many).
 MAX_BODY = 64 * 1024
-NO_STORE = {"Cache-Control": "no-store"}
 
 
-def engine_json(row: EngineRow) -> dict[str, Any]:
+def engine_json(row: Engine) -> dict[str, Any]:
     """Return a registered engine as JSON-ready data."""
     return {
         "id": row.id,
@@ -58,43 +58,8 @@ def engine_json(row: EngineRow) -> dict[str, Any]:
     }
 
 
-def _int(raw: Any, default: int, name: str) -> int:
-    if raw is None or raw == "":
-        return default
-    if isinstance(raw, bool):
-        raise TournamentError(f"{name} is a whole number")
-    try:
-        return int(str(raw).strip())
-    except ValueError:
-        raise TournamentError(f"{name} is a whole number") from None
-
-
-def read_options(raw: Any) -> Options:
-    """Return the games' :class:`Options` from a JSON object (``timeout``, ``level``,
-    ``wait``, ``init_as_board``, ``bot_timeout``); raise :class:`TournamentError`."""
-    if raw is None:
-        raw = {}
-    if not isinstance(raw, dict):
-        raise TournamentError("options is an object")
-    return Options(
-        timeout=_int(raw.get("timeout"), 20, "timeout"),
-        level=_int(raw.get("level"), 1, "level"),
-        wait=_int(raw.get("wait"), 0, "wait"),
-        init_as_board=raw.get("init_as_board") is True,
-        bot_timeout=_int(raw.get("bot_timeout"), 10, "bot_timeout"),
-    )
-
-
 async def _json(request: Request) -> Any:
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise TournamentError(f"request body over {MAX_BODY} bytes")
-    try:
-        return json.loads(body or b"null")
-    except (ValueError, RecursionError):
-        raise TournamentError("the body is not JSON") from None
+    return read_json(await read_body(request, MAX_BODY))
 
 
 def _strings(raw: Any, name: str) -> list[str]:
@@ -139,7 +104,7 @@ class TournamentApi:
                 _strings(data.get("sets", []), "sets"),
                 poker_level2=data.get("poker_level2") is True,
             )
-        except TournamentError as refused:
+        except (TournamentError, GameError) as refused:
             return JSONResponse({"error": str(refused)}, 400)
         # The edit token is shown once, to whoever registered the engine.
         return JSONResponse({**engine_json(row), "edit_token": row.secret}, 201)
@@ -172,7 +137,7 @@ class TournamentApi:
             row = await service.update(
                 engine_id, token=token if isinstance(token, str) else "", **changes
             )
-        except TournamentError as refused:
+        except (TournamentError, GameError) as refused:
             status = {"no such engine": 404, WRONG_TOKEN: 403}.get(str(refused), 400)
             return JSONResponse({"error": str(refused)}, status)
         return JSONResponse(engine_json(row))
@@ -213,9 +178,9 @@ class TournamentApi:
                 str(data.get("set", "")),
                 entrants,
                 format=str(data.get("format", "round-robin")),
-                games=_int(data.get("games"), 2, "games"),
-                rounds=_int(data.get("rounds"), 0, "rounds"),
-                concurrency=_int(data.get("concurrency"), 4, "concurrency"),
+                games=read_int(data.get("games"), 2, "games"),
+                rounds=read_int(data.get("rounds"), 0, "rounds"),
+                concurrency=read_int(data.get("concurrency"), 4, "concurrency"),
                 options=read_options(data.get("options")),
                 name=str(data.get("name", "")),
             )

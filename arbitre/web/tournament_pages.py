@@ -1,7 +1,8 @@
 """The HTML pages of registered engines and tournaments (their JSON API and exports are
-:mod:`~tournoyons_gui.arbitre.tournament_api`). Every page works without JavaScript (plain
-forms and links); ``static/tournament.js`` adds entrant rows to the new-tournament form and
-refreshes a running tournament's page from ``/tournaments/<id>.json`` every 2 s.
+:mod:`~tournoyons_gui.arbitre.web.tournament_api`). Every page works without JavaScript
+(plain forms and links); ``arbitre/static/tournament.js`` adds entrant rows to the
+new-tournament form and refreshes a running tournament's page from
+``/tournaments/<id>.json`` every 2 s.
 
 Routes:
 
@@ -18,7 +19,6 @@ Routes:
 
 from __future__ import annotations
 
-import math
 import re
 import urllib.parse
 from collections.abc import Callable, Mapping, Sequence
@@ -29,8 +29,8 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from tournoyons_gui.arbitre.game import Arbitre, GameError
-from tournoyons_gui.arbitre.tournament_api import read_options
+from tournoyons_gui.arbitre.arbitre import Arbitre
+from tournoyons_gui.arbitre.match import GameError
 from tournoyons_gui.arbitre.tournaments import (
     FORMATS,
     WRONG_TOKEN,
@@ -38,9 +38,12 @@ from tournoyons_gui.arbitre.tournaments import (
     TournamentError,
     Tournaments,
 )
+from tournoyons_gui.arbitre.web.chart import rating_chart
+from tournoyons_gui.arbitre.web.common import read_form, read_int, read_options, render
 
-__all__ = ["ENTRANT_ROWS", "TournamentPages", "game_result", "rating_chart"]
+__all__ = ["ENTRANT_ROWS", "TournamentPages", "game_result"]
 
+#: The largest form the pages read (a tournament's entrant rows can be many).
 MAX_FORM = 64 * 1024
 #: Entrant rows the new-tournament form shows (empty rows are ignored).
 ENTRANT_ROWS = 8
@@ -48,7 +51,6 @@ ENTRANT_ROWS = 8
 MAX_ROWS = 64
 #: An engine's page lists at most this many of its games, newest first.
 MAX_GAMES_SHOWN = 200
-NO_STORE = {"Cache-Control": "no-store"}
 ENTRANT_KINDS = ("registered", "engine", "builtin")
 _ENTRANT_FIELD = re.compile(r"entrant(\d{1,3})_(kind|registered|url|builtin|name)")
 
@@ -69,99 +71,6 @@ def game_result(game: Mapping[str, Any], names: Sequence[str]) -> str:
         if seat is not None and 0 <= seat < len(names):
             return f"{names[seat]} wins"
     return "error"
-
-
-def _ticks(low: float, high: float, count: int = 5) -> list[float]:
-    """Return round tick values covering ``low``..``high``."""
-    span = max(high - low, 1e-9)
-    raw = span / max(count - 1, 1)
-    magnitude = 10 ** math.floor(math.log10(raw))
-    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
-    first = math.floor(low / step) * step
-    ticks = []
-    value = first
-    while value <= high + step * 1e-6:
-        ticks.append(round(value, 6))
-        value += step
-    if ticks[-1] < high:
-        ticks.append(round(value, 6))
-    return ticks
-
-
-def rating_chart(
-    points: Sequence[Mapping[str, Any]], width: int = 560, height: int = 220
-) -> dict[str, Any] | None:
-    """Return what the engine page's SVG chart draws for a rating history (``mu`` and
-    ``sigma`` after each rated game, oldest first): the line of mu, the band of mu ± sigma,
-    a dot per game, the axes' ticks. ``None`` when there is no point."""
-    if not points:
-        return None
-    left, right, top, bottom = 52, 14, 12, 36
-    plot_w, plot_h = width - left - right, height - top - bottom
-    mus = [float(p["mu"]) for p in points]
-    sigmas = [float(p["sigma"]) for p in points]
-    low = min(m - s for m, s in zip(mus, sigmas, strict=True))
-    high = max(m + s for m, s in zip(mus, sigmas, strict=True))
-    if high - low < 1:
-        low, high = low - 0.5, high + 0.5
-    yticks = _ticks(low, high)
-    low, high = min(low, yticks[0]), max(high, yticks[-1])
-    count = len(points)
-
-    def x(index: int) -> float:
-        return left + (plot_w * index / (count - 1) if count > 1 else plot_w / 2)
-
-    def y(value: float) -> float:
-        return top + plot_h * (high - value) / (high - low)
-
-    def pairs(coordinates: Sequence[tuple[float, float]]) -> str:
-        return " ".join(f"{cx:.1f},{cy:.1f}" for cx, cy in coordinates)
-
-    line = [(x(i), y(m)) for i, m in enumerate(mus)]
-    upper = [(x(i), y(m + s)) for i, (m, s) in enumerate(zip(mus, sigmas, strict=True))]
-    lower = [(x(i), y(m - s)) for i, (m, s) in enumerate(zip(mus, sigmas, strict=True))]
-    if count == 1:  # a band needs a width: one game is drawn as a short stretch
-        half = plot_w / 40
-        upper = [(upper[0][0] - half, upper[0][1]), (upper[0][0] + half, upper[0][1])]
-        lower = [(lower[0][0] - half, lower[0][1]), (lower[0][0] + half, lower[0][1])]
-    shown = sorted({0, count - 1, *range(0, count, max(1, math.ceil(count / 8)))})
-    return {
-        "width": width,
-        "height": height,
-        "left": left,
-        "right": width - right,
-        "top": top,
-        "bottom": height - bottom,
-        "line": pairs(line),
-        "band": pairs([*upper, *reversed(lower)]),
-        "dots": [
-            {
-                "x": round(cx, 1),
-                "y": round(cy, 1),
-                "number": i + 1,
-                "mu": mus[i],
-                "sigma": sigmas[i],
-                "game": points[i].get("game", ""),
-            }
-            for i, (cx, cy) in enumerate(line)
-        ],
-        "yticks": [{"y": round(y(v), 1), "label": f"{v:g}"} for v in yticks],
-        "xticks": [{"x": round(x(i), 1), "label": str(i + 1)} for i in shown],
-        "first": {"mu": mus[0], "sigma": sigmas[0]},
-        "last": {"mu": mus[-1], "sigma": sigmas[-1]},
-        "low": min(mus),
-        "high": max(mus),
-    }
-
-
-async def _form(request: Request) -> list[tuple[str, str]]:
-    """Return the urlencoded form posted (names and values, in order)."""
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_FORM:
-            raise TournamentError(f"the form is over {MAX_FORM} bytes")
-    return urllib.parse.parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True)
 
 
 def _engine_values(pairs: Sequence[tuple[str, str]]) -> dict[str, Any]:
@@ -220,8 +129,7 @@ class TournamentPages:
         ]
 
     def _html(self, template: str, status: int = 200, **context: Any) -> Response:
-        body = self.env.get_template(template).render(**context)
-        return Response(body, status, media_type="text/html", headers=NO_STORE)
+        return render(self.env, template, status, **context)
 
     async def _set_names(self) -> list[str]:
         arbitre = self.arbitre_holder()
@@ -238,11 +146,11 @@ class TournamentPages:
             )
         values: dict[str, Any] = {"name": "", "url": "", "sets": [], "poker_level2": False}
         try:
-            values = _engine_values(await _form(request))
+            values = _engine_values(await read_form(request, MAX_FORM))
             row = await self.holder().register(
                 values["name"], values["url"], values["sets"], poker_level2=values["poker_level2"]
             )
-        except TournamentError as refused:
+        except (TournamentError, GameError) as refused:
             return await self._engines_page(values, str(refused), 400)
         # The edit token, in the page's address: the person who registered keeps it (a
         # bookmark); nobody else can change or retire the engine.
@@ -269,7 +177,7 @@ class TournamentPages:
         values: dict[str, Any] | None = None
         token = ""
         try:
-            pairs = await _form(request)
+            pairs = await read_form(request, MAX_FORM)
             action = dict(pairs).get("action", "edit")
             token = dict(pairs).get("token", "")[:40]
             if action in ("retire", "unretire"):
@@ -286,7 +194,7 @@ class TournamentPages:
                 )
             else:
                 raise TournamentError(f"no action {action!r}")
-        except TournamentError as refused:
+        except (TournamentError, GameError) as refused:
             if str(refused) == "no such engine":
                 return self._html("arbitre/missing.html", 404)
             status = 403 if str(refused) == WRONG_TOKEN else 400
@@ -333,15 +241,15 @@ class TournamentPages:
             return await self._tournaments_page({}, "", 200)
         values: dict[str, str] = {}
         try:
-            values = {name: value for name, value in reversed(await _form(request))}
+            values = {name: value for name, value in reversed(await read_form(request, MAX_FORM))}
             options = read_options({"timeout": values.get("timeout"), "level": values.get("level")})
             tournament_id = await self.holder().create(
                 values.get("set", ""),
                 _entrants(values),
                 format=values.get("format", "round-robin"),
-                games=_int(values.get("games"), 2, "games per pairing"),
-                rounds=_int(values.get("rounds"), 0, "rounds"),
-                concurrency=_int(values.get("concurrency"), 4, "games at once"),
+                games=read_int(values.get("games"), 2, "games per pairing"),
+                rounds=read_int(values.get("rounds"), 0, "rounds"),
+                concurrency=read_int(values.get("concurrency"), 4, "games at once"),
                 options=options,
                 name=values.get("name", ""),
             )
@@ -418,12 +326,3 @@ class TournamentPages:
                 "every": 2000,
             },
         )
-
-
-def _int(raw: str | None, default: int, name: str) -> int:
-    if raw is None or raw.strip() == "":
-        return default
-    try:
-        return int(raw.strip())
-    except ValueError:
-        raise TournamentError(f"{name} is a whole number") from None

@@ -1,4 +1,4 @@
-"""The engines' and tournaments' HTML pages over real HTTP (``arbitre/tournament_pages.py``):
+"""The engines' and tournaments' HTML pages over real HTTP (``arbitre/web/tournament_pages.py``):
 forms posted as a browser without JavaScript posts them (urlencoded), registrations made,
 edited, retired and brought back, bad input refused with 400 and nothing stored, a small
 tournament of built-in Nim engines started from the form and followed to its end, the page's

@@ -2,8 +2,8 @@
 the built-in engines on the game page (the Set's own page in ``iframe[data-board]``),
 watchers follow live, a finished game is replayed, and what is refused is refused.
 
-The game page (``arbitre/templates/arbitre/game.html``, ``static/arbitre.js``): the root
-``[data-game]`` carries ``data-status``, ``data-moves``, ``data-move`` and
+The game page (``arbitre/templates/arbitre/game.html``, ``arbitre/static/arbitre.js``): the
+root ``[data-game]`` carries ``data-status``, ``data-moves``, ``data-move`` and
 ``data-board-ready``; the person asked has an iframe URL with ``Input`` and ``URLReturn``
 (``/play/<token>/<n>``); ``/games/<id>.json`` is the whole record.
 """

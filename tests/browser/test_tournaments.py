@@ -1,9 +1,9 @@
 """Registered engines and tournaments in real Chromium against the real server
-(``arbitre/tournament_pages.py``, ``static/tournament.js``): a person registers an engine with
-the form, starts a round-robin with it and two built-in engines, watches the progress bar
-reach the end without reloading (the script reads ``/tournaments/<id>.json`` every 2 s),
-reads the standings, opens a finished game and downloads the standings as CSV. axe-core
-finds no violation on the four pages.
+(``arbitre/web/tournament_pages.py``, ``arbitre/static/tournament.js``): a person registers
+an engine with the form, starts a round-robin with it and two built-in engines, watches the
+progress bar reach the end without reloading (the script reads ``/tournaments/<id>.json``
+every 2 s), reads the standings, opens a finished game and downloads the standings as CSV.
+axe-core finds no violation on the four pages.
 
 The pages' hooks: ``[data-progress]`` (a ``<progress>``), ``[data-status]``, the standings
 ``[data-standings]`` with rows ``[data-entrant]``, ``[data-cross]``, ``[data-playing]`` and

@@ -1,0 +1,69 @@
+"""The Arbitre's HTTP side, split by who calls it. Game-agnostic: every game detail comes
+from the Set's :class:`~tournoyons_gui.interfaces.plugin.ArbitreRules` through the
+:class:`~tournoyons_gui.arbitre.arbitre.Arbitre`.
+
+- :mod:`.pages`: for people: start a game, the games, a game live or replayed, its log,
+  the added games (chapter VI);
+- :mod:`.api`: for programs: start a game, its record, add a game (JSON);
+- :mod:`.returns`: the engines' callbacks (``/referee``) and the persons' moves
+  (``/play``), and the added games' ``ReturnURL``;
+- :mod:`.served`: what other Arbitres call here: the built-in engines, as engines and as
+  botsarena bots, and each Set's rules as a chapter VI referee;
+- :mod:`.tools`: the engine tester and the engine check;
+- :mod:`.tournament_pages` and :mod:`.tournament_api`: registered engines and
+  tournaments, their pages, their API and exports (:mod:`.chart` draws a rating);
+- :mod:`.common`: what they share (a page rendered ``no-store``, bodies, fields).
+
+:class:`ArbitreWeb` gathers the game parts' routes; the server puts them (then the
+tournament parts') before the Sets' ``/{set}/`` pages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import jinja2
+from starlette.routing import Route
+
+from tournoyons_gui.arbitre.arbitre import Arbitre
+from tournoyons_gui.arbitre.web.api import GameApi
+from tournoyons_gui.arbitre.web.pages import GamePages
+from tournoyons_gui.arbitre.web.returns import Returns
+from tournoyons_gui.arbitre.web.served import Served
+from tournoyons_gui.arbitre.web.tools import Tools
+from tournoyons_gui.arbitre.web.tournament_api import TournamentApi
+from tournoyons_gui.arbitre.web.tournament_pages import TournamentPages
+
+__all__ = [
+    "ArbitreWeb",
+    "GameApi",
+    "GamePages",
+    "Returns",
+    "Served",
+    "Tools",
+    "TournamentApi",
+    "TournamentPages",
+]
+
+
+class ArbitreWeb:
+    """The Arbitre's routes for games; ``holder()`` returns the :class:`Arbitre` once the
+    server has started (it opens the store in its lifespan), ``env`` renders the pages."""
+
+    def __init__(self, holder: Callable[[], Arbitre], env: jinja2.Environment) -> None:
+        self.api = GameApi(holder, env)
+        self.pages = GamePages(holder, env)
+        self.returns = Returns(holder, env)
+        self.served = Served(holder, env)
+        self.tools = Tools(holder, env)
+
+    def routes(self) -> list[Route]:
+        """Return the routes, to be tried before the Sets' ``/{set}/`` pages. The API's come
+        first: its ``/games/<id>.json`` would otherwise be taken by ``/games/<id>``."""
+        return [
+            *self.api.routes(),
+            *self.pages.routes(),
+            *self.returns.routes(),
+            *self.served.routes(),
+            *self.tools.routes(),
+        ]

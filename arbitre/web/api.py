@@ -1,0 +1,118 @@
+"""The Arbitre's JSON API, for programs: start a game, read its record, add a game of
+one's own (chapter VI). Bad input is answered 400 ``{"error"}`` and stores nothing.
+
+Routes:
+
+- ``POST /api/games`` (JSON ``{"set", "seats": [{"kind", "engine", "name"}], "options",
+  "start_tray"}``) -> 201 ``{"id", "urls", "persons"}``.
+- ``GET /api/games/<id>`` and ``GET /games/<id>.json``: the record (one document).
+- ``POST /api/sets`` (JSON ``{"name", "interface_url", "referee_url", "start_tray",
+  "simultaneous"}``) -> 201 ``{"name", "key"}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from tournoyons_gui.arbitre.match import GameError, SeatSpec
+from tournoyons_gui.arbitre.seats import through_pages
+from tournoyons_gui.arbitre.web.common import NO_STORE, Part, read_body, read_json, read_options
+
+__all__ = ["GameApi", "read_start_tray"]
+
+
+def read_start_tray(data: dict[str, Any]) -> str | None:
+    """Return the position a game starts from (issue 18): ``data["start_tray"]``, a
+    ``Tray`` as a string, or ``None`` when absent, ``null`` or blank; raise
+    :class:`GameError` for anything else."""
+    raw = data.get("start_tray")
+    if raw is None:
+        return None
+    if not isinstance(raw, str):
+        raise GameError("start_tray is a string: the Tray to start from, as the Set writes it")
+    return raw.strip() or None
+
+
+class GameApi(Part):
+    """The JSON API (see the module); ``holder()`` returns the running Arbitre."""
+
+    def routes(self) -> list[Route]:
+        """Return the API's routes (``/games/<id>.json`` before the pages'
+        ``/games/<id>``, which would take it)."""
+        return [
+            Route("/api/games", self.create, methods=["POST"]),
+            Route("/api/games/{game_id}", self.export),
+            Route("/games/{game_id}.json", self.export),
+            Route("/api/sets", self.add_set, methods=["POST"]),
+        ]
+
+    async def create(self, request: Request) -> Response:
+        """``POST /api/games``: start a game; 201 with its id, its URLs and the URLs of the
+        seats played through the pages (``persons``, each with its secret token)."""
+        try:
+            data = read_json(await read_body(request))
+            if not isinstance(data, dict):
+                raise GameError("send a JSON object {set, seats, options}")
+            raw_seats = data.get("seats")
+            if not isinstance(raw_seats, list) or not all(isinstance(s, dict) for s in raw_seats):
+                raise GameError("seats is a list of {kind, engine, name}")
+            seats = [
+                SeatSpec(str(s.get("kind", "")), str(s.get("engine", "")), str(s.get("name", "")))
+                for s in raw_seats
+            ]
+            game_id = await self.arbitre.create(
+                str(data.get("set", "")),
+                seats,
+                read_options(data.get("options")),
+                start_tray=read_start_tray(data),
+            )
+        except (GameError, ValueError) as refused:
+            return JSONResponse({"error": str(refused)}, 400)
+        found = await self.arbitre.store.game(game_id)
+        assert found is not None
+        return JSONResponse(
+            {
+                "id": game_id,
+                "urls": {
+                    "game": f"/games/{game_id}",
+                    "json": f"/games/{game_id}.json",
+                    "events": f"/games/{game_id}/events",
+                    "log": f"/games/{game_id}/log",
+                },
+                "persons": [
+                    {"seat": s.index, "url": f"/games/{game_id}?seat={s.token}"}
+                    for s in found[1]
+                    if through_pages(s)
+                ],
+            },
+            201,
+        )
+
+    async def export(self, request: Request) -> Response:
+        """``GET /api/games/<id>``, ``GET /games/<id>.json``: the whole record as JSON
+        (:mod:`~tournoyons_gui.arbitre.record`); 404 ``{"error"}``."""
+        record = await self.arbitre.record(request.path_params["game_id"])
+        if record is None:
+            return JSONResponse({"error": "no such game"}, 404)
+        return JSONResponse(record, headers=NO_STORE)
+
+    async def add_set(self, request: Request) -> Response:
+        """``POST /api/sets``: add a game (chapter VI); 201 ``{"name", "key"}`` or 400."""
+        try:
+            data = read_json(await read_body(request))
+            if not isinstance(data, dict):
+                raise GameError("send a JSON object {name, interface_url, referee_url}")
+            added = await self.arbitre.add_set(
+                str(data.get("name", "")),
+                str(data.get("interface_url", "")),
+                str(data.get("referee_url", "")),
+                start_tray=str(data.get("start_tray") or ""),
+                simultaneous=data.get("simultaneous") is True,
+            )
+        except (GameError, ValueError) as refused:
+            return JSONResponse({"error": str(refused)}, 400)
+        return JSONResponse({"name": added.name, "key": added.key}, 201)

@@ -1,0 +1,95 @@
+"""The rating chart of an engine's page, drawn as SVG by the template from the coordinates
+computed here: the line of mu after each rated game, the band of mu ± sigma, a dot per game
+and the axes' round ticks. Pure: points in, numbers and SVG point lists out.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+__all__ = ["rating_chart"]
+
+
+def _ticks(low: float, high: float, count: int = 5) -> list[float]:
+    """Return round tick values covering ``low``..``high``."""
+    span = max(high - low, 1e-9)
+    raw = span / max(count - 1, 1)
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    first = math.floor(low / step) * step
+    ticks = []
+    value = first
+    while value <= high + step * 1e-6:
+        ticks.append(round(value, 6))
+        value += step
+    if ticks[-1] < high:
+        ticks.append(round(value, 6))
+    return ticks
+
+
+def rating_chart(
+    points: Sequence[Mapping[str, Any]], width: int = 560, height: int = 220
+) -> dict[str, Any] | None:
+    """Return what the engine page's SVG chart draws for a rating history (``mu`` and
+    ``sigma`` after each rated game, oldest first): the line of mu, the band of mu ± sigma,
+    a dot per game, the axes' ticks. ``None`` when there is no point."""
+    if not points:
+        return None
+    left, right, top, bottom = 52, 14, 12, 36
+    plot_w, plot_h = width - left - right, height - top - bottom
+    mus = [float(p["mu"]) for p in points]
+    sigmas = [float(p["sigma"]) for p in points]
+    low = min(m - s for m, s in zip(mus, sigmas, strict=True))
+    high = max(m + s for m, s in zip(mus, sigmas, strict=True))
+    if high - low < 1:
+        low, high = low - 0.5, high + 0.5
+    yticks = _ticks(low, high)
+    low, high = min(low, yticks[0]), max(high, yticks[-1])
+    count = len(points)
+
+    def x(index: int) -> float:
+        return left + (plot_w * index / (count - 1) if count > 1 else plot_w / 2)
+
+    def y(value: float) -> float:
+        return top + plot_h * (high - value) / (high - low)
+
+    def pairs(coordinates: Sequence[tuple[float, float]]) -> str:
+        return " ".join(f"{cx:.1f},{cy:.1f}" for cx, cy in coordinates)
+
+    line = [(x(i), y(m)) for i, m in enumerate(mus)]
+    upper = [(x(i), y(m + s)) for i, (m, s) in enumerate(zip(mus, sigmas, strict=True))]
+    lower = [(x(i), y(m - s)) for i, (m, s) in enumerate(zip(mus, sigmas, strict=True))]
+    if count == 1:  # a band needs a width: one game is drawn as a short stretch
+        half = plot_w / 40
+        upper = [(upper[0][0] - half, upper[0][1]), (upper[0][0] + half, upper[0][1])]
+        lower = [(lower[0][0] - half, lower[0][1]), (lower[0][0] + half, lower[0][1])]
+    shown = sorted({0, count - 1, *range(0, count, max(1, math.ceil(count / 8)))})
+    return {
+        "width": width,
+        "height": height,
+        "left": left,
+        "right": width - right,
+        "top": top,
+        "bottom": height - bottom,
+        "line": pairs(line),
+        "band": pairs([*upper, *reversed(lower)]),
+        "dots": [
+            {
+                "x": round(cx, 1),
+                "y": round(cy, 1),
+                "number": i + 1,
+                "mu": mus[i],
+                "sigma": sigmas[i],
+                "game": points[i].get("game", ""),
+            }
+            for i, (cx, cy) in enumerate(line)
+        ],
+        "yticks": [{"y": round(y(v), 1), "label": f"{v:g}"} for v in yticks],
+        "xticks": [{"x": round(x(i), 1), "label": str(i + 1)} for i in shown],
+        "first": {"mu": mus[0], "sigma": sigmas[0]},
+        "last": {"mu": mus[-1], "sigma": sigmas[-1]},
+        "low": min(mus),
+        "high": max(mus),
+    }

@@ -1,0 +1,69 @@
+"""The returns: where engines and persons answer the Arbitre's asks. Each goes to
+:class:`~tournoyons_gui.arbitre.asks.Asks` (web -> asks -> store), its query read by the
+one reader of the engine protocol (:func:`~tournoyons_gui.arbitre.query.read_query`:
+names case-insensitive, the first occurrence wins, decision 5).
+
+Routes:
+
+- ``GET /referee?Game=..&MoveId=..&Value=..``: an engine's callback (engine protocol
+  2.2): 200 ``OK`` when it answers an outstanding request, 404 else (decision 9), 414
+  for a query over 8 KiB.
+- ``GET /play/<token>/<n>?ReturnValue=V``: a person's move, from the Set page's
+  ``URLReturn`` (decision 24).
+- ``GET /added/return``: the ``ReturnURL`` given to added games' referees (decision 26).
+"""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import Route
+
+from tournoyons_gui.arbitre.calls import MAX_CALLBACK_QUERY
+from tournoyons_gui.arbitre.query import QueryTooLong, read_query
+from tournoyons_gui.arbitre.web.common import Part
+
+__all__ = ["Returns"]
+
+
+class Returns(Part):
+    """The engines' and persons' returns (see the module); ``holder()`` returns the
+    running Arbitre."""
+
+    def routes(self) -> list[Route]:
+        """Return the returns' routes."""
+        return [
+            Route("/referee", self.referee),
+            Route("/added/return", self.added_return),
+            Route("/play/{token}/{number:int}", self.person_return),
+        ]
+
+    async def referee(self, request: Request) -> Response:
+        """``GET /referee?Game=..&MoveId=..&Value=..``: 200 ``OK`` when the callback answers
+        an outstanding request, else 404 (decision 9); 414 past 8 KiB of query."""
+        query: bytes = request.scope["query_string"]
+        try:
+            params = read_query(query, MAX_CALLBACK_QUERY)
+        except QueryTooLong:
+            return PlainTextResponse("query too long", 414)
+        if await self.arbitre.asks.callback(params, query.decode("latin-1")):
+            return PlainTextResponse("OK")
+        return PlainTextResponse("no such request", 404)
+
+    async def person_return(self, request: Request) -> Response:
+        """``GET /play/<token>/<n>?ReturnValue=V``: a person's move; the page says whether
+        it was taken (200), not asked now (404) or not legal (422)."""
+        params = read_query(request.scope["query_string"])
+        status, note = await self.arbitre.asks.person_move(
+            request.path_params["token"],
+            request.path_params["number"],
+            params.get("returnvalue", ""),
+        )
+        return self.html("arbitre/returned.html", status, note=note, code=status)
+
+    async def added_return(self, request: Request) -> Response:
+        """``GET /added/return``: the ``ReturnURL`` given to added games' referees. The
+        Arbitre reads the return from the referee's own answer (decision 26); a frame that
+        lands here is told so."""
+        note = "the referee's return is read by the Arbitre from the referee's answer"
+        return self.html("arbitre/returned.html", note=note, code=200)

@@ -1,0 +1,165 @@
+"""What this server offers other Arbitres (and any program): its built-in engines over the
+engine protocol, the same engines as botsarena bots, and each Set's rules as a chapter VI
+referee.
+
+Routes:
+
+- ``GET /engines/<set>/<name>``: a built-in engine speaking the engine protocol (it calls
+  the Referee back before answering; in tester mode, empty ``Referee``, its answer is the
+  value alone; a final call is answered ``OK``).
+- ``POST /engines/<set>/<name>/botsarena``: the same engine as a botsarena bot (seed 003).
+- ``GET /referee/<set>``: the Set's rules as a chapter VI referee (engine protocol 6).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import urllib.parse
+from collections.abc import Mapping
+from typing import Any
+
+import httpx
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from tournoyons_gui.arbitre.botsarena import answer_message
+from tournoyons_gui.arbitre.match import GameError
+from tournoyons_gui.arbitre.query import QueryTooLong, read_query
+from tournoyons_gui.arbitre.urls import engine_url
+from tournoyons_gui.arbitre.web.common import Part, read_body, read_json
+from tournoyons_gui.interfaces.plugin import IllegalMove
+from tournoyons_gui.interfaces.protocol import safe_return_url
+from tournoyons_gui.interfaces.referee import read_call, referee
+
+__all__ = ["MAX_REFEREE_QUERY", "Served"]
+
+log = logging.getLogger(__name__)
+
+#: The longest query a chapter VI referee call may have (its Tray can be long).
+MAX_REFEREE_QUERY = 64 * 1024
+#: What stays literal when a ReturnURL is put in a Location header (the rest is escaped).
+_URL_SAFE = ":/?#[]@!$&'()*+,;=%~-._"
+
+
+class Served(Part):
+    """What other Arbitres call here (see the module); ``holder()`` returns the running
+    Arbitre (its registry, and its HTTP client for the engines' callbacks)."""
+
+    def routes(self) -> list[Route]:
+        """Return the routes (the botsarena route first, as it was)."""
+        return [
+            Route("/referee/{set}", self.set_referee),
+            Route("/engines/{set}/{name}/botsarena", self.botsarena_engine, methods=["POST"]),
+            Route("/engines/{set}/{name}", self.builtin_engine),
+        ]
+
+    async def builtin_engine(self, request: Request) -> Response:
+        """``GET /engines/<set>/<name>``: one of our engines, speaking the engine protocol:
+        it calls the Referee back before answering, as real engines do; in tester mode
+        (empty ``Referee``) its answer is the value alone. 404 for no such engine, 500 when
+        the engine fails."""
+        interface = self.arbitre.registry.get(request.path_params["set"])
+        engine = interface.engines.get(request.path_params["name"]) if interface else None
+        if interface is None or engine is None:
+            return PlainTextResponse("no such engine", 404)
+        params = {k: v for k, v in request.query_params.multi_items()}
+        if "MoveId" not in params and "Referee" not in params:
+            return PlainTextResponse("OK")  # a final call: nothing to answer
+        try:
+            # Off the event loop: a strong engine thinks for tens of milliseconds, which
+            # the games and pages this server drives meanwhile need not wait for.
+            value = await asyncio.to_thread(engine, params)
+        except Exception:
+            log.exception("built-in engine %s/%s failed", interface.key, engine)
+            return PlainTextResponse("engine error", 500)
+        referee_url = params.get("Referee", "")
+        if not referee_url:
+            return PlainTextResponse(value)
+        url = engine_url(
+            referee_url,
+            {"Game": params.get("Game", ""), "MoveId": params.get("MoveId", ""), "Value": value},
+        )
+        try:
+            await self.arbitre.caller.client.get(url, timeout=10)
+        except httpx.HTTPError as broken:
+            log.warning("built-in engine could not call back: %s", broken)
+        return PlainTextResponse("OK")
+
+    async def botsarena_engine(self, request: Request) -> Response:
+        """``POST /engines/<set>/<name>/botsarena``: one of our engines as a botsarena bot
+        (seed 003): ``init`` -> ``{"name"}``, ``play-turn`` -> ``{"play": <column>}``; a
+        malformed message gets 400 ``{"error"}``, no such bot 404."""
+        interface = self.arbitre.registry.get(request.path_params["set"])
+        name = request.path_params["name"]
+        engine = interface.engines.get(name) if interface else None
+        if interface is None or engine is None or interface.botsarena is None:
+            return JSONResponse({"error": "no such botsarena bot"}, 404)
+        try:
+            message = read_json(await read_body(request))
+            answer = await asyncio.to_thread(
+                answer_message, interface.botsarena, engine, name, message
+            )
+        except (GameError, ValueError, IllegalMove) as refused:
+            return JSONResponse({"error": str(refused)[:300]}, 400)
+        return JSONResponse(answer)
+
+    async def set_referee(self, request: Request) -> Response:
+        """``GET /referee/<set>?Game=..&MoveId=..&Tray=..&Move1=..&ReturnURL=..``: the Set's
+        rules as a chapter VI referee (engine protocol section 6). Answers ``303`` to
+        ``ReturnURL`` with ``Game``, ``MoveId``, ``Method``, ``Move1``/``Move2`` echoed and
+        ``Gain1``, ``Gain2``, ``Tray`` and ``ReturnCode`` after the move, and a page with the
+        same link (and a refresh) for a frame that does not follow redirects. Without a
+        usable ``ReturnURL``: ``400`` and the verdict on the page; 414 past 64 KiB of
+        query; 404 for a Set without a referee."""
+        interface = self.arbitre.registry.get(request.path_params["set"])
+        rules = interface.referee if interface else None
+        if interface is None or rules is None:
+            return self._referee_page(404, error="no referee for this Set")
+        try:
+            params = read_query(request.scope["query_string"], MAX_REFEREE_QUERY)
+        except QueryTooLong:
+            return self._referee_page(414, error="query over 64 KiB")
+        call = read_call(params)
+        answer = referee(rules, call)
+        back: dict[str, str] = {"Game": call.game, "MoveId": call.move_id}
+        if call.method:
+            back["Method"] = call.method
+        for name, move in (("Move1", call.move1), ("Move2", call.move2)):
+            if move is not None:
+                back[name] = move
+        back.update(
+            Gain1=answer.gain1,
+            Gain2=answer.gain2,
+            Tray=answer.tray,
+            ReturnCode=str(answer.return_code),
+        )
+        target = safe_return_url(params.get("returnurl", ""))
+        if not target or not target.lower().startswith(("http://", "https://")):
+            return self._referee_page(
+                400,
+                error="give ReturnURL, an absolute http(s) URL",
+                answer=back,
+                set_name=interface.name,
+            )
+        if not call.game or not call.move_id:
+            # A referee answers a move of a game: no redirect for anything else (it would
+            # make this server an open redirect).
+            return self._referee_page(
+                400, error="give Game and MoveId", answer=back, set_name=interface.name
+            )
+        location = engine_url(urllib.parse.quote(target, safe=_URL_SAFE), back)
+        return self._referee_page(
+            303,
+            location=location,
+            answer=back,
+            set_name=interface.name,
+            headers={"Location": location},
+        )
+
+    def _referee_page(
+        self, status: int, headers: Mapping[str, str] | None = None, **context: Any
+    ) -> Response:
+        full = {"error": "", "answer": None, "location": "", "set_name": "", **context}
+        return self.html("arbitre/referee.html", status, headers, **full)
