@@ -23,10 +23,23 @@ from tournoyons_gui.arbitre.asks import POLL_EVERY, Asks, Callback
 from tournoyons_gui.arbitre.query import QueryTooLong, read_query
 from tournoyons_gui.arbitre.urls import MAX_BODY, MAX_REDIRECTS, host_allowed, same_endpoint
 
-__all__ = ["FINAL_CUT", "MAX_BODY", "MAX_CALLBACK_QUERY", "EngineCaller"]
+__all__ = ["FINAL_CUT", "MAX_BODY", "MAX_CALLBACK_QUERY", "EngineCaller", "engine_client"]
 
 MAX_CALLBACK_QUERY = 8 * 1024
 FINAL_CUT = 10.0
+
+
+def engine_client(transport: httpx.AsyncBaseTransport | None = None) -> httpx.AsyncClient:
+    """Return the HTTP client the Arbitre calls engines with: no keep-alive (the engine
+    protocol's ``Connection: close`` per call), no redirect followed by itself (redirects
+    are followed and checked hop by hop), no proxy from the environment."""
+    return httpx.AsyncClient(
+        follow_redirects=False,
+        limits=httpx.Limits(max_connections=1000, max_keepalive_connections=0),
+        headers={"Connection": "close", "User-Agent": "Tournoyons-Arbitre"},
+        transport=transport,
+        trust_env=False,
+    )
 
 
 class EngineCaller:
@@ -42,13 +55,7 @@ class EngineCaller:
         self.asks = asks
         self.allowed_hosts = allowed_hosts
         self.referee_url = referee_url
-        self.client = httpx.AsyncClient(
-            follow_redirects=False,
-            limits=httpx.Limits(max_connections=1000, max_keepalive_connections=0),
-            headers={"Connection": "close", "User-Agent": "Tournoyons-Arbitre"},
-            transport=transport,
-            trust_env=False,
-        )
+        self.client = engine_client(transport)
         self._tasks: set[asyncio.Task[str]] = set()
 
     async def close(self) -> None:

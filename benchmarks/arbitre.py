@@ -84,8 +84,8 @@ from starlette.types import ASGIApp
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tournoyons_gui.arbitre.calls import Callbacks, EngineCaller  # noqa: E402
-from tournoyons_gui.arbitre.game import Arbitre  # noqa: E402
+from tournoyons_gui.arbitre.arbitre import Arbitre  # noqa: E402
+from tournoyons_gui.arbitre.calls import engine_client  # noqa: E402
 from tournoyons_gui.interfaces.connectfour.board import (  # noqa: E402
     COLUMNS,
     EMPTY_TRAY,
@@ -177,13 +177,12 @@ async def serving(app: ASGIApp, sock: socket.socket) -> AsyncIterator[None]:
 class Floor:
     """The floor's app: ``GET /ask`` calls ``GET /back`` on the same server, then answers.
 
-    Its client is the one an :class:`EngineCaller` makes (no keep-alive), the client the
-    Arbitre sends engine requests with and its built-in engines call back with."""
+    Its client is the one the Arbitre sends engine requests with and its built-in engines
+    call back with (:func:`engine_client`: no keep-alive)."""
 
     def __init__(self, base: str) -> None:
         self.base = base
-        self.caller = EngineCaller(Callbacks(), f"{base}/back")
-        self.client = self.caller.client
+        self.client = engine_client()
 
     def app(self) -> Starlette:
         """Return the Starlette app."""
