@@ -20,6 +20,7 @@ import httpx
 
 from tournoyons_gui.arbitre.answer import Answer, Note, note
 from tournoyons_gui.arbitre.asks import POLL_EVERY, Asks, Callback
+from tournoyons_gui.arbitre.outbound import Outbound
 from tournoyons_gui.arbitre.query import QueryTooLong, read_query
 from tournoyons_gui.arbitre.urls import MAX_BODY, MAX_REDIRECTS, host_allowed, same_endpoint
 
@@ -29,10 +30,16 @@ MAX_CALLBACK_QUERY = 8 * 1024
 FINAL_CUT = 10.0
 
 
-def engine_client(transport: httpx.AsyncBaseTransport | None = None) -> httpx.AsyncClient:
+def engine_client(
+    transport: httpx.AsyncBaseTransport | None = None, outbound: Outbound | None = None
+) -> httpx.AsyncClient:
     """Return the HTTP client the Arbitre calls engines with: no keep-alive (the engine
     protocol's ``Connection: close`` per call), no redirect followed by itself (redirects
-    are followed and checked hop by hop), no proxy from the environment."""
+    are followed and checked hop by hop), no proxy from the environment, and every
+    connection held to the outbound policy (:class:`Outbound`: each hop's address checked,
+    ``transport`` the one that sends)."""
+    if outbound is not None:
+        transport = outbound.transport(transport)
     return httpx.AsyncClient(
         follow_redirects=False,
         limits=httpx.Limits(max_connections=1000, max_keepalive_connections=0),
@@ -51,11 +58,12 @@ class EngineCaller:
         referee_url: str,
         transport: httpx.AsyncBaseTransport | None = None,
         allowed_hosts: frozenset[str] | None = None,
+        outbound: Outbound | None = None,
     ) -> None:
         self.asks = asks
         self.allowed_hosts = allowed_hosts
         self.referee_url = referee_url
-        self.client = engine_client(transport)
+        self.client = engine_client(transport, outbound)
         self._tasks: set[asyncio.Task[str]] = set()
 
     async def close(self) -> None:

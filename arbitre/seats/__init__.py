@@ -2,7 +2,8 @@
 (:class:`~tournoyons_gui.arbitre.seats.base.SeatKind`), registered by name.
 
 Built in: ``person`` (:mod:`.person`), ``engine`` and ``builtin`` (:mod:`.engine`),
-``botsarena`` (:mod:`.botsarena`). A new kind is one subclass and one :func:`register`
+``botsarena`` (:mod:`.botsarena`), ``service`` (:mod:`.service`) and ``sync`` (:mod:`.sync`),
+engines behind a school's wall (manual VIII). A new kind is one subclass and one :func:`register`
 call before the Arbitre starts::
 
     class Fixed(SeatKind):
@@ -24,6 +25,8 @@ from tournoyons_gui.arbitre.seats.base import Position, SeatKind, Services
 from tournoyons_gui.arbitre.seats.botsarena import BotsarenaSeat
 from tournoyons_gui.arbitre.seats.engine import BuiltinSeat, EngineSeat
 from tournoyons_gui.arbitre.seats.person import PersonSeat
+from tournoyons_gui.arbitre.seats.service import ServiceSeat
+from tournoyons_gui.arbitre.seats.sync import SyncSeat
 
 __all__ = [
     "KINDS",
@@ -50,7 +53,7 @@ def register(kind: type[SeatKind]) -> type[SeatKind]:
     return kind
 
 
-for _kind in (PersonSeat, BuiltinSeat, EngineSeat, BotsarenaSeat):
+for _kind in (PersonSeat, BuiltinSeat, EngineSeat, BotsarenaSeat, ServiceSeat, SyncSeat):
     register(_kind)
 
 

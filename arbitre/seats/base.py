@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 import httpx
@@ -24,6 +24,7 @@ from tournoyons_gui.arbitre.calls import EngineCaller
 from tournoyons_gui.arbitre.catalogue import PlayedSet
 from tournoyons_gui.arbitre.live import Hub
 from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec
+from tournoyons_gui.arbitre.outbound import Outbound
 from tournoyons_gui.arbitre.store import Game, Seat, Store
 from tournoyons_gui.interfaces.plugin import ArbitreRules, Turn
 from tournoyons_gui.interfaces.protocol import Player
@@ -37,7 +38,7 @@ class Services:
     ``asks`` awaiting an answer, the engine ``caller`` (its ``client`` serves every other
     HTTP call), the live ``hub``, this server's ``public_url`` as engines reach it, the
     ``engine_hosts`` URLs may name (``None``: any), and whether several workers share the
-    records (``shared``)."""
+    records (``shared``), and the ``outbound`` policy every URL and call is held to."""
 
     store: Store
     asks: Asks
@@ -46,6 +47,7 @@ class Services:
     public_url: str
     engine_hosts: frozenset[str] | None
     shared: bool
+    outbound: Outbound = field(default_factory=Outbound)
 
     @property
     def client(self) -> httpx.AsyncClient:

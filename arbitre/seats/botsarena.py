@@ -42,7 +42,7 @@ class BotsarenaSeat(SeatKind):
         if interface.botsarena is None:
             raise self.refuse(number, f"{interface.name} has no botsarena bots")
         try:
-            url = check_engine_url(spec.engine, self.services.engine_hosts)
+            url = check_engine_url(spec.engine, self.services.outbound)
         except ValueError as refused:
             raise self.refuse(number, str(refused)) from None
         return SeatSpec(self.name, url, spec.name or urllib.parse.urlsplit(url).hostname or url)

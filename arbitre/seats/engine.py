@@ -11,20 +11,25 @@ the end each engine gets its final call with its ``Status`` (decision 10).
 from __future__ import annotations
 
 import logging
+import time
 import urllib.parse
 from collections.abc import Mapping
 
 from tournoyons_gui.arbitre.answer import Answer
 from tournoyons_gui.arbitre.catalogue import PlayedSet
 from tournoyons_gui.arbitre.match import SeatSpec
-from tournoyons_gui.arbitre.seats.base import Position, SeatKind
+from tournoyons_gui.arbitre.seats.base import Position, SeatKind, Services
+from tournoyons_gui.arbitre.signing import sign_url
 from tournoyons_gui.arbitre.store import Seat
 from tournoyons_gui.arbitre.urls import check_engine_url, engine_url
 from tournoyons_gui.interfaces.plugin import seat_count
 
-__all__ = ["BuiltinSeat", "EngineSeat", "call_params"]
+__all__ = ["KEY_KEPT", "BuiltinSeat", "EngineSeat", "call_params"]
 
 log = logging.getLogger(__name__)
+
+#: Seconds a registration's call key is kept in memory before it is read again.
+KEY_KEPT = 5.0
 
 
 def call_params(
@@ -64,10 +69,31 @@ def call_params(
 
 
 class EngineSeat(SeatKind):
-    """A Tournoyons engine at its URL (``SeatSpec.engine``, an http(s) URL)."""
+    """A Tournoyons engine at its URL (``SeatSpec.engine``, an http(s) URL). A registered
+    engine given a key has its calls signed (manual VII, :mod:`~..signing`)."""
 
     name = "engine"
     label = "engine"
+
+    def __init__(self, services: Services) -> None:
+        super().__init__(services)
+        self._keys: dict[str, tuple[float, str]] = {}
+
+    async def call_key(self, seat: Seat) -> str:
+        """Return the key of the seat's registration (``""``: none, unsigned calls), read
+        from the records at most every :data:`KEY_KEPT` seconds (a renewed key is used
+        soon after)."""
+        if not seat.registration or seat.registration.startswith("B-"):
+            return ""
+        now = time.monotonic()
+        kept = self._keys.get(seat.registration)
+        if kept is None or now - kept[0] > KEY_KEPT:
+            found = await self.services.store.registered(seat.registration)
+            kept = (now, found.call_key if found is not None else "")
+            if len(self._keys) > 10_000:
+                self._keys.clear()
+            self._keys[seat.registration] = kept
+        return kept[1]
 
     @classmethod
     def exported(cls, seat: Seat) -> dict[str, str]:
@@ -77,7 +103,7 @@ class EngineSeat(SeatKind):
     def check(self, spec: SeatSpec, interface: PlayedSet, number: int) -> SeatSpec:
         """Return the seat with its URL checked (decision 13) and named after its host."""
         try:
-            url = check_engine_url(spec.engine, self.services.engine_hosts)
+            url = check_engine_url(spec.engine, self.services.outbound)
         except ValueError as refused:
             raise self.refuse(number, str(refused)) from None
         return SeatSpec(self.name, url, spec.name or urllib.parse.urlsplit(url).hostname or url)
@@ -109,7 +135,7 @@ class EngineSeat(SeatKind):
             position, request.params, move_id=move_id, referee=services.referee_url
         )
         return await services.caller.ask(
-            engine_url(self.url(position), params),
+            sign_url(engine_url(self.url(position), params), await self.call_key(seat)),
             seat.key,
             move_id,
             game.id,
@@ -126,7 +152,8 @@ class EngineSeat(SeatKind):
             log.exception("final call of game %s", position.game.id)
             game_params = {}
         params = call_params(position, game_params, move_id=None, referee="", status=status)
-        return engine_url(self.url(position), params)
+        key = self._keys.get(position.seat.registration, (0.0, ""))[1]
+        return sign_url(engine_url(self.url(position), params), key)
 
 
 class BuiltinSeat(EngineSeat):

@@ -36,12 +36,13 @@ __all__ = [
     "GameRow",
     "MetaRow",
     "MoveRow",
+    "OrganiserRow",
     "PendingRow",
     "SeatRow",
     "TournamentRow",
 ]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 class Base(DeclarativeBase):
@@ -220,6 +221,26 @@ class EngineRow(Base):
     #: The edit token given to whoever registered it: needed to change or retire it (the
     #: id is public: opponents receive it as ``Opponent``).
     secret: Mapped[str] = mapped_column(String(32), default="")
+    #: The owner lets anyone enter it in a tournament (issue 20); otherwise entering it
+    #: takes its edit token.
+    open_entry: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: The key given at registration: the Arbitre signs its calls to the engine with it
+    #: (manual VII), a ``service`` engine receives it (manual VIII); empty: none.
+    call_key: Mapped[str] = mapped_column(String(64), default="")
+    #: The engine's seat kind: ``engine`` (the protocol's callbacks), ``service`` or
+    #: ``sync`` (manual VIII).
+    kind: Mapped[str] = mapped_column(String(16), default="engine")
+
+
+class OrganiserRow(Base):
+    """``organisers``: the organiser tokens made by ``tournoyons-gui token`` (issue 20),
+    each stored as its SHA-256 (the token itself is shown once); they lift the limits and
+    may cancel a tournament or a game."""
+
+    __tablename__ = "organisers"
+    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
+    note: Mapped[str] = mapped_column(String(100), default="")
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
 
 
 class TournamentRow(Base):
@@ -265,7 +286,8 @@ class EntrantRow(Base):
 # Upgrades: MIGRATIONS[v] takes a database from version v to v + 1. New tables are made by
 # ``create_all`` before the upgrades run: version 2 adds ``added_sets``, ``pending``,
 # ``engines``, ``tournaments`` and ``entrants``, and the columns below; version 3 each
-# seat's rank (games of any number of seats).
+# seat's rank (games of any number of seats); version 4 the registrations' consent to open
+# tournaments, call key and seat kind, and ``organisers`` (issue 20).
 MIGRATIONS: dict[int, Sequence[str]] = {
     1: (
         "ALTER TABLE games ADD COLUMN lease_owner VARCHAR(16)",
@@ -282,4 +304,9 @@ MIGRATIONS: dict[int, Sequence[str]] = {
         " ON games (tournament_id, pairing)",
     ),
     2: ("ALTER TABLE seats ADD COLUMN rank INTEGER",),
+    3: (
+        "ALTER TABLE engines ADD COLUMN open_entry BOOLEAN NOT NULL DEFAULT FALSE",
+        "ALTER TABLE engines ADD COLUMN call_key VARCHAR(64) NOT NULL DEFAULT ''",
+        "ALTER TABLE engines ADD COLUMN kind VARCHAR(16) NOT NULL DEFAULT 'engine'",
+    ),
 }

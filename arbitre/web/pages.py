@@ -41,6 +41,7 @@ from tournoyons_gui.arbitre.record import redact, result_text
 from tournoyons_gui.arbitre.seats import through_pages
 from tournoyons_gui.arbitre.store import Game, Seat
 from tournoyons_gui.arbitre.web.common import NO_STORE, Part, read_form, read_int
+from tournoyons_gui.arbitre.web.returns import once_url
 from tournoyons_gui.interfaces.plugin import Turn
 from tournoyons_gui.interfaces.protocol import Player
 
@@ -221,7 +222,14 @@ class GamePages(Part):
             if params.get("Method") == "Prepare" and "Legend" not in params:
                 params["Legend"] = "Ready"  # the validate button's label (Arbitre's words)
             params["Input"] = Player(asked_seat.index + 1).word
-            params["URLReturn"] = f"{self.arbitre.public_url}/play/{asked_seat.token}/{number + 1}"
+            params["URLReturn"] = (
+                # An outside page gets a return good for this one move (issue 20).
+                once_url(
+                    self.arbitre.public_url, asked_seat.token, game.id, asked_seat.index, number + 1
+                )
+                if isinstance(interface, AddedSet)
+                else f"{self.arbitre.public_url}/play/{asked_seat.token}/{number + 1}"
+            )
         query = urllib.parse.urlencode(params, quote_via=urllib.parse.quote)
         asked_index = asked_seat.index if asked_seat else None
         if isinstance(interface, AddedSet):
@@ -249,6 +257,7 @@ class GamePages(Part):
             asked=asked,
             mine=mine,
             interface=interface,
+            added=isinstance(interface, AddedSet),
             result=result_text(game, seats),
             hidden=HIDDEN if self.arbitre.hides(game, interface) else None,
             config={
