@@ -11,7 +11,6 @@ the end each engine gets its final call with its ``Status`` (decision 10).
 from __future__ import annotations
 
 import logging
-import time
 import urllib.parse
 from collections.abc import Mapping
 
@@ -24,12 +23,13 @@ from tournoyons_gui.arbitre.store import Seat
 from tournoyons_gui.arbitre.urls import check_engine_url, engine_url
 from tournoyons_gui.interfaces.plugin import seat_count
 
-__all__ = ["KEY_KEPT", "BuiltinSeat", "EngineSeat", "call_params"]
+__all__ = ["MAX_KEYS_KEPT", "BuiltinSeat", "EngineSeat", "call_params"]
 
 log = logging.getLogger(__name__)
 
-#: Seconds a registration's call key is kept in memory before it is read again.
-KEY_KEPT = 5.0
+#: The most (registration, game) call keys kept in memory at once (then forgotten, to be
+#: read again).
+MAX_KEYS_KEPT = 10_000
 
 
 def call_params(
@@ -77,23 +77,22 @@ class EngineSeat(SeatKind):
 
     def __init__(self, services: Services) -> None:
         super().__init__(services)
-        self._keys: dict[str, tuple[float, str]] = {}
+        self._keys: dict[tuple[str, str], str] = {}
 
     async def call_key(self, seat: Seat) -> str:
         """Return the key of the seat's registration (``""``: none, unsigned calls), read
-        from the records at most every :data:`KEY_KEPT` seconds (a renewed key is used
-        soon after)."""
+        from the records once per game in this process: a renewed key is used from the
+        next game on."""
         if not seat.registration or seat.registration.startswith("B-"):
             return ""
-        now = time.monotonic()
-        kept = self._keys.get(seat.registration)
-        if kept is None or now - kept[0] > KEY_KEPT:
+        kept = self._keys.get((seat.registration, seat.game_id))
+        if kept is None:
             found = await self.services.store.registered(seat.registration)
-            kept = (now, found.call_key if found is not None else "")
-            if len(self._keys) > 10_000:
+            kept = found.call_key if found is not None else ""
+            if len(self._keys) >= MAX_KEYS_KEPT:
                 self._keys.clear()
-            self._keys[seat.registration] = kept
-        return kept[1]
+            self._keys[(seat.registration, seat.game_id)] = kept
+        return kept
 
     @classmethod
     def exported(cls, seat: Seat) -> dict[str, str]:
@@ -152,7 +151,7 @@ class EngineSeat(SeatKind):
             log.exception("final call of game %s", position.game.id)
             game_params = {}
         params = call_params(position, game_params, move_id=None, referee="", status=status)
-        key = self._keys.get(position.seat.registration, (0.0, ""))[1]
+        key = self._keys.get((position.seat.registration, position.seat.game_id), "")
         return sign_url(engine_url(self.url(position), params), key)
 
 
