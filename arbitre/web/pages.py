@@ -353,7 +353,7 @@ class GamePages(Part):
         if request.method == "POST":
             try:
                 values = dict(await read_form(request))
-                added = await self.arbitre.add_set(
+                added = await self.arbitre.catalogue.add(
                     values.get("name", ""),
                     values.get("interface_url", ""),
                     values.get("referee_url", ""),
