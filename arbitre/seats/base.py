@@ -96,6 +96,11 @@ class SeatKind:
     through_pages: ClassVar[bool] = False
     #: Its default name, numbered: ``"Person"`` names seat 1 ``Person 1``.
     label: ClassVar[str] = ""
+    #: What the new-game form calls the kind (``""``: not offered there, e.g. a chat
+    #: player, who is seated by its own room); and which form field gives its
+    #: ``SeatSpec.engine``: ``"builtin"`` (the Set's built-in engines), ``"url"`` or ``""``.
+    title: ClassVar[str] = ""
+    field: ClassVar[str] = ""
     #: What the record shows of a seat's ``url``: ``"url"`` (an engine's, a bot's URL),
     #: ``"builtin"`` (a built-in engine's name) or ``""`` (nothing).
     exports: ClassVar[str] = ""

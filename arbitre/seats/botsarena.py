@@ -23,6 +23,8 @@ class BotsarenaSeat(SeatKind):
     name = "botsarena"
     label = "bot"
     exports = "url"
+    title = "botsarena bot URL"
+    field = "url"
 
     def __init__(self, services: Services) -> None:
         super().__init__(services)

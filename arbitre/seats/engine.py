@@ -67,6 +67,8 @@ class EngineSeat(SeatKind):
     name = "engine"
     label = "engine"
     exports = "url"
+    title = "Engine URL"
+    field = "url"
 
     def check(self, spec: SeatSpec, interface: PlayedSet, number: int) -> SeatSpec:
         """Return the seat with its URL checked (decision 13) and named after its host."""
@@ -126,6 +128,8 @@ class BuiltinSeat(EngineSeat):
     name = "builtin"
     label = "builtin"
     exports = "builtin"
+    title = "Built-in engine"
+    field = "builtin"
 
     def check(self, spec: SeatSpec, interface: PlayedSet, number: int) -> SeatSpec:
         """Return the seat with the built-in engine's name checked (the Set's first by
