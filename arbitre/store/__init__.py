@@ -10,7 +10,8 @@ The rest of the Arbitre, its pages and its API get plain records (:mod:`.records
 - :mod:`.base`: opening, the schema's creation and upgrades, sessions, the clock;
 - :mod:`.schema`: the tables and their migrations;
 - :mod:`.games`: games, moves, the exchange log, asks, leases, added Sets;
-- :mod:`.tournaments`: registered engines and tournaments.
+- :mod:`.tournaments`: registered engines and tournaments;
+- :mod:`.rooms`: timi rooms, their leases, the workers refereeing them.
 """
 
 from __future__ import annotations
@@ -28,12 +29,13 @@ from tournoyons_gui.arbitre.store.records import (
     Move,
     NewMove,
     Received,
+    Room,
     Seat,
     SeatEnd,
     Tournament,
 )
+from tournoyons_gui.arbitre.store.rooms import RoomStore
 from tournoyons_gui.arbitre.store.schema import SCHEMA_VERSION
-from tournoyons_gui.arbitre.store.tournaments import TournamentStore
 
 __all__ = [
     "DEFAULT_DATABASE",
@@ -51,6 +53,7 @@ __all__ = [
     "Move",
     "NewMove",
     "Received",
+    "Room",
     "Seat",
     "SeatEnd",
     "Store",
@@ -62,5 +65,5 @@ __all__ = [
 ]
 
 
-class Store(TournamentStore):
+class Store(RoomStore):
     """The database and every query the Arbitre makes (:meth:`open` it, then use it)."""
