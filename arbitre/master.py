@@ -41,7 +41,6 @@ __all__ = ["GameMaster", "status_for"]
 log = logging.getLogger(__name__)
 
 
-
 def status_for(ranks: Sequence[int] | None, index: int, failed: bool = False) -> int:
     """Return the final ``Status`` of seat ``index`` (0 the first) given every seat's rank
     (``None``: no result). Two seats (section 3.3): 1/2 won as first/second, 3/4 lost as

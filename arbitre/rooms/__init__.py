@@ -5,7 +5,5 @@
 - :mod:`.chat`: the chat system behind one small interface (join, part, say, notice,
   events); :mod:`.irc`: IRC, its first implementation (jaraco's ``irc`` library);
 - :mod:`.session`: one room's game as its ``irc`` seats see it;
-- :mod:`.referee`: a worker's rooms: leases, seating, games, ends, archives;
-- :mod:`.player`: a player that seats one of our engines, any Tournoyons engine or a
-  botsarena bot in anybody's room.
+- :mod:`.referee`: a worker's rooms: leases, seating, games, ends, archives.
 """

@@ -158,7 +158,9 @@ class RoomsReferee:
         for key in [k for k in self.held if k not in kept]:
             self._drop(self.held.pop(key))  # its lease was lost meanwhile
         share = math.ceil(self.rooms / alive)
-        slots = [s for s in range(1, self.rooms + 1) if s not in {h.slot for h in self.held.values()}]
+        slots = [
+            s for s in range(1, self.rooms + 1) if s not in {h.slot for h in self.held.values()}
+        ]
         random.shuffle(slots)
         for slot in slots:
             if len(self.held) >= share:
@@ -201,9 +203,9 @@ class RoomsReferee:
                     held.session.lost(event.why)
                 held.joined = False
         elif isinstance(event, Joined | Left | Said):
-            held = self.held.get(event.room.casefold())
-            if held is not None:
-                self._in_room(held, event)
+            found = self.held.get(event.room.casefold())
+            if found is not None:
+                self._in_room(found, event)
         elif isinstance(event, Quit | Renamed):
             for held in list(self.held.values()):
                 self._in_room(held, event)

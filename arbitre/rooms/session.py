@@ -70,9 +70,10 @@ class RoomSession:
         ends the game (the ask in flight, or the next one, returns it)."""
         if isinstance(verdict, timi.Foul):
             self._fouled(verdict.player, verdict.reason, verdict.detail)
-        elif isinstance(verdict, timi.Move) and self._waiter is not None:
-            if not self._waiter.done():
-                self._waiter.set_result(verdict)
+        elif (
+            isinstance(verdict, timi.Move) and self._waiter is not None and not self._waiter.done()
+        ):
+            self._waiter.set_result(verdict)
 
     def lost(self, why: str) -> None:
         """The chat server is lost: the game ends with no result (``end server error``)."""
@@ -107,7 +108,9 @@ class RoomSession:
                 self._fouled(nick, timi.TIMEOUT, f"{nick} did not play within {seconds} s")
             finally:
                 self._waiter = None
-            if move is not None and self.foul is None and not self.broken:
+            # A move received before a foul counts (the foul, a flood say, ends the game
+            # at the next ask), whatever the order the master reads them in.
+            if move is not None and not self.broken:
                 ms = int((time.monotonic() - started) * 1000)
                 return Answer(chr(64 + move.column), ms=ms, log=self.drain())
         ms = int((time.monotonic() - started) * 1000)

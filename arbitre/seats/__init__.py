@@ -2,8 +2,8 @@
 (:class:`~tournoyons_gui.arbitre.seats.base.SeatKind`), registered by name.
 
 Built in: ``person`` (:mod:`.person`), ``engine`` and ``builtin`` (:mod:`.engine`),
-``botsarena`` (:mod:`.botsarena`), ``irc`` (:mod:`.irc`: a timi room's player). A new kind is one subclass and one :func:`register`
-call before the Arbitre starts::
+``botsarena`` (:mod:`.botsarena`), ``irc`` (:mod:`.irc`: a timi room's player). A new
+kind is one subclass and one :func:`register` call before the Arbitre starts::
 
     class Fixed(SeatKind):
         name = "fixed"

@@ -176,4 +176,3 @@ class RoomStore(TournamentStore):
                 )
             )
             return list(rows)
-

@@ -13,14 +13,11 @@ a round-robin or Swiss tournament the same way and prints its standings and cros
 
 ``tournoyons-gui rooms --irc irc://HOST:PORT [--nick Arbitre] [--rooms 3] [--prefix '#p4-']
 [--think 15]`` referees Connect Four rooms on IRC (the timi protocol, seed 004); ``serve
---irc ...`` does it beside the web. ``tournoyons-gui room-player --irc irc://HOST:PORT
---room '#p4-1' --nick NAME --engine builtin:NAME|URL|botsarena:URL [--games N]`` plays in
-anybody's room with an engine.
+--irc ...`` does it beside the web.
 
 One package, a module per command. Here: the parser and :func:`main`, which imports the
-one command it runs (:mod:`.serve`, :mod:`.play`, :mod:`.tournament`, :mod:`.rooms`,
-:mod:`.room_player`), so that ``--help``
-loads neither the server nor the Arbitre. What the commands share is in :mod:`.common`
+one command it runs (:mod:`.serve`, :mod:`.play`, :mod:`.tournament`, :mod:`.rooms`), so
+that ``--help`` loads neither the server nor the Arbitre. What the commands share is in :mod:`.common`
 (light) and :mod:`.headless`.
 """
 
@@ -119,17 +116,6 @@ def parser() -> argparse.ArgumentParser:
     )
     rooms.add_argument("--lease", type=lease, default=15.0, help="seconds a room's lease lasts")
 
-    player = commands.add_parser("room-player", help="play in a timi room with an engine")
-    player.add_argument("--irc", required=True, metavar="irc://HOST:PORT", help="the server")
-    player.add_argument("--room", required=True, help="the room to join ('#p4-1')")
-    player.add_argument("--nick", required=True, help="the player's nick (a letter, 8 more)")
-    player.add_argument(
-        "--engine",
-        required=True,
-        help="builtin:NAME (builtin:strong), a Tournoyons engine URL, or botsarena:URL",
-    )
-    player.add_argument("--games", type=int, default=1, help="games to play (default 1)")
-    player.add_argument("--referee", default="Arbitre", help="the referee's nick (default Arbitre)")
     return top
 
 
@@ -150,10 +136,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tournoyons_gui.server.cli.rooms import rooms
 
         return asyncio.run(rooms(args))
-    if args.command == "room-player":
-        from tournoyons_gui.server.cli.room_player import room_player
-
-        return asyncio.run(room_player(args))
     if args.command == "tournament":
         from tournoyons_gui.server.cli.tournament import tournament
 

@@ -68,13 +68,15 @@ def add_irc_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
     )
     parser.add_argument("--nick", default="Arbitre", help="the referee's nick (default Arbitre)")
     parser.add_argument(
-        "--rooms", type=int, default=3, choices=range(1, 101), metavar="N",
+        "--rooms",
+        type=int,
+        default=3,
+        choices=range(1, 101),
+        metavar="N",
         help="rooms open at once, 1-100 (default 3)",
     )
     parser.add_argument("--prefix", default="#p4-", help="the rooms' names (default '#p4-')")
-    parser.add_argument(
-        "--think", type=think, default=15, help="seconds a move, 4-54 (default 15)"
-    )
+    parser.add_argument("--think", type=think, default=15, help="seconds a move, 4-54 (default 15)")
 
 
 def engine_hosts(value: str) -> frozenset[str] | None:

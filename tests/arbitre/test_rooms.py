@@ -72,9 +72,7 @@ async def record(arbitre: Arbitre, game_id: str) -> tuple[Game, list[Seat], list
     raise AssertionError(f"game {game_id} never ended")
 
 
-def run(
-    scenario: Callable[[Ircd, Path], Awaitable[None]], tmp_path: Path
-) -> None:
+def run(scenario: Callable[[Ircd, Path], Awaitable[None]], tmp_path: Path) -> None:
     """Run ``scenario`` with an ngIRCd of its own."""
     with ircd_server() as ircd:
         asyncio.run(scenario(ircd, tmp_path))
@@ -83,8 +81,10 @@ def run(
 async def play_line(player: RawPlayer, nick: str, room: str = ROOM, count: int = 1) -> None:
     """Wait for the ``count``-th ``play <nick> <seconds>`` in the room."""
     await player.expect(
-        lambda h: h.target == room
-        and sum(1 for t in player.room_texts(room) if t.startswith(f"play {nick} ")) >= count
+        lambda h: (
+            h.target == room
+            and sum(1 for t in player.room_texts(room) if t.startswith(f"play {nick} ")) >= count
+        )
     )
 
 
