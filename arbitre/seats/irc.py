@@ -15,7 +15,6 @@ from tournoyons_gui.arbitre.answer import ABORTED, UNRESUMED, Answer
 from tournoyons_gui.arbitre.catalogue import PlayedSet
 from tournoyons_gui.arbitre.match import SeatSpec
 from tournoyons_gui.arbitre.seats.base import Position, SeatKind
-from tournoyons_gui.arbitre.store import Seat
 from tournoyons_gui.interfaces.plugin import IllegalMove
 
 __all__ = ["TIMI_SET", "IrcSeat"]
@@ -30,11 +29,7 @@ class IrcSeat(SeatKind):
     name = "irc"
     label = "IRC player"
     resumable = False
-
-    @classmethod
-    def exported(cls, seat: Seat) -> dict[str, str]:
-        """Return the room's channel for the record."""
-        return {"url": seat.url, "builtin": ""}
+    exports = "url"  # the record shows the room's channel
 
     def check(self, spec: SeatSpec, interface: PlayedSet, number: int) -> SeatSpec:
         """Return the seat as given; refuse another Set than ConnectFour, or no nick."""

@@ -17,8 +17,8 @@ a round-robin or Swiss tournament the same way and prints its standings and cros
 
 One package, a module per command. Here: the parser and :func:`main`, which imports the
 one command it runs (:mod:`.serve`, :mod:`.play`, :mod:`.tournament`, :mod:`.rooms`), so
-that ``--help`` loads neither the server nor the Arbitre. What the commands share is in :mod:`.common`
-(light) and :mod:`.headless`.
+that ``--help`` loads neither the server nor the Arbitre. What the commands share is in
+:mod:`.common` (light) and :mod:`.headless`.
 """
 
 from __future__ import annotations
