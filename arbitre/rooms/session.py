@@ -19,7 +19,12 @@ from tournoyons_gui.arbitre.rooms import timi
 from tournoyons_gui.arbitre.rooms.chat import Chat
 from tournoyons_gui.arbitre.seats.base import Position
 
-__all__ = ["RoomSession"]
+__all__ = ["LEFT_GRACE", "RoomSession"]
+
+#: Seconds a player's leaving waits before it ends the game: a server going down first
+#: tells its users' quits, then closes; a game whose server is lost within this time ends
+#: as ``server error``, not as a player's ``left``.
+LEFT_GRACE = 1.0
 
 #: Which failure of the seat each foul is (:class:`~tournoyons_gui.arbitre.answer.Answer`).
 _FAILURES = {
@@ -54,6 +59,7 @@ class RoomSession:
         self.broken = ""
         self._log: list[Note] = []
         self._waiter: asyncio.Future[timi.Move | None] | None = None
+        self._leaving: asyncio.TimerHandle | None = None
 
     # --- from the room ----------------------------------------------------------------
 
@@ -68,7 +74,13 @@ class RoomSession:
     def verdict(self, verdict: timi.Verdict) -> None:
         """Take the room's verdict on a message: a move answers the ask; the first foul
         ends the game (the ask in flight, or the next one, returns it)."""
-        if isinstance(verdict, timi.Foul):
+        if isinstance(verdict, timi.Foul) and verdict.reason == timi.LEFT:
+            if self._leaving is None:
+                args = (verdict.player, verdict.reason, verdict.detail)
+                self._leaving = asyncio.get_running_loop().call_later(
+                    LEFT_GRACE, self._fouled, *args
+                )
+        elif isinstance(verdict, timi.Foul):
             self._fouled(verdict.player, verdict.reason, verdict.detail)
         elif (
             isinstance(verdict, timi.Move) and self._waiter is not None and not self._waiter.done()
@@ -78,6 +90,8 @@ class RoomSession:
     def lost(self, why: str) -> None:
         """The chat server is lost: the game ends with no result (``end server error``)."""
         self.broken = why or "connection lost"
+        if self._leaving is not None:
+            self._leaving.cancel()
         self._wake()
 
     def drain(self) -> list[Note]:

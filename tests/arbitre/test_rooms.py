@@ -5,9 +5,10 @@ with the spec's exact ``end`` line and a record whose moves and result match."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -72,7 +73,7 @@ async def record(arbitre: Arbitre, game_id: str) -> tuple[Game, list[Seat], list
     raise AssertionError(f"game {game_id} never ended")
 
 
-def run(scenario: Callable[[Ircd, Path], Awaitable[None]], tmp_path: Path) -> None:
+def run(scenario: Callable[[Ircd, Path], Coroutine[Any, Any, None]], tmp_path: Path) -> None:
     """Run ``scenario`` with an ngIRCd of its own."""
     with ircd_server() as ircd:
         asyncio.run(scenario(ircd, tmp_path))

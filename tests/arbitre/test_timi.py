@@ -54,9 +54,10 @@ def test_lines_written_follow_the_grammar() -> None:
     assert timi.task_play("toto", 15) == "play toto 15"
     assert timi.answer_play(4) == "play 4"
     assert timi.end() == "end" and timi.end("bob illegal move") == "end bob illegal move"
-    for bad in (lambda: timi.task_play("to_to", 1), lambda: timi.answer_play(8)):
-        with pytest.raises(ValueError):
-            bad()
+    with pytest.raises(ValueError):
+        timi.task_play("to_to", 1)
+    with pytest.raises(ValueError):
+        timi.answer_play(8)
     with pytest.raises(ValueError):
         timi.end("tata a fait un coup illégal")
 
