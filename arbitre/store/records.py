@@ -25,6 +25,7 @@ __all__ = [
     "Move",
     "NewMove",
     "Received",
+    "Room",
     "Seat",
     "SeatEnd",
     "Tournament",
@@ -265,3 +266,23 @@ class GamePage:
     games: list[Game]
     seats: dict[str, list[Seat]]
     total: int
+
+
+@dataclass(slots=True)
+class Room:
+    """A timi room (``timi-rooms.md``): its ``channel`` (``prefix`` and ``number``), the
+    ``slot`` it fills, ``status`` ``open`` or ``archived``, the ``game_id`` in play or last
+    played, ``people`` (``{"players": [...], "spectators": [...]}``) as its holder last
+    wrote, when it was opened and closed, and its lease."""
+
+    channel: str
+    prefix: str
+    number: int
+    slot: int
+    status: str
+    game_id: str | None
+    people: dict[str, Any]
+    opened_at: dt.datetime
+    closed_at: dt.datetime | None = None
+    lease_owner: str | None = None
+    lease_until: dt.datetime | None = None
