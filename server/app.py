@@ -22,6 +22,7 @@ from starlette.types import ASGIApp
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.outbound import Outbound
+from tournoyons_gui.arbitre.rooms.referee import RoomOptions
 from tournoyons_gui.arbitre.store import Store
 from tournoyons_gui.arbitre.tournaments import Tournaments
 from tournoyons_gui.arbitre.web import ArbitreWeb, TournamentApi, TournamentPages
@@ -74,6 +75,7 @@ def create_app(
     allow_hosts: Iterable[str] = (),
     admin_tokens: Iterable[str] = (),
     limits: Limits | None = None,
+    rooms: RoomOptions | None = None,
 ) -> ASGIApp:
     """Return the ASGI application serving every registered Set, and the Arbitre.
 
@@ -92,7 +94,8 @@ def create_app(
     ``allow_hosts``: internal hosts it may call all the same (``--allow-hosts``);
     ``admin_tokens``: organiser tokens (``--admin-token``) besides those in the records;
     ``limits``: the limits per client address (default: :class:`Limits`'s on a public
-    server, none on a loopback one, as the outbound policy's freedom).
+    server, none on a loopback one, as the outbound policy's freedom); ``rooms``: referee
+    timi rooms on a chat server beside the web (``serve --irc``).
     """
     registry = registry if registry is not None else load_registry(sets)
     assets = load_assets(registry)
@@ -132,9 +135,14 @@ def create_app(
         if interrupted:
             log.warning("%d game(s) left in progress were ended as interrupted", len(interrupted))
         await arbitre.run()
+        referee = rooms.referee(arbitre) if rooms is not None else None
+        if referee is not None:
+            await referee.run()
         try:
             yield
         finally:
+            if referee is not None:
+                await referee.close()
             await arbitre.close()
             await store.close()
 

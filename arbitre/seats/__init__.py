@@ -2,9 +2,10 @@
 (:class:`~tournoyons_gui.arbitre.seats.base.SeatKind`), registered by name.
 
 Built in: ``person`` (:mod:`.person`), ``engine`` and ``builtin`` (:mod:`.engine`),
-``botsarena`` (:mod:`.botsarena`), ``service`` (:mod:`.service`) and ``sync`` (:mod:`.sync`),
-engines behind a school's wall (manual VIII). A new kind is one subclass and one :func:`register`
-call before the Arbitre starts::
+``botsarena`` (:mod:`.botsarena`), ``irc`` (:mod:`.irc`: a timi room's player),
+``service`` (:mod:`.service`) and ``sync`` (:mod:`.sync`), engines behind a school's wall
+(manual VIII). A new kind is one subclass and one :func:`register` call before the
+Arbitre starts::
 
     class Fixed(SeatKind):
         name = "fixed"
@@ -21,9 +22,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from tournoyons_gui.arbitre.seats.base import Position, SeatKind, Services
+from tournoyons_gui.arbitre.seats.base import Position, SeatKind, Services, Session
 from tournoyons_gui.arbitre.seats.botsarena import BotsarenaSeat
 from tournoyons_gui.arbitre.seats.engine import BuiltinSeat, EngineSeat
+from tournoyons_gui.arbitre.seats.irc import IrcSeat
 from tournoyons_gui.arbitre.seats.person import PersonSeat
 from tournoyons_gui.arbitre.seats.service import ServiceSeat
 from tournoyons_gui.arbitre.seats.sync import SyncSeat
@@ -33,6 +35,7 @@ __all__ = [
     "Position",
     "SeatKind",
     "Services",
+    "Session",
     "exported",
     "kind_of",
     "register",
@@ -53,7 +56,7 @@ def register(kind: type[SeatKind]) -> type[SeatKind]:
     return kind
 
 
-for _kind in (PersonSeat, BuiltinSeat, EngineSeat, BotsarenaSeat, ServiceSeat, SyncSeat):
+for _kind in (PersonSeat, BuiltinSeat, EngineSeat, BotsarenaSeat, IrcSeat, ServiceSeat, SyncSeat):
     register(_kind)
 
 

@@ -24,6 +24,7 @@ class ServiceSeat(EngineSeat):
 
     name = "service"
     label = "service"
+    title = "Service engine URL (JSON, manual VIII)"
 
     async def ask(self, position: Position, deadline: float | None) -> Answer:
         """``POST`` the context and the key as JSON; read ``Value`` from the JSON answer

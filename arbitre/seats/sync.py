@@ -69,6 +69,7 @@ class SyncSeat(EngineSeat):
 
     name = "sync"
     label = "sync"
+    title = "Engine URL answering in its body"
 
     async def ask(self, position: Position, deadline: float | None) -> Answer:
         """Send the request with an empty ``Referee``; read the Value from the body's

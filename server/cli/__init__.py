@@ -11,10 +11,14 @@ line per game, and exit status 0 when every game reached an end.
 ``tournoyons-gui tournament --set TicTacToe --engine URL --engine builtin:random ...`` runs
 a round-robin or Swiss tournament the same way and prints its standings and cross table.
 
+``tournoyons-gui rooms --irc irc://HOST:PORT [--nick Arbitre] [--rooms 3] [--prefix '#p4-']
+[--think 15]`` referees Connect Four rooms on IRC (the timi protocol, seed 004); ``serve
+--irc ...`` does it beside the web.
+
 One package, a module per command. Here: the parser and :func:`main`, which imports the
-one command it runs (:mod:`.serve`, :mod:`.play`, :mod:`.tournament`), so that ``--help``
-loads neither the server nor the Arbitre. What the commands share is in :mod:`.common`
-(light) and :mod:`.headless`.
+one command it runs (:mod:`.serve`, :mod:`.play`, :mod:`.tournament`, :mod:`.rooms`), so
+that ``--help`` loads neither the server nor the Arbitre. What the commands share is in
+:mod:`.common` (light) and :mod:`.headless`.
 """
 
 from __future__ import annotations
@@ -22,7 +26,13 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from tournoyons_gui.server.cli.common import add_arbitre_options, add_match_options, bind, lease
+from tournoyons_gui.server.cli.common import (
+    add_arbitre_options,
+    add_irc_options,
+    add_match_options,
+    bind,
+    lease,
+)
 
 __all__ = ["bind", "main", "parser"]
 
@@ -86,6 +96,7 @@ def parser() -> argparse.ArgumentParser:
         default=10.0,
         help="seconds a client has to send a request's headers (default 10)",
     )
+    add_irc_options(serve, required=False)
     serve.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
     serve.add_argument("--no-access-log", action="store_true", help="do not log each request")
 
@@ -126,6 +137,17 @@ def parser() -> argparse.ArgumentParser:
     )
     cup.add_argument("--rounds", type=int, default=0, help="Swiss rounds (default ceil(log2 n))")
     cup.add_argument("--name", default="", help="the tournament's name")
+
+    rooms = commands.add_parser("rooms", help="referee Connect Four rooms on IRC (timi)")
+    add_irc_options(rooms, required=True)
+    add_arbitre_options(rooms)
+    rooms.add_argument(
+        "--public-url",
+        default="http://127.0.0.1:8000",
+        help="where the games' pages are served (a serve of the same database)",
+    )
+    rooms.add_argument("--lease", type=lease, default=15.0, help="seconds a room's lease lasts")
+
     return top
 
 
@@ -146,6 +168,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tournoyons_gui.server.cli.token import make_token
 
         return asyncio.run(make_token(args))
+    if args.command == "rooms":
+        from tournoyons_gui.server.cli.rooms import rooms
+
+        return asyncio.run(rooms(args))
     if args.command == "tournament":
         from tournoyons_gui.server.cli.tournament import tournament
 

@@ -9,6 +9,7 @@ import uvicorn
 
 from tournoyons_gui.server.app import create_app
 from tournoyons_gui.server.cli.common import bind, engine_hosts
+from tournoyons_gui.server.cli.rooms import room_options
 from tournoyons_gui.server.logs import RedactSecrets
 from tournoyons_gui.server.timeouts import header_timeout_protocol
 
@@ -35,6 +36,7 @@ def serve(args: argparse.Namespace) -> int:
         listen=(args.host, sock.getsockname()[1]),
         allow_hosts=[h for h in args.allow_hosts.split(",") if h.strip()],
         admin_tokens=args.admin_token or (),
+        rooms=room_options(args),
     )
     logging.getLogger("uvicorn.access").addFilter(RedactSecrets())
     config = uvicorn.Config(
