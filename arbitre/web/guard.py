@@ -32,6 +32,7 @@ import urllib.parse
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -208,6 +209,12 @@ class GuardedApp:
     def __init__(self, app: ASGIApp, guard: Guard) -> None:
         self.app = app
         self.guard = guard
+
+    @property
+    def state(self) -> Any:
+        """Return the wrapped application's ``state`` (what the command line and the tests
+        read the running Arbitre from)."""
+        return getattr(self.app, "state", None)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Refuse a guarded request, or pass it on."""
