@@ -26,7 +26,6 @@ from starlette.routing import Route
 
 from tests.arbitre.engines import first_free
 from tests.arbitre.threaded import Threaded
-from tournoyons_gui.arbitre.signing import SIGNATURE_HEADER, verify_query
 
 __all__ = ["KEY", "SecureEngines"]
 
@@ -66,6 +65,8 @@ class SecureEngines(Threaded):
 
     async def signed_engine(self, request: Request) -> Response:
         """Play only when the query is signed with :data:`KEY` (see the module)."""
+        from tournoyons_gui.arbitre.signing import SIGNATURE_HEADER, verify_query
+
         raw = request.scope["query_string"].decode("latin-1")
         if not verify_query(raw, KEY):
             self.refused.append(raw)

@@ -17,9 +17,6 @@ import pytest
 from tests.arbitre.conftest import Served
 from tests.arbitre.engines import QuirkyEngines
 from tests.arbitre.secure_engines import SecureEngines
-from tournoyons_gui.arbitre.calls import engine_client
-from tournoyons_gui.arbitre.outbound import Outbound, OutboundRefused
-from tournoyons_gui.arbitre.web.guard import UNLIMITED
 
 
 @pytest.fixture(scope="module")
@@ -32,6 +29,8 @@ def targets() -> Iterator[SecureEngines]:
 def _public(tmp_path: Path, *allowed: str) -> Served:
     """A server whose outbound policy is public (listening on 0.0.0.0, served on
     127.0.0.1), ``allowed`` its ``--allow-hosts``."""
+    from tournoyons_gui.arbitre.web.guard import UNLIMITED
+
     return Served(
         tmp_path / "public.sqlite3",
         listen=("0.0.0.0", 0),
@@ -139,6 +138,9 @@ def test_a_name_is_resolved_once_and_the_checked_address_connected_to(
     connection is made, resolved once, and that address connected to: a name that
     resolves to 127.0.0.1 (whatever it resolved to before) is refused, and an allowed name
     reaches the address its one resolution gave (no name here exists in any real DNS)."""
+    from tournoyons_gui.arbitre.calls import engine_client
+    from tournoyons_gui.arbitre.outbound import Outbound, OutboundRefused
+
     resolved: list[str] = []
 
     async def resolver(host: str, port: int) -> list[str]:

@@ -28,11 +28,7 @@ from tests.arbitre.conftest import (
     wait_tournament,
 )
 from tests.arbitre.engines import QuirkyEngines
-from tournoyons_gui.arbitre.standings import csv_cell
-from tournoyons_gui.arbitre.web.guard import Limits
 from tournoyons_gui.server.cli import bind
-from tournoyons_gui.server.logs import RedactSecrets, redact_path
-from tournoyons_gui.server.timeouts import header_timeout_protocol
 
 ADMIN = "organiser-secret-token"
 BUILTINS = [{"kind": "builtin"}, {"kind": "builtin"}]
@@ -131,6 +127,8 @@ def test_a_refused_tournament_stores_nothing(served: Served, quirky: QuirkyEngin
 def limited(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """A public server (listening on 0.0.0.0, served on 127.0.0.1) with small limits and an
     organiser token."""
+    from tournoyons_gui.arbitre.web.guard import Limits
+
     served = Served(
         tmp_path_factory.mktemp("limited") / "limited.sqlite3",
         listen=("0.0.0.0", 0),
@@ -168,6 +166,8 @@ def test_anonymous_tournaments_are_capped_and_an_organiser_lifts_the_caps(tmp_pa
     """Finding 4: any client could start a 64-entrant tournament of 100 games per pairing,
     500 at once. An anonymous organiser's tournament is capped; a token lifts the caps and
     may cancel a tournament or a game, which nobody else may."""
+    from tournoyons_gui.arbitre.web.guard import Limits
+
     served = Served(
         tmp_path / "caps.sqlite3",
         listen=("0.0.0.0", 0),
@@ -262,6 +262,8 @@ def test_a_game_has_a_default_time_limit_for_persons(served: Served) -> None:
 def test_a_client_slow_to_send_its_headers_is_cut_off() -> None:
     """Finding 4: a client sending its headers a byte at a time held a connection for
     ever; past the header timeout the server closes it. A prompt client is served."""
+    from tournoyons_gui.server.timeouts import header_timeout_protocol
+
     app = Starlette(routes=[Route("/", lambda r: PlainTextResponse("ok"))])
     sock, base = bind("127.0.0.1", 0)
     server = uvicorn.Server(
@@ -393,6 +395,8 @@ def test_an_outside_page_gets_a_return_good_for_one_move_in_a_sandbox(served: Se
 
 def test_the_access_log_has_no_seat_token() -> None:
     """Finding 5: seat tokens and ``/play`` URLs were written in the access log."""
+    from tournoyons_gui.server.logs import RedactSecrets, redact_path
+
     token = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
     assert token not in redact_path(f"/play/{token}/3?ReturnValue=5")
     assert token not in redact_path(f"/games/G1?move=2&seat={token}")
@@ -415,6 +419,8 @@ def test_csv_cells_hidden_behind_invisible_or_wide_characters_are_neutralised(
 ) -> None:
     """Finding 5: a cell starting with a zero-width space or a full-width ``＝`` before a
     formula character was not neutralised."""
+    from tournoyons_gui.arbitre.standings import csv_cell
+
     for name in ("\u200b=HYPERLINK(1)", "＝1+1", "\ufeff+1", "\u2060@SUM(1)", "＠SUM(1)"):
         assert csv_cell(name) == "'" + name, name
     assert csv_cell("Alice = Bob") == "Alice = Bob"
