@@ -10,13 +10,15 @@ The rest of the Arbitre, its pages and its API get plain records (:mod:`.records
 - :mod:`.base`: opening, the schema's creation and upgrades, sessions, the clock;
 - :mod:`.schema`: the tables and their migrations;
 - :mod:`.games`: games, moves, the exchange log, asks, leases, added Sets;
-- :mod:`.tournaments`: registered engines and tournaments.
+- :mod:`.tournaments`: registered engines and tournaments;
+- :mod:`.interfaces`: registered graphical interfaces.
 """
 
 from __future__ import annotations
 
 from tournoyons_gui.arbitre.store.base import DEFAULT_DATABASE, aware, database_url, new_id, now
 from tournoyons_gui.arbitre.store.games import PENDING_KEPT, Conflict, LeaseLost
+from tournoyons_gui.arbitre.store.interfaces import InterfaceStore
 from tournoyons_gui.arbitre.store.records import (
     AddedSetRecord,
     Engine,
@@ -24,6 +26,7 @@ from tournoyons_gui.arbitre.store.records import (
     Exchange,
     Game,
     GamePage,
+    InterfaceRecord,
     LogEntry,
     Move,
     NewMove,
@@ -46,6 +49,7 @@ __all__ = [
     "Exchange",
     "Game",
     "GamePage",
+    "InterfaceRecord",
     "LeaseLost",
     "LogEntry",
     "Move",
@@ -62,5 +66,5 @@ __all__ = [
 ]
 
 
-class Store(TournamentStore):
+class Store(InterfaceStore, TournamentStore):
     """The database and every query the Arbitre makes (:meth:`open` it, then use it)."""

@@ -20,6 +20,7 @@ __all__ = [
     "Exchange",
     "Game",
     "GamePage",
+    "InterfaceRecord",
     "LogEntry",
     "Move",
     "NewMove",
@@ -203,6 +204,22 @@ class Engine:
     url: str
     sets: list[Any]
     poker_level2: bool
+    retired: bool
+    created_at: dt.datetime
+    secret: str = ""
+
+
+@dataclass(slots=True)
+class InterfaceRecord:
+    """A registered graphical interface (issue 24): ``id`` permanent and public (a game
+    page's ``?interface=<id>``), ``name``, ``url`` (the page loaded with a game's query),
+    the ``sets`` it draws, ``retired``, ``secret`` its edit token (shown to whoever
+    registered it, and nobody else)."""
+
+    id: str
+    name: str
+    url: str
+    sets: list[Any]
     retired: bool
     created_at: dt.datetime
     secret: str = ""

@@ -34,6 +34,7 @@ __all__ = [
     "EntrantRow",
     "ExchangeRow",
     "GameRow",
+    "InterfaceRow",
     "MetaRow",
     "MoveRow",
     "PendingRow",
@@ -41,7 +42,7 @@ __all__ = [
     "TournamentRow",
 ]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 class Base(DeclarativeBase):
@@ -222,6 +223,24 @@ class EngineRow(Base):
     secret: Mapped[str] = mapped_column(String(32), default="")
 
 
+class InterfaceRow(Base):
+    """``interfaces``: a registered graphical interface (issue 24; the manual's servers in
+    their second role, seed 002 I and IV). ``id`` is its permanent public id (the game pages'
+    ``?interface=``); ``url`` the page the Arbitre loads with a game's query; ``sets`` the
+    Sets it draws (canonical names); ``retired`` interfaces keep their id but are offered
+    no more; ``secret`` its edit token."""
+
+    __tablename__ = "interfaces"
+    id: Mapped[str] = mapped_column(String(12), primary_key=True)
+    name: Mapped[str] = mapped_column(String(60), unique=True)
+    url: Mapped[str] = mapped_column(Text)
+    sets: Mapped[list[Any]] = mapped_column(JSON)
+    retired: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    #: The edit token given to whoever registered it: needed to change or retire it.
+    secret: Mapped[str] = mapped_column(String(32), default="")
+
+
 class TournamentRow(Base):
     """``tournaments``: one tournament. ``format`` ``round-robin`` or ``swiss``; ``games``
     per pairing (round-robin) and ``rounds`` (Swiss); ``concurrency`` games at once;
@@ -265,7 +284,8 @@ class EntrantRow(Base):
 # Upgrades: MIGRATIONS[v] takes a database from version v to v + 1. New tables are made by
 # ``create_all`` before the upgrades run: version 2 adds ``added_sets``, ``pending``,
 # ``engines``, ``tournaments`` and ``entrants``, and the columns below; version 3 each
-# seat's rank (games of any number of seats).
+# seat's rank (games of any number of seats); version 4 adds ``interfaces`` (registered
+# graphical interfaces, issue 24), a table only, made by ``create_all``.
 MIGRATIONS: dict[int, Sequence[str]] = {
     1: (
         "ALTER TABLE games ADD COLUMN lease_owner VARCHAR(16)",
@@ -282,4 +302,5 @@ MIGRATIONS: dict[int, Sequence[str]] = {
         " ON games (tournament_id, pairing)",
     ),
     2: ("ALTER TABLE seats ADD COLUMN rank INTEGER",),
+    3: (),
 }

@@ -11,6 +11,9 @@ line per game, and exit status 0 when every game reached an end.
 ``tournoyons-gui tournament --set TicTacToe --engine URL --engine builtin:random ...`` runs
 a round-robin or Swiss tournament the same way and prints its standings and cross table.
 
+``tournoyons-gui check-interface URL --set TicTacToe [--json] [--sheet FILE]`` checks a
+graphical interface in headless Chromium (issue 24) and prints its report.
+
 One package, a module per command. Here: the parser and :func:`main`, which imports the
 one command it runs (:mod:`.serve`, :mod:`.play`, :mod:`.tournament`), so that ``--help``
 loads neither the server nor the Arbitre. What the commands share is in :mod:`.common`
@@ -94,6 +97,14 @@ def parser() -> argparse.ArgumentParser:
     )
     cup.add_argument("--rounds", type=int, default=0, help="Swiss rounds (default ceil(log2 n))")
     cup.add_argument("--name", default="", help="the tournament's name")
+
+    check = commands.add_parser(
+        "check-interface", help="check a graphical interface in headless Chromium"
+    )
+    check.add_argument("url", help="the interface's page (http:// or https://)")
+    check.add_argument("--set", required=True, help="the Set to check it with (TicTacToe ...)")
+    check.add_argument("--json", action="store_true", help="print the report as JSON")
+    check.add_argument("--sheet", default="", help="write the contact sheet (PNG) to this file")
     return top
 
 
@@ -110,6 +121,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return serve(args)
     import asyncio
 
+    if args.command == "check-interface":
+        from tournoyons_gui.server.cli.check_interface import run_check
+
+        return asyncio.run(run_check(args))
     if args.command == "tournament":
         from tournoyons_gui.server.cli.tournament import tournament
 
