@@ -109,7 +109,7 @@ CHECK_TEXTS: tuple[tuple[str, str, str], ...] = (
     ),
     (
         "<img src=x onerror=alert(1)>",
-        '"><img src=x onerror=window.__xss=1>',
+        "'><img src=x onerror=window.__xss=1>",
         "<details open ontoggle=window.__xss=1>",
     ),
 )
