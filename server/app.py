@@ -23,6 +23,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
+from tournoyons_gui.arbitre.rooms.referee import RoomOptions
 from tournoyons_gui.arbitre.store import Store
 from tournoyons_gui.arbitre.tournaments import Tournaments
 from tournoyons_gui.arbitre.web import ArbitreWeb, TournamentApi, TournamentPages
@@ -71,6 +72,7 @@ def create_app(
     engine_hosts: frozenset[str] | None = None,
     sink: bool = False,
     lease_seconds: float = 15.0,
+    rooms: RoomOptions | None = None,
 ) -> ASGIApp:
     """Return the ASGI application serving every registered Set, and the Arbitre.
 
@@ -83,7 +85,8 @@ def create_app(
     are under it); ``engine_hosts``: when given, the only hosts engine URLs may name;
     ``sink``: serve the tester's return sink (``/return``, ``/return/log``);
     ``lease_seconds``: how long a game stays with a worker that stopped renewing its lease
-    (a worker killed) before another takes it over.
+    (a worker killed) before another takes it over; ``rooms``: referee timi rooms on a
+    chat server beside the web (``serve --irc``).
     """
     registry = registry if registry is not None else load_registry(sets)
     assets = load_assets(registry)
@@ -109,9 +112,14 @@ def create_app(
         if interrupted:
             log.warning("%d game(s) left in progress were ended as interrupted", len(interrupted))
         await arbitre.run()
+        referee = rooms.referee(arbitre) if rooms is not None else None
+        if referee is not None:
+            await referee.run()
         try:
             yield
         finally:
+            if referee is not None:
+                await referee.close()
             await arbitre.close()
             await store.close()
 

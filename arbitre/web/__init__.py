@@ -10,6 +10,7 @@ from the Set's :class:`~tournoyons_gui.interfaces.plugin.ArbitreRules` through t
 - :mod:`.served`: what other Arbitres call here: the built-in engines, as engines and as
   botsarena bots, and each Set's rules as a chapter VI referee;
 - :mod:`.tools`: the engine tester and the engine check;
+- :mod:`.rooms`: the timi rooms open on IRC, who is in each, their games;
 - :mod:`.tournament_pages` and :mod:`.tournament_api`: registered engines and
   tournaments, their pages, their API and exports (:mod:`.chart` draws a rating);
 - :mod:`.interface_pages`: registered graphical interfaces, their pages and API (issue
@@ -33,6 +34,7 @@ from tournoyons_gui.arbitre.web.compare import Compare
 from tournoyons_gui.arbitre.web.interface_pages import InterfacePages
 from tournoyons_gui.arbitre.web.pages import GamePages
 from tournoyons_gui.arbitre.web.returns import Returns
+from tournoyons_gui.arbitre.web.rooms import RoomPages
 from tournoyons_gui.arbitre.web.served import Served
 from tournoyons_gui.arbitre.web.tools import Tools
 from tournoyons_gui.arbitre.web.tournament_api import TournamentApi
@@ -45,6 +47,7 @@ __all__ = [
     "GamePages",
     "InterfacePages",
     "Returns",
+    "RoomPages",
     "Served",
     "Tools",
     "TournamentApi",
@@ -71,6 +74,7 @@ class ArbitreWeb:
         self.returns = Returns(holder, env)
         self.served = Served(holder, env)
         self.tools = Tools(holder, env)
+        self.rooms = RoomPages(holder, env)
 
     def routes(self) -> list[Route]:
         """Return the routes, to be tried before the Sets' ``/{set}/`` pages. The API's come
@@ -83,4 +87,5 @@ class ArbitreWeb:
             *self.returns.routes(),
             *self.served.routes(),
             *self.tools.routes(),
+            *self.rooms.routes(),
         ]
