@@ -6,6 +6,8 @@
 - :mod:`tournoyons_gui.server.pages`: the Sets' pages and their cache;
 - :mod:`tournoyons_gui.server.tester`: the tester and its API; :mod:`tournoyons_gui.server.sink`:
 its return sink;
+- :mod:`tournoyons_gui.server.checks`: the interface checks run here (:mod:`.check`, in
+  Chromium, over the contexts of :mod:`.contexts`);
 - :mod:`tournoyons_gui.arbitre.web`: the Arbitre's routes (games, then tournaments), its
   Arbitre started with the lifespan; its style and scripts are the ``arbitre`` assets.
 """
@@ -30,6 +32,7 @@ from tournoyons_gui.arbitre.web.guard import UNLIMITED, Guard, GuardedApp, Limit
 from tournoyons_gui.interfaces.plugin import SetInterface
 from tournoyons_gui.interfaces.registry import Registry, load_registry
 from tournoyons_gui.server.assets import load_assets
+from tournoyons_gui.server.checks import Checks
 from tournoyons_gui.server.environment import make_environment
 from tournoyons_gui.server.http import SecurityHeaders
 from tournoyons_gui.server.pages import Pages
@@ -114,7 +117,8 @@ def create_app(
         return holder.arbitre is not None and await holder.arbitre.store.is_organiser(digest)
 
     guard = Guard(limits, admin_tokens, stored_token)
-    web = ArbitreWeb(holder, env)
+    checks = Checks(holder, env)
+    web = ArbitreWeb(holder, env, can_check=checks.can_check)
     api = TournamentApi(holder.service, guard.limits)
     tournament_pages = TournamentPages(holder.service, holder, env, guard.limits)
 
@@ -149,6 +153,7 @@ def create_app(
     routes = [
         Route("/", pages.root),
         *web.routes(),
+        *checks.routes(),
         *api.routes(),
         *tournament_pages.routes(),
         # Pages first: "/{set}/" matches no other route's path ("/return/" and "/healthz/"

@@ -56,12 +56,14 @@ __all__ = [
 
 #: Client addresses remembered at once by the limiter (the oldest forgotten first).
 MAX_CLIENTS = 10_000
-#: The routes whose ``POST`` starts work (games, checks, tester calls, registrations,
-#: added games, tournaments, cancellations): each is guarded.
+#: The routes whose ``POST`` starts work (games, checks, tester calls, registrations of
+#: engines and interfaces, interface checks, added games, tournaments, cancellations):
+#: each is guarded.
 WORK_PATHS = re.compile(
     r"/api/games(/[^/]+/cancel)?|/arbitre/games|/engine-check|/engine-tester"
     r"|/api/engines(/[^/]+(/key)?)?|/engines(/[A-Za-z0-9]+)?|/api/sets|/arbitre/sets"
     r"|/api/tournaments(/[^/]+/cancel)?|/tournaments"
+    r"|(/api)?/interfaces(/[^/]+(/check)?)?"
 )
 #: The error of a ``POST`` from another site.
 CROSS_SITE = "a request from another site may not start work here"
