@@ -224,7 +224,7 @@ class Outbound:
             raise ValueError(f"{what} carries no user or password")
         if len(url) > MAX_URL:
             raise ValueError(f"{what} is at most {MAX_URL} characters")
-        host = parts.hostname.lower()
+        host = parts.hostname.lower().rstrip(".")
         address = _address(host)
         own = port in self.own_ports and (
             host in self.own_hosts
@@ -272,7 +272,7 @@ class Outbound:
         :class:`OutboundRefused` for this server's own port on one of its addresses (but
         :data:`OWN_PATHS`), an internal address on a public server (unless allowed), a
         host outside ``--engine-hosts``, or a name that does not resolve."""
-        host = host.lower().strip("[]")
+        host = host.lower().strip("[]").rstrip(".")
         literal = _address(host)
         try:
             texts = [str(literal)] if literal is not None else await self.resolver(host, port)
