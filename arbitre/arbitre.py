@@ -154,20 +154,6 @@ class Arbitre:
         """Read the added Sets from the store."""
         await self.catalogue.load_added()
 
-    async def add_set(
-        self,
-        name: str,
-        interface_url: str,
-        referee_url: str,
-        *,
-        start_tray: str = "Init",
-        simultaneous: bool = False,
-    ) -> AddedSet:
-        """Add a Set (chapter VI, :meth:`Catalogue.add`); raise :class:`GameError`."""
-        return await self.catalogue.add(
-            name, interface_url, referee_url, start_tray=start_tray, simultaneous=simultaneous
-        )
-
     # --- making a game ------------------------------------------------------------------
 
     def check(

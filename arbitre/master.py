@@ -31,7 +31,15 @@ from tournoyons_gui.arbitre.answer import UNNEEDED, Answer, note
 from tournoyons_gui.arbitre.catalogue import Catalogue, PlayedSet
 from tournoyons_gui.arbitre.match import Options
 from tournoyons_gui.arbitre.seats import Position, SeatKind, Services
-from tournoyons_gui.arbitre.store import Game, LeaseLost, LogEntry, NewMove, Seat, SeatEnd
+from tournoyons_gui.arbitre.store import (
+    Game,
+    GameEnd,
+    LeaseLost,
+    LogEntry,
+    NewMove,
+    Seat,
+    SeatEnd,
+)
 from tournoyons_gui.arbitre.turns import turn_from, turn_json
 from tournoyons_gui.interfaces.plugin import ArbitreRules, IllegalMove, Result, Turn
 from tournoyons_gui.interfaces.protocol import Player
@@ -368,15 +376,9 @@ class GameMaster:
             text = "draw" if winner is None else f"seat{winner + 1}"
         else:
             winner, text = result.sole_winner, "ranked"
+        end = GameEnd(status, winner, text, reason)
         done = await self.store.finish_game(
-            game.id,
-            self.worker,
-            status=status,
-            winner=winner,
-            result=text,
-            reason=reason,
-            ends=list(zip(seats, ends, strict=True)),
-            finals=calls,
+            game.id, self.worker, end, list(zip(seats, ends, strict=True)), calls
         )
         if not done:
             return  # over already, or another worker drives it now

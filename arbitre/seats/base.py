@@ -12,6 +12,7 @@ subclass and one :func:`~tournoyons_gui.arbitre.seats.register` call.
 from __future__ import annotations
 
 import time
+import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
@@ -25,6 +26,7 @@ from tournoyons_gui.arbitre.catalogue import PlayedSet
 from tournoyons_gui.arbitre.live import Hub
 from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec
 from tournoyons_gui.arbitre.store import Game, Seat, Store
+from tournoyons_gui.arbitre.urls import check_engine_url
 from tournoyons_gui.interfaces.plugin import ArbitreRules, Turn
 from tournoyons_gui.interfaces.protocol import Player
 
@@ -92,8 +94,16 @@ class SeatKind:
     name: ClassVar[str] = ""
     #: A person plays this seat through the Set's page and a seat token (decision 24).
     through_pages: ClassVar[bool] = False
-    #: What the kind is called in an error (``"a person"``).
+    #: Its default name, numbered: ``"Person"`` names seat 1 ``Person 1``.
     label: ClassVar[str] = ""
+    #: What the new-game form calls the kind (``""``: not offered there, e.g. a chat
+    #: player, who is seated by its own room); and which form field gives its
+    #: ``SeatSpec.engine``: ``"builtin"`` (the Set's built-in engines), ``"url"`` or ``""``.
+    title: ClassVar[str] = ""
+    field: ClassVar[str] = ""
+    #: What the record shows of a seat's ``url``: ``"url"`` (an engine's, a bot's URL),
+    #: ``"builtin"`` (a built-in engine's name) or ``""`` (nothing).
+    exports: ClassVar[str] = ""
 
     def __init__(self, services: Services) -> None:
         self.services = services
@@ -135,9 +145,21 @@ class SeatKind:
     @classmethod
     def exported(cls, seat: Seat) -> dict[str, str]:
         """Return what a game's record shows of the seat's ``url``: ``{"url", "builtin"}``
-        (an engine's or a bot's URL, a built-in engine's name), empty by default."""
-        del seat
-        return {"url": "", "builtin": ""}
+        (an engine's or a bot's URL, a built-in engine's name, as :attr:`exports` says)."""
+        shown = {"url": "", "builtin": ""}
+        if cls.exports in shown:
+            shown[cls.exports] = seat.url
+        return shown
+
+    def checked_url(self, spec: SeatSpec, number: int) -> SeatSpec:
+        """Return seat ``number`` with its URL (``spec.engine``) checked (http(s), no
+        credentials, an allowed host: decision 13) and named after its host by default;
+        raise :class:`GameError`."""
+        try:
+            url = check_engine_url(spec.engine, self.services.engine_hosts)
+        except ValueError as refused:
+            raise self.refuse(number, str(refused)) from None
+        return SeatSpec(self.name, url, spec.name or urllib.parse.urlsplit(url).hostname or url)
 
     def refuse(self, number: int, why: str) -> GameError:
         """Return the error refusing seat ``number`` for ``why``."""

@@ -15,23 +15,10 @@ The rest of the Arbitre, its pages and its API get plain records (:mod:`.records
 
 from __future__ import annotations
 
+from tournoyons_gui.arbitre.store import records
 from tournoyons_gui.arbitre.store.base import DEFAULT_DATABASE, aware, database_url, new_id, now
 from tournoyons_gui.arbitre.store.games import PENDING_KEPT, Conflict, LeaseLost
-from tournoyons_gui.arbitre.store.records import (
-    AddedSetRecord,
-    Engine,
-    Entrant,
-    Exchange,
-    Game,
-    GamePage,
-    LogEntry,
-    Move,
-    NewMove,
-    Received,
-    Seat,
-    SeatEnd,
-    Tournament,
-)
+from tournoyons_gui.arbitre.store.records import *  # noqa: F403 (every plain record)
 from tournoyons_gui.arbitre.store.schema import SCHEMA_VERSION
 from tournoyons_gui.arbitre.store.tournaments import TournamentStore
 
@@ -39,27 +26,15 @@ __all__ = [
     "DEFAULT_DATABASE",
     "PENDING_KEPT",
     "SCHEMA_VERSION",
-    "AddedSetRecord",
     "Conflict",
-    "Engine",
-    "Entrant",
-    "Exchange",
-    "Game",
-    "GamePage",
     "LeaseLost",
-    "LogEntry",
-    "Move",
-    "NewMove",
-    "Received",
-    "Seat",
-    "SeatEnd",
     "Store",
-    "Tournament",
     "aware",
     "database_url",
     "new_id",
     "now",
 ]
+__all__ += records.__all__
 
 
 class Store(TournamentStore):

@@ -19,6 +19,7 @@ __all__ = [
     "Entrant",
     "Exchange",
     "Game",
+    "GameEnd",
     "GamePage",
     "LogEntry",
     "Move",
@@ -149,6 +150,18 @@ class NewMove:
     ms: int = 0
     query: str = ""
     exchanges: list[LogEntry] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnd:
+    """How a game ended, as recorded: its ``status`` (``over``, ``interrupted``), the
+    ``winner`` seat index (``None``: no sole winner), the ``result`` (``seat1``..,
+    ``draw``, ``ranked``, ``error``) and the ``reason`` in English."""
+
+    status: str
+    winner: int | None
+    result: str
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)

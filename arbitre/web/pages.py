@@ -38,7 +38,7 @@ from tournoyons_gui.arbitre.match import (
     SeatSpec,
 )
 from tournoyons_gui.arbitre.record import redact, result_text
-from tournoyons_gui.arbitre.seats import through_pages
+from tournoyons_gui.arbitre.seats import KINDS, through_pages
 from tournoyons_gui.arbitre.store import Game, Seat
 from tournoyons_gui.arbitre.web.common import NO_STORE, Part, read_form, read_int
 from tournoyons_gui.interfaces.plugin import Turn
@@ -96,6 +96,7 @@ class GamePages(Part):
             "arbitre/home.html",
             status,
             sets=sets,
+            kinds=[kind for kind in KINDS.values() if kind.title],
             builtin_names=names,
             values=values,
             error=error,
@@ -111,16 +112,7 @@ class GamePages(Part):
             return self._home({}, str(refused), 413)
         form = dict(pairs)
         try:
-            seats = [
-                SeatSpec(
-                    form.get(f"seat{n}_kind", ""),
-                    form.get(f"seat{n}_builtin", "")
-                    if form.get(f"seat{n}_kind") == "builtin"
-                    else form.get(f"seat{n}_url", ""),
-                    form.get(f"seat{n}_name", ""),
-                )
-                for n in (1, 2)
-            ]
+            seats = [form_seat(form, n) for n in (1, 2)]
             if form.get("first") == "2":
                 seats.reverse()
             options = Options(
@@ -353,7 +345,7 @@ class GamePages(Part):
         if request.method == "POST":
             try:
                 values = dict(await read_form(request))
-                added = await self.arbitre.add_set(
+                added = await self.arbitre.catalogue.add(
                     values.get("name", ""),
                     values.get("interface_url", ""),
                     values.get("referee_url", ""),
@@ -377,3 +369,12 @@ class GamePages(Part):
             values=values,
             error=error,
         )
+
+
+def form_seat(form: Mapping[str, str], number: int) -> SeatSpec:
+    """Return seat ``number`` of the new-game form: ``seat<n>_kind``, ``seat<n>_name``, and
+    the kind's own field (``seat<n>_builtin``, ``seat<n>_url``: :attr:`SeatKind.field`)."""
+    name = form.get(f"seat{number}_kind", "")
+    kind = KINDS.get(name)
+    engine = form.get(f"seat{number}_{kind.field}", "") if kind and kind.field else ""
+    return SeatSpec(name, engine, form.get(f"seat{number}_name", ""))
