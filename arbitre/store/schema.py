@@ -41,7 +41,7 @@ __all__ = [
     "TournamentRow",
 ]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 class Base(DeclarativeBase):
@@ -125,6 +125,11 @@ class SeatRow(Base):
     #: The registered engine's id (``EngineRow.id``) or ``""``; sent to the opponent as
     #: ``Opponent`` in competition matches (decision 27).
     registration: Mapped[str] = mapped_column(String(12), default="")
+    #: The tournament's entrant (its index) in this seat, ``None`` outside a tournament
+    #: and for a table's filler (a built-in engine whose results do not count).
+    entrant: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: The seat's total score at the end (a Set that keeps totals: Tarot), or ``None``.
+    score: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class MoveRow(Base):
@@ -223,10 +228,10 @@ class EngineRow(Base):
 
 
 class TournamentRow(Base):
-    """``tournaments``: one tournament. ``format`` ``round-robin`` or ``swiss``; ``games``
-    per pairing (round-robin) and ``rounds`` (Swiss); ``concurrency`` games at once;
-    ``options`` the games' options; ``status`` ``running`` or ``over``; a lease as games
-    have (the worker scheduling its games)."""
+    """``tournaments``: one tournament. ``format`` ``round-robin``, ``swiss`` or ``tables``
+    (tables of four); ``games`` per pairing (round-robin) and ``rounds`` (Swiss, tables);
+    ``concurrency`` games at once; ``options`` the games' options; ``status`` ``running``
+    or ``over``; a lease as games have (the worker scheduling its games)."""
 
     __tablename__ = "tournaments"
     id: Mapped[str] = mapped_column(String(12), primary_key=True)
@@ -265,7 +270,8 @@ class EntrantRow(Base):
 # Upgrades: MIGRATIONS[v] takes a database from version v to v + 1. New tables are made by
 # ``create_all`` before the upgrades run: version 2 adds ``added_sets``, ``pending``,
 # ``engines``, ``tournaments`` and ``entrants``, and the columns below; version 3 each
-# seat's rank (games of any number of seats).
+# seat's rank (games of any number of seats); version 4 each seat's tournament entrant and
+# total score (tournaments at tables of four, tarot issue 21).
 MIGRATIONS: dict[int, Sequence[str]] = {
     1: (
         "ALTER TABLE games ADD COLUMN lease_owner VARCHAR(16)",
@@ -282,4 +288,8 @@ MIGRATIONS: dict[int, Sequence[str]] = {
         " ON games (tournament_id, pairing)",
     ),
     2: ("ALTER TABLE seats ADD COLUMN rank INTEGER",),
+    3: (
+        "ALTER TABLE seats ADD COLUMN entrant INTEGER",
+        "ALTER TABLE seats ADD COLUMN score INTEGER",
+    ),
 }

@@ -70,7 +70,17 @@ def parser() -> argparse.ArgumentParser:
         "(builtin:random) or botsarena:URL (a botsarena JSON bot); NAME=... names it",
     )
     play.add_argument("--games", type=int, default=1, help="games to play (default 1)")
-    play.add_argument("--swap", action="store_true", help="alternate who plays first")
+    play.add_argument(
+        "--swap", action="store_true", help="alternate who plays first (seats rotate)"
+    )
+    play.add_argument(
+        "--deals", type=int, default=None, help="deals in a match (Tarot: 1-40, default 4)"
+    )
+    play.add_argument(
+        "--open-table",
+        action="store_true",
+        help="spectators see every hand while the game is played (Tarot)",
+    )
     play.add_argument(
         "--start-tray",
         default=None,
