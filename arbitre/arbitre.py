@@ -48,8 +48,8 @@ from tournoyons_gui.interfaces.registry import Registry
 __all__ = ["Arbitre", "TournamentPlace"]
 
 #: A tournament's game: (tournament id, round, pairing number, the entrant in seat 0, in
-#: seat 1).
-TournamentPlace = tuple[str, int, int, int, int]
+#: seat 1; ``None`` for a table's filler).
+TournamentPlace = tuple[str, int, int, int | None, int | None]
 
 
 class Arbitre:

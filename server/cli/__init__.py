@@ -97,12 +97,24 @@ def parser() -> argparse.ArgumentParser:
         "engines by URL are named host[:port][/path], what tells them apart",
     )
     cup.add_argument(
-        "--format", choices=("round-robin", "swiss"), default="round-robin", help="the format"
+        "--format",
+        choices=("round-robin", "swiss", "tables"),
+        default="round-robin",
+        help="the format (tables: tables of four, for Tarot)",
     )
     cup.add_argument(
-        "--games", type=int, default=2, help="games per pairing, colours alternating (default 2)"
+        "--games",
+        type=int,
+        default=None,
+        help="games per pairing, colours alternating (default 2); per table, seats "
+        "rotating (1-4, default 1)",
     )
-    cup.add_argument("--rounds", type=int, default=0, help="Swiss rounds (default ceil(log2 n))")
+    cup.add_argument(
+        "--rounds",
+        type=int,
+        default=0,
+        help="Swiss rounds (default ceil(log2 n)); rounds at tables (default ceil((n-1)/3))",
+    )
     cup.add_argument("--name", default="", help="the tournament's name")
     return top
 
