@@ -143,7 +143,9 @@ def _cost(group: Sequence[int], met: Sequence[Sequence[int]], short: Sequence[in
     """A group's cost: the meetings it repeats, a pair met ``c`` times costing ``8**c - 1``
     (one pair meeting a third time costs more than several a second time), weighted
     first; then, for a short table, how often its entrants sat at one."""
-    total = 1000 * sum(8 ** met[a][b] - 1 for i, a in enumerate(group) for b in group[i + 1 :])
+    total = 1000 * sum(
+        (1 << 3 * met[a][b]) - 1 for i, a in enumerate(group) for b in group[i + 1 :]
+    )
     if len(group) < TABLE_SEATS:
         total += sum(short[a] for a in group)
     return total

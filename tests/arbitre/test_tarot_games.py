@@ -115,7 +115,7 @@ def view(served: Served, game_id: str, **params: Any) -> str:
     answer = served.http.get(f"/games/{game_id}/view", params=params)
     assert answer.status_code == 200, answer.text
     query = urllib.parse.parse_qs(urllib.parse.urlsplit(answer.json()["src"]).query)
-    return query["Tray"][0]
+    return str(query["Tray"][0])
 
 
 def deals_played(record: dict[str, Any]) -> int:
