@@ -27,7 +27,7 @@ from typing import Any
 from sqlalchemy.exc import InterfaceError, OperationalError, SQLAlchemyError
 
 from tournoyons_gui.arbitre.added import AddedRules, RefereeFailed
-from tournoyons_gui.arbitre.answer import UNNEEDED, Answer, note
+from tournoyons_gui.arbitre.answer import ABORTED, UNNEEDED, UNRESUMED, Answer, note
 from tournoyons_gui.arbitre.catalogue import Catalogue, PlayedSet
 from tournoyons_gui.arbitre.match import Options
 from tournoyons_gui.arbitre.seats import Position, SeatKind, Services
@@ -112,12 +112,16 @@ class GameMaster:
         self.worker = worker
         self.nudge = nudge
 
-    async def drive(self, game_id: str) -> None:
+    async def drive(self, game_id: str, *, resumed: bool = False) -> None:
         """Drive ``game_id`` to its end while this worker holds its lease; a database
         failure gives the game up (another worker, or this one later, takes it over), any
-        other failure ends it in error (Status 9)."""
+        other failure ends it in error (Status 9). ``resumed``: the game is taken over from
+        a driver that died; one with a seat kind that cannot be resumed ends at once with
+        no result (:data:`UNRESUMED`)."""
         try:
             if not await self.store.acquire(game_id, self.worker, self.lease_seconds):
+                return
+            if resumed and await self._unresumable(game_id):
                 return
             await self.play(game_id)
         except asyncio.CancelledError:
@@ -140,6 +144,19 @@ class GameMaster:
                     await self.finish(game, seats, None, turn_from(game.turn), None, why)
             except (SQLAlchemyError, OSError):
                 log.exception("game %s could not be ended", game_id)
+
+    async def _unresumable(self, game_id: str) -> bool:
+        """End ``game_id`` with no result when one of its seats' kinds cannot be resumed by
+        another driver; return whether it did."""
+        found = await self.store.game(game_id)
+        if found is None:
+            return False
+        game, seats = found
+        kinds = [self.kinds.get(seat.kind) for seat in seats]
+        if all(kind is None or kind.resumable for kind in kinds):
+            return False
+        await self.finish(game, seats, None, turn_from(game.turn), None, UNRESUMED)
+        return True
 
     async def play(self, game_id: str) -> None:
         """Play ``game_id`` from its last recorded move to its end."""
@@ -176,12 +193,17 @@ class GameMaster:
                 for p in asked
             ]
             answers = await self._ask_all([self._ask(position) for position in positions])
-            values, failed = self._check(positions, answers)
             exchanges: list[LogEntry] = [
                 (position.seat.index, *entry)
                 for position, answer in zip(positions, answers, strict=True)
                 for entry in answer.log
             ]
+            aborted = next((a for a in answers if a.error == ABORTED), None)
+            if aborted is not None:
+                await self.store.log_many(game.id, exchanges)
+                await self.finish(game, seats, rules, turn, None, aborted.detail)
+                return
+            values, failed = self._check(positions, answers)
             if failed:
                 await self.store.log_many(game.id, exchanges)
                 await self._lost(game, seats, rules, turn, failed, len(asked))
@@ -257,14 +279,17 @@ class GameMaster:
         asked: int,
     ) -> None:
         """End a game in which seats failed: all the seats asked at once, in error; else
-        the first that failed loses."""
+        the first that failed loses (the seat an answer blames, its ``culprit``, when it
+        names one)."""
         for position, answer in failed:
-            seats[position.seat.index].error = answer.detail[:2000]
+            blamed = position.seat.index if answer.culprit is None else answer.culprit
+            seats[blamed].error = answer.detail[:2000]
         if len(failed) == asked and asked > 1:
             why = "every player failed in the same round: " + "; ".join(a.detail for _, a in failed)
             await self.finish(game, seats, rules, turn, None, why)
             return
-        loser = failed[0][0].seat
+        first = failed[0]
+        loser = seats[first[1].culprit] if first[1].culprit is not None else first[0].seat
         why = f"{loser.name} loses: {failed[0][1].detail}"
         result = _forfeit(rules, turn.state, len(seats), [loser.index], why)
         await self.finish(game, seats, rules, turn, result, why, failed=[loser.index])

@@ -14,8 +14,8 @@ from __future__ import annotations
 import time
 import urllib.parse
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import ClassVar
+from dataclasses import dataclass, field
+from typing import ClassVar, Protocol
 
 import httpx
 
@@ -30,7 +30,20 @@ from tournoyons_gui.arbitre.urls import check_engine_url
 from tournoyons_gui.interfaces.plugin import ArbitreRules, Turn
 from tournoyons_gui.interfaces.protocol import Player
 
-__all__ = ["Position", "SeatKind", "Services"]
+__all__ = ["Position", "SeatKind", "Services", "Session"]
+
+
+class Session(Protocol):
+    """A game's way to its seats held by a part of this process (a timi room's IRC
+    session): what the seats of a kind that plays through it call."""
+
+    async def ask(self, position: Position, deadline: float | None) -> Answer:
+        """Return the answer of ``position``'s seat by ``deadline``."""
+        ...
+
+    def refused(self, position: Position, detail: str) -> None:
+        """Hear that the rules refused the value ``position``'s seat gave (``detail``)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -38,8 +51,9 @@ class Services:
     """What the seat kinds and the game master of one Arbitre share: the ``store``, the
     ``asks`` awaiting an answer, the engine ``caller`` (its ``client`` serves every other
     HTTP call), the live ``hub``, this server's ``public_url`` as engines reach it, the
-    ``engine_hosts`` URLs may name (``None``: any), and whether several workers share the
-    records (``shared``)."""
+    ``engine_hosts`` URLs may name (``None``: any), whether several workers share the
+    records (``shared``), and the :class:`Session` of each game played through one in this
+    process (by game id: a timi room's)."""
 
     store: Store
     asks: Asks
@@ -48,6 +62,7 @@ class Services:
     public_url: str
     engine_hosts: frozenset[str] | None
     shared: bool
+    sessions: dict[str, Session] = field(default_factory=dict)
 
     @property
     def client(self) -> httpx.AsyncClient:
@@ -96,6 +111,10 @@ class SeatKind:
     through_pages: ClassVar[bool] = False
     #: Its default name, numbered: ``"Person"`` names seat 1 ``Person 1``.
     label: ClassVar[str] = ""
+    #: Whether another driver (another worker, this one restarted) can ask this kind's
+    #: seats of a game whose driver died; a game with a seat that cannot ends with no
+    #: result when taken over (a timi room's player: its IRC session died with the driver).
+    resumable: ClassVar[bool] = True
     #: What the new-game form calls the kind (``""``: not offered there, e.g. a chat
     #: player, who is seated by its own room); and which form field gives its
     #: ``SeatSpec.engine``: ``"builtin"`` (the Set's built-in engines), ``"url"`` or ``""``.

@@ -21,10 +21,12 @@ __all__ = [
     "Game",
     "GameEnd",
     "GamePage",
+    "InterfaceRecord",
     "LogEntry",
     "Move",
     "NewMove",
     "Received",
+    "Room",
     "Seat",
     "SeatEnd",
     "Tournament",
@@ -228,6 +230,22 @@ class Engine:
 
 
 @dataclass(slots=True)
+class InterfaceRecord:
+    """A registered graphical interface (issue 24): ``id`` permanent and public (a game
+    page's ``?interface=<id>``), ``name``, ``url`` (the page loaded with a game's query),
+    the ``sets`` it draws, ``retired``, ``secret`` its edit token (shown to whoever
+    registered it, and nobody else)."""
+
+    id: str
+    name: str
+    url: str
+    sets: list[Any]
+    retired: bool
+    created_at: dt.datetime
+    secret: str = ""
+
+
+@dataclass(slots=True)
 class Tournament:
     """A tournament: ``format`` ``round-robin`` or ``swiss``, ``games`` per pairing,
     ``rounds`` (Swiss), ``concurrency`` games at once, the games' ``options``, ``status``
@@ -271,3 +289,23 @@ class GamePage:
     games: list[Game]
     seats: dict[str, list[Seat]]
     total: int
+
+
+@dataclass(slots=True)
+class Room:
+    """A timi room (``timi-rooms.md``): its ``channel`` (``prefix`` and ``number``), the
+    ``slot`` it fills, ``status`` ``open`` or ``archived``, the ``game_id`` in play or last
+    played, ``people`` (``{"players": [...], "spectators": [...]}``) as its holder last
+    wrote, when it was opened and closed, and its lease."""
+
+    channel: str
+    prefix: str
+    number: int
+    slot: int
+    status: str
+    game_id: str | None
+    people: dict[str, Any]
+    opened_at: dt.datetime
+    closed_at: dt.datetime | None = None
+    lease_owner: str | None = None
+    lease_until: dt.datetime | None = None

@@ -11,10 +11,17 @@ line per game, and exit status 0 when every game reached an end.
 ``tournoyons-gui tournament --set TicTacToe --engine URL --engine builtin:random ...`` runs
 a round-robin or Swiss tournament the same way and prints its standings and cross table.
 
+``tournoyons-gui check-interface URL --set TicTacToe [--json] [--sheet FILE]`` checks a
+graphical interface in headless Chromium (issue 24) and prints its report.
+
+``tournoyons-gui rooms --irc irc://HOST:PORT [--nick Arbitre] [--rooms 3] [--prefix '#p4-']
+[--think 15]`` referees Connect Four rooms on IRC (the timi protocol, seed 004); ``serve
+--irc ...`` does it beside the web.
+
 One package, a module per command. Here: the parser and :func:`main`, which imports the
-one command it runs (:mod:`.serve`, :mod:`.play`, :mod:`.tournament`), so that ``--help``
-loads neither the server nor the Arbitre. What the commands share is in :mod:`.common`
-(light) and :mod:`.headless`.
+one command it runs (:mod:`.serve`, :mod:`.play`, :mod:`.tournament`, :mod:`.rooms`), so
+that ``--help`` loads neither the server nor the Arbitre. What the commands share is in
+:mod:`.common` (light) and :mod:`.headless`.
 """
 
 from __future__ import annotations
@@ -22,7 +29,13 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from tournoyons_gui.server.cli.common import add_arbitre_options, add_match_options, bind, lease
+from tournoyons_gui.server.cli.common import (
+    add_arbitre_options,
+    add_irc_options,
+    add_match_options,
+    bind,
+    lease,
+)
 
 __all__ = ["bind", "main", "parser"]
 
@@ -60,6 +73,7 @@ def parser() -> argparse.ArgumentParser:
         help="seconds a game stays with a worker that stopped renewing its lease (killed) "
         "before another worker of the same database takes it over (default 15)",
     )
+    add_irc_options(serve, required=False)
     serve.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
     serve.add_argument("--no-access-log", action="store_true", help="do not log each request")
 
@@ -116,6 +130,24 @@ def parser() -> argparse.ArgumentParser:
         help="Swiss rounds (default ceil(log2 n)); rounds at tables (default ceil((n-1)/3))",
     )
     cup.add_argument("--name", default="", help="the tournament's name")
+
+    rooms = commands.add_parser("rooms", help="referee Connect Four rooms on IRC (timi)")
+    add_irc_options(rooms, required=True)
+    add_arbitre_options(rooms)
+    rooms.add_argument(
+        "--public-url",
+        default="http://127.0.0.1:8000",
+        help="where the games' pages are served (a serve of the same database)",
+    )
+    rooms.add_argument("--lease", type=lease, default=15.0, help="seconds a room's lease lasts")
+
+    check = commands.add_parser(
+        "check-interface", help="check a graphical interface in headless Chromium"
+    )
+    check.add_argument("url", help="the interface's page (http:// or https://)")
+    check.add_argument("--set", required=True, help="the Set to check it with (TicTacToe ...)")
+    check.add_argument("--json", action="store_true", help="print the report as JSON")
+    check.add_argument("--sheet", default="", help="write the contact sheet (PNG) to this file")
     return top
 
 
@@ -132,6 +164,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return serve(args)
     import asyncio
 
+    if args.command == "check-interface":
+        from tournoyons_gui.server.cli.check_interface import run_check
+
+        return asyncio.run(run_check(args))
+    if args.command == "rooms":
+        from tournoyons_gui.server.cli.rooms import rooms
+
+        return asyncio.run(rooms(args))
     if args.command == "tournament":
         from tournoyons_gui.server.cli.tournament import tournament
 

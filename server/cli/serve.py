@@ -8,6 +8,7 @@ import uvicorn
 
 from tournoyons_gui.server.app import create_app
 from tournoyons_gui.server.cli.common import bind, engine_hosts
+from tournoyons_gui.server.cli.rooms import room_options
 
 __all__ = ["serve"]
 
@@ -24,6 +25,7 @@ def serve(args: argparse.Namespace) -> int:
         engine_hosts=engine_hosts(args.engine_hosts),
         sink=args.sink,
         lease_seconds=args.lease,
+        rooms=room_options(args),
     )
     config = uvicorn.Config(
         app,
