@@ -7,6 +7,7 @@ a replay shows every hand; the match option ``deals``."""
 from __future__ import annotations
 
 import asyncio
+import time
 import urllib.parse
 from collections.abc import Iterator
 from typing import Any
@@ -105,9 +106,15 @@ def in_progress(engines: TarotEngines, path: str) -> list[Received]:
     return [r for r in engines.requests_to(path) if r.query.get("Referee")]
 
 
-def finals(engines: TarotEngines, path: str) -> list[Received]:
-    """Return the final calls ``path`` received."""
-    return [r for r in engines.requests_to(path) if not r.query.get("Referee")]
+def finals(engines: TarotEngines, path: str, within: float = 10) -> list[Received]:
+    """Return the final calls ``path`` received, waiting for the first one (they are sent
+    once the game is recorded over)."""
+    deadline = time.monotonic() + within
+    while True:
+        found = [r for r in engines.requests_to(path) if not r.query.get("Referee")]
+        if found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.05)
 
 
 def view(served: Served, game_id: str, **params: Any) -> str:
