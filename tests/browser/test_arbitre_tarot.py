@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from playwright.sync_api import FrameLocator, Page, Position, expect
+from playwright.sync_api import FrameLocator, Page, expect
 
 from tests.browser.arbitre_helpers import (
     board,
@@ -34,7 +34,8 @@ from tests.browser.arbitre_helpers import (
     wait_over,
     wait_turn,
 )
-from tests.browser.helpers import PageWatch, query_of
+from tests.browser.helpers import PageWatch, playable_values, query_of
+from tests.browser.test_tarot import STRIP, codes_in
 from tournoyons_gui.interfaces.tarot.board import played_in_order
 from tournoyons_gui.interfaces.tarot.cards import (
     DOG_SIZE,
@@ -58,27 +59,9 @@ SET = "Tarot"
 PERSON = "Ann"
 # The person's bid: a garde, which asks for the écart when the others pass.
 GARDE = "2"
-# Games started at most until the three engines pass the person's garde (each one does
-# with a probability of about 0.97: the chance that five games in a row do not is ~2e-8).
+# Games started at most until the three engines pass the person's garde (all three pass
+# in about 97 deals in 100: five games in a row without it, about 2e-8).
 MAX_GAMES = 5
-# Where a card of the fanned hand is clicked: on its visible left strip.
-STRIP: Position = {"x": 16, "y": 40}
-
-
-def codes(scope: FrameLocator, selector: str) -> list[str]:
-    """Return the ``data-card`` of the cards under ``selector``, in the page's order."""
-    found: list[str] = scope.locator(f"{selector} [data-card]").evaluate_all(
-        "cards => cards.map(c => c.getAttribute('data-card'))"
-    )
-    return found
-
-
-def playable_now(frame: FrameLocator) -> list[str]:
-    """Return the values of the controls the page marks playable, sorted."""
-    found: list[str] = frame.locator("[data-playable='true']").evaluate_all(
-        "els => els.map(e => e.getAttribute('data-value') || e.getAttribute('data-card'))"
-    )
-    return sorted(found)
 
 
 def texts(cards: tuple[int | None, ...] | list[int]) -> list[str]:
@@ -113,12 +96,12 @@ def bid_a_garde(page: Page) -> None:
     frame = board(page)
     tray = shown_tray(page)
     assert tray.phase is Phase.BIDDING and tray.bids == (None,) * SEATS, tray
-    assert playable_now(frame) == sorted(str(b) for b in allowed_bids(tray.bids))
-    assert playable_now(frame) == ["0", "1", "2", "3", "4"]
+    assert sorted(playable_values(frame)) == sorted(str(b) for b in allowed_bids(tray.bids))
+    assert sorted(playable_values(frame)) == ["0", "1", "2", "3", "4"]
     # Only the person's own hand is shown, 18 cards, the others' backs.
-    assert codes(frame, ".tr-mine") == texts(tray.hands[0]) and len(tray.hands[0]) == HAND_SIZE
+    assert codes_in(frame, ".tr-mine") == texts(tray.hands[0]) and len(tray.hands[0]) == HAND_SIZE
     for seat in range(2, SEATS + 1):
-        assert set(codes(frame, f'[data-hand="{seat}"]')) == {HIDDEN}
+        assert set(codes_in(frame, f'[data-hand="{seat}"]')) == {HIDDEN}
     frame.locator(f"[data-bid='{GARDE}']").click()
     expect(frame.locator('[data-said="1"]')).to_have_attribute("data-bid-said", GARDE)
 
@@ -134,8 +117,8 @@ def take(page: Page, base: str) -> dict[str, Any]:
         assert wait_turn(page, 1) == "asked"
         if board(page).locator("[data-ecart]").count():
             return created
-        # An engine overbid: the person is asked for a card; this game is left to end
-        # by the person's time limit, and the next one is started.
+        # An engine overbid: the person is asked for a card. That game is left in play
+        # (a person has no time limit; the test's server goes with the session).
     raise AssertionError(f"an engine overbid the garde in {MAX_GAMES} games")
 
 
@@ -151,7 +134,7 @@ def make_the_ecart(page: Page) -> str:
         )
     hand = [card for card in tray.hands[0] if card is not None]
     assert len(hand) == HAND_SIZE + DOG_SIZE
-    assert sorted(codes(frame, ".tr-mine")) == sorted(texts(hand))
+    assert sorted(codes_in(frame, ".tr-mine")) == sorted(texts(hand))
     allowed, trumps = ecart_choices(hand)
     offered = frame.locator(".tr-mine [data-selectable='true']").evaluate_all(
         "els => els.map(e => e.getAttribute('data-card'))"
@@ -190,7 +173,7 @@ def check_trick_gone_to_winner(frame: FrameLocator, tray: Tray) -> None:
     assert won.winner == winner, won
     previous = frame.locator("[data-previous]")
     expect(previous.locator(".tr-previous-trick")).to_have_attribute("data-winner", str(winner))
-    assert sorted(codes(frame, "[data-previous]")) == sorted(texts(cards))
+    assert sorted(codes_in(frame, "[data-previous]")) == sorted(texts(cards))
     assert tray.trick is not None and tray.trick.leader == winner
     expect(frame.locator("[data-trick]")).to_have_attribute("data-leader", str(winner))
 
@@ -206,12 +189,12 @@ def play_a_card(page: Page, played: int, rng: random.Random) -> str:
     assert len(hand) == HAND_SIZE - played
     mine = frame.locator(".tr-mine [data-card]")
     expect(mine).to_have_count(HAND_SIZE - played)
-    assert codes(frame, ".tr-mine") == texts(hand)
+    assert codes_in(frame, ".tr-mine") == texts(hand)
     for seat in range(2, SEATS + 1):
-        assert set(codes(frame, f'[data-hand="{seat}"]')) <= {HIDDEN}
+        assert set(codes_in(frame, f'[data-hand="{seat}"]')) <= {HIDDEN}
     check_trick_gone_to_winner(frame, tray)
     legal = texts(list(legal_cards(hand, played_in_order(tray.trick))))
-    assert playable_now(frame) == sorted(legal)
+    assert sorted(playable_values(frame)) == sorted(legal)
     before = len(returns(page))
     refused = [code for code in texts(hand) if code not in legal]
     if refused:  # clicked, it is not returned: the next value returned is the legal card
@@ -237,7 +220,7 @@ def check_spectator_sees_no_hand(page: Page, base: str, game_id: str) -> None:
         frame = board(watcher)
         expect(frame.locator("html")).to_have_attribute("data-ready", "true")
         for seat in range(1, SEATS + 1):
-            drawn = codes(frame, f'[data-hand="{seat}"]')
+            drawn = codes_in(frame, f'[data-hand="{seat}"]')
             assert drawn and set(drawn) == {HIDDEN}, (seat, drawn)
         expect(frame.locator("[data-playable='true']")).to_have_count(0)
     finally:
@@ -306,7 +289,7 @@ def test_a_person_takes_and_plays_a_whole_deal_against_three_engines_then_replay
         for seat in range(1, SEATS + 1):
             hand = texts(tray.hands[seat - 1])
             assert HIDDEN not in hand, (number, seat)
-            assert sorted(codes(frame, f'[data-hand="{seat}"]')) == sorted(hand), (number, seat)
+            assert sorted(codes_in(frame, f'[data-hand="{seat}"]')) == sorted(hand), (number, seat)
         if number == 0:
             assert all(len(hand) == HAND_SIZE for hand in tray.hands)
     assert watch.errors == []
@@ -324,7 +307,7 @@ def test_an_open_tables_spectator_sees_every_hand_and_a_person_only_their_own(
     expect(frame.locator("html")).to_have_attribute("data-ready", "true")
     tray = shown_tray(page)
     for seat in range(1, SEATS + 1):
-        drawn = codes(frame, f'[data-hand="{seat}"]')
+        drawn = codes_in(frame, f'[data-hand="{seat}"]')
         assert len(drawn) == HAND_SIZE and HIDDEN not in drawn, (seat, drawn)
         assert sorted(drawn) == sorted(texts(tray.hands[seat - 1]))
     expect(frame.locator("[data-playable='true']")).to_have_count(0)

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from urllib.parse import quote
 
 import pytest
-from playwright.sync_api import Locator, Page, Position, expect
+from playwright.sync_api import FrameLocator, Locator, Page, Position, expect
 
 from tests.browser import helpers as h
 from tests.tarot_deals import Position as DealPosition
@@ -51,9 +51,10 @@ def hand_card(page: Page, code: str) -> Locator:
     return page.locator(f'.tr-mine [data-card="{code}"]')
 
 
-def codes_in(page: Page, selector: str) -> list[str]:
-    """Return the ``data-card`` of the cards under ``selector``, in the page's order."""
-    found: list[str] = page.locator(f"{selector} [data-card]").evaluate_all(
+def codes_in(scope: Page | FrameLocator, selector: str) -> list[str]:
+    """Return the ``data-card`` of the cards under ``selector``, in the page's order (a
+    page, or the Tarot page in a frame: test_arbitre_tarot.py's)."""
+    found: list[str] = scope.locator(f"{selector} [data-card]").evaluate_all(
         "cards => cards.map(c => c.getAttribute('data-card'))"
     )
     return found
