@@ -198,12 +198,22 @@ class Arbitre:
 
     @staticmethod
     def first_turn(
-        interface: PlayedSet, rules: ArbitreRules, level: int, start_tray: str | None
+        interface: PlayedSet,
+        rules: ArbitreRules,
+        level: int,
+        start_tray: str | None,
+        deals: int | None = None,
     ) -> Turn:
         """Return the Turn a game starts from: the Set's start, or the position
         ``start_tray`` describes (seed 000 II, decision 15) for a Set whose Tray holds the
         whole position; raise :class:`GameError` for another Set or a Tray that is not a
-        reachable position."""
+        reachable position. ``deals``: a match of that many deals (a Set played in deals,
+        :func:`~tournoyons_gui.arbitre.match.check_options`)."""
+        if deals is not None:
+            try:
+                return rules.start(level, deals=deals)  # type: ignore[call-arg]
+            except IllegalMove as illegal:
+                raise GameError(str(illegal)) from None
         if start_tray is None or not start_tray.strip():
             return rules.start(level)
         if not starts_from_tray(rules):
@@ -243,7 +253,9 @@ class Arbitre:
         options = options or Options()
         await self.catalogue.find(set_name)
         interface, rules, made = self.check(set_name, seats, options)
-        turn = turn_json(self.first_turn(interface, rules, options.level, start_tray))
+        turn = turn_json(
+            self.first_turn(interface, rules, options.level, start_tray, options.deals)
+        )
         game_id = new_id(12)
         place = tournament or (None, None, None, None, None)
         game = Game(

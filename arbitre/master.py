@@ -27,7 +27,7 @@ from typing import Any
 from sqlalchemy.exc import InterfaceError, OperationalError, SQLAlchemyError
 
 from tournoyons_gui.arbitre.added import AddedRules, RefereeFailed
-from tournoyons_gui.arbitre.answer import UNNEEDED, Answer, note
+from tournoyons_gui.arbitre.answer import STOPPED, UNNEEDED, Answer, note
 from tournoyons_gui.arbitre.catalogue import Catalogue, PlayedSet
 from tournoyons_gui.arbitre.match import Options
 from tournoyons_gui.arbitre.seats import Position, SeatKind, Services
@@ -90,12 +90,17 @@ class GameMaster:
         self.worker = worker
         self.nudge = nudge
 
-    async def drive(self, game_id: str) -> None:
+    async def drive(self, game_id: str, *, taken_over: bool = False) -> None:
         """Drive ``game_id`` to its end while this worker holds its lease; a database
         failure gives the game up (another worker, or this one later, takes it over), any
-        other failure ends it in error (Status 9)."""
+        other failure ends it in error (Status 9). A game ``taken_over`` from a driver that
+        stopped, one of whose seats' kinds cannot be resumed elsewhere
+        (:attr:`SeatKind.resumable`: its players were connected to that driver), ends in
+        error."""
         try:
             if not await self.store.acquire(game_id, self.worker, self.lease_seconds):
+                return
+            if taken_over and await self._unresumable(game_id):
                 return
             await self.play(game_id)
         except asyncio.CancelledError:
@@ -118,6 +123,19 @@ class GameMaster:
                     await self.finish(game, seats, None, turn_from(game.turn), None, why)
             except (SQLAlchemyError, OSError):
                 log.exception("game %s could not be ended", game_id)
+
+    async def _unresumable(self, game_id: str) -> bool:
+        """End ``game_id`` in error when a seat's kind cannot be resumed; say whether."""
+        found = await self.store.game(game_id)
+        if found is None:
+            return False
+        game, seats = found
+        held = [s for s in seats if (k := self.kinds.get(s.kind)) is not None and not k.resumable]
+        if not held or game.status != "playing":
+            return False
+        why = f"its driver stopped, and {held[0].name} was connected to it (cannot be resumed)"
+        await self.finish(game, seats, None, turn_from(game.turn), None, why)
+        return True
 
     async def play(self, game_id: str) -> None:
         """Play ``game_id`` from its last recorded move to its end."""
@@ -235,14 +253,24 @@ class GameMaster:
         asked: int,
     ) -> None:
         """End a game in which seats failed: all the seats asked at once, in error; else
-        the first that failed loses."""
+        the first that failed loses (the seat its answer names, when not the one asked). A
+        seat that stopped the match ends it with the ranks it gives, nobody failed."""
+        stopped = next((a for _, a in failed if a.error == STOPPED and a.ranks), None)
+        if stopped is not None and len(stopped.ranks) == len(seats):
+            result = Result(None, stopped.detail, stopped.ranks)
+            await self.finish(game, seats, rules, turn, result, stopped.detail)
+            return
         for position, answer in failed:
+            if answer.seat is not None and 0 <= answer.seat < len(seats):
+                seats[answer.seat].error = answer.detail[:2000]
+                continue
             seats[position.seat.index].error = answer.detail[:2000]
         if len(failed) == asked and asked > 1:
             why = "every player failed in the same round: " + "; ".join(a.detail for _, a in failed)
             await self.finish(game, seats, rules, turn, None, why)
             return
-        loser = failed[0][0].seat
+        named = failed[0][1].seat
+        loser = seats[named] if named is not None and 0 <= named < len(seats) else failed[0][0].seat
         why = f"{loser.name} loses: {failed[0][1].detail}"
         result = _forfeit(len(seats), [loser.index], why)
         await self.finish(game, seats, rules, turn, result, why, failed=[loser.index])

@@ -8,6 +8,7 @@ day, a botsarena bot's 1 to 60 s (seed 003's own limit, 10 s, by default).
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -26,6 +27,8 @@ __all__ = [
 ]
 
 MIN_TIMEOUT, MAX_TIMEOUT, DEFAULT_TIMEOUT = 4, 54, 20
+#: The most deals a match played in deals may ask (the rules may allow fewer).
+MAX_DEALS = 99
 #: botsarena's own limit for a bot's answer, our default (engine protocol section 4).
 DEFAULT_BOT_TIMEOUT = 10
 
@@ -51,7 +54,9 @@ class Options:
     """A match's options: ``timeout`` seconds 4-54 (decision 11), rule ``level``, ``wait``
     in tenths of a second for the pages, ``init_as_board`` (decision 14), and
     ``person_timeout`` seconds for a person's move (``None``: no limit, section 3.1),
-    ``bot_timeout`` seconds for a botsarena bot's answer (1-60, default 10)."""
+    ``bot_timeout`` seconds for a botsarena bot's answer (1-60, default 10); ``deals`` the
+    deals of a match of a Set played in deals (Tarot: 1 to its most; ``None``: the Set's
+    own number)."""
 
     timeout: int = DEFAULT_TIMEOUT
     level: int = 1
@@ -59,6 +64,7 @@ class Options:
     init_as_board: bool = False
     person_timeout: int | None = None
     bot_timeout: int = DEFAULT_BOT_TIMEOUT
+    deals: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Return the options as stored: ``{"timeout": 10, "level": 1, ...}``, every field."""
@@ -74,6 +80,7 @@ class Options:
             bool(data.get("init_as_board", False)),
             data.get("person_timeout"),
             int(data.get("bot_timeout", DEFAULT_BOT_TIMEOUT)),
+            None if data.get("deals") is None else int(data["deals"]),
         )
 
 
@@ -95,4 +102,13 @@ def check_options(name: str, rules: ArbitreRules | None, options: Options) -> Ar
         raise GameError("a person's time limit is 1 to 86400 seconds")
     if not 1 <= options.bot_timeout <= 60:
         raise GameError("a botsarena bot's time limit is 1 to 60 seconds")
+    if options.deals is not None and not _plays_deals(rules):
+        raise GameError(f"{name} is not played in deals")
+    if options.deals is not None and not 1 <= options.deals <= MAX_DEALS:
+        raise GameError(f"a match is 1 to {MAX_DEALS} deals")
     return rules
+
+
+def _plays_deals(rules: ArbitreRules) -> bool:
+    """Whether the rules' ``start`` takes a number of ``deals`` (Tarot)."""
+    return "deals" in inspect.signature(rules.start).parameters

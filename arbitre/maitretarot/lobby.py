@@ -44,7 +44,7 @@ class Settings:
     order: ByteOrder = ByteOrder.LITTLE
     limits: Limits = field(default_factory=Limits)
     identify_seconds: float = 20.0
-    timeout: float = 20.0
+    timeout: int = 20
     deals: int = 4
 
 

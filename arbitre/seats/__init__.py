@@ -2,7 +2,8 @@
 (:class:`~tournoyons_gui.arbitre.seats.base.SeatKind`), registered by name.
 
 Built in: ``person`` (:mod:`.person`), ``engine`` and ``builtin`` (:mod:`.engine`),
-``botsarena`` (:mod:`.botsarena`). A new kind is one subclass and one :func:`register`
+``botsarena`` (:mod:`.botsarena`), ``maitretarot`` (:mod:`.maitretarot`, MaitreTarot
+clients at Tarot tables). A new kind is one subclass and one :func:`register`
 call before the Arbitre starts::
 
     class Fixed(SeatKind):
@@ -23,6 +24,7 @@ from typing import Protocol
 from tournoyons_gui.arbitre.seats.base import Position, SeatKind, Services
 from tournoyons_gui.arbitre.seats.botsarena import BotsarenaSeat
 from tournoyons_gui.arbitre.seats.engine import BuiltinSeat, EngineSeat
+from tournoyons_gui.arbitre.seats.maitretarot import MaitreTarotSeat
 from tournoyons_gui.arbitre.seats.person import PersonSeat
 
 __all__ = [
@@ -50,7 +52,7 @@ def register(kind: type[SeatKind]) -> type[SeatKind]:
     return kind
 
 
-for _kind in (PersonSeat, BuiltinSeat, EngineSeat, BotsarenaSeat):
+for _kind in (PersonSeat, BuiltinSeat, EngineSeat, BotsarenaSeat, MaitreTarotSeat):
     register(_kind)
 
 

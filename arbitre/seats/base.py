@@ -94,6 +94,10 @@ class SeatKind:
     through_pages: ClassVar[bool] = False
     #: What the kind is called in an error (``"a person"``).
     label: ClassVar[str] = ""
+    #: Whether another worker (or this one restarted) may take over a game with a seat of
+    #: this kind; ``False`` for players connected to the driving process (MaitreTarot
+    #: clients, chat rooms): such a game whose driver stopped ends in error.
+    resumable: ClassVar[bool] = True
 
     def __init__(self, services: Services) -> None:
         self.services = services

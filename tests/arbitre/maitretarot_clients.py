@@ -9,7 +9,7 @@ import contextlib
 import struct
 from dataclasses import dataclass, field
 
-KINGS_AND_OUDLERS = frozenset({13, 27, 41, 55, 56, 76, 77})
+from tournoyons_gui.interfaces.tarot.play import ecart_choices, legal_cards
 
 
 @dataclass
@@ -140,7 +140,9 @@ class SeedClient:
                 return await self.gints(8)
             if final.index(contract) == place:
                 held = sorted(set(hand) | set(dog))
-                ecart = [c for c in held if c not in KINGS_AND_OUDLERS][:6]
+                allowed, _trumps = ecart_choices(held)
+                plain = [c for c in allowed if c < 56]
+                ecart = (plain + [c for c in allowed if c >= 56])[:6]
                 await self.put(*ecart)
                 (ack,) = await self.gints(1)
                 self.seen.acks.append(ack)
@@ -156,11 +158,14 @@ class SeedClient:
             await self.gints(4)
             (question,) = await self.gints(1)
             if question:
-                hand = await self._card(hand)
+                played = sum(1 for card in shown if card != -1)
+                leader = (place - played) % 4
+                in_order = [shown[(leader + step) % 4] for step in range(played)]
+                hand = await self._card(hand, in_order)
         await self.gints(4)  # the last trick
         return await self.gints(8)
 
-    async def _card(self, hand: list[int]) -> list[int]:
+    async def _card(self, hand: list[int], played: list[int]) -> list[int]:
         self.cards_played += 1
         if self.cards_played == self.how.garbage_at:
             self.writer.write(b"\xde\xad\xbe\xef" * 8)
@@ -178,7 +183,7 @@ class SeedClient:
             await self.put(next(c for c in range(78) if c not in hand))
             (ack,) = await self.gints(1)
             self.seen.acks.append(ack)
-        for card in hand:
+        for card in legal_cards(hand, played):
             await self.put(card)
             (ack,) = await self.gints(1)
             self.seen.acks.append(ack)
