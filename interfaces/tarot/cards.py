@@ -208,13 +208,17 @@ def parse_card(text: str) -> Card:
 def parse_cards(text: str, *, hidden: bool = True) -> tuple[Card | None, ...]:
     """Return the cards written 2 characters each (``??`` a hidden card, ``None``, when
     ``hidden``); raise :class:`TrayError` on an odd length or a bad card."""
-    if len(text) % 2:
-        raise TrayError("cards are written 2 characters each")
-    cards: list[Card | None] = []
-    for start in range(0, len(text), 2):
-        piece = text[start : start + 2]
-        cards.append(None if hidden and piece == HIDDEN else parse_card(piece))
-    return tuple(cards)
+    if _CARDS.fullmatch(text) is None:
+        if len(text) % 2:
+            raise TrayError("cards are written 2 characters each")
+        for start in range(0, len(text), 2):
+            piece = text[start : start + 2]
+            if not (hidden and piece == HIDDEN):
+                parse_card(piece)
+    pieces = [text[start : start + 2] for start in range(0, len(text), 2)]
+    if not hidden and HIDDEN in pieces:
+        raise TrayError(f"a card is 2 digits 00..77, not {HIDDEN!r}")
+    return tuple(None if piece == HIDDEN else int(piece) for piece in pieces)
 
 
 @dataclass(frozen=True)
@@ -233,6 +237,7 @@ class Trick:
         return f"{self.leader}{cards}{winner}"
 
 
+_CARDS = re.compile(r"(?:[0-6][0-9]|7[0-7]|\?\?)*")
 _HEAD = re.compile(r"(\d\d)([BEPS])")
 _BIDS = re.compile(r"[0-4-]{4}")
 _SEAT = "1234"
