@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import socket
 from collections.abc import AsyncIterator, Iterable
 
 from starlette.applications import Starlette
@@ -21,6 +22,8 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
+from tournoyons_gui.arbitre.maitretarot.lobby import Settings
+from tournoyons_gui.arbitre.maitretarot.server import MaitreTarotServer
 from tournoyons_gui.arbitre.store import Store
 from tournoyons_gui.arbitre.tournaments import Tournaments
 from tournoyons_gui.arbitre.web import ArbitreWeb, TournamentApi, TournamentPages
@@ -68,6 +71,7 @@ def create_app(
     engine_hosts: frozenset[str] | None = None,
     sink: bool = False,
     lease_seconds: float = 15.0,
+    maitretarot: tuple[socket.socket, Settings] | None = None,
 ) -> ASGIApp:
     """Return the ASGI application serving every registered Set, and the Arbitre.
 
@@ -80,7 +84,8 @@ def create_app(
     are under it); ``engine_hosts``: when given, the only hosts engine URLs may name;
     ``sink``: serve the tester's return sink (``/return``, ``/return/log``);
     ``lease_seconds``: how long a game stays with a worker that stopped renewing its lease
-    (a worker killed) before another takes it over.
+    (a worker killed) before another takes it over; ``maitretarot``: a bound socket and
+    the settings of a MaitreTarot server to run beside (its tables are Tarot games).
     """
     registry = registry if registry is not None else load_registry(sets)
     assets = load_assets(registry)
@@ -105,9 +110,15 @@ def create_app(
         if interrupted:
             log.warning("%d game(s) left in progress were ended as interrupted", len(interrupted))
         await arbitre.run()
+        tables = None
+        if maitretarot is not None:
+            tables = MaitreTarotServer(arbitre, maitretarot[1])
+            await tables.start(sock=maitretarot[0])
         try:
             yield
         finally:
+            if tables is not None:
+                await tables.close()
             await arbitre.close()
             await store.close()
 

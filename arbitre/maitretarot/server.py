@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.maitretarot.lobby import Lobby, Opening, Settings
@@ -38,10 +39,17 @@ class MaitreTarotServer:
         kind.lobby = self.lobby
         self.server: asyncio.Server | None = None
         self.port = 0
+        #: The ids of the games whose tables ended, in the order they ended.
+        self.ended: asyncio.Queue[str] = asyncio.Queue()
 
-    async def start(self, host: str, port: int) -> None:
-        """Listen on ``host``:``port``."""
-        self.server = await asyncio.start_server(self.lobby.handle, host, port)
+    async def start(
+        self, host: str = "127.0.0.1", port: int = 0, *, sock: socket.socket | None = None
+    ) -> None:
+        """Listen on ``host``:``port``, or on the bound socket ``sock``."""
+        if sock is not None:
+            self.server = await asyncio.start_server(self.lobby.handle, sock=sock)
+        else:
+            self.server = await asyncio.start_server(self.lobby.handle, host, port)
         self.port = int(self.server.sockets[0].getsockname()[1])
 
     async def close(self) -> None:
@@ -73,4 +81,7 @@ class MaitreTarotServer:
                 await peer.close()
             return
         log.info("MaitreTarot table: game %s", game_id)
-        await self.kind.run_table(game_id, rules, peers, options.timeout)
+        try:
+            await self.kind.run_table(game_id, rules, peers, options.timeout)
+        finally:
+            self.ended.put_nowait(game_id)
