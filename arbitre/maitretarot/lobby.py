@@ -79,24 +79,38 @@ class Opening:
 
 class Lobby:
     """The clients coming in: ``settings``; ``new_table()`` returns the opening of a new
-    table of four clients when none is being filled. :meth:`handle` is the
-    ``asyncio.start_server`` callback."""
+    table of four clients when none is being filled (``before_new()`` is awaited first).
+    :meth:`handle` is the ``asyncio.start_server`` callback."""
 
-    def __init__(self, settings: Settings, new_table: Callable[[], Opening] | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        new_table: Callable[[], Opening] | None = None,
+        before_new: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
         self.settings = settings
         self.new_table = new_table
+        #: Called before a new table is made: may open the tables of matches made
+        #: elsewhere that wait for clients.
+        self.before_new = before_new
         #: Tables being filled, the first filled first (opened from the web first).
         self.openings: list[Opening] = []
         self.tasks: set[asyncio.Task[None]] = set()
+        self._choosing = asyncio.Lock()  # one client seated at a time: no table opened twice
 
     def open(self, opening: Opening) -> None:
         """Add a table to fill (a match opened elsewhere with places left to clients)."""
         self.openings.append(opening)
 
-    def _opening(self) -> Opening | None:
+    async def _choose(self) -> Opening | None:
         for opening in self.openings:
             if opening.free() is not None:
                 return opening
+        if self.before_new is not None:
+            await self.before_new()
+            for opening in self.openings:
+                if opening.free() is not None:
+                    return opening
         if self.new_table is None:
             return None
         opening = self.new_table()
@@ -123,12 +137,14 @@ class Lobby:
             if (await peer.receive(Kind.GET_PROTOCOL, wait)).value != 1:
                 await peer.close()
                 return
-            opening = self._opening()
-            place = None if opening is None else opening.free()
+            async with self._choosing:
+                opening = await self._choose()
+                place = None if opening is None else opening.free()
+                if opening is not None and place is not None:
+                    opening.peers[place] = peer
             if opening is None or place is None:
                 await peer.close()  # no table takes clients
                 return
-            opening.peers[place] = peer
             await peer.send(Message(Kind.SEND_PLACE, (place,)))
             length = (await peer.receive(Kind.GET_NICK_LEN, wait)).value
             raw = (await peer.receive(Kind.GET_NICK, wait)).text if length else b""

@@ -35,8 +35,10 @@ class MaitreTarotServer:
         if kind is None:
             raise RuntimeError("the maitretarot seat kind is not registered")
         self.kind = kind
-        self.lobby = Lobby(settings, self._new_table)
+        self.lobby = Lobby(settings, self._new_table, kind.open_waiting)
         kind.lobby = self.lobby
+        interface = arbitre.lookup(TAROT)
+        kind.rules = None if interface is None else interface.arbitre
         self.server: asyncio.Server | None = None
         self.port = 0
         #: The ids of the games whose tables ended, in the order they ended.

@@ -51,8 +51,10 @@ class MaitreTarotSeat(SeatKind):
         super().__init__(services)
         #: The tables in play, by game id.
         self.courses: dict[str, Course] = {}
-        #: Where clients come in (set by the MaitreTarot server when it listens).
+        #: Where clients come in, and Tarot's rules (set by the MaitreTarot server when it
+        #: listens).
         self.lobby: Lobby | None = None
+        self.rules: ArbitreRules | None = None
         self._attached: dict[str, asyncio.Event] = {}
 
     @classmethod
@@ -108,18 +110,41 @@ class MaitreTarotSeat(SeatKind):
         return self.courses.get(game_id)
 
     def _opening(self, position: Position) -> Opening:
-        """Return the lobby's table for a game made elsewhere: its places of this kind."""
-        seats = position.seats
-        places = [s.index for s in seats if s.kind == position.seat.kind]
+        """Return the lobby's table for the game of ``position``, made elsewhere."""
+        return self._opening_of(position.game.id, position.seats, position.rules, position.options)
+
+    def _opening_of(
+        self, game_id: str, seats: Sequence[Seat], rules: ArbitreRules, options: Options
+    ) -> Opening:
+        """Return the lobby's table for a game made elsewhere: its places of this kind
+        without a client, the others' names."""
+        places = [s.index for s in seats if s.kind == self.name and not s.url]
         names = {s.index: s.name for s in seats}
-        rules, options = position.rules, position.options
-        game_id = position.game.id
 
         async def start(opening: Opening, peers: dict[int, Peer], nicks: list[str]) -> None:
             del opening, nicks
             await self.run_table(game_id, rules, peers, options.timeout)
 
         return Opening(places, names, start, tag=game_id)
+
+    async def open_waiting(self) -> None:
+        """Open a table in the lobby for every game in play made elsewhere whose seats
+        of this kind wait for clients and have none yet (a client may come before the
+        game first asks such a seat); ``rules`` are Tarot's."""
+        lobby, rules, store = self.lobby, self.rules, self.services.store
+        if lobby is None or rules is None:
+            return
+        opened = {o.tag for o in lobby.openings}
+        for game_id in await store.playing():
+            if game_id in self.courses or game_id in opened:
+                continue
+            found = await store.game(game_id)
+            if found is None:
+                continue
+            game, seats = found
+            if any(s.kind == self.name and not s.url for s in seats):
+                options = Options.from_json(game.options)
+                lobby.open(self._opening_of(game_id, seats, rules, options))
 
     async def run_table(
         self,

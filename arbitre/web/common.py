@@ -123,7 +123,8 @@ async def read_form(request: Request, limit: int = MAX_FORM) -> list[tuple[str, 
 def read_options(raw: Any) -> Options:
     """Return a match's :class:`Options` from a JSON object (``timeout``, ``level``,
     ``wait``, ``init_as_board`` (JSON ``true``), ``person_timeout`` (``null`` or absent: no
-    limit), ``bot_timeout``); ``None`` gives the defaults. Raise :class:`GameError` for
+    limit), ``bot_timeout``, ``deals`` (a Set played in deals, Tarot; absent: its own));
+    ``None`` gives the defaults. Raise :class:`GameError` for
     another type or a number that is not whole; the ranges are checked by the Arbitre."""
     if raw is None:
         raw = {}
@@ -139,4 +140,5 @@ def read_options(raw: Any) -> Options:
         if person_timeout in (None, "")
         else read_int(person_timeout, 0, "person_timeout"),
         bot_timeout=read_int(raw.get("bot_timeout"), DEFAULT_BOT_TIMEOUT, "bot_timeout"),
+        deals=None if raw.get("deals") in (None, "") else read_int(raw.get("deals"), 0, "deals"),
     )
