@@ -23,11 +23,24 @@ def command(*args: str) -> list[str]:
 def test_four_clients_processes_play_a_match_at_a_tables_process(tmp_path: Path) -> None:
     tables = subprocess.Popen(
         command(
-            "tables", "--listen", "127.0.0.1:0", "--tables", "1", "--deals", "2",
-            "--timeout", "20", "--database", str(tmp_path / "t.sqlite3"),
+            "tables",
+            "--listen",
+            "127.0.0.1:0",
+            "--tables",
+            "1",
+            "--deals",
+            "2",
+            "--timeout",
+            "20",
+            "--database",
+            str(tmp_path / "t.sqlite3"),
         ),
-        cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
+        cwd=ROOT,
+        env=ENV,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         assert tables.stdout is not None
         first = tables.stdout.readline()
@@ -52,7 +65,7 @@ def test_four_clients_processes_play_a_match_at_a_tables_process(tmp_path: Path)
                     stdout=subprocess.PIPE,
                     stderr=subprocess.STDOUT,
                     text=True,
-                )  # fmt: skip
+                )
             )
             time.sleep(0.2)
         said = [client.communicate(timeout=300)[0] for client in clients]
