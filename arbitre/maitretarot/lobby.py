@@ -17,8 +17,9 @@ import asyncio
 import contextlib
 import logging
 import unicodedata
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
+from typing import Any
 
 from tournoyons_gui.arbitre.maitretarot.codec import ByteOrder, Kind, Message
 from tournoyons_gui.arbitre.maitretarot.peer import Fault, Peer
@@ -66,7 +67,7 @@ class Opening:
 
     places: list[int]
     names: dict[int, str]
-    start: Callable[[Opening, dict[int, Peer], list[str]], Awaitable[None]]
+    start: Callable[[Opening, dict[int, Peer], list[str]], Coroutine[Any, Any, None]]
     tag: str = ""
     peers: dict[int, Peer] = field(default_factory=dict)
     nicks: dict[int, str] = field(default_factory=dict)
