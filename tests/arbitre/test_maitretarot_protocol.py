@@ -61,6 +61,17 @@ class Pair:
         self.say(Kind.DILL_CARDS, *range(18))
         self.branch(B.SEND_BIDS)
 
+    def bidding(self, rounds: list[tuple[int, ...]], bid: int, final: tuple[int, ...]) -> None:
+        """Table 7 four times (our client, place 1, asked second and bidding ``bid``), then
+        table 8's branch point and ``final`` bids."""
+        for turn, bids in enumerate(rounds):
+            self.say(Kind.SEND_BIDS, *bids)
+            self.say(Kind.ASK_BID_QUESTION, int(turn == 1))
+            if turn == 1:
+                self.answer(Kind.GET_BID, bid)
+        self.branch(B.GET_CHIEN)
+        self.say(Kind.SEND_FINAL_BIDS, *final)
+
     def end(self, again: int, score: tuple[int, ...] | None = None) -> None:
         if score is not None:
             self.say(Kind.SEND_SCORE, *score)
@@ -78,13 +89,9 @@ def test_a_whole_match_of_deals_through_both_sides(order: ByteOrder) -> None:
 
     # Deal 1: place 1 takes a garde, puts 6 cards aside (refused once), plays 18 tricks.
     pair.deal_to_bids()
-    for turn, bids in enumerate([(-1, -1, -1, -1), (0, -1, -1, -1), (0, 2, -1, -1), (0, 2, 0, -1)]):
-        pair.say(Kind.SEND_BIDS, *bids)
-        pair.say(Kind.ASK_BID_QUESTION, int(turn == 1))
-        if turn == 1:
-            pair.answer(Kind.GET_BID, 2)
-    pair.branch(B.GET_CHIEN)
-    pair.say(Kind.SEND_FINAL_BIDS, 0, 2, 0, 0)
+    pair.bidding(
+        [(-1, -1, -1, -1), (0, -1, -1, -1), (0, 2, -1, -1), (0, 2, 0, -1)], 2, (0, 2, 0, 0)
+    )
     pair.say(Kind.SHOW_CHIEN, 18, 19, 20, 21, 22, 23)
     pair.answer(Kind.GET_CHIEN, 0, 1, 2, 3, 4, 77)
     pair.say(Kind.SEND_ACK_FOR_CHIEN, 0)
@@ -119,26 +126,16 @@ def test_a_whole_match_of_deals_through_both_sides(order: ByteOrder) -> None:
 
     # Deal 3: all pass; the dog is shown, then the score of a deal not played.
     pair.deal_to_bids()
-    for turn in range(4):
-        pair.say(Kind.SEND_BIDS, *([0] * turn + [-1] * (4 - turn)))
-        pair.say(Kind.ASK_BID_QUESTION, int(turn == 1))
-        if turn == 1:
-            pair.answer(Kind.GET_BID, 0)
-    pair.branch(B.GET_CHIEN)
-    pair.say(Kind.SEND_FINAL_BIDS, 0, 0, 0, 0)
+    pair.bidding([tuple([0] * turn + [-1] * (4 - turn)) for turn in range(4)], 0, (0, 0, 0, 0))
     pair.say(Kind.SHOW_CHIEN, 18, 19, 20, 21, 22, 23)
     pair.end(1, (0, 0, 0, 0, -62, 186, -62, -62))
 
     # Deal 4: a garde contre by place 3: no dog shown, no écart; another seat fails in
     # the second trick, so the server ends the deal early: replay answer 0.
     pair.deal_to_bids()
-    for turn, bids in enumerate([(-1, -1, -1, -1), (0, -1, -1, -1), (0, 0, -1, -1), (0, 0, 0, -1)]):
-        pair.say(Kind.SEND_BIDS, *bids)
-        pair.say(Kind.ASK_BID_QUESTION, int(turn == 1))
-        if turn == 1:
-            pair.answer(Kind.GET_BID, 0)
-    pair.branch(B.GET_CHIEN)
-    pair.say(Kind.SEND_FINAL_BIDS, 0, 0, 0, 4)
+    pair.bidding(
+        [(-1, -1, -1, -1), (0, -1, -1, -1), (0, 0, -1, -1), (0, 0, 0, -1)], 0, (0, 0, 0, 4)
+    )
     pair.branch(B.READY_TO_PLAY)
     assert pair.server.next_event() == M(Kind.READY_TO_PLAY)
     pair.branch(B.SEND_TURN_CARD)
