@@ -27,11 +27,19 @@ from typing import Any
 from sqlalchemy.exc import InterfaceError, OperationalError, SQLAlchemyError
 
 from tournoyons_gui.arbitre.added import AddedRules, RefereeFailed
-from tournoyons_gui.arbitre.answer import STOPPED, UNNEEDED, Answer, note
+from tournoyons_gui.arbitre.answer import ABORTED, STOPPED, UNNEEDED, UNRESUMED, Answer, note
 from tournoyons_gui.arbitre.catalogue import Catalogue, PlayedSet
 from tournoyons_gui.arbitre.match import Options
 from tournoyons_gui.arbitre.seats import Position, SeatKind, Services
-from tournoyons_gui.arbitre.store import Game, LeaseLost, LogEntry, NewMove, Seat, SeatEnd
+from tournoyons_gui.arbitre.store import (
+    Game,
+    GameEnd,
+    LeaseLost,
+    LogEntry,
+    NewMove,
+    Seat,
+    SeatEnd,
+)
 from tournoyons_gui.arbitre.turns import turn_from, turn_json
 from tournoyons_gui.interfaces.plugin import ArbitreRules, IllegalMove, Result, Turn
 from tournoyons_gui.interfaces.protocol import Player
@@ -90,17 +98,16 @@ class GameMaster:
         self.worker = worker
         self.nudge = nudge
 
-    async def drive(self, game_id: str, *, taken_over: bool = False) -> None:
+    async def drive(self, game_id: str, *, resumed: bool = False) -> None:
         """Drive ``game_id`` to its end while this worker holds its lease; a database
         failure gives the game up (another worker, or this one later, takes it over), any
-        other failure ends it in error (Status 9). A game ``taken_over`` from a driver that
-        stopped, one of whose seats' kinds cannot be resumed elsewhere
-        (:attr:`SeatKind.resumable`: its players were connected to that driver), ends in
-        error."""
+        other failure ends it in error (Status 9). ``resumed``: the game is taken over from
+        a driver that died; one with a seat kind that cannot be resumed ends at once with
+        no result (:data:`UNRESUMED`)."""
         try:
             if not await self.store.acquire(game_id, self.worker, self.lease_seconds):
                 return
-            if taken_over and await self._unresumable(game_id):
+            if resumed and await self._unresumable(game_id):
                 return
             await self.play(game_id)
         except asyncio.CancelledError:
@@ -125,16 +132,16 @@ class GameMaster:
                 log.exception("game %s could not be ended", game_id)
 
     async def _unresumable(self, game_id: str) -> bool:
-        """End ``game_id`` in error when a seat's kind cannot be resumed; say whether."""
+        """End ``game_id`` with no result when one of its seats' kinds cannot be resumed by
+        another driver; return whether it did."""
         found = await self.store.game(game_id)
         if found is None:
             return False
         game, seats = found
-        held = [s for s in seats if (k := self.kinds.get(s.kind)) is not None and not k.resumable]
-        if not held or game.status != "playing":
+        kinds = [self.kinds.get(seat.kind) for seat in seats]
+        if all(kind is None or kind.resumable for kind in kinds):
             return False
-        why = f"its driver stopped, and {held[0].name} was connected to it (cannot be resumed)"
-        await self.finish(game, seats, None, turn_from(game.turn), None, why)
+        await self.finish(game, seats, None, turn_from(game.turn), None, UNRESUMED)
         return True
 
     async def play(self, game_id: str) -> None:
@@ -172,12 +179,17 @@ class GameMaster:
                 for p in asked
             ]
             answers = await self._ask_all([self._ask(position) for position in positions])
-            values, failed = self._check(positions, answers)
             exchanges: list[LogEntry] = [
                 (position.seat.index, *entry)
                 for position, answer in zip(positions, answers, strict=True)
                 for entry in answer.log
             ]
+            aborted = next((a for a in answers if a.error == ABORTED), None)
+            if aborted is not None:
+                await self.store.log_many(game.id, exchanges)
+                await self.finish(game, seats, rules, turn, None, aborted.detail)
+                return
+            values, failed = self._check(positions, answers)
             if failed:
                 await self.store.log_many(game.id, exchanges)
                 await self._lost(game, seats, rules, turn, failed, len(asked))
@@ -253,24 +265,23 @@ class GameMaster:
         asked: int,
     ) -> None:
         """End a game in which seats failed: all the seats asked at once, in error; else
-        the first that failed loses (the seat its answer names, when not the one asked). A
-        seat that stopped the match ends it with the ranks it gives, nobody failed."""
+        the first that failed loses (the seat an answer blames, its ``culprit``, when it
+        names one). A seat that stopped the match (:data:`STOPPED`) ends it with the ranks
+        its answer gives, nobody failed."""
         stopped = next((a for _, a in failed if a.error == STOPPED and a.ranks), None)
         if stopped is not None and len(stopped.ranks) == len(seats):
             result = Result(None, stopped.detail, stopped.ranks)
             await self.finish(game, seats, rules, turn, result, stopped.detail)
             return
         for position, answer in failed:
-            if answer.seat is not None and 0 <= answer.seat < len(seats):
-                seats[answer.seat].error = answer.detail[:2000]
-                continue
-            seats[position.seat.index].error = answer.detail[:2000]
+            blamed = position.seat.index if answer.culprit is None else answer.culprit
+            seats[blamed].error = answer.detail[:2000]
         if len(failed) == asked and asked > 1:
             why = "every player failed in the same round: " + "; ".join(a.detail for _, a in failed)
             await self.finish(game, seats, rules, turn, None, why)
             return
-        named = failed[0][1].seat
-        loser = seats[named] if named is not None and 0 <= named < len(seats) else failed[0][0].seat
+        first = failed[0]
+        loser = seats[first[1].culprit] if first[1].culprit is not None else first[0].seat
         why = f"{loser.name} loses: {failed[0][1].detail}"
         result = _forfeit(len(seats), [loser.index], why)
         await self.finish(game, seats, rules, turn, result, why, failed=[loser.index])
@@ -396,15 +407,9 @@ class GameMaster:
             text = "draw" if winner is None else f"seat{winner + 1}"
         else:
             winner, text = result.sole_winner, "ranked"
+        end = GameEnd(status, winner, text, reason)
         done = await self.store.finish_game(
-            game.id,
-            self.worker,
-            status=status,
-            winner=winner,
-            result=text,
-            reason=reason,
-            ends=list(zip(seats, ends, strict=True)),
-            finals=calls,
+            game.id, self.worker, end, list(zip(seats, ends, strict=True)), calls
         )
         if not done:
             return  # over already, or another worker drives it now

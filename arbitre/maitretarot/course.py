@@ -95,7 +95,7 @@ class Course:
         closed = self.closed
         assert closed is not None
         return Answer(
-            None, closed.error, closed.detail, log=[], ranks=closed.ranks, seat=closed.seat
+            None, closed.error, closed.detail, log=[], culprit=closed.culprit, ranks=closed.ranks
         )
 
     def logger(self, place: int) -> Callable[[str, Message], None]:
@@ -156,8 +156,9 @@ class Course:
 
     async def fail(self, place: int, fault: Fault) -> None:
         """``place``'s client failed: its ask, and every ask after, fails naming it."""
-        failed = Answer.failure(fault.error, fault.detail, log=self._take_notes(place))
-        failed.seat = place
+        failed = Answer.failure(
+            fault.error, fault.detail, log=self._take_notes(place), culprit=place
+        )
         self.closed = failed
         for slot in self._slots.values():
             if not slot.done():

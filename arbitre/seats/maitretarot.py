@@ -46,6 +46,8 @@ class MaitreTarotSeat(SeatKind):
     name = "maitretarot"
     label = "MaitreTarot"
     resumable = False
+    title = "MaitreTarot client"
+    exports = "url"  # the client's address
 
     def __init__(self, services: Services) -> None:
         super().__init__(services)
@@ -56,11 +58,6 @@ class MaitreTarotSeat(SeatKind):
         self.lobby: Lobby | None = None
         self.rules: ArbitreRules | None = None
         self._attached: dict[str, asyncio.Event] = {}
-
-    @classmethod
-    def exported(cls, seat: Seat) -> dict[str, str]:
-        """Return the client's address for the record."""
-        return {"url": seat.url, "builtin": ""}
 
     def check(self, spec: SeatSpec, interface: PlayedSet, number: int) -> SeatSpec:
         """Return the seat named (``MaitreTarot N`` by default); refuse another Set than

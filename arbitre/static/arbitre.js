@@ -20,9 +20,10 @@
       var engines = option ? option.dataset.engines.split(" ") : [];
       var levels = option ? option.dataset.levels.split(" ") : ["1"];
       form.querySelectorAll("[data-seat]").forEach(function (seat) {
-        var kind = seat.querySelector("[data-kind]").value;
+        var chosen = seat.querySelector("[data-kind]").selectedOptions[0];
+        var field = chosen ? chosen.dataset.field : "";
         seat.querySelectorAll("[data-for]").forEach(function (label) {
-          label.hidden = label.dataset.for.split(" ").indexOf(kind) < 0;
+          label.hidden = label.dataset.for !== field;
         });
         var builtin = seat.querySelector("[data-builtin]");
         var firstShown = null;
@@ -60,7 +61,8 @@
     var returnedAt = 0;
 
     function seatQuery() {
-      return seats.map(function (t) { return "&seat=" + encodeURIComponent(t); }).join("");
+      return seats.map(function (t) { return "&seat=" + encodeURIComponent(t); }).join("") +
+        (config.interface ? "&interface=" + encodeURIComponent(config.interface) : "");
     }
 
     function render(view) {

@@ -20,6 +20,7 @@ from tournoyons_gui.arbitre.store.records import (
     AddedSetRecord,
     Exchange,
     Game,
+    GameEnd,
     GamePage,
     LogEntry,
     Move,
@@ -224,30 +225,27 @@ class GameStore(Database):
         self,
         game_id: str,
         owner: str,
-        *,
-        status: str,
-        winner: int | None,
-        result: str,
-        reason: str,
+        end: GameEnd,
         ends: Sequence[tuple[Seat, SeatEnd]],
         finals: Sequence[tuple[int, str]],
     ) -> bool:
-        """End a game ``owner`` drives: its ``status`` (``over``, ``interrupted``), the
-        ``winner`` seat index, ``result``, ``reason``, each seat's end, and the final calls
-        to be sent (seat index, URL), logged; all in one transaction. Return ``False`` and
-        change nothing when the game is over already or driven by another worker."""
+        """End a game ``owner`` drives as ``end`` says, with each seat's end and the final
+        calls to be sent (seat index, URL), logged; all in one transaction. Return
+        ``False`` and change nothing when the game is over already or driven by another
+        worker."""
         async with self.session() as session:
             row = await session.get(GameRow, game_id, with_for_update=True)
             if row is None or row.status != "playing" or row.lease_owner != owner:
                 return False
             row.lease_owner, row.lease_until = None, None
-            row.status, row.winner, row.result = status, winner, result
-            row.reason = reason[:2000]
+            row.status, row.winner, row.result = end.status, end.winner, end.result
+            row.reason = end.reason[:2000]
             row.ended_at = self.now()
-            for seat, end in ends:
+            for seat, seat_end in ends:
                 stored = await session.get(SeatRow, seat.id)
                 if stored is not None:
-                    stored.final_status, stored.error, stored.rank = end.status, end.error, end.rank
+                    stored.final_status = seat_end.status
+                    stored.error, stored.rank = seat_end.error, seat_end.rank
             at = self.now()
             for index, url in finals:
                 session.add(_exchange(game_id, index, "final", "", url, at))
@@ -265,18 +263,8 @@ class GameStore(Database):
             if row is not None and row.value is not None:
                 return record_of(Received, row)
             if row is None:
-                session.add(
-                    PendingRow(
-                        key=key,
-                        move_id=move_id,
-                        game_id=game_id,
-                        seat=seat,
-                        expires_at=expires_at,
-                        value=None,
-                        query="",
-                        redirect=False,
-                    )
-                )
+                ask = {"key": key, "move_id": move_id, "game_id": game_id, "seat": seat}
+                session.add(PendingRow(**ask, expires_at=expires_at, query="", redirect=False))
             else:
                 row.expires_at = expires_at
             return None
@@ -352,17 +340,30 @@ class GameStore(Database):
     async def acquire(self, game_id: str, owner: str, seconds: float) -> bool:
         """Take the lease of a game in play for ``seconds`` when it is free, expired or
         already ``owner``'s; return whether ``owner`` holds it."""
+        return await self.take_lease(GameRow, game_id, "playing", owner, seconds)
+
+    async def take_lease(
+        self,
+        table: type[GameRow | TournamentRow],
+        key: str,
+        status: str,
+        owner: str,
+        seconds: float,
+    ) -> bool:
+        """Take the lease of row ``key`` of ``table`` (games, tournaments) while its status
+        is ``status``, for ``seconds``, when it is free, expired or already ``owner``'s;
+        return whether ``owner`` holds it (one driver, one scheduler at a time)."""
         at = self.now()
         async with self.session() as session:
             done = await session.execute(
-                update(GameRow)
+                update(table)
                 .where(
-                    GameRow.id == game_id,
-                    GameRow.status == "playing",
+                    table.id == key,
+                    table.status == status,
                     or_(
-                        GameRow.lease_until.is_(None),
-                        GameRow.lease_until < at,
-                        GameRow.lease_owner == owner,
+                        table.lease_until.is_(None),
+                        table.lease_until < at,
+                        table.lease_owner == owner,
                     ),
                 )
                 .values(lease_owner=owner, lease_until=at + dt.timedelta(seconds=seconds))

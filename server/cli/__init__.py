@@ -11,15 +11,22 @@ line per game, and exit status 0 when every game reached an end.
 ``tournoyons-gui tournament --set TicTacToe --engine URL --engine builtin:random ...`` runs
 a round-robin or Swiss tournament the same way and prints its standings and cross table.
 
+``tournoyons-gui check-interface URL --set TicTacToe [--json] [--sheet FILE]`` checks a
+graphical interface in headless Chromium (issue 24) and prints its report.
+
+``tournoyons-gui rooms --irc irc://HOST:PORT [--nick Arbitre] [--rooms 3] [--prefix '#p4-']
+[--think 15]`` referees Connect Four rooms on IRC (the timi protocol, seed 004); ``serve
+--irc ...`` does it beside the web.
+
 ``tournoyons-gui tables --listen [HOST:]PORT`` is a MaitreTarot server (seed 001): its
 tables of four clients are Tarot games of the Arbitre; ``serve --maitretarot [HOST:]PORT``
 does the same beside the web. ``tournoyons-gui maitretarot-client --connect HOST:PORT
 --nick NAME --engine builtin:NAME|URL`` seats one of our engines at a MaitreTarot server.
 
 One package, a module per command. Here: the parser and :func:`main`, which imports the
-one command it runs (:mod:`.serve`, :mod:`.play`, :mod:`.tournament`), so that ``--help``
-loads neither the server nor the Arbitre. What the commands share is in :mod:`.common`
-(light) and :mod:`.headless`.
+one command it runs (:mod:`.serve`, :mod:`.play`, :mod:`.tournament`, :mod:`.rooms`,
+:mod:`.maitretarot`), so that ``--help`` loads neither the server nor the Arbitre. What the commands share is in
+:mod:`.common` (light) and :mod:`.headless`.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ from collections.abc import Sequence
 
 from tournoyons_gui.server.cli.common import (
     add_arbitre_options,
+    add_irc_options,
     add_maitretarot_options,
     add_match_options,
     add_table_options,
@@ -81,6 +89,7 @@ def parser() -> argparse.ArgumentParser:
         help="also be a MaitreTarot server there (seed 001): tables of four clients",
     )
     add_table_options(serve)
+    add_irc_options(serve, required=False)
     serve.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
     serve.add_argument("--no-access-log", action="store_true", help="do not log each request")
 
@@ -116,6 +125,23 @@ def parser() -> argparse.ArgumentParser:
     cup.add_argument("--rounds", type=int, default=0, help="Swiss rounds (default ceil(log2 n))")
     cup.add_argument("--name", default="", help="the tournament's name")
 
+    rooms = commands.add_parser("rooms", help="referee Connect Four rooms on IRC (timi)")
+    add_irc_options(rooms, required=True)
+    add_arbitre_options(rooms)
+    rooms.add_argument(
+        "--public-url",
+        default="http://127.0.0.1:8000",
+        help="where the games' pages are served (a serve of the same database)",
+    )
+    rooms.add_argument("--lease", type=lease, default=15.0, help="seconds a room's lease lasts")
+
+    check = commands.add_parser(
+        "check-interface", help="check a graphical interface in headless Chromium"
+    )
+    check.add_argument("url", help="the interface's page (http:// or https://)")
+    check.add_argument("--set", required=True, help="the Set to check it with (TicTacToe ...)")
+    check.add_argument("--json", action="store_true", help="print the report as JSON")
+    check.add_argument("--sheet", default="", help="write the contact sheet (PNG) to this file")
     tables = commands.add_parser("tables", help="be a MaitreTarot server: Tarot tables of clients")
     tables.add_argument(
         "--listen", type=address, required=True, metavar="[HOST:]PORT", help="where to listen"
@@ -154,6 +180,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return serve(args)
     import asyncio
 
+    if args.command == "check-interface":
+        from tournoyons_gui.server.cli.check_interface import run_check
+
+        return asyncio.run(run_check(args))
+    if args.command == "rooms":
+        from tournoyons_gui.server.cli.rooms import rooms
+
+        return asyncio.run(rooms(args))
     if args.command in ("tables", "maitretarot-client"):
         from tournoyons_gui.server.cli.maitretarot import client, tables
 

@@ -13,6 +13,7 @@ import socket
 
 __all__ = [
     "add_arbitre_options",
+    "add_irc_options",
     "add_maitretarot_options",
     "add_match_options",
     "add_table_options",
@@ -21,6 +22,7 @@ __all__ = [
     "bind_tcp",
     "engine_hosts",
     "lease",
+    "think",
 ]
 
 
@@ -47,6 +49,38 @@ def lease(value: str) -> float:
     if not 2 <= seconds <= 600:
         raise argparse.ArgumentTypeError("a lease is 2 to 600 seconds")
     return seconds
+
+
+def think(value: str) -> int:
+    """Read ``--think``: 4 to 54 seconds (a match's TimeOut). Raises
+    ``argparse.ArgumentTypeError`` otherwise."""
+    seconds = int(value)
+    if not 4 <= seconds <= 54:
+        raise argparse.ArgumentTypeError("the think time is 4 to 54 seconds")
+    return seconds
+
+
+def add_irc_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
+    """Add the timi rooms' options (``rooms``, ``serve``): ``--irc irc://HOST:PORT``,
+    ``--nick``, ``--rooms``, ``--prefix``, ``--think``."""
+    parser.add_argument(
+        "--irc",
+        required=required,
+        default=None,
+        metavar="irc://HOST:PORT",
+        help="referee Connect Four rooms on this IRC server (the timi protocol)",
+    )
+    parser.add_argument("--nick", default="Arbitre", help="the referee's nick (default Arbitre)")
+    parser.add_argument(
+        "--rooms",
+        type=int,
+        default=3,
+        choices=range(1, 101),
+        metavar="N",
+        help="rooms open at once, 1-100 (default 3)",
+    )
+    parser.add_argument("--prefix", default="#p4-", help="the rooms' names (default '#p4-')")
+    parser.add_argument("--think", type=think, default=15, help="seconds a move, 4-54 (default 15)")
 
 
 def engine_hosts(value: str) -> frozenset[str] | None:

@@ -9,6 +9,7 @@ import uvicorn
 from tournoyons_gui.server.app import create_app
 from tournoyons_gui.server.cli.common import bind, bind_tcp, engine_hosts
 from tournoyons_gui.server.cli.maitretarot import table_settings
+from tournoyons_gui.server.cli.rooms import room_options
 
 __all__ = ["serve"]
 
@@ -30,6 +31,7 @@ def serve(args: argparse.Namespace) -> int:
         engine_hosts=engine_hosts(args.engine_hosts),
         sink=args.sink,
         lease_seconds=args.lease,
+        rooms=room_options(args),
         maitretarot=maitretarot,
     )
     config = uvicorn.Config(

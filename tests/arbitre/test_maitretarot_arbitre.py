@@ -173,5 +173,5 @@ def test_a_game_of_clients_whose_driver_stopped_ends_in_error(tmp_path: Path) ->
 
     record = asyncio.run(served(tmp_path, Settings(), body))
     assert record is not None and record["result"] == "error"
-    assert "cannot be resumed" in record["reason"]
+    assert record["reason"] == "server error"
     assert all(s["status"] == 9 for s in record["seats"])

@@ -1,0 +1,34 @@
+"""``GET /rooms``: the timi rooms open now (``timi-rooms.md``), who is in each (the players,
+then the spectators, as the worker holding the room last wrote) and a link to the game in
+play; the rooms of every worker of the database."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from tournoyons_gui.arbitre.web.common import Part
+
+__all__ = ["RoomPages"]
+
+
+class RoomPages(Part):
+    """The rooms' page."""
+
+    def routes(self) -> list[Route]:
+        """Return ``/rooms``."""
+        return [Route("/rooms", self.rooms)]
+
+    async def rooms(self, request: Request) -> Response:
+        """The open rooms, by name."""
+        del request
+        store = self.arbitre.store
+        rooms = await store.open_rooms()
+        games = {}
+        for room in rooms:
+            if room.game_id:
+                found = await store.game(room.game_id)
+                if found is not None:
+                    games[room.channel] = found[0]
+        return self.html("arbitre/rooms.html", rooms=rooms, games=games)
