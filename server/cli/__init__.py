@@ -25,8 +25,8 @@ does the same beside the web. ``tournoyons-gui maitretarot-client --connect HOST
 
 One package, a module per command. Here: the parser and :func:`main`, which imports the
 one command it runs (:mod:`.serve`, :mod:`.play`, :mod:`.tournament`, :mod:`.rooms`,
-:mod:`.maitretarot`), so that ``--help`` loads neither the server nor the Arbitre. What the commands share is in
-:mod:`.common` (light) and :mod:`.headless`.
+:mod:`.maitretarot`), so that ``--help`` loads neither the server nor the Arbitre. What
+the commands share is in :mod:`.common` (light) and :mod:`.headless`.
 """
 
 from __future__ import annotations
