@@ -38,7 +38,9 @@ class Settings:
     """A MaitreTarot server's settings: ``server_id`` and ``version`` (T-decision 8:
     ``1`` and ``1``), the byte ``order``, the flow's ``limits``, ``identify_seconds`` a
     client has for each answer while identifying, ``timeout`` the tables' TimeOut
-    (seconds per answer in a deal) and ``deals`` per match."""
+    (seconds per answer in a deal), ``deals`` per match, and ``max_clients`` the
+    connections held at once (identifying, waiting or seated; more are closed at once:
+    a flood of connections makes no unbounded work)."""
 
     server_id: int = 1
     version: int = 1
@@ -47,6 +49,7 @@ class Settings:
     identify_seconds: float = 20.0
     timeout: int = 20
     deals: int = 4
+    max_clients: int = 400
 
 
 def clean_nick(raw: bytes, place: int) -> str:
@@ -98,6 +101,8 @@ class Lobby:
         self.openings: list[Opening] = []
         self.tasks: set[asyncio.Task[None]] = set()
         self._choosing = asyncio.Lock()  # one client seated at a time: no table opened twice
+        #: The connections held (closed ones are forgotten as new ones come).
+        self.clients: set[Peer] = set()
 
     def open(self, opening: Opening) -> None:
         """Add a table to fill (a match opened elsewhere with places left to clients)."""
@@ -122,6 +127,12 @@ class Lobby:
         """Identify one client and seat it; never raises for what the client does."""
         settings = self.settings
         peer = Peer(Connection(Role.SERVER, settings.order, settings.limits), reader, writer)
+        self.clients = {held for held in self.clients if not held.closed}
+        if len(self.clients) >= settings.max_clients:
+            log.warning("MaitreTarot: %d connections held, one more closed", len(self.clients))
+            await peer.close()
+            return
+        self.clients.add(peer)
         wait = settings.identify_seconds
         opening: Opening | None = None
         place: int | None = None
@@ -189,10 +200,9 @@ class Lobby:
         task.add_done_callback(self.tasks.discard)
 
     async def close(self) -> None:
-        """Stop every table started here and close the clients still waiting."""
+        """Stop every table started here and close every connection still held."""
         for task in list(self.tasks):
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
-        for opening in self.openings:
-            for peer in opening.peers.values():
-                await peer.close()
+        for peer in list(self.clients):
+            await peer.close()

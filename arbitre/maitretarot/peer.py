@@ -66,6 +66,8 @@ class Peer:
         self._events: asyncio.Queue[Message | Fault] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self.fault: Fault | None = None
+        #: Whether :meth:`close` was called.
+        self.closed = False
 
     def start(self) -> None:
         """Start reading the peer's bytes."""
@@ -112,6 +114,7 @@ class Peer:
 
     async def close(self) -> None:
         """Close the connection and stop reading."""
+        self.closed = True
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -5,6 +5,7 @@ each following a stand-in of a Tarot match (:mod:`tests.arbitre.maitretarot_stan
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -137,3 +138,38 @@ def test_twenty_tables_at_once() -> None:
     assert all(s.deals == 1 and s.ended == "replay 0" for s in seen)
     for game in games:
         assert len(game.moves) >= 72 and game.failed is None
+
+
+def test_garbage_or_silence_before_identification_frees_the_place() -> None:
+    async def body(port: int, games: Games) -> list[Seen]:
+        _, flood = await asyncio.open_connection("127.0.0.1", port)
+        flood.write(b"\x01\0\0\0\x01\0\0\0" + b"\xff" * 100_000)  # GET_ID, then junk
+        _, silent = await asyncio.open_connection("127.0.0.1", port)
+        await asyncio.sleep(0.2)
+        players = [SeedClient(port, f"nick{n}", Behaviour(bid=1)) for n in range(4)]
+        seen = await asyncio.wait_for(asyncio.gather(*(p.play() for p in players)), 60)
+        for writer in (flood, silent):
+            writer.close()
+            with contextlib.suppress(ConnectionError):
+                await writer.wait_closed()
+        return list(seen)
+
+    settings = Settings(deals=1, identify_seconds=0.5, timeout=5)
+    seen = asyncio.run(serving(settings, body))
+    assert sorted(s.place for s in seen) == [0, 1, 2, 3]
+    assert all(s.ended == "replay 0" for s in seen)
+
+
+def test_connections_beyond_the_limit_are_closed_at_once() -> None:
+    async def body(port: int, games: Games) -> bytes:
+        held = [await asyncio.open_connection("127.0.0.1", port) for _ in range(3)]
+        await asyncio.sleep(0.1)
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        gone = await asyncio.wait_for(reader.read(), 5)
+        for _, other in [*held, (reader, writer)]:
+            other.close()
+            with contextlib.suppress(ConnectionError):
+                await other.wait_closed()
+        return gone
+
+    assert asyncio.run(serving(Settings(max_clients=3), body)) == b""
