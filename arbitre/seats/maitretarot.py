@@ -81,12 +81,13 @@ class MaitreTarotSeat(SeatKind):
         if course is None:
             course = await self._course(position)
             if course is None:
-                return Answer.failure(
-                    "unreachable",
-                    "no MaitreTarot client holds this seat in this process"
-                    if position.seat.url
-                    else f"no MaitreTarot client came within {JOIN_SECONDS:g} s",
-                )
+                if position.seat.url:
+                    why = "no MaitreTarot client holds this seat in this process"
+                elif self.lobby is None:
+                    why = "this server takes no MaitreTarot clients (serve --maitretarot)"
+                else:
+                    why = f"no MaitreTarot client came within {JOIN_SECONDS:g} s"
+                return Answer.failure("unreachable", why)
         limit = TRIES * position.options.timeout + SEND_SECONDS + ATTACH_SECONDS
         return await course.ask(position.seat.index, limit)
 
