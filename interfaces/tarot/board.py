@@ -92,7 +92,9 @@ SMALL, MINI = 0.625, 0.5
 PLACES = ("bottom", "right", "top", "left")
 
 # The viewer's fan: cards along an arc whose centre is RADIUS below the cards' tops.
-_FAN_TOP, _FAN_RADIUS, _FAN_STEP, _FAN_SPAN = 470.0, 1800.0, 36.0, 700.0
+# A full hand of 18 leaves each card's centre uncovered (the step is above half a card), so
+# that a pointer aimed at a card's middle finds that card.
+_FAN_TOP, _FAN_RADIUS, _FAN_STEP, _FAN_SPAN = 470.0, 1800.0, 37.0, 700.0
 # The other seats' cards: the gap between two cards, backs and faces (faces show more).
 _BACK_STEP, _FACE_STEP = 12.0, 19.0
 # The trick's four places (top-left corner of a full-size card), by place.

@@ -230,6 +230,12 @@ class Trick:
     cards: tuple[Card | None, Card | None, Card | None, Card | None]
     winner: int | None = None
 
+    def played(self) -> list[Card]:
+        """Return the cards played to the trick, from its leader on in the order of play
+        (seat 1, 2, 3, 4, 1 ...), hidden or unplayed seats left out."""
+        order = ((self.leader - 1 + step) % SEATS for step in range(SEATS))
+        return [card for index in order if (card := self.cards[index]) is not None]
+
     def text(self) -> str:
         """Return the trick as the Tray writes it: 9 characters in play, 10 once won."""
         cards = "".join(NOT_PLAYED if card is None else card_text(card) for card in self.cards)

@@ -77,11 +77,7 @@ def _hand(tray: Tray, seat: int) -> tuple[Card, ...]:
 
 def _played(tray: Tray) -> list[Card]:
     """Return the trick in play's cards in the order played."""
-    trick = tray.trick
-    if trick is None:
-        return []
-    order = [seat_after(trick.leader, step) for step in range(SEATS)]
-    return [card for seat in order if (card := trick.cards[seat - 1]) is not None]
+    return [] if tray.trick is None else tray.trick.played()
 
 
 def _choices(params: Mapping[str, str]) -> tuple[int, Tray, tuple[str, ...]]:

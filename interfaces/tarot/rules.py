@@ -530,6 +530,8 @@ class TarotRules:
     engine_set = "Tarot"
     levels = (1,)
     seats = SEATS
+    #: The match option ``deals`` (:func:`~tournoyons_gui.interfaces.plugin.match_deals`).
+    deals_range = range(1, MAX_MATCH_DEALS + 1)
 
     def new_game(self) -> Turn:
         """Return the first deal's bidding of a hot-seat match of the default length."""
@@ -609,6 +611,24 @@ class TarotRules:
             ranks=ranks(game.totals),
             reason="totals " + ", ".join(str(total) for total in game.totals),
         )
+
+    def forfeit(self, state: Mapping[str, Any], failed: Sequence[Player]) -> Result:
+        """Return the result of a match the ``failed`` seats lost by failing (spec section 3,
+        "Status"): they are ranked last (sharing that rank), the others by their totals as
+        they stand, equal totals sharing a rank."""
+        totals = Game.load(state).totals
+        out = {int(player) for player in failed}
+        standing = ranks([total for seat, total in enumerate(totals, 1) if seat not in out])
+        ranked = iter(standing)
+        last = SEATS - len(out) + 1
+        return Result(
+            ranks=tuple(last if seat in out else next(ranked) for seat in range(1, SEATS + 1)),
+            reason="totals " + ", ".join(str(total) for total in totals),
+        )
+
+    def totals(self, state: Mapping[str, Any]) -> tuple[int, ...]:
+        """Return the four seats' totals in the match so far (they sum to 0)."""
+        return Game.load(state).totals
 
     def final(self, state: Mapping[str, Any], player: Player) -> Mapping[str, str]:
         """Return ``player``'s final call's parameters: ``Turn``, the totals, the deal's

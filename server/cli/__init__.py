@@ -100,7 +100,17 @@ def parser() -> argparse.ArgumentParser:
         "(builtin:random) or botsarena:URL (a botsarena JSON bot); NAME=... names it",
     )
     play.add_argument("--games", type=int, default=1, help="games to play (default 1)")
-    play.add_argument("--swap", action="store_true", help="alternate who plays first")
+    play.add_argument(
+        "--swap", action="store_true", help="alternate who plays first (seats rotate)"
+    )
+    play.add_argument(
+        "--deals", type=int, default=None, help="deals in a match (Tarot: 1-40, default 4)"
+    )
+    play.add_argument(
+        "--open-table",
+        action="store_true",
+        help="spectators see every hand while the game is played (Tarot)",
+    )
     play.add_argument(
         "--start-tray",
         default=None,
@@ -117,12 +127,24 @@ def parser() -> argparse.ArgumentParser:
         "engines by URL are named host[:port][/path], what tells them apart",
     )
     cup.add_argument(
-        "--format", choices=("round-robin", "swiss"), default="round-robin", help="the format"
+        "--format",
+        choices=("round-robin", "swiss", "tables"),
+        default="round-robin",
+        help="the format (tables: tables of four, for Tarot)",
     )
     cup.add_argument(
-        "--games", type=int, default=2, help="games per pairing, colours alternating (default 2)"
+        "--games",
+        type=int,
+        default=None,
+        help="games per pairing, colours alternating (default 2); per table, seats "
+        "rotating (1-4, default 1)",
     )
-    cup.add_argument("--rounds", type=int, default=0, help="Swiss rounds (default ceil(log2 n))")
+    cup.add_argument(
+        "--rounds",
+        type=int,
+        default=0,
+        help="Swiss rounds (default ceil(log2 n)); rounds at tables (default ceil((n-1)/3))",
+    )
     cup.add_argument("--name", default="", help="the tournament's name")
 
     rooms = commands.add_parser("rooms", help="referee Connect Four rooms on IRC (timi)")
