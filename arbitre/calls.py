@@ -23,7 +23,14 @@ from tournoyons_gui.arbitre.asks import POLL_EVERY, Asks, Callback
 from tournoyons_gui.arbitre.query import QueryTooLong, read_query
 from tournoyons_gui.arbitre.urls import MAX_BODY, MAX_REDIRECTS, host_allowed, same_endpoint
 
-__all__ = ["FINAL_CUT", "MAX_BODY", "MAX_CALLBACK_QUERY", "EngineCaller", "engine_client"]
+__all__ = [
+    "FINAL_CUT",
+    "MAX_BODY",
+    "MAX_CALLBACK_QUERY",
+    "EngineCaller",
+    "engine_client",
+    "tester_call",
+]
 
 MAX_CALLBACK_QUERY = 8 * 1024
 FINAL_CUT = 10.0
@@ -192,22 +199,7 @@ class EngineCaller:
 
     async def tester(self, url: str, timeout: float) -> tuple[int | None, bytes, str]:
         """Tester mode (section 5): return the HTTP status, at most 64 KiB of body, an error."""
-        try:
-            async with (
-                asyncio.timeout(timeout),
-                self.client.stream("GET", url, follow_redirects=True) as answer,
-            ):
-                body = b""
-                async for chunk in answer.aiter_bytes():
-                    body += chunk
-                    if len(body) >= MAX_BODY:
-                        body = body[:MAX_BODY]
-                        break
-                return answer.status_code, body, ""
-        except TimeoutError:
-            return None, b"", f"no answer within {timeout:g} s"
-        except httpx.HTTPError as broken:
-            return None, b"", f"{type(broken).__name__}: {broken}"[:500]
+        return await tester_call(self.client, url, timeout)
 
     async def final(self, url: str) -> str:
         """Send a final call (decision 10): cut at 10 s, its answer and failure ignored."""
@@ -225,3 +217,27 @@ def _ms(started: float) -> int:
 def _quiet(task: asyncio.Task[str]) -> None:
     if not task.cancelled():
         task.exception()
+
+
+async def tester_call(
+    client: httpx.AsyncClient, url: str, timeout: float
+) -> tuple[int | None, bytes, str]:
+    """Call an engine in tester mode (engine protocol section 5: an empty ``Referee``,
+    the Value in the body) with ``client``: return the HTTP status (``None``: no answer),
+    at most :data:`MAX_BODY` bytes of body, and an error ("" when it answered)."""
+    try:
+        async with (
+            asyncio.timeout(timeout),
+            client.stream("GET", url, follow_redirects=True) as answer,
+        ):
+            body = b""
+            async for chunk in answer.aiter_bytes():
+                body += chunk
+                if len(body) >= MAX_BODY:
+                    body = body[:MAX_BODY]
+                    break
+            return answer.status_code, body, ""
+    except TimeoutError:
+        return None, b"", f"no answer within {timeout:g} s"
+    except httpx.HTTPError as broken:
+        return None, b"", f"{type(broken).__name__}: {broken}"[:500]

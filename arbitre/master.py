@@ -27,7 +27,7 @@ from typing import Any
 from sqlalchemy.exc import InterfaceError, OperationalError, SQLAlchemyError
 
 from tournoyons_gui.arbitre.added import AddedRules, RefereeFailed
-from tournoyons_gui.arbitre.answer import ABORTED, UNNEEDED, UNRESUMED, Answer, note
+from tournoyons_gui.arbitre.answer import ABORTED, STOPPED, UNNEEDED, UNRESUMED, Answer, note
 from tournoyons_gui.arbitre.catalogue import Catalogue, PlayedSet
 from tournoyons_gui.arbitre.match import Options
 from tournoyons_gui.arbitre.seats import Position, SeatKind, Services
@@ -280,7 +280,13 @@ class GameMaster:
     ) -> None:
         """End a game in which seats failed: all the seats asked at once, in error; else
         the first that failed loses (the seat an answer blames, its ``culprit``, when it
-        names one)."""
+        names one). A seat that stopped the match (:data:`STOPPED`) ends it with the ranks
+        its answer gives, nobody failed."""
+        stopped = next((a for _, a in failed if a.error == STOPPED and a.ranks), None)
+        if stopped is not None and len(stopped.ranks) == len(seats):
+            result = Result(None, stopped.detail, stopped.ranks)
+            await self.finish(game, seats, rules, turn, result, stopped.detail)
+            return
         for position, answer in failed:
             blamed = position.seat.index if answer.culprit is None else answer.culprit
             seats[blamed].error = answer.detail[:2000]

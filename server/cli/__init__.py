@@ -18,10 +18,15 @@ graphical interface in headless Chromium (issue 24) and prints its report.
 [--think 15]`` referees Connect Four rooms on IRC (the timi protocol, seed 004); ``serve
 --irc ...`` does it beside the web.
 
+``tournoyons-gui tables --listen [HOST:]PORT`` is a MaitreTarot server (seed 001): its
+tables of four clients are Tarot games of the Arbitre; ``serve --maitretarot [HOST:]PORT``
+does the same beside the web. ``tournoyons-gui maitretarot-client --connect HOST:PORT
+--nick NAME --engine builtin:NAME|URL`` seats one of our engines at a MaitreTarot server.
+
 One package, a module per command. Here: the parser and :func:`main`, which imports the
-one command it runs (:mod:`.serve`, :mod:`.play`, :mod:`.tournament`, :mod:`.rooms`), so
-that ``--help`` loads neither the server nor the Arbitre. What the commands share is in
-:mod:`.common` (light) and :mod:`.headless`.
+one command it runs (:mod:`.serve`, :mod:`.play`, :mod:`.tournament`, :mod:`.rooms`,
+:mod:`.maitretarot`), so that ``--help`` loads neither the server nor the Arbitre. What
+the commands share is in :mod:`.common` (light) and :mod:`.headless`.
 """
 
 from __future__ import annotations
@@ -32,7 +37,10 @@ from collections.abc import Sequence
 from tournoyons_gui.server.cli.common import (
     add_arbitre_options,
     add_irc_options,
+    add_maitretarot_options,
     add_match_options,
+    add_table_options,
+    address,
     bind,
     lease,
 )
@@ -73,6 +81,14 @@ def parser() -> argparse.ArgumentParser:
         help="seconds a game stays with a worker that stopped renewing its lease (killed) "
         "before another worker of the same database takes it over (default 15)",
     )
+    serve.add_argument(
+        "--maitretarot",
+        type=address,
+        default=None,
+        metavar="[HOST:]PORT",
+        help="also be a MaitreTarot server there (seed 001): tables of four clients",
+    )
+    add_table_options(serve)
     add_irc_options(serve, required=False)
     serve.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
     serve.add_argument("--no-access-log", action="store_true", help="do not log each request")
@@ -148,6 +164,28 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--set", required=True, help="the Set to check it with (TicTacToe ...)")
     check.add_argument("--json", action="store_true", help="print the report as JSON")
     check.add_argument("--sheet", default="", help="write the contact sheet (PNG) to this file")
+    tables = commands.add_parser("tables", help="be a MaitreTarot server: Tarot tables of clients")
+    tables.add_argument(
+        "--listen", type=address, required=True, metavar="[HOST:]PORT", help="where to listen"
+    )
+    tables.add_argument(
+        "--tables", type=int, default=0, help="stop once this many tables ended (default: never)"
+    )
+    add_table_options(tables)
+    add_arbitre_options(tables)
+
+    client = commands.add_parser(
+        "maitretarot-client", help="seat one of our engines at a MaitreTarot server"
+    )
+    client.add_argument("--connect", type=address, required=True, metavar="HOST:PORT")
+    client.add_argument("--nick", default="", help="the name sent to the server")
+    client.add_argument(
+        "--engine",
+        required=True,
+        help="builtin:NAME (a built-in Tarot engine) or a Tournoyons engine URL",
+    )
+    client.add_argument("--matches", type=int, default=1, help="matches to play (default 1)")
+    add_maitretarot_options(client)
     return top
 
 
@@ -172,6 +210,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tournoyons_gui.server.cli.rooms import rooms
 
         return asyncio.run(rooms(args))
+    if args.command in ("tables", "maitretarot-client"):
+        from tournoyons_gui.server.cli.maitretarot import client, tables
+
+        return asyncio.run(tables(args) if args.command == "tables" else client(args))
     if args.command == "tournament":
         from tournoyons_gui.server.cli.tournament import tournament
 
