@@ -15,8 +15,12 @@ a round-robin or Swiss tournament the same way and prints its standings and cros
 [--think 15]`` referees Connect Four rooms on IRC (the timi protocol, seed 004); ``serve
 --irc ...`` does it beside the web.
 
+``tournoyons-gui room-player --irc irc://HOST:PORT --room '#p4-1' --nick NAME --engine
+builtin:NAME|URL|botsarena:URL [--games N]`` plays in anybody's timi rooms with an engine.
+
 One package, a module per command. Here: the parser and :func:`main`, which imports the
-one command it runs (:mod:`.serve`, :mod:`.play`, :mod:`.tournament`, :mod:`.rooms`), so
+one command it runs (:mod:`.serve`, :mod:`.play`, :mod:`.tournament`, :mod:`.rooms`,
+:mod:`.room_player`), so
 that ``--help`` loads neither the server nor the Arbitre. What the commands share is in
 :mod:`.common` (light) and :mod:`.headless`.
 """
@@ -116,6 +120,36 @@ def parser() -> argparse.ArgumentParser:
     )
     rooms.add_argument("--lease", type=lease, default=15.0, help="seconds a room's lease lasts")
 
+    player = commands.add_parser("room-player", help="play in timi rooms on IRC with an engine")
+    player.add_argument("--irc", required=True, metavar="irc://HOST:PORT", help="the IRC server")
+    player.add_argument("--room", required=True, help="the room to join first ('#p4-1')")
+    player.add_argument(
+        "--nick", required=True, help="the player's nick: a letter, then 8 letters or digits"
+    )
+    player.add_argument(
+        "--engine",
+        required=True,
+        help="builtin:NAME (builtin:strong), a Tournoyons engine URL, or botsarena:URL",
+    )
+    player.add_argument(
+        "--referee",
+        default="",
+        help="the referee's nick (default: the room's operators); nobody else's play lines count",
+    )
+    player.add_argument(
+        "--games",
+        type=int,
+        default=1,
+        choices=range(1, 10001),
+        metavar="N",
+        help="games to play, 1-10000, each in the next room (default 1)",
+    )
+    player.add_argument(
+        "--engine-hosts",
+        default="",
+        help="comma-separated hosts the engine's URL may name (default: any)",
+    )
+
     return top
 
 
@@ -136,6 +170,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tournoyons_gui.server.cli.rooms import rooms
 
         return asyncio.run(rooms(args))
+    if args.command == "room-player":
+        from tournoyons_gui.server.cli.room_player import room_player
+
+        return asyncio.run(room_player(args))
     if args.command == "tournament":
         from tournoyons_gui.server.cli.tournament import tournament
 
