@@ -256,11 +256,15 @@ class RoomsReferee:
             self.chat, held.channel, held.state, (seated.first, seated.second), self._board
         )
         seats = [SeatSpec("irc", held.channel, nick) for nick in (seated.first, seated.second)]
+        seating = self.arbitre.services.seating
+        seating[held.channel.casefold()] = (seated.first, seated.second)
         try:
             game_id = await self.arbitre.create(TIMI_SET, seats, Options(timeout=self.think))
         except GameError:
             log.exception("room %s: the game could not be made", held.channel)
             return
+        finally:
+            seating.pop(held.channel.casefold(), None)
         # The game's task has not run yet (no await since it was made): its first ask
         # finds the session.
         self.arbitre.services.sessions[game_id] = session
