@@ -2,6 +2,7 @@
 master drives them; its parts, each in a module of its own:
 
 - :mod:`.catalogue`: the Sets it plays (the registry's and the added ones);
+- :mod:`.guis`: the interfaces a game is shown through (ours and registered ones);
 - :mod:`.match`: what a match is asked as (seats, options) and its checks;
 - :mod:`.seats`: the seat kinds, one class each with one ``ask``;
 - :mod:`.asks`: every ask awaiting an answer, and the answers' way to it;
@@ -27,6 +28,7 @@ from tournoyons_gui.arbitre.added import AddedSet
 from tournoyons_gui.arbitre.asks import Asks
 from tournoyons_gui.arbitre.calls import EngineCaller
 from tournoyons_gui.arbitre.catalogue import Catalogue, PlayedSet
+from tournoyons_gui.arbitre.guis import Interfaces
 from tournoyons_gui.arbitre.live import Bus, Hub, LocalBus, PgBus
 from tournoyons_gui.arbitre.master import GameMaster
 from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec, check_options
@@ -83,6 +85,8 @@ class Arbitre:
         self.bus: Bus = PgBus(name, store.dsn) if self.shared else LocalBus(name)
         self.hub = Hub(self.bus)
         self.catalogue = Catalogue(registry, store, engine_hosts)
+        #: Our interfaces and the registered ones (issue 24).
+        self.interfaces = Interfaces(store, self.catalogue, engine_hosts)
         self.asks = Asks(store, self.bus, self.catalogue, shared=self.shared)
         self.caller = EngineCaller(
             self.asks, f"{self.public_url}/referee", transport, allowed_hosts=engine_hosts

@@ -6,6 +6,8 @@
 - :mod:`tournoyons_gui.server.pages`: the Sets' pages and their cache;
 - :mod:`tournoyons_gui.server.tester`: the tester and its API; :mod:`tournoyons_gui.server.sink`:
 its return sink;
+- :mod:`tournoyons_gui.server.checks`: the interface checks run here (:mod:`.check`, in
+  Chromium, over the contexts of :mod:`.contexts`);
 - :mod:`tournoyons_gui.arbitre.web`: the Arbitre's routes (games, then tournaments), its
   Arbitre started with the lifespan; its style and scripts are the ``arbitre`` assets.
 """
@@ -28,6 +30,7 @@ from tournoyons_gui.arbitre.web import ArbitreWeb, TournamentApi, TournamentPage
 from tournoyons_gui.interfaces.plugin import SetInterface
 from tournoyons_gui.interfaces.registry import Registry, load_registry
 from tournoyons_gui.server.assets import load_assets
+from tournoyons_gui.server.checks import Checks
 from tournoyons_gui.server.environment import make_environment
 from tournoyons_gui.server.http import SecurityHeaders
 from tournoyons_gui.server.pages import Pages
@@ -92,7 +95,8 @@ def create_app(
     pages = Pages(registry, env, home=tester.page)
     returns = ReturnSink(env, enabled=sink)
     holder = _Holder()
-    web = ArbitreWeb(holder, env)
+    checks = Checks(holder, env)
+    web = ArbitreWeb(holder, env, can_check=checks.can_check)
     api = TournamentApi(holder.service)
     tournament_pages = TournamentPages(holder.service, holder, env)
 
@@ -122,6 +126,7 @@ def create_app(
     routes = [
         Route("/", pages.root),
         *web.routes(),
+        *checks.routes(),
         *api.routes(),
         *tournament_pages.routes(),
         # Pages first: "/{set}/" matches no other route's path ("/return/" and "/healthz/"

@@ -17,6 +17,7 @@
   var log = document.getElementById("log");
   var pageUrl = document.getElementById("page-url");
   var newGame = document.getElementById("new-game");
+  var interfaceUrl = document.getElementById("interface-url");
 
   /* Parameters a game's turn sets; the others (names, colour, wait...) are the person's. */
   var CONTEXT_FIELDS = ["Method", "Input", "Tray", "Move1", "Move2", "Gain1", "Gain2", "Count", "Legend"];
@@ -53,8 +54,31 @@
     return params.toString();
   }
 
+  /* The interface shown: ours ("/?Set=..."), or the page at the Interface URL field (an
+     outside interface), given the same query with URLReturn made absolute, so that its
+     moves come back to this server's sink. Only http(s) URLs are loaded. */
+  function outside() {
+    var text = interfaceUrl.value.trim();
+    if (!text) return null;
+    try {
+      var url = new URL(text);
+      return url.protocol === "http:" || url.protocol === "https:" ? url : false;
+    } catch (e) { return false; }
+  }
+
   function load(extra) {
-    var url = "/?" + query(extra);
+    var base = outside();
+    if (base === false) { say("The interface URL is http:// or https://."); return; }
+    var params = new URLSearchParams(query(extra));
+    var url;
+    if (base) {
+      if (params.get("URLReturn")) {
+        params.set("URLReturn", new URL(params.get("URLReturn"), window.location.href).href);
+      }
+      url = base.href + (base.search ? "&" : "?") + params.toString();
+    } else {
+      url = "/?" + params.toString();
+    }
     frame.src = url;
     pageUrl.textContent = url;
     pageUrl.href = url;

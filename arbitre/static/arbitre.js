@@ -61,7 +61,8 @@
     var returnedAt = 0;
 
     function seatQuery() {
-      return seats.map(function (t) { return "&seat=" + encodeURIComponent(t); }).join("");
+      return seats.map(function (t) { return "&seat=" + encodeURIComponent(t); }).join("") +
+        (config.interface ? "&interface=" + encodeURIComponent(config.interface) : "");
     }
 
     function render(view) {

@@ -11,7 +11,8 @@ The rest of the Arbitre, its pages and its API get plain records (:mod:`.records
 - :mod:`.schema`: the tables and their migrations;
 - :mod:`.games`: games, moves, the exchange log, asks, leases, added Sets;
 - :mod:`.tournaments`: registered engines and tournaments;
-- :mod:`.rooms`: timi rooms, their leases, the workers refereeing them.
+- :mod:`.rooms`: timi rooms, their leases, the workers refereeing them;
+- :mod:`.interfaces`: registered graphical interfaces.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 from tournoyons_gui.arbitre.store import records
 from tournoyons_gui.arbitre.store.base import DEFAULT_DATABASE, aware, database_url, new_id, now
 from tournoyons_gui.arbitre.store.games import PENDING_KEPT, Conflict, LeaseLost
+from tournoyons_gui.arbitre.store.interfaces import InterfaceStore
 from tournoyons_gui.arbitre.store.records import *  # noqa: F403 (every plain record)
 from tournoyons_gui.arbitre.store.rooms import RoomStore
 from tournoyons_gui.arbitre.store.schema import SCHEMA_VERSION
@@ -38,5 +40,5 @@ __all__ = [
 __all__ += records.__all__
 
 
-class Store(RoomStore):
+class Store(InterfaceStore, RoomStore):
     """The database and every query the Arbitre makes (:meth:`open` it, then use it)."""

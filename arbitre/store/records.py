@@ -21,6 +21,7 @@ __all__ = [
     "Game",
     "GameEnd",
     "GamePage",
+    "InterfaceRecord",
     "LogEntry",
     "Move",
     "NewMove",
@@ -217,6 +218,22 @@ class Engine:
     url: str
     sets: list[Any]
     poker_level2: bool
+    retired: bool
+    created_at: dt.datetime
+    secret: str = ""
+
+
+@dataclass(slots=True)
+class InterfaceRecord:
+    """A registered graphical interface (issue 24): ``id`` permanent and public (a game
+    page's ``?interface=<id>``), ``name``, ``url`` (the page loaded with a game's query),
+    the ``sets`` it draws, ``retired``, ``secret`` its edit token (shown to whoever
+    registered it, and nobody else)."""
+
+    id: str
+    name: str
+    url: str
+    sets: list[Any]
     retired: bool
     created_at: dt.datetime
     secret: str = ""

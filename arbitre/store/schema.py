@@ -35,6 +35,7 @@ __all__ = [
     "EntrantRow",
     "ExchangeRow",
     "GameRow",
+    "InterfaceRow",
     "MetaRow",
     "MoveRow",
     "PendingRow",
@@ -44,7 +45,7 @@ __all__ = [
     "TournamentRow",
 ]
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 
 class Base(DeclarativeBase):
@@ -225,6 +226,24 @@ class EngineRow(Base):
     secret: Mapped[str] = mapped_column(String(32), default="")
 
 
+class InterfaceRow(Base):
+    """``interfaces``: a registered graphical interface (issue 24; the manual's servers in
+    their second role, seed 002 I and IV). ``id`` is its permanent public id (the game pages'
+    ``?interface=``); ``url`` the page the Arbitre loads with a game's query; ``sets`` the
+    Sets it draws (canonical names); ``retired`` interfaces keep their id but are offered
+    no more; ``secret`` its edit token."""
+
+    __tablename__ = "interfaces"
+    id: Mapped[str] = mapped_column(String(12), primary_key=True)
+    name: Mapped[str] = mapped_column(String(60), unique=True)
+    url: Mapped[str] = mapped_column(Text)
+    sets: Mapped[list[Any]] = mapped_column(JSON)
+    retired: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    #: The edit token given to whoever registered it: needed to change or retire it.
+    secret: Mapped[str] = mapped_column(String(32), default="")
+
+
 class TournamentRow(Base):
     """``tournaments``: one tournament. ``format`` ``round-robin`` or ``swiss``; ``games``
     per pairing (round-robin) and ``rounds`` (Swiss); ``concurrency`` games at once;
@@ -312,6 +331,8 @@ class RoomRefereeRow(Base):
 # ``engines``, ``tournaments`` and ``entrants``, and the columns below; version 3 each
 # seat's rank (games of any number of seats); version 4 adds ``rooms`` and
 # ``room_referees`` (timi rooms), made by ``create_all``: its step has no statement.
+# Version 5 adds ``interfaces`` (registered graphical interfaces, issue 24), made by
+# ``create_all`` too.
 MIGRATIONS: dict[int, Sequence[str]] = {
     1: (
         "ALTER TABLE games ADD COLUMN lease_owner VARCHAR(16)",
@@ -329,4 +350,5 @@ MIGRATIONS: dict[int, Sequence[str]] = {
     ),
     2: ("ALTER TABLE seats ADD COLUMN rank INTEGER",),
     3: (),
+    4: (),
 }

@@ -11,6 +11,9 @@ line per game, and exit status 0 when every game reached an end.
 ``tournoyons-gui tournament --set TicTacToe --engine URL --engine builtin:random ...`` runs
 a round-robin or Swiss tournament the same way and prints its standings and cross table.
 
+``tournoyons-gui check-interface URL --set TicTacToe [--json] [--sheet FILE]`` checks a
+graphical interface in headless Chromium (issue 24) and prints its report.
+
 ``tournoyons-gui rooms --irc irc://HOST:PORT [--nick Arbitre] [--rooms 3] [--prefix '#p4-']
 [--think 15]`` referees Connect Four rooms on IRC (the timi protocol, seed 004); ``serve
 --irc ...`` does it beside the web.
@@ -150,6 +153,13 @@ def parser() -> argparse.ArgumentParser:
         help="comma-separated hosts the engine's URL may name (default: any)",
     )
 
+    check = commands.add_parser(
+        "check-interface", help="check a graphical interface in headless Chromium"
+    )
+    check.add_argument("url", help="the interface's page (http:// or https://)")
+    check.add_argument("--set", required=True, help="the Set to check it with (TicTacToe ...)")
+    check.add_argument("--json", action="store_true", help="print the report as JSON")
+    check.add_argument("--sheet", default="", help="write the contact sheet (PNG) to this file")
     return top
 
 
@@ -166,6 +176,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return serve(args)
     import asyncio
 
+    if args.command == "check-interface":
+        from tournoyons_gui.server.cli.check_interface import run_check
+
+        return asyncio.run(run_check(args))
     if args.command == "rooms":
         from tournoyons_gui.server.cli.rooms import rooms
 
