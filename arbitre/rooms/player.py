@@ -36,22 +36,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from tournoyons_gui.arbitre.rooms import chat as events
 from tournoyons_gui.arbitre.rooms import timi
-from tournoyons_gui.arbitre.rooms.chat import (
-    Chat,
-    ChatEvent,
-    Connected,
-    Disconnected,
-    Joined,
-    Left,
-    Listed,
-    Moded,
-    Names,
-    Quit,
-    Refused,
-    Renamed,
-    Said,
-)
 from tournoyons_gui.arbitre.rooms.engines import Ask, RoomEngine
 from tournoyons_gui.interfaces.plugin import ArbitreRules, IllegalMove
 from tournoyons_gui.interfaces.protocol import Player
@@ -108,7 +94,7 @@ class RoomPlayer:
 
     def __init__(
         self,
-        chat: Chat,
+        chat: events.Chat,
         room: str,
         engine: RoomEngine,
         rules: ArbitreRules,
@@ -173,53 +159,55 @@ class RoomPlayer:
 
     # --- the chat's events ------------------------------------------------------------
 
-    def heard(self, event: ChatEvent) -> None:
+    def heard(self, event: events.ChatEvent) -> None:
         """Take one event of the chat system (in order, never blocking)."""
-        if isinstance(event, Connected):
+        if isinstance(event, events.Connected):
             self._new_game()
             self._searching, self._inside = False, False
             self.chat.join(self.room)
-        elif isinstance(event, Disconnected):
+        elif isinstance(event, events.Disconnected):
             self._inside = False
             self._new_game()
-        elif isinstance(event, Listed):
+        elif isinstance(event, events.Listed):
             self._listed(event)
-        elif isinstance(event, Refused):
+        elif isinstance(event, events.Refused):
             if self._is(event.room, self.room):
                 self._next_room(f"{event.room}: {event.why}")
-        elif isinstance(event, Quit | Renamed):
+        elif isinstance(event, events.Quit | events.Renamed):
             self._someone(event)
         elif self._is(event.room, self.room):
             self._in_room(event)
 
-    def _in_room(self, event: Joined | Left | Said | Names | Moded) -> None:
-        if isinstance(event, Joined) and self._is(event.nick, self.chat.nick):
+    def _in_room(
+        self, event: events.Joined | events.Left | events.Said | events.Names | events.Moded
+    ) -> None:
+        if isinstance(event, events.Joined) and self._is(event.nick, self.chat.nick):
             self._inside = True
-        elif isinstance(event, Names):
+        elif isinstance(event, events.Names):
             self.operators = {n.casefold() for n in event.operators}
             present = {n.casefold() for n in event.nicks}
             there = self.referee.casefold() in present if self.referee else bool(self.operators)
             if not there:
                 self._next_room(f"no referee in {event.room}")
-        elif isinstance(event, Moded):
+        elif isinstance(event, events.Moded):
             if event.operator:
                 self.operators.add(event.nick.casefold())
             else:
                 self.operators.discard(event.nick.casefold())
-        elif isinstance(event, Left):
+        elif isinstance(event, events.Left):
             if self._is(event.nick, self.chat.nick):
                 self._inside = False
                 self._next_room(f"out of {event.room}")
             elif self.is_referee(event.nick):
                 self._next_room(f"the referee left {event.room}")
-        elif isinstance(event, Said):
+        elif isinstance(event, events.Said):
             self._said(event.nick, event.text)
 
-    def _someone(self, event: Quit | Renamed) -> None:
-        nick = event.old if isinstance(event, Renamed) else event.nick
+    def _someone(self, event: events.Quit | events.Renamed) -> None:
+        nick = event.old if isinstance(event, events.Renamed) else event.nick
         if not self.is_referee(nick):
             return
-        if isinstance(event, Renamed):
+        if isinstance(event, events.Renamed):
             self.operators.discard(nick.casefold())
             self.operators.add(event.new.casefold())
             if self.referee:
@@ -328,7 +316,7 @@ class RoomPlayer:
         if self._searching:
             self.stop(f"no room {self.prefix}N to play in within {ROOM_WAIT:g} s")
 
-    def _listed(self, event: Listed) -> None:
+    def _listed(self, event: events.Listed) -> None:
         if not self._searching:
             return
         found = []

@@ -35,6 +35,7 @@ from collections.abc import Sequence
 
 from tournoyons_gui.server.cli.common import (
     add_arbitre_options,
+    add_count,
     add_irc_options,
     add_match_options,
     bind,
@@ -139,14 +140,7 @@ def parser() -> argparse.ArgumentParser:
         default="",
         help="the referee's nick (default: the room's operators); nobody else's play lines count",
     )
-    player.add_argument(
-        "--games",
-        type=int,
-        default=1,
-        choices=range(1, 10001),
-        metavar="N",
-        help="games to play, 1-10000, each in the next room (default 1)",
-    )
+    add_count(player, "--games", 1, 10000, "games to play, each in the next room")
     player.add_argument(
         "--engine-hosts",
         default="",
