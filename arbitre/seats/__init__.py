@@ -2,8 +2,9 @@
 (:class:`~tournoyons_gui.arbitre.seats.base.SeatKind`), registered by name.
 
 Built in: ``person`` (:mod:`.person`), ``engine`` and ``builtin`` (:mod:`.engine`),
-``botsarena`` (:mod:`.botsarena`), ``irc`` (:mod:`.irc`: a timi room's player). A new
-kind is one subclass and one :func:`register` call before the Arbitre starts::
+``botsarena`` (:mod:`.botsarena`), ``irc`` (:mod:`.irc`: a timi room's player),
+``maitretarot`` (:mod:`.maitretarot`: a MaitreTarot client at a Tarot table). A new kind
+is one subclass and one :func:`register` call before the Arbitre starts::
 
     class Fixed(SeatKind):
         name = "fixed"
@@ -24,6 +25,7 @@ from tournoyons_gui.arbitre.seats.base import Position, SeatKind, Services, Sess
 from tournoyons_gui.arbitre.seats.botsarena import BotsarenaSeat
 from tournoyons_gui.arbitre.seats.engine import BuiltinSeat, EngineSeat
 from tournoyons_gui.arbitre.seats.irc import IrcSeat
+from tournoyons_gui.arbitre.seats.maitretarot import MaitreTarotSeat
 from tournoyons_gui.arbitre.seats.person import PersonSeat
 
 __all__ = [
@@ -52,7 +54,7 @@ def register(kind: type[SeatKind]) -> type[SeatKind]:
     return kind
 
 
-for _kind in (PersonSeat, BuiltinSeat, EngineSeat, BotsarenaSeat, IrcSeat):
+for _kind in (PersonSeat, BuiltinSeat, EngineSeat, BotsarenaSeat, IrcSeat, MaitreTarotSeat):
     register(_kind)
 
 

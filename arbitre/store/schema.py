@@ -45,7 +45,7 @@ __all__ = [
     "TournamentRow",
 ]
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 
 class Base(DeclarativeBase):
@@ -129,6 +129,11 @@ class SeatRow(Base):
     #: The registered engine's id (``EngineRow.id``) or ``""``; sent to the opponent as
     #: ``Opponent`` in competition matches (decision 27).
     registration: Mapped[str] = mapped_column(String(12), default="")
+    #: The tournament's entrant (its index) in this seat, ``None`` outside a tournament
+    #: and for a table's filler (a built-in engine whose results do not count).
+    entrant: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: The seat's total score at the end (a Set that keeps totals: Tarot), or ``None``.
+    score: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class MoveRow(Base):
@@ -245,10 +250,10 @@ class InterfaceRow(Base):
 
 
 class TournamentRow(Base):
-    """``tournaments``: one tournament. ``format`` ``round-robin`` or ``swiss``; ``games``
-    per pairing (round-robin) and ``rounds`` (Swiss); ``concurrency`` games at once;
-    ``options`` the games' options; ``status`` ``running`` or ``over``; a lease as games
-    have (the worker scheduling its games)."""
+    """``tournaments``: one tournament. ``format`` ``round-robin``, ``swiss`` or ``tables``
+    (tables of four); ``games`` per pairing (round-robin) and ``rounds`` (Swiss, tables);
+    ``concurrency`` games at once; ``options`` the games' options; ``status`` ``running``
+    or ``over``; a lease as games have (the worker scheduling its games)."""
 
     __tablename__ = "tournaments"
     id: Mapped[str] = mapped_column(String(12), primary_key=True)
@@ -332,7 +337,8 @@ class RoomRefereeRow(Base):
 # seat's rank (games of any number of seats); version 4 adds ``rooms`` and
 # ``room_referees`` (timi rooms), made by ``create_all``: its step has no statement.
 # Version 5 adds ``interfaces`` (registered graphical interfaces, issue 24), made by
-# ``create_all`` too.
+# ``create_all`` too. Version 6 each seat's tournament entrant and total score
+# (tournaments at tables of four, tarot issue 21).
 MIGRATIONS: dict[int, Sequence[str]] = {
     1: (
         "ALTER TABLE games ADD COLUMN lease_owner VARCHAR(16)",
@@ -351,4 +357,8 @@ MIGRATIONS: dict[int, Sequence[str]] = {
     2: ("ALTER TABLE seats ADD COLUMN rank INTEGER",),
     3: (),
     4: (),
+    5: (
+        "ALTER TABLE seats ADD COLUMN entrant INTEGER",
+        "ALTER TABLE seats ADD COLUMN score INTEGER",
+    ),
 }
