@@ -39,9 +39,11 @@ FINAL_CUT = 10.0
 def engine_client(transport: httpx.AsyncBaseTransport | None = None) -> httpx.AsyncClient:
     """Return the HTTP client the Arbitre calls engines with: no keep-alive (the engine
     protocol's ``Connection: close`` per call), no redirect followed by itself (redirects
-    are followed and checked hop by hop), no proxy from the environment."""
+    are followed and checked hop by hop; tester mode's, :data:`MAX_REDIRECTS` at most),
+    no proxy from the environment."""
     return httpx.AsyncClient(
         follow_redirects=False,
+        max_redirects=MAX_REDIRECTS,
         limits=httpx.Limits(max_connections=1000, max_keepalive_connections=0),
         headers={"Connection": "close", "User-Agent": "Tournoyons-Arbitre"},
         transport=transport,
@@ -198,7 +200,7 @@ class EngineCaller:
         return ""
 
     async def tester(self, url: str, timeout: float) -> tuple[int | None, bytes, str]:
-        """Tester mode (section 5): return the HTTP status, at most 64 KiB of body, an error."""
+        """Tester mode (section 5): :func:`tester_call` with this caller's client."""
         return await tester_call(self.client, url, timeout)
 
     async def final(self, url: str) -> str:
@@ -210,21 +212,14 @@ class EngineCaller:
             return f"{type(broken).__name__}"
 
 
-def _ms(started: float) -> int:
-    return int((time.monotonic() - started) * 1000)
-
-
-def _quiet(task: asyncio.Task[str]) -> None:
-    if not task.cancelled():
-        task.exception()
-
-
 async def tester_call(
     client: httpx.AsyncClient, url: str, timeout: float
 ) -> tuple[int | None, bytes, str]:
-    """Call an engine in tester mode (engine protocol section 5: an empty ``Referee``,
-    the Value in the body) with ``client``: return the HTTP status (``None``: no answer),
-    at most :data:`MAX_BODY` bytes of body, and an error ("" when it answered)."""
+    """Call an engine in tester mode (engine protocol section 5: ``url`` carries an empty
+    ``Referee``, the engine answers the value in its body) with ``client`` (the
+    Arbitre's, :func:`engine_client`); return the HTTP status (``None``: no answer), at
+    most :data:`MAX_BODY` bytes of body, and an error (``""``: none). Redirects are
+    followed (:data:`MAX_REDIRECTS` at most) within ``timeout`` seconds."""
     try:
         async with (
             asyncio.timeout(timeout),
@@ -241,3 +236,12 @@ async def tester_call(
         return None, b"", f"no answer within {timeout:g} s"
     except httpx.HTTPError as broken:
         return None, b"", f"{type(broken).__name__}: {broken}"[:500]
+
+
+def _ms(started: float) -> int:
+    return int((time.monotonic() - started) * 1000)
+
+
+def _quiet(task: asyncio.Task[str]) -> None:
+    if not task.cancelled():
+        task.exception()

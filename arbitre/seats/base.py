@@ -52,8 +52,10 @@ class Services:
     ``asks`` awaiting an answer, the engine ``caller`` (its ``client`` serves every other
     HTTP call), the live ``hub``, this server's ``public_url`` as engines reach it, the
     ``engine_hosts`` URLs may name (``None``: any), whether several workers share the
-    records (``shared``), and the :class:`Session` of each game played through one in this
-    process (by game id: a timi room's)."""
+    records (``shared``), the :class:`Session` of each game played through one in this
+    process (by game id: a timi room's), and the seats a part of this process is seating
+    now (``seating``: a room's channel, lower-cased, -> its players' names), which a kind
+    seated by its own room alone accepts."""
 
     store: Store
     asks: Asks
@@ -63,6 +65,7 @@ class Services:
     engine_hosts: frozenset[str] | None
     shared: bool
     sessions: dict[str, Session] = field(default_factory=dict)
+    seating: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def client(self) -> httpx.AsyncClient:

@@ -18,6 +18,9 @@ graphical interface in headless Chromium (issue 24) and prints its report.
 [--think 15]`` referees Connect Four rooms on IRC (the timi protocol, seed 004); ``serve
 --irc ...`` does it beside the web.
 
+``tournoyons-gui room-player --irc irc://HOST:PORT --room '#p4-1' --nick NAME --engine
+builtin:NAME|URL|botsarena:URL [--games N]`` plays in anybody's timi rooms with an engine.
+
 ``tournoyons-gui tables --listen [HOST:]PORT`` is a MaitreTarot server (seed 001): its
 tables of four clients are Tarot games of the Arbitre; ``serve --maitretarot [HOST:]PORT``
 does the same beside the web. ``tournoyons-gui maitretarot-client --connect HOST:PORT
@@ -25,8 +28,8 @@ does the same beside the web. ``tournoyons-gui maitretarot-client --connect HOST
 
 One package, a module per command. Here: the parser and :func:`main`, which imports the
 one command it runs (:mod:`.serve`, :mod:`.play`, :mod:`.tournament`, :mod:`.rooms`,
-:mod:`.maitretarot`), so that ``--help`` loads neither the server nor the Arbitre. What
-the commands share is in :mod:`.common` (light) and :mod:`.headless`.
+:mod:`.room_player`, :mod:`.maitretarot`), so that ``--help`` loads neither the server
+nor the Arbitre. What the commands share is in :mod:`.common` (light) and :mod:`.headless`.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from collections.abc import Sequence
 
 from tournoyons_gui.server.cli.common import (
     add_arbitre_options,
+    add_count,
     add_irc_options,
     add_maitretarot_options,
     add_match_options,
@@ -157,6 +161,29 @@ def parser() -> argparse.ArgumentParser:
     )
     rooms.add_argument("--lease", type=lease, default=15.0, help="seconds a room's lease lasts")
 
+    player = commands.add_parser("room-player", help="play in timi rooms on IRC with an engine")
+    player.add_argument("--irc", required=True, metavar="irc://HOST:PORT", help="the IRC server")
+    player.add_argument("--room", required=True, help="the room to join first ('#p4-1')")
+    player.add_argument(
+        "--nick", required=True, help="the player's nick: a letter, then 8 letters or digits"
+    )
+    player.add_argument(
+        "--engine",
+        required=True,
+        help="builtin:NAME (builtin:strong), a Tournoyons engine URL, or botsarena:URL",
+    )
+    player.add_argument(
+        "--referee",
+        default="",
+        help="the referee's nick (default: the room's operators); nobody else's play lines count",
+    )
+    add_count(player, "--games", 1, 10000, "games to play, each in the next room")
+    player.add_argument(
+        "--engine-hosts",
+        default="",
+        help="comma-separated hosts the engine's URL may name (default: any)",
+    )
+
     check = commands.add_parser(
         "check-interface", help="check a graphical interface in headless Chromium"
     )
@@ -210,6 +237,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tournoyons_gui.server.cli.rooms import rooms
 
         return asyncio.run(rooms(args))
+    if args.command == "room-player":
+        from tournoyons_gui.server.cli.room_player import room_player
+
+        return asyncio.run(room_player(args))
     if args.command in ("tables", "maitretarot-client"):
         from tournoyons_gui.server.cli.maitretarot import client, tables
 

@@ -13,6 +13,7 @@ import socket
 
 __all__ = [
     "add_arbitre_options",
+    "add_count",
     "add_irc_options",
     "add_maitretarot_options",
     "add_match_options",
@@ -60,6 +61,20 @@ def think(value: str) -> int:
     return seconds
 
 
+def add_count(
+    parser: argparse.ArgumentParser, flag: str, default: int, most: int, what: str
+) -> None:
+    """Add ``flag N``: a whole number from 1 to ``most`` (``default``), ``what`` it counts."""
+    parser.add_argument(
+        flag,
+        type=int,
+        default=default,
+        choices=range(1, most + 1),
+        metavar="N",
+        help=f"{what}, 1-{most} (default {default})",
+    )
+
+
 def add_irc_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
     """Add the timi rooms' options (``rooms``, ``serve``): ``--irc irc://HOST:PORT``,
     ``--nick``, ``--rooms``, ``--prefix``, ``--think``."""
@@ -71,14 +86,7 @@ def add_irc_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
         help="referee Connect Four rooms on this IRC server (the timi protocol)",
     )
     parser.add_argument("--nick", default="Arbitre", help="the referee's nick (default Arbitre)")
-    parser.add_argument(
-        "--rooms",
-        type=int,
-        default=3,
-        choices=range(1, 101),
-        metavar="N",
-        help="rooms open at once, 1-100 (default 3)",
-    )
+    add_count(parser, "--rooms", 3, 100, "rooms open at once")
     parser.add_argument("--prefix", default="#p4-", help="the rooms' names (default '#p4-')")
     parser.add_argument("--think", type=think, default=15, help="seconds a move, 4-54 (default 15)")
 
