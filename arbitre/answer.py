@@ -7,6 +7,8 @@ refuse, a broken answer), ``unneeded`` (another seat of the step failed first),
 ``aborted`` (the way to the seats is gone, nobody's fault: the game ends with no result).
 Failures
 are statuses of the seat, never exceptions of the game (kaggle-environments' agents).
+A seat may also ``stopped`` the match as its protocol allows (a MaitreTarot client's
+replay answer 0): the match then ends with the ranks the answer gives, nobody failed.
 """
 
 from __future__ import annotations
@@ -14,13 +16,16 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-__all__ = ["ABORTED", "UNNEEDED", "UNRESUMED", "Answer", "Note", "note"]
+__all__ = ["ABORTED", "STOPPED", "UNNEEDED", "UNRESUMED", "Answer", "Note", "note"]
 
 #: One entry of an exchange log: (kind, detail, when it happened by this host's clock, UTC).
 Note = tuple[str, str, dt.datetime]
 
 #: The failure of a seat no longer waited for, another seat of the step having failed.
 UNNEEDED = "unneeded"
+#: A seat that ended the match as its protocol allows (tarot.md section 4, the replay
+#: question): not a failure; the answer's ``ranks`` are the match's result.
+STOPPED = "stopped"
 #: The failure of a seat whose way to its player is gone for the whole game (a chat
 #: server lost: ``timi-rooms.md``'s ``end server error``): the game ends with no result.
 ABORTED = "aborted"
@@ -42,7 +47,9 @@ class Answer:
     ``detail`` (a short English reason for the record); ``ms`` from the ask to the answer;
     ``query`` an engine callback's raw query; ``log`` the exchanges to record with it;
     ``culprit`` the index of the seat to blame when it is not the seat asked (a timi
-    room's player who fouled while its opponent was asked)."""
+    room's player who fouled while its opponent was asked, a MaitreTarot client that left
+    while another seat was asked); ``ranks`` the result of a match the seat ``stopped``
+    (each seat's rank)."""
 
     value: str | None
     error: str = ""
@@ -51,6 +58,7 @@ class Answer:
     query: str = ""
     log: list[Note] = field(default_factory=list)
     culprit: int | None = None
+    ranks: tuple[int, ...] = ()
 
     @classmethod
     def failure(

@@ -27,7 +27,7 @@ from typing import Any
 from sqlalchemy.exc import InterfaceError, OperationalError, SQLAlchemyError
 
 from tournoyons_gui.arbitre.added import AddedRules, RefereeFailed
-from tournoyons_gui.arbitre.answer import ABORTED, UNNEEDED, UNRESUMED, Answer, note
+from tournoyons_gui.arbitre.answer import ABORTED, STOPPED, UNNEEDED, UNRESUMED, Answer, note
 from tournoyons_gui.arbitre.catalogue import Catalogue, PlayedSet
 from tournoyons_gui.arbitre.match import Options
 from tournoyons_gui.arbitre.seats import Position, SeatKind, Services
@@ -41,7 +41,14 @@ from tournoyons_gui.arbitre.store import (
     SeatEnd,
 )
 from tournoyons_gui.arbitre.turns import turn_from, turn_json
-from tournoyons_gui.interfaces.plugin import ArbitreRules, IllegalMove, Result, Turn
+from tournoyons_gui.interfaces.plugin import (
+    ArbitreRules,
+    IllegalMove,
+    Result,
+    Turn,
+    forfeit_result,
+    seat_totals,
+)
 from tournoyons_gui.interfaces.protocol import Player
 
 __all__ = ["GameMaster", "status_for"]
@@ -67,11 +74,18 @@ def status_for(ranks: Sequence[int] | None, index: int, failed: bool = False) ->
     return 1 if ranks[index] == 1 else 3
 
 
-def _forfeit(seats: int, failed: Sequence[int], why: str) -> Result:
+def _forfeit(
+    rules: ArbitreRules, state: Mapping[str, Any], seats: int, failed: Sequence[int], why: str
+) -> Result:
     """Return the result of a game a seat lost by failing: two seats, the other wins; more,
-    the seats that failed are ranked last and the others share the first place."""
+    the rules' own forfeit when they have one (:func:`forfeit_result`: Tarot ranks the
+    others by their totals as they stand), else the seats that failed are ranked last and
+    the others share the first place."""
     if seats == 2:
         return Result(Player(failed[0] + 1).opponent, why)
+    own = forfeit_result(rules, state, tuple(Player(index + 1) for index in failed), why)
+    if own is not None and len(own.ranks) == seats:
+        return own
     last = seats - len(failed) + 1
     return Result(None, why, tuple(last if i in failed else 1 for i in range(seats)))
 
@@ -266,7 +280,13 @@ class GameMaster:
     ) -> None:
         """End a game in which seats failed: all the seats asked at once, in error; else
         the first that failed loses (the seat an answer blames, its ``culprit``, when it
-        names one)."""
+        names one). A seat that stopped the match (:data:`STOPPED`) ends it with the ranks
+        its answer gives, nobody failed."""
+        stopped = next((a for _, a in failed if a.error == STOPPED and a.ranks), None)
+        if stopped is not None and len(stopped.ranks) == len(seats):
+            result = Result(None, stopped.detail, stopped.ranks)
+            await self.finish(game, seats, rules, turn, result, stopped.detail)
+            return
         for position, answer in failed:
             blamed = position.seat.index if answer.culprit is None else answer.culprit
             seats[blamed].error = answer.detail[:2000]
@@ -277,7 +297,7 @@ class GameMaster:
         first = failed[0]
         loser = seats[first[1].culprit] if first[1].culprit is not None else first[0].seat
         why = f"{loser.name} loses: {failed[0][1].detail}"
-        result = _forfeit(len(seats), [loser.index], why)
+        result = _forfeit(rules, turn.state, len(seats), [loser.index], why)
         await self.finish(game, seats, rules, turn, result, why, failed=[loser.index])
 
     async def _apply(
@@ -383,13 +403,18 @@ class GameMaster:
     ) -> None:
         """End the game with ``result`` (``None``: in error, Status 9 for every seat): store
         the result, each seat's Status and rank, and the final calls in one transaction;
-        publish; then send the final calls (decision 10)."""
+        publish; then send the final calls (decision 10). Each seat's total score is
+        stored too when the rules keep totals (:func:`seat_totals`)."""
         ranks = None if result is None else result.ranking(len(seats))
+        totals = None if rules is None else seat_totals(rules, turn.state)
+        if totals is not None and len(totals) != len(seats):
+            totals = None
         ends = [
             SeatEnd(
                 status_for(ranks, seat.index, seat.index in failed),
                 seat.error,
                 None if ranks is None else ranks[seat.index],
+                None if totals is None else totals[seat.index],
             )
             for seat in seats
         ]

@@ -44,6 +44,7 @@ __all__ = [
     "csv_cell",
     "rating_history",
     "ratings",
+    "safe_cell",
     "standings",
     "standings_csv",
     "standings_json",
@@ -344,6 +345,11 @@ def csv_cell(name: str) -> str:
     start = "".join(c for c in start if unicodedata.category(c) != "Cf").lstrip(" \u00a0")
     dangerous = start.startswith(_FORMULA_STARTS) or name.startswith(_FORMULA_STARTS)
     return "'" + name if dangerous else name
+
+
+def safe_cell(name: str) -> str:
+    """Return ``name`` made safe for a spreadsheet (:func:`csv_cell`)."""
+    return csv_cell(name)
 
 
 def standings_csv(table: Sequence[Standing]) -> str:

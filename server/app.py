@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import socket
 from collections.abc import AsyncIterator, Iterable
 
 from starlette.applications import Starlette
@@ -23,6 +24,8 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
+from tournoyons_gui.arbitre.maitretarot.lobby import Settings
+from tournoyons_gui.arbitre.maitretarot.server import MaitreTarotServer
 from tournoyons_gui.arbitre.outbound import Outbound
 from tournoyons_gui.arbitre.rooms.referee import RoomOptions
 from tournoyons_gui.arbitre.store import Store
@@ -78,6 +81,7 @@ def create_app(
     allow_hosts: Iterable[str] = (),
     admin_tokens: Iterable[str] = (),
     limits: Limits | None = None,
+    maitretarot: tuple[socket.socket, Settings] | None = None,
     rooms: RoomOptions | None = None,
 ) -> ASGIApp:
     """Return the ASGI application serving every registered Set, and the Arbitre.
@@ -98,7 +102,9 @@ def create_app(
     ``admin_tokens``: organiser tokens (``--admin-token``) besides those in the records;
     ``limits``: the limits per client address (default: :class:`Limits`'s on a public
     server, none on a loopback one, as the outbound policy's freedom); ``rooms``: referee
-    timi rooms on a chat server beside the web (``serve --irc``).
+    timi rooms on a chat server beside the web (``serve --irc``); ``maitretarot``: a bound
+    socket and the settings of a MaitreTarot server to run beside (its tables are Tarot
+    games).
     """
     registry = registry if registry is not None else load_registry(sets)
     assets = load_assets(registry)
@@ -142,9 +148,15 @@ def create_app(
         referee = rooms.referee(arbitre) if rooms is not None else None
         if referee is not None:
             await referee.run()
+        tables = None
+        if maitretarot is not None:
+            tables = MaitreTarotServer(arbitre, maitretarot[1])
+            await tables.start(sock=maitretarot[0])
         try:
             yield
         finally:
+            if tables is not None:
+                await tables.close()
             if referee is not None:
                 await referee.close()
             await arbitre.close()

@@ -24,6 +24,8 @@ __all__ = [
     "Joined",
     "Left",
     "Listed",
+    "Moded",
+    "Names",
     "Quit",
     "Refused",
     "Renamed",
@@ -102,6 +104,28 @@ class Listed:
 
 
 @dataclass(frozen=True)
+class Names:
+    """Who is in ``room`` as the chat system told us on joining it (IRC's ``NAMES``
+    reply): ``nicks``, and among them its ``operators`` (the room's privileged users: a
+    timi referee is one, ``timi-rooms.md`` section 1)."""
+
+    room: str
+    nicks: tuple[str, ...]
+    operators: tuple[str, ...]
+    raw: str = ""
+
+
+@dataclass(frozen=True)
+class Moded:
+    """``nick`` became (``operator``) or stopped being an operator of ``room``."""
+
+    room: str
+    nick: str
+    operator: bool
+    raw: str = ""
+
+
+@dataclass(frozen=True)
 class Refused:
     """The chat system refused us ``room`` (banned, full, invite only ...): ``why``."""
 
@@ -110,7 +134,19 @@ class Refused:
     raw: str = ""
 
 
-ChatEvent = Connected | Disconnected | Joined | Left | Quit | Renamed | Said | Listed | Refused
+ChatEvent = (
+    Connected
+    | Disconnected
+    | Joined
+    | Left
+    | Quit
+    | Renamed
+    | Said
+    | Listed
+    | Names
+    | Moded
+    | Refused
+)
 #: What receives a chat's events, one at a time, in order (never awaited: it must not block).
 Handler = Callable[[ChatEvent], None]
 

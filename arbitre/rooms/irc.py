@@ -29,6 +29,7 @@ from typing import Any
 
 import irc.client
 import irc.client_aio
+import irc.modes
 
 from tournoyons_gui.arbitre.rooms.chat import (
     ChatEvent,
@@ -38,6 +39,8 @@ from tournoyons_gui.arbitre.rooms.chat import (
     Joined,
     Left,
     Listed,
+    Moded,
+    Names,
     Quit,
     Refused,
     Renamed,
@@ -57,6 +60,13 @@ MAX_NOTICES = 40
 MAX_TEXT = 400
 #: Seconds to wait for the server to take us in (its welcome) once connected.
 WELCOME_WAIT = 30.0
+#: Seconds :meth:`IrcChat.close` waits for the lines still queued to go before quitting.
+CLOSE_WAIT = 5.0
+#: The nick prefixes of a room's operators in a ``NAMES`` reply (owner, admin, operator).
+OPERATOR_PREFIXES = "~&@"
+_PREFIXES = OPERATOR_PREFIXES + "%+"
+#: The most names kept from one room's ``NAMES`` reply (a bound on a huge room).
+MAX_NAMES = 1000
 
 _REFUSALS = {
     "bannedfromchan": "banned",
@@ -172,7 +182,9 @@ class IrcChat:
         self._raw = ""
         self._tries: Iterator[str] = iter(())
         self._listing: list[tuple[str, int]] = []
+        self._names: dict[str, list[str]] = {}
         self._closing = False
+        self._idle = asyncio.Event()
 
     @property
     def nick(self) -> str:
@@ -201,8 +213,16 @@ class IrcChat:
             self._hang_up("")
 
     async def close(self, why: str = "") -> None:
-        """Quit (``QUIT :why``) and stop reconnecting."""
+        """Send the lines still queued (for :data:`CLOSE_WAIT` seconds at most), quit
+        (``QUIT :why``) and stop reconnecting."""
         self._closing = True
+        connection = self._connection
+        if connection is not None and connection.is_connected():
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(CLOSE_WAIT):
+                    while self._protocol or self._notices:
+                        self._idle.clear()
+                        await self._idle.wait()
         self._hang_up(why)
 
     def join(self, room: str) -> str:
@@ -249,6 +269,9 @@ class IrcChat:
             "pubmsg",
             "list",
             "listend",
+            "namreply",
+            "endofnames",
+            "mode",
             "disconnect",
             *_REFUSALS,
         ):
@@ -272,6 +295,7 @@ class IrcChat:
         self._lost.set()
 
     def _queue(self, line: str, protocol: bool) -> str:
+        self._idle.clear()
         if protocol:
             self._protocol.append(line)
         else:
@@ -284,6 +308,7 @@ class IrcChat:
     async def _send_loop(self) -> None:
         while True:
             if not self._protocol and not self._notices:
+                self._idle.set()
                 self._queued.clear()
                 await self._queued.wait()
                 continue
@@ -353,6 +378,18 @@ class IrcChat:
         elif kind == "listend":
             listing, self._listing = tuple(self._listing), []
             self._emit(Listed(listing, raw))
+        elif kind == "namreply" and len(args) > 2:
+            names = self._names.setdefault(args[1].casefold(), [])
+            names.extend(args[2].split()[: max(0, MAX_NAMES - len(names))])
+        elif kind == "endofnames" and args:
+            names = self._names.pop(args[0].casefold(), [])
+            nicks = tuple(n.lstrip(_PREFIXES) for n in names)
+            operators = tuple(n.lstrip(_PREFIXES) for n in names if n[0] in OPERATOR_PREFIXES)
+            self._emit(Names(args[0], nicks, operators, raw))
+        elif kind == "mode" and args:
+            for sign, mode, nick in irc.modes.parse_channel_modes(" ".join(args)):
+                if mode in "oqa" and nick:
+                    self._emit(Moded(str(event.target), nick, sign == "+", raw))
         elif kind == "disconnect":
             self._emit(Disconnected(args[0] if args and args[0] else "connection lost", raw))
             self._lost.set()

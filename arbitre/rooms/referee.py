@@ -7,7 +7,8 @@ Rooms spread over the workers of one database: each worker holds at most its sha
 rooms configured over the workers refereeing, :meth:`RoomStore.referee_alive`), takes a
 free room when under it and hands an idle one back when over it; a worker that dies
 stops renewing its leases and another takes its rooms and opens them again (the game that
-was in play there ends as ``server error``, its seats not being resumable). A lost chat
+was in play there ends as ``server error``, its seats not being resumable; those still
+in the room are seated again, as if they joined then). A lost chat
 connection ends the games in play as ``server error``; the chat reconnects by its own
 strategy and the rooms are joined again.
 """
@@ -32,6 +33,7 @@ from tournoyons_gui.arbitre.rooms.chat import (
     Disconnected,
     Joined,
     Left,
+    Names,
     Quit,
     Refused,
     Renamed,
@@ -209,8 +211,24 @@ class RoomsReferee:
         elif isinstance(event, Quit | Renamed):
             for held in list(self.held.values()):
                 self._in_room(held, event)
+        elif isinstance(event, Names):
+            found = self.held.get(event.room.casefold())
+            if found is not None:
+                self._present(found, event)
         elif isinstance(event, Refused):
             log.warning("the chat refused %s: %s", event.room, event.why)
+
+    def _present(self, held: Held, names: Names) -> None:
+        """Those already in a room we (re)open (taken over from a worker that died, or
+        rejoined) come in as if they joined now, in the order listed: a game can start."""
+        if held.session is not None or held.state.players is not None:
+            return
+        known = {p.casefold() for p in held.people} | {self.chat.nick.casefold()}
+        known |= {o.casefold() for o in names.operators}  # another referee, leaving
+        for nick in names.nicks:
+            if nick.casefold() not in known:
+                known.add(nick.casefold())
+                self._in_room(held, Joined(held.channel, nick, names.raw))
 
     def _in_room(self, held: Held, event: Joined | Left | Said | Quit | Renamed) -> None:
         if isinstance(event, Joined) and event.nick == self.chat.nick:
@@ -256,11 +274,15 @@ class RoomsReferee:
             self.chat, held.channel, held.state, (seated.first, seated.second), self._board
         )
         seats = [SeatSpec("irc", held.channel, nick) for nick in (seated.first, seated.second)]
+        seating = self.arbitre.services.seating
+        seating[held.channel.casefold()] = (seated.first, seated.second)
         try:
             game_id = await self.arbitre.create(TIMI_SET, seats, Options(timeout=self.think))
         except GameError:
             log.exception("room %s: the game could not be made", held.channel)
             return
+        finally:
+            seating.pop(held.channel.casefold(), None)
         # The game's task has not run yet (no await since it was made): its first ask
         # finds the session.
         self.arbitre.services.sessions[game_id] = session

@@ -54,8 +54,10 @@ class Services:
     HTTP call), the live ``hub``, this server's ``public_url`` as engines reach it, the
     ``engine_hosts`` URLs may name (``None``: any), whether several workers share the
     records (``shared``), the :class:`Session` of each game played through one in this
-    process (by game id: a timi room's), and the ``outbound`` policy every URL and call is
-    held to."""
+    process (by game id: a timi room's), and the seats a part of this process is seating
+    now (``seating``: a room's channel, lower-cased, -> its players' names), which a kind
+    seated by its own room alone accepts, and the ``outbound`` policy every URL and call
+    is held to."""
 
     store: Store
     asks: Asks
@@ -66,6 +68,7 @@ class Services:
     shared: bool
     outbound: Outbound = field(default_factory=Outbound)
     sessions: dict[str, Session] = field(default_factory=dict)
+    seating: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def client(self) -> httpx.AsyncClient:

@@ -32,11 +32,19 @@ class IrcSeat(SeatKind):
     exports = "url"  # the record shows the room's channel
 
     def check(self, spec: SeatSpec, interface: PlayedSet, number: int) -> SeatSpec:
-        """Return the seat as given; refuse another Set than ConnectFour, or no nick."""
+        """Return the seat as given; refuse another Set than ConnectFour, no nick, and a
+        player its room's referee in this process is not seating now (rooms seat their
+        players themselves: such a seat asked for through ``POST /api/games`` or the form
+        is refused, not ended at once)."""
         if interface.name != TIMI_SET:
             raise self.refuse(number, f"timi rooms play {TIMI_SET}, not {interface.name}")
         if not spec.name or not spec.engine:
             raise self.refuse(number, "an IRC player has a nick and a room")
+        seated = self.services.seating.get(spec.engine.casefold(), ())
+        if spec.name.casefold() not in {nick.casefold() for nick in seated}:
+            raise self.refuse(
+                number, "an IRC player is seated by its room's referee: join a room (/rooms)"
+            )
         return SeatSpec(self.name, spec.engine, spec.name)
 
     async def ask(self, position: Position, deadline: float | None) -> Answer:

@@ -246,6 +246,7 @@ class GameStore(Database):
                 if stored is not None:
                     stored.final_status = seat_end.status
                     stored.error, stored.rank = seat_end.error, seat_end.rank
+                    stored.score = seat_end.score
             at = self.now()
             for index, url in finals:
                 session.add(_exchange(game_id, index, "final", "", url, at))

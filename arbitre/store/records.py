@@ -85,7 +85,9 @@ class Seat:
     kind reads: an engine's URL, a built-in engine's name), ``key`` (the secret ``Game``
     id sent to its engine, decision 8), ``token`` (a person's secret seat token, decision
     24), ``final_status`` (engine protocol 3.3), ``error`` (why it failed), ``registration``
-    (a registered engine's id, sent as ``Opponent``, decision 27), ``rank`` once over."""
+    (a registered engine's id, sent as ``Opponent``, decision 27), ``rank`` once over,
+    ``entrant`` (the tournament's entrant in the seat, ``None`` outside one and for a
+    table's filler), ``score`` (the seat's total at the end, a Set that keeps totals)."""
 
     game_id: str
     index: int
@@ -99,6 +101,8 @@ class Seat:
     registration: str = ""
     rank: int | None = None
     id: int | None = None
+    entrant: int | None = None
+    score: int | None = None
 
 
 @dataclass(slots=True)
@@ -169,11 +173,13 @@ class GameEnd:
 @dataclass(frozen=True, slots=True)
 class SeatEnd:
     """How one seat ended a game: its final ``status`` (the final call's ``Status``), its
-    ``error`` (why it failed, or ``""``) and its ``rank`` (``None``: no ranking)."""
+    ``error`` (why it failed, or ``""``), its ``rank`` (``None``: no ranking) and its total
+    ``score`` (``None``: the Set keeps none)."""
 
     status: int
     error: str = ""
     rank: int | None = None
+    score: int | None = None
 
 
 @dataclass(slots=True)

@@ -5,15 +5,14 @@ again), and the workers that referee rooms, so that they share them evenly."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from tournoyons_gui.arbitre.store.base import aware
-from tournoyons_gui.arbitre.store.records import Room, record_of
-from tournoyons_gui.arbitre.store.schema import RoomRefereeRow, RoomRow
+from tournoyons_gui.arbitre.store.records import Game, Room, record_of
+from tournoyons_gui.arbitre.store.schema import GameRow, RoomRefereeRow, RoomRow
 from tournoyons_gui.arbitre.store.tournaments import TournamentStore
 
 __all__ = ["OPEN_TRIES", "RoomStore"]
@@ -151,19 +150,27 @@ class RoomStore(TournamentStore):
                 .values(**values)
             )
 
-    async def open_rooms(self, prefix: str | None = None) -> Sequence[Room]:
-        """Return the open rooms (of ``prefix``, or all) held by a live lease, by number."""
+    async def open_rooms(self, prefix: str | None = None) -> list[tuple[Room, Game | None]]:
+        """Return the open rooms (of ``prefix``, or all) held by a live lease, by number,
+        each with the game it last recorded (``None``: none yet), in one query."""
         at = self.now()
         async with self.sessions() as session:
-            query = select(RoomRow).where(
-                RoomRow.status == "open",
-                RoomRow.lease_until.is_not(None),
-                RoomRow.lease_until > at,
+            query = (
+                select(RoomRow, GameRow)
+                .outerjoin(GameRow, GameRow.id == RoomRow.game_id)
+                .where(
+                    RoomRow.status == "open",
+                    RoomRow.lease_until.is_not(None),
+                    RoomRow.lease_until > at,
+                )
             )
             if prefix is not None:
                 query = query.where(RoomRow.prefix == prefix)
-            rows = await session.scalars(query.order_by(RoomRow.prefix, RoomRow.number))
-            return [record_of(Room, row) for row in rows]
+            rows = await session.execute(query.order_by(RoomRow.prefix, RoomRow.number))
+            return [
+                (record_of(Room, room), None if game is None else record_of(Game, game))
+                for room, game in rows.tuples()
+            ]
 
     async def rooms_of(self, owner: str) -> list[str]:
         """Return the channels ``owner`` holds a lease on (open rooms)."""

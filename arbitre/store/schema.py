@@ -46,7 +46,7 @@ __all__ = [
     "TournamentRow",
 ]
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 
 class Base(DeclarativeBase):
@@ -130,6 +130,11 @@ class SeatRow(Base):
     #: The registered engine's id (``EngineRow.id``) or ``""``; sent to the opponent as
     #: ``Opponent`` in competition matches (decision 27).
     registration: Mapped[str] = mapped_column(String(12), default="")
+    #: The tournament's entrant (its index) in this seat, ``None`` outside a tournament
+    #: and for a table's filler (a built-in engine whose results do not count).
+    entrant: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: The seat's total score at the end (a Set that keeps totals: Tarot), or ``None``.
+    score: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class MoveRow(Base):
@@ -266,10 +271,10 @@ class InterfaceRow(Base):
 
 
 class TournamentRow(Base):
-    """``tournaments``: one tournament. ``format`` ``round-robin`` or ``swiss``; ``games``
-    per pairing (round-robin) and ``rounds`` (Swiss); ``concurrency`` games at once;
-    ``options`` the games' options; ``status`` ``running`` or ``over``; a lease as games
-    have (the worker scheduling its games)."""
+    """``tournaments``: one tournament. ``format`` ``round-robin``, ``swiss`` or ``tables``
+    (tables of four); ``games`` per pairing (round-robin) and ``rounds`` (Swiss, tables);
+    ``concurrency`` games at once; ``options`` the games' options; ``status`` ``running``
+    or ``over``; a lease as games have (the worker scheduling its games)."""
 
     __tablename__ = "tournaments"
     id: Mapped[str] = mapped_column(String(12), primary_key=True)
@@ -353,8 +358,9 @@ class RoomRefereeRow(Base):
 # seat's rank (games of any number of seats); version 4 adds ``rooms`` and
 # ``room_referees`` (timi rooms), made by ``create_all``: its step has no statement.
 # Version 5 adds ``interfaces`` (registered graphical interfaces, issue 24), made by
-# ``create_all`` too; version 6 the registrations' consent to open tournaments, call key
-# and seat kind, and ``organisers`` (issue 20).
+# ``create_all`` too. Version 6 each seat's tournament entrant and total score
+# (tournaments at tables of four, tarot issue 21); version 7 the registrations' consent to
+# open tournaments, call key and seat kind, and ``organisers`` (issue 20).
 MIGRATIONS: dict[int, Sequence[str]] = {
     1: (
         "ALTER TABLE games ADD COLUMN lease_owner VARCHAR(16)",
@@ -374,6 +380,10 @@ MIGRATIONS: dict[int, Sequence[str]] = {
     3: (),
     4: (),
     5: (
+        "ALTER TABLE seats ADD COLUMN entrant INTEGER",
+        "ALTER TABLE seats ADD COLUMN score INTEGER",
+    ),
+    6: (
         "ALTER TABLE engines ADD COLUMN open_entry BOOLEAN NOT NULL DEFAULT FALSE",
         "ALTER TABLE engines ADD COLUMN call_key VARCHAR(64) NOT NULL DEFAULT ''",
         "ALTER TABLE engines ADD COLUMN kind VARCHAR(16) NOT NULL DEFAULT 'engine'",

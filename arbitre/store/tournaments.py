@@ -189,6 +189,21 @@ class TournamentStore(GameStore):
                             setattr(game, name, moment.replace(tzinfo=dt.UTC))
             return record_of(Tournament, row), entrants, games
 
+    async def tournament_seats(self, tournament_id: str) -> dict[str, list[Seat]]:
+        """Return the seats of a tournament's games, in play order, by game id (tables of
+        four: each seat's entrant, rank, Status and total)."""
+        async with self.sessions() as session:
+            rows = await session.scalars(
+                select(SeatRow)
+                .join(GameRow, GameRow.id == SeatRow.game_id)
+                .where(GameRow.tournament_id == tournament_id)
+                .order_by(SeatRow.game_id, SeatRow.index)
+            )
+            seats: dict[str, list[Seat]] = {}
+            for row in rows:
+                seats.setdefault(row.game_id, []).append(record_of(Seat, row))
+            return seats
+
     async def tournaments(self) -> list[Tournament]:
         """Return every tournament, newest first."""
         async with self.sessions() as session:

@@ -40,12 +40,12 @@ from tournoyons_gui.arbitre.match import (
     Options,
     SeatSpec,
 )
-from tournoyons_gui.arbitre.record import redact, result_text
+from tournoyons_gui.arbitre.record import open_table, redact, result_text
 from tournoyons_gui.arbitre.seats import KINDS, through_pages
 from tournoyons_gui.arbitre.store import Game, Seat
-from tournoyons_gui.arbitre.web.common import NO_STORE, Part, read_form, read_int
+from tournoyons_gui.arbitre.web.common import NO_STORE, Part, read_deals, read_form, read_int
 from tournoyons_gui.arbitre.web.returns import once_url
-from tournoyons_gui.interfaces.plugin import Turn
+from tournoyons_gui.interfaces.plugin import Turn, match_deals, seat_count
 from tournoyons_gui.interfaces.protocol import Player
 
 __all__ = ["HIDDEN", "PER_PAGE", "GamePages", "kept_query", "load_position", "position_query"]
@@ -100,7 +100,8 @@ async def position_query(
         if len(mine) == 1
         else None
     )
-    reveal = game.status != "playing"
+    # A replay shows every hand; an open table shows them to spectators in play.
+    reveal = game.status != "playing" or (not mine and open_table(game))
     params: dict[str, str] = {"Set": interface.name}
     params.update((f"Name{seat.index + 1}", seat.name) for seat in seats)
     params.update(rules.page(turn, viewer, asking=asked_seat is not None, reveal=reveal))
@@ -171,32 +172,39 @@ class GamePages(Part):
                 "engines": list(s.engines),
                 "levels": list(s.arbitre.levels) if s.arbitre else [1],
                 "added": isinstance(s, AddedSet),
+                "seats": seat_count(s.arbitre),
+                "deals": match_deals(s.arbitre) is not None,
             }
             for s in playable
         ]
         names = sorted({name for s in playable for name in s.engines})
+        most = max([2, *(seat_count(s.arbitre) for s in playable)])
         return self.html(
             "arbitre/home.html",
             status,
             sets=sets,
             kinds=[kind for kind in KINDS.values() if kind.title],
             builtin_names=names,
+            seat_numbers=range(1, most + 1),
             values=values,
             error=error,
             config={"sets": sets},
         )
 
     async def form_create(self, request: Request) -> Response:
-        """``POST /arbitre/games``: start the game the form describes (two seat rows, the
-        options, an optional ``start_tray``, issue 18); 303 to its page."""
+        """``POST /arbitre/games``: start the game the form describes (as many seat rows
+        as the Set has seats, the options, an optional ``start_tray``, issue 18; ``deals``
+        and ``open_table``, tarot.md); 303 to its page."""
         try:
             pairs = await read_form(request)
         except GameError as refused:
             return self._home({}, str(refused), 413)
         form = dict(pairs)
         try:
-            seats = [form_seat(form, n) for n in (1, 2)]
-            if form.get("first") == "2":
+            chosen = self.arbitre.lookup(form.get("set", ""))
+            count = seat_count(chosen.arbitre if chosen else None)
+            seats = [form_seat(form, n) for n in range(1, count + 1)]
+            if form.get("first") == "2" and count == 2:
                 seats.reverse()
             options = Options(
                 timeout=read_int(form.get("timeout"), DEFAULT_TIMEOUT, "TimeOut"),
@@ -206,6 +214,8 @@ class GamePages(Part):
                 bot_timeout=read_int(
                     form.get("bot_timeout"), DEFAULT_BOT_TIMEOUT, "botsarena limit"
                 ),
+                deals=read_deals(form.get("deals")),
+                open_table=form.get("open_table") == "on",
             )
             game_id = await self.arbitre.create(
                 form.get("set", ""),

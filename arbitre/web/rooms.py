@@ -23,12 +23,7 @@ class RoomPages(Part):
     async def rooms(self, request: Request) -> Response:
         """The open rooms, by name."""
         del request
-        store = self.arbitre.store
-        rooms = await store.open_rooms()
-        games = {}
-        for room in rooms:
-            if room.game_id:
-                found = await store.game(room.game_id)
-                if found is not None:
-                    games[room.channel] = found[0]
+        found = await self.arbitre.store.open_rooms()
+        rooms = [room for room, _ in found]
+        games = {room.channel: game for room, game in found if game is not None}
         return self.html("arbitre/rooms.html", rooms=rooms, games=games)

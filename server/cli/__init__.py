@@ -18,10 +18,18 @@ graphical interface in headless Chromium (issue 24) and prints its report.
 [--think 15]`` referees Connect Four rooms on IRC (the timi protocol, seed 004); ``serve
 --irc ...`` does it beside the web.
 
+``tournoyons-gui room-player --irc irc://HOST:PORT --room '#p4-1' --nick NAME --engine
+builtin:NAME|URL|botsarena:URL [--games N]`` plays in anybody's timi rooms with an engine.
+
+``tournoyons-gui tables --listen [HOST:]PORT`` is a MaitreTarot server (seed 001): its
+tables of four clients are Tarot games of the Arbitre; ``serve --maitretarot [HOST:]PORT``
+does the same beside the web. ``tournoyons-gui maitretarot-client --connect HOST:PORT
+--nick NAME --engine builtin:NAME|URL`` seats one of our engines at a MaitreTarot server.
+
 One package, a module per command. Here: the parser and :func:`main`, which imports the
-one command it runs (:mod:`.serve`, :mod:`.play`, :mod:`.tournament`, :mod:`.rooms`), so
-that ``--help`` loads neither the server nor the Arbitre. What the commands share is in
-:mod:`.common` (light) and :mod:`.headless`.
+one command it runs (:mod:`.serve`, :mod:`.play`, :mod:`.tournament`, :mod:`.rooms`,
+:mod:`.room_player`, :mod:`.maitretarot`), so that ``--help`` loads neither the server
+nor the Arbitre. What the commands share is in :mod:`.common` (light) and :mod:`.headless`.
 """
 
 from __future__ import annotations
@@ -31,8 +39,12 @@ from collections.abc import Sequence
 
 from tournoyons_gui.server.cli.common import (
     add_arbitre_options,
+    add_count,
     add_irc_options,
+    add_maitretarot_options,
     add_match_options,
+    add_table_options,
+    address,
     bind,
     lease,
 )
@@ -99,6 +111,14 @@ def parser() -> argparse.ArgumentParser:
         default=10.0,
         help="seconds a client has to send a request's headers (default 10)",
     )
+    serve.add_argument(
+        "--maitretarot",
+        type=address,
+        default=None,
+        metavar="[HOST:]PORT",
+        help="also be a MaitreTarot server there (seed 001): tables of four clients",
+    )
+    add_table_options(serve)
     add_irc_options(serve, required=False)
     serve.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
     serve.add_argument("--no-access-log", action="store_true", help="do not log each request")
@@ -116,7 +136,17 @@ def parser() -> argparse.ArgumentParser:
         "(builtin:random) or botsarena:URL (a botsarena JSON bot); NAME=... names it",
     )
     play.add_argument("--games", type=int, default=1, help="games to play (default 1)")
-    play.add_argument("--swap", action="store_true", help="alternate who plays first")
+    play.add_argument(
+        "--swap", action="store_true", help="alternate who plays first (seats rotate)"
+    )
+    play.add_argument(
+        "--deals", type=int, default=None, help="deals in a match (Tarot: 1-40, default 4)"
+    )
+    play.add_argument(
+        "--open-table",
+        action="store_true",
+        help="spectators see every hand while the game is played (Tarot)",
+    )
     play.add_argument(
         "--start-tray",
         default=None,
@@ -133,12 +163,24 @@ def parser() -> argparse.ArgumentParser:
         "engines by URL are named host[:port][/path], what tells them apart",
     )
     cup.add_argument(
-        "--format", choices=("round-robin", "swiss"), default="round-robin", help="the format"
+        "--format",
+        choices=("round-robin", "swiss", "tables"),
+        default="round-robin",
+        help="the format (tables: tables of four, for Tarot)",
     )
     cup.add_argument(
-        "--games", type=int, default=2, help="games per pairing, colours alternating (default 2)"
+        "--games",
+        type=int,
+        default=None,
+        help="games per pairing, colours alternating (default 2); per table, seats "
+        "rotating (1-4, default 1)",
     )
-    cup.add_argument("--rounds", type=int, default=0, help="Swiss rounds (default ceil(log2 n))")
+    cup.add_argument(
+        "--rounds",
+        type=int,
+        default=0,
+        help="Swiss rounds (default ceil(log2 n)); rounds at tables (default ceil((n-1)/3))",
+    )
     cup.add_argument("--name", default="", help="the tournament's name")
 
     rooms = commands.add_parser("rooms", help="referee Connect Four rooms on IRC (timi)")
@@ -151,6 +193,29 @@ def parser() -> argparse.ArgumentParser:
     )
     rooms.add_argument("--lease", type=lease, default=15.0, help="seconds a room's lease lasts")
 
+    player = commands.add_parser("room-player", help="play in timi rooms on IRC with an engine")
+    player.add_argument("--irc", required=True, metavar="irc://HOST:PORT", help="the IRC server")
+    player.add_argument("--room", required=True, help="the room to join first ('#p4-1')")
+    player.add_argument(
+        "--nick", required=True, help="the player's nick: a letter, then 8 letters or digits"
+    )
+    player.add_argument(
+        "--engine",
+        required=True,
+        help="builtin:NAME (builtin:strong), a Tournoyons engine URL, or botsarena:URL",
+    )
+    player.add_argument(
+        "--referee",
+        default="",
+        help="the referee's nick (default: the room's operators); nobody else's play lines count",
+    )
+    add_count(player, "--games", 1, 10000, "games to play, each in the next room")
+    player.add_argument(
+        "--engine-hosts",
+        default="",
+        help="comma-separated hosts the engine's URL may name (default: any)",
+    )
+
     check = commands.add_parser(
         "check-interface", help="check a graphical interface in headless Chromium"
     )
@@ -158,6 +223,28 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--set", required=True, help="the Set to check it with (TicTacToe ...)")
     check.add_argument("--json", action="store_true", help="print the report as JSON")
     check.add_argument("--sheet", default="", help="write the contact sheet (PNG) to this file")
+    tables = commands.add_parser("tables", help="be a MaitreTarot server: Tarot tables of clients")
+    tables.add_argument(
+        "--listen", type=address, required=True, metavar="[HOST:]PORT", help="where to listen"
+    )
+    tables.add_argument(
+        "--tables", type=int, default=0, help="stop once this many tables ended (default: never)"
+    )
+    add_table_options(tables)
+    add_arbitre_options(tables)
+
+    client = commands.add_parser(
+        "maitretarot-client", help="seat one of our engines at a MaitreTarot server"
+    )
+    client.add_argument("--connect", type=address, required=True, metavar="HOST:PORT")
+    client.add_argument("--nick", default="", help="the name sent to the server")
+    client.add_argument(
+        "--engine",
+        required=True,
+        help="builtin:NAME (a built-in Tarot engine) or a Tournoyons engine URL",
+    )
+    client.add_argument("--matches", type=int, default=1, help="matches to play (default 1)")
+    add_maitretarot_options(client)
     return top
 
 
@@ -186,6 +273,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tournoyons_gui.server.cli.rooms import rooms
 
         return asyncio.run(rooms(args))
+    if args.command == "room-player":
+        from tournoyons_gui.server.cli.room_player import room_player
+
+        return asyncio.run(room_player(args))
+    if args.command in ("tables", "maitretarot-client"):
+        from tournoyons_gui.server.cli.maitretarot import client, tables
+
+        return asyncio.run(tables(args) if args.command == "tables" else client(args))
     if args.command == "tournament":
         from tournoyons_gui.server.cli.tournament import tournament
 

@@ -8,7 +8,8 @@ import logging
 import uvicorn
 
 from tournoyons_gui.server.app import create_app
-from tournoyons_gui.server.cli.common import bind, engine_hosts
+from tournoyons_gui.server.cli.common import bind, bind_tcp, engine_hosts
+from tournoyons_gui.server.cli.maitretarot import table_settings
 from tournoyons_gui.server.cli.rooms import room_options
 from tournoyons_gui.server.logs import RedactSecrets
 from tournoyons_gui.server.timeouts import header_timeout_protocol
@@ -26,6 +27,11 @@ def serve(args: argparse.Namespace) -> int:
     (none by default: a public server's clients could send anything)."""
     sock, url = bind(args.host, args.port)
     print(f"tournoyons-gui: serving on {url}/", flush=True)
+    maitretarot = None
+    if args.maitretarot is not None:
+        tables, where = bind_tcp(*args.maitretarot)
+        maitretarot = (tables, table_settings(args))
+        print(f"tournoyons-gui: MaitreTarot tables on {where}", flush=True)
     app = create_app(
         frame_ancestors=args.frame_ancestors,
         database=args.database,
@@ -37,6 +43,7 @@ def serve(args: argparse.Namespace) -> int:
         allow_hosts=[h for h in args.allow_hosts.split(",") if h.strip()],
         admin_tokens=args.admin_token or (),
         rooms=room_options(args),
+        maitretarot=maitretarot,
     )
     logging.getLogger("uvicorn.access").addFilter(RedactSecrets())
     config = uvicorn.Config(

@@ -5,78 +5,18 @@ with the spec's exact ``end`` line and a record whose moves and result match."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.arbitre.ircd import Ircd, ircd_server
+from tests.arbitre.ircd import Ircd
+from tests.arbitre.rooms_kept import ROOM, record, record_ended, refereeing, room_open, run
 from tests.arbitre.timi_players import RawPlayer, game_of, raw_player
 from tournoyons_gui.arbitre.arbitre import Arbitre
-from tournoyons_gui.arbitre.rooms.irc import Backoff, Pace
-from tournoyons_gui.arbitre.rooms.referee import RoomOptions, RoomsReferee
-from tournoyons_gui.arbitre.store import Game, Move, Seat, Store
-from tournoyons_gui.interfaces.registry import load_registry
+from tournoyons_gui.arbitre.store import Game, Move, Seat
 
 pytestmark = pytest.mark.arbitre
-
-ROOM = "#p4-1"
-#: The referee's pace in the tests: fast (the test server's penalty is off).
-FAST = Pace(burst=100, per_second=200.0)
-
-
-@asynccontextmanager
-async def refereeing(
-    ircd: Ircd, folder: Path, *, rooms: int = 1, think: int = 5
-) -> AsyncIterator[tuple[Arbitre, RoomsReferee]]:
-    """Run an Arbitre (its own SQLite file) refereeing ``rooms`` rooms on ``ircd``."""
-    store = await Store.open(str(folder / "rooms.sqlite3"))
-    arbitre = Arbitre(load_registry(()), store, "http://127.0.0.1:9", lease_seconds=6)
-    await arbitre.run()
-    options = RoomOptions(ircd.url, rooms=rooms, think=think, pace=FAST)
-    referee = options.referee(arbitre)
-    referee.chat.backoff = Backoff(first=0.2, most=1.0)  # type: ignore[attr-defined]
-    await referee.run()
-    try:
-        yield arbitre, referee
-    finally:
-        await referee.close()
-        await arbitre.close()
-        await store.close()
-
-
-async def room_open(player: RawPlayer, room: str = ROOM) -> None:
-    """Wait until the referee is in ``room`` (it created it: it is its operator)."""
-    for _ in range(200):
-        player.send(f"NAMES {room}")
-        try:
-            await player.expect(
-                lambda h: h.command == "353" and "@Arbitre" in h.text.split(), wait=0.1
-            )
-            return
-        except TimeoutError:
-            continue
-    raise AssertionError(f"the referee never opened {room}")
-
-
-async def record(arbitre: Arbitre, game_id: str) -> tuple[Game, list[Seat], list[Move]]:
-    """Return a game, its seats and its moves once it is over and its room archived."""
-    for _ in range(300):
-        found = await arbitre.store.game(game_id)
-        assert found is not None
-        log = await arbitre.store.exchanges(game_id)
-        if found[0].status != "playing" and any("archived" in e.detail for e in log):
-            return found[0], found[1], await arbitre.store.moves(game_id)
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"game {game_id} never ended")
-
-
-def run(scenario: Callable[[Ircd, Path], Coroutine[Any, Any, None]], tmp_path: Path) -> None:
-    """Run ``scenario`` with an ngIRCd of its own."""
-    with ircd_server() as ircd:
-        asyncio.run(scenario(ircd, tmp_path))
 
 
 async def play_line(player: RawPlayer, nick: str, room: str = ROOM, count: int = 1) -> None:
@@ -99,14 +39,14 @@ async def two_players(
         yield a, b
 
 
-async def alternate(a: RawPlayer, b: RawPlayer, columns: list[int]) -> None:
-    """Play ``columns`` in turn, ``a`` first, each when named by the referee."""
+async def alternate(a: RawPlayer, b: RawPlayer, columns: list[int], room: str = ROOM) -> None:
+    """Play ``columns`` in turn in ``room``, ``a`` first, each when named by the referee."""
     turns = {a.nick: 0, b.nick: 0}
     for index, column in enumerate(columns):
         mover = a if index % 2 == 0 else b
         turns[mover.nick] += 1
-        await play_line(a, mover.nick, count=turns[mover.nick])
-        mover.say(ROOM, f"play {column}")
+        await play_line(a, mover.nick, room, count=turns[mover.nick])
+        mover.say(room, f"play {column}")
 
 
 def test_a_whole_game_to_a_win(tmp_path: Path) -> None:
@@ -214,18 +154,82 @@ def test_a_late_answer_loses_on_time(tmp_path: Path) -> None:
     run(scenario, tmp_path)
 
 
-def test_a_player_who_leaves_mid_game_loses(tmp_path: Path) -> None:
-    """bob parts while alice is asked: ``end bob left``."""
+#: A whole game of 42 moves with no four in a row (found by a search over random games,
+#: checked by the rules): ``end draw``.
+DRAWN = [7, 5, 7, 3, 4, 1, 1, 3, 2, 7, 7, 3, 5, 7, 5, 6, 4, 7, 2, 6, 2, 4, 1, 6, 3, 2, 3, 1]
+DRAWN += [3, 4, 6, 5, 2, 2, 5, 4, 6, 5, 4, 6, 1, 1]
+
+
+def test_a_whole_game_to_a_draw(tmp_path: Path) -> None:
+    """The board filled with no four in a row: ``end draw``; the record has the 42 moves
+    and no winner."""
+
+    async def scenario(ircd: Ircd, folder: Path) -> None:
+        async with refereeing(ircd, folder) as (arbitre, _):
+            async for a, b in two_players(ircd):
+                await alternate(a, b, DRAWN)
+                await a.said(ROOM, "end draw")
+                game, _, moves = await record(arbitre, game_of(a, ROOM))
+                assert (game.status, game.result, game.winner) == ("over", "draw", None)
+                assert [m.value for m in moves] == [chr(64 + c) for c in DRAWN]
+                assert a.room_texts(ROOM).count("end draw") == 1
+                break
+
+    run(scenario, tmp_path)
+
+
+@pytest.mark.parametrize("leaving", ["PART #p4-1", "QUIT :gone"])
+def test_a_player_who_leaves_mid_game_loses(tmp_path: Path, leaving: str) -> None:
+    """bob parts or quits while alice is asked: ``end bob left``."""
 
     async def misbehave(a: RawPlayer, b: RawPlayer) -> None:
         await alternate(a, b, [4, 4])
         await play_line(a, "alice", count=2)
-        b.send(f"PART {ROOM}")
+        b.send(leaving)
 
     async def scenario(ircd: Ircd, folder: Path) -> None:
         _, game, _, moves, ends = await foul_game(folder, ircd, misbehave)
         assert ends == ["end bob left"]
         assert game.winner == 0 and [m.value for m in moves] == ["D", "D"]
+
+    run(scenario, tmp_path)
+
+
+def test_three_rooms_at_once_a_misbehaving_player_harms_no_other(tmp_path: Path) -> None:
+    """Three rooms played at once; in ``#p4-2`` dora chats when asked: ``end dora illegal
+    move`` there, while the games of ``#p4-1`` and ``#p4-3`` go on to their wins."""
+
+    async def pair(
+        ircd: Ircd, arbitre: Arbitre, room: str, nicks: tuple[str, str], bad: bool
+    ) -> None:
+        async with raw_player(ircd.port, nicks[0]) as a, raw_player(ircd.port, nicks[1]) as b:
+            await room_open(a, room)
+            await a.join(room)
+            await b.join(room)
+            if bad:
+                await alternate(a, b, [4], room)
+                await play_line(a, b.nick, room)
+                b.say(room, "gg")
+                end = f"end {b.nick} illegal move"
+                columns = [4]
+            else:
+                columns = [1, 2, 1, 2, 1, 2, 1]
+                await alternate(a, b, columns, room)
+                end = f"end {a.nick} win"
+            await a.said(room, end)
+            assert [t for t in a.room_texts(room) if t.startswith("end")] == [end]
+            game, seats, moves = await record(arbitre, game_of(a, room))
+            assert [s.name for s in seats] == list(nicks)
+            assert game.winner == 0  # alice, carl (dora's foul), eve
+            assert [m.value for m in moves] == [chr(64 + c) for c in columns]
+
+    async def scenario(ircd: Ircd, folder: Path) -> None:
+        async with refereeing(ircd, folder, rooms=3) as (arbitre, _):
+            await asyncio.gather(
+                pair(ircd, arbitre, "#p4-1", ("alice", "bob"), False),
+                pair(ircd, arbitre, "#p4-2", ("carl", "dora"), True),
+                pair(ircd, arbitre, "#p4-3", ("eve", "fred"), False),
+            )
 
     run(scenario, tmp_path)
 
@@ -288,14 +292,3 @@ def test_the_server_stopped_mid_game_ends_it_as_server_error_and_the_room_reopen
             assert referee.connected
 
     run(scenario, tmp_path)
-
-
-async def record_ended(arbitre: Arbitre, game_id: str) -> tuple[Game, list[Seat], list[Move]]:
-    """Return a game, its seats and moves once it is over (its room may be gone)."""
-    for _ in range(300):
-        found = await arbitre.store.game(game_id)
-        assert found is not None
-        if found[0].status != "playing":
-            return found[0], found[1], await arbitre.store.moves(game_id)
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"game {game_id} never ended")

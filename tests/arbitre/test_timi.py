@@ -1,11 +1,20 @@
-"""The timi codec and a room's referee, alone (no socket): every state and bad input."""
+"""The timi codec, a room's referee and a room's player, alone (no socket): every state and
+bad input."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
+from tournoyons_gui.arbitre.answer import Answer
 from tournoyons_gui.arbitre.rooms import timi
+from tournoyons_gui.arbitre.rooms.chat import Connected, Handler, Names, Said
+from tournoyons_gui.arbitre.rooms.engines import Ask
 from tournoyons_gui.arbitre.rooms.irc import Backoff, parse_irc_url
+from tournoyons_gui.arbitre.rooms.player import GameOver, RoomPlayer
+from tournoyons_gui.interfaces.connectfour.rules import RULES
+from tournoyons_gui.interfaces.plugin import ArbitreRules
 
 
 @pytest.mark.parametrize(
@@ -133,3 +142,85 @@ def test_irc_urls_and_the_backoff() -> None:
     assert [backoff.delay() for _ in range(5)] == [1, 2, 4, 5, 5]
     backoff.reset()
     assert backoff.delay() == 1
+
+
+# --- the player, alone (a chat of the test's own: no socket) ------------------------------
+
+
+class Recorder:
+    """A chat that keeps the lines sent (a :class:`~.chat.Chat` for the player)."""
+
+    nick = "me"
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    async def run(self, handler: Handler) -> None:
+        del handler
+
+    async def close(self, why: str = "") -> None:
+        self.sent.append(f"QUIT {why}")
+
+    def join(self, room: str) -> str:
+        self.sent.append(f"JOIN {room}")
+        return self.sent[-1]
+
+    def part(self, room: str, why: str = "") -> str:
+        self.sent.append(f"PART {room}")
+        return self.sent[-1]
+
+    def say(self, room: str, text: str) -> str:
+        self.sent.append(f"PRIVMSG {room} :{text}")
+        return self.sent[-1]
+
+    def notice(self, room: str, text: str) -> str:
+        return self.say(room, text)
+
+    def list_rooms(self) -> str:
+        self.sent.append("LIST")
+        return self.sent[-1]
+
+
+class Column:
+    """An engine that plays ``C`` and keeps the Trays it was asked on."""
+
+    name = "column C"
+
+    def __init__(self) -> None:
+        self.trays: list[str] = []
+
+    async def play(self, rules: ArbitreRules, ask: Ask) -> Answer:
+        self.trays.append(rules.request(ask.state, ask.player).params["Tray"])
+        return Answer("C")
+
+
+def test_the_player_answers_its_referee_once_on_the_board_rebuilt_from_the_room() -> None:
+    """bob moves first (``play 4``); the referee (the room's operator) names ``me``: the
+    engine sees bob's disc in column D and ``me`` answers ``play 3`` once; a spectator's
+    ``play me 5`` and bob's chat change nothing; ``end`` closes the game with its moves."""
+
+    async def scenario() -> tuple[list[str], list[str], list[GameOver]]:
+        chat, engine = Recorder(), Column()
+        rules = RULES
+        player = RoomPlayer(chat, "#p4-1", engine, rules)
+        player.heard(Connected("me"))
+        player.heard(Names("#p4-1", ("Arbitre", "bob", "me", "carol"), ("Arbitre",)))
+        for nick, text in [
+            ("carol", "play me 5"),  # a spectator is not the referee
+            ("Arbitre", "play bob 5"),
+            ("bob", "play 4"),
+            ("Arbitre", "play me 5"),
+        ]:
+            player.heard(Said("#p4-1", nick, text))
+            await asyncio.sleep(0.05)
+        player.heard(Said("#p4-1", "carol", "play me 5"))
+        await asyncio.sleep(0.05)
+        player.heard(Said("#p4-1", "Arbitre", "play bob 5"))
+        player.heard(Said("#p4-1", "Arbitre", "end me win"))
+        await asyncio.sleep(0)
+        return chat.sent, engine.trays, player.played
+
+    sent, trays, played = asyncio.run(scenario())
+    assert sent == ["JOIN #p4-1", "PRIVMSG #p4-1 :play 3"]
+    assert trays == ["000100" + "0" * 36]
+    assert played == [GameOver("#p4-1", "me win", ("D", "C"), first=False)]

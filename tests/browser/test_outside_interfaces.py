@@ -1,8 +1,8 @@
 """Graphical interfaces in competition (issue 24), in Chromium: the interface check finds
 each fault the tests' outside interfaces have and none they lack, our own interfaces pass
 it (run by the server's button), a game replayed through an outside interface, the compare
-page stepping both frames, and a person playing a whole TicTacToe game through an outside
-interface against a built-in engine."""
+page stepping both frames, a person playing a whole TicTacToe game through an outside
+interface against a built-in engine, and the tester playing a hot-seat game through one."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.arbitre_helpers import create_game, record, view, wait_over
-from tests.browser.helpers import get_json, query_of
+from tests.browser.helpers import get_json, open_tester, query_of, values_returned
 from tests.conftest import PLUGINS, ROOT
 from tests.outside_interfaces import VARIANTS, OutsideInterfaces
 from tournoyons_gui.interfaces.registry import load_registry
@@ -226,3 +226,26 @@ def test_a_person_plays_a_whole_game_through_an_outside_interface(
     assert len(mine) == played >= 3
     end = re.compile(r"/plain/\?.*[?&]Method=End(&|$)")
     expect(page.locator("[data-board]")).to_have_attribute("src", end)
+
+
+def test_the_tester_plays_a_hot_seat_game_through_an_outside_interface(
+    live_server: str, page: Page, outside: OutsideInterfaces
+) -> None:
+    # The tester's Interface URL field: the outside page gets the tester's query with an
+    # absolute URLReturn, its moves come back to our sink, and the Set's rules go on.
+    open_tester(page, live_server)
+    page.locator("[data-interface-url]").fill(outside.url("plain"))
+    page.locator("#set").select_option("TicTacToe")
+    page.locator("input[name='Wait']").fill("0")
+    page.locator("#new-game").click()
+    frame = page.frame_locator("#interface")
+    for number, cell in enumerate(["1", "4", "2", "5", "3"], 1):
+        src = page.locator("#interface").get_attribute("src") or ""
+        assert src.startswith(outside.url("plain") + "?"), src
+        assert query_of(src)["URLReturn"].startswith(live_server + "/")
+        expect(frame.locator("html")).to_have_attribute("data-ready", "true")
+        frame.locator(f"[data-cell='{cell}'][data-playable='true']").click()
+        page.wait_for_function("n => window.tester.returns.length >= n", arg=number)
+    assert values_returned(page) == ["1", "4", "2", "5", "3"]
+    end = re.compile(r"/plain/\?.*Method=End")
+    expect(page.locator("#interface")).to_have_attribute("src", end)
