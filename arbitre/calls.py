@@ -23,10 +23,21 @@ from tournoyons_gui.arbitre.asks import POLL_EVERY, Asks, Callback
 from tournoyons_gui.arbitre.query import QueryTooLong, read_query
 from tournoyons_gui.arbitre.urls import MAX_BODY, MAX_REDIRECTS, host_allowed, same_endpoint
 
-__all__ = ["FINAL_CUT", "MAX_BODY", "MAX_CALLBACK_QUERY", "EngineCaller", "engine_client"]
+__all__ = [
+    "FINAL_CUT",
+    "KEEPALIVE_CONNECTIONS",
+    "MAX_BODY",
+    "MAX_CALLBACK_QUERY",
+    "EngineCaller",
+    "engine_client",
+    "keepalive_client",
+]
 
 MAX_CALLBACK_QUERY = 8 * 1024
 FINAL_CUT = 10.0
+#: The idle connections the keep-alive client keeps open (to botsarena bots, and from our
+#: built-in engines to the Referees they call back), each for httpx's 5 s by default.
+KEEPALIVE_CONNECTIONS = 100
 
 
 def engine_client(transport: httpx.AsyncBaseTransport | None = None) -> httpx.AsyncClient:
@@ -42,8 +53,24 @@ def engine_client(transport: httpx.AsyncBaseTransport | None = None) -> httpx.As
     )
 
 
+def keepalive_client(transport: httpx.AsyncBaseTransport | None = None) -> httpx.AsyncClient:
+    """Return the HTTP client for the calls whose protocol allows keeping a connection
+    (botsarena bots' ``POST``s, our built-in engines' callbacks to a Referee): at most
+    :data:`KEEPALIVE_CONNECTIONS` idle connections kept, no redirect followed, no proxy
+    from the environment. A connection saves a move its TCP handshake and the server
+    its accept."""
+    return httpx.AsyncClient(
+        follow_redirects=False,
+        limits=httpx.Limits(max_connections=1000, max_keepalive_connections=KEEPALIVE_CONNECTIONS),
+        headers={"User-Agent": "Tournoyons-Arbitre"},
+        transport=transport,
+        trust_env=False,
+    )
+
+
 class EngineCaller:
-    """Sends engine requests with one shared asynchronous HTTP client."""
+    """Sends engine requests with one shared asynchronous HTTP client (``client``: a new
+    connection per call); ``keepalive`` serves the calls that may keep theirs."""
 
     def __init__(
         self,
@@ -56,6 +83,8 @@ class EngineCaller:
         self.allowed_hosts = allowed_hosts
         self.referee_url = referee_url
         self.client = engine_client(transport)
+        # A transport given (the tests') is shared, and closed once, by one client.
+        self.keepalive = self.client if transport is not None else keepalive_client()
         self._tasks: set[asyncio.Task[str]] = set()
 
     async def close(self) -> None:
@@ -63,6 +92,8 @@ class EngineCaller:
         for task in list(self._tasks):
             task.cancel()
         await self.client.aclose()
+        if self.keepalive is not self.client:
+            await self.keepalive.aclose()
 
     def _done(self, task: asyncio.Task[str]) -> None:
         self._tasks.discard(task)

@@ -430,7 +430,7 @@ async def run(plan: Plan, console: Console) -> tuple[list[Games], dict[int, Pair
                     measures.append(games)
         finally:
             await bench.http.aclose()
-            await floor.caller.close()
+            await floor.client.aclose()
     end = os.getloadavg()[0]
     stack = (
         ", ".join(

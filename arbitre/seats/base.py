@@ -53,6 +53,12 @@ class Services:
         return self.caller.client
 
     @property
+    def keepalive_client(self) -> httpx.AsyncClient:
+        """Return the HTTP client for calls whose protocol allows keeping the connection
+        (:func:`~tournoyons_gui.arbitre.calls.keepalive_client`)."""
+        return self.caller.keepalive
+
+    @property
     def referee_url(self) -> str:
         """Return the Referee URL given to engines (no query string, decision 4)."""
         return f"{self.public_url}/referee"

@@ -19,6 +19,7 @@ from typing import Any, Self
 
 from sqlalchemy import event, insert, select, update
 from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
@@ -184,6 +185,18 @@ class Database:
                 await conn.execute(
                     update(MetaRow).where(MetaRow.key == "schema").values(value=str(version))
                 )
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncConnection]:
+        """Yield a connection inside a transaction, committed at the end: the writers' way
+        for SQLAlchemy Core statements (the move path: no ORM unit of work, no identity
+        map, several rows in one ``executemany``)."""
+        if self._writer is None:
+            async with self.engine.begin() as connection:
+                yield connection
+            return
+        async with self._writer, self.engine.begin() as connection:
+            yield connection
 
     @asynccontextmanager
     async def session(self) -> AsyncIterator[AsyncSession]:

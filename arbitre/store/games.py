@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from typing import cast
 
-from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy import Table, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from tournoyons_gui.arbitre.store.base import Database
 from tournoyons_gui.arbitre.store.records import (
@@ -46,6 +48,23 @@ __all__ = ["PENDING_KEPT", "Conflict", "GameStore", "LeaseLost"]
 PENDING_KEPT = dt.timedelta(hours=1)
 #: The longest detail kept in the exchange log (a URL, a query, an error).
 DETAIL_CAP = 8192
+
+
+#: The tables the move path writes with SQLAlchemy Core (no ORM unit of work per move).
+_GAMES = cast(Table, GameRow.__table__)
+_MOVES = cast(Table, MoveRow.__table__)
+_EXCHANGES = cast(Table, ExchangeRow.__table__)
+_SEATS = cast(Table, SeatRow.__table__)
+#: A seat's end, written for every seat of a game in one ``executemany``.
+_SEAT_END = (
+    update(_SEATS)
+    .where(_SEATS.c.id == bindparam("seat_id"))
+    .values(
+        final_status=bindparam("end_status"),
+        error=bindparam("end_error"),
+        rank=bindparam("end_rank"),
+    )
+)
 
 
 class Conflict(Exception):
@@ -170,17 +189,24 @@ class GameStore(Database):
         self, game_id: str, seat: int, kind: str, move_id: str = "", detail: str = ""
     ) -> None:
         """Append one exchange to the log, stamped now (``detail`` capped at 8 KiB)."""
-        async with self.session() as session:
-            session.add(_exchange(game_id, seat, kind, move_id, detail, self.now()))
+        async with self.transaction() as connection:
+            await connection.execute(
+                insert(_EXCHANGES), [_exchange(game_id, seat, kind, move_id, detail, self.now())]
+            )
 
     async def log_many(self, game_id: str, entries: Sequence[LogEntry]) -> None:
         """Append exchanges stamped by this host's clock (:meth:`from_host`), in one
         transaction."""
         if not entries:
             return
-        async with self.session() as session:
-            for seat, kind, detail, at in entries:
-                session.add(_exchange(game_id, seat, kind, "", detail, self.from_host(at)))
+        async with self.transaction() as connection:
+            await connection.execute(
+                insert(_EXCHANGES),
+                [
+                    _exchange(game_id, seat, kind, "", detail, self.from_host(at))
+                    for seat, kind, detail, at in entries
+                ],
+            )
 
     async def append_moves(
         self, game_id: str, owner: str, moves: Sequence[NewMove]
@@ -188,37 +214,53 @@ class GameStore(Database):
         """Append ``moves`` (numbered on from the game's last) with their exchanges, and set
         the game's Turn to the last one's, in one transaction; return (that Turn, the
         game's move count). Raises :class:`LeaseLost` when ``owner`` no longer holds the
-        game's lease, ``RuntimeError`` when the game changed under its driver."""
+        game's lease, ``RuntimeError`` when the game changed under its driver.
+
+        The move path's one write, in SQLAlchemy Core: the game's row is updated only if
+        ``owner`` holds its lease and it has the moves its driver knows of (which takes the
+        row's lock, as ``SELECT ... FOR UPDATE`` did), then the moves and their exchanges
+        are inserted, each table in one ``executemany``; nothing is read back."""
         at = self.now()
-        async with self.session() as session:
-            for move in moves:
-                session.add(
-                    MoveRow(
-                        game_id=game_id,
-                        number=move.number,
-                        seat=move.seat,
-                        value=move.value,
-                        turn=move.turn,
-                        tray=move.tray,
-                        ms=move.ms,
-                        query=move.query[:DETAIL_CAP],
-                        error="",
-                        at=at,
-                    )
+        first, last = moves[0], moves[-1]
+        async with self.transaction() as connection:
+            done = await connection.execute(
+                update(_GAMES)
+                .where(
+                    _GAMES.c.id == game_id,
+                    _GAMES.c.lease_owner == owner,
+                    _GAMES.c.status == "playing",
+                    _GAMES.c.moves == first.number - 1,
                 )
-                for index, kind, detail, stamped in move.exchanges:
-                    session.add(
-                        _exchange(
-                            game_id, index, kind, str(move.number), detail, self.from_host(stamped)
-                        )
-                    )
-            row = await session.get(GameRow, game_id, with_for_update=True)
-            if row is None or row.lease_owner != owner:
-                raise LeaseLost(game_id)
-            if row.status != "playing" or row.moves != moves[0].number - 1:
-                raise RuntimeError(f"game {game_id} changed under its driver")
-            row.turn, row.moves = moves[-1].turn, moves[-1].number
-            return dict(row.turn), row.moves
+                .values(turn=last.turn, moves=last.number)
+            )
+            if done.rowcount != 1:
+                raise await _not_appended(connection, game_id, owner)
+            await connection.execute(
+                insert(_MOVES),
+                [
+                    {
+                        "game_id": game_id,
+                        "number": move.number,
+                        "seat": move.seat,
+                        "value": move.value,
+                        "turn": move.turn,
+                        "tray": move.tray,
+                        "ms": move.ms,
+                        "query": move.query[:DETAIL_CAP],
+                        "error": "",
+                        "at": at,
+                    }
+                    for move in moves
+                ],
+            )
+            exchanges = [
+                _exchange(game_id, index, kind, str(move.number), detail, self.from_host(stamped))
+                for move in moves
+                for index, kind, detail, stamped in move.exchanges
+            ]
+            if exchanges:
+                await connection.execute(insert(_EXCHANGES), exchanges)
+        return dict(last.turn), last.number
 
     async def finish_game(
         self,
@@ -236,21 +278,45 @@ class GameStore(Database):
         ``winner`` seat index, ``result``, ``reason``, each seat's end, and the final calls
         to be sent (seat index, URL), logged; all in one transaction. Return ``False`` and
         change nothing when the game is over already or driven by another worker."""
-        async with self.session() as session:
-            row = await session.get(GameRow, game_id, with_for_update=True)
-            if row is None or row.status != "playing" or row.lease_owner != owner:
+        at = self.now()
+        async with self.transaction() as connection:
+            done = await connection.execute(
+                update(_GAMES)
+                .where(
+                    _GAMES.c.id == game_id,
+                    _GAMES.c.status == "playing",
+                    _GAMES.c.lease_owner == owner,
+                )
+                .values(
+                    lease_owner=None,
+                    lease_until=None,
+                    status=status,
+                    winner=winner,
+                    result=result,
+                    reason=reason[:2000],
+                    ended_at=at,
+                )
+            )
+            if done.rowcount != 1:
                 return False
-            row.lease_owner, row.lease_until = None, None
-            row.status, row.winner, row.result = status, winner, result
-            row.reason = reason[:2000]
-            row.ended_at = self.now()
-            for seat, end in ends:
-                stored = await session.get(SeatRow, seat.id)
-                if stored is not None:
-                    stored.final_status, stored.error, stored.rank = end.status, end.error, end.rank
-            at = self.now()
-            for index, url in finals:
-                session.add(_exchange(game_id, index, "final", "", url, at))
+            if ends:
+                await connection.execute(
+                    _SEAT_END,
+                    [
+                        {
+                            "seat_id": seat.id,
+                            "end_status": end.status,
+                            "end_error": end.error,
+                            "end_rank": end.rank,
+                        }
+                        for seat, end in ends
+                    ],
+                )
+            if finals:
+                await connection.execute(
+                    insert(_EXCHANGES),
+                    [_exchange(game_id, index, "final", "", url, at) for index, url in finals],
+                )
             return True
 
     # --- asks awaiting an answer, shared by the workers -----------------------------------
@@ -443,12 +509,24 @@ def _values(record: object) -> dict[str, object]:
 
 def _exchange(
     game_id: str, seat: int, kind: str, move_id: str, detail: str, at: dt.datetime
-) -> ExchangeRow:
-    return ExchangeRow(
-        game_id=game_id,
-        seat=seat,
-        kind=kind,
-        move_id=move_id,
-        detail=detail[:DETAIL_CAP],
-        at=at,
-    )
+) -> dict[str, object]:
+    """Return an exchange's row values (``detail`` capped at :data:`DETAIL_CAP`)."""
+    return {
+        "game_id": game_id,
+        "seat": seat,
+        "kind": kind,
+        "move_id": move_id,
+        "detail": detail[:DETAIL_CAP],
+        "at": at,
+    }
+
+
+async def _not_appended(connection: AsyncConnection, game_id: str, owner: str) -> Exception:
+    """Return why a game's moves could not be appended: its lease is ``owner``'s no more
+    (:class:`LeaseLost`), or it changed under its driver (``RuntimeError``)."""
+    row = (
+        await connection.execute(select(_GAMES.c.lease_owner).where(_GAMES.c.id == game_id))
+    ).one_or_none()
+    if row is None or row.lease_owner != owner:
+        return LeaseLost(game_id)
+    return RuntimeError(f"game {game_id} changed under its driver")

@@ -82,7 +82,7 @@ class Served(Part):
             {"Game": params.get("Game", ""), "MoveId": params.get("MoveId", ""), "Value": value},
         )
         try:
-            await self.arbitre.caller.client.get(url, timeout=10)
+            await self.arbitre.caller.keepalive.get(url, timeout=10)
         except httpx.HTTPError as broken:
             log.warning("built-in engine could not call back: %s", broken)
         return PlainTextResponse("OK")
