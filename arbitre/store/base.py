@@ -2,8 +2,22 @@
 and the database's clock.
 
 SQLAlchemy 2 (async: aiosqlite, asyncpg): a SQLite file by default, in WAL mode with
-``synchronous=NORMAL`` (durable against a crash of this process; readers never wait for
-the writer), or PostgreSQL by URL, which several workers share.
+``synchronous=NORMAL`` (readers never wait for the writer; one writer at a time, queued
+in this process), or PostgreSQL by URL, which several workers share.
+
+Durability: in WAL mode a commit appends the transaction to the log; with
+``synchronous=NORMAL`` the log is synced to the disk at checkpoints rather than at every
+commit, so a committed move survives any crash of this process (SIGKILL included: the
+log is in the operating system's hands once written) and is lost only by a crash of the
+operating system or a power cut before the next checkpoint (SQLite's "WAL mode" and
+"PRAGMA synchronous" pages). PostgreSQL keeps its own settings (``synchronous_commit``
+on by default: a commit is on the disk).
+
+A pooled PostgreSQL connection is checked with a ping before use only when it has been
+idle :data:`PING_IDLE` seconds or more (asyncpg's ping is three round trips: the move
+path would pay them at every transaction); one whose server went away while it was in
+constant use fails its next statement instead, which invalidates the pool, and the game
+it served is given up and taken over from its last recorded move.
 """
 
 from __future__ import annotations
@@ -18,6 +32,8 @@ from pathlib import Path
 from typing import Any, Self
 
 from sqlalchemy import event, insert, select, update
+from sqlalchemy.engine import Dialect
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
@@ -31,6 +47,8 @@ from tournoyons_gui.arbitre.store.schema import MIGRATIONS, SCHEMA_VERSION, Base
 __all__ = ["DEFAULT_DATABASE", "Database", "aware", "database_url", "new_id", "now"]
 
 _SCHEMA_LOCK = 0x70756E6F79
+#: Seconds a pooled PostgreSQL connection may sit idle and still be used without a ping.
+PING_IDLE = 5.0
 DEFAULT_DATABASE = "arbitre.sqlite3"
 _BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 
@@ -78,6 +96,28 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _ping_when_idle(engine: AsyncEngine) -> None:
+    """Have ``engine``'s pool ping a connection at checkout only when it has been idle
+    :data:`PING_IDLE` seconds or more (see the module)."""
+    dialect: Dialect = engine.dialect
+
+    def stamp(_connection: Any, record: Any, *_: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    def checkout(connection: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get("idle_since")
+        if since is not None and time.monotonic() - since < PING_IDLE:
+            return
+        try:
+            dialect.do_ping(connection)
+        except Exception as gone:
+            raise DisconnectionError(str(gone)) from gone
+
+    event.listen(engine.sync_engine, "connect", stamp)
+    event.listen(engine.sync_engine, "checkin", stamp)
+    event.listen(engine.sync_engine, "checkout", checkout)
+
+
 class Database:
     """The database: sessions, schema creation and upgrades, the database's clock."""
 
@@ -104,7 +144,8 @@ class Database:
             engine = create_async_engine(full, connect_args={"timeout": 30})
             event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         else:
-            engine = create_async_engine(full, pool_pre_ping=True)
+            engine = create_async_engine(full)
+            _ping_when_idle(engine)
         store = cls(engine)
         try:
             await store._migrate()

@@ -164,3 +164,29 @@ def test_a_finished_games_asks_answer_late_then_are_forgotten(
         await store.close()
 
     asyncio.run(check())
+
+
+def test_a_connection_postgresql_dropped_while_idle_is_replaced_before_use(
+    postgres: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pool pings a connection idle for ``PING_IDLE`` seconds before handing it out
+    (not every one: the move path would pay three round trips a transaction): one the
+    server closed meanwhile is replaced, and the store's next query is answered."""
+
+    async def check() -> None:
+        store = await Store.open(postgres)
+        assert await store.playing() == []
+        monkeypatch.setattr(store_module, "PING_IDLE", 0.0)
+        killer = await Store.open(postgres)
+        async with killer.engine.begin() as conn:
+            ended = await conn.exec_driver_sql(
+                "SELECT count(*) FROM pg_stat_activity, "
+                "LATERAL pg_terminate_backend(pid) AS killed "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid() AND killed"
+            )
+            assert ended.scalar_one() >= 1  # the store's pooled connection among them
+        await killer.close()
+        assert await store.playing() == []
+        await store.close()
+
+    asyncio.run(check())
