@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 import httpx
 
 from tournoyons_gui.arbitre.answer import Answer
 from tournoyons_gui.arbitre.asks import Asks
+from tournoyons_gui.arbitre.builtins import EngineRunner
 from tournoyons_gui.arbitre.calls import EngineCaller
 from tournoyons_gui.arbitre.catalogue import PlayedSet
 from tournoyons_gui.arbitre.live import Hub
@@ -36,8 +37,9 @@ class Services:
     """What the seat kinds and the game master of one Arbitre share: the ``store``, the
     ``asks`` awaiting an answer, the engine ``caller`` (its ``client`` serves every other
     HTTP call), the live ``hub``, this server's ``public_url`` as engines reach it, the
-    ``engine_hosts`` URLs may name (``None``: any), and whether several workers share the
-    records (``shared``)."""
+    ``engine_hosts`` URLs may name (``None``: any), whether several workers share the
+    records (``shared``), and the runner of our built-in engines in this process
+    (``engines``)."""
 
     store: Store
     asks: Asks
@@ -46,6 +48,7 @@ class Services:
     public_url: str
     engine_hosts: frozenset[str] | None
     shared: bool
+    engines: EngineRunner = field(default_factory=EngineRunner)
 
     @property
     def client(self) -> httpx.AsyncClient:

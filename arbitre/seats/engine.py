@@ -9,10 +9,8 @@ the end each engine gets its final call with its ``Status`` (decision 10).
 
 A built-in engine's ask is logged as an engine's is (the request's URL as it would be
 sent, then a callback with its ``Game``, ``MoveId`` and ``Value``), so that its game's
-exchange log reads the same whichever way the engine was reached. Its first
-:data:`TIMED_CALLS` calls run in a thread and are timed; an engine all of whose calls took
-less than :data:`INLINE_LIMIT` runs on the event loop from then on (a thread hop costs
-more than it does), and goes back to a thread for good at its first slower call.
+exchange log reads the same whichever way the engine was reached; it is called on the
+event loop or in a thread by its own timings (:mod:`~tournoyons_gui.arbitre.builtins`).
 """
 
 from __future__ import annotations
@@ -26,20 +24,14 @@ from collections.abc import Mapping
 from tournoyons_gui.arbitre.answer import Answer, note
 from tournoyons_gui.arbitre.catalogue import PlayedSet
 from tournoyons_gui.arbitre.match import SeatSpec
-from tournoyons_gui.arbitre.seats.base import Position, SeatKind, Services
+from tournoyons_gui.arbitre.seats.base import Position, SeatKind
 from tournoyons_gui.arbitre.store import Seat
 from tournoyons_gui.arbitre.urls import check_engine_url, engine_url
-from tournoyons_gui.interfaces.plugin import Engine, seat_count
+from tournoyons_gui.interfaces.plugin import seat_count
 
-__all__ = ["INLINE_LIMIT", "TIMED_CALLS", "BuiltinSeat", "EngineSeat", "call_params"]
+__all__ = ["BuiltinSeat", "EngineSeat", "call_params"]
 
 log = logging.getLogger(__name__)
-
-#: A built-in engine whose calls all took less than this (seconds) is called on the event
-#: loop; a slower one (ConnectFour ``strong``, MasterMind ``consistent``) in a thread.
-INLINE_LIMIT = 0.002
-#: The calls of a built-in engine timed in a thread before it may run on the event loop.
-TIMED_CALLS = 20
 
 
 def call_params(
@@ -151,11 +143,6 @@ class BuiltinSeat(EngineSeat):
     name = "builtin"
     label = "builtin"
 
-    def __init__(self, services: Services) -> None:
-        super().__init__(services)
-        # By (Set key, engine name): the calls timed so far and the slowest one (seconds).
-        self._timed: dict[tuple[str, str], tuple[int, float]] = {}
-
     @classmethod
     def exported(cls, seat: Seat) -> dict[str, str]:
         """Return the built-in engine's name for the record."""
@@ -199,7 +186,8 @@ class BuiltinSeat(EngineSeat):
             return Answer.failure("unreachable", "no such built-in engine", 0, notes)
         try:
             async with asyncio.timeout(timeout):
-                value = await self._call((position.interface.key, seat.url), engine, params)
+                name = (position.interface.key, seat.url)
+                value = await self.services.engines.call(name, engine, params)
         except TimeoutError:
             detail = f"no callback within {timeout:g} s"
             notes.append(note("error", f"late: {detail}"))
@@ -212,26 +200,6 @@ class BuiltinSeat(EngineSeat):
         query = engine_url("", {"Game": seat.key, "MoveId": move_id, "Value": value})[1:]
         notes.append(note("callback", query))
         return Answer(str(value).strip().upper(), ms=_ms(started), query=query, log=notes)
-
-    async def _call(self, name: tuple[str, str], engine: Engine, params: Mapping[str, str]) -> str:
-        """Return ``engine``'s value for ``params``: on the event loop when it has proved
-        fast (see the module), else in a thread; timed either way."""
-        calls, slowest = self._timed.get(name, (0, 0.0))
-        if calls >= TIMED_CALLS and slowest < INLINE_LIMIT:
-            started = time.perf_counter()
-            value = engine(params)
-            took = time.perf_counter() - started
-        else:
-            value, took = await asyncio.to_thread(_timed, engine, params)
-        self._timed[name] = (calls + 1, max(slowest, took))
-        return value
-
-
-def _timed(engine: Engine, params: Mapping[str, str]) -> tuple[str, float]:
-    """Return ``engine``'s value for ``params`` and the seconds it took."""
-    started = time.perf_counter()
-    value = engine(params)
-    return value, time.perf_counter() - started
 
 
 def _ms(started: float) -> int:

@@ -13,6 +13,12 @@ operating system or a power cut before the next checkpoint (SQLite's "WAL mode" 
 "PRAGMA synchronous" pages). PostgreSQL keeps its own settings (``synchronous_commit``
 on by default: a commit is on the disk).
 
+The move path writes through :meth:`Database.write`: a function of a synchronous
+SQLAlchemy connection run in one transaction. On SQLite it runs whole in the one writer
+thread (one hand-off between the event loop and the database's thread a transaction,
+where aiosqlite makes about ten: one per cursor, statement and commit); on PostgreSQL on
+the asynchronous connection (asyncpg), statement by statement.
+
 A pooled PostgreSQL connection is checked with a ping before use only when it has been
 idle :data:`PING_IDLE` seconds or more (asyncpg's ping is three round trips: the move
 path would pay them at every transaction); one whose server went away while it was in
@@ -26,12 +32,13 @@ import asyncio
 import datetime as dt
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
-from sqlalchemy import event, insert, select, update
+from sqlalchemy import Connection, Engine, create_engine, event, insert, select, update
 from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import (
@@ -118,6 +125,9 @@ def _ping_when_idle(engine: AsyncEngine) -> None:
     event.listen(engine.sync_engine, "checkout", checkout)
 
 
+T = TypeVar("T")
+
+
 class Database:
     """The database: sessions, schema creation and upgrades, the database's clock."""
 
@@ -127,6 +137,15 @@ class Database:
         # SQLite has one writer at a time: this process's writers queue here rather than
         # meet "database is locked"; other processes wait on SQLite's busy timeout.
         self._writer = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+        # SQLite's writer thread and its synchronous engine on the same file (write()).
+        self._sync: Engine | None = None
+        self._thread: ThreadPoolExecutor | None = None
+        if self._writer is not None and engine.url.database not in (None, "", ":memory:"):
+            self._sync = create_engine(
+                engine.url.set(drivername="sqlite"), connect_args={"timeout": 30}
+            )
+            event.listen(self._sync, "connect", _sqlite_pragmas)
+            self._thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
         #: The database's clock less this host's (:meth:`sync_clock`); zero on SQLite.
         self.clock_offset = dt.timedelta(0)
         # The database's time at the last sync and this process's monotonic clock then.
@@ -158,6 +177,9 @@ class Database:
     async def close(self) -> None:
         """Close every connection."""
         await self.engine.dispose()
+        if self._sync is not None and self._thread is not None:
+            await asyncio.get_running_loop().run_in_executor(self._thread, self._sync.dispose)
+            self._thread.shutdown()
 
     @property
     def shared(self) -> bool:
@@ -226,6 +248,23 @@ class Database:
                 await conn.execute(
                     update(MetaRow).where(MetaRow.key == "schema").values(value=str(version))
                 )
+
+    async def write(self, work: Callable[[Connection], T]) -> T:
+        """Return ``work(connection)`` run in one transaction, committed at the end (rolled
+        back when it raises): on SQLite whole in the writer thread, on PostgreSQL on the
+        asynchronous connection (see the module). ``work`` runs SQLAlchemy Core
+        statements and nothing else (no waiting, no other I/O)."""
+        if self._sync is None or self._thread is None or self._writer is None:
+            async with self.transaction() as connection:
+                return await connection.run_sync(work)
+        sync, thread = self._sync, self._thread
+
+        def in_transaction() -> T:
+            with sync.begin() as connection:
+                return work(connection)
+
+        async with self._writer:
+            return await asyncio.get_running_loop().run_in_executor(thread, in_transaction)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncConnection]:

@@ -13,9 +13,8 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import cast
 
-from sqlalchemy import Table, bindparam, func, insert, or_, select, update
+from sqlalchemy import Connection, Table, bindparam, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from tournoyons_gui.arbitre.store.pending import DETAIL_CAP, PendingStore
 from tournoyons_gui.arbitre.store.records import (
@@ -75,14 +74,15 @@ class GameStore(PendingStore):
     async def create_game(self, game: Game, seats: Sequence[Seat]) -> None:
         """Store a new game and its seats in one transaction; raise :class:`Conflict` when
         a unique key is taken (a tournament's pairing made meanwhile by another worker)."""
+        row = _values(game)
+        rows = [{k: v for k, v in _values(seat).items() if k != "id"} for seat in seats]
+
+        def create(connection: Connection) -> None:
+            connection.execute(insert(_GAMES), [row])
+            _insert(connection, _SEATS, rows)
+
         try:
-            async with self.session() as session:
-                session.add(GameRow(**_values(game)))
-                await session.flush()
-                for seat in seats:
-                    values = _values(seat)
-                    values.pop("id", None)
-                    session.add(SeatRow(**values))
+            await self.write(create)
         except IntegrityError as taken:
             raise Conflict(game.id) from taken
 
@@ -181,24 +181,18 @@ class GameStore(PendingStore):
         self, game_id: str, seat: int, kind: str, move_id: str = "", detail: str = ""
     ) -> None:
         """Append one exchange to the log, stamped now (``detail`` capped at 8 KiB)."""
-        async with self.transaction() as connection:
-            await connection.execute(
-                insert(_EXCHANGES), [_exchange(game_id, seat, kind, move_id, detail, self.now())]
-            )
+        rows = [_exchange(game_id, seat, kind, move_id, detail, self.now())]
+        await self.write(lambda connection: _insert(connection, _EXCHANGES, rows))
 
     async def log_many(self, game_id: str, entries: Sequence[LogEntry]) -> None:
         """Append exchanges stamped by this host's clock (:meth:`from_host`), in one
         transaction."""
-        if not entries:
-            return
-        async with self.transaction() as connection:
-            await connection.execute(
-                insert(_EXCHANGES),
-                [
-                    _exchange(game_id, seat, kind, "", detail, self.from_host(at))
-                    for seat, kind, detail, at in entries
-                ],
-            )
+        rows = [
+            _exchange(game_id, seat, kind, "", detail, self.from_host(at))
+            for seat, kind, detail, at in entries
+        ]
+        if rows:
+            await self.write(lambda connection: _insert(connection, _EXCHANGES, rows))
 
     async def append_moves(
         self, game_id: str, owner: str, moves: Sequence[NewMove]
@@ -208,14 +202,36 @@ class GameStore(PendingStore):
         game's move count). Raises :class:`LeaseLost` when ``owner`` no longer holds the
         game's lease, ``RuntimeError`` when the game changed under its driver.
 
-        The move path's one write, in SQLAlchemy Core: the game's row is updated only if
-        ``owner`` holds its lease and it has the moves its driver knows of (which takes the
-        row's lock, as ``SELECT ... FOR UPDATE`` did), then the moves and their exchanges
-        are inserted, each table in one ``executemany``; nothing is read back."""
+        The move path's one write (:meth:`write`), in SQLAlchemy Core: the game's row is
+        updated only if ``owner`` holds its lease and it has the moves its driver knows of
+        (which takes the row's lock, as ``SELECT ... FOR UPDATE`` did), then the moves and
+        their exchanges are inserted, each table in one ``executemany``; nothing is read
+        back."""
         at = self.now()
         first, last = moves[0], moves[-1]
-        async with self.transaction() as connection:
-            done = await connection.execute(
+        rows = [
+            {
+                "game_id": game_id,
+                "number": move.number,
+                "seat": move.seat,
+                "value": move.value,
+                "turn": move.turn,
+                "tray": move.tray,
+                "ms": move.ms,
+                "query": move.query[:DETAIL_CAP],
+                "error": "",
+                "at": at,
+            }
+            for move in moves
+        ]
+        exchanges = [
+            _exchange(game_id, index, kind, str(move.number), detail, self.from_host(stamped))
+            for move in moves
+            for index, kind, detail, stamped in move.exchanges
+        ]
+
+        def append(connection: Connection) -> None:
+            done = connection.execute(
                 update(_GAMES)
                 .where(
                     _GAMES.c.id == game_id,
@@ -226,32 +242,11 @@ class GameStore(PendingStore):
                 .values(turn=last.turn, moves=last.number)
             )
             if done.rowcount != 1:
-                raise await _not_appended(connection, game_id, owner)
-            await connection.execute(
-                insert(_MOVES),
-                [
-                    {
-                        "game_id": game_id,
-                        "number": move.number,
-                        "seat": move.seat,
-                        "value": move.value,
-                        "turn": move.turn,
-                        "tray": move.tray,
-                        "ms": move.ms,
-                        "query": move.query[:DETAIL_CAP],
-                        "error": "",
-                        "at": at,
-                    }
-                    for move in moves
-                ],
-            )
-            exchanges = [
-                _exchange(game_id, index, kind, str(move.number), detail, self.from_host(stamped))
-                for move in moves
-                for index, kind, detail, stamped in move.exchanges
-            ]
-            if exchanges:
-                await connection.execute(insert(_EXCHANGES), exchanges)
+                raise _not_appended(connection, game_id, owner)
+            _insert(connection, _MOVES, rows)
+            _insert(connection, _EXCHANGES, exchanges)
+
+        await self.write(append)
         return dict(last.turn), last.number
 
     async def finish_game(
@@ -271,8 +266,19 @@ class GameStore(PendingStore):
         to be sent (seat index, URL), logged; all in one transaction. Return ``False`` and
         change nothing when the game is over already or driven by another worker."""
         at = self.now()
-        async with self.transaction() as connection:
-            done = await connection.execute(
+        seat_ends = [
+            {
+                "seat_id": seat.id,
+                "end_status": end.status,
+                "end_error": end.error,
+                "end_rank": end.rank,
+            }
+            for seat, end in ends
+        ]
+        logged = [_exchange(game_id, index, "final", "", url, at) for index, url in finals]
+
+        def finish(connection: Connection) -> bool:
+            done = connection.execute(
                 update(_GAMES)
                 .where(
                     _GAMES.c.id == game_id,
@@ -291,25 +297,12 @@ class GameStore(PendingStore):
             )
             if done.rowcount != 1:
                 return False
-            if ends:
-                await connection.execute(
-                    _SEAT_END,
-                    [
-                        {
-                            "seat_id": seat.id,
-                            "end_status": end.status,
-                            "end_error": end.error,
-                            "end_rank": end.rank,
-                        }
-                        for seat, end in ends
-                    ],
-                )
-            if finals:
-                await connection.execute(
-                    insert(_EXCHANGES),
-                    [_exchange(game_id, index, "final", "", url, at) for index, url in finals],
-                )
+            if seat_ends:
+                connection.execute(_SEAT_END, seat_ends)
+            _insert(connection, _EXCHANGES, logged)
             return True
+
+        return await self.write(finish)
 
     # --- leases: one driver per game -------------------------------------------------------
 
@@ -317,21 +310,20 @@ class GameStore(PendingStore):
         """Take the lease of a game in play for ``seconds`` when it is free, expired or
         already ``owner``'s; return whether ``owner`` holds it."""
         at = self.now()
-        async with self.session() as session:
-            done = await session.execute(
-                update(GameRow)
-                .where(
-                    GameRow.id == game_id,
-                    GameRow.status == "playing",
-                    or_(
-                        GameRow.lease_until.is_(None),
-                        GameRow.lease_until < at,
-                        GameRow.lease_owner == owner,
-                    ),
-                )
-                .values(lease_owner=owner, lease_until=at + dt.timedelta(seconds=seconds))
+        statement = (
+            update(_GAMES)
+            .where(
+                _GAMES.c.id == game_id,
+                _GAMES.c.status == "playing",
+                or_(
+                    _GAMES.c.lease_until.is_(None),
+                    _GAMES.c.lease_until < at,
+                    _GAMES.c.lease_owner == owner,
+                ),
             )
-            return getattr(done, "rowcount", 0) == 1
+            .values(lease_owner=owner, lease_until=at + dt.timedelta(seconds=seconds))
+        )
+        return await self.write(lambda connection: connection.execute(statement).rowcount == 1)
 
     async def renew(self, owner: str, seconds: float, games: Sequence[str]) -> None:
         """Extend the leases ``owner`` holds on ``games`` (those it drives now: a game whose
@@ -419,11 +411,17 @@ def _exchange(
     }
 
 
-async def _not_appended(connection: AsyncConnection, game_id: str, owner: str) -> Exception:
+def _insert(connection: Connection, table: Table, rows: list[dict[str, object]]) -> None:
+    """Insert ``rows`` into ``table`` in one ``executemany`` (nothing when there are none)."""
+    if rows:
+        connection.execute(insert(table), rows)
+
+
+def _not_appended(connection: Connection, game_id: str, owner: str) -> Exception:
     """Return why a game's moves could not be appended: its lease is ``owner``'s no more
     (:class:`LeaseLost`), or it changed under its driver (``RuntimeError``)."""
-    row = (
-        await connection.execute(select(_GAMES.c.lease_owner).where(_GAMES.c.id == game_id))
+    row = connection.execute(
+        select(_GAMES.c.lease_owner).where(_GAMES.c.id == game_id)
     ).one_or_none()
     if row is None or row.lease_owner != owner:
         return LeaseLost(game_id)

@@ -102,12 +102,12 @@ class PendingStore(Database):
         """End a finished game's asks: their deadline is now, so an answer arriving later,
         at any worker, is refused as late and logged against the game (until
         :meth:`purge_pending` forgets them)."""
-        async with self.session() as session:
-            await session.execute(
-                update(PendingRow)
-                .where(PendingRow.game_id == game_id, PendingRow.value.is_(None))
-                .values(expires_at=self.now())
-            )
+        statement = (
+            update(PendingRow)
+            .where(PendingRow.game_id == game_id, PendingRow.value.is_(None))
+            .values(expires_at=self.now())
+        )
+        await self.write(lambda connection: connection.execute(statement))
 
     async def purge_pending(self, after: dt.timedelta = PENDING_KEPT) -> int:
         """Forget the asks whose deadline passed more than ``after`` ago (answered or not);

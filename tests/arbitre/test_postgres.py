@@ -175,18 +175,23 @@ def test_a_connection_postgresql_dropped_while_idle_is_replaced_before_use(
 
     async def check() -> None:
         store = await Store.open(postgres)
-        assert await store.playing() == []
-        monkeypatch.setattr(store_module, "PING_IDLE", 0.0)
-        killer = await Store.open(postgres)
-        async with killer.engine.begin() as conn:
-            ended = await conn.exec_driver_sql(
-                "SELECT count(*) FROM pg_stat_activity, "
-                "LATERAL pg_terminate_backend(pid) AS killed "
-                "WHERE datname = current_database() AND pid <> pg_backend_pid() AND killed"
-            )
-            assert ended.scalar_one() >= 1  # the store's pooled connection among them
-        await killer.close()
-        assert await store.playing() == []
-        await store.close()
+        try:
+            playing = await store.playing()
+            monkeypatch.setattr(store_module, "PING_IDLE", 0.0)
+            killer = await Store.open(postgres)
+            try:
+                async with killer.engine.begin() as conn:
+                    ended = await conn.exec_driver_sql(
+                        "SELECT count(*) FROM pg_stat_activity, "
+                        "LATERAL pg_terminate_backend(pid) AS killed "
+                        "WHERE datname = current_database() AND pid <> pg_backend_pid() "
+                        "AND killed"
+                    )
+                    assert ended.scalar_one() >= 1  # the store's pooled connection among them
+            finally:
+                await killer.close()
+            assert await store.playing() == playing
+        finally:
+            await store.close()
 
     asyncio.run(check())
