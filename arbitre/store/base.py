@@ -17,7 +17,9 @@ The move path writes through :meth:`Database.write`: a function of a synchronous
 SQLAlchemy connection run in one transaction. On SQLite it runs whole in the one writer
 thread (one hand-off between the event loop and the database's thread a transaction,
 where aiosqlite makes about ten: one per cursor, statement and commit); on PostgreSQL on
-the asynchronous connection (asyncpg), statement by statement.
+the asynchronous connection (asyncpg), statement by statement; and there a move is
+appended by one statement in autocommit (:meth:`Database.statement`), one round trip where
+a transaction takes five (``BEGIN``, the game's row, the moves, their exchanges, ``COMMIT``).
 
 A pooled PostgreSQL connection is checked with a ping before use only when it has been
 idle :data:`PING_IDLE` seconds or more (asyncpg's ping is three round trips: the move
@@ -139,6 +141,10 @@ class Database:
         self._writer = asyncio.Lock() if engine.dialect.name == "sqlite" else None
         # SQLite's writer thread and its synchronous engine on the same file (write()).
         self._sync: Engine | None = None
+        # PostgreSQL's connections in autocommit (statement()), from the same pool.
+        self._autocommit: AsyncEngine | None = None
+        if engine.dialect.name == "postgresql":
+            self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
         self._thread: ThreadPoolExecutor | None = None
         if self._writer is not None and engine.url.database not in (None, "", ":memory:"):
             self._sync = create_engine(
@@ -248,6 +254,15 @@ class Database:
                 await conn.execute(
                     update(MetaRow).where(MetaRow.key == "schema").values(value=str(version))
                 )
+
+    async def statement(self, work: Callable[[Connection], T]) -> T:
+        """Return ``work(connection)`` on PostgreSQL in autocommit: ``work`` runs one
+        statement, atomic by itself, in one round trip (no ``BEGIN``, no ``COMMIT``); on
+        SQLite as :meth:`write` does."""
+        if self._autocommit is None:
+            return await self.write(work)
+        async with self._autocommit.connect() as connection:
+            return await connection.run_sync(work)
 
     async def write(self, work: Callable[[Connection], T]) -> T:
         """Return ``work(connection)`` run in one transaction, committed at the end (rolled

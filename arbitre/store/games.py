@@ -13,7 +13,21 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import cast
 
-from sqlalchemy import Connection, Table, bindparam, func, insert, or_, select, update
+from sqlalchemy import (
+    CTE,
+    Connection,
+    Select,
+    Table,
+    bindparam,
+    column,
+    func,
+    insert,
+    or_,
+    select,
+    true,
+    update,
+    values,
+)
 from sqlalchemy.exc import IntegrityError
 
 from tournoyons_gui.arbitre.store.pending import DETAIL_CAP, PendingStore
@@ -230,6 +244,16 @@ class GameStore(PendingStore):
             for index, kind, detail, stamped in move.exchanges
         ]
 
+        if self.shared:
+            count = await self.statement(
+                lambda connection: connection.execute(
+                    _append_at_once(game_id, owner, first.number - 1, last, rows, exchanges)
+                ).scalar_one()
+            )
+            if count != 1:
+                raise await self.write(lambda connection: _not_appended(connection, game_id, owner))
+            return dict(last.turn), last.number
+
         def append(connection: Connection) -> None:
             done = connection.execute(
                 update(_GAMES)
@@ -415,6 +439,54 @@ def _insert(connection: Connection, table: Table, rows: list[dict[str, object]])
     """Insert ``rows`` into ``table`` in one ``executemany`` (nothing when there are none)."""
     if rows:
         connection.execute(insert(table), rows)
+
+
+def _append_at_once(
+    game_id: str,
+    owner: str,
+    before: int,
+    last: NewMove,
+    rows: list[dict[str, object]],
+    exchanges: list[dict[str, object]],
+) -> Select[int]:
+    """Return the one PostgreSQL statement that appends ``rows`` (moves) and
+    ``exchanges`` to a game and sets its Turn to ``last``'s, only if ``owner`` holds its
+    lease and it has ``before`` moves (data-modifying ``WITH`` queries: the game's row is
+    updated first, the inserts take their game id from it, so nothing is written when it
+    is not); it selects how many games were updated (1, or 0: nothing written)."""
+    game = (
+        update(_GAMES)
+        .where(
+            _GAMES.c.id == game_id,
+            _GAMES.c.lease_owner == owner,
+            _GAMES.c.status == "playing",
+            _GAMES.c.moves == before,
+        )
+        .values(turn=last.turn, moves=last.number)
+        .returning(_GAMES.c.id)
+        .cte("game")
+    )
+    inserts = [
+        _insert_from(game, table, data, name)
+        for table, data, name in ((_MOVES, rows, "new_moves"), (_EXCHANGES, exchanges, "new_log"))
+        if data
+    ]
+    return select(func.count()).select_from(game).add_cte(*inserts)
+
+
+def _insert_from(game: CTE, table: Table, data: list[dict[str, object]], name: str) -> CTE:
+    """Return ``WITH`` query inserting ``data`` into ``table`` with the game id ``game``
+    returns (none when it returns no row)."""
+    columns = [c for c in table.c if c.name in data[0] and c.name != "game_id"]
+    rows = values(*[column(c.name, c.type) for c in columns], name=name).data(
+        [tuple(row[c.name] for c in columns) for row in data]
+    )
+    chosen = select(game.c.id, *[rows.c[c.name] for c in columns]).select_from(
+        game.join(rows, true())
+    )
+    return (
+        insert(table).from_select(["game_id", *[c.name for c in columns]], chosen).cte(f"{name}_in")
+    )
 
 
 def _not_appended(connection: Connection, game_id: str, owner: str) -> Exception:

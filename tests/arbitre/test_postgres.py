@@ -12,7 +12,7 @@ import pytest
 
 from tests.arbitre.conftest import Served
 from tests.arbitre.postgres import postgres_server
-from tournoyons_gui.arbitre.store import SCHEMA_VERSION, Game, Store
+from tournoyons_gui.arbitre.store import SCHEMA_VERSION, Game, LeaseLost, NewMove, Store
 from tournoyons_gui.arbitre.store import base as store_module
 
 
@@ -191,6 +191,59 @@ def test_a_connection_postgresql_dropped_while_idle_is_replaced_before_use(
             finally:
                 await killer.close()
             assert await store.playing() == playing
+        finally:
+            await store.close()
+
+    asyncio.run(check())
+
+
+@pytest.mark.parametrize("where", ["sqlite", "postgresql"])
+def test_moves_are_appended_by_their_driver_only_and_once(
+    where: str, postgres: str, tmp_path: Path
+) -> None:
+    """A step's moves and their exchanges are appended together by the worker holding the
+    game's lease, as the moves that follow the recorded ones; another worker, or a driver
+    whose idea of the game is stale, writes nothing (PostgreSQL appends in one statement,
+    SQLite in one transaction)."""
+
+    def move(number: int, seat: int) -> NewMove:
+        at = dt.datetime.now(dt.UTC)
+        logged = [(seat, "request", f"/e?MoveId={number}", at), (seat, "callback", "Value=A", at)]
+        turn = {"state": {"n": number}, "params": {}, "over": False}
+        return NewMove(number, seat, str(number), turn, f"T{number}", 3, "Value=A", logged)
+
+    async def check() -> None:
+        store = await Store.open(postgres if where == "postgresql" else str(tmp_path / "a.db"))
+        try:
+            game_id = f"append{where}"[:12]
+            await _add_game(store, game_id)
+            assert await store.acquire(game_id, "driver", 15)
+            assert await store.append_moves(game_id, "driver", [move(1, 0)]) == (
+                move(1, 0).turn,
+                1,
+            )
+            with pytest.raises(LeaseLost):
+                await store.append_moves(game_id, "another", [move(2, 1)])
+            with pytest.raises(RuntimeError, match="changed under its driver"):
+                await store.append_moves(game_id, "driver", [move(1, 1)])  # move 1 again
+            assert await store.append_moves(game_id, "driver", [move(2, 1), move(3, 0)]) == (
+                move(3, 0).turn,
+                3,
+            )
+            found = await store.game(game_id)
+            assert found is not None and found[0].moves == 3 and found[0].turn == move(3, 0).turn
+            moves = await store.moves(game_id)
+            assert [(m.number, m.seat, m.value, m.tray) for m in moves] == [
+                (1, 0, "1", "T1"),
+                (2, 1, "2", "T2"),
+                (3, 0, "3", "T3"),
+            ]
+            logged = [(e.move_id, e.kind, e.detail) for e in await store.exchanges(game_id)]
+            assert logged == [
+                (str(n), kind, detail)
+                for n in (1, 2, 3)
+                for kind, detail in (("request", f"/e?MoveId={n}"), ("callback", "Value=A"))
+            ]
         finally:
             await store.close()
 
