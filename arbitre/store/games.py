@@ -15,6 +15,7 @@ from typing import cast
 
 from sqlalchemy import (
     CTE,
+    JSON,
     Connection,
     Select,
     Table,
@@ -26,7 +27,6 @@ from sqlalchemy import (
     select,
     true,
     update,
-    values,
 )
 from sqlalchemy.exc import IntegrityError
 
@@ -245,10 +245,17 @@ class GameStore(PendingStore):
         ]
 
         if self.shared:
+            named = {
+                "game_id": game_id,
+                "owner": owner,
+                "before": first.number - 1,
+                "new_turn": last.turn,
+                "after": last.number,
+                "moves": _as_json(rows),
+                "exchanges": _as_json(exchanges),
+            }
             count = await self.statement(
-                lambda connection: connection.execute(
-                    _append_at_once(game_id, owner, first.number - 1, last, rows, exchanges)
-                ).scalar_one()
+                lambda connection: connection.execute(_APPEND, named).scalar_one()
             )
             if count != 1:
                 raise await self.write(lambda connection: _not_appended(connection, game_id, owner))
@@ -441,52 +448,60 @@ def _insert(connection: Connection, table: Table, rows: list[dict[str, object]])
         connection.execute(insert(table), rows)
 
 
-def _append_at_once(
-    game_id: str,
-    owner: str,
-    before: int,
-    last: NewMove,
-    rows: list[dict[str, object]],
-    exchanges: list[dict[str, object]],
-) -> Select[int]:
-    """Return the one PostgreSQL statement that appends ``rows`` (moves) and
-    ``exchanges`` to a game and sets its Turn to ``last``'s, only if ``owner`` holds its
-    lease and it has ``before`` moves (data-modifying ``WITH`` queries: the game's row is
-    updated first, the inserts take their game id from it, so nothing is written when it
-    is not); it selects how many games were updated (1, or 0: nothing written)."""
+def _append_at_once() -> Select[int]:
+    """Return the one PostgreSQL statement that appends a step's moves and their
+    exchanges to a game and sets its Turn, only if the driver holds its lease and it has
+    the moves its driver knows of: data-modifying ``WITH`` queries, the game's row updated
+    first, the inserts taking their game id from it (nothing is written when it returns no
+    row), the rows given as JSON arrays (``json_to_recordset``, in order). It selects how
+    many games were updated: 1, or 0 (nothing written). Parameters: ``game_id``,
+    ``owner``, ``before`` (the moves known), ``new_turn``, ``after`` (the move count
+    after), ``moves`` and ``exchanges`` (lists of rows, times in ISO 8601)."""
     game = (
         update(_GAMES)
         .where(
-            _GAMES.c.id == game_id,
-            _GAMES.c.lease_owner == owner,
+            _GAMES.c.id == bindparam("game_id"),
+            _GAMES.c.lease_owner == bindparam("owner"),
             _GAMES.c.status == "playing",
-            _GAMES.c.moves == before,
+            _GAMES.c.moves == bindparam("before"),
         )
-        .values(turn=last.turn, moves=last.number)
+        .values(turn=bindparam("new_turn", type_=_GAMES.c.turn.type), moves=bindparam("after"))
         .returning(_GAMES.c.id)
         .cte("game")
     )
-    inserts = [
-        _insert_from(game, table, data, name)
-        for table, data, name in ((_MOVES, rows, "new_moves"), (_EXCHANGES, exchanges, "new_log"))
-        if data
-    ]
+    inserts = [_insert_from(game, table) for table in (_MOVES, _EXCHANGES)]
     return select(func.count()).select_from(game).add_cte(*inserts)
 
 
-def _insert_from(game: CTE, table: Table, data: list[dict[str, object]], name: str) -> CTE:
-    """Return ``WITH`` query inserting ``data`` into ``table`` with the game id ``game``
-    returns (none when it returns no row)."""
-    columns = [c for c in table.c if c.name in data[0] and c.name != "game_id"]
-    rows = values(*[column(c.name, c.type) for c in columns], name=name).data(
-        [tuple(row[c.name] for c in columns) for row in data]
+def _insert_from(game: CTE, table: Table) -> CTE:
+    """Return the ``WITH`` query inserting the rows of the JSON parameter named after
+    ``table`` with the game id ``game`` returns (none when it returns no row)."""
+    columns = [c for c in table.c if c.name not in ("id", "game_id")]
+    rows = (
+        func.json_to_recordset(bindparam(table.name, type_=JSON))
+        .table_valued(*[column(c.name, c.type) for c in columns])
+        .render_derived(name=f"new_{table.name}", with_types=True)
     )
     chosen = select(game.c.id, *[rows.c[c.name] for c in columns]).select_from(
         game.join(rows, true())
     )
     return (
-        insert(table).from_select(["game_id", *[c.name for c in columns]], chosen).cte(f"{name}_in")
+        insert(table)
+        .from_select(["game_id", *[c.name for c in columns]], chosen)
+        .cte(f"{table.name}_inserted")
     )
+
+
+#: The statement of :func:`_append_at_once`, made and compiled once.
+_APPEND = _append_at_once()
+
+
+def _as_json(rows: list[dict[str, object]]) -> list[dict[str, object]]:
+    """Return ``rows`` as a JSON array carries them (times in ISO 8601)."""
+    return [
+        {k: v.isoformat() if isinstance(v, dt.datetime) else v for k, v in row.items()}
+        for row in rows
+    ]
 
 
 def _not_appended(connection: Connection, game_id: str, owner: str) -> Exception:

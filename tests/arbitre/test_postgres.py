@@ -12,7 +12,14 @@ import pytest
 
 from tests.arbitre.conftest import Served
 from tests.arbitre.postgres import postgres_server
-from tournoyons_gui.arbitre.store import SCHEMA_VERSION, Game, LeaseLost, NewMove, Store
+from tournoyons_gui.arbitre.store import (
+    SCHEMA_VERSION,
+    Game,
+    LeaseLost,
+    NewMove,
+    Store,
+    aware,
+)
 from tournoyons_gui.arbitre.store import base as store_module
 
 
@@ -238,6 +245,8 @@ def test_moves_are_appended_by_their_driver_only_and_once(
                 (2, 1, "2", "T2"),
                 (3, 0, "3", "T3"),
             ]
+            stamped = [m.at for m in moves] + [e.at for e in await store.exchanges(game_id)]
+            assert all(abs(aware(at) - store.now()) < dt.timedelta(minutes=1) for at in stamped)
             logged = [(e.move_id, e.kind, e.detail) for e in await store.exchanges(game_id)]
             assert logged == [
                 (str(n), kind, detail)
