@@ -166,7 +166,7 @@ def run(label: str, database: str, workers: int, games: int, concurrency: int) -
                     progress.update(bar, completed=done["over"], total=done["planned"])
                     if summary["status"] == "over":
                         break
-                    time.sleep(0.25)
+                    time.sleep(0.5)
             wall = time.monotonic() - started
             cpu = sum(cpu_seconds(p.pid) for p in processes)
             moves = 0
