@@ -26,15 +26,20 @@ from tournoyons_gui.arbitre.urls import MAX_BODY, MAX_REDIRECTS, host_allowed, s
 
 __all__ = [
     "FINAL_CUT",
+    "KEEPALIVE_CONNECTIONS",
     "MAX_BODY",
     "MAX_CALLBACK_QUERY",
     "EngineCaller",
     "engine_client",
+    "keepalive_client",
     "tester_call",
 ]
 
 MAX_CALLBACK_QUERY = 8 * 1024
 FINAL_CUT = 10.0
+#: The idle connections the keep-alive client keeps open (to botsarena bots, and from our
+#: built-in engines to the Referees they call back), each for httpx's 5 s by default.
+KEEPALIVE_CONNECTIONS = 100
 
 
 def engine_client(
@@ -58,8 +63,31 @@ def engine_client(
     )
 
 
+def keepalive_client(
+    transport: httpx.AsyncBaseTransport | None = None, outbound: Outbound | None = None
+) -> httpx.AsyncClient:
+    """Return the HTTP client for the calls whose protocol allows keeping a connection
+    (botsarena bots' ``POST``s, our built-in engines' callbacks to a Referee): at most
+    :data:`KEEPALIVE_CONNECTIONS` idle connections kept, no redirect followed, no proxy
+    from the environment, every connection held to the outbound policy when given. A
+    connection saves a move its TCP handshake and the server its accept."""
+    limits = httpx.Limits(max_connections=1000, max_keepalive_connections=KEEPALIVE_CONNECTIONS)
+    if outbound is not None:
+        transport = outbound.transport(
+            transport or httpx.AsyncHTTPTransport(limits=limits, trust_env=False)
+        )
+    return httpx.AsyncClient(
+        follow_redirects=False,
+        limits=limits,
+        headers={"User-Agent": "Tournoyons-Arbitre"},
+        transport=transport,
+        trust_env=False,
+    )
+
+
 class EngineCaller:
-    """Sends engine requests with one shared asynchronous HTTP client."""
+    """Sends engine requests with one shared asynchronous HTTP client (``client``: a new
+    connection per call); ``keepalive`` serves the calls that may keep theirs."""
 
     def __init__(
         self,
@@ -73,6 +101,10 @@ class EngineCaller:
         self.allowed_hosts = allowed_hosts
         self.referee_url = referee_url
         self.client = engine_client(transport, outbound)
+        # A transport given (the tests') is shared, and closed once, by one client.
+        self.keepalive = (
+            self.client if transport is not None else keepalive_client(outbound=outbound)
+        )
         self._tasks: set[asyncio.Task[str]] = set()
 
     async def close(self) -> None:
@@ -80,6 +112,8 @@ class EngineCaller:
         for task in list(self._tasks):
             task.cancel()
         await self.client.aclose()
+        if self.keepalive is not self.client:
+            await self.keepalive.aclose()
 
     def _done(self, task: asyncio.Task[str]) -> None:
         self._tasks.discard(task)

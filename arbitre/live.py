@@ -11,6 +11,13 @@ PostgreSQL's ``LISTEN``/``NOTIFY`` (:class:`PgBus`, on the channel ``tournoyons`
 connected to any worker sees every move, and an answer (an engine's callback, a person's
 move) received by one worker reaches the worker driving the game. With SQLite (one
 process) the bus stays in the process (:class:`LocalBus`).
+
+A move's event goes on the bus only when another worker has said, within
+:data:`WATCHED_FOR` seconds, that it has watchers of the game (``{"t": "watch", "ids"}``,
+sent at a game's first watcher there and every :data:`WATCH_EVERY` seconds while it has
+some); a game's end and a person's ask always go. A watcher whose word has not reached
+the driver yet misses at most the events of that moment: the next one carries the whole
+news, and the page reads the position from the store.
 """
 
 from __future__ import annotations
@@ -18,11 +25,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
-__all__ = ["CHANNEL", "Bus", "Hub", "LocalBus", "PgBus"]
+__all__ = ["CHANNEL", "WATCHED_FOR", "WATCH_EVERY", "Bus", "Hub", "LocalBus", "PgBus"]
 
 log = logging.getLogger(__name__)
 
@@ -31,13 +39,22 @@ QUEUE_SIZE = 64
 CHANNEL = "tournoyons"
 #: NOTIFY payloads are limited to 8000 bytes; ours are a few dozen.
 MAX_PAYLOAD = 7000
+#: Seconds between a worker's words that it has watchers of games (while it has some).
+WATCH_EVERY = 10.0
+#: Seconds a worker's word that it has watchers of a game holds for the game's driver.
+WATCHED_FOR = 3 * WATCH_EVERY
+#: Game ids in one ``watch`` message (12 characters each: well under :data:`MAX_PAYLOAD`).
+WATCH_IDS = 300
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
 
 
 class Bus:
     """Messages between the workers: JSON objects, each carrying ``from`` (the sending
-    worker's id). A worker's own messages are not delivered back to it."""
+    worker's id). A worker's own messages are not delivered back to it. ``shared``:
+    whether other workers may hear them."""
+
+    shared = False
 
     def __init__(self, worker: str) -> None:
         self.worker = worker
@@ -65,6 +82,8 @@ class PgBus(Bus):
     """PostgreSQL ``LISTEN``/``NOTIFY`` through two asyncpg connections of its own (one
     listens, one sends), reconnected when lost (the sender on its next message, the
     listener at the next :meth:`check`). ``dsn``: ``postgresql://user@host/db``."""
+
+    shared = True
 
     def __init__(self, worker: str, dsn: str) -> None:
         super().__init__(worker)
@@ -144,16 +163,29 @@ class PgBus(Bus):
 class Hub:
     """Subscribers by game; each gets its own bounded queue (a slow one loses old events,
     never blocks the game: the next event carries the whole news). Events published here
-    are also sent on the ``bus`` to the other workers' hubs."""
+    are also sent on the ``bus`` to the other workers' hubs that have watchers of the game
+    (see the module)."""
 
     def __init__(self, bus: Bus | None = None) -> None:
         self._queues: defaultdict[str, set[asyncio.Queue[dict[str, Any]]]] = defaultdict(set)
         self.bus = bus
+        # Games another worker has watchers of, until when (time.monotonic()).
+        self._elsewhere: dict[str, float] = {}
+        self._announced = 0.0
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    @property
+    def _shared(self) -> bool:
+        return self.bus is not None and self.bus.shared
 
     def subscribe(self, game_id: str) -> asyncio.Queue[dict[str, Any]]:
-        """Return a new queue receiving ``game_id``'s events."""
+        """Return a new queue receiving ``game_id``'s events (the other workers are told
+        at the game's first watcher here)."""
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(QUEUE_SIZE)
+        first = game_id not in self._queues
         self._queues[game_id].add(queue)
+        if first and self._shared:
+            self._spawn(self._say_watched([game_id]))
         return queue
 
     def unsubscribe(self, game_id: str, queue: asyncio.Queue[dict[str, Any]]) -> None:
@@ -172,7 +204,43 @@ class Hub:
             queue.put_nowait(event)
 
     async def publish(self, game_id: str, event: dict[str, Any]) -> None:
-        """Send ``event`` to every subscriber of ``game_id``, on every worker."""
+        """Send ``event`` to every subscriber of ``game_id``: here, and on the workers
+        that have watchers of it (a game's end and a person's ask: on every worker)."""
         self.deliver(game_id, event)
-        if self.bus is not None:
+        if not self._shared or self.bus is None:
+            return
+        if event.get("over") or "asked" in event or self._watched_elsewhere(game_id):
             await self.bus.send({"t": "game", "id": game_id, "event": event})
+
+    def watched(self, ids: list[str]) -> None:
+        """Take another worker's word that it has watchers of the games ``ids``."""
+        until = time.monotonic() + WATCHED_FOR
+        for game_id in ids:
+            self._elsewhere[game_id] = until
+
+    async def announce(self) -> None:
+        """Say again to the other workers which games have watchers here, at most every
+        :data:`WATCH_EVERY` seconds; forget the others' words that have expired."""
+        now = time.monotonic()
+        if not self._shared or now - self._announced < WATCH_EVERY:
+            return
+        self._announced = now
+        for game_id, until in list(self._elsewhere.items()):
+            if until < now:
+                del self._elsewhere[game_id]
+        ids = list(self._queues)
+        for start in range(0, len(ids), WATCH_IDS):
+            await self._say_watched(ids[start : start + WATCH_IDS])
+
+    def _watched_elsewhere(self, game_id: str) -> bool:
+        until = self._elsewhere.get(game_id)
+        return until is not None and until >= time.monotonic()
+
+    async def _say_watched(self, ids: list[str]) -> None:
+        if self.bus is not None:
+            await self.bus.send({"t": "watch", "ids": ids})
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)

@@ -229,7 +229,10 @@ class GameMaster:
     async def _ask_all(asks: list[Coroutine[Any, Any, Answer]]) -> list[Answer]:
         """Ask every seat of a step at once; once one has failed (late, unreachable ...),
         stop waiting for the others (a person with no time limit, facing an engine that
-        cannot be reached, would hold the game forever): their answer is :data:`UNNEEDED`."""
+        cannot be reached, would hold the game forever): their answer is :data:`UNNEEDED`.
+        One seat asked (most steps) is awaited as it is, without a task of its own."""
+        if len(asks) == 1:
+            return [await asks[0]]
         tasks = [asyncio.create_task(ask) for ask in asks]
         waiting: set[asyncio.Task[Answer]] = set(tasks)
         while waiting:

@@ -7,7 +7,8 @@ lease expired (their worker died or stopped) and takes them over from their last
 recorded move, at most ``max_games`` at a time, a few at a time in random order so that
 workers scanning together share them. The workers tell each other over the bus
 (:mod:`~tournoyons_gui.arbitre.live`): an answer recorded for a game another worker drives,
-a game's live events for its watchers, "scan now". Once a minute the worker reads the
+a game's live events for its watchers (and which games have watchers where), "scan
+now". Once a minute the worker reads the
 database's clock again and forgets asks older than an hour.
 """
 
@@ -22,7 +23,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from tournoyons_gui.arbitre.asks import Asks
-from tournoyons_gui.arbitre.live import Bus, Hub
+from tournoyons_gui.arbitre.live import WATCH_IDS, Bus, Hub
 from tournoyons_gui.arbitre.master import GameMaster
 from tournoyons_gui.arbitre.store import Store
 
@@ -130,10 +131,14 @@ class Worker:
 
     async def heard(self, message: dict[str, Any]) -> None:
         """Take a message from another worker: scan now, a game's event for our
-        watchers, or an answer to an ask of this worker."""
+        watchers, the games it has watchers of, or an answer to an ask of this worker."""
         kind = message.get("t")
         if kind == "scan":
             self._nudged.set()
+        elif kind == "watch":
+            ids = message.get("ids")
+            if isinstance(ids, list):
+                self.hub.watched([i for i in ids[:WATCH_IDS] if isinstance(i, str)])
         elif kind == "game":
             event = message.get("event")
             if isinstance(event, dict):
@@ -166,6 +171,10 @@ class Worker:
                 raise
             except Exception:
                 log.exception("scanning for games")
+            try:
+                await self.hub.announce()
+            except Exception:
+                log.exception("telling the other workers which games are watched here")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._nudged.wait(), self.scan_every)
             self._nudged.clear()

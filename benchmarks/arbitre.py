@@ -1,6 +1,7 @@
-"""Benchmark the Arbitre: moves per second through its whole loop, against the HTTP floor.
+"""Benchmark the Arbitre: moves per second through its whole loop, against floors measured
+in the same run on the same stack.
 
-    .venv/bin/python benchmarks/arbitre.py            # the full run (about 2 minutes)
+    .venv/bin/python benchmarks/arbitre.py            # the full run (about 3 minutes)
     .venv/bin/python benchmarks/arbitre.py --quick    # a smoke run, a few seconds
 
 Everything runs in this process, on 127.0.0.1, in one event loop (uvloop when installed,
@@ -9,41 +10,59 @@ server (``create_app``: the interfaces, the Arbitre, the built-in engines) under
 a SQLite file in a temporary folder, and a tiny Starlette app served the same way. Every
 measure is bounded in time or count; the table goes to stdout, progress to stderr.
 
-1. The whole loop: TicTacToe games, built-in ``random`` against ``random``, each created by
-   ``POST /api/games`` and awaited in the process, one at a time, then four at a time, for
-   a fixed time (the games under way then finish). A move is an engine request (``GET
-   /engines/...``, a new connection), the engine's callback (``GET /referee``, another
-   new connection), the rules, and the move committed to SQLite; a game adds its creation
-   and two final calls. Reported: games/s and moves/s (over the wall time from the first
-   creation to the last game's end), and from the records (``/games/<id>.json``):
+1. The whole loop, games created by ``POST /api/games`` and awaited in the process, one at
+   a time, then 16 at a time (16 games in flight), for a fixed time (the games under way
+   then finish), ``random`` against ``random``:
+
+   - *TicTacToe, engines over HTTP*: each seat an ``engine`` at this server's
+     ``/engines/tictactoe/random``, the built-in engine as an outsider reaches it. A move is
+     an engine request (a new connection, ``Connection: close``, as the protocol has it),
+     the engine's callback to ``/referee`` (a kept connection), the rules, and the move
+     committed to SQLite;
+   - *TicTacToe, built-in in process*: each seat a ``builtin`` seat: the same engine
+     called in the Arbitre's process, no HTTP;
+   - *ConnectFour, botsarena bots*: each seat a ``botsarena`` bot at this server's
+     ``/engines/connectfour/random/botsarena`` (a ``POST`` per move over a kept
+     connection).
+
+   Reported: games/s and moves/s (over the wall time from the first creation to the last
+   game's end), the process's CPU time per move (user + system, every thread: what a
+   move costs whatever else the machine runs), and from the records
+   (``/games/<id>.json``):
 
    - *engine ms*: each move's ``ms``, from the engine request's start to its callback's
-     arrival: what the engine and the two HTTP exchanges take;
+     arrival (a bot: its ``POST``);
    - *Arbitre ms/move*: ``(at[n] - at[n-1]) - ms[n]`` for moves 2..n of each game, where
-     ``at`` stamps a move as it is saved. It is one turn of the loop less the engine's
-     part: the commit of the previous move and its publication, the rules' next question,
-     building and starting the request, then taking the callback, checking and playing the
-     value (and, with several games at once, waiting for the event loop). ``ms`` is
-     truncated to whole milliseconds, so these read up to 1 ms high. Sets whose rules ask
-     both players at once (Rochambeau) are left out: their round's two moves share one
-     request time.
+     ``at`` stamps a move as it is saved: one turn of the loop less the engine's part
+     (the commit of the previous move and its publication, the rules' next question,
+     building and starting the request, then taking the answer, checking and playing
+     the value, and with several games at once, waiting for the event loop). ``ms`` is
+     truncated to whole milliseconds, so these read up to 1 ms high.
 
-2. The floor, in the same run on the same stack: ``GET /ask`` on a Starlette app that,
-   before answering, calls ``GET /back`` on the same server, both through an HTTP client
-   made as the Arbitre makes its own (one new connection per request, as the Arbitre and
-   its built-in engines use); pairs/s and median ms, one at a time and four at a time, for
-   a fixed time. A move needs one such pair, so ``÷ floor`` (moves/s ÷ pairs/s) is the share
-   of the bare round-trip rate the whole loop keeps.
+2. The floors, in the same run on the same stack, for a fixed time each:
+
+   - *pairs*: ``GET /ask`` on a Starlette app that, before answering, calls ``GET /back``
+     on the same server: ``/ask`` through the client the Arbitre sends engine requests
+     with (a new connection each), ``/back`` through the one our engines call back with
+     (kept connections); pairs/s, one at a time and 16 at a time. A move over HTTP needs
+     one such pair, so ``÷ floor`` (moves/s ÷ pairs/s) is the share of the bare
+     round-trip rate the whole loop keeps;
+   - *POSTs*: the same ``play-turn`` message posted to the same botsarena bot in a loop,
+     one at a time, through the client the Arbitre calls bots with: the bots' floor.
 
 3. Games at once: 10 each of TicTacToe, Reversi, Rochambeau, Seafight and MasterMind,
-   ``random`` against ``random``, all 50 created together through ``POST /api/games``; the
-   wall time to the last game's end, moves and moves/s.
+   built-in ``random`` against ``random``, all 50 created together; the wall time to the
+   last game's end, moves and moves/s.
 
 4. Built-in engines' own time, in process without HTTP (the tests count their work, not
    their time): ConnectFour ``strong``, each move of a game against a player that plays a
    random column 4 times in 10 (seeded), slowest and median ms a move (its docstring says
    about 0.1 s at most on a 2-core machine); MasterMind ``consistent``, mean ms a guess
    from three lines of marks (once about 50 ms at most).
+
+The goals of issue 19 are printed under the table, each met (✓) or not (✗): one game at a
+time, engines over HTTP ≥ 0.7 of the pair floor, botsarena bots ≥ 0.7 of the POST floor;
+16 games in flight, the Arbitre's own time per move p50 ≤ 5 ms and p99 ≤ 25 ms.
 
 Every game of every measure is checked: created (``201``), and from its record: status
 ``over`` with a result (a win or a draw, not ``error``: the Arbitre failing on the game), no
@@ -60,6 +79,7 @@ import importlib.util
 import math
 import os
 import random
+import resource
 import socket
 import statistics
 import sys
@@ -85,7 +105,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tournoyons_gui.arbitre.arbitre import Arbitre  # noqa: E402
-from tournoyons_gui.arbitre.calls import engine_client  # noqa: E402
+from tournoyons_gui.arbitre.calls import engine_client, keepalive_client  # noqa: E402
 from tournoyons_gui.interfaces.connectfour.board import (  # noqa: E402
     COLUMNS,
     EMPTY_TRAY,
@@ -101,8 +121,60 @@ from tournoyons_gui.server.app import create_app  # noqa: E402
 from tournoyons_gui.server.cli import bind  # noqa: E402
 
 LOOP_SET = "TicTacToe"
+BOT_SET = "ConnectFour"
 MIXED_SETS = ("TicTacToe", "Reversi", "Rochambeau", "Seafight", "MasterMind")
 ENGINE = "random"
+#: Games in flight in the concurrent measures (issue 19's figure).
+IN_FLIGHT = 16
+#: Issue 19's goals: a share of the floor one game at a time, the Arbitre's own ms per
+#: move (p50, p99) with IN_FLIGHT games at once.
+FLOOR_SHARE = 0.7
+OWN_P50, OWN_P99 = 5.0, 25.0
+
+
+@dataclass(frozen=True)
+class Loop:
+    """A whole-loop measure: its label, Set, seat kind (the seats' ``engine`` is a path
+    on this server for ``engine`` and ``botsarena`` seats), games at once, and the floor
+    it is divided by (``pairs``, ``posts`` or ``""``)."""
+
+    label: str
+    set_name: str
+    kind: str
+    path: str
+    concurrency: int
+    floor: str
+
+
+LOOPS = (
+    Loop(
+        "TicTacToe, engines over HTTP", LOOP_SET, "engine", "/engines/tictactoe/random", 1, "pairs"
+    ),
+    Loop("TicTacToe, built-in in process", LOOP_SET, "builtin", "", 1, "pairs"),
+    Loop(
+        "ConnectFour, botsarena bots",
+        BOT_SET,
+        "botsarena",
+        "/engines/connectfour/random/botsarena",
+        1,
+        "posts",
+    ),
+    Loop(
+        "TicTacToe, engines over HTTP",
+        LOOP_SET,
+        "engine",
+        "/engines/tictactoe/random",
+        IN_FLIGHT,
+        "pairs",
+    ),
+    Loop("TicTacToe, built-in in process", LOOP_SET, "builtin", "", IN_FLIGHT, ""),
+)
+
+
+def cpu_seconds() -> float:
+    """Return this process's CPU time so far (user + system, every thread), seconds."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 @dataclass(frozen=True)
@@ -115,7 +187,7 @@ class Plan:
     per_set: int  # games of each Set in the games-at-once measure
 
 
-FULL = Plan(warmup_games=4, loop_seconds=25, floor_seconds=8, per_set=10)
+FULL = Plan(warmup_games=4, loop_seconds=15, floor_seconds=6, per_set=10)
 QUICK = Plan(warmup_games=1, loop_seconds=1, floor_seconds=0.5, per_set=1)
 
 
@@ -125,9 +197,11 @@ class Games:
 
     label: str
     concurrency: int
+    floor: str = ""  # the floor it is divided by
     asked: int = 0  # games asked for
     ids: list[str] = field(default_factory=list)  # games created
     wall: float = 0.0
+    cpu: float = 0.0  # the process's CPU seconds over the measure
     moves: int = 0
     own_ms: list[float] = field(default_factory=list)
     engine_ms: list[float] = field(default_factory=list)
@@ -141,6 +215,7 @@ class Pairs:
 
     concurrency: int
     wall: float = 0.0
+    cpu: float = 0.0
     ms: list[float] = field(default_factory=list)
     bad: int = 0
 
@@ -175,14 +250,16 @@ async def serving(app: ASGIApp, sock: socket.socket) -> AsyncIterator[None]:
 
 
 class Floor:
-    """The floor's app: ``GET /ask`` calls ``GET /back`` on the same server, then answers.
+    """The floors' app: ``GET /ask`` calls ``GET /back`` on the same server, then answers.
 
-    Its client is the one the Arbitre sends engine requests with and its built-in engines
-    call back with (:func:`engine_client`: no keep-alive)."""
+    ``/ask`` is called with the client the Arbitre sends engine requests with
+    (:func:`engine_client`: a new connection each), ``/back`` with the one our engines
+    call back with and the Arbitre calls bots with (:func:`keepalive_client`)."""
 
     def __init__(self, base: str) -> None:
         self.base = base
         self.client = engine_client()
+        self.keepalive = keepalive_client()
 
     def app(self) -> Starlette:
         """Return the Starlette app."""
@@ -191,10 +268,15 @@ class Floor:
             return PlainTextResponse("OK")
 
         async def ask(request: Request) -> Response:
-            answer = await self.client.get(f"{self.base}/back?{request.url.query}", timeout=10)
+            answer = await self.keepalive.get(f"{self.base}/back?{request.url.query}", timeout=10)
             return PlainTextResponse("OK", 200 if answer.status_code == 200 else 502)
 
         return Starlette(routes=[Route("/ask", ask), Route("/back", back)])
+
+    async def close(self) -> None:
+        """Close both clients."""
+        await self.client.aclose()
+        await self.keepalive.aclose()
 
 
 # --- measures -------------------------------------------------------------------------------
@@ -217,18 +299,29 @@ async def for_a_while(
 
 
 async def floor_pairs(
-    floor: Floor, seconds: float, concurrency: int, progress: Progress, bar: TaskID
+    floor: Floor,
+    seconds: float,
+    concurrency: int,
+    progress: Progress,
+    bar: TaskID,
+    bot: tuple[str, dict[str, Any]] | None = None,
 ) -> Pairs:
-    """Measure ``GET /ask`` (and its ``GET /back``) for ``seconds`` at ``concurrency``."""
+    """Measure ``GET /ask`` (and its ``GET /back``) for ``seconds`` at ``concurrency``;
+    with ``bot`` (its URL and a ``play-turn`` message), ``POST``s of the message instead."""
     pairs = Pairs(concurrency)
     started = time.monotonic()
 
     async def one() -> None:
         sent = time.perf_counter()
         try:
-            answer = await floor.client.get(f"{floor.base}/ask?Game=FLOOR&MoveId=1", timeout=10)
-            ok = answer.status_code == 200
-        except httpx.HTTPError:
+            if bot is None:
+                url = f"{floor.base}/ask?Game=FLOOR&MoveId=1"
+                answer = await floor.client.get(url, timeout=10)
+                ok = answer.status_code == 200
+            else:
+                answer = await floor.keepalive.post(bot[0], json=bot[1], timeout=10)
+                ok = answer.status_code == 200 and "play" in answer.json()
+        except (httpx.HTTPError, ValueError):
             ok = False
         if ok:
             pairs.ms.append((time.perf_counter() - sent) * 1000)
@@ -238,7 +331,9 @@ async def floor_pairs(
             bar, completed=min(seconds, time.monotonic() - started), note=f"{len(pairs.ms)} pairs"
         )
 
+    cpu = cpu_seconds()
     pairs.wall = await for_a_while(seconds, concurrency, one)
+    pairs.cpu = cpu_seconds() - cpu
     return pairs
 
 
@@ -259,19 +354,22 @@ class Bench:
         arbitre: Arbitre = self.app.app.state.arbitre_holder()
         return arbitre
 
-    async def create(self, set_name: str) -> str:
-        """Start a game of ``set_name``, ``random`` against ``random``; return its id."""
-        seat = {"kind": "builtin", "engine": ENGINE}
+    async def create(self, set_name: str, kind: str = "builtin", path: str = "") -> str:
+        """Start a game of ``set_name``, two seats of ``kind``: built-in ``random``, or an
+        ``engine`` or ``botsarena`` seat at ``path`` on this server; return its id."""
+        seat = {"kind": kind, "engine": f"{self.base}{path}" if path else ENGINE}
         answer = await self.http.post("/api/games", json={"set": set_name, "seats": [seat, seat]})
         if answer.status_code != 201:
             raise RuntimeError(f"POST /api/games {set_name}: {answer.status_code} {answer.text}")
         return str(answer.json()["id"])
 
-    async def try_create(self, set_name: str, games: Games) -> str | None:
+    async def try_create(
+        self, set_name: str, games: Games, kind: str = "builtin", path: str = ""
+    ) -> str | None:
         """Start a game for ``games``; return its id, or ``None`` with the failure noted."""
         games.asked += 1
         try:
-            game_id = await self.create(set_name)
+            game_id = await self.create(set_name, kind, path)
         except (RuntimeError, httpx.HTTPError) as failed:
             games.failures.append(f"{set_name}: not created: {failed}"[:300])
             return None
@@ -344,21 +442,23 @@ def own_times(moves: list[dict[str, Any]]) -> list[float]:
 
 
 async def loop_games(
-    bench: Bench, seconds: float, concurrency: int, progress: Progress, bar: TaskID
+    bench: Bench, loop: Loop, seconds: float, progress: Progress, bar: TaskID
 ) -> Games:
-    """Play TicTacToe games for ``seconds``, ``concurrency`` at a time."""
-    games = Games(f"{LOOP_SET} {ENGINE}–{ENGINE}", concurrency)
+    """Play ``loop``'s games for ``seconds``, ``loop.concurrency`` at a time."""
+    games = Games(loop.label, loop.concurrency, loop.floor)
     started = time.monotonic()
 
     async def one() -> None:
-        game_id = await bench.try_create(LOOP_SET, games)
+        game_id = await bench.try_create(loop.set_name, games, loop.kind, loop.path)
         if game_id is not None:
             await bench.arbitre.wait(game_id)
         progress.update(
             bar, completed=min(seconds, time.monotonic() - started), note=f"{len(games.ids)} games"
         )
 
-    games.wall = await for_a_while(seconds, concurrency, one)
+    cpu = cpu_seconds()
+    games.wall = await for_a_while(seconds, loop.concurrency, one)
+    games.cpu = cpu_seconds() - cpu
     return games
 
 
@@ -374,19 +474,43 @@ async def at_once(bench: Bench, per_set: int, progress: Progress, bar: TaskID) -
             await bench.arbitre.wait(game_id)
         progress.advance(bar)
 
+    cpu = cpu_seconds()
     await asyncio.gather(*(one(name) for name in names))
     games.wall = time.monotonic() - started
+    games.cpu = cpu_seconds() - cpu
     return games
 
 
 # --- the run --------------------------------------------------------------------------------
 
 
-async def run(plan: Plan, console: Console) -> tuple[list[Games], dict[int, Pairs], str]:
+Floors = dict[tuple[str, int], Pairs]
+
+
+def bot_message(bench: Bench) -> dict[str, Any]:
+    """Return a ``play-turn`` message of the bots' Set at its start, as the Arbitre sends."""
+    interface = bench.arbitre.registry.get(BOT_SET)
+    rules = interface.arbitre if interface else None
+    if interface is None or rules is None or interface.botsarena is None:
+        raise RuntimeError(f"{BOT_SET} has no botsarena bots")
+    request = rules.request(rules.start(rules.levels[0]).state, Player.ONE)
+    bots = interface.botsarena
+    return {
+        "game-id": "FLOOR",
+        "action": "play-turn",
+        "game": bots.game,
+        "players": 2,
+        "board": bots.board(request.params),
+        "you": "X",
+        "player-index": 0,
+    }
+
+
+async def run(plan: Plan, console: Console) -> tuple[list[Games], Floors, str]:
     """Serve both apps, run every measure; return the games, the floors, the header."""
     loadavg = os.getloadavg()
     started = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    floors: dict[int, Pairs] = {}
+    floors: Floors = {}
     measures: list[Games] = []
     with tempfile.TemporaryDirectory(prefix="arbitre-bench-") as work:
         arbitre_sock, arbitre_base = bind("127.0.0.1", 0)
@@ -395,32 +519,45 @@ async def run(plan: Plan, console: Console) -> tuple[list[Games], dict[int, Pair
         floor = Floor(floor_base)
         bench = Bench(arbitre_base, app)
         columns = (
-            TextColumn("{task.description:<34}"),
+            TextColumn("{task.description:<40}"),
             BarColumn(),
             TextColumn("{task.fields[note]}"),
             TimeElapsedColumn(),
         )
         try:
             async with serving(app, arbitre_sock), serving(floor.app(), floor_sock):
+                bot = (f"{arbitre_base}{LOOPS[2].path}", bot_message(bench))
                 with Progress(*columns, console=console, transient=True) as progress:
-                    bar = progress.add_task("warm-up", total=plan.warmup_games, note="")
-                    for _ in range(plan.warmup_games):
-                        await bench.arbitre.wait(await bench.create(LOOP_SET))
-                        await floor.client.get(f"{floor_base}/ask")
-                        progress.advance(bar)
-                    for concurrency in (1, 4):
+                    bar = progress.add_task(
+                        "warm-up", total=len(LOOPS) * plan.warmup_games, note=""
+                    )
+                    for loop in LOOPS:
+                        for _ in range(plan.warmup_games):
+                            game_id = await bench.create(loop.set_name, loop.kind, loop.path)
+                            await bench.arbitre.wait(game_id)
+                            await floor.client.get(f"{floor_base}/ask")
+                            progress.advance(bar)
+                    for name, concurrency in (("pairs", 1), ("posts", 1), ("pairs", IN_FLIGHT)):
                         bar = progress.add_task(
-                            f"floor, {concurrency} at a time", total=plan.floor_seconds, note=""
+                            f"floor: {name}, {concurrency} at a time",
+                            total=plan.floor_seconds,
+                            note="",
                         )
-                        floors[concurrency] = await floor_pairs(
-                            floor, plan.floor_seconds, concurrency, progress, bar
+                        floors[(name, concurrency)] = await floor_pairs(
+                            floor,
+                            plan.floor_seconds,
+                            concurrency,
+                            progress,
+                            bar,
+                            bot if name == "posts" else None,
                         )
+                    for loop in LOOPS:
                         bar = progress.add_task(
-                            f"{LOOP_SET}, {concurrency} at a time", total=plan.loop_seconds, note=""
+                            f"{loop.label}, {loop.concurrency} at a time",
+                            total=plan.loop_seconds,
+                            note="",
                         )
-                        games = await loop_games(
-                            bench, plan.loop_seconds, concurrency, progress, bar
-                        )
+                        games = await loop_games(bench, loop, plan.loop_seconds, progress, bar)
                         await bench.analyse(games)
                         measures.append(games)
                     count = plan.per_set * len(MIXED_SETS)
@@ -430,7 +567,7 @@ async def run(plan: Plan, console: Console) -> tuple[list[Games], dict[int, Pair
                     measures.append(games)
         finally:
             await bench.http.aclose()
-            await floor.client.aclose()
+            await floor.close()
     end = os.getloadavg()[0]
     stack = (
         ", ".join(
@@ -442,7 +579,7 @@ async def run(plan: Plan, console: Console) -> tuple[list[Games], dict[int, Pair
         f"Arbitre benchmark {started}, {os.cpu_count()} CPUs, load average "
         f"{loadavg[0]:.2f} {loadavg[1]:.2f} {loadavg[2]:.2f} at start, {end:.2f} at "
         f"end; one process, uvicorn ({stack}) on 127.0.0.1, SQLite file; "
-        f"{plan.loop_seconds:g} s per TicTacToe measure, {plan.floor_seconds:g} s per "
+        f"{plan.loop_seconds:g} s per loop measure, {plan.floor_seconds:g} s per "
         "floor measure."
     )
     return measures, floors, header
@@ -456,25 +593,28 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
-def table(measures: list[Games], floors: dict[int, Pairs], header: str) -> str:
-    """Return the results as a Markdown table under ``header``, with a few notes."""
+def table(measures: list[Games], floors: Floors, header: str) -> str:
+    """Return the results as a Markdown table under ``header``, with the floors, the
+    goals of issue 19 met or not, and a few notes."""
     lines = [
         header,
         "",
-        "| Games | at once | games | moves | wall s | games/s | moves/s "
-        "| floor pairs/s (p50 ms) | ÷ floor | engine ms p50/p99 | Arbitre ms/move p50/p99 "
+        "| Games | at once | games | moves | wall s | moves/s | CPU ms/move "
+        "| floor /s (CPU ms) | ÷ floor | engine ms p50/p99 | Arbitre ms/move p50/p99 "
         "| checked |",
         "|" + "---|" * 12,
     ]
     for g in measures:
         rate = g.moves / g.wall if g.wall else 0.0
-        floor = floors.get(g.concurrency)
-        floor_cell = f"{floor.rate:.0f} ({percentile(floor.ms, 0.5):.1f})" if floor else "—"
+        floor = floors.get((g.floor, g.concurrency))
+        floor_cell = (
+            f"{g.floor} {floor.rate:.0f} ({_per(floor.cpu, len(floor.ms))})" if floor else "—"
+        )
         ratio = f"{rate / floor.rate:.2f}" if floor and floor.rate else "—"
         good = g.asked - len(g.failures)
         lines.append(
             f"| {g.label} | {g.concurrency} | {len(g.ids)} | {g.moves} | {g.wall:.1f} "
-            f"| {len(g.ids) / g.wall:.1f} | {rate:.0f} | {floor_cell} | {ratio} "
+            f"| {rate:.0f} | {_per(g.cpu, g.moves)} | {floor_cell} | {ratio} "
             f"| {percentile(g.engine_ms, 0.5):.0f}/{percentile(g.engine_ms, 0.99):.0f} "
             f"| {percentile(g.own_ms, 0.5):.1f}/{percentile(g.own_ms, 0.99):.1f} "
             f"| {good}/{g.asked} {'✓' if not g.failures else '✗'} |"
@@ -491,11 +631,16 @@ def table(measures: list[Games], floors: dict[int, Pairs], header: str) -> str:
     bad = sum(p.bad for p in floors.values())
     lines += [
         "",
-        f"Games at once: {per_set}. Floor: GET /ask calling GET /back on the same server "
-        f"before answering, one new connection per request; bad answers {bad}. engine ms: "
-        "engine request start to callback; Arbitre ms/move: (at[n] − at[n−1]) − ms[n], "
-        "the loop's own time per move (whole ms, up to 1 ms high; simultaneous Sets left "
-        "out); checked: created, status over with a result, no seat in error, moves 1..n.",
+        goals(measures, floors),
+        "",
+        f"Games at once: {per_set}. Floors: pairs, GET /ask (a new connection) calling "
+        "GET /back (a kept connection) on the same server before answering; posts, the "
+        f"same play-turn POSTed to the same bot (a kept connection); bad answers {bad}. "
+        "CPU ms: the process's CPU time (every thread) over the measure, per move or per "
+        "floor round trip. engine ms: engine request start to callback (a bot: its POST); "
+        "Arbitre ms/move: (at[n] − at[n−1]) − ms[n], the loop's own time per move (whole "
+        "ms, up to 1 ms high; simultaneous Sets left out); checked: created, status over "
+        "with a result, no seat in error, moves 1..n.",
     ]
     failures = [f for g in measures for f in g.failures]
     if failures:
@@ -504,6 +649,30 @@ def table(measures: list[Games], floors: dict[int, Pairs], header: str) -> str:
         if len(failures) > 10:
             lines.append(f"- and {len(failures) - 10} more")
     return "\n".join(lines)
+
+
+def goals(measures: list[Games], floors: Floors) -> str:
+    """Return issue 19's goals, each with its figure in this run and ✓ (met) or ✗."""
+    said = []
+    for g in measures:
+        floor = floors.get((g.floor, g.concurrency))
+        if g.concurrency == 1 and floor is not None and floor.rate and g.label != LOOPS[1].label:
+            share = g.moves / g.wall / floor.rate if g.wall else 0.0
+            mark = "✓" if share >= FLOOR_SHARE else "✗"
+            said.append(f"{g.label}, one at a time: {share:.2f} of the {g.floor} floor {mark}")
+        if g.concurrency == IN_FLIGHT:
+            p50, p99 = percentile(g.own_ms, 0.5), percentile(g.own_ms, 0.99)
+            mark = "✓" if p50 <= OWN_P50 and p99 <= OWN_P99 else "✗"
+            said.append(
+                f"{g.label}, {IN_FLIGHT} in flight: Arbitre ms/move p50 {p50:.1f} (≤ "
+                f"{OWN_P50:g}), p99 {p99:.1f} (≤ {OWN_P99:g}) {mark}"
+            )
+    return "Goals (issue 19): " + "; ".join(said) + "."
+
+
+def _per(cpu: float, count: int) -> str:
+    """Return ``cpu`` seconds per one of ``count``, in ms, or "—"."""
+    return f"{cpu * 1000 / count:.2f}" if count else "—"
 
 
 def engine_figures(repeats: int) -> str:

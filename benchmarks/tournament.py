@@ -3,6 +3,7 @@
 
     .venv/bin/python benchmarks/tournament.py            # both setups, 560 games each
     .venv/bin/python benchmarks/tournament.py --games 2  # 56 games each, a smoke run
+    .venv/bin/python benchmarks/tournament.py --before 0158af1  # and the code of then
 
 Two setups, each in fresh records: **one worker on SQLite** (a file in a temporary folder)
 and **two workers on PostgreSQL** (a throwaway server started for the run: Debian's
@@ -20,6 +21,17 @@ a result, no seat in error, moves numbered 1..n) and the table reports:
   callback, checking and applying the value, saving the move, publishing it, asking the
   rules, building and starting the next request.
 
+- the workers' CPU time per move (user + system of the ``serve`` processes, PostgreSQL's
+  left out): what a move costs whatever else the machine runs.
+
+``--before REV`` runs each setup first on the code of git revision ``REV`` (its
+``server/``, ``interfaces/``, ``arbitre/`` and ``static/``, exported to a temporary folder
+and put first on the workers' ``PYTHONPATH``; the same libraries), then on this tree's,
+and prints the ratio: the reference measured in the same run, on the same machine, minutes
+apart. Issue 19's goals are printed under the table: moves/s at least 3 times the
+reference's, and the Arbitre's own time per move with 16 games in flight p50 ≤ 5 ms and
+p99 ≤ 25 ms, each met (✓) or not (✗).
+
 Progress goes to stderr (a bar per setup), the table to stdout; the exit status is 1 when
 a game failed a check.
 """
@@ -27,13 +39,19 @@ a game failed a check.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
+import io
 import itertools
 import math
+import os
+import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +67,46 @@ from tests.arbitre.postgres import postgres_server  # noqa: E402
 from tests.conftest import _serving, start_server  # noqa: E402
 
 ENTRANTS = ["perfect", "random"] * 4
+#: The folders of the installed layout (``tournoyons_gui.<name>``), as setup.py maps them.
+PACKAGES = ("server", "interfaces", "arbitre", "static")
+#: Issue 19's goals: moves/s over the reference's, the own ms per move (p50, p99).
+SPEEDUP = 3.0
+OWN_P50, OWN_P99 = 5.0, 25.0
+
+
+@contextlib.contextmanager
+def code_of(rev: str | None) -> Iterator[None]:
+    """Run the workers started inside on the code of git revision ``rev`` (``None``: this
+    tree's): its packages exported to a temporary folder, laid out as installed, first on
+    ``PYTHONPATH`` (found before the editable install's import hook)."""
+    if rev is None:
+        yield
+        return
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", rev, *PACKAGES],
+        check=True,
+        capture_output=True,
+    ).stdout
+    saved = os.environ.get("PYTHONPATH")
+    with tempfile.TemporaryDirectory(prefix="before-") as folder:
+        layout = Path(folder) / "tournoyons_gui"
+        layout.mkdir()
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(layout, filter="data")
+        os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [folder, saved]))
+        try:
+            yield
+        finally:
+            if saved is None:
+                os.environ.pop("PYTHONPATH", None)
+            else:
+                os.environ["PYTHONPATH"] = saved
+
+
+def cpu_seconds(pid: int) -> float:
+    """Return the CPU time (user + system) process ``pid`` has used, in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -75,7 +133,8 @@ def own_times(exchanges: list[dict[str, Any]]) -> list[float]:
 
 def run(label: str, database: str, workers: int, games: int, concurrency: int) -> dict[str, Any]:
     """Run one tournament on ``workers`` serve processes sharing ``database``."""
-    servings = [_serving(start_server(database, "--lease", "15")) for _ in range(workers)]  # type: ignore[arg-type]
+    processes = [start_server(database, "--lease", "15") for _ in range(workers)]
+    servings = [_serving(p) for p in processes]
     bases = [next(s) for s in servings]
     failures: list[str] = []
     try:
@@ -107,8 +166,9 @@ def run(label: str, database: str, workers: int, games: int, concurrency: int) -
                     progress.update(bar, completed=done["over"], total=done["planned"])
                     if summary["status"] == "over":
                         break
-                    time.sleep(0.25)
+                    time.sleep(0.5)
             wall = time.monotonic() - started
+            cpu = sum(cpu_seconds(p.pid) for p in processes)
             moves = 0
             gaps: list[float] = []
             drivers: Counter[str] = Counter()
@@ -133,6 +193,7 @@ def run(label: str, database: str, workers: int, games: int, concurrency: int) -
                 "games": len(summary["games"]),
                 "planned": summary["progress"]["planned"],
                 "wall": wall,
+                "cpu": cpu,
                 "moves": moves,
                 "p50": percentile(gaps, 0.5),
                 "p99": percentile(gaps, 0.99),
@@ -145,20 +206,44 @@ def run(label: str, database: str, workers: int, games: int, concurrency: int) -
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run both setups; print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    """Run both setups (each on the reference's code first with ``--before``); print the
+    table and the goals."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--games", type=int, default=20, help="games per pairing (default 20)")
     parser.add_argument("--concurrency", type=int, default=16, help="games at once (16)")
+    parser.add_argument("--before", metavar="REV", help="a git revision to compare with")
     args = parser.parse_args(argv)
-    results = []
+    codes = [args.before, None] if args.before else [None]
+    results: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as folder:
-        sqlite = str(Path(folder) / "bench.sqlite3")
-        results.append(run("1 worker, SQLite", sqlite, 1, args.games, args.concurrency))
-    with postgres_server() as url:
-        results.append(run("2 workers, PostgreSQL", url, 2, args.games, args.concurrency))
+        for number, rev in enumerate(codes):
+            sqlite = str(Path(folder) / f"bench{number}.sqlite3")
+            results.append(one("1 worker, SQLite", rev, sqlite, 1, args))
+    for rev in codes:
+        with postgres_server() as url:  # a fresh server for each code: fresh records
+            results.append(one("2 workers, PostgreSQL", rev, url, 2, args))
+    return report(results, args)
+
+
+def one(
+    setup: str, rev: str | None, database: str, workers: int, args: argparse.Namespace
+) -> dict[str, Any]:
+    """Run ``setup`` on the code of ``rev`` (``None``: this tree's)."""
+    with code_of(rev):
+        result = run(
+            f"{setup}, {rev}" if rev else setup, database, workers, args.games, args.concurrency
+        )
+    result["setup"], result["before"] = setup, rev is not None
+    return result
+
+
+def report(results: list[dict[str, Any]], args: argparse.Namespace) -> int:
+    """Print the table of ``results`` and the goals; return 1 when a game failed."""
     table = Table(
         title=f"Round-robin, 8 built-in engines, {args.games} games per pairing, "
-        f"{args.concurrency} at once (TicTacToe)"
+        f"{args.concurrency} at once (TicTacToe); load average "
+        + " ".join(f"{x:.2f}" for x in os.getloadavg())
+        + " at the end"
     )
     for column in (
         "Setup",
@@ -166,28 +251,55 @@ def main(argv: list[str] | None = None) -> int:
         "Wall s",
         "Moves",
         "Moves/s",
+        "× before",
+        "CPU ms/move",
         "Own ms p50",
         "Own ms p99",
         "Games per worker %",
     ):
         table.add_column(column, justify="left" if column == "Setup" else "right")
+    goals = []
+    reference: dict[str, float] = {}
     for r in results:
+        rate = r["moves"] / r["wall"]
+        setup = r["setup"]
+        ratio = ""
+        if r["before"]:
+            reference[setup] = rate
+        elif setup in reference:
+            times = rate / reference[setup]
+            ratio = f"{times:.1f}"
+            goals.append(f"{setup}: {times:.1f}× the moves/s before {_mark(times >= SPEEDUP)}")
+        if not r["before"] and args.concurrency == 16:
+            met = r["p50"] <= OWN_P50 and r["p99"] <= OWN_P99
+            goals.append(
+                f"{setup}, 16 in flight: own ms p50 {r['p50']:.1f} (≤ {OWN_P50:g}), p99 "
+                f"{r['p99']:.1f} (≤ {OWN_P99:g}) {_mark(met)}"
+            )
         table.add_row(
             r["label"],
             f"{r['games']}/{r['planned']}",
             f"{r['wall']:.1f}",
             str(r["moves"]),
-            f"{r['moves'] / r['wall']:.0f}",
+            f"{rate:.0f}",
+            ratio,
+            f"{r['cpu'] * 1000 / r['moves']:.2f}" if r["moves"] else "—",
             f"{r['p50']:.1f}",
             f"{r['p99']:.1f}",
             " / ".join(map(str, r["shares"])),
         )
-    console = Console()
+    console = Console(width=160)
     console.print(table)
+    if goals:
+        console.print("Goals (issue 19): " + "; ".join(goals) + ".")
     failures = [f for r in results for f in r["failures"]]
     for failure in failures[:20]:
         console.print(f"[red]{failure}[/red]")
     return 1 if failures else 0
+
+
+def _mark(met: bool) -> str:
+    return "✓" if met else "✗"
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ import httpx
 
 from tournoyons_gui.arbitre.answer import Answer
 from tournoyons_gui.arbitre.asks import Asks
+from tournoyons_gui.arbitre.builtins import EngineRunner
 from tournoyons_gui.arbitre.calls import EngineCaller
 from tournoyons_gui.arbitre.catalogue import PlayedSet
 from tournoyons_gui.arbitre.live import Hub
@@ -56,8 +57,8 @@ class Services:
     records (``shared``), the :class:`Session` of each game played through one in this
     process (by game id: a timi room's), and the seats a part of this process is seating
     now (``seating``: a room's channel, lower-cased, -> its players' names), which a kind
-    seated by its own room alone accepts, and the ``outbound`` policy every URL and call
-    is held to."""
+    seated by its own room alone accepts, the ``outbound`` policy every URL and call is
+    held to, and the runner of our built-in engines in this process (``engines``)."""
 
     store: Store
     asks: Asks
@@ -69,11 +70,18 @@ class Services:
     outbound: Outbound = field(default_factory=Outbound)
     sessions: dict[str, Session] = field(default_factory=dict)
     seating: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    engines: EngineRunner = field(default_factory=EngineRunner)
 
     @property
     def client(self) -> httpx.AsyncClient:
         """Return the HTTP client every call of this Arbitre goes through."""
         return self.caller.client
+
+    @property
+    def keepalive_client(self) -> httpx.AsyncClient:
+        """Return the HTTP client for calls whose protocol allows keeping the connection
+        (:func:`~tournoyons_gui.arbitre.calls.keepalive_client`)."""
+        return self.caller.keepalive
 
     @property
     def referee_url(self) -> str:

@@ -1,19 +1,26 @@
 """Tournoyons engines as seats (engine protocol sections 1-3): an engine reached at its
-URL, and our built-in engines, which speak the same protocol over HTTP at
-``/engines/<set>/<name>``.
+URL, and our built-in engines, called in this process (the same pure function their HTTP
+endpoint ``/engines/<set>/<name>`` serves to anyone else).
 
 Each ask sends the request with the parameters in the protocol's order (section 2.1),
 ``Referee`` last, and waits for the callback within ``TimeOut``; a game taken over by
 another worker applies an answer recorded before it took the game, and asks nothing. At
 the end each engine gets its final call with its ``Status`` (decision 10).
+
+A built-in engine's ask is logged as an engine's is (the request's URL as it would be
+sent, then a callback with its ``Game``, ``MoveId`` and ``Value``), so that its game's
+exchange log reads the same whichever way the engine was reached; it is called on the
+event loop or in a thread by its own timings (:mod:`~tournoyons_gui.arbitre.builtins`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from collections.abc import Mapping
 
-from tournoyons_gui.arbitre.answer import Answer
+from tournoyons_gui.arbitre.answer import Answer, note
 from tournoyons_gui.arbitre.catalogue import PlayedSet
 from tournoyons_gui.arbitre.match import SeatSpec
 from tournoyons_gui.arbitre.seats.base import Position, SeatKind, Services
@@ -150,7 +157,7 @@ class EngineSeat(SeatKind):
 
 class BuiltinSeat(EngineSeat):
     """One of our built-in engines (``SeatSpec.engine`` its name, the Set's first by
-    default), called over HTTP like any engine."""
+    default), called in this process with the request an engine would receive."""
 
     name = "builtin"
     label = "builtin"
@@ -171,5 +178,47 @@ class BuiltinSeat(EngineSeat):
         return SeatSpec(self.name, engine, spec.name or engine)
 
     def url(self, position: Position) -> str:
-        """Return the built-in engine's URL on this server."""
+        """Return the built-in engine's URL on this server (its requests are logged with
+        it, and its final call goes there)."""
         return self.services.builtin_url(position.interface, position.seat.url)
+
+    async def ask(self, position: Position, deadline: float | None) -> Answer:
+        """Call the built-in engine with the request for ``position`` and take its value
+        as its callback would bring it (trimmed, upper-cased, decision 5); ``late`` past
+        ``deadline``, ``unreachable`` when the engine is gone or fails."""
+        timeout = self.seconds_left(deadline, position.options)
+        rules, seat = position.rules, position.seat
+        engine = position.interface.engines.get(seat.url)
+        request = rules.request(
+            position.turn.state, position.player, init_as_board=position.options.init_as_board
+        )
+        move_id = str(request.move_id)
+        params = call_params(
+            position, request.params, move_id=move_id, referee=self.services.referee_url
+        )
+        started = time.monotonic()
+        notes = [note("request", engine_url(self.url(position), params))]
+        if engine is None:
+            notes.append(note("error", "unreachable: no such built-in engine"))
+            return Answer.failure("unreachable", "no such built-in engine", 0, notes)
+        try:
+            async with asyncio.timeout(timeout):
+                name = (position.interface.key, seat.url)
+                value = await self.services.engines.call(name, engine, params)
+        except TimeoutError:
+            detail = f"no callback within {timeout:g} s"
+            notes.append(note("error", f"late: {detail}"))
+            return Answer.failure("late", detail, _ms(started), notes)
+        except Exception as failed:  # our engine's bug: the seat fails, the game goes on
+            log.exception("built-in engine %s failed", seat.url)
+            detail = f"the built-in engine failed: {type(failed).__name__}"
+            notes.append(note("error", f"unreachable: {detail}"))
+            return Answer.failure("unreachable", detail, _ms(started), notes)
+        query = engine_url("", {"Game": seat.key, "MoveId": move_id, "Value": value})[1:]
+        notes.append(note("callback", query))
+        return Answer(str(value).strip().upper(), ms=_ms(started), query=query, log=notes)
+
+
+def _ms(started: float) -> int:
+    """Return the whole milliseconds since ``started`` (``time.monotonic()``)."""
+    return int((time.monotonic() - started) * 1000)

@@ -9,7 +9,8 @@ The rest of the Arbitre, its pages and its API get plain records (:mod:`.records
 
 - :mod:`.base`: opening, the schema's creation and upgrades, sessions, the clock;
 - :mod:`.schema`: the tables and their migrations;
-- :mod:`.games`: games, moves, the exchange log, asks, leases, added Sets;
+- :mod:`.games`: games, moves, the exchange log, leases, added Sets;
+- :mod:`.pending`: the asks awaiting an answer, shared by the workers;
 - :mod:`.tournaments`: registered engines and tournaments;
 - :mod:`.rooms`: timi rooms, their leases, the workers refereeing them;
 - :mod:`.interfaces`: registered graphical interfaces.
@@ -19,8 +20,9 @@ from __future__ import annotations
 
 from tournoyons_gui.arbitre.store import records
 from tournoyons_gui.arbitre.store.base import DEFAULT_DATABASE, aware, database_url, new_id, now
-from tournoyons_gui.arbitre.store.games import PENDING_KEPT, Conflict, LeaseLost
+from tournoyons_gui.arbitre.store.games import Conflict, LeaseLost
 from tournoyons_gui.arbitre.store.interfaces import InterfaceStore
+from tournoyons_gui.arbitre.store.pending import PENDING_KEPT
 from tournoyons_gui.arbitre.store.records import *  # noqa: F403 (every plain record)
 from tournoyons_gui.arbitre.store.rooms import RoomStore
 from tournoyons_gui.arbitre.store.schema import SCHEMA_VERSION

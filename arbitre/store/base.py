@@ -2,8 +2,30 @@
 and the database's clock.
 
 SQLAlchemy 2 (async: aiosqlite, asyncpg): a SQLite file by default, in WAL mode with
-``synchronous=NORMAL`` (durable against a crash of this process; readers never wait for
-the writer), or PostgreSQL by URL, which several workers share.
+``synchronous=NORMAL`` (readers never wait for the writer; one writer at a time, queued
+in this process), or PostgreSQL by URL, which several workers share.
+
+Durability: in WAL mode a commit appends the transaction to the log; with
+``synchronous=NORMAL`` the log is synced to the disk at checkpoints rather than at every
+commit, so a committed move survives any crash of this process (SIGKILL included: the
+log is in the operating system's hands once written) and is lost only by a crash of the
+operating system or a power cut before the next checkpoint (SQLite's "WAL mode" and
+"PRAGMA synchronous" pages). PostgreSQL keeps its own settings (``synchronous_commit``
+on by default: a commit is on the disk).
+
+The move path writes through :meth:`Database.write`: a function of a synchronous
+SQLAlchemy connection run in one transaction. On SQLite it runs whole in the one writer
+thread (one hand-off between the event loop and the database's thread a transaction,
+where aiosqlite makes about ten: one per cursor, statement and commit); on PostgreSQL on
+the asynchronous connection (asyncpg), statement by statement; and there a move is
+appended by one statement in autocommit (:meth:`Database.statement`), one round trip where
+a transaction takes five (``BEGIN``, the game's row, the moves, their exchanges, ``COMMIT``).
+
+A pooled PostgreSQL connection is checked with a ping before use only when it has been
+idle :data:`PING_IDLE` seconds or more (asyncpg's ping is three round trips: the move
+path would pay them at every transaction); one whose server went away while it was in
+constant use fails its next statement instead, which invalidates the pool, and the game
+it served is given up and taken over from its last recorded move.
 """
 
 from __future__ import annotations
@@ -12,13 +34,17 @@ import asyncio
 import datetime as dt
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
-from sqlalchemy import event, insert, select, update
+from sqlalchemy import Connection, Engine, create_engine, event, insert, select, update
+from sqlalchemy.engine import Dialect
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
@@ -30,6 +56,8 @@ from tournoyons_gui.arbitre.store.schema import MIGRATIONS, SCHEMA_VERSION, Base
 __all__ = ["DEFAULT_DATABASE", "Database", "aware", "database_url", "new_id", "now"]
 
 _SCHEMA_LOCK = 0x70756E6F79
+#: Seconds a pooled PostgreSQL connection may sit idle and still be used without a ping.
+PING_IDLE = 5.0
 DEFAULT_DATABASE = "arbitre.sqlite3"
 _BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 
@@ -77,6 +105,31 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _ping_when_idle(engine: AsyncEngine) -> None:
+    """Have ``engine``'s pool ping a connection at checkout only when it has been idle
+    :data:`PING_IDLE` seconds or more (see the module)."""
+    dialect: Dialect = engine.dialect
+
+    def stamp(_connection: Any, record: Any, *_: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    def checkout(connection: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get("idle_since")
+        if since is not None and time.monotonic() - since < PING_IDLE:
+            return
+        try:
+            dialect.do_ping(connection)
+        except Exception as gone:
+            raise DisconnectionError(str(gone)) from gone
+
+    event.listen(engine.sync_engine, "connect", stamp)
+    event.listen(engine.sync_engine, "checkin", stamp)
+    event.listen(engine.sync_engine, "checkout", checkout)
+
+
+T = TypeVar("T")
+
+
 class Database:
     """The database: sessions, schema creation and upgrades, the database's clock."""
 
@@ -86,6 +139,19 @@ class Database:
         # SQLite has one writer at a time: this process's writers queue here rather than
         # meet "database is locked"; other processes wait on SQLite's busy timeout.
         self._writer = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+        # SQLite's writer thread and its synchronous engine on the same file (write()).
+        self._sync: Engine | None = None
+        # PostgreSQL's connections in autocommit (statement()), from the same pool.
+        self._autocommit: AsyncEngine | None = None
+        if engine.dialect.name == "postgresql":
+            self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self._thread: ThreadPoolExecutor | None = None
+        if self._writer is not None and engine.url.database not in (None, "", ":memory:"):
+            self._sync = create_engine(
+                engine.url.set(drivername="sqlite"), connect_args={"timeout": 30}
+            )
+            event.listen(self._sync, "connect", _sqlite_pragmas)
+            self._thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
         #: The database's clock less this host's (:meth:`sync_clock`); zero on SQLite.
         self.clock_offset = dt.timedelta(0)
         # The database's time at the last sync and this process's monotonic clock then.
@@ -103,7 +169,8 @@ class Database:
             engine = create_async_engine(full, connect_args={"timeout": 30})
             event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         else:
-            engine = create_async_engine(full, pool_pre_ping=True)
+            engine = create_async_engine(full)
+            _ping_when_idle(engine)
         store = cls(engine)
         try:
             await store._migrate()
@@ -116,6 +183,9 @@ class Database:
     async def close(self) -> None:
         """Close every connection."""
         await self.engine.dispose()
+        if self._sync is not None and self._thread is not None:
+            await asyncio.get_running_loop().run_in_executor(self._thread, self._sync.dispose)
+            self._thread.shutdown()
 
     @property
     def shared(self) -> bool:
@@ -184,6 +254,44 @@ class Database:
                 await conn.execute(
                     update(MetaRow).where(MetaRow.key == "schema").values(value=str(version))
                 )
+
+    async def statement(self, work: Callable[[Connection], T]) -> T:
+        """Return ``work(connection)`` on PostgreSQL in autocommit: ``work`` runs one
+        statement, atomic by itself, in one round trip (no ``BEGIN``, no ``COMMIT``); on
+        SQLite as :meth:`write` does."""
+        if self._autocommit is None:
+            return await self.write(work)
+        async with self._autocommit.connect() as connection:
+            return await connection.run_sync(work)
+
+    async def write(self, work: Callable[[Connection], T]) -> T:
+        """Return ``work(connection)`` run in one transaction, committed at the end (rolled
+        back when it raises): on SQLite whole in the writer thread, on PostgreSQL on the
+        asynchronous connection (see the module). ``work`` runs SQLAlchemy Core
+        statements and nothing else (no waiting, no other I/O)."""
+        if self._sync is None or self._thread is None or self._writer is None:
+            async with self.transaction() as connection:
+                return await connection.run_sync(work)
+        sync, thread = self._sync, self._thread
+
+        def in_transaction() -> T:
+            with sync.begin() as connection:
+                return work(connection)
+
+        async with self._writer:
+            return await asyncio.get_running_loop().run_in_executor(thread, in_transaction)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncConnection]:
+        """Yield a connection inside a transaction, committed at the end: the writers' way
+        for SQLAlchemy Core statements (the move path: no ORM unit of work, no identity
+        map, several rows in one ``executemany``)."""
+        if self._writer is None:
+            async with self.engine.begin() as connection:
+                yield connection
+            return
+        async with self._writer, self.engine.begin() as connection:
+            yield connection
 
     @asynccontextmanager
     async def session(self) -> AsyncIterator[AsyncSession]:

@@ -1,5 +1,5 @@
-"""The store's games: games and their seats, moves and exchange log, the asks awaiting an
-answer (shared by the workers), the leases, and the added Sets.
+"""The store's games: games and their seats, moves and exchange log, the leases, and the
+added Sets (the asks awaiting an answer: :mod:`.pending`).
 
 Save, then publish: a move is appended with its exchanges and the game's new Turn in one
 transaction (``moves`` has a unique ``(game, number)``, so a move cannot be recorded twice)
@@ -11,11 +11,26 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from typing import cast
 
-from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy import (
+    CTE,
+    JSON,
+    Connection,
+    Select,
+    Table,
+    bindparam,
+    column,
+    func,
+    insert,
+    or_,
+    select,
+    true,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 
-from tournoyons_gui.arbitre.store.base import Database
+from tournoyons_gui.arbitre.store.pending import DETAIL_CAP, PendingStore
 from tournoyons_gui.arbitre.store.records import (
     AddedSetRecord,
     Exchange,
@@ -25,7 +40,6 @@ from tournoyons_gui.arbitre.store.records import (
     LogEntry,
     Move,
     NewMove,
-    Received,
     Seat,
     SeatEnd,
     record_of,
@@ -35,18 +49,29 @@ from tournoyons_gui.arbitre.store.schema import (
     ExchangeRow,
     GameRow,
     MoveRow,
-    PendingRow,
     SeatRow,
     TournamentRow,
 )
 
-__all__ = ["PENDING_KEPT", "Conflict", "GameStore", "LeaseLost"]
+__all__ = ["Conflict", "GameStore", "LeaseLost"]
 
-#: How long an ask is kept after its deadline, so that a late answer is logged against its
-#: game by whichever worker receives it.
-PENDING_KEPT = dt.timedelta(hours=1)
-#: The longest detail kept in the exchange log (a URL, a query, an error).
-DETAIL_CAP = 8192
+
+#: The tables the move path writes with SQLAlchemy Core (no ORM unit of work per move).
+_GAMES = cast(Table, GameRow.__table__)
+_MOVES = cast(Table, MoveRow.__table__)
+_EXCHANGES = cast(Table, ExchangeRow.__table__)
+_SEATS = cast(Table, SeatRow.__table__)
+#: A seat's end, written for every seat of a game in one ``executemany``.
+_SEAT_END = (
+    update(_SEATS)
+    .where(_SEATS.c.id == bindparam("seat_id"))
+    .values(
+        final_status=bindparam("end_status"),
+        error=bindparam("end_error"),
+        rank=bindparam("end_rank"),
+        score=bindparam("end_score"),
+    )
+)
 
 
 class Conflict(Exception):
@@ -57,7 +82,7 @@ class LeaseLost(RuntimeError):
     """This worker no longer holds the lease of the game it was driving."""
 
 
-class GameStore(Database):
+class GameStore(PendingStore):
     """Games, seats, moves, exchanges, asks, leases and added Sets."""
 
     # --- games -----------------------------------------------------------------------------
@@ -65,14 +90,15 @@ class GameStore(Database):
     async def create_game(self, game: Game, seats: Sequence[Seat]) -> None:
         """Store a new game and its seats in one transaction; raise :class:`Conflict` when
         a unique key is taken (a tournament's pairing made meanwhile by another worker)."""
+        row = _values(game)
+        rows = [{k: v for k, v in _values(seat).items() if k != "id"} for seat in seats]
+
+        def create(connection: Connection) -> None:
+            connection.execute(insert(_GAMES), [row])
+            _insert(connection, _SEATS, rows)
+
         try:
-            async with self.session() as session:
-                session.add(GameRow(**_values(game)))
-                await session.flush()
-                for seat in seats:
-                    values = _values(seat)
-                    values.pop("id", None)
-                    session.add(SeatRow(**values))
+            await self.write(create)
         except IntegrityError as taken:
             raise Conflict(game.id) from taken
 
@@ -171,17 +197,18 @@ class GameStore(Database):
         self, game_id: str, seat: int, kind: str, move_id: str = "", detail: str = ""
     ) -> None:
         """Append one exchange to the log, stamped now (``detail`` capped at 8 KiB)."""
-        async with self.session() as session:
-            session.add(_exchange(game_id, seat, kind, move_id, detail, self.now()))
+        rows = [_exchange(game_id, seat, kind, move_id, detail, self.now())]
+        await self.write(lambda connection: _insert(connection, _EXCHANGES, rows))
 
     async def log_many(self, game_id: str, entries: Sequence[LogEntry]) -> None:
         """Append exchanges stamped by this host's clock (:meth:`from_host`), in one
         transaction."""
-        if not entries:
-            return
-        async with self.session() as session:
-            for seat, kind, detail, at in entries:
-                session.add(_exchange(game_id, seat, kind, "", detail, self.from_host(at)))
+        rows = [
+            _exchange(game_id, seat, kind, "", detail, self.from_host(at))
+            for seat, kind, detail, at in entries
+        ]
+        if rows:
+            await self.write(lambda connection: _insert(connection, _EXCHANGES, rows))
 
     async def append_moves(
         self, game_id: str, owner: str, moves: Sequence[NewMove]
@@ -189,37 +216,71 @@ class GameStore(Database):
         """Append ``moves`` (numbered on from the game's last) with their exchanges, and set
         the game's Turn to the last one's, in one transaction; return (that Turn, the
         game's move count). Raises :class:`LeaseLost` when ``owner`` no longer holds the
-        game's lease, ``RuntimeError`` when the game changed under its driver."""
+        game's lease, ``RuntimeError`` when the game changed under its driver.
+
+        The move path's one write (:meth:`write`), in SQLAlchemy Core: the game's row is
+        updated only if ``owner`` holds its lease and it has the moves its driver knows of
+        (which takes the row's lock, as ``SELECT ... FOR UPDATE`` did), then the moves and
+        their exchanges are inserted, each table in one ``executemany``; nothing is read
+        back."""
         at = self.now()
-        async with self.session() as session:
-            for move in moves:
-                session.add(
-                    MoveRow(
-                        game_id=game_id,
-                        number=move.number,
-                        seat=move.seat,
-                        value=move.value,
-                        turn=move.turn,
-                        tray=move.tray,
-                        ms=move.ms,
-                        query=move.query[:DETAIL_CAP],
-                        error="",
-                        at=at,
-                    )
+        first, last = moves[0], moves[-1]
+        rows = [
+            {
+                "game_id": game_id,
+                "number": move.number,
+                "seat": move.seat,
+                "value": move.value,
+                "turn": move.turn,
+                "tray": move.tray,
+                "ms": move.ms,
+                "query": move.query[:DETAIL_CAP],
+                "error": "",
+                "at": at,
+            }
+            for move in moves
+        ]
+        exchanges = [
+            _exchange(game_id, index, kind, str(move.number), detail, self.from_host(stamped))
+            for move in moves
+            for index, kind, detail, stamped in move.exchanges
+        ]
+
+        if self.shared:
+            named = {
+                "game_id": game_id,
+                "owner": owner,
+                "before": first.number - 1,
+                "new_turn": last.turn,
+                "after": last.number,
+                "moves": _as_json(rows),
+                "exchanges": _as_json(exchanges),
+            }
+            count = await self.statement(
+                lambda connection: connection.execute(_APPEND, named).scalar_one()
+            )
+            if count != 1:
+                raise await self.write(lambda connection: _not_appended(connection, game_id, owner))
+            return dict(last.turn), last.number
+
+        def append(connection: Connection) -> None:
+            done = connection.execute(
+                update(_GAMES)
+                .where(
+                    _GAMES.c.id == game_id,
+                    _GAMES.c.lease_owner == owner,
+                    _GAMES.c.status == "playing",
+                    _GAMES.c.moves == first.number - 1,
                 )
-                for index, kind, detail, stamped in move.exchanges:
-                    session.add(
-                        _exchange(
-                            game_id, index, kind, str(move.number), detail, self.from_host(stamped)
-                        )
-                    )
-            row = await session.get(GameRow, game_id, with_for_update=True)
-            if row is None or row.lease_owner != owner:
-                raise LeaseLost(game_id)
-            if row.status != "playing" or row.moves != moves[0].number - 1:
-                raise RuntimeError(f"game {game_id} changed under its driver")
-            row.turn, row.moves = moves[-1].turn, moves[-1].number
-            return dict(row.turn), row.moves
+                .values(turn=last.turn, moves=last.number)
+            )
+            if done.rowcount != 1:
+                raise _not_appended(connection, game_id, owner)
+            _insert(connection, _MOVES, rows)
+            _insert(connection, _EXCHANGES, exchanges)
+
+        await self.write(append)
+        return dict(last.turn), last.number
 
     async def finish_game(
         self,
@@ -233,108 +294,45 @@ class GameStore(Database):
         calls to be sent (seat index, URL), logged; all in one transaction. Return
         ``False`` and change nothing when the game is over already or driven by another
         worker."""
-        async with self.session() as session:
-            row = await session.get(GameRow, game_id, with_for_update=True)
-            if row is None or row.status != "playing" or row.lease_owner != owner:
+        at = self.now()
+        seat_ends = [
+            {
+                "seat_id": seat.id,
+                "end_status": seat_end.status,
+                "end_error": seat_end.error,
+                "end_rank": seat_end.rank,
+                "end_score": seat_end.score,
+            }
+            for seat, seat_end in ends
+        ]
+        logged = [_exchange(game_id, index, "final", "", url, at) for index, url in finals]
+
+        def finish(connection: Connection) -> bool:
+            done = connection.execute(
+                update(_GAMES)
+                .where(
+                    _GAMES.c.id == game_id,
+                    _GAMES.c.status == "playing",
+                    _GAMES.c.lease_owner == owner,
+                )
+                .values(
+                    lease_owner=None,
+                    lease_until=None,
+                    status=end.status,
+                    winner=end.winner,
+                    result=end.result,
+                    reason=end.reason[:2000],
+                    ended_at=at,
+                )
+            )
+            if done.rowcount != 1:
                 return False
-            row.lease_owner, row.lease_until = None, None
-            row.status, row.winner, row.result = end.status, end.winner, end.result
-            row.reason = end.reason[:2000]
-            row.ended_at = self.now()
-            for seat, seat_end in ends:
-                stored = await session.get(SeatRow, seat.id)
-                if stored is not None:
-                    stored.final_status = seat_end.status
-                    stored.error, stored.rank = seat_end.error, seat_end.rank
-                    stored.score = seat_end.score
-            at = self.now()
-            for index, url in finals:
-                session.add(_exchange(game_id, index, "final", "", url, at))
+            if seat_ends:
+                connection.execute(_SEAT_END, seat_ends)
+            _insert(connection, _EXCHANGES, logged)
             return True
 
-    # --- asks awaiting an answer, shared by the workers -----------------------------------
-
-    async def expect(
-        self, key: str, move_id: str, game_id: str, seat: int, expires_at: dt.datetime
-    ) -> Received | None:
-        """Record that (``key``, ``move_id``) is asked until ``expires_at``; return it when
-        its value was already received (a game taken over: apply it, ask nothing)."""
-        async with self.session() as session:
-            row = await session.get(PendingRow, (key, move_id), with_for_update=True)
-            if row is not None and row.value is not None:
-                return record_of(Received, row)
-            if row is None:
-                ask = {"key": key, "move_id": move_id, "game_id": game_id, "seat": seat}
-                session.add(PendingRow(**ask, expires_at=expires_at, query="", redirect=False))
-            else:
-                row.expires_at = expires_at
-            return None
-
-    async def answer(
-        self, key: str, move_id: str, value: str, query: str, *, redirect: bool = False
-    ) -> tuple[str, Received | None]:
-        """Record the answer to (``key``, ``move_id``) if it is the first one and in time.
-
-        Returns ``("taken", ask)``, or ``("duplicate" | "late", ask)`` and changes nothing,
-        or ``("unknown", None)`` when nothing was asked under that name (decision 9)."""
-        at = self.now()
-        async with self.session() as session:
-            done = await session.execute(
-                update(PendingRow)
-                .where(
-                    PendingRow.key == key,
-                    PendingRow.move_id == move_id,
-                    PendingRow.value.is_(None),
-                    PendingRow.expires_at > at,
-                )
-                .values(value=value, query=query[:DETAIL_CAP], redirect=redirect, received_at=at)
-            )
-            row = await session.get(PendingRow, (key, move_id))
-            found = None if row is None else record_of(Received, row)
-            if getattr(done, "rowcount", 0) == 1:
-                return "taken", found
-        if found is None:
-            return "unknown", None
-        return ("duplicate" if found.value is not None else "late"), found
-
-    async def pending(self, key: str, move_id: str) -> Received | None:
-        """Return the ask (``key``, ``move_id``), fresh from the database."""
-        async with self.sessions() as session:
-            row = await session.get(PendingRow, (key, move_id), populate_existing=True)
-            return None if row is None else record_of(Received, row)
-
-    async def asked_move(self, key: str) -> int | None:
-        """Return the move number asked now of the person seat ``key`` (its token)."""
-        async with self.sessions() as session:
-            rows = await session.scalars(
-                select(PendingRow.move_id).where(
-                    PendingRow.key == key,
-                    PendingRow.value.is_(None),
-                    PendingRow.expires_at > self.now(),
-                )
-            )
-            numbers = [int(m) for m in rows if m.isdigit()]
-            return max(numbers) if numbers else None
-
-    async def close_pending(self, game_id: str) -> None:
-        """End a finished game's asks: their deadline is now, so an answer arriving later,
-        at any worker, is refused as late and logged against the game (until
-        :meth:`purge_pending` forgets them)."""
-        async with self.session() as session:
-            await session.execute(
-                update(PendingRow)
-                .where(PendingRow.game_id == game_id, PendingRow.value.is_(None))
-                .values(expires_at=self.now())
-            )
-
-    async def purge_pending(self, after: dt.timedelta = PENDING_KEPT) -> int:
-        """Forget the asks whose deadline passed more than ``after`` ago (answered or not);
-        return how many. A late answer to one of them is then unknown (404, not logged)."""
-        async with self.session() as session:
-            done = await session.execute(
-                delete(PendingRow).where(PendingRow.expires_at < self.now() - after)
-            )
-            return int(getattr(done, "rowcount", 0) or 0)
+        return await self.write(finish)
 
     # --- leases: one driver per game -------------------------------------------------------
 
@@ -355,21 +353,21 @@ class GameStore(Database):
         is ``status``, for ``seconds``, when it is free, expired or already ``owner``'s;
         return whether ``owner`` holds it (one driver, one scheduler at a time)."""
         at = self.now()
-        async with self.session() as session:
-            done = await session.execute(
-                update(table)
-                .where(
-                    table.id == key,
-                    table.status == status,
-                    or_(
-                        table.lease_until.is_(None),
-                        table.lease_until < at,
-                        table.lease_owner == owner,
-                    ),
-                )
-                .values(lease_owner=owner, lease_until=at + dt.timedelta(seconds=seconds))
+        leased = cast(Table, table.__table__)
+        statement = (
+            update(leased)
+            .where(
+                leased.c.id == key,
+                leased.c.status == status,
+                or_(
+                    leased.c.lease_until.is_(None),
+                    leased.c.lease_until < at,
+                    leased.c.lease_owner == owner,
+                ),
             )
-            return getattr(done, "rowcount", 0) == 1
+            .values(lease_owner=owner, lease_until=at + dt.timedelta(seconds=seconds))
+        )
+        return await self.write(lambda connection: connection.execute(statement).rowcount == 1)
 
     async def renew(self, owner: str, seconds: float, games: Sequence[str]) -> None:
         """Extend the leases ``owner`` holds on ``games`` (those it drives now: a game whose
@@ -445,12 +443,86 @@ def _values(record: object) -> dict[str, object]:
 
 def _exchange(
     game_id: str, seat: int, kind: str, move_id: str, detail: str, at: dt.datetime
-) -> ExchangeRow:
-    return ExchangeRow(
-        game_id=game_id,
-        seat=seat,
-        kind=kind,
-        move_id=move_id,
-        detail=detail[:DETAIL_CAP],
-        at=at,
+) -> dict[str, object]:
+    """Return an exchange's row values (``detail`` capped at :data:`DETAIL_CAP`)."""
+    return {
+        "game_id": game_id,
+        "seat": seat,
+        "kind": kind,
+        "move_id": move_id,
+        "detail": detail[:DETAIL_CAP],
+        "at": at,
+    }
+
+
+def _insert(connection: Connection, table: Table, rows: list[dict[str, object]]) -> None:
+    """Insert ``rows`` into ``table`` in one ``executemany`` (nothing when there are none)."""
+    if rows:
+        connection.execute(insert(table), rows)
+
+
+def _append_at_once() -> Select[int]:
+    """Return the one PostgreSQL statement that appends a step's moves and their
+    exchanges to a game and sets its Turn, only if the driver holds its lease and it has
+    the moves its driver knows of: data-modifying ``WITH`` queries, the game's row updated
+    first, the inserts taking their game id from it (nothing is written when it returns no
+    row), the rows given as JSON arrays (``json_to_recordset``, in order). It selects how
+    many games were updated: 1, or 0 (nothing written). Parameters: ``game_id``,
+    ``owner``, ``before`` (the moves known), ``new_turn``, ``after`` (the move count
+    after), ``moves`` and ``exchanges`` (lists of rows, times in ISO 8601)."""
+    game = (
+        update(_GAMES)
+        .where(
+            _GAMES.c.id == bindparam("game_id"),
+            _GAMES.c.lease_owner == bindparam("owner"),
+            _GAMES.c.status == "playing",
+            _GAMES.c.moves == bindparam("before"),
+        )
+        .values(turn=bindparam("new_turn", type_=_GAMES.c.turn.type), moves=bindparam("after"))
+        .returning(_GAMES.c.id)
+        .cte("game")
     )
+    inserts = [_insert_from(game, table) for table in (_MOVES, _EXCHANGES)]
+    return select(func.count()).select_from(game).add_cte(*inserts)
+
+
+def _insert_from(game: CTE, table: Table) -> CTE:
+    """Return the ``WITH`` query inserting the rows of the JSON parameter named after
+    ``table`` with the game id ``game`` returns (none when it returns no row)."""
+    columns = [c for c in table.c if c.name not in ("id", "game_id")]
+    rows = (
+        func.json_to_recordset(bindparam(table.name, type_=JSON))
+        .table_valued(*[column(c.name, c.type) for c in columns])
+        .render_derived(name=f"new_{table.name}", with_types=True)
+    )
+    chosen = select(game.c.id, *[rows.c[c.name] for c in columns]).select_from(
+        game.join(rows, true())
+    )
+    return (
+        insert(table)
+        .from_select(["game_id", *[c.name for c in columns]], chosen)
+        .cte(f"{table.name}_inserted")
+    )
+
+
+#: The statement of :func:`_append_at_once`, made and compiled once.
+_APPEND = _append_at_once()
+
+
+def _as_json(rows: list[dict[str, object]]) -> list[dict[str, object]]:
+    """Return ``rows`` as a JSON array carries them (times in ISO 8601)."""
+    return [
+        {k: v.isoformat() if isinstance(v, dt.datetime) else v for k, v in row.items()}
+        for row in rows
+    ]
+
+
+def _not_appended(connection: Connection, game_id: str, owner: str) -> Exception:
+    """Return why a game's moves could not be appended: its lease is ``owner``'s no more
+    (:class:`LeaseLost`), or it changed under its driver (``RuntimeError``)."""
+    row = connection.execute(
+        select(_GAMES.c.lease_owner).where(_GAMES.c.id == game_id)
+    ).one_or_none()
+    if row is None or row.lease_owner != owner:
+        return LeaseLost(game_id)
+    return RuntimeError(f"game {game_id} changed under its driver")

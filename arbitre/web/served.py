@@ -68,9 +68,10 @@ class Served(Part):
         if "MoveId" not in params and "Referee" not in params:
             return PlainTextResponse("OK")  # a final call: nothing to answer
         try:
-            # Off the event loop: a strong engine thinks for tens of milliseconds, which
-            # the games and pages this server drives meanwhile need not wait for.
-            value = await asyncio.to_thread(engine, params)
+            # Off the event loop when slow: a strong engine thinks for tens of
+            # milliseconds, which the games and pages this server drives need not wait for.
+            name = (interface.key, request.path_params["name"])
+            value = await self.arbitre.services.engines.call(name, engine, params)
         except Exception:
             log.exception("built-in engine %s/%s failed", interface.key, engine)
             return PlainTextResponse("engine error", 500)
@@ -82,7 +83,7 @@ class Served(Part):
             {"Game": params.get("Game", ""), "MoveId": params.get("MoveId", ""), "Value": value},
         )
         try:
-            await self.arbitre.caller.client.get(url, timeout=10)
+            await self.arbitre.caller.keepalive.get(url, timeout=10)
         except httpx.HTTPError as broken:
             log.warning("built-in engine could not call back: %s", broken)
         return PlainTextResponse("OK")

@@ -12,7 +12,14 @@ import pytest
 
 from tests.arbitre.conftest import Served
 from tests.arbitre.postgres import postgres_server
-from tournoyons_gui.arbitre.store import SCHEMA_VERSION, Game, Store
+from tournoyons_gui.arbitre.store import (
+    SCHEMA_VERSION,
+    Game,
+    LeaseLost,
+    NewMove,
+    Store,
+    aware,
+)
 from tournoyons_gui.arbitre.store import base as store_module
 
 
@@ -162,5 +169,91 @@ def test_a_finished_games_asks_answer_late_then_are_forgotten(
         assert await store.answer(f"k{where}", "4", "6", "Value=6") == ("unknown", None)
         assert await store.answer(f"k{where}", "3", "7", "Value=7") == ("unknown", None)
         await store.close()
+
+    asyncio.run(check())
+
+
+def test_a_connection_postgresql_dropped_while_idle_is_replaced_before_use(
+    postgres: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pool pings a connection idle for ``PING_IDLE`` seconds before handing it out
+    (not every one: the move path would pay three round trips a transaction): one the
+    server closed meanwhile is replaced, and the store's next query is answered."""
+
+    async def check() -> None:
+        store = await Store.open(postgres)
+        try:
+            playing = await store.playing()
+            monkeypatch.setattr(store_module, "PING_IDLE", 0.0)
+            killer = await Store.open(postgres)
+            try:
+                async with killer.engine.begin() as conn:
+                    ended = await conn.exec_driver_sql(
+                        "SELECT count(*) FROM pg_stat_activity, "
+                        "LATERAL pg_terminate_backend(pid) AS killed "
+                        "WHERE datname = current_database() AND pid <> pg_backend_pid() "
+                        "AND killed"
+                    )
+                    assert ended.scalar_one() >= 1  # the store's pooled connection among them
+            finally:
+                await killer.close()
+            assert await store.playing() == playing
+        finally:
+            await store.close()
+
+    asyncio.run(check())
+
+
+@pytest.mark.parametrize("where", ["sqlite", "postgresql"])
+def test_moves_are_appended_by_their_driver_only_and_once(
+    where: str, postgres: str, tmp_path: Path
+) -> None:
+    """A step's moves and their exchanges are appended together by the worker holding the
+    game's lease, as the moves that follow the recorded ones; another worker, or a driver
+    whose idea of the game is stale, writes nothing (PostgreSQL appends in one statement,
+    SQLite in one transaction)."""
+
+    def move(number: int, seat: int) -> NewMove:
+        at = dt.datetime.now(dt.UTC)
+        logged = [(seat, "request", f"/e?MoveId={number}", at), (seat, "callback", "Value=A", at)]
+        turn = {"state": {"n": number}, "params": {}, "over": False}
+        return NewMove(number, seat, str(number), turn, f"T{number}", 3, "Value=A", logged)
+
+    async def check() -> None:
+        store = await Store.open(postgres if where == "postgresql" else str(tmp_path / "a.db"))
+        try:
+            game_id = f"append{where}"[:12]
+            await _add_game(store, game_id)
+            assert await store.acquire(game_id, "driver", 15)
+            assert await store.append_moves(game_id, "driver", [move(1, 0)]) == (
+                move(1, 0).turn,
+                1,
+            )
+            with pytest.raises(LeaseLost):
+                await store.append_moves(game_id, "another", [move(2, 1)])
+            with pytest.raises(RuntimeError, match="changed under its driver"):
+                await store.append_moves(game_id, "driver", [move(1, 1)])  # move 1 again
+            assert await store.append_moves(game_id, "driver", [move(2, 1), move(3, 0)]) == (
+                move(3, 0).turn,
+                3,
+            )
+            found = await store.game(game_id)
+            assert found is not None and found[0].moves == 3 and found[0].turn == move(3, 0).turn
+            moves = await store.moves(game_id)
+            assert [(m.number, m.seat, m.value, m.tray) for m in moves] == [
+                (1, 0, "1", "T1"),
+                (2, 1, "2", "T2"),
+                (3, 0, "3", "T3"),
+            ]
+            stamped = [m.at for m in moves] + [e.at for e in await store.exchanges(game_id)]
+            assert all(abs(aware(at) - store.now()) < dt.timedelta(minutes=1) for at in stamped)
+            logged = [(e.move_id, e.kind, e.detail) for e in await store.exchanges(game_id)]
+            assert logged == [
+                (str(n), kind, detail)
+                for n in (1, 2, 3)
+                for kind, detail in (("request", f"/e?MoveId={n}"), ("callback", "Value=A"))
+            ]
+        finally:
+            await store.close()
 
     asyncio.run(check())

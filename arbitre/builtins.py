@@ -1,0 +1,57 @@
+"""Our built-in engines called in this process: the same pure functions their HTTP
+endpoint serves (``/engines/<set>/<name>``), by the built-in seats and by that endpoint.
+
+A thread hop costs more than most of our engines take (``random`` answers in microseconds),
+and a slow one (ConnectFour ``strong``, MasterMind ``consistent``: tens of milliseconds)
+must not hold the event loop the games and pages share. So each engine's first
+:data:`TIMED_CALLS` calls run in a thread and are timed; an engine all of whose calls took
+less than :data:`INLINE_LIMIT` runs on the event loop from then on, still timed, and goes
+back to a thread for good at its first slower call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Mapping
+
+from tournoyons_gui.interfaces.plugin import Engine
+
+__all__ = ["INLINE_LIMIT", "TIMED_CALLS", "EngineRunner"]
+
+#: A built-in engine whose calls all took less than this (seconds) runs on the event loop.
+INLINE_LIMIT = 0.002
+#: The calls of a built-in engine timed in a thread before it may run on the event loop.
+TIMED_CALLS = 20
+
+
+class EngineRunner:
+    """Calls built-in engines, each on the event loop or in a thread by its own timings
+    (see the module)."""
+
+    def __init__(self) -> None:
+        # By (Set key, engine name): the calls timed so far and the slowest (seconds).
+        self._timed: dict[tuple[str, str], tuple[int, float]] = {}
+
+    def inline(self, name: tuple[str, str]) -> bool:
+        """Whether the engine ``name`` (Set key, engine name) runs on the event loop."""
+        calls, slowest = self._timed.get(name, (0, 0.0))
+        return calls >= TIMED_CALLS and slowest < INLINE_LIMIT
+
+    async def call(self, name: tuple[str, str], engine: Engine, params: Mapping[str, str]) -> str:
+        """Return ``engine``'s ``Value`` for the request ``params``; whatever the engine
+        raises is raised here."""
+        if self.inline(name):
+            value, took = _timed(engine, params)
+        else:
+            value, took = await asyncio.to_thread(_timed, engine, params)
+        calls, slowest = self._timed.get(name, (0, 0.0))
+        self._timed[name] = (calls + 1, max(slowest, took))
+        return value
+
+
+def _timed(engine: Engine, params: Mapping[str, str]) -> tuple[str, float]:
+    """Return ``engine``'s value for ``params`` and the seconds it took."""
+    started = time.perf_counter()
+    value = engine(params)
+    return value, time.perf_counter() - started
