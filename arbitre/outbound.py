@@ -337,6 +337,9 @@ class CheckedTransport(httpx.AsyncBaseTransport):
             request.headers[SIGNATURE_HEADER] = last.removeprefix(b"Signature=").decode()
         if url.scheme == "https" and _address(host) is None:
             request.extensions = {**request.extensions, "sni_hostname": host}
+            # Pooled by address, a kept TLS connection would serve another name on the
+            # same address without its certificate checked: one connection per request.
+            request.headers["Connection"] = "close"
         request.url = url.copy_with(host=address)
         return await self.inner.handle_async_request(request)
 
