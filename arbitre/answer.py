@@ -3,8 +3,12 @@ and the entries of the exchange log that come with it (engine protocol decision 
 
 An answer is a value, or a failure with its reason: ``late`` (nothing within the seat's
 limit), ``unreachable`` (no connection: decision 12), ``illegal`` (a value the rules
-refuse, a broken answer), ``unneeded`` (another seat of the step failed first). Failures
+refuse, a broken answer), ``unneeded`` (another seat of the step failed first),
+``aborted`` (the way to the seats is gone, nobody's fault: the game ends with no result).
+Failures
 are statuses of the seat, never exceptions of the game (kaggle-environments' agents).
+A seat may also ``stopped`` the match as its protocol allows (a MaitreTarot client's
+replay answer 0): the match then ends with the ranks the answer gives, nobody failed.
 """
 
 from __future__ import annotations
@@ -12,13 +16,23 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-__all__ = ["UNNEEDED", "Answer", "Note", "note"]
+__all__ = ["ABORTED", "STOPPED", "UNNEEDED", "UNRESUMED", "Answer", "Note", "note"]
 
 #: One entry of an exchange log: (kind, detail, when it happened by this host's clock, UTC).
 Note = tuple[str, str, dt.datetime]
 
 #: The failure of a seat no longer waited for, another seat of the step having failed.
 UNNEEDED = "unneeded"
+#: A seat that ended the match as its protocol allows (tarot.md section 4, the replay
+#: question): not a failure; the answer's ``ranks`` are the match's result.
+STOPPED = "stopped"
+#: The failure of a seat whose way to its player is gone for the whole game (a chat
+#: server lost: ``timi-rooms.md``'s ``end server error``): the game ends with no result.
+ABORTED = "aborted"
+#: The reason a game ends with, no result, when its driver died and its seats cannot be
+#: asked by another driver (a seat kind not ``resumable``: a timi room's players, whose
+#: IRC session died with it; ``timi-rooms.md``'s ``end server error``).
+UNRESUMED = "server error"
 
 
 def note(kind: str, detail: str) -> Note:
@@ -31,7 +45,11 @@ class Answer:
     """A seat's answer: its ``value`` (as received: trimmed; an engine's upper-cased), or
     ``None`` with ``error`` (``late``, ``unreachable``, ``illegal``, ``unneeded``) and
     ``detail`` (a short English reason for the record); ``ms`` from the ask to the answer;
-    ``query`` an engine callback's raw query; ``log`` the exchanges to record with it."""
+    ``query`` an engine callback's raw query; ``log`` the exchanges to record with it;
+    ``culprit`` the index of the seat to blame when it is not the seat asked (a timi
+    room's player who fouled while its opponent was asked, a MaitreTarot client that left
+    while another seat was asked); ``ranks`` the result of a match the seat ``stopped``
+    (each seat's rank)."""
 
     value: str | None
     error: str = ""
@@ -39,11 +57,22 @@ class Answer:
     ms: int = 0
     query: str = ""
     log: list[Note] = field(default_factory=list)
+    culprit: int | None = None
+    ranks: tuple[int, ...] = ()
 
     @classmethod
-    def failure(cls, error: str, detail: str, ms: int = 0, log: list[Note] | None = None) -> Answer:
+    def failure(
+        cls,
+        error: str,
+        detail: str,
+        ms: int = 0,
+        log: list[Note] | None = None,
+        culprit: int | None = None,
+    ) -> Answer:
         """Return a failed answer (``value`` ``None``)."""
-        return cls(None, error, detail or error, ms, log=log if log is not None else [])
+        return cls(
+            None, error, detail or error, ms, log=log if log is not None else [], culprit=culprit
+        )
 
     @property
     def failed(self) -> bool:

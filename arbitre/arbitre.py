@@ -2,6 +2,7 @@
 master drives them; its parts, each in a module of its own:
 
 - :mod:`.catalogue`: the Sets it plays (the registry's and the added ones);
+- :mod:`.guis`: the interfaces a game is shown through (ours and registered ones);
 - :mod:`.match`: what a match is asked as (seats, options) and its checks;
 - :mod:`.seats`: the seat kinds, one class each with one ``ask``;
 - :mod:`.asks`: every ask awaiting an answer, and the answers' way to it;
@@ -27,6 +28,7 @@ from tournoyons_gui.arbitre.added import AddedSet
 from tournoyons_gui.arbitre.asks import Asks
 from tournoyons_gui.arbitre.calls import EngineCaller
 from tournoyons_gui.arbitre.catalogue import Catalogue, PlayedSet
+from tournoyons_gui.arbitre.guis import Interfaces
 from tournoyons_gui.arbitre.live import Bus, Hub, LocalBus, PgBus
 from tournoyons_gui.arbitre.master import GameMaster
 from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec, check_options
@@ -39,6 +41,7 @@ from tournoyons_gui.interfaces.plugin import (
     ArbitreRules,
     IllegalMove,
     Turn,
+    match_deals,
     seat_count,
     starts_from_tray,
 )
@@ -47,8 +50,8 @@ from tournoyons_gui.interfaces.registry import Registry
 __all__ = ["Arbitre", "TournamentPlace"]
 
 #: A tournament's game: (tournament id, round, pairing number, the entrant in seat 0, in
-#: seat 1).
-TournamentPlace = tuple[str, int, int, int, int]
+#: seat 1; ``None`` for a table's filler).
+TournamentPlace = tuple[str, int, int, int | None, int | None]
 
 
 class Arbitre:
@@ -83,6 +86,8 @@ class Arbitre:
         self.bus: Bus = PgBus(name, store.dsn) if self.shared else LocalBus(name)
         self.hub = Hub(self.bus)
         self.catalogue = Catalogue(registry, store, engine_hosts)
+        #: Our interfaces and the registered ones (issue 24).
+        self.interfaces = Interfaces(store, self.catalogue, engine_hosts)
         self.asks = Asks(store, self.bus, self.catalogue, shared=self.shared)
         self.caller = EngineCaller(
             self.asks, f"{self.public_url}/referee", transport, allowed_hosts=engine_hosts
@@ -154,20 +159,6 @@ class Arbitre:
         """Read the added Sets from the store."""
         await self.catalogue.load_added()
 
-    async def add_set(
-        self,
-        name: str,
-        interface_url: str,
-        referee_url: str,
-        *,
-        start_tray: str = "Init",
-        simultaneous: bool = False,
-    ) -> AddedSet:
-        """Add a Set (chapter VI, :meth:`Catalogue.add`); raise :class:`GameError`."""
-        return await self.catalogue.add(
-            name, interface_url, referee_url, start_tray=start_tray, simultaneous=simultaneous
-        )
-
     # --- making a game ------------------------------------------------------------------
 
     def check(
@@ -198,13 +189,22 @@ class Arbitre:
 
     @staticmethod
     def first_turn(
-        interface: PlayedSet, rules: ArbitreRules, level: int, start_tray: str | None
+        interface: PlayedSet,
+        rules: ArbitreRules,
+        level: int,
+        start_tray: str | None,
+        deals: int | None = None,
     ) -> Turn:
-        """Return the Turn a game starts from: the Set's start, or the position
+        """Return the Turn a game starts from: the Set's start (a match of ``deals`` deals
+        when given, for a Set played in deals: :func:`match_deals`), or the position
         ``start_tray`` describes (seed 000 II, decision 15) for a Set whose Tray holds the
         whole position; raise :class:`GameError` for another Set or a Tray that is not a
         reachable position."""
         if start_tray is None or not start_tray.strip():
+            if deals is not None and match_deals(rules) is not None:
+                start: Any = rules.start
+                turn: Turn = start(level, deals=deals)
+                return turn
             return rules.start(level)
         if not starts_from_tray(rules):
             raise GameError(
@@ -229,6 +229,7 @@ class Arbitre:
         registrations: Sequence[str] = (),
         tournament: TournamentPlace | None = None,
         start_tray: str | None = None,
+        entrants: Sequence[int | None] = (),
     ) -> str:
         """Check, store and start a game; return its public id. Raises :class:`GameError`,
         and then stores nothing (:class:`~tournoyons_gui.arbitre.store.Conflict` when a
@@ -238,14 +239,19 @@ class Arbitre:
         tournament's games are spread over the workers so). ``registrations``: each seat's
         registered engine id, or ``""`` (sent to the opponent as ``Opponent`` when the game
         is a competition match, i.e. belongs to ``tournament``). ``start_tray``: the
-        position the game starts from (:meth:`first_turn`).
+        position the game starts from (:meth:`first_turn`). ``entrants``: each seat's
+        tournament entrant (``None``: a table's filler), by default the ``tournament``'s
+        two.
         """
         options = options or Options()
         await self.catalogue.find(set_name)
         interface, rules, made = self.check(set_name, seats, options)
-        turn = turn_json(self.first_turn(interface, rules, options.level, start_tray))
+        turn = turn_json(
+            self.first_turn(interface, rules, options.level, start_tray, options.deals)
+        )
         game_id = new_id(12)
         place = tournament or (None, None, None, None, None)
+        seated = list(entrants) if entrants else [place[3], place[4]]
         game = Game(
             id=game_id,
             set_name=interface.name,
@@ -280,6 +286,7 @@ class Arbitre:
                     key=new_id(10),
                     token=new_id(26),
                     registration=registrations[index] if index < len(registrations) else "",
+                    entrant=seated[index] if index < len(seated) else None,
                 )
                 for index, seat in enumerate(made)
             ],

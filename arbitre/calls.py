@@ -31,6 +31,7 @@ __all__ = [
     "EngineCaller",
     "engine_client",
     "keepalive_client",
+    "tester_call",
 ]
 
 MAX_CALLBACK_QUERY = 8 * 1024
@@ -43,9 +44,11 @@ KEEPALIVE_CONNECTIONS = 100
 def engine_client(transport: httpx.AsyncBaseTransport | None = None) -> httpx.AsyncClient:
     """Return the HTTP client the Arbitre calls engines with: no keep-alive (the engine
     protocol's ``Connection: close`` per call), no redirect followed by itself (redirects
-    are followed and checked hop by hop), no proxy from the environment."""
+    are followed and checked hop by hop; tester mode's, :data:`MAX_REDIRECTS` at most),
+    no proxy from the environment."""
     return httpx.AsyncClient(
         follow_redirects=False,
+        max_redirects=MAX_REDIRECTS,
         limits=httpx.Limits(max_connections=1000, max_keepalive_connections=0),
         headers={"Connection": "close", "User-Agent": "Tournoyons-Arbitre"},
         transport=transport,
@@ -222,23 +225,8 @@ class EngineCaller:
         return ""
 
     async def tester(self, url: str, timeout: float) -> tuple[int | None, bytes, str]:
-        """Tester mode (section 5): return the HTTP status, at most 64 KiB of body, an error."""
-        try:
-            async with (
-                asyncio.timeout(timeout),
-                self.client.stream("GET", url, follow_redirects=True) as answer,
-            ):
-                body = b""
-                async for chunk in answer.aiter_bytes():
-                    body += chunk
-                    if len(body) >= MAX_BODY:
-                        body = body[:MAX_BODY]
-                        break
-                return answer.status_code, body, ""
-        except TimeoutError:
-            return None, b"", f"no answer within {timeout:g} s"
-        except httpx.HTTPError as broken:
-            return None, b"", f"{type(broken).__name__}: {broken}"[:500]
+        """Tester mode (section 5): :func:`tester_call` with this caller's client."""
+        return await tester_call(self.client, url, timeout)
 
     async def final(self, url: str) -> str:
         """Send a final call (decision 10): cut at 10 s, its answer and failure ignored."""
@@ -247,6 +235,32 @@ class EngineCaller:
                 return str(answer.status_code)
         except (TimeoutError, httpx.HTTPError) as broken:
             return f"{type(broken).__name__}"
+
+
+async def tester_call(
+    client: httpx.AsyncClient, url: str, timeout: float
+) -> tuple[int | None, bytes, str]:
+    """Call an engine in tester mode (engine protocol section 5: ``url`` carries an empty
+    ``Referee``, the engine answers the value in its body) with ``client`` (the
+    Arbitre's, :func:`engine_client`); return the HTTP status (``None``: no answer), at
+    most :data:`MAX_BODY` bytes of body, and an error (``""``: none). Redirects are
+    followed (:data:`MAX_REDIRECTS` at most) within ``timeout`` seconds."""
+    try:
+        async with (
+            asyncio.timeout(timeout),
+            client.stream("GET", url, follow_redirects=True) as answer,
+        ):
+            body = b""
+            async for chunk in answer.aiter_bytes():
+                body += chunk
+                if len(body) >= MAX_BODY:
+                    body = body[:MAX_BODY]
+                    break
+            return answer.status_code, body, ""
+    except TimeoutError:
+        return None, b"", f"no answer within {timeout:g} s"
+    except httpx.HTTPError as broken:
+        return None, b"", f"{type(broken).__name__}: {broken}"[:500]
 
 
 def _ms(started: float) -> int:

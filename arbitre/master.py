@@ -27,13 +27,28 @@ from typing import Any
 from sqlalchemy.exc import InterfaceError, OperationalError, SQLAlchemyError
 
 from tournoyons_gui.arbitre.added import AddedRules, RefereeFailed
-from tournoyons_gui.arbitre.answer import UNNEEDED, Answer, note
+from tournoyons_gui.arbitre.answer import ABORTED, STOPPED, UNNEEDED, UNRESUMED, Answer, note
 from tournoyons_gui.arbitre.catalogue import Catalogue, PlayedSet
 from tournoyons_gui.arbitre.match import Options
 from tournoyons_gui.arbitre.seats import Position, SeatKind, Services
-from tournoyons_gui.arbitre.store import Game, LeaseLost, LogEntry, NewMove, Seat, SeatEnd
+from tournoyons_gui.arbitre.store import (
+    Game,
+    GameEnd,
+    LeaseLost,
+    LogEntry,
+    NewMove,
+    Seat,
+    SeatEnd,
+)
 from tournoyons_gui.arbitre.turns import turn_from, turn_json
-from tournoyons_gui.interfaces.plugin import ArbitreRules, IllegalMove, Result, Turn
+from tournoyons_gui.interfaces.plugin import (
+    ArbitreRules,
+    IllegalMove,
+    Result,
+    Turn,
+    forfeit_result,
+    seat_totals,
+)
 from tournoyons_gui.interfaces.protocol import Player
 
 __all__ = ["GameMaster", "status_for"]
@@ -59,11 +74,18 @@ def status_for(ranks: Sequence[int] | None, index: int, failed: bool = False) ->
     return 1 if ranks[index] == 1 else 3
 
 
-def _forfeit(seats: int, failed: Sequence[int], why: str) -> Result:
+def _forfeit(
+    rules: ArbitreRules, state: Mapping[str, Any], seats: int, failed: Sequence[int], why: str
+) -> Result:
     """Return the result of a game a seat lost by failing: two seats, the other wins; more,
-    the seats that failed are ranked last and the others share the first place."""
+    the rules' own forfeit when they have one (:func:`forfeit_result`: Tarot ranks the
+    others by their totals as they stand), else the seats that failed are ranked last and
+    the others share the first place."""
     if seats == 2:
         return Result(Player(failed[0] + 1).opponent, why)
+    own = forfeit_result(rules, state, tuple(Player(index + 1) for index in failed), why)
+    if own is not None and len(own.ranks) == seats:
+        return own
     last = seats - len(failed) + 1
     return Result(None, why, tuple(last if i in failed else 1 for i in range(seats)))
 
@@ -90,12 +112,16 @@ class GameMaster:
         self.worker = worker
         self.nudge = nudge
 
-    async def drive(self, game_id: str) -> None:
+    async def drive(self, game_id: str, *, resumed: bool = False) -> None:
         """Drive ``game_id`` to its end while this worker holds its lease; a database
         failure gives the game up (another worker, or this one later, takes it over), any
-        other failure ends it in error (Status 9)."""
+        other failure ends it in error (Status 9). ``resumed``: the game is taken over from
+        a driver that died; one with a seat kind that cannot be resumed ends at once with
+        no result (:data:`UNRESUMED`)."""
         try:
             if not await self.store.acquire(game_id, self.worker, self.lease_seconds):
+                return
+            if resumed and await self._unresumable(game_id):
                 return
             await self.play(game_id)
         except asyncio.CancelledError:
@@ -118,6 +144,19 @@ class GameMaster:
                     await self.finish(game, seats, None, turn_from(game.turn), None, why)
             except (SQLAlchemyError, OSError):
                 log.exception("game %s could not be ended", game_id)
+
+    async def _unresumable(self, game_id: str) -> bool:
+        """End ``game_id`` with no result when one of its seats' kinds cannot be resumed by
+        another driver; return whether it did."""
+        found = await self.store.game(game_id)
+        if found is None:
+            return False
+        game, seats = found
+        kinds = [self.kinds.get(seat.kind) for seat in seats]
+        if all(kind is None or kind.resumable for kind in kinds):
+            return False
+        await self.finish(game, seats, None, turn_from(game.turn), None, UNRESUMED)
+        return True
 
     async def play(self, game_id: str) -> None:
         """Play ``game_id`` from its last recorded move to its end."""
@@ -154,12 +193,17 @@ class GameMaster:
                 for p in asked
             ]
             answers = await self._ask_all([self._ask(position) for position in positions])
-            values, failed = self._check(positions, answers)
             exchanges: list[LogEntry] = [
                 (position.seat.index, *entry)
                 for position, answer in zip(positions, answers, strict=True)
                 for entry in answer.log
             ]
+            aborted = next((a for a in answers if a.error == ABORTED), None)
+            if aborted is not None:
+                await self.store.log_many(game.id, exchanges)
+                await self.finish(game, seats, rules, turn, None, aborted.detail)
+                return
+            values, failed = self._check(positions, answers)
             if failed:
                 await self.store.log_many(game.id, exchanges)
                 await self._lost(game, seats, rules, turn, failed, len(asked))
@@ -238,16 +282,25 @@ class GameMaster:
         asked: int,
     ) -> None:
         """End a game in which seats failed: all the seats asked at once, in error; else
-        the first that failed loses."""
+        the first that failed loses (the seat an answer blames, its ``culprit``, when it
+        names one). A seat that stopped the match (:data:`STOPPED`) ends it with the ranks
+        its answer gives, nobody failed."""
+        stopped = next((a for _, a in failed if a.error == STOPPED and a.ranks), None)
+        if stopped is not None and len(stopped.ranks) == len(seats):
+            result = Result(None, stopped.detail, stopped.ranks)
+            await self.finish(game, seats, rules, turn, result, stopped.detail)
+            return
         for position, answer in failed:
-            seats[position.seat.index].error = answer.detail[:2000]
+            blamed = position.seat.index if answer.culprit is None else answer.culprit
+            seats[blamed].error = answer.detail[:2000]
         if len(failed) == asked and asked > 1:
             why = "every player failed in the same round: " + "; ".join(a.detail for _, a in failed)
             await self.finish(game, seats, rules, turn, None, why)
             return
-        loser = failed[0][0].seat
+        first = failed[0]
+        loser = seats[first[1].culprit] if first[1].culprit is not None else first[0].seat
         why = f"{loser.name} loses: {failed[0][1].detail}"
-        result = _forfeit(len(seats), [loser.index], why)
+        result = _forfeit(rules, turn.state, len(seats), [loser.index], why)
         await self.finish(game, seats, rules, turn, result, why, failed=[loser.index])
 
     async def _apply(
@@ -353,13 +406,18 @@ class GameMaster:
     ) -> None:
         """End the game with ``result`` (``None``: in error, Status 9 for every seat): store
         the result, each seat's Status and rank, and the final calls in one transaction;
-        publish; then send the final calls (decision 10)."""
+        publish; then send the final calls (decision 10). Each seat's total score is
+        stored too when the rules keep totals (:func:`seat_totals`)."""
         ranks = None if result is None else result.ranking(len(seats))
+        totals = None if rules is None else seat_totals(rules, turn.state)
+        if totals is not None and len(totals) != len(seats):
+            totals = None
         ends = [
             SeatEnd(
                 status_for(ranks, seat.index, seat.index in failed),
                 seat.error,
                 None if ranks is None else ranks[seat.index],
+                None if totals is None else totals[seat.index],
             )
             for seat in seats
         ]
@@ -371,15 +429,9 @@ class GameMaster:
             text = "draw" if winner is None else f"seat{winner + 1}"
         else:
             winner, text = result.sole_winner, "ranked"
+        end = GameEnd(status, winner, text, reason)
         done = await self.store.finish_game(
-            game.id,
-            self.worker,
-            status=status,
-            winner=winner,
-            result=text,
-            reason=reason,
-            ends=list(zip(seats, ends, strict=True)),
-            finals=calls,
+            game.id, self.worker, end, list(zip(seats, ends, strict=True)), calls
         )
         if not done:
             return  # over already, or another worker drives it now

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from tournoyons_gui.interfaces.plugin import ArbitreRules
+from tournoyons_gui.interfaces.plugin import ArbitreRules, match_deals
 
 __all__ = [
     "DEFAULT_BOT_TIMEOUT",
@@ -51,7 +51,10 @@ class Options:
     """A match's options: ``timeout`` seconds 4-54 (decision 11), rule ``level``, ``wait``
     in tenths of a second for the pages, ``init_as_board`` (decision 14), and
     ``person_timeout`` seconds for a person's move (``None``: no limit, section 3.1),
-    ``bot_timeout`` seconds for a botsarena bot's answer (1-60, default 10)."""
+    ``bot_timeout`` seconds for a botsarena bot's answer (1-60, default 10); ``deals``:
+    the deals a match lasts in a Set played in deals (Tarot, tarot.md section 2; ``None``:
+    the Set's default); ``open_table``: spectators of the game in play see every hand
+    (tarot.md section 3, "Who sees what"; persons still see only their own)."""
 
     timeout: int = DEFAULT_TIMEOUT
     level: int = 1
@@ -59,6 +62,8 @@ class Options:
     init_as_board: bool = False
     person_timeout: int | None = None
     bot_timeout: int = DEFAULT_BOT_TIMEOUT
+    deals: int | None = None
+    open_table: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """Return the options as stored: ``{"timeout": 10, "level": 1, ...}``, every field."""
@@ -74,13 +79,16 @@ class Options:
             bool(data.get("init_as_board", False)),
             data.get("person_timeout"),
             int(data.get("bot_timeout", DEFAULT_BOT_TIMEOUT)),
+            None if data.get("deals") is None else int(data["deals"]),
+            bool(data.get("open_table", False)),
         )
 
 
 def check_options(name: str, rules: ArbitreRules | None, options: Options) -> ArbitreRules:
     """Return the rules of the Set called ``name`` when the match ``options`` suit them;
     raise :class:`GameError` (no rules the Arbitre plays, TimeOut 4-54 s, a Level the Set
-    has, Wait 0-600, the persons' and bots' limits)."""
+    has, Wait 0-600, the persons' and bots' limits, ``deals`` only for a Set played in deals
+    and within its range)."""
     if rules is None:
         raise GameError(f"{name} has no rules the Arbitre can play")
     if not MIN_TIMEOUT <= options.timeout <= MAX_TIMEOUT:
@@ -95,4 +103,10 @@ def check_options(name: str, rules: ArbitreRules | None, options: Options) -> Ar
         raise GameError("a person's time limit is 1 to 86400 seconds")
     if not 1 <= options.bot_timeout <= 60:
         raise GameError("a botsarena bot's time limit is 1 to 60 seconds")
+    if options.deals is not None:
+        deals = match_deals(rules)
+        if deals is None:
+            raise GameError(f"{name} is not played in deals")
+        if options.deals not in deals:
+            raise GameError(f"a match of {name} is {deals[0]} to {deals[-1]} deals")
     return rules

@@ -4,7 +4,9 @@ in words, and what is withheld while the game is in play.
 
 Hidden information (a fleet, a code, hole cards: decision 23) is withheld from the record
 and the pages until the end: the moves' values, trays and the engines' exchanges read
-``?``. The seats' secret ``Game`` ids are never shown (decision 8): ``<seat N>`` instead.
+``?``; a game created as an open table (match option ``open_table``, tarot.md section 3)
+withholds nothing from spectators, and its record shows every hand at every move. The
+seats' secret ``Game`` ids are never shown (decision 8): ``<seat N>`` instead.
 """
 
 from __future__ import annotations
@@ -13,12 +15,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from tournoyons_gui.arbitre.catalogue import Catalogue, PlayedSet
+from tournoyons_gui.arbitre.match import Options
 from tournoyons_gui.arbitre.seats import exported
 from tournoyons_gui.arbitre.store import Game, Move, Seat, Store
 from tournoyons_gui.arbitre.turns import turn_from
 from tournoyons_gui.interfaces.plugin import Turn
 
-__all__ = ["HIDDEN", "Records", "redact", "result_text"]
+__all__ = ["HIDDEN", "Records", "open_table", "redact", "result_text"]
 
 #: What the record and the pages show for a value while the game hides information.
 HIDDEN = "?"
@@ -31,6 +34,12 @@ def redact(text: str, seats: Sequence[Seat]) -> str:
         if seat.key in text:
             text = text.replace(seat.key, f"<seat {seat.index + 1}>")
     return text
+
+
+def open_table(game: Game) -> bool:
+    """Whether ``game`` was created as an open table: its spectators see every hand while
+    it is played (match option ``open_table``; tarot.md section 3, "Who sees what")."""
+    return Options.from_json(game.options).open_table
 
 
 def result_text(game: Game, seats: Sequence[Seat]) -> str:
@@ -65,9 +74,9 @@ class Records:
     def hides(game: Game, interface: PlayedSet) -> bool:
         """Whether the game, in play, holds information a spectator may not see (a fleet, a
         code, hole cards: decision 23), i.e. its spectators' page differs from the revealed
-        one."""
+        one; never an open table."""
         rules = interface.arbitre
-        if game.status != "playing" or rules is None:
+        if game.status != "playing" or rules is None or open_table(game):
             return False
         turn = turn_from(game.turn)
         return dict(rules.page(turn, None, asking=False)) != dict(
@@ -89,7 +98,7 @@ class Records:
         def tray(move: Move) -> str:
             if hidden:
                 return HIDDEN
-            if game.status == "playing" or rules is None:
+            if (game.status == "playing" and not open_table(game)) or rules is None:
                 return move.tray
             return str(
                 rules.page(turn_from(move.turn), None, asking=False, reveal=True).get("Tray", "")
@@ -117,6 +126,7 @@ class Records:
                     **exported(s),
                     "status": s.final_status,
                     "rank": s.rank,
+                    "score": s.score,
                     "error": s.error,
                 }
                 for s in seats

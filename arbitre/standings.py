@@ -42,6 +42,7 @@ __all__ = [
     "cross_table",
     "rating_history",
     "ratings",
+    "safe_cell",
     "standings",
     "standings_csv",
     "standings_json",
@@ -335,6 +336,11 @@ def _rating_text(value: float) -> str:
 def _cell(name: str) -> str:
     """``name`` made safe for a spreadsheet: a leading formula character is quoted."""
     return "'" + name if name.startswith(_FORMULA_STARTS) else name
+
+
+def safe_cell(name: str) -> str:
+    """Return ``name`` made safe for a spreadsheet (a leading formula character quoted)."""
+    return _cell(name)
 
 
 def standings_csv(table: Sequence[Standing]) -> str:

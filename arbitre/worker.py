@@ -91,9 +91,12 @@ class Worker:
             log.exception("giving up the leases")
         await self.bus.close()
 
-    def start(self, game_id: str) -> None:
-        """Drive ``game_id`` in a task of this process."""
-        task = asyncio.create_task(self.master.drive(game_id), name=f"game {game_id}")
+    def start(self, game_id: str, *, resumed: bool = False) -> None:
+        """Drive ``game_id`` in a task of this process (``resumed``: taken over from a
+        driver that died, :meth:`GameMaster.drive`)."""
+        task = asyncio.create_task(
+            self.master.drive(game_id, resumed=resumed), name=f"game {game_id}"
+        )
         self.tasks[game_id] = task
         task.add_done_callback(lambda _: self.tasks.pop(game_id, None))
 
@@ -119,7 +122,7 @@ class Worker:
             random.shuffle(found)
             for game_id in found[: min(room, SCAN_BATCH)]:
                 if await self.store.acquire(game_id, self.name, self.lease_seconds):
-                    self.start(game_id)
+                    self.start(game_id, resumed=True)
                     taken.append(game_id)
             await asyncio.sleep(0.005 * SCAN_BATCH)  # the other workers' turn
         for hook in self.on_scan:

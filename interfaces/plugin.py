@@ -45,7 +45,10 @@ __all__ = [
     "TrayStarts",
     "Turn",
     "View",
+    "forfeit_result",
+    "match_deals",
     "seat_count",
+    "seat_totals",
     "starts_from_tray",
 ]
 
@@ -247,6 +250,50 @@ def seat_count(rules: object) -> int:
     has none (a Set written for the two-seat contract)."""
     seats = getattr(rules, "seats", 2)
     return seats if isinstance(seats, int) and seats >= 1 else 2
+
+
+def match_deals(rules: object) -> range | None:
+    """Return the numbers of deals a match of ``rules`` may be asked to last (the match
+    option ``deals``; Tarot: ``../shared/spec/tarot.md`` section 2, "A match"): the rules'
+    ``deals_range`` attribute, whose ``start(level, deals=n)`` then takes ``deals``;
+    ``None`` for rules without it (a match the Set's own length)."""
+    found = getattr(rules, "deals_range", None)
+    return found if isinstance(found, range) and len(found) > 0 else None
+
+
+def forfeit_result(
+    rules: object, state: Mapping[str, Any], failed: tuple[Player, ...], reason: str
+) -> Result | None:
+    """Return how a game of more than two seats ends when the ``failed`` players failed
+    (late, unreachable, an illegal Value) in ``state``: the rules' optional
+    ``forfeit(state, failed) -> Result`` (Tarot: the failed seats last, the others ranked by
+    their totals as they stand, tarot.md section 3 "Status"), its reason replaced by
+    ``reason``; ``None`` for rules without it, or whose ``forfeit`` cannot read ``state``
+    (the Arbitre then ranks the others first together)."""
+    method = getattr(rules, "forfeit", None)
+    if not callable(method):
+        return None
+    try:
+        result = method(state, failed)
+    except (IllegalMove, ValueError, KeyError, TypeError):
+        return None
+    if not isinstance(result, Result):
+        return None
+    return Result(result.winner, reason, result.ranks)
+
+
+def seat_totals(rules: object, state: Mapping[str, Any]) -> tuple[int, ...] | None:
+    """Return each seat's total score in ``state`` (play order), from the rules' optional
+    ``totals(state)`` (Tarot: the match's totals, summing to 0), or ``None`` for rules
+    without it or a state it cannot read. Tournaments at tables rank equal match points by
+    it."""
+    method = getattr(rules, "totals", None)
+    if not callable(method):
+        return None
+    try:
+        return tuple(int(total) for total in method(state))
+    except (IllegalMove, ValueError, KeyError, TypeError):
+        return None
 
 
 class TrayStarts(ArbitreRules, Protocol):

@@ -14,7 +14,7 @@ import enum
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Self, TypeVar
+from typing import Any, Self, TypeVar
 
 __all__ = [
     "PAIR",
@@ -128,6 +128,12 @@ class Context:
     input: Player | None = None
     name1: str = ""
     name2: str = ""
+    move3: str | None = None
+    move4: str | None = None
+    gain3: str | None = None
+    gain4: str | None = None
+    name3: str = ""
+    name4: str = ""
     legend: str = ""
     count: str = ""
     color: str | None = None
@@ -143,16 +149,19 @@ class Context:
         return self.tray is not None and self.tray.lower() == "init"
 
     def move(self, player: Player) -> str | None:
-        """Return ``Move1`` or ``Move2``."""
-        return self.move1 if player is Player.ONE else self.move2
+        """Return ``Move1`` .. ``Move4``: ``player``'s."""
+        value: str | None = getattr(self, f"move{int(player)}")
+        return value
 
     def gain(self, player: Player) -> str | None:
-        """Return ``Gain1`` or ``Gain2``."""
-        return self.gain1 if player is Player.ONE else self.gain2
+        """Return ``Gain1`` .. ``Gain4``: ``player``'s."""
+        value: str | None = getattr(self, f"gain{int(player)}")
+        return value
 
     def name(self, player: Player) -> str:
-        """Return ``Name1`` or ``Name2``."""
-        return self.name1 if player is Player.ONE else self.name2
+        """Return ``Name1`` .. ``Name4``: ``player``'s."""
+        value: str = getattr(self, f"name{int(player)}")
+        return value
 
 
 @dataclass(frozen=True)
@@ -425,14 +434,16 @@ def _optional(params: dict[str, str], name: str) -> str | None:
     return value[:MAX_TEXT] or None
 
 
-def read_context(params: dict[str, str] | bytes | str) -> Context:
+def read_context(params: dict[str, str] | bytes | str, seats: int = 2) -> Context:
     """Read the shared parameters of spec section 2 into a :class:`Context`.
 
     Accepts the output of :func:`parse_query` or a raw query string. Never raises: a value
     that cannot be read is replaced by its default and reported in ``Context.errors``
     (``color`` not 3 or 6 hex digits, ``urlreturn`` not http/https, ``method``, ``input``,
     ``wait`` not understood). Unknown parameters (``Game``, ``MoveId``, ``Turn`` ...) are
-    ignored.
+    ignored. ``seats``: the Set's seats (``seat_count`` of its rules); a Set of four
+    (Tarot, ``tarot.md`` section 3) also reads ``Name3``/``Name4``, ``Gain3``/``Gain4``,
+    ``Move3``/``Move4`` and ``Input=Three``/``Four``, which a Set of two never sees.
     """
     if not isinstance(params, dict):
         params = parse_query(params)
@@ -450,12 +461,13 @@ def read_context(params: dict[str, str] | bytes | str) -> Context:
     player: Player | None = None
     if "input" in params:
         raw = params["input"].strip().lower()
-        if raw in ("one", "1"):
-            player = Player.ONE
-        elif raw in ("two", "2"):
-            player = Player.TWO
+        inputs = {seat.word.lower(): seat for seat in Player if seat <= max(seats, 2)}
+        inputs.update({str(int(seat)): seat for seat in inputs.values()})
+        if raw in inputs:
+            player = inputs[raw]
         elif raw:
-            errors.append(ParamError("input", f"Input is One or Two, not {raw[:40]!r}"))
+            words = " or ".join(seat.capitalize() for seat in inputs if not seat.isdigit())
+            errors.append(ParamError("input", f"Input is {words}, not {raw[:40]!r}"))
 
     color: str | None = None
     if params.get("color", "").strip():
@@ -501,7 +513,18 @@ def read_context(params: dict[str, str] | bytes | str) -> Context:
         mute="mute" in params,
         webtest="webtest" in params and params["webtest"].strip().lower() not in _WEBTEST_OFF,
         errors=tuple(errors),
+        **_more_seats(params, seats),
     )
+
+
+def _more_seats(params: dict[str, str], seats: int) -> dict[str, Any]:
+    """Return the ``Context`` fields of seats 3 and 4 that a Set of ``seats`` reads."""
+    more: dict[str, Any] = {}
+    for number in range(3, min(seats, len(Player)) + 1):
+        more[f"move{number}"] = _optional(params, f"move{number}")
+        more[f"gain{number}"] = _optional(params, f"gain{number}")
+        more[f"name{number}"] = _text(params, f"name{number}")
+    return more
 
 
 def error_codes(errors: Iterable[ParamError]) -> str:

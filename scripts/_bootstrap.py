@@ -223,3 +223,35 @@ def find_postgres() -> str:
         "No PostgreSQL server programs could be found or installed. Install them (Debian/"
         "Ubuntu: 'sudo apt-get install postgresql') or set TOURNOYONS_PG_BIN to their folder."
     )
+
+
+def ngircd_path() -> str | None:
+    """Return an ngIRCd executable (``ngircd`` on the PATH, Debian's ``/usr/sbin/ngircd``),
+    or ``None``."""
+    found = shutil.which("ngircd")
+    if found:
+        return found
+    debian = Path("/usr/sbin/ngircd")
+    return str(debian) if debian.exists() else None
+
+
+def find_ngircd() -> str:
+    """Return the ngIRCd the tests run their own IRC servers with, installing it if need be.
+
+    Order: ``$TOURNOYONS_NGIRCD``; ``ngircd`` on the PATH or ``/usr/sbin/ngircd``; as root on
+    Debian or Ubuntu, ``apt-get install ngircd``.
+    """
+    explicit = os.environ.get("TOURNOYONS_NGIRCD")
+    if explicit:
+        return explicit
+    found = ngircd_path()
+    if found:
+        return found
+    if _apt_install("ngircd"):
+        found = ngircd_path()
+        if found:
+            return found
+    sys.exit(
+        "No ngIRCd could be found or installed. Install it (Debian/Ubuntu: 'sudo apt-get "
+        "install ngircd') or set TOURNOYONS_NGIRCD to its path."
+    )

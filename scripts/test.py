@@ -2,8 +2,9 @@
 """Run every test: ``python3 scripts/test.py [--long] [pytest arguments]``.
 
 Creates ``.venv`` with the project and its test dependencies, finds or installs a Chromium
-(see ``_bootstrap.find_chromium``) and PostgreSQL's server programs (``find_postgres``: the
-tests run a throwaway server of their own), then runs pytest: unit tests, server tests, the
+(see ``_bootstrap.find_chromium``), PostgreSQL's server programs (``find_postgres``: the
+tests run a throwaway server of their own) and ngIRCd (``find_ngircd``: an IRC server per
+test), then runs pytest: unit tests, server tests, the
 Arbitre's tests, and the browser tests in real Chromium against the real server.
 """
 
@@ -13,7 +14,7 @@ import os
 import subprocess
 import sys
 
-from _bootstrap import ROOT, ensure_venv, find_chromium, find_postgres, say
+from _bootstrap import ROOT, ensure_venv, find_chromium, find_ngircd, find_postgres, say
 
 # ``--long``: the robustness tests' larger counts (the README's long run), unless the
 # environment already sets them.
@@ -34,10 +35,13 @@ def main() -> int:
     say(f"Chromium: {chromium}")
     postgres = find_postgres()
     say(f"PostgreSQL: {postgres}")
+    ngircd = find_ngircd()
+    say(f"ngIRCd: {ngircd}")
     env = {
         **os.environ,
         "TOURNOYONS_CHROMIUM": chromium,
         "TOURNOYONS_PG_BIN": postgres,
+        "TOURNOYONS_NGIRCD": ngircd,
         "PYTHONDONTWRITEBYTECODE": "1",
     }
     args = sys.argv[1:]

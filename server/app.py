@@ -6,6 +6,8 @@
 - :mod:`tournoyons_gui.server.pages`: the Sets' pages and their cache;
 - :mod:`tournoyons_gui.server.tester`: the tester and its API; :mod:`tournoyons_gui.server.sink`:
 its return sink;
+- :mod:`tournoyons_gui.server.checks`: the interface checks run here (:mod:`.check`, in
+  Chromium, over the contexts of :mod:`.contexts`);
 - :mod:`tournoyons_gui.arbitre.web`: the Arbitre's routes (games, then tournaments), its
   Arbitre started with the lifespan; its style and scripts are the ``arbitre`` assets.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import socket
 from collections.abc import AsyncIterator, Iterable
 
 from starlette.applications import Starlette
@@ -21,12 +24,16 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
+from tournoyons_gui.arbitre.maitretarot.lobby import Settings
+from tournoyons_gui.arbitre.maitretarot.server import MaitreTarotServer
+from tournoyons_gui.arbitre.rooms.referee import RoomOptions
 from tournoyons_gui.arbitre.store import Store
 from tournoyons_gui.arbitre.tournaments import Tournaments
 from tournoyons_gui.arbitre.web import ArbitreWeb, TournamentApi, TournamentPages
 from tournoyons_gui.interfaces.plugin import SetInterface
 from tournoyons_gui.interfaces.registry import Registry, load_registry
 from tournoyons_gui.server.assets import load_assets
+from tournoyons_gui.server.checks import Checks
 from tournoyons_gui.server.environment import make_environment
 from tournoyons_gui.server.http import SecurityHeaders
 from tournoyons_gui.server.pages import Pages
@@ -68,6 +75,8 @@ def create_app(
     engine_hosts: frozenset[str] | None = None,
     sink: bool = False,
     lease_seconds: float = 15.0,
+    maitretarot: tuple[socket.socket, Settings] | None = None,
+    rooms: RoomOptions | None = None,
 ) -> ASGIApp:
     """Return the ASGI application serving every registered Set, and the Arbitre.
 
@@ -80,7 +89,9 @@ def create_app(
     are under it); ``engine_hosts``: when given, the only hosts engine URLs may name;
     ``sink``: serve the tester's return sink (``/return``, ``/return/log``);
     ``lease_seconds``: how long a game stays with a worker that stopped renewing its lease
-    (a worker killed) before another takes it over.
+    (a worker killed) before another takes it over; ``rooms``: referee timi rooms on a
+    chat server beside the web (``serve --irc``); ``maitretarot``: a bound socket and the
+    settings of a MaitreTarot server to run beside (its tables are Tarot games).
     """
     registry = registry if registry is not None else load_registry(sets)
     assets = load_assets(registry)
@@ -89,7 +100,8 @@ def create_app(
     pages = Pages(registry, env, home=tester.page)
     returns = ReturnSink(env, enabled=sink)
     holder = _Holder()
-    web = ArbitreWeb(holder, env)
+    checks = Checks(holder, env)
+    web = ArbitreWeb(holder, env, can_check=checks.can_check)
     api = TournamentApi(holder.service)
     tournament_pages = TournamentPages(holder.service, holder, env)
 
@@ -105,15 +117,27 @@ def create_app(
         if interrupted:
             log.warning("%d game(s) left in progress were ended as interrupted", len(interrupted))
         await arbitre.run()
+        referee = rooms.referee(arbitre) if rooms is not None else None
+        if referee is not None:
+            await referee.run()
+        tables = None
+        if maitretarot is not None:
+            tables = MaitreTarotServer(arbitre, maitretarot[1])
+            await tables.start(sock=maitretarot[0])
         try:
             yield
         finally:
+            if tables is not None:
+                await tables.close()
+            if referee is not None:
+                await referee.close()
             await arbitre.close()
             await store.close()
 
     routes = [
         Route("/", pages.root),
         *web.routes(),
+        *checks.routes(),
         *api.routes(),
         *tournament_pages.routes(),
         # Pages first: "/{set}/" matches no other route's path ("/return/" and "/healthz/"

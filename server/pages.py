@@ -18,7 +18,7 @@ import jinja2
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from tournoyons_gui.interfaces.plugin import SetInterface, View
+from tournoyons_gui.interfaces.plugin import SetInterface, View, seat_count
 from tournoyons_gui.interfaces.protocol import (
     Method,
     ParamError,
@@ -63,7 +63,8 @@ class Pages:
         (drawn as ``Standard``) or a Set whose ``build()`` raises (logged; the empty page)
         shows as ``data-error`` codes on the page.
         """
-        ctx = read_context(parse_query(query))
+        seats = 2 if interface is None else seat_count(interface.rules)
+        ctx = read_context(parse_query(query), seats)
         errors = list(ctx.errors)
         view: View | None = None
         method = ctx.method

@@ -9,7 +9,7 @@ import jinja2
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from tournoyons_gui.interfaces.plugin import IllegalMove, Turn
+from tournoyons_gui.interfaces.plugin import IllegalMove, Turn, seat_count
 from tournoyons_gui.interfaces.registry import Registry
 from tournoyons_gui.server.http import make_page, respond
 
@@ -28,20 +28,26 @@ class Tester:
     def page(self, request: Request) -> Response:
         """The host page that embeds interfaces and plays hot-seat games with their rules.
 
-        Its JSON context lists each Set's name, key, whether it has rules, its Methods and
-        its sample query; answered ``no-cache`` with an ETag (304 when held).
+        Its JSON context lists each Set's name, key, whether it has rules, its seats (2, or
+        4 for Tarot: the form then shows the parameters of seats 3 and 4, and a hot-seat
+        game hides each hand until its player asks to see it), its Methods and its sample
+        query; answered ``no-cache`` with an ETag (304 when held).
         """
         sets = [
             {
                 "name": s.name,
                 "key": s.key,
                 "rules": s.rules is not None,
+                "seats": seat_count(s.rules),
                 "methods": sorted(m.value for m in s.methods),
                 "sample": dict(s.sample),
             }
             for s in self.registry
         ]
-        body = self.env.get_template("tester.html").render(sets=sets, config={"sets": sets})
+        seats = max((int(str(s["seats"])) for s in sets), default=2)
+        body = self.env.get_template("tester.html").render(
+            sets=sets, seats=range(1, seats + 1), config={"sets": sets}
+        )
         return respond(request, make_page(body.encode()), "no-cache")
 
     async def turn(self, request: Request) -> Response:

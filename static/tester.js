@@ -4,7 +4,9 @@
  * whole game with the Set's rules (POST /tester/<set>/new and /play): after each ReturnValue
  * the iframe is reloaded with the next context, as the Arbitre did, until the game ends.
  * ReturnValues arrive from the local sink (/return, loaded by the interface's hidden
- * iframe), which posts them to this window; every one is logged.
+ * iframe), which posts them to this window; every one is logged. A Set of four seats
+ * (Tarot) shows the form's fields of seats 3 and 4, and in a hot-seat game each page waits
+ * behind a screen (#handover) until the player to move asks to see their hand.
  */
 (function () {
   "use strict";
@@ -17,9 +19,15 @@
   var log = document.getElementById("log");
   var pageUrl = document.getElementById("page-url");
   var newGame = document.getElementById("new-game");
+  var interfaceUrl = document.getElementById("interface-url");
 
   /* Parameters a game's turn sets; the others (names, colour, wait...) are the person's. */
-  var CONTEXT_FIELDS = ["Method", "Input", "Tray", "Move1", "Move2", "Gain1", "Gain2", "Count", "Legend"];
+  var CONTEXT_FIELDS = [
+    "Method", "Input", "Tray", "Move1", "Move2", "Move3", "Move4",
+    "Gain1", "Gain2", "Gain3", "Gain4", "Count", "Legend",
+  ];
+  var WORDS = { One: 1, Two: 2, Three: 3, Four: 4 };
+  var handover = document.getElementById("handover");
 
   var game = null; /* {set, state, id, turn, busy} while a hot-seat game runs */
   var gameCounter = 0;
@@ -53,8 +61,31 @@
     return params.toString();
   }
 
+  /* The interface shown: ours ("/?Set=..."), or the page at the Interface URL field (an
+     outside interface), given the same query with URLReturn made absolute, so that its
+     moves come back to this server's sink. Only http(s) URLs are loaded. */
+  function outside() {
+    var text = interfaceUrl.value.trim();
+    if (!text) return null;
+    try {
+      var url = new URL(text);
+      return url.protocol === "http:" || url.protocol === "https:" ? url : false;
+    } catch (e) { return false; }
+  }
+
   function load(extra) {
-    var url = "/?" + query(extra);
+    var base = outside();
+    if (base === false) { say("The interface URL is http:// or https://."); return; }
+    var params = new URLSearchParams(query(extra));
+    var url;
+    if (base) {
+      if (params.get("URLReturn")) {
+        params.set("URLReturn", new URL(params.get("URLReturn"), window.location.href).href);
+      }
+      url = base.href + (base.search ? "&" : "?") + params.toString();
+    } else {
+      url = "/?" + params.toString();
+    }
     frame.src = url;
     pageUrl.textContent = url;
     pageUrl.href = url;
@@ -91,7 +122,36 @@
     var info = setInfo(setSelect.value);
     newGame.disabled = !(info && info.rules);
     newGame.title = info && info.rules ? "" : "This Set carries no rules";
+    /* The fields of seats beyond the Set's are hidden (and left empty). */
+    var seats = (info && info.seats) || 2;
+    form.querySelectorAll("[data-seat]").forEach(function (el) {
+      var shown = parseInt(el.getAttribute("data-seat"), 10) <= seats;
+      el.hidden = !shown;
+      if (!shown) {
+        var input = el.querySelector("input");
+        if (input) input.value = "";
+        if (el.selected) field("Input").value = "";
+      }
+    });
   }
+
+  /* A game of more than two seats: before each page, a screen until the player to move
+     asks to see it, so that the others do not see their hand. */
+  function hideUntilShown(input) {
+    var seat = WORDS[input];
+    if (!game || game.set.seats <= 2 || !seat) { handover.hidden = true; return false; }
+    var name = field("Name" + seat);
+    handover.querySelector("[data-handover-name]").textContent = (name && name.value) || input;
+    handover.hidden = false;
+    frame.src = "about:blank";
+    handover.querySelector("button").focus();
+    return true;
+  }
+
+  document.getElementById("handover-show").addEventListener("click", function () {
+    handover.hidden = true;
+    load();
+  });
 
   function applyTurn(turn) {
     CONTEXT_FIELDS.forEach(function (name) { setField(name, ""); });
@@ -101,9 +161,10 @@
     game.over = turn.over;
     var returnUrl = "/return?game=" + game.id + "&turn=" + game.turn;
     setField("URLReturn", returnUrl);
-    load();
+    var input = turn.params.Input || "";
+    if (turn.over || !hideUntilShown(input)) load();
     if (turn.over) { revealLog(); say("Game over. Start a new game when you like."); }
-    else say("Turn " + game.turn + ": player " + (turn.params.Input === "Two" ? "two" : "one") + " to play.");
+    else say("Turn " + game.turn + ": player " + (input || "One").toLowerCase() + " to play.");
   }
 
   function post(path, body) {
@@ -163,6 +224,7 @@
   form.addEventListener("submit", function (event) {
     event.preventDefault();
     game = null;
+    handover.hidden = true;
     revealLog();
     load();
     say("Showing " + setSelect.value + ".");
@@ -173,6 +235,7 @@
   document.getElementById("sample").addEventListener("click", function () {
     var info = setInfo(setSelect.value);
     game = null;
+    handover.hidden = true;
     revealLog();
     CONTEXT_FIELDS.forEach(function (name) { setField(name, ""); });
     Object.keys((info && info.sample) || {}).forEach(function (name) { setField(name, info.sample[name]); });
@@ -183,6 +246,7 @@
 
   setSelect.addEventListener("change", function () {
     game = null;
+    handover.hidden = true;
     revealLog();
     updateButtons();
     say(setSelect.value + " chosen.");

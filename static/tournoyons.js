@@ -141,12 +141,13 @@
     if (live) live.textContent = text;
   }
 
-  /* The moves shown (Move1, Move2), as the board shows them: "\u25CF1 C5 \u25CF2 D6". */
+  /* The moves shown (Move1, Move2; to Move4 with four seats), as the board shows them:
+     "\u25CF1 C5 \u25CF2 D6". */
   function announceMoves() {
     var live = document.querySelector("[data-announce]");
     if (!live) return;
     var said = [];
-    ["1", "2"].forEach(function (p) {
+    ["1", "2", "3", "4"].forEach(function (p) {
       var move = live.getAttribute("data-move" + p);
       if (move) said.push("\u25CF" + p + " " + move);
     });
@@ -163,7 +164,7 @@
     api.lastValue = value;
     root.setAttribute("data-played", value);
     if (controller.show) controller.show(value, who);
-    announce((who === 2 ? "\u25CF2 " : "\u25CF1 ") + value);
+    announce("\u25CF" + (who || 1) + " " + value);
     sound("move");
     sendReturn(value);
     refreshWebtest();
@@ -334,6 +335,8 @@
   /* --- events to the host (spec section 3): ready, size; play with Host=yes ------------- */
 
   var embedded = window.parent && window.parent !== window;
+  /* The player asked, as Input spells it (four seats: Tarot). */
+  var INPUT_WORDS = { 1: "One", 2: "Two", 3: "Three", 4: "Four" };
 
   function toHost(message) {
     if (!embedded) return;
@@ -374,7 +377,7 @@
       set: config.set || api.set,
       method: config.method || "",
       tray: String(api.tray()),
-      input: config.input ? (config.player === 2 ? "Two" : "One") : null,
+      input: config.input ? (INPUT_WORDS[config.player] || "One") : null,
     });
     if (window.ResizeObserver) {
       var sizes = new ResizeObserver(postSize);

@@ -2,8 +2,9 @@
 (:class:`~tournoyons_gui.arbitre.seats.base.SeatKind`), registered by name.
 
 Built in: ``person`` (:mod:`.person`), ``engine`` and ``builtin`` (:mod:`.engine`),
-``botsarena`` (:mod:`.botsarena`). A new kind is one subclass and one :func:`register`
-call before the Arbitre starts::
+``botsarena`` (:mod:`.botsarena`), ``irc`` (:mod:`.irc`: a timi room's player),
+``maitretarot`` (:mod:`.maitretarot`: a MaitreTarot client at a Tarot table). A new kind
+is one subclass and one :func:`register` call before the Arbitre starts::
 
     class Fixed(SeatKind):
         name = "fixed"
@@ -20,9 +21,11 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from tournoyons_gui.arbitre.seats.base import Position, SeatKind, Services
+from tournoyons_gui.arbitre.seats.base import Position, SeatKind, Services, Session
 from tournoyons_gui.arbitre.seats.botsarena import BotsarenaSeat
 from tournoyons_gui.arbitre.seats.engine import BuiltinSeat, EngineSeat
+from tournoyons_gui.arbitre.seats.irc import IrcSeat
+from tournoyons_gui.arbitre.seats.maitretarot import MaitreTarotSeat
 from tournoyons_gui.arbitre.seats.person import PersonSeat
 
 __all__ = [
@@ -30,6 +33,7 @@ __all__ = [
     "Position",
     "SeatKind",
     "Services",
+    "Session",
     "exported",
     "kind_of",
     "register",
@@ -50,7 +54,7 @@ def register(kind: type[SeatKind]) -> type[SeatKind]:
     return kind
 
 
-for _kind in (PersonSeat, BuiltinSeat, EngineSeat, BotsarenaSeat):
+for _kind in (PersonSeat, BuiltinSeat, EngineSeat, BotsarenaSeat, IrcSeat, MaitreTarotSeat):
     register(_kind)
 
 

@@ -12,9 +12,10 @@ subclass and one :func:`~tournoyons_gui.arbitre.seats.register` call.
 from __future__ import annotations
 
 import time
+import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, Protocol
 
 import httpx
 
@@ -26,10 +27,24 @@ from tournoyons_gui.arbitre.catalogue import PlayedSet
 from tournoyons_gui.arbitre.live import Hub
 from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec
 from tournoyons_gui.arbitre.store import Game, Seat, Store
+from tournoyons_gui.arbitre.urls import check_engine_url
 from tournoyons_gui.interfaces.plugin import ArbitreRules, Turn
 from tournoyons_gui.interfaces.protocol import Player
 
-__all__ = ["Position", "SeatKind", "Services"]
+__all__ = ["Position", "SeatKind", "Services", "Session"]
+
+
+class Session(Protocol):
+    """A game's way to its seats held by a part of this process (a timi room's IRC
+    session): what the seats of a kind that plays through it call."""
+
+    async def ask(self, position: Position, deadline: float | None) -> Answer:
+        """Return the answer of ``position``'s seat by ``deadline``."""
+        ...
+
+    def refused(self, position: Position, detail: str) -> None:
+        """Hear that the rules refused the value ``position``'s seat gave (``detail``)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -38,8 +53,11 @@ class Services:
     ``asks`` awaiting an answer, the engine ``caller`` (its ``client`` serves every other
     HTTP call), the live ``hub``, this server's ``public_url`` as engines reach it, the
     ``engine_hosts`` URLs may name (``None``: any), whether several workers share the
-    records (``shared``), and the runner of our built-in engines in this process
-    (``engines``)."""
+    records (``shared``), the :class:`Session` of each game played through one in this
+    process (by game id: a timi room's), the seats a part of this process is seating
+    now (``seating``: a room's channel, lower-cased, -> its players' names), which a kind
+    seated by its own room alone accepts, and the runner of our built-in engines in this
+    process (``engines``)."""
 
     store: Store
     asks: Asks
@@ -48,6 +66,8 @@ class Services:
     public_url: str
     engine_hosts: frozenset[str] | None
     shared: bool
+    sessions: dict[str, Session] = field(default_factory=dict)
+    seating: dict[str, tuple[str, ...]] = field(default_factory=dict)
     engines: EngineRunner = field(default_factory=EngineRunner)
 
     @property
@@ -101,8 +121,20 @@ class SeatKind:
     name: ClassVar[str] = ""
     #: A person plays this seat through the Set's page and a seat token (decision 24).
     through_pages: ClassVar[bool] = False
-    #: What the kind is called in an error (``"a person"``).
+    #: Its default name, numbered: ``"Person"`` names seat 1 ``Person 1``.
     label: ClassVar[str] = ""
+    #: Whether another driver (another worker, this one restarted) can ask this kind's
+    #: seats of a game whose driver died; a game with a seat that cannot ends with no
+    #: result when taken over (a timi room's player: its IRC session died with the driver).
+    resumable: ClassVar[bool] = True
+    #: What the new-game form calls the kind (``""``: not offered there, e.g. a chat
+    #: player, who is seated by its own room); and which form field gives its
+    #: ``SeatSpec.engine``: ``"builtin"`` (the Set's built-in engines), ``"url"`` or ``""``.
+    title: ClassVar[str] = ""
+    field: ClassVar[str] = ""
+    #: What the record shows of a seat's ``url``: ``"url"`` (an engine's, a bot's URL),
+    #: ``"builtin"`` (a built-in engine's name) or ``""`` (nothing).
+    exports: ClassVar[str] = ""
 
     def __init__(self, services: Services) -> None:
         self.services = services
@@ -144,9 +176,21 @@ class SeatKind:
     @classmethod
     def exported(cls, seat: Seat) -> dict[str, str]:
         """Return what a game's record shows of the seat's ``url``: ``{"url", "builtin"}``
-        (an engine's or a bot's URL, a built-in engine's name), empty by default."""
-        del seat
-        return {"url": "", "builtin": ""}
+        (an engine's or a bot's URL, a built-in engine's name, as :attr:`exports` says)."""
+        shown = {"url": "", "builtin": ""}
+        if cls.exports in shown:
+            shown[cls.exports] = seat.url
+        return shown
+
+    def checked_url(self, spec: SeatSpec, number: int) -> SeatSpec:
+        """Return seat ``number`` with its URL (``spec.engine``) checked (http(s), no
+        credentials, an allowed host: decision 13) and named after its host by default;
+        raise :class:`GameError`."""
+        try:
+            url = check_engine_url(spec.engine, self.services.engine_hosts)
+        except ValueError as refused:
+            raise self.refuse(number, str(refused)) from None
+        return SeatSpec(self.name, url, spec.name or urllib.parse.urlsplit(url).hostname or url)
 
     def refuse(self, number: int, why: str) -> GameError:
         """Return the error refusing seat ``number`` for ``why``."""

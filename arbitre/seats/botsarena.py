@@ -9,7 +9,6 @@ final call (seed 003).
 
 from __future__ import annotations
 
-import urllib.parse
 from collections import OrderedDict
 
 from tournoyons_gui.arbitre.answer import Answer
@@ -17,8 +16,6 @@ from tournoyons_gui.arbitre.botsarena import BotCaller
 from tournoyons_gui.arbitre.catalogue import PlayedSet
 from tournoyons_gui.arbitre.match import Options, SeatSpec
 from tournoyons_gui.arbitre.seats.base import Position, SeatKind, Services
-from tournoyons_gui.arbitre.store import Seat
-from tournoyons_gui.arbitre.urls import check_engine_url
 
 __all__ = ["GREETED_KEPT", "BotsarenaSeat"]
 
@@ -32,11 +29,9 @@ class BotsarenaSeat(SeatKind):
 
     name = "botsarena"
     label = "bot"
-
-    @classmethod
-    def exported(cls, seat: Seat) -> dict[str, str]:
-        """Return the bot's URL for the record."""
-        return {"url": seat.url, "builtin": ""}
+    exports = "url"
+    title = "botsarena bot URL"
+    field = "url"
 
     def __init__(self, services: Services) -> None:
         super().__init__(services)
@@ -48,11 +43,7 @@ class BotsarenaSeat(SeatKind):
         that has no botsarena bots."""
         if interface.botsarena is None:
             raise self.refuse(number, f"{interface.name} has no botsarena bots")
-        try:
-            url = check_engine_url(spec.engine, self.services.engine_hosts)
-        except ValueError as refused:
-            raise self.refuse(number, str(refused)) from None
-        return SeatSpec(self.name, url, spec.name or urllib.parse.urlsplit(url).hostname or url)
+        return self.checked_url(spec, number)
 
     def time_limit(self, options: Options) -> float | None:
         """Return the match's limit for a bot's answer (``bot_timeout``)."""

@@ -18,15 +18,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-import urllib.parse
 from collections.abc import Mapping
 
 from tournoyons_gui.arbitre.answer import Answer, note
 from tournoyons_gui.arbitre.catalogue import PlayedSet
 from tournoyons_gui.arbitre.match import SeatSpec
 from tournoyons_gui.arbitre.seats.base import Position, SeatKind
-from tournoyons_gui.arbitre.store import Seat
-from tournoyons_gui.arbitre.urls import check_engine_url, engine_url
+from tournoyons_gui.arbitre.urls import engine_url
 from tournoyons_gui.interfaces.plugin import seat_count
 
 __all__ = ["BuiltinSeat", "EngineSeat", "call_params"]
@@ -75,19 +73,13 @@ class EngineSeat(SeatKind):
 
     name = "engine"
     label = "engine"
-
-    @classmethod
-    def exported(cls, seat: Seat) -> dict[str, str]:
-        """Return the engine's URL for the record."""
-        return {"url": seat.url, "builtin": ""}
+    exports = "url"
+    title = "Engine URL"
+    field = "url"
 
     def check(self, spec: SeatSpec, interface: PlayedSet, number: int) -> SeatSpec:
         """Return the seat with its URL checked (decision 13) and named after its host."""
-        try:
-            url = check_engine_url(spec.engine, self.services.engine_hosts)
-        except ValueError as refused:
-            raise self.refuse(number, str(refused)) from None
-        return SeatSpec(self.name, url, spec.name or urllib.parse.urlsplit(url).hostname or url)
+        return self.checked_url(spec, number)
 
     def url(self, position: Position) -> str:
         """Return the URL the seat's requests go to."""
@@ -142,11 +134,9 @@ class BuiltinSeat(EngineSeat):
 
     name = "builtin"
     label = "builtin"
-
-    @classmethod
-    def exported(cls, seat: Seat) -> dict[str, str]:
-        """Return the built-in engine's name for the record."""
-        return {"url": "", "builtin": seat.url}
+    exports = "builtin"
+    title = "Built-in engine"
+    field = "builtin"
 
     def check(self, spec: SeatSpec, interface: PlayedSet, number: int) -> SeatSpec:
         """Return the seat with the built-in engine's name checked (the Set's first by

@@ -26,6 +26,7 @@ class PersonSeat(SeatKind):
     name = "person"
     through_pages = True
     label = "Person"
+    title = "Person (this browser)"
 
     def time_limit(self, options: Options) -> float | None:
         """Return the match's limit for a person's move (``None``: none, section 3.1)."""

@@ -19,10 +19,16 @@
       var option = setSelect.selectedOptions[0];
       var engines = option ? option.dataset.engines.split(" ") : [];
       var levels = option ? option.dataset.levels.split(" ") : ["1"];
+      var seats = option ? parseInt(option.dataset.seats, 10) || 2 : 2;
       form.querySelectorAll("[data-seat]").forEach(function (seat) {
-        var kind = seat.querySelector("[data-kind]").value;
+        /* As many seat rows as the Set has seats; a row hidden is not sent. */
+        var unused = parseInt(seat.dataset.seat, 10) > seats;
+        seat.hidden = unused;
+        seat.disabled = unused;
+        var chosen = seat.querySelector("[data-kind]").selectedOptions[0];
+        var field = chosen ? chosen.dataset.field : "";
         seat.querySelectorAll("[data-for]").forEach(function (label) {
-          label.hidden = label.dataset.for.split(" ").indexOf(kind) < 0;
+          label.hidden = label.dataset.for !== field;
         });
         var builtin = seat.querySelector("[data-builtin]");
         var firstShown = null;
@@ -38,6 +44,8 @@
       Array.prototype.forEach.call(level.options, function (o) {
         o.disabled = levels.indexOf(o.value) < 0;
       });
+      form.querySelector("[data-first]").hidden = seats !== 2;
+      form.querySelector("[data-deals]").hidden = !(option && option.dataset.deals);
       if (level.selectedOptions[0].disabled) { level.value = levels[0]; }
       level.closest("label").hidden = levels.length < 2;
     }
@@ -60,7 +68,8 @@
     var returnedAt = 0;
 
     function seatQuery() {
-      return seats.map(function (t) { return "&seat=" + encodeURIComponent(t); }).join("");
+      return seats.map(function (t) { return "&seat=" + encodeURIComponent(t); }).join("") +
+        (config.interface ? "&interface=" + encodeURIComponent(config.interface) : "");
     }
 
     function render(view) {

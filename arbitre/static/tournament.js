@@ -52,7 +52,7 @@
       each(level.options, function (o) { o.disabled = levels.indexOf(o.value) < 0; });
       if (level.selectedOptions[0].disabled) { level.value = levels[0]; }
       level.closest("label").hidden = levels.length < 2;
-      rounds.closest("label").hidden = format.value !== "swiss";
+      rounds.closest("label").hidden = format.value === "round-robin";
     }
 
     function addRow() {
@@ -84,6 +84,7 @@
   /* --- a tournament's page ---------------------------------------------------------- */
   function resultText(game, names) {
     if (game.status === "playing") { return ""; }
+    if (game.result_text !== undefined) { return game.result_text; }  /* tables of four */
     if (game.status === "interrupted") { return "interrupted"; }
     if (game.status !== "over" || game.result === "error") { return "error"; }
     if (game.result === "draw") { return "draw"; }
@@ -110,6 +111,7 @@
     var refreshLink = root.querySelector("[data-refresh]");
     var standings = root.querySelector("[data-standings] tbody");
     var cross = root.querySelector("[data-cross] tbody");
+    var atTables = root.querySelector("[data-at-tables]") !== null;
     var playing = root.querySelector("[data-playing]");
     var finished = root.querySelector("[data-finished]");
     var swiss = false;
@@ -125,6 +127,11 @@
     }
 
     function versus(link, game, names) {
+      if (game.seats) {  /* a table of four: every seat's name */
+        link.appendChild(document.createTextNode(
+          game.seats.map(function (s) { return s.name; }).join(" \u00b7 ")));
+        return;
+      }
       link.appendChild(document.createTextNode(
         (game.first !== null ? names[game.first] : "?") + " "));
       link.appendChild(element("span", "\u2013", {"aria-hidden": "true"}));
@@ -163,9 +170,13 @@
         var tr = element("tr", null, {"data-entrant": String(s.entrant)});
         tr.appendChild(element("td", s.rank, {"data-rank": ""}));
         tr.appendChild(element("th", s.name, {scope: "row", "data-name": ""}));
-        [["played", s.played], ["wins", s.wins], ["draws", s.draws], ["losses", s.losses],
-         ["errors", s.errors], ["points", s.points], ["sb", s.sonneborn_berger],
-         ["buchholz", s.buchholz]].forEach(function (pair) {
+        var cells = atTables
+          ? [["played", s.played], ["firsts", s.firsts], ["errors", s.errors],
+             ["points", s.points], ["score", s.score], ["buchholz", s.buchholz]]
+          : [["played", s.played], ["wins", s.wins], ["draws", s.draws], ["losses", s.losses],
+             ["errors", s.errors], ["points", s.points], ["sb", s.sonneborn_berger],
+             ["buchholz", s.buchholz]];
+        cells.forEach(function (pair) {
           var attributes = {};
           attributes["data-" + pair[0]] = "";
           tr.appendChild(element("td", pair[1], attributes));
@@ -191,7 +202,7 @@
     function render(summary) {
       var names = summary.entrants.map(function (e) { return e.name; });
       var p = summary.progress;
-      swiss = summary.format === "swiss";
+      swiss = summary.format !== "round-robin";  /* rounds shown: Swiss, tables */
       progress.max = Math.max(p.planned, 1);
       progress.value = p.over;
       progress.textContent = p.over + " / " + p.planned;

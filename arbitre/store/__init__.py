@@ -11,58 +11,36 @@ The rest of the Arbitre, its pages and its API get plain records (:mod:`.records
 - :mod:`.schema`: the tables and their migrations;
 - :mod:`.games`: games, moves, the exchange log, leases, added Sets;
 - :mod:`.pending`: the asks awaiting an answer, shared by the workers;
-- :mod:`.tournaments`: registered engines and tournaments.
+- :mod:`.tournaments`: registered engines and tournaments;
+- :mod:`.rooms`: timi rooms, their leases, the workers refereeing them;
+- :mod:`.interfaces`: registered graphical interfaces.
 """
 
 from __future__ import annotations
 
+from tournoyons_gui.arbitre.store import records
 from tournoyons_gui.arbitre.store.base import DEFAULT_DATABASE, aware, database_url, new_id, now
 from tournoyons_gui.arbitre.store.games import Conflict, LeaseLost
+from tournoyons_gui.arbitre.store.interfaces import InterfaceStore
 from tournoyons_gui.arbitre.store.pending import PENDING_KEPT
-from tournoyons_gui.arbitre.store.records import (
-    AddedSetRecord,
-    Engine,
-    Entrant,
-    Exchange,
-    Game,
-    GamePage,
-    LogEntry,
-    Move,
-    NewMove,
-    Received,
-    Seat,
-    SeatEnd,
-    Tournament,
-)
+from tournoyons_gui.arbitre.store.records import *  # noqa: F403 (every plain record)
+from tournoyons_gui.arbitre.store.rooms import RoomStore
 from tournoyons_gui.arbitre.store.schema import SCHEMA_VERSION
-from tournoyons_gui.arbitre.store.tournaments import TournamentStore
 
 __all__ = [
     "DEFAULT_DATABASE",
     "PENDING_KEPT",
     "SCHEMA_VERSION",
-    "AddedSetRecord",
     "Conflict",
-    "Engine",
-    "Entrant",
-    "Exchange",
-    "Game",
-    "GamePage",
     "LeaseLost",
-    "LogEntry",
-    "Move",
-    "NewMove",
-    "Received",
-    "Seat",
-    "SeatEnd",
     "Store",
-    "Tournament",
     "aware",
     "database_url",
     "new_id",
     "now",
 ]
+__all__ += records.__all__
 
 
-class Store(TournamentStore):
+class Store(InterfaceStore, RoomStore):
     """The database and every query the Arbitre makes (:meth:`open` it, then use it)."""

@@ -35,6 +35,7 @@ from tournoyons_gui.arbitre.store.records import (
     AddedSetRecord,
     Exchange,
     Game,
+    GameEnd,
     GamePage,
     LogEntry,
     Move,
@@ -68,6 +69,7 @@ _SEAT_END = (
         final_status=bindparam("end_status"),
         error=bindparam("end_error"),
         rank=bindparam("end_rank"),
+        score=bindparam("end_score"),
     )
 )
 
@@ -284,27 +286,24 @@ class GameStore(PendingStore):
         self,
         game_id: str,
         owner: str,
-        *,
-        status: str,
-        winner: int | None,
-        result: str,
-        reason: str,
+        end: GameEnd,
         ends: Sequence[tuple[Seat, SeatEnd]],
         finals: Sequence[tuple[int, str]],
     ) -> bool:
-        """End a game ``owner`` drives: its ``status`` (``over``, ``interrupted``), the
-        ``winner`` seat index, ``result``, ``reason``, each seat's end, and the final calls
-        to be sent (seat index, URL), logged; all in one transaction. Return ``False`` and
-        change nothing when the game is over already or driven by another worker."""
+        """End a game ``owner`` drives as ``end`` says, with each seat's end and the final
+        calls to be sent (seat index, URL), logged; all in one transaction. Return
+        ``False`` and change nothing when the game is over already or driven by another
+        worker."""
         at = self.now()
         seat_ends = [
             {
                 "seat_id": seat.id,
-                "end_status": end.status,
-                "end_error": end.error,
-                "end_rank": end.rank,
+                "end_status": seat_end.status,
+                "end_error": seat_end.error,
+                "end_rank": seat_end.rank,
+                "end_score": seat_end.score,
             }
-            for seat, end in ends
+            for seat, seat_end in ends
         ]
         logged = [_exchange(game_id, index, "final", "", url, at) for index, url in finals]
 
@@ -319,10 +318,10 @@ class GameStore(PendingStore):
                 .values(
                     lease_owner=None,
                     lease_until=None,
-                    status=status,
-                    winner=winner,
-                    result=result,
-                    reason=reason[:2000],
+                    status=end.status,
+                    winner=end.winner,
+                    result=end.result,
+                    reason=end.reason[:2000],
                     ended_at=at,
                 )
             )
@@ -340,16 +339,29 @@ class GameStore(PendingStore):
     async def acquire(self, game_id: str, owner: str, seconds: float) -> bool:
         """Take the lease of a game in play for ``seconds`` when it is free, expired or
         already ``owner``'s; return whether ``owner`` holds it."""
+        return await self.take_lease(GameRow, game_id, "playing", owner, seconds)
+
+    async def take_lease(
+        self,
+        table: type[GameRow | TournamentRow],
+        key: str,
+        status: str,
+        owner: str,
+        seconds: float,
+    ) -> bool:
+        """Take the lease of row ``key`` of ``table`` (games, tournaments) while its status
+        is ``status``, for ``seconds``, when it is free, expired or already ``owner``'s;
+        return whether ``owner`` holds it (one driver, one scheduler at a time)."""
         at = self.now()
         statement = (
-            update(_GAMES)
+            update(table)
             .where(
-                _GAMES.c.id == game_id,
-                _GAMES.c.status == "playing",
+                table.id == key,
+                table.status == status,
                 or_(
-                    _GAMES.c.lease_until.is_(None),
-                    _GAMES.c.lease_until < at,
-                    _GAMES.c.lease_owner == owner,
+                    table.lease_until.is_(None),
+                    table.lease_until < at,
+                    table.lease_owner == owner,
                 ),
             )
             .values(lease_owner=owner, lease_until=at + dt.timedelta(seconds=seconds))

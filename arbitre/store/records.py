@@ -19,11 +19,14 @@ __all__ = [
     "Entrant",
     "Exchange",
     "Game",
+    "GameEnd",
     "GamePage",
+    "InterfaceRecord",
     "LogEntry",
     "Move",
     "NewMove",
     "Received",
+    "Room",
     "Seat",
     "SeatEnd",
     "Tournament",
@@ -82,7 +85,9 @@ class Seat:
     kind reads: an engine's URL, a built-in engine's name), ``key`` (the secret ``Game``
     id sent to its engine, decision 8), ``token`` (a person's secret seat token, decision
     24), ``final_status`` (engine protocol 3.3), ``error`` (why it failed), ``registration``
-    (a registered engine's id, sent as ``Opponent``, decision 27), ``rank`` once over."""
+    (a registered engine's id, sent as ``Opponent``, decision 27), ``rank`` once over,
+    ``entrant`` (the tournament's entrant in the seat, ``None`` outside one and for a
+    table's filler), ``score`` (the seat's total at the end, a Set that keeps totals)."""
 
     game_id: str
     index: int
@@ -96,6 +101,8 @@ class Seat:
     registration: str = ""
     rank: int | None = None
     id: int | None = None
+    entrant: int | None = None
+    score: int | None = None
 
 
 @dataclass(slots=True)
@@ -152,13 +159,27 @@ class NewMove:
 
 
 @dataclass(frozen=True, slots=True)
+class GameEnd:
+    """How a game ended, as recorded: its ``status`` (``over``, ``interrupted``), the
+    ``winner`` seat index (``None``: no sole winner), the ``result`` (``seat1``..,
+    ``draw``, ``ranked``, ``error``) and the ``reason`` in English."""
+
+    status: str
+    winner: int | None
+    result: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class SeatEnd:
     """How one seat ended a game: its final ``status`` (the final call's ``Status``), its
-    ``error`` (why it failed, or ``""``) and its ``rank`` (``None``: no ranking)."""
+    ``error`` (why it failed, or ``""``), its ``rank`` (``None``: no ranking) and its total
+    ``score`` (``None``: the Set keeps none)."""
 
     status: int
     error: str = ""
     rank: int | None = None
+    score: int | None = None
 
 
 @dataclass(slots=True)
@@ -209,6 +230,22 @@ class Engine:
 
 
 @dataclass(slots=True)
+class InterfaceRecord:
+    """A registered graphical interface (issue 24): ``id`` permanent and public (a game
+    page's ``?interface=<id>``), ``name``, ``url`` (the page loaded with a game's query),
+    the ``sets`` it draws, ``retired``, ``secret`` its edit token (shown to whoever
+    registered it, and nobody else)."""
+
+    id: str
+    name: str
+    url: str
+    sets: list[Any]
+    retired: bool
+    created_at: dt.datetime
+    secret: str = ""
+
+
+@dataclass(slots=True)
 class Tournament:
     """A tournament: ``format`` ``round-robin`` or ``swiss``, ``games`` per pairing,
     ``rounds`` (Swiss), ``concurrency`` games at once, the games' ``options``, ``status``
@@ -252,3 +289,23 @@ class GamePage:
     games: list[Game]
     seats: dict[str, list[Seat]]
     total: int
+
+
+@dataclass(slots=True)
+class Room:
+    """A timi room (``timi-rooms.md``): its ``channel`` (``prefix`` and ``number``), the
+    ``slot`` it fills, ``status`` ``open`` or ``archived``, the ``game_id`` in play or last
+    played, ``people`` (``{"players": [...], "spectators": [...]}``) as its holder last
+    wrote, when it was opened and closed, and its lease."""
+
+    channel: str
+    prefix: str
+    number: int
+    slot: int
+    status: str
+    game_id: str | None
+    people: dict[str, Any]
+    opened_at: dt.datetime
+    closed_at: dt.datetime | None = None
+    lease_owner: str | None = None
+    lease_until: dt.datetime | None = None

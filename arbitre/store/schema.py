@@ -22,6 +22,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -34,14 +35,17 @@ __all__ = [
     "EntrantRow",
     "ExchangeRow",
     "GameRow",
+    "InterfaceRow",
     "MetaRow",
     "MoveRow",
     "PendingRow",
+    "RoomRefereeRow",
+    "RoomRow",
     "SeatRow",
     "TournamentRow",
 ]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 6
 
 
 class Base(DeclarativeBase):
@@ -125,6 +129,11 @@ class SeatRow(Base):
     #: The registered engine's id (``EngineRow.id``) or ``""``; sent to the opponent as
     #: ``Opponent`` in competition matches (decision 27).
     registration: Mapped[str] = mapped_column(String(12), default="")
+    #: The tournament's entrant (its index) in this seat, ``None`` outside a tournament
+    #: and for a table's filler (a built-in engine whose results do not count).
+    entrant: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: The seat's total score at the end (a Set that keeps totals: Tarot), or ``None``.
+    score: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class MoveRow(Base):
@@ -222,11 +231,29 @@ class EngineRow(Base):
     secret: Mapped[str] = mapped_column(String(32), default="")
 
 
+class InterfaceRow(Base):
+    """``interfaces``: a registered graphical interface (issue 24; the manual's servers in
+    their second role, seed 002 I and IV). ``id`` is its permanent public id (the game pages'
+    ``?interface=``); ``url`` the page the Arbitre loads with a game's query; ``sets`` the
+    Sets it draws (canonical names); ``retired`` interfaces keep their id but are offered
+    no more; ``secret`` its edit token."""
+
+    __tablename__ = "interfaces"
+    id: Mapped[str] = mapped_column(String(12), primary_key=True)
+    name: Mapped[str] = mapped_column(String(60), unique=True)
+    url: Mapped[str] = mapped_column(Text)
+    sets: Mapped[list[Any]] = mapped_column(JSON)
+    retired: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    #: The edit token given to whoever registered it: needed to change or retire it.
+    secret: Mapped[str] = mapped_column(String(32), default="")
+
+
 class TournamentRow(Base):
-    """``tournaments``: one tournament. ``format`` ``round-robin`` or ``swiss``; ``games``
-    per pairing (round-robin) and ``rounds`` (Swiss); ``concurrency`` games at once;
-    ``options`` the games' options; ``status`` ``running`` or ``over``; a lease as games
-    have (the worker scheduling its games)."""
+    """``tournaments``: one tournament. ``format`` ``round-robin``, ``swiss`` or ``tables``
+    (tables of four); ``games`` per pairing (round-robin) and ``rounds`` (Swiss, tables);
+    ``concurrency`` games at once; ``options`` the games' options; ``status`` ``running``
+    or ``over``; a lease as games have (the worker scheduling its games)."""
 
     __tablename__ = "tournaments"
     id: Mapped[str] = mapped_column(String(12), primary_key=True)
@@ -262,10 +289,56 @@ class EntrantRow(Base):
     registration: Mapped[str] = mapped_column(String(12), default="")
 
 
+class RoomRow(Base):
+    """``rooms``: a timi room (``timi-rooms.md``), every one ever opened: ``channel``
+    (``#p4-3``: ``prefix`` and ``number``, a number never used again), the ``slot`` it
+    fills (1..the rooms configured), ``status`` ``open`` or ``archived``, the ``game_id``
+    in play or last played, who is in it as its holder last wrote (``people``:
+    ``{"players": [...], "spectators": [...]}``), and the lease of the worker holding it
+    (one IRC session per room)."""
+
+    __tablename__ = "rooms"
+    # One open room per slot, whichever worker opens it.
+    __table_args__ = (
+        Index(
+            "ix_rooms_open_slot",
+            "prefix",
+            "slot",
+            unique=True,
+            sqlite_where=text("status = 'open'"),
+            postgresql_where=text("status = 'open'"),
+        ),
+    )
+    channel: Mapped[str] = mapped_column(String(60), primary_key=True)
+    prefix: Mapped[str] = mapped_column(String(40), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    slot: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    game_id: Mapped[str | None] = mapped_column(String(12), nullable=True)
+    people: Mapped[dict[str, Any]] = mapped_column(JSON)
+    opened_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    closed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    lease_owner: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    lease_until: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class RoomRefereeRow(Base):
+    """``room_referees``: the workers refereeing rooms and until when each is known alive
+    (renewed as their leases are), so that they share the rooms evenly."""
+
+    __tablename__ = "room_referees"
+    name: Mapped[str] = mapped_column(String(16), primary_key=True)
+    until: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
 # Upgrades: MIGRATIONS[v] takes a database from version v to v + 1. New tables are made by
 # ``create_all`` before the upgrades run: version 2 adds ``added_sets``, ``pending``,
 # ``engines``, ``tournaments`` and ``entrants``, and the columns below; version 3 each
-# seat's rank (games of any number of seats).
+# seat's rank (games of any number of seats); version 4 adds ``rooms`` and
+# ``room_referees`` (timi rooms), made by ``create_all``: its step has no statement.
+# Version 5 adds ``interfaces`` (registered graphical interfaces, issue 24), made by
+# ``create_all`` too. Version 6 each seat's tournament entrant and total score
+# (tournaments at tables of four, tarot issue 21).
 MIGRATIONS: dict[int, Sequence[str]] = {
     1: (
         "ALTER TABLE games ADD COLUMN lease_owner VARCHAR(16)",
@@ -282,4 +355,10 @@ MIGRATIONS: dict[int, Sequence[str]] = {
         " ON games (tournament_id, pairing)",
     ),
     2: ("ALTER TABLE seats ADD COLUMN rank INTEGER",),
+    3: (),
+    4: (),
+    5: (
+        "ALTER TABLE seats ADD COLUMN entrant INTEGER",
+        "ALTER TABLE seats ADD COLUMN score INTEGER",
+    ),
 }

@@ -9,7 +9,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from tournoyons_gui.arbitre.store.games import Conflict, GameStore
@@ -178,6 +178,21 @@ class TournamentStore(GameStore):
                             setattr(game, name, moment.replace(tzinfo=dt.UTC))
             return record_of(Tournament, row), entrants, games
 
+    async def tournament_seats(self, tournament_id: str) -> dict[str, list[Seat]]:
+        """Return the seats of a tournament's games, in play order, by game id (tables of
+        four: each seat's entrant, rank, Status and total)."""
+        async with self.sessions() as session:
+            rows = await session.scalars(
+                select(SeatRow)
+                .join(GameRow, GameRow.id == SeatRow.game_id)
+                .where(GameRow.tournament_id == tournament_id)
+                .order_by(SeatRow.game_id, SeatRow.index)
+            )
+            seats: dict[str, list[Seat]] = {}
+            for row in rows:
+                seats.setdefault(row.game_id, []).append(record_of(Seat, row))
+            return seats
+
     async def tournaments(self) -> list[Tournament]:
         """Return every tournament, newest first."""
         async with self.sessions() as session:
@@ -215,22 +230,7 @@ class TournamentStore(GameStore):
     async def acquire_tournament(self, tournament_id: str, owner: str, seconds: float) -> bool:
         """Take a running tournament's lease (its scheduling) for ``seconds`` when it is
         free, expired or ``owner``'s already; return whether ``owner`` holds it."""
-        at = self.now()
-        async with self.session() as session:
-            done = await session.execute(
-                update(TournamentRow)
-                .where(
-                    TournamentRow.id == tournament_id,
-                    TournamentRow.status == "running",
-                    or_(
-                        TournamentRow.lease_until.is_(None),
-                        TournamentRow.lease_until < at,
-                        TournamentRow.lease_owner == owner,
-                    ),
-                )
-                .values(lease_owner=owner, lease_until=at + dt.timedelta(seconds=seconds))
-            )
-            return getattr(done, "rowcount", 0) == 1
+        return await self.take_lease(TournamentRow, tournament_id, "running", owner, seconds)
 
     async def save_byes(self, tournament_id: str, byes: Sequence[Sequence[int]]) -> None:
         """Record a Swiss tournament's byes (``[[round, entrant], ...]``)."""

@@ -15,6 +15,7 @@ from tournoyons_gui.arbitre.tournaments.service import (
     MAX_ENTRANTS,
     Tournaments,
     standing_json,
+    table_standing_json,
 )
 
 __all__ = [
@@ -26,4 +27,5 @@ __all__ = [
     "Tournaments",
     "builtin_registration",
     "standing_json",
+    "table_standing_json",
 ]

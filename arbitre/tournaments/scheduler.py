@@ -1,14 +1,18 @@
 """A tournament's scheduling: one worker at a time (a lease, as for games) makes the next
 games up to the tournament's concurrency, gives Swiss byes, computes the next Swiss round
-once a round is over, and ends the tournament once every game is over. A worker killed
+once a round is over, seats tables of four (format ``tables``: every round is known from
+the start, :func:`~tournoyons_gui.arbitre.tables.tables_schedule`, fillers being the
+Set's built-in engine), and ends the tournament once every game is over. A worker killed
 (or a whole restart) loses nothing: the schedule is recomputed from the records, and the
 games are taken over from their last recorded move.
 """
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
@@ -16,14 +20,48 @@ from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec
 from tournoyons_gui.arbitre.pairing import Pairing, round_robin, swiss_round
 from tournoyons_gui.arbitre.seats.engine import BuiltinSeat
 from tournoyons_gui.arbitre.standings import BYE, GameResult
-from tournoyons_gui.arbitre.store import Conflict, Entrant, Game, Tournament
+from tournoyons_gui.arbitre.store import Conflict, Entrant, Game, Seat, Tournament
+from tournoyons_gui.arbitre.tables import FILLER, TABLE_SEATS, Table, TableResult, tables_schedule
 
-__all__ = ["ROUND_STRIDE", "Scheduler", "game_results"]
+__all__ = ["FILLER_ENGINE", "ROUND_STRIDE", "Scheduler", "game_results", "table_results"]
 
 log = logging.getLogger(__name__)
 
-#: Swiss pairings of round ``r`` are numbered ``r * ROUND_STRIDE + board``.
+#: Swiss pairings of round ``r`` are numbered ``r * ROUND_STRIDE + board``; a table's
+#: games ``r * ROUND_STRIDE + table * TABLE_SEATS + game`` (at most 4 games a table).
 ROUND_STRIDE = 1000
+#: The built-in engine that fills a table short of entrants, when the Set has it (else
+#: the Set's first); its seat is named ``"<engine> (filler)"`` and its results do not count.
+FILLER_ENGINE = "random"
+
+
+@functools.lru_cache(maxsize=32)
+def _schedule(entrants: int, rounds: int) -> tuple[Table, ...]:
+    """Return :func:`tables_schedule`, computed once per shape (the scheduler runs every
+    second; the schedule depends on the shape alone)."""
+    return tuple(tables_schedule(entrants, rounds))
+
+
+def table_results(games: Sequence[Game], seats: Mapping[str, Sequence[Seat]]) -> list[TableResult]:
+    """Return the finished games of a tournament at tables as :class:`TableResult`, in the
+    order they ended: each seat's entrant (:data:`FILLER` for a filler), rank (``None``
+    for all when the game ended without a result), total and failure (Status 9)."""
+    done = [g for g in games if g.status != "playing" and g.id in seats]
+    done.sort(key=lambda g: (g.ended_at or g.created_at, g.id))
+    results = []
+    for game in done:
+        seated = seats[game.id]
+        error = game.status != "over" or game.result == "error"
+        results.append(
+            TableResult(
+                seats=tuple(FILLER if s.entrant is None else s.entrant for s in seated),
+                ranks=tuple(None if error else s.rank for s in seated),
+                scores=tuple(s.score for s in seated),
+                failed=tuple(s.final_status == 9 for s in seated),
+                round=game.round or 0,
+            )
+        )
+    return results
 
 
 def game_results(
@@ -95,9 +133,16 @@ class Scheduler:
         count = len(entrants)
         made = {g.pairing for g in games if g.pairing is not None}
         playing = sum(1 for g in games if g.status == "playing")
-        wanted: list[tuple[int, Pairing]] = []
+        wanted: list[tuple[int, Pairing | Table]] = []
         if row.format == "round-robin":
             wanted = list(enumerate(round_robin(count, row.games)))
+        elif row.format == "tables":
+            schedule = await asyncio.to_thread(_schedule, count, row.rounds)
+            for table in schedule:
+                for game in range(row.games):  # seats rotate from one game to the next
+                    index = table.round * ROUND_STRIDE + table.number * TABLE_SEATS + game
+                    seats = table.seats[game:] + table.seats[:game]
+                    wanted.append((index, replace(table, seats=seats)))
         else:
             rounds_made = max((g.round or 0 for g in games), default=0)
             byes = [list(b) for b in row.byes or []]
@@ -130,12 +175,12 @@ class Scheduler:
                         )
                         board += 1
         fresh = 0
-        for index, pairing in wanted:
+        for index, planned in wanted:
             if index in made:
                 continue
             if playing >= row.concurrency:
                 break
-            await self._make_game(row, entrants, index, pairing)
+            await self._make_game(row, entrants, index, planned)
             made.add(index)
             playing += 1
             fresh += 1
@@ -157,8 +202,11 @@ class Scheduler:
             await self.store.end_tournament(row.id)
 
     async def _make_game(
-        self, row: Tournament, entrants: Sequence[Entrant], index: int, pairing: Pairing
+        self, row: Tournament, entrants: Sequence[Entrant], index: int, pairing: Pairing | Table
     ) -> None:
+        if isinstance(pairing, Table):
+            await self._make_table(row, entrants, index, pairing)
+            return
         first, second = entrants[pairing.first], entrants[pairing.second]
         options = Options.from_json(row.options)
         if options.level == 2 and not (await self._level2(first) and await self._level2(second)):
@@ -180,6 +228,39 @@ class Scheduler:
             # Made meanwhile by another worker that scheduled this tournament (a lease that
             # ran out while it worked): the unique (tournament, pairing) keeps one.
             log.info("tournament %s: game %d was already made", row.id, index)
+
+    async def _make_table(
+        self, row: Tournament, entrants: Sequence[Entrant], index: int, table: Table
+    ) -> None:
+        """Make the game of ``table``: its entrants in seat order, fillers for the rest."""
+        interface = await self.arbitre.find_set(row.set_name)
+        engines = list(interface.engines) if interface is not None else []
+        filler = FILLER_ENGINE if FILLER_ENGINE in engines else next(iter(engines), "")
+        seats, registrations = [], []
+        for entrant in table.seats:
+            if entrant == FILLER:
+                seats.append(SeatSpec(BuiltinSeat.name, filler, f"{filler} (filler)"))
+                registrations.append("")
+            else:
+                found = entrants[entrant]
+                seats.append(SeatSpec(found.kind, found.url, found.name))
+                registrations.append(found.registration)
+        seated = [None if e == FILLER else e for e in table.seats]
+        try:
+            await self.arbitre.create(
+                row.set_name,
+                seats,
+                Options.from_json(row.options),
+                start=False,
+                registrations=registrations,
+                tournament=(row.id, table.round, index, seated[0], seated[1]),
+                entrants=seated,
+            )
+        except GameError as refused:
+            log.error("tournament %s: table %d cannot be made: %s", row.id, index, refused)
+            raise
+        except Conflict:
+            log.info("tournament %s: table %d was already made", row.id, index)
 
     async def _level2(self, entrant: Entrant) -> bool:
         if entrant.kind == BuiltinSeat.name:

@@ -1,13 +1,15 @@
 """Tournaments between engines ("matchs de compétition", engine manual: each engine is told
-its ``Opponent``): round-robin and Swiss tournaments, their standings, ratings and cross
-tables, and registered engines' records.
+its ``Opponent``): round-robin and Swiss tournaments, tournaments at tables of four
+(format ``tables``, Sets of four seats: Tarot), their standings, ratings and cross tables
+(tables of meetings at four), and registered engines' records.
 
 Game-agnostic like the rest of the Arbitre: a tournament names a Set and its entrants
 (registered engines, engine URLs, built-in engines, botsarena bots); its games are
 ordinary games, made by the scheduler (:mod:`.scheduler`) and driven by whichever worker's
 scan finds them, at most ``concurrency`` at a time. Standings are always computed from the
 records (:mod:`~tournoyons_gui.arbitre.standings`): points (win 1, draw 0.5), the
-tie-breaks, openskill ratings with their uncertainty.
+tie-breaks, openskill ratings with their uncertainty; at tables
+(:mod:`~tournoyons_gui.arbitre.tables`), match points by rank, then total score.
 """
 
 from __future__ import annotations
@@ -20,8 +22,15 @@ from tournoyons_gui.arbitre.catalogue import PlayedSet
 from tournoyons_gui.arbitre.match import GameError, Options
 from tournoyons_gui.arbitre.naming import engine_names
 from tournoyons_gui.arbitre.pairing import swiss_rounds_needed
+from tournoyons_gui.arbitre.record import result_text
 from tournoyons_gui.arbitre.standings import Standing, cross_table, standings
-from tournoyons_gui.arbitre.store import Engine, Entrant, Game, Tournament, new_id
+from tournoyons_gui.arbitre.store import Engine, Entrant, Game, Seat, Tournament, new_id
+from tournoyons_gui.arbitre.tables import (
+    TABLE_SEATS,
+    TableStanding,
+    meetings,
+    table_standings,
+)
 from tournoyons_gui.arbitre.tournaments.engine_record import engine_record
 from tournoyons_gui.arbitre.tournaments.registrations import (
     EntrantSpec,
@@ -29,12 +38,22 @@ from tournoyons_gui.arbitre.tournaments.registrations import (
     TournamentError,
     builtin_registration,
 )
-from tournoyons_gui.arbitre.tournaments.scheduler import Scheduler, game_results
+from tournoyons_gui.arbitre.tournaments.scheduler import Scheduler, game_results, table_results
+from tournoyons_gui.interfaces.plugin import seat_count
 
-__all__ = ["FORMATS", "MAX_ENTRANTS", "Tournaments", "standing_json"]
+__all__ = [
+    "FORMATS",
+    "MAX_ENTRANTS",
+    "MAX_TABLE_ROUNDS",
+    "Tournaments",
+    "standing_json",
+    "table_standing_json",
+]
 
-FORMATS = ("round-robin", "swiss")
+FORMATS = ("round-robin", "swiss", "tables")
 MAX_ENTRANTS = 64
+#: The most rounds a tournament at tables may have (its schedule is computed at once).
+MAX_TABLE_ROUNDS = 20
 
 
 class Tournaments:
@@ -99,8 +118,16 @@ class Tournaments:
             raise TournamentError(f"the format is {' or '.join(FORMATS)}")
         if not 2 <= len(entrants) <= MAX_ENTRANTS:
             raise TournamentError(f"a tournament has 2 to {MAX_ENTRANTS} entrants")
-        if not 1 <= games <= 100:
-            raise TournamentError("1 to 100 games per pairing")
+        seats = seat_count(interface.arbitre)
+        if (format == "tables") != (seats == TABLE_SEATS):
+            raise TournamentError(
+                f"{interface.name} is played by {seats} seats: "
+                + ("format tables" if seats == TABLE_SEATS else "round-robin or swiss")
+            )
+        if not 1 <= games <= (TABLE_SEATS if format == "tables" else 100):
+            raise TournamentError(
+                "1 to 4 games per table" if format == "tables" else "1 to 100 games per pairing"
+            )
         if not 1 <= concurrency <= 500:
             raise TournamentError("1 to 500 games at once")
         count = len(entrants)
@@ -108,6 +135,12 @@ class Tournaments:
             rounds = rounds or swiss_rounds_needed(count)
             if not 1 <= rounds <= max(1, count - 1 if count % 2 == 0 else count):
                 raise TournamentError(f"a Swiss tournament of {count} has 1 to {count} rounds")
+        elif format == "tables":
+            if count < TABLE_SEATS:
+                raise TournamentError("a tournament at tables of four has 4 entrants or more")
+            rounds = rounds or -(-(count - 1) // (TABLE_SEATS - 1))  # each pair about once
+            if not 1 <= rounds <= MAX_TABLE_ROUNDS:
+                raise TournamentError(f"a tournament at tables has 1 to {MAX_TABLE_ROUNDS} rounds")
         else:
             rounds = 0
         try:
@@ -207,9 +240,17 @@ class Tournaments:
         if found is None:
             return None
         row, entrants, games = found
-        results = game_results(games, row.byes or [])
         names = [e.name for e in entrants]
-        table = standings(names, results)
+        if row.format == "tables":
+            seats = await self.store.tournament_seats(tournament_id)
+            at_tables = table_results(games, seats)
+            lines = [table_standing_json(s) for s in table_standings(names, at_tables)]
+            crossed = meetings(len(entrants), at_tables)
+        else:
+            seats = {}
+            results = game_results(games, row.byes or [])
+            lines = [standing_json(s) for s in standings(names, results)]
+            crossed = cross_table(len(entrants), results)
         planned = self.planned(row, len(entrants))
         over = sum(1 for g in games if g.status != "playing")
         playing = sum(1 for g in games if g.status == "playing")
@@ -236,8 +277,8 @@ class Tournaments:
                 }
                 for e in entrants
             ],
-            "standings": [standing_json(s) for s in table],
-            "cross_table": cross_table(len(entrants), results),
+            "standings": lines,
+            "cross_table": crossed,
             "byes": [list(b) for b in row.byes or []],
             "games": [
                 {
@@ -251,6 +292,7 @@ class Tournaments:
                     "winner": g.winner,
                     "moves": g.moves,
                     "reason": g.reason,
+                    **_seated(g, seats.get(g.id)),
                 }
                 for g in games
             ],
@@ -261,15 +303,21 @@ class Tournaments:
         """Return the number of games the tournament plays in all."""
         if row.format == "round-robin":
             return count * (count - 1) // 2 * row.games
+        if row.format == "tables":
+            return row.rounds * -(-count // TABLE_SEATS) * row.games
         return row.rounds * (count // 2) * row.games
 
-    async def table(self, tournament_id: str) -> list[Standing] | None:
-        """Return the standings computed from the records."""
+    async def table(self, tournament_id: str) -> list[Standing] | list[TableStanding] | None:
+        """Return the standings computed from the records (at tables: by match points)."""
         found = await self.store.tournament(tournament_id)
         if found is None:
             return None
         row, entrants, games = found
-        return standings([e.name for e in entrants], game_results(games, row.byes or []))
+        names = [e.name for e in entrants]
+        if row.format == "tables":
+            seats = await self.store.tournament_seats(tournament_id)
+            return table_standings(names, table_results(games, seats))
+        return standings(names, game_results(games, row.byes or []))
 
 
 def standing_json(standing: Standing) -> dict[str, Any]:
@@ -289,4 +337,33 @@ def standing_json(standing: Standing) -> dict[str, Any]:
         "mu": round(standing.mu, 3),
         "sigma": round(standing.sigma, 3),
         "ordinal": round(standing.ordinal, 3),
+    }
+
+
+def table_standing_json(standing: TableStanding) -> dict[str, Any]:
+    """Return one row of the standings at tables as JSON-ready data."""
+    return {
+        "rank": standing.rank,
+        "entrant": standing.entrant,
+        "name": standing.name,
+        "played": standing.played,
+        "firsts": standing.firsts,
+        "errors": standing.errors,
+        "points": standing.points,
+        "score": standing.score,
+        "buchholz": standing.buchholz,
+        "mu": round(standing.mu, 3),
+        "sigma": round(standing.sigma, 3),
+        "ordinal": round(standing.ordinal, 3),
+    }
+
+
+def _seated(game: Game, seats: list[Seat] | None) -> dict[str, Any]:
+    """Return what a game at tables adds to the summary: its ``seats`` (each seat's entrant,
+    ``None`` a filler, and its name) and its ``result_text``; nothing for two seats."""
+    if seats is None:
+        return {}
+    return {
+        "seats": [{"entrant": s.entrant, "name": s.name, "rank": s.rank} for s in seats],
+        "result_text": result_text(game, seats),
     }

@@ -10,8 +10,11 @@ from the Set's :class:`~tournoyons_gui.interfaces.plugin.ArbitreRules` through t
 - :mod:`.served`: what other Arbitres call here: the built-in engines, as engines and as
   botsarena bots, and each Set's rules as a chapter VI referee;
 - :mod:`.tools`: the engine tester and the engine check;
+- :mod:`.rooms`: the timi rooms open on IRC, who is in each, their games;
 - :mod:`.tournament_pages` and :mod:`.tournament_api`: registered engines and
   tournaments, their pages, their API and exports (:mod:`.chart` draws a rating);
+- :mod:`.interface_pages`: registered graphical interfaces, their pages and API (issue
+  24); :mod:`.compare`: a game through two interfaces side by side;
 - :mod:`.common`: what they share (a page rendered ``no-store``, bodies, fields).
 
 :class:`ArbitreWeb` gathers the game parts' routes; the server puts them (then the
@@ -27,8 +30,11 @@ from starlette.routing import Route
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.web.api import GameApi
+from tournoyons_gui.arbitre.web.compare import Compare
+from tournoyons_gui.arbitre.web.interface_pages import InterfacePages
 from tournoyons_gui.arbitre.web.pages import GamePages
 from tournoyons_gui.arbitre.web.returns import Returns
+from tournoyons_gui.arbitre.web.rooms import RoomPages
 from tournoyons_gui.arbitre.web.served import Served
 from tournoyons_gui.arbitre.web.tools import Tools
 from tournoyons_gui.arbitre.web.tournament_api import TournamentApi
@@ -36,9 +42,12 @@ from tournoyons_gui.arbitre.web.tournament_pages import TournamentPages
 
 __all__ = [
     "ArbitreWeb",
+    "Compare",
     "GameApi",
     "GamePages",
+    "InterfacePages",
     "Returns",
+    "RoomPages",
     "Served",
     "Tools",
     "TournamentApi",
@@ -48,14 +57,24 @@ __all__ = [
 
 class ArbitreWeb:
     """The Arbitre's routes for games; ``holder()`` returns the :class:`Arbitre` once the
-    server has started (it opens the store in its lifespan), ``env`` renders the pages."""
+    server has started (it opens the store in its lifespan), ``env`` renders the pages;
+    ``can_check()`` says whether the server can run an interface check (a Chromium)."""
 
-    def __init__(self, holder: Callable[[], Arbitre], env: jinja2.Environment) -> None:
+    def __init__(
+        self,
+        holder: Callable[[], Arbitre],
+        env: jinja2.Environment,
+        *,
+        can_check: Callable[[], bool] = lambda: False,
+    ) -> None:
         self.api = GameApi(holder, env)
+        self.compare = Compare(holder, env)
+        self.interfaces = InterfacePages(holder, env, can_check=can_check)
         self.pages = GamePages(holder, env)
         self.returns = Returns(holder, env)
         self.served = Served(holder, env)
         self.tools = Tools(holder, env)
+        self.rooms = RoomPages(holder, env)
 
     def routes(self) -> list[Route]:
         """Return the routes, to be tried before the Sets' ``/{set}/`` pages. The API's come
@@ -63,7 +82,10 @@ class ArbitreWeb:
         return [
             *self.api.routes(),
             *self.pages.routes(),
+            *self.compare.routes(),
+            *self.interfaces.routes(),
             *self.returns.routes(),
             *self.served.routes(),
             *self.tools.routes(),
+            *self.rooms.routes(),
         ]

@@ -106,7 +106,7 @@ class GameApi(Part):
             data = read_json(await read_body(request))
             if not isinstance(data, dict):
                 raise GameError("send a JSON object {name, interface_url, referee_url}")
-            added = await self.arbitre.add_set(
+            added = await self.arbitre.catalogue.add(
                 str(data.get("name", "")),
                 str(data.get("interface_url", "")),
                 str(data.get("referee_url", "")),

@@ -26,6 +26,7 @@ __all__ = [
     "NO_STORE",
     "Part",
     "read_body",
+    "read_deals",
     "read_form",
     "read_int",
     "read_json",
@@ -123,7 +124,8 @@ async def read_form(request: Request, limit: int = MAX_FORM) -> list[tuple[str, 
 def read_options(raw: Any) -> Options:
     """Return a match's :class:`Options` from a JSON object (``timeout``, ``level``,
     ``wait``, ``init_as_board`` (JSON ``true``), ``person_timeout`` (``null`` or absent: no
-    limit), ``bot_timeout``); ``None`` gives the defaults. Raise :class:`GameError` for
+    limit), ``bot_timeout``, ``deals`` (``null`` or absent: the Set's default), ``open_table``
+    (JSON ``true``)); ``None`` gives the defaults. Raise :class:`GameError` for
     another type or a number that is not whole; the ranges are checked by the Arbitre."""
     if raw is None:
         raw = {}
@@ -139,4 +141,15 @@ def read_options(raw: Any) -> Options:
         if person_timeout in (None, "")
         else read_int(person_timeout, 0, "person_timeout"),
         bot_timeout=read_int(raw.get("bot_timeout"), DEFAULT_BOT_TIMEOUT, "bot_timeout"),
+        deals=read_deals(raw.get("deals")),
+        open_table=raw.get("open_table") is True,
     )
+
+
+def read_deals(raw: Any) -> int | None:
+    """Return the match option ``deals`` from a field or a JSON value: ``None`` when
+    missing or blank (the Set's default), else a whole number (the Arbitre checks its
+    range); raise :class:`GameError` otherwise."""
+    if raw is None or not str(raw).strip():
+        return None
+    return read_int(raw, 0, "deals")

@@ -9,8 +9,9 @@ Routes:
   target (303 to the game's page, with the person seats' tokens; 400 with the form
   refilled and the error shown).
 - ``GET /games[?set=S][&seat=NAME][&page=N]``: the games, newest first.
-- ``GET /games/<id>[?move=N][&seat=TOKEN]``: play, watch, replay; ``GET
-  /games/<id>/view``: the iframe's URL for a position (JSON, for the page's script);
+- ``GET /games/<id>[?move=N][&seat=TOKEN][&interface=ID]``: play, watch, replay, through
+  our interface or any registered one for the Set (issue 24); ``GET /games/<id>/view``: the
+  iframe's URL for a position (JSON, for the page's script);
   ``GET /games/<id>/events``: live events (SSE); ``GET /games/<id>/log``: the exchanges,
   move by move, for engine authors.
 - ``GET /arbitre/sets``: the added games and the form to add one; ``POST``: add it.
@@ -29,6 +30,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Route
 
 from tournoyons_gui.arbitre.added import AddedSet
+from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.catalogue import PlayedSet
 from tournoyons_gui.arbitre.match import (
     DEFAULT_BOT_TIMEOUT,
@@ -37,14 +39,14 @@ from tournoyons_gui.arbitre.match import (
     Options,
     SeatSpec,
 )
-from tournoyons_gui.arbitre.record import redact, result_text
-from tournoyons_gui.arbitre.seats import through_pages
+from tournoyons_gui.arbitre.record import open_table, redact, result_text
+from tournoyons_gui.arbitre.seats import KINDS, through_pages
 from tournoyons_gui.arbitre.store import Game, Seat
-from tournoyons_gui.arbitre.web.common import NO_STORE, Part, read_form, read_int
-from tournoyons_gui.interfaces.plugin import Turn
+from tournoyons_gui.arbitre.web.common import NO_STORE, Part, read_deals, read_form, read_int
+from tournoyons_gui.interfaces.plugin import Turn, match_deals, seat_count
 from tournoyons_gui.interfaces.protocol import Player
 
-__all__ = ["HIDDEN", "PER_PAGE", "GamePages"]
+__all__ = ["HIDDEN", "PER_PAGE", "GamePages", "kept_query", "load_position", "position_query"]
 
 #: What the moves list and the record show for a value while the game hides information.
 HIDDEN = "?"
@@ -53,6 +55,73 @@ PER_PAGE = 25
 
 #: A position shown: the game, its seats, the Turn, the move number, the Set.
 Shown = tuple[Game, list[Seat], Turn, int, PlayedSet]
+
+
+async def load_position(arbitre: Arbitre, request: Request) -> Shown | None:
+    """Return the position a game page's request names (``/games/<id>``, ``?move=N``; the
+    last by default), or ``None`` for no such game, move or Set."""
+    move_raw = request.query_params.get("move")
+    move = None if move_raw in (None, "") else read_int(move_raw, 0, "move", strict=False)
+    found = await arbitre.position(request.path_params["game_id"], move)
+    if found is None:
+        return None
+    game, seats, turn, number = found
+    interface = await arbitre.find_set(game.set_name)
+    if interface is None:
+        return None
+    return game, seats, turn, number, interface
+
+
+async def position_query(
+    arbitre: Arbitre, position: Shown, tokens: list[str]
+) -> tuple[str, int | None]:
+    """Return the interface protocol's query for this position and viewer (urlencoded),
+    and the seat asked (a seat played through these pages whose token the viewer holds,
+    asked this move). Whatever interface shows it gets exactly this query (issue 24):
+    hidden information stays hidden from a viewer who may not see it."""
+    game, seats, turn, number, interface = position
+    rules = interface.arbitre
+    assert rules is not None
+    mine = [s for s in seats if through_pages(s) and s.token in tokens]
+    asked_seat: Seat | None = None
+    if game.status == "playing" and number == game.moves:
+        for seat in mine:
+            if await arbitre.asks.asked_person(seat.token) == number + 1:
+                asked_seat = seat
+                break
+    viewer = (
+        Player(asked_seat.index + 1)
+        if asked_seat
+        else Player(mine[0].index + 1)
+        if len(mine) == 1
+        else None
+    )
+    # A replay shows every hand; an open table shows them to spectators in play.
+    reveal = game.status != "playing" or (not mine and open_table(game))
+    params: dict[str, str] = {"Set": interface.name}
+    params.update((f"Name{seat.index + 1}", seat.name) for seat in seats)
+    params.update(rules.page(turn, viewer, asking=asked_seat is not None, reveal=reveal))
+    if game.status != "playing" and number == game.moves:
+        params["Method"] = "End"
+    wait = int(game.options.get("wait", 0))
+    if wait:
+        params["Wait"] = str(wait)
+    if asked_seat is not None:
+        if params.get("Method") == "Prepare" and "Legend" not in params:
+            params["Legend"] = "Ready"  # the validate button's label (Arbitre's words)
+        params["Input"] = Player(asked_seat.index + 1).word
+        params["URLReturn"] = f"{arbitre.public_url}/play/{asked_seat.token}/{number + 1}"
+    query = urllib.parse.urlencode(params, quote_via=urllib.parse.quote)
+    return query, asked_seat.index if asked_seat else None
+
+
+def kept_query(tokens: list[str], interface_id: str) -> str:
+    """Return what a game page's links keep of its address (``&seat=...``, and
+    ``&interface=...`` when one is chosen), each starting with ``&``."""
+    pairs = [("seat", t) for t in tokens]
+    if interface_id:
+        pairs.append(("interface", interface_id))
+    return "".join("&" + urllib.parse.urlencode([pair]) for pair in pairs)
 
 
 class GamePages(Part):
@@ -88,40 +157,39 @@ class GamePages(Part):
                 "engines": list(s.engines),
                 "levels": list(s.arbitre.levels) if s.arbitre else [1],
                 "added": isinstance(s, AddedSet),
+                "seats": seat_count(s.arbitre),
+                "deals": match_deals(s.arbitre) is not None,
             }
             for s in playable
         ]
         names = sorted({name for s in playable for name in s.engines})
+        most = max([2, *(seat_count(s.arbitre) for s in playable)])
         return self.html(
             "arbitre/home.html",
             status,
             sets=sets,
+            kinds=[kind for kind in KINDS.values() if kind.title],
             builtin_names=names,
+            seat_numbers=range(1, most + 1),
             values=values,
             error=error,
             config={"sets": sets},
         )
 
     async def form_create(self, request: Request) -> Response:
-        """``POST /arbitre/games``: start the game the form describes (two seat rows, the
-        options, an optional ``start_tray``, issue 18); 303 to its page."""
+        """``POST /arbitre/games``: start the game the form describes (as many seat rows
+        as the Set has seats, the options, an optional ``start_tray``, issue 18; ``deals``
+        and ``open_table``, tarot.md); 303 to its page."""
         try:
             pairs = await read_form(request)
         except GameError as refused:
             return self._home({}, str(refused), 413)
         form = dict(pairs)
         try:
-            seats = [
-                SeatSpec(
-                    form.get(f"seat{n}_kind", ""),
-                    form.get(f"seat{n}_builtin", "")
-                    if form.get(f"seat{n}_kind") == "builtin"
-                    else form.get(f"seat{n}_url", ""),
-                    form.get(f"seat{n}_name", ""),
-                )
-                for n in (1, 2)
-            ]
-            if form.get("first") == "2":
+            chosen = self.arbitre.lookup(form.get("set", ""))
+            count = seat_count(chosen.arbitre if chosen else None)
+            seats = [form_seat(form, n) for n in range(1, count + 1)]
+            if form.get("first") == "2" and count == 2:
                 seats.reverse()
             options = Options(
                 timeout=read_int(form.get("timeout"), DEFAULT_TIMEOUT, "TimeOut"),
@@ -131,6 +199,8 @@ class GamePages(Part):
                 bot_timeout=read_int(
                     form.get("bot_timeout"), DEFAULT_BOT_TIMEOUT, "botsarena limit"
                 ),
+                deals=read_deals(form.get("deals")),
+                open_table=form.get("open_table") == "on",
             )
             game_id = await self.arbitre.create(
                 form.get("set", ""),
@@ -177,56 +247,16 @@ class GamePages(Part):
         )
 
     async def _position(self, request: Request) -> Shown | None:
-        move_raw = request.query_params.get("move")
-        move = None if move_raw in (None, "") else read_int(move_raw, 0, "move", strict=False)
-        found = await self.arbitre.position(request.path_params["game_id"], move)
-        if found is None:
-            return None
-        game, seats, turn, number = found
-        interface = await self.arbitre.find_set(game.set_name)
-        if interface is None:
-            return None
-        return game, seats, turn, number, interface
+        return await load_position(self.arbitre, request)
 
-    async def _src(self, position: Shown, tokens: list[str]) -> tuple[str, int | None]:
-        """Return the interface URL for this position and viewer, and the seat asked (a
-        seat played through these pages whose token the viewer holds, asked this move)."""
-        game, seats, turn, number, interface = position
-        rules = interface.arbitre
-        assert rules is not None
-        mine = [s for s in seats if through_pages(s) and s.token in tokens]
-        asked_seat: Seat | None = None
-        if game.status == "playing" and number == game.moves:
-            for seat in mine:
-                if await self.arbitre.asks.asked_person(seat.token) == number + 1:
-                    asked_seat = seat
-                    break
-        viewer = (
-            Player(asked_seat.index + 1)
-            if asked_seat
-            else Player(mine[0].index + 1)
-            if len(mine) == 1
-            else None
-        )
-        reveal = game.status != "playing"
-        params: dict[str, str] = {"Set": interface.name}
-        params.update((f"Name{seat.index + 1}", seat.name) for seat in seats)
-        params.update(rules.page(turn, viewer, asking=asked_seat is not None, reveal=reveal))
-        if game.status != "playing" and number == game.moves:
-            params["Method"] = "End"
-        wait = int(game.options.get("wait", 0))
-        if wait:
-            params["Wait"] = str(wait)
-        if asked_seat is not None:
-            if params.get("Method") == "Prepare" and "Legend" not in params:
-                params["Legend"] = "Ready"  # the validate button's label (Arbitre's words)
-            params["Input"] = Player(asked_seat.index + 1).word
-            params["URLReturn"] = f"{self.arbitre.public_url}/play/{asked_seat.token}/{number + 1}"
-        query = urllib.parse.urlencode(params, quote_via=urllib.parse.quote)
-        asked_index = asked_seat.index if asked_seat else None
-        if isinstance(interface, AddedSet):
-            return interface.page_url(query), asked_index
-        return f"/{interface.key}/?{query}", asked_index
+    async def _src(
+        self, position: Shown, tokens: list[str], interface_id: str | None = None
+    ) -> tuple[str, int | None]:
+        """Return the frame's URL for this position and viewer through the interface
+        ``interface_id`` (ours by default, issue 24), and the seat asked."""
+        query, asked = await position_query(self.arbitre, position, tokens)
+        chosen = await self.arbitre.interfaces.choose(position[4], interface_id)
+        return chosen.frame(query), asked
 
     async def game_page(self, request: Request) -> Response:
         """``GET /games/<id>[?move=N][&seat=TOKEN]``: the game, live or replayed, through
@@ -236,7 +266,12 @@ class GamePages(Part):
             return self.html("arbitre/missing.html", 404)
         game, seats, _, number, interface = position
         tokens = request.query_params.getlist("seat")
-        src, asked = await self._src(position, tokens)
+        chosen = await self.arbitre.interfaces.choose(
+            interface, request.query_params.get("interface")
+        )
+        src, asked = await self._src(position, tokens, chosen.id)
+        choices = await self.arbitre.interfaces.for_set(interface)
+        picked = "" if chosen.builtin else chosen.id
         moves = await self.arbitre.store.moves(game.id)
         mine = [s.index for s in seats if through_pages(s) and s.token in tokens]
         return self.html(
@@ -249,6 +284,9 @@ class GamePages(Part):
             asked=asked,
             mine=mine,
             interface=interface,
+            chosen=chosen,
+            choices=choices,
+            keep=kept_query(tokens, picked),
             result=result_text(game, seats),
             hidden=HIDDEN if self.arbitre.hides(game, interface) else None,
             config={
@@ -257,6 +295,7 @@ class GamePages(Part):
                 "number": number,
                 "live": game.status == "playing",
                 "seats": tokens,
+                "interface": picked,
             },
         )
 
@@ -268,7 +307,9 @@ class GamePages(Part):
         if position is None:
             return JSONResponse({"error": "no such game or move"}, 404)
         game, seats, _, number, interface = position
-        src, asked = await self._src(position, request.query_params.getlist("seat"))
+        src, asked = await self._src(
+            position, request.query_params.getlist("seat"), request.query_params.get("interface")
+        )
         answer: dict[str, Any] = {
             "src": src,
             "move": number,
@@ -353,7 +394,7 @@ class GamePages(Part):
         if request.method == "POST":
             try:
                 values = dict(await read_form(request))
-                added = await self.arbitre.add_set(
+                added = await self.arbitre.catalogue.add(
                     values.get("name", ""),
                     values.get("interface_url", ""),
                     values.get("referee_url", ""),
@@ -377,3 +418,12 @@ class GamePages(Part):
             values=values,
             error=error,
         )
+
+
+def form_seat(form: Mapping[str, str], number: int) -> SeatSpec:
+    """Return seat ``number`` of the new-game form: ``seat<n>_kind``, ``seat<n>_name``, and
+    the kind's own field (``seat<n>_builtin``, ``seat<n>_url``: :attr:`SeatKind.field`)."""
+    name = form.get(f"seat{number}_kind", "")
+    kind = KINDS.get(name)
+    engine = form.get(f"seat{number}_{kind.field}", "") if kind and kind.field else ""
+    return SeatSpec(name, engine, form.get(f"seat{number}_name", ""))

@@ -21,21 +21,23 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from tournoyons_gui.arbitre.match import GameError
-from tournoyons_gui.arbitre.standings import standings_csv
+from tournoyons_gui.arbitre.standings import Standing, standings_csv
 from tournoyons_gui.arbitre.store import Engine
+from tournoyons_gui.arbitre.tables import TableStanding, table_standings_csv
 from tournoyons_gui.arbitre.tournaments import (
     WRONG_TOKEN,
     EntrantSpec,
     TournamentError,
     Tournaments,
     standing_json,
+    table_standing_json,
 )
 from tournoyons_gui.arbitre.web.common import NO_STORE, read_body, read_int, read_json, read_options
 
@@ -212,8 +214,12 @@ class TournamentApi:
         table = await self.holder().table(tournament_id)
         if table is None:
             return JSONResponse({"error": "no such tournament"}, 404)
+        if table and isinstance(table[0], TableStanding):
+            text = table_standings_csv(table)
+        else:
+            text = standings_csv(cast(list[Standing], table))
         return Response(
-            standings_csv(table),
+            text,
             media_type="text/csv; charset=utf-8",
             headers={
                 **NO_STORE,
@@ -226,7 +232,13 @@ class TournamentApi:
         table = await self.holder().table(request.path_params["tournament_id"])
         if table is None:
             return JSONResponse({"error": "no such tournament"}, 404)
-        return JSONResponse([standing_json(s) for s in table], headers=NO_STORE)
+        return JSONResponse(
+            [
+                table_standing_json(s) if isinstance(s, TableStanding) else standing_json(s)
+                for s in table
+            ],
+            headers=NO_STORE,
+        )
 
     async def games_json(self, request: Request) -> Response:
         """The tournament's games as JSON (each with its result)."""

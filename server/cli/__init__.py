@@ -11,10 +11,25 @@ line per game, and exit status 0 when every game reached an end.
 ``tournoyons-gui tournament --set TicTacToe --engine URL --engine builtin:random ...`` runs
 a round-robin or Swiss tournament the same way and prints its standings and cross table.
 
+``tournoyons-gui check-interface URL --set TicTacToe [--json] [--sheet FILE]`` checks a
+graphical interface in headless Chromium (issue 24) and prints its report.
+
+``tournoyons-gui rooms --irc irc://HOST:PORT [--nick Arbitre] [--rooms 3] [--prefix '#p4-']
+[--think 15]`` referees Connect Four rooms on IRC (the timi protocol, seed 004); ``serve
+--irc ...`` does it beside the web.
+
+``tournoyons-gui room-player --irc irc://HOST:PORT --room '#p4-1' --nick NAME --engine
+builtin:NAME|URL|botsarena:URL [--games N]`` plays in anybody's timi rooms with an engine.
+
+``tournoyons-gui tables --listen [HOST:]PORT`` is a MaitreTarot server (seed 001): its
+tables of four clients are Tarot games of the Arbitre; ``serve --maitretarot [HOST:]PORT``
+does the same beside the web. ``tournoyons-gui maitretarot-client --connect HOST:PORT
+--nick NAME --engine builtin:NAME|URL`` seats one of our engines at a MaitreTarot server.
+
 One package, a module per command. Here: the parser and :func:`main`, which imports the
-one command it runs (:mod:`.serve`, :mod:`.play`, :mod:`.tournament`), so that ``--help``
-loads neither the server nor the Arbitre. What the commands share is in :mod:`.common`
-(light) and :mod:`.headless`.
+one command it runs (:mod:`.serve`, :mod:`.play`, :mod:`.tournament`, :mod:`.rooms`,
+:mod:`.room_player`, :mod:`.maitretarot`), so that ``--help`` loads neither the server
+nor the Arbitre. What the commands share is in :mod:`.common` (light) and :mod:`.headless`.
 """
 
 from __future__ import annotations
@@ -22,7 +37,17 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from tournoyons_gui.server.cli.common import add_arbitre_options, add_match_options, bind, lease
+from tournoyons_gui.server.cli.common import (
+    add_arbitre_options,
+    add_count,
+    add_irc_options,
+    add_maitretarot_options,
+    add_match_options,
+    add_table_options,
+    address,
+    bind,
+    lease,
+)
 
 __all__ = ["bind", "main", "parser"]
 
@@ -60,6 +85,15 @@ def parser() -> argparse.ArgumentParser:
         help="seconds a game stays with a worker that stopped renewing its lease (killed) "
         "before another worker of the same database takes it over (default 15)",
     )
+    serve.add_argument(
+        "--maitretarot",
+        type=address,
+        default=None,
+        metavar="[HOST:]PORT",
+        help="also be a MaitreTarot server there (seed 001): tables of four clients",
+    )
+    add_table_options(serve)
+    add_irc_options(serve, required=False)
     serve.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
     serve.add_argument("--no-access-log", action="store_true", help="do not log each request")
 
@@ -70,7 +104,17 @@ def parser() -> argparse.ArgumentParser:
         "(builtin:random) or botsarena:URL (a botsarena JSON bot); NAME=... names it",
     )
     play.add_argument("--games", type=int, default=1, help="games to play (default 1)")
-    play.add_argument("--swap", action="store_true", help="alternate who plays first")
+    play.add_argument(
+        "--swap", action="store_true", help="alternate who plays first (seats rotate)"
+    )
+    play.add_argument(
+        "--deals", type=int, default=None, help="deals in a match (Tarot: 1-40, default 4)"
+    )
+    play.add_argument(
+        "--open-table",
+        action="store_true",
+        help="spectators see every hand while the game is played (Tarot)",
+    )
     play.add_argument(
         "--start-tray",
         default=None,
@@ -87,13 +131,88 @@ def parser() -> argparse.ArgumentParser:
         "engines by URL are named host[:port][/path], what tells them apart",
     )
     cup.add_argument(
-        "--format", choices=("round-robin", "swiss"), default="round-robin", help="the format"
+        "--format",
+        choices=("round-robin", "swiss", "tables"),
+        default="round-robin",
+        help="the format (tables: tables of four, for Tarot)",
     )
     cup.add_argument(
-        "--games", type=int, default=2, help="games per pairing, colours alternating (default 2)"
+        "--games",
+        type=int,
+        default=None,
+        help="games per pairing, colours alternating (default 2); per table, seats "
+        "rotating (1-4, default 1)",
     )
-    cup.add_argument("--rounds", type=int, default=0, help="Swiss rounds (default ceil(log2 n))")
+    cup.add_argument(
+        "--rounds",
+        type=int,
+        default=0,
+        help="Swiss rounds (default ceil(log2 n)); rounds at tables (default ceil((n-1)/3))",
+    )
     cup.add_argument("--name", default="", help="the tournament's name")
+
+    rooms = commands.add_parser("rooms", help="referee Connect Four rooms on IRC (timi)")
+    add_irc_options(rooms, required=True)
+    add_arbitre_options(rooms)
+    rooms.add_argument(
+        "--public-url",
+        default="http://127.0.0.1:8000",
+        help="where the games' pages are served (a serve of the same database)",
+    )
+    rooms.add_argument("--lease", type=lease, default=15.0, help="seconds a room's lease lasts")
+
+    player = commands.add_parser("room-player", help="play in timi rooms on IRC with an engine")
+    player.add_argument("--irc", required=True, metavar="irc://HOST:PORT", help="the IRC server")
+    player.add_argument("--room", required=True, help="the room to join first ('#p4-1')")
+    player.add_argument(
+        "--nick", required=True, help="the player's nick: a letter, then 8 letters or digits"
+    )
+    player.add_argument(
+        "--engine",
+        required=True,
+        help="builtin:NAME (builtin:strong), a Tournoyons engine URL, or botsarena:URL",
+    )
+    player.add_argument(
+        "--referee",
+        default="",
+        help="the referee's nick (default: the room's operators); nobody else's play lines count",
+    )
+    add_count(player, "--games", 1, 10000, "games to play, each in the next room")
+    player.add_argument(
+        "--engine-hosts",
+        default="",
+        help="comma-separated hosts the engine's URL may name (default: any)",
+    )
+
+    check = commands.add_parser(
+        "check-interface", help="check a graphical interface in headless Chromium"
+    )
+    check.add_argument("url", help="the interface's page (http:// or https://)")
+    check.add_argument("--set", required=True, help="the Set to check it with (TicTacToe ...)")
+    check.add_argument("--json", action="store_true", help="print the report as JSON")
+    check.add_argument("--sheet", default="", help="write the contact sheet (PNG) to this file")
+    tables = commands.add_parser("tables", help="be a MaitreTarot server: Tarot tables of clients")
+    tables.add_argument(
+        "--listen", type=address, required=True, metavar="[HOST:]PORT", help="where to listen"
+    )
+    tables.add_argument(
+        "--tables", type=int, default=0, help="stop once this many tables ended (default: never)"
+    )
+    add_table_options(tables)
+    add_arbitre_options(tables)
+
+    client = commands.add_parser(
+        "maitretarot-client", help="seat one of our engines at a MaitreTarot server"
+    )
+    client.add_argument("--connect", type=address, required=True, metavar="HOST:PORT")
+    client.add_argument("--nick", default="", help="the name sent to the server")
+    client.add_argument(
+        "--engine",
+        required=True,
+        help="builtin:NAME (a built-in Tarot engine) or a Tournoyons engine URL",
+    )
+    client.add_argument("--matches", type=int, default=1, help="matches to play (default 1)")
+    add_maitretarot_options(client)
     return top
 
 
@@ -110,6 +229,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return serve(args)
     import asyncio
 
+    if args.command == "check-interface":
+        from tournoyons_gui.server.cli.check_interface import run_check
+
+        return asyncio.run(run_check(args))
+    if args.command == "rooms":
+        from tournoyons_gui.server.cli.rooms import rooms
+
+        return asyncio.run(rooms(args))
+    if args.command == "room-player":
+        from tournoyons_gui.server.cli.room_player import room_player
+
+        return asyncio.run(room_player(args))
+    if args.command in ("tables", "maitretarot-client"):
+        from tournoyons_gui.server.cli.maitretarot import client, tables
+
+        return asyncio.run(tables(args) if args.command == "tables" else client(args))
     if args.command == "tournament":
         from tournoyons_gui.server.cli.tournament import tournament
 

@@ -11,7 +11,20 @@ from __future__ import annotations
 import argparse
 import socket
 
-__all__ = ["add_arbitre_options", "add_match_options", "bind", "engine_hosts", "lease"]
+__all__ = [
+    "add_arbitre_options",
+    "add_count",
+    "add_irc_options",
+    "add_maitretarot_options",
+    "add_match_options",
+    "add_table_options",
+    "address",
+    "bind",
+    "bind_tcp",
+    "engine_hosts",
+    "lease",
+    "think",
+]
 
 
 def bind(host: str, port: int) -> tuple[socket.socket, str]:
@@ -37,6 +50,45 @@ def lease(value: str) -> float:
     if not 2 <= seconds <= 600:
         raise argparse.ArgumentTypeError("a lease is 2 to 600 seconds")
     return seconds
+
+
+def think(value: str) -> int:
+    """Read ``--think``: 4 to 54 seconds (a match's TimeOut). Raises
+    ``argparse.ArgumentTypeError`` otherwise."""
+    seconds = int(value)
+    if not 4 <= seconds <= 54:
+        raise argparse.ArgumentTypeError("the think time is 4 to 54 seconds")
+    return seconds
+
+
+def add_count(
+    parser: argparse.ArgumentParser, flag: str, default: int, most: int, what: str
+) -> None:
+    """Add ``flag N``: a whole number from 1 to ``most`` (``default``), ``what`` it counts."""
+    parser.add_argument(
+        flag,
+        type=int,
+        default=default,
+        choices=range(1, most + 1),
+        metavar="N",
+        help=f"{what}, 1-{most} (default {default})",
+    )
+
+
+def add_irc_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
+    """Add the timi rooms' options (``rooms``, ``serve``): ``--irc irc://HOST:PORT``,
+    ``--nick``, ``--rooms``, ``--prefix``, ``--think``."""
+    parser.add_argument(
+        "--irc",
+        required=required,
+        default=None,
+        metavar="irc://HOST:PORT",
+        help="referee Connect Four rooms on this IRC server (the timi protocol)",
+    )
+    parser.add_argument("--nick", default="Arbitre", help="the referee's nick (default Arbitre)")
+    add_count(parser, "--rooms", 3, 100, "rooms open at once")
+    parser.add_argument("--prefix", default="#p4-", help="the rooms' names (default '#p4-')")
+    parser.add_argument("--think", type=think, default=15, help="seconds a move, 4-54 (default 15)")
 
 
 def engine_hosts(value: str) -> frozenset[str] | None:
@@ -84,3 +136,45 @@ def split_engine(value: str) -> tuple[str, str, str]:
         if value.startswith(f"{kind}:"):
             return name, kind, value.removeprefix(f"{kind}:")
     return name, "engine", value
+
+
+def address(value: str) -> tuple[str, int]:
+    """Read ``[HOST:]PORT`` (host ``127.0.0.1`` by default; ``[::1]:PORT`` for IPv6).
+    Raises ``argparse.ArgumentTypeError`` for a port that is not 0 to 65535."""
+    host, sep, port = value.rpartition(":")
+    host = host.strip("[]") if sep else "127.0.0.1"
+    if not (port.isascii() and port.isdigit()) or not 0 <= int(port) <= 65535:
+        raise argparse.ArgumentTypeError(f"an address is [HOST:]PORT, not {value[:60]!r}")
+    return host or "127.0.0.1", int(port)
+
+
+def bind_tcp(host: str, port: int) -> tuple[socket.socket, str]:
+    """Bind a TCP socket on ``host:port`` (0: a free port); return it and ``HOST:PORT``."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    return sock, f"{host}:{sock.getsockname()[1]}"
+
+
+def add_maitretarot_options(parser: argparse.ArgumentParser) -> None:
+    """Add a MaitreTarot server's or client's wire options: ``--byte-order`` and
+    ``--server-id`` (tarot.md T-decisions 6 and 8)."""
+    parser.add_argument(
+        "--byte-order",
+        choices=("little", "network"),
+        default="little",
+        help="a gint's byte order on the wire (default little; network: big-endian)",
+    )
+    parser.add_argument(
+        "--server-id", type=int, default=1, help="the MaitreTarot server id (default 1)"
+    )
+
+
+def add_table_options(parser: argparse.ArgumentParser) -> None:
+    """Add a MaitreTarot table's options: ``--timeout`` and ``--deals``, and the wire's."""
+    parser.add_argument(
+        "--timeout", type=int, default=20, help="TimeOut of a client's answer, 4-54 s (default 20)"
+    )
+    parser.add_argument("--deals", type=int, default=4, help="deals in a match (default 4)")
+    add_maitretarot_options(parser)

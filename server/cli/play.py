@@ -1,4 +1,5 @@
-"""``tournoyons-gui play``: games between two seats, headless, with a progress bar.
+"""``tournoyons-gui play``: games between the seats of a Set (two, or four for Tarot),
+headless, with a progress bar.
 
 The whole server runs on 127.0.0.1 in this process (:func:`.headless.serving_here`); the
 games are played ``--concurrency`` at a time, one line printed per game (record id,
@@ -43,11 +44,13 @@ async def play(args: argparse.Namespace) -> int:
 
 async def _play(args: argparse.Namespace, console: Console, arbitre: Arbitre) -> int:
     seats = [parse_seat(e) for e in args.engine]
-    options = Options(timeout=args.timeout, level=args.level)
+    options = Options(
+        timeout=args.timeout, level=args.level, deals=args.deals, open_table=args.open_table
+    )
     try:
         await arbitre.find_set(args.set)
         interface, rules, _ = arbitre.check(args.set, seats, options)
-        arbitre.first_turn(interface, rules, options.level, args.start_tray)
+        arbitre.first_turn(interface, rules, options.level, args.start_tray, options.deals)
     except GameError as refused:
         console.print(f"[red]{refused}[/red]")
         return 2
@@ -59,7 +62,8 @@ async def _play(args: argparse.Namespace, console: Console, arbitre: Arbitre) ->
 
         async def one(number: int) -> None:
             nonlocal ok
-            order = list(reversed(seats)) if args.swap and number % 2 else seats
+            turn = number % len(seats) if args.swap else 0  # two seats: every other game
+            order = seats[turn:] + seats[:turn]
             async with limit:
                 game_id = await arbitre.create(args.set, order, options, start_tray=args.start_tray)
                 await arbitre.wait(game_id)

@@ -7,7 +7,9 @@ import argparse
 import uvicorn
 
 from tournoyons_gui.server.app import create_app
-from tournoyons_gui.server.cli.common import bind, engine_hosts
+from tournoyons_gui.server.cli.common import bind, bind_tcp, engine_hosts
+from tournoyons_gui.server.cli.maitretarot import table_settings
+from tournoyons_gui.server.cli.rooms import room_options
 
 __all__ = ["serve"]
 
@@ -17,6 +19,11 @@ def serve(args: argparse.Namespace) -> int:
     until interrupted; return 0. Raises ``OSError`` when the address cannot be bound."""
     sock, url = bind(args.host, args.port)
     print(f"tournoyons-gui: serving on {url}/", flush=True)
+    maitretarot = None
+    if args.maitretarot is not None:
+        tables, where = bind_tcp(*args.maitretarot)
+        maitretarot = (tables, table_settings(args))
+        print(f"tournoyons-gui: MaitreTarot tables on {where}", flush=True)
     app = create_app(
         frame_ancestors=args.frame_ancestors,
         database=args.database,
@@ -24,6 +31,8 @@ def serve(args: argparse.Namespace) -> int:
         engine_hosts=engine_hosts(args.engine_hosts),
         sink=args.sink,
         lease_seconds=args.lease,
+        rooms=room_options(args),
+        maitretarot=maitretarot,
     )
     config = uvicorn.Config(
         app,

@@ -1,4 +1,4 @@
-"""``tournoyons-gui tournament``: a round-robin or Swiss tournament between engines,
+"""``tournoyons-gui tournament``: a round-robin, Swiss or tables tournament between engines,
 headless, with a progress bar, then its standings (points, tie-breaks, ratings) and cross
 table.
 
@@ -57,7 +57,7 @@ async def _tournament(args: argparse.Namespace, console: Console, service: Tourn
             args.set,
             [parse_entrant(e) for e in args.engine],
             format=args.format,
-            games=args.games,
+            games=args.games or (1 if args.format == "tables" else 2),
             rounds=args.rounds,
             concurrency=args.concurrency,
             options=Options(timeout=args.timeout, level=args.level),
@@ -109,7 +109,30 @@ def _natural_width(table: Table) -> int:
     return Console(width=10_000, file=io.StringIO()).measure(table).maximum
 
 
+def _at_tables(summary: dict[str, Any]) -> Table:
+    """Return the standings of a tournament at tables of four: match points, total score."""
+    table = Table(title=f"{summary['name']}: standings (match points 3-2-1-0)")
+    for column in ("#", "Entrant", "Played", "1st", "Err", "Points", "Score", "Buchholz"):
+        table.add_column(
+            column, overflow="fold", justify="left" if column == "Entrant" else "right"
+        )
+    table.add_column("Rating", justify="right", no_wrap=True, overflow="fold")
+    for row in summary["standings"]:
+        table.add_row(
+            str(row["rank"]),
+            escape(row["name"]),
+            *(str(row[key]) for key in ("played", "firsts", "errors")),
+            f"{row['points']:g}",
+            str(row["score"]),
+            f"{row['buchholz']:g}",
+            f"{row['mu']:.1f} ± {row['sigma']:.1f}",
+        )
+    return table
+
+
 def _standings(summary: dict[str, Any], *, compact: bool) -> Table:
+    if summary.get("format") == "tables":
+        return _at_tables(summary)
     counts = ("W-D-L-E",) if compact else ("Played", "W", "D", "L", "Err")
     table = Table(title=f"{summary['name']}: standings")
     if compact:  # no vertical lines, no padding at the edges nor doubled between columns
@@ -151,7 +174,10 @@ def cross_table_of(summary: dict[str, Any]) -> Table:
     ``summary["cross_table"]``): W-D-L of each row's entrant against each column's, every
     name whole (wrapped or folded, never cut)."""
     names = [e["name"] for e in summary["entrants"]]
-    table = Table(title="Cross table (wins-draws-losses)")
+    title = "Cross table (wins-draws-losses)"
+    if summary.get("format") == "tables":
+        title = "Table of meetings (ahead-level-behind)"
+    table = Table(title=title)
     table.add_column("", overflow="fold")
     for number in range(len(names)):
         table.add_column(str(number + 1), justify="center", overflow="fold")

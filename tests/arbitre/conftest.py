@@ -17,6 +17,7 @@ import uvicorn
 
 from tests.arbitre.engines import QuirkyEngines
 from tests.conftest import _serving, start_server
+from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.server.app import create_app
 from tournoyons_gui.server.cli import bind
 
@@ -39,6 +40,13 @@ class Served:
             assert time.monotonic() < deadline, "the Arbitre did not start"
             time.sleep(0.02)
         self.http = httpx.Client(base_url=self.base, timeout=30, trust_env=False)
+
+    def arbitre(self) -> Arbitre:
+        """Return the running Arbitre (what only this process can tell; the security
+        headers' middleware wraps the Starlette app)."""
+        inner: Any = self.app
+        running: Arbitre = inner.app.state.arbitre_holder()
+        return running
 
     def stop(self) -> None:
         """Stop the server."""

@@ -227,13 +227,14 @@ def test_bad_games_are_refused_and_nothing_is_stored(
 
 
 def test_a_slow_engine_does_not_slow_another_game(served: Served, quirky: QuirkyEngines) -> None:
-    slow = served.create("TicTacToe", [engine(quirky, "/never"), RANDOM], timeout=6)
-    started = time.monotonic()
+    # The slow game's engine never calls back: it waits for its first move until its TimeOut,
+    # 40 s. The fast game ends while the slow one still waits, so nothing waited for it (a
+    # late engine's loss is proven elsewhere; the slow game ends on its own).
+    slow = served.create("TicTacToe", [engine(quirky, "/never"), RANDOM], timeout=40)
     fast = served.create("TicTacToe", [RANDOM, RANDOM])
-    served.finished(fast, within=10)
-    assert time.monotonic() - started < 3
-    assert served.record(slow)["status"] == "playing"
-    served.finished(slow, within=20)
+    assert served.finished(fast, within=30)["status"] == "over"
+    waiting = served.record(slow)
+    assert waiting["status"] == "playing" and waiting["moves"] == []
 
 
 def test_builtin_engine_in_tester_mode_answers_its_value(served: Served) -> None:
@@ -282,9 +283,16 @@ def test_records_list_filter_and_paginate(served: Served) -> None:
     assert served.http.get("/games/NOPE.json").status_code == 404
 
 
-def test_a_hostile_flood_of_callbacks_is_cheap(served: Served) -> None:
+def test_a_hostile_flood_of_callbacks_is_cheap(served: Served, quirky: QuirkyEngines) -> None:
+    # Unknown callbacks are refused and leave no trace: nothing is stored or remembered for
+    # them, so a flood costs the server nothing but the answers (its speed is measured by
+    # the benchmark, not here).
+    game_id = served.create("TicTacToe", [engine(quirky, "/never"), RANDOM], timeout=6)
+    before = len(served.record(game_id)["exchanges"])
     with httpx.Client(base_url=served.base, trust_env=False) as client:
-        started = time.monotonic()
         for n in range(300):
             assert client.get(f"/referee?Game=X{n}&MoveId={n}&Value=1").status_code == 404
-    assert time.monotonic() - started < 15
+    assert len(served.record(game_id)["exchanges"]) == before
+    asks = served.arbitre().asks
+    assert not any(key.startswith("X") for key, _ in asks._recent)
+    served.finished(game_id, within=20)

@@ -20,9 +20,11 @@ from tests.arbitre.conftest import (
     wait_moves,
 )
 from tests.arbitre.engines import QuirkyEngines
+from tournoyons_gui.interfaces.plugin import seat_count
 from tournoyons_gui.interfaces.registry import load_registry
 
-PLAYABLE = [s for s in load_registry() if s.arbitre is not None]
+#: The two-seat Sets with rules (Tarot's four seats: tests/arbitre/test_tarot_games.py).
+PLAYABLE = [s for s in load_registry() if s.arbitre is not None and seat_count(s.arbitre) == 2]
 STATUS_PAIRS = {(1, 4), (3, 2), (5, 5)}
 
 

@@ -83,3 +83,13 @@ def test_an_unknown_kind_is_refused_with_the_kinds_known(served: Served) -> None
     assert answer.status_code == 400
     error = answer.json()["error"]
     assert "'oracle'" in error and "fixed" in error and "person" in error
+
+
+def test_an_irc_player_asked_for_through_the_api_is_refused_at_creation(served: Served) -> None:
+    """Rooms seat their players themselves: an ``irc`` seat sent to ``POST /api/games`` is
+    a 400 saying so, and no game is made (none listed)."""
+    seats = [{"kind": "irc", "engine": "#p4-1", "name": "alice"}, {"kind": "builtin"}]
+    answer = served.http.post("/api/games", json={"set": "ConnectFour", "seats": seats})
+    assert answer.status_code == 400
+    assert "seated by its room's referee" in answer.json()["error"]
+    assert "data-game-row" not in served.http.get("/games").text

@@ -14,7 +14,7 @@ import subprocess
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -31,8 +31,10 @@ from tests.arbitre.conftest import (
     wait_tournament,
 )
 from tests.arbitre.engines import callback_query
+from tests.arbitre.ircd import Ircd, ircd_server
 from tests.arbitre.postgres import postgres_server
 from tests.arbitre.threaded import Threaded
+from tests.arbitre.timi_players import RawPlayer, game_of, raw_player
 from tests.conftest import _serving, start_server
 
 LEASE = "3"
@@ -211,3 +213,113 @@ def test_a_worker_killed_mid_tournament_loses_nothing(postgres: str) -> None:
             for row in summary["standings"]:
                 assert row["points"] == points.get(row["entrant"], 0), (row, points)
             assert mortal_lost_late >= 1, "the engine that died lost nothing"
+
+
+#: The rooms the two workers referee in the rooms' test.
+ROOMS = 4
+
+
+async def names(player: RawPlayer, room: str) -> list[str]:
+    """Return who is in ``room`` now (``NAMES``), operators marked ``@``."""
+    mark = len(player.heard)
+    player.send(f"NAMES {room}")
+    await player.expect(
+        lambda _: any(
+            h.command == "366" and h.target.split()[-1] == room for h in player.heard[mark:]
+        )
+    )
+    found = player.heard[mark:]
+    return [
+        n for h in found if h.command == "353" and h.target.endswith(room) for n in h.text.split()
+    ]
+
+
+async def referees(player: RawPlayer) -> dict[str, list[str]]:
+    """Return the rooms ``#p4-1`` .. each with the referees (``Arbitre...``) in it."""
+    rooms = {}
+    for number in range(1, ROOMS + 1):
+        room = f"#p4-{number}"
+        rooms[room] = [n.lstrip("@") for n in await names(player, room) if "Arbitre" in n]
+    return rooms
+
+
+async def until(check: Callable[[], Awaitable[bool]], within: float = 60) -> None:
+    """Wait until ``check`` passes, at most ``within`` seconds."""
+    deadline = time.monotonic() + within
+    while not await check():
+        assert time.monotonic() < deadline, "never"
+        await asyncio.sleep(0.3)
+
+
+def test_rooms_spread_over_the_workers_and_a_killed_workers_rooms_open_again(
+    postgres: str,
+) -> None:
+    """Two ``serve --irc`` workers on one PostgreSQL referee four rooms, two each (A is
+    ``Arbitre``, B, started second, ``Arbitre1``). A game is played in one of A's rooms;
+    A is killed (SIGKILL): the game ends as ``server error`` in the records, and B takes
+    the room, opens it again and seats the two players still in it in a new game."""
+    with ircd_server() as ircd:
+        irc = ("--irc", ircd.url, "--rooms", str(ROOMS), "--think", "10", "--lease", LEASE)
+        process_a = start_server(postgres, *irc)
+        with contextlib.ExitStack() as stack:
+            stack.callback(_stop, process_a)
+            serving_a = _serving(process_a)
+            stack.callback(next, serving_a, None)
+            next(serving_a)
+            asyncio.run(_rooms_scenario(ircd, postgres, process_a, irc, stack))
+
+
+async def _rooms_scenario(
+    ircd: Ircd,
+    postgres: str,
+    process_a: subprocess.Popen[str],
+    irc: tuple[str, ...],
+    stack: contextlib.ExitStack,
+) -> None:
+    async with (
+        raw_player(ircd.port, "watcher") as watcher,
+        raw_player(ircd.port, "alice") as alice,
+        raw_player(ircd.port, "bob") as bob,
+    ):
+
+        async def all_with_a() -> bool:
+            return all(r == ["Arbitre"] for r in (await referees(watcher)).values())
+
+        await until(all_with_a)
+        process_b = start_server(postgres, *irc)
+        stack.callback(_stop, process_b)
+        serving_b = _serving(process_b)
+        stack.callback(next, serving_b, None)
+        b = await asyncio.to_thread(next, serving_b)
+
+        async def spread() -> bool:
+            held = list((await referees(watcher)).values())
+            return sorted(held) == [["Arbitre"]] * 2 + [["Arbitre1"]] * 2
+
+        await until(spread)
+        room = next(r for r, held in (await referees(watcher)).items() if held == ["Arbitre"])
+        await alice.join(room)
+        await bob.join(room)
+        await alice.said(room, "play alice 10")
+        alice.say(room, "play 4")
+        await alice.said(room, "play bob 10")
+        game_id = game_of(alice, room)
+        process_a.kill()  # SIGKILL: no lease given back, no QUIT
+        process_a.wait(10)
+        async with httpx.AsyncClient(base_url=b, timeout=30, trust_env=False) as on_b:
+
+            async def ended() -> bool:
+                record = (await on_b.get(f"/games/{game_id}.json")).json()
+                return bool(record["status"] != "playing")
+
+            await until(ended)
+            record = (await on_b.get(f"/games/{game_id}.json")).json()
+            assert (record["result"], record["reason"]) == ("error", "server error")
+            assert [m["value"] for m in record["moves"]] == ["D"]
+            # B opened the room again and seated those still in it.
+            await alice.expect(
+                lambda h: h.nick == "Arbitre1" and h.target == room and h.text.startswith("play ")
+            )
+            assert (await referees(watcher))[room] == ["Arbitre1"]
+            listed = (await on_b.get("/rooms")).text
+            assert listed.count('data-room="#p4-') == ROOMS

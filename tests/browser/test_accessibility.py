@@ -146,9 +146,10 @@ def test_axe_sees_a_violation_when_there_is_one(live_server: str, page: Page) ->
 
 
 def moves_said(params: Mapping[str, str]) -> str:
-    """Return what the live region says at load for ``params``: the moves shown, in symbols."""
+    """Return what the live region says at load for ``params``: the moves shown, in symbols
+    (Move1 .. Move4: a Set of four seats says all four)."""
     return " ".join(
-        f"{BLACK_CIRCLE}{p} {params[f'Move{p}']}" for p in "12" if params.get(f"Move{p}")
+        f"{BLACK_CIRCLE}{p} {params[f'Move{p}']}" for p in "1234" if params.get(f"Move{p}")
     )
 
 

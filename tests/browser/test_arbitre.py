@@ -44,12 +44,16 @@ from tests.browser.helpers import (
 
 
 def arbitre_sets() -> list[str]:
-    """The Sets the Arbitre plays: those whose rules have the Arbitre's part (the
-    third-party Nim of tests/plugins included, tests/conftest.py puts it on the path)."""
+    """The Sets the Arbitre plays with two seats: those whose rules have the Arbitre's part
+    (the third-party Nim of tests/plugins included, tests/conftest.py puts it on the path).
+    Four-seat Tarot's whole deal through the Arbitre is ``test_arbitre_tarot.py``'s."""
+    from tournoyons_gui.interfaces.plugin import seat_count
     from tournoyons_gui.interfaces.registry import load_registry
 
     assert any(p.endswith("plugins") for p in sys.path)
-    return sorted(s.name for s in load_registry() if s.arbitre is not None)
+    return sorted(
+        s.name for s in load_registry() if s.arbitre is not None and seat_count(s.arbitre) == 2
+    )
 
 
 # A finished game's final Status of each seat (engine protocol section 3.3), by result.

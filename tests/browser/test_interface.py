@@ -32,8 +32,10 @@ from tests.browser.helpers import (
     sink,
     sink_entries,
 )
+from tests.tarot_deals import positions, seen_by
 from tournoyons_gui.interfaces.plugin import SetInterface
 from tournoyons_gui.interfaces.registry import load_registry
+from tournoyons_gui.interfaces.tarot.cards import Phase
 
 REGISTRY = load_registry()
 SETS = [pytest.param(interface, id=interface.key) for interface in REGISTRY]
@@ -660,6 +662,44 @@ def seafight_fit(page: Page, params: Mapping[str, str], width: int, height: int)
         expect(page.locator("[data-action='validate']")).to_be_visible()
 
 
+def tarot_pages() -> tuple[dict[str, str], ...]:
+    """Tarot's own pages (tarot.md section 3), four long names: the bids asked, the taker's
+    écart (24 cards in hand, the validation control), a card asked in the play, and a deal's
+    end (every hand face up, the four totals), from a deal of ``tests/tarot_deals.py``."""
+    names = {f"Name{seat}": LONG for seat in range(1, 5)}
+    gains = {"Gain1": "-1234", "Gain2": "+1234", "Gain3": "-600", "Gain4": "+600"}
+    deal = list(positions(2, bids=(0, 2, 0, 0)))
+    asked = [
+        next(p for p in deal if p.tray.phase is phase)
+        for phase in (Phase.BIDDING, Phase.ECART, Phase.PLAY)
+    ]
+    words = {1: "One", 2: "Two", 3: "Three", 4: "Four"}
+    return (
+        *(
+            {
+                **names,
+                "Tray": seen_by(p.tray, p.acting).text(),
+                "Input": words[p.acting or 1],
+                "Legend": LONG,
+            }
+            for p in asked
+        ),
+        {**names, **gains, "Tray": deal[-1].tray.text(), "Method": "End", "Count": "77"},
+    )
+
+
+def tarot_fit(page: Page, params: Mapping[str, str], width: int, height: int) -> None:
+    """The four seats' plates and cards, the trick, the bids and the écart's validation
+    when asked, in the frame."""
+    drawn = expect_inside(
+        page,
+        ".tr-plate, [data-hand] .tr-card, [data-trick] .tr-card, [data-bid], [data-ecart]",
+        width,
+        height,
+    )
+    assert drawn >= (4 + 18 if "Input" in params else 4)
+
+
 @dataclass(frozen=True)
 class Fit:
     """A Set's own part of the fit check: its own pages (other Methods, a pass, a showdown,
@@ -732,6 +772,7 @@ FITS = {
         ),
         seafight_fit,
     ),
+    "Tarot": Fit(tarot_pages(), tarot_fit),
 }
 
 

@@ -1,7 +1,7 @@
 """Hostile input in Chromium: no script runs, no non-http URL is loaded.
 
 Per registered Set, pages (embedded ten at a time in iframes of a host page, as the Arbitre
-shows them) rotate the payloads of :mod:`tests.robustness.xss` through
+shows them) rotate the payloads of :mod:`tournoyons_gui.server.hostile` through
 Name1, Name2, Legend, Count and URLReturn (or its alias Return), so that every payload
 lands in every one of them, with a CSS trick in Color. The oracle (:class:`Oracle`): no
 dialog opens, the probe global ``window.__xss`` stays undefined, no request goes to a URL
@@ -21,9 +21,9 @@ from playwright.sync_api import Dialog, Frame, Page, Route
 
 from tests.browser.helpers import PageWatch
 from tests.robustness.browser import RECORD_RETURNS, Host, first_value, open_ready
-from tests.robustness.xss import CSS_PAYLOADS, PAYLOADS
 from tournoyons_gui.interfaces.plugin import SetInterface
 from tournoyons_gui.interfaces.registry import load_registry
+from tournoyons_gui.server.hostile import CSS_PAYLOADS, PAYLOADS
 
 REGISTRY = load_registry()
 SETS = [pytest.param(interface, id=interface.key) for interface in REGISTRY]

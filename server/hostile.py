@@ -1,4 +1,7 @@
-"""Hostile texts: each tries to run ``window.__xss=1`` (or ``alert``) or load a non-http URL.
+"""Our XSS corpus: hostile texts, each trying to run ``window.__xss=1`` (or ``alert``) or to
+load a non-http URL. The robustness tests put every one in every text parameter of every
+Set (``tests/robustness/test_xss.py``); the interface check (:mod:`.check`) puts
+:data:`CHECK_TEXTS` in an interface's ``Legend`` and names.
 
 A payload starting with ``RAW:`` is put in the query string as written (already escaped,
 for the legacy ``%u`` and double-encoding tricks); the others are percent-encoded.
@@ -6,7 +9,10 @@ for the legacy ``%u`` and double-encoding tricks); the others are percent-encode
 
 from __future__ import annotations
 
-__all__ = ["CSS_PAYLOADS", "PAYLOADS"]
+__all__ = ["CHECK_TEXTS", "CSS_PAYLOADS", "PAYLOADS", "PROBE"]
+
+#: The global every payload tries to set: defined on a page, a hostile text ran there.
+PROBE = "__xss"
 
 PAYLOADS: tuple[str, ...] = (
     "<script>window.__xss=1</script>",
@@ -89,4 +95,21 @@ CSS_PAYLOADS: tuple[str, ...] = (
     "RAW:%23abc%22%20style%3D%22background:url(javascript:window.__xss=1)",
     "RAW:%u0023fff%u003B-moz-binding:url(x)",
     "#ffffff;}*{background:url(//evil.test/x)",
+)
+
+#: The payloads the interface check puts in ``Legend``, ``Name1`` and ``Name2``, three to a
+#: context: those a page writing a text as HTML falls to (an element's handler, an SVG's
+#: load, a closed attribute, an ``alert``), and a script tag, which ``innerHTML`` does not
+#: run but ``document.write`` does.
+CHECK_TEXTS: tuple[tuple[str, str, str], ...] = (
+    (
+        "<img src=x onerror=window.__xss=1>",
+        "<svg onload=window.__xss=1>",
+        "<script>window.__xss=1</script>",
+    ),
+    (
+        "<img src=x onerror=alert(1)>",
+        "'><img src=x onerror=window.__xss=1>",
+        "<details open ontoggle=window.__xss=1>",
+    ),
 )

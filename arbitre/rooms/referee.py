@@ -1,0 +1,367 @@
+"""The timi referee of one worker (``timi-rooms.md`` sections 2-3): it holds rooms by lease,
+opens them on the chat system, seats the first two players to join, has each game
+played by the Arbitre (a ConnectFour game with two ``irc`` seats), ends it with the
+spec's ``end`` line, posts the board for people, archives the room and opens the next.
+
+Rooms spread over the workers of one database: each worker holds at most its share (the
+rooms configured over the workers refereeing, :meth:`RoomStore.referee_alive`), takes a
+free room when under it and hands an idle one back when over it; a worker that dies
+stops renewing its leases and another takes its rooms and opens them again (the game that
+was in play there ends as ``server error``, its seats not being resumable; those still
+in the room are seated again, as if they joined then). A lost chat
+connection ends the games in play as ``server error``; the chat reconnects by its own
+strategy and the rooms are joined again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import random
+from dataclasses import dataclass, field
+
+from tournoyons_gui.arbitre.answer import note
+from tournoyons_gui.arbitre.arbitre import Arbitre
+from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec
+from tournoyons_gui.arbitre.rooms import timi
+from tournoyons_gui.arbitre.rooms.chat import (
+    Chat,
+    ChatEvent,
+    Connected,
+    Disconnected,
+    Joined,
+    Left,
+    Names,
+    Quit,
+    Refused,
+    Renamed,
+    Said,
+)
+from tournoyons_gui.arbitre.rooms.irc import IrcChat, Pace, parse_irc_url
+from tournoyons_gui.arbitre.rooms.session import RoomSession
+from tournoyons_gui.arbitre.seats import Position
+from tournoyons_gui.arbitre.seats.irc import TIMI_SET
+from tournoyons_gui.arbitre.store import Game, Seat
+from tournoyons_gui.arbitre.turns import turn_from
+
+__all__ = ["RoomOptions", "RoomsReferee", "end_reason"]
+
+log = logging.getLogger(__name__)
+
+
+def end_reason(game: Game, seats: list[Seat], foul: tuple[str, str, str] | None) -> str:
+    """Return the ``end`` line's reason for a game over (R-decision 2): ``<nick> win``,
+    ``draw``, ``<nick> <foul>`` for the seat that lost by failing (``foul`` the room's
+    record of it: nick, reason, detail), ``server error`` for a game with no result."""
+    if game.result == "draw":
+        return timi.DRAW
+    if game.winner is None:
+        return timi.SERVER_ERROR
+    loser = seats[1 - game.winner] if len(seats) == 2 else None
+    if loser is not None and loser.error:
+        if foul is not None and foul[0] == loser.name:
+            return f"{loser.name} {foul[1]}"
+        return f"{loser.name} {timi.ILLEGAL}"
+    return f"{seats[game.winner].name} {timi.WIN}"
+
+
+@dataclass
+class Held:
+    """A room this worker holds: its ``channel`` and ``slot``, the referee's view of it
+    (``state``), who is in it (``people``), the game in play (``session``, ``game_id``)."""
+
+    channel: str
+    slot: int
+    state: timi.Room
+    people: list[str] = field(default_factory=list)
+    session: RoomSession | None = None
+    game_id: str | None = None
+    joined: bool = False
+    task: asyncio.Task[None] | None = None
+
+    def snapshot(self) -> dict[str, list[str]]:
+        """Return who is in the room for ``/rooms``: the players, then the others."""
+        players = list(self.state.nicks())
+        lowered = {p.casefold() for p in players}
+        return {
+            "players": players,
+            "spectators": [p for p in self.people if p.casefold() not in lowered],
+        }
+
+
+class RoomsReferee:
+    """Referees ``rooms`` rooms named ``prefix`` + number on ``chat`` for ``arbitre``,
+    giving ``think`` seconds a move; the games' pages are under ``public_url``."""
+
+    def __init__(
+        self,
+        arbitre: Arbitre,
+        chat: Chat,
+        *,
+        rooms: int = 3,
+        prefix: str = "#p4-",
+        think: int = timi.THINK,
+        public_url: str = "",
+    ) -> None:
+        self.arbitre = arbitre
+        self.chat = chat
+        self.rooms = rooms
+        self.prefix = prefix
+        self.think = think
+        self.public_url = (public_url or arbitre.public_url).rstrip("/")
+        self.store = arbitre.store
+        self.name = arbitre.worker.name
+        self.lease = arbitre.lease_seconds
+        self.held: dict[str, Held] = {}
+        self.connected = False
+        self._tasks: list[asyncio.Task[None]] = []
+
+    # --- running ----------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Start the chat connection and the rooms' holding."""
+        self._tasks = [
+            asyncio.create_task(self.chat.run(self.heard), name="chat"),
+            asyncio.create_task(self._hold_loop(), name="rooms"),
+        ]
+
+    async def close(self) -> None:
+        """Leave the chat system and give the rooms up (their games, if any, end as
+        ``server error`` when taken over)."""
+        with contextlib.suppress(Exception):
+            await self.chat.close("referee stopping")
+        games = [h.task for h in self.held.values() if h.task is not None]
+        for task in [*self._tasks, *games]:
+            task.cancel()
+        await asyncio.gather(*self._tasks, *games, return_exceptions=True)
+        try:
+            await self.store.referee_gone(self.name)
+        except Exception:
+            log.exception("giving the rooms up")
+
+    async def _hold_loop(self) -> None:
+        while True:
+            try:
+                await self.hold()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("holding the rooms")
+            await asyncio.sleep(self.lease / 3)
+
+    async def hold(self) -> None:
+        """Renew this worker's rooms, take free ones up to its share, hand an idle one
+        back when over it."""
+        alive = await self.store.referee_alive(self.name, self.lease)
+        people = {h.channel: h.snapshot() for h in self.held.values()}
+        kept = {c.casefold() for c in await self.store.renew_rooms(self.name, self.lease, people)}
+        for key in [k for k in self.held if k not in kept]:
+            self._drop(self.held.pop(key))  # its lease was lost meanwhile
+        share = math.ceil(self.rooms / alive)
+        slots = [
+            s for s in range(1, self.rooms + 1) if s not in {h.slot for h in self.held.values()}
+        ]
+        random.shuffle(slots)
+        for slot in slots:
+            if len(self.held) >= share:
+                break
+            room = await self.store.take_room(self.prefix, slot, self.name, self.lease)
+            if room is not None:
+                self._open(room.channel, slot)
+        idle = [h for h in self.held.values() if h.session is None and not h.state.nicks()]
+        if len(self.held) > share and idle:
+            held = idle[0]
+            self.held.pop(held.channel.casefold())
+            self._drop(held)
+            await self.store.close_room(held.channel, self.name, archive=False)
+
+    def _open(self, channel: str, slot: int) -> None:
+        held = Held(channel, slot, timi.Room(self.chat.nick))
+        self.held[channel.casefold()] = held
+        if self.connected:
+            self.chat.join(channel)
+
+    def _drop(self, held: Held) -> None:
+        if held.session is not None:
+            held.session.lost("the room's lease was lost")
+        if self.connected and held.joined:
+            self.chat.part(held.channel)
+
+    # --- the chat's events ------------------------------------------------------------
+
+    def heard(self, event: ChatEvent) -> None:
+        """Take one event of the chat system (in order, never blocking)."""
+        if isinstance(event, Connected):
+            self.connected = True
+            for held in self.held.values():
+                held.state, held.people, held.joined = timi.Room(event.nick), [], False
+                self.chat.join(held.channel)
+        elif isinstance(event, Disconnected):
+            self.connected = False
+            for held in self.held.values():
+                if held.session is not None:
+                    held.session.lost(event.why)
+                held.joined = False
+        elif isinstance(event, Joined | Left | Said):
+            found = self.held.get(event.room.casefold())
+            if found is not None:
+                self._in_room(found, event)
+        elif isinstance(event, Quit | Renamed):
+            for held in list(self.held.values()):
+                self._in_room(held, event)
+        elif isinstance(event, Names):
+            found = self.held.get(event.room.casefold())
+            if found is not None:
+                self._present(found, event)
+        elif isinstance(event, Refused):
+            log.warning("the chat refused %s: %s", event.room, event.why)
+
+    def _present(self, held: Held, names: Names) -> None:
+        """Those already in a room we (re)open (taken over from a worker that died, or
+        rejoined) come in as if they joined now, in the order listed: a game can start."""
+        if held.session is not None or held.state.players is not None:
+            return
+        known = {p.casefold() for p in held.people} | {self.chat.nick.casefold()}
+        known |= {o.casefold() for o in names.operators}  # another referee, leaving
+        for nick in names.nicks:
+            if nick.casefold() not in known:
+                known.add(nick.casefold())
+                self._in_room(held, Joined(held.channel, nick, names.raw))
+
+    def _in_room(self, held: Held, event: Joined | Left | Said | Quit | Renamed) -> None:
+        if isinstance(event, Joined) and event.nick == self.chat.nick:
+            held.joined = True
+            return
+        nick = event.old if isinstance(event, Renamed) else event.nick
+        present = any(p.casefold() == nick.casefold() for p in held.people)
+        if isinstance(event, Quit | Renamed) and not present:
+            return
+        if held.session is not None:
+            held.session.heard(event.raw)
+        if isinstance(event, Joined):
+            held.people.append(event.nick)
+            verdicts = held.state.joined(event.nick)
+        elif isinstance(event, Said):
+            verdicts = held.state.said(event.nick, event.text)
+        else:
+            held.people = [p for p in held.people if p.casefold() != nick.casefold()]
+            if isinstance(event, Renamed):
+                held.people.append(event.new)
+                verdicts = held.state.renamed(event.old, event.new)
+            else:
+                verdicts = held.state.left(nick)
+        for verdict in verdicts:
+            if isinstance(verdict, timi.Seated):
+                held.task = asyncio.create_task(self._game(held, verdict), name=held.channel)
+            elif held.session is not None:
+                held.session.verdict(verdict)
+
+    # --- a game -----------------------------------------------------------------------
+
+    async def _game(self, held: Held, seated: timi.Seated) -> None:
+        """Play the room's game, end it, archive the room."""
+        try:
+            await self._play(held, seated)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("room %s failed", held.channel)
+
+    async def _play(self, held: Held, seated: timi.Seated) -> None:
+        session = RoomSession(
+            self.chat, held.channel, held.state, (seated.first, seated.second), self._board
+        )
+        seats = [SeatSpec("irc", held.channel, nick) for nick in (seated.first, seated.second)]
+        seating = self.arbitre.services.seating
+        seating[held.channel.casefold()] = (seated.first, seated.second)
+        try:
+            game_id = await self.arbitre.create(TIMI_SET, seats, Options(timeout=self.think))
+        except GameError:
+            log.exception("room %s: the game could not be made", held.channel)
+            return
+        finally:
+            seating.pop(held.channel.casefold(), None)
+        # The game's task has not run yet (no await since it was made): its first ask
+        # finds the session.
+        self.arbitre.services.sessions[game_id] = session
+        held.session, held.game_id = session, game_id
+        address = f"{self.public_url}/games/{game_id}"
+        session.sent(self.chat.notice(held.channel, f"game {address}"))
+        try:
+            await self.store.room_game(held.channel, game_id)
+            await self.arbitre.wait(game_id)
+        finally:
+            self.arbitre.services.sessions.pop(game_id, None)
+            held.state.close()
+        await self._ended(held, session, game_id, address)
+
+    async def _ended(self, held: Held, session: RoomSession, game_id: str, address: str) -> None:
+        found = await self.store.game(game_id)
+        if found is None:
+            return
+        game, seats = found
+        if game.status == "playing" or session.broken:
+            held.session = None
+            await self.store.log_many(game_id, [(0, *entry) for entry in session.drain()])
+            return  # the room is gone with the server: it is opened again on reconnection
+        line = timi.end(end_reason(game, seats, session.foul))
+        session.sent(self.chat.say(held.channel, line))
+        interface = self.arbitre.lookup(game.set_name)
+        if interface is not None and interface.arbitre is not None:
+            tray = interface.arbitre.page(turn_from(game.turn), None, asking=False).get("Tray", "")
+            for row in timi.board_lines(str(tray)):
+                session.sent(self.chat.notice(held.channel, row))
+        session.sent(self.chat.notice(held.channel, f"game {address}"))
+        session.sent(self.chat.part(held.channel, "game over"))
+        entries = [(0, *entry) for entry in session.drain()]
+        entries.append((0, *note("irc out", f"room {held.channel} archived")))
+        await self.store.log_many(game_id, entries)
+        self.held.pop(held.channel.casefold(), None)
+        held.session = None
+        await self.store.close_room(held.channel, self.name, archive=True)
+        room = await self.store.take_room(self.prefix, held.slot, self.name, self.lease)
+        if room is not None:
+            self._open(room.channel, held.slot)
+
+    def _board(self, position: Position) -> None:
+        """Post the position asked on for people: six NOTICE lines (R-decision 5)."""
+        session = self.arbitre.services.sessions.get(position.game.id)
+        tray = position.rules.page(position.turn, None, asking=False).get("Tray", "")
+        channel = position.seat.url
+        for row in timi.board_lines(str(tray)):
+            line = self.chat.notice(channel, row)
+            if isinstance(session, RoomSession):
+                session.sent(line)
+
+
+@dataclass(frozen=True)
+class RoomOptions:
+    """How a worker referees rooms (``tournoyons-gui rooms`` and ``serve --irc``): the chat
+    ``server`` (``irc://HOST:PORT``), the referee's ``nick``, how many ``rooms`` are open at
+    once, their channels' ``prefix``, the ``think`` seconds a move (4-54, the match's
+    TimeOut), the web address of the games' pages (``public_url``, default the Arbitre's),
+    and the ``pace`` of the lines sent (default under common servers' flood limits)."""
+
+    server: str
+    nick: str = "Arbitre"
+    rooms: int = 3
+    prefix: str = "#p4-"
+    think: int = timi.THINK
+    public_url: str = ""
+    pace: Pace | None = None
+
+    def referee(self, arbitre: Arbitre) -> RoomsReferee:
+        """Return the referee of these rooms for ``arbitre``, on IRC; raise ``ValueError``
+        for a server that is not ``irc://HOST[:PORT]``."""
+        host, port = parse_irc_url(self.server)
+        chat = IrcChat(host, port, self.nick, pace=self.pace)
+        return RoomsReferee(
+            arbitre,
+            chat,
+            rooms=self.rooms,
+            prefix=self.prefix,
+            think=self.think,
+            public_url=self.public_url,
+        )

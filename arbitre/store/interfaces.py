@@ -1,0 +1,73 @@
+"""The store's registered graphical interfaces (issue 24): registrations with their edit
+token, read by id or all at once."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from tournoyons_gui.arbitre.store.base import Database
+from tournoyons_gui.arbitre.store.games import Conflict
+from tournoyons_gui.arbitre.store.records import InterfaceRecord, record_of
+from tournoyons_gui.arbitre.store.schema import InterfaceRow
+
+__all__ = ["InterfaceStore"]
+
+
+class InterfaceStore(Database):
+    """Registered interfaces: add, change with the edit token, list, read."""
+
+    async def add_interface(self, interface: InterfaceRecord) -> None:
+        """Store a registration; raise :class:`Conflict` when its name is taken."""
+        async with self.sessions() as session:
+            taken = await session.scalar(
+                select(InterfaceRow.id).where(InterfaceRow.name == interface.name).limit(1)
+            )
+        if taken is not None:
+            raise Conflict(interface.name)
+        fields = InterfaceRecord.__dataclass_fields__
+        try:
+            async with self.session() as session:
+                session.add(InterfaceRow(**{n: getattr(interface, n) for n in fields}))
+        except IntegrityError as taken_meanwhile:
+            raise Conflict(interface.name) from taken_meanwhile
+
+    async def update_interface(
+        self, interface_id: str, token: str, changes: Mapping[str, Any]
+    ) -> InterfaceRecord:
+        """Change a registration's fields ``changes`` (by name) when ``token`` is its edit
+        token. Raises ``LookupError`` (no such interface), ``PermissionError`` (wrong
+        token), :class:`Conflict` (the new name is taken)."""
+        try:
+            async with self.session() as session:
+                row = await session.get(InterfaceRow, interface_id)
+                if row is None:
+                    raise LookupError(interface_id)
+                if not row.secret or not secrets.compare_digest(
+                    token.encode("utf-8", "replace"), row.secret.encode()
+                ):
+                    raise PermissionError(interface_id)
+                for name, value in changes.items():
+                    setattr(row, name, value)
+                await session.flush()
+                return record_of(InterfaceRecord, row)
+        except IntegrityError as taken:
+            raise Conflict(str(changes.get("name", ""))) from taken
+
+    async def interfaces(self, *, retired: bool = True) -> list[InterfaceRecord]:
+        """Return the registered interfaces by name (the retired ones too unless told)."""
+        async with self.sessions() as session:
+            query = select(InterfaceRow).order_by(InterfaceRow.name)
+            if not retired:
+                query = query.where(InterfaceRow.retired.is_(False))
+            return [record_of(InterfaceRecord, row) for row in await session.scalars(query)]
+
+    async def interface(self, interface_id: str) -> InterfaceRecord | None:
+        """Return a registered interface, or ``None``."""
+        async with self.sessions() as session:
+            row = await session.get(InterfaceRow, interface_id, populate_existing=True)
+            return None if row is None else record_of(InterfaceRecord, row)

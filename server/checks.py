@@ -1,0 +1,172 @@
+"""The interface checks the server runs (issue 24): the button on an interface's page
+starts one (:mod:`.check`, in this process's Chromium), its page follows it with a progress
+bar, then shows the table, the JSON and the contact sheet.
+
+Routes:
+
+- ``POST /interfaces/<id>/check`` (form ``set``): start a check of that interface for that
+  Set; 303 to its page. 503 when this server has no Chromium, 429 while another check
+  runs (one at a time: each drives a browser for a minute or so), 400 for a Set the
+  interface does not draw or that has no contexts (an added game).
+- ``GET /interfaces/<id>/checks/<run>``: progress, then the table; ``.json``: the same
+  for programs (``{"done", "total", "label", "error", "report"}``); ``/sheet.png``: the
+  contact sheet once done.
+
+Runs are kept in memory, the last :data:`KEPT_RUNS`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import urllib.parse
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import jinja2
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from tournoyons_gui.arbitre.arbitre import Arbitre
+from tournoyons_gui.arbitre.store import new_id
+from tournoyons_gui.arbitre.web.common import NO_STORE, read_form, render
+from tournoyons_gui.interfaces.plugin import SetInterface
+from tournoyons_gui.server.check import CheckReport, available, check_interface
+
+__all__ = ["KEPT_RUNS", "Checks"]
+
+#: Checks kept in memory (their reports and sheets), the oldest dropped first.
+KEPT_RUNS = 20
+
+
+@dataclass
+class Run:
+    """A check started here: what it checks, how far it is, its report once done."""
+
+    id: str
+    interface_id: str
+    name: str
+    url: str
+    set_name: str
+    done: int = 0
+    total: int = 0
+    label: str = "starting"
+    error: str = ""
+    report: CheckReport | None = None
+    task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    @property
+    def finished(self) -> bool:
+        """Whether the check has ended (with a report or an error)."""
+        return self.report is not None or bool(self.error)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the run as JSON-ready data."""
+        return {
+            "id": self.id,
+            "interface": self.interface_id,
+            "url": self.url,
+            "set": self.set_name,
+            "done": self.done,
+            "total": self.total,
+            "label": self.label,
+            "finished": self.finished,
+            "error": self.error,
+            "report": self.report.to_json() if self.report else None,
+        }
+
+
+class Checks:
+    """The server's interface checks; ``holder()`` returns the running Arbitre."""
+
+    def __init__(self, holder: Callable[[], Arbitre], env: jinja2.Environment) -> None:
+        self.holder = holder
+        self.env = env
+        self.runs: OrderedDict[str, Run] = OrderedDict()
+        self.busy = asyncio.Lock()
+        self._available: bool | None = None
+
+    def can_check(self) -> bool:
+        """Whether this server can run a check (Playwright and a Chromium; looked up once)."""
+        if self._available is None:
+            self._available = available()
+        return self._available
+
+    def routes(self) -> list[Route]:
+        """Return the routes (the ``.json`` and sheet before the page)."""
+        return [
+            Route("/interfaces/{interface_id}/check", self.start, methods=["POST"]),
+            Route("/interfaces/{interface_id}/checks/{run_id}.json", self.run_json),
+            Route("/interfaces/{interface_id}/checks/{run_id}/sheet.png", self.sheet),
+            Route("/interfaces/{interface_id}/checks/{run_id}", self.run_page),
+        ]
+
+    def _refused(self, message: str, status: int) -> Response:
+        return render(self.env, "interface_check.html", status, run=None, error=message, config={})
+
+    async def start(self, request: Request) -> Response:
+        """``POST /interfaces/<id>/check``: start a check (see the module)."""
+        arbitre = self.holder()
+        found = await arbitre.interfaces.find(request.path_params["interface_id"])
+        if found is None:
+            return render(self.env, "arbitre/missing.html", 404)
+        if not self.can_check():
+            return self._refused("this server has no Chromium to check interfaces with", 503)
+        set_name = dict(await read_form(request)).get("set", "")
+        played = arbitre.lookup(set_name)
+        if played is None or played.name not in found.sets:
+            return self._refused(f"{found.name} does not draw {set_name!r}", 400)
+        if not isinstance(played, SetInterface):
+            return self._refused("the check knows only the Sets this server draws", 400)
+        if self.busy.locked():
+            return self._refused("another check is running: try again in a minute", 429)
+        base = arbitre.public_url
+        url = found.url if not found.builtin else f"{base}{found.url}"
+        run = Run(new_id(10), found.id, found.name, url, played.name)
+        self.runs[run.id] = run
+        while len(self.runs) > KEPT_RUNS:
+            self.runs.popitem(last=False)
+        ours = None if found.builtin else f"{base}/{played.key}/"
+        run.task = asyncio.create_task(self._run(run, played, ours))
+        where = f"/interfaces/{urllib.parse.quote(found.id)}/checks/{run.id}"
+        return RedirectResponse(where, 303)
+
+    async def _run(self, run: Run, played: SetInterface, ours: str | None) -> None:
+        def progress(done: int, total: int, label: str) -> None:
+            run.done, run.total, run.label = done, total, label
+
+        async with self.busy:
+            try:
+                run.report = await check_interface(run.url, played, ours=ours, progress=progress)
+            except Exception as failed:
+                run.error = str(failed)[:500] or type(failed).__name__
+
+    def _find(self, request: Request) -> Run | None:
+        run = self.runs.get(request.path_params["run_id"])
+        if run is None or run.interface_id != request.path_params["interface_id"]:
+            return None
+        return run
+
+    async def run_page(self, request: Request) -> Response:
+        """``GET /interfaces/<id>/checks/<run>``: its progress, then its table."""
+        run = self._find(request)
+        if run is None:
+            return render(self.env, "arbitre/missing.html", 404)
+        config = {"json": f"{request.url.path}.json", "finished": run.finished}
+        return render(self.env, "interface_check.html", run=run, error=run.error, config=config)
+
+    async def run_json(self, request: Request) -> Response:
+        """``GET /interfaces/<id>/checks/<run>.json``: the run as JSON."""
+        run = self._find(request)
+        if run is None:
+            return JSONResponse({"error": "no such check"}, 404)
+        return JSONResponse(run.to_json(), headers=NO_STORE)
+
+    async def sheet(self, request: Request) -> Response:
+        """``GET /interfaces/<id>/checks/<run>/sheet.png``: the contact sheet."""
+        run = self._find(request)
+        if run is None or run.report is None or not run.report.sheet:
+            return JSONResponse({"error": "no such sheet"}, 404)
+        return Response(run.report.sheet, media_type="image/png", headers=NO_STORE)

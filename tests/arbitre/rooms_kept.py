@@ -1,0 +1,86 @@
+"""Our referee keeping timi rooms on a real ngIRCd, for the tests: an Arbitre of its own
+(a SQLite file) refereeing on the test's server, and what the tests wait for (the room
+open, a game's record once over)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from tests.arbitre.ircd import Ircd, ircd_server
+from tests.arbitre.timi_players import RawPlayer
+from tournoyons_gui.arbitre.arbitre import Arbitre
+from tournoyons_gui.arbitre.rooms.irc import Backoff, Pace
+from tournoyons_gui.arbitre.rooms.referee import RoomOptions, RoomsReferee
+from tournoyons_gui.arbitre.store import Game, Move, Seat, Store
+from tournoyons_gui.interfaces.registry import load_registry
+
+ROOM = "#p4-1"
+#: The referee's pace in the tests: fast (the test server's penalty is off).
+FAST = Pace(burst=100, per_second=200.0)
+
+
+@asynccontextmanager
+async def refereeing(
+    ircd: Ircd, folder: Path, *, rooms: int = 1, think: int = 5
+) -> AsyncIterator[tuple[Arbitre, RoomsReferee]]:
+    """Run an Arbitre (its own SQLite file) refereeing ``rooms`` rooms on ``ircd``."""
+    store = await Store.open(str(folder / "rooms.sqlite3"))
+    arbitre = Arbitre(load_registry(()), store, "http://127.0.0.1:9", lease_seconds=6)
+    await arbitre.run()
+    options = RoomOptions(ircd.url, rooms=rooms, think=think, pace=FAST)
+    referee = options.referee(arbitre)
+    referee.chat.backoff = Backoff(first=0.2, most=1.0)  # type: ignore[attr-defined]
+    await referee.run()
+    try:
+        yield arbitre, referee
+    finally:
+        await referee.close()
+        await arbitre.close()
+        await store.close()
+
+
+async def room_open(player: RawPlayer, room: str = ROOM) -> None:
+    """Wait until the referee is in ``room`` (it created it: it is its operator)."""
+    for _ in range(200):
+        player.send(f"NAMES {room}")
+        try:
+            await player.expect(
+                lambda h: h.command == "353" and "@Arbitre" in h.text.split(), wait=0.1
+            )
+            return
+        except TimeoutError:
+            continue
+    raise AssertionError(f"the referee never opened {room}")
+
+
+async def record(arbitre: Arbitre, game_id: str) -> tuple[Game, list[Seat], list[Move]]:
+    """Return a game, its seats and its moves once it is over and its room archived."""
+    for _ in range(300):
+        found = await arbitre.store.game(game_id)
+        assert found is not None
+        log = await arbitre.store.exchanges(game_id)
+        if found[0].status != "playing" and any("archived" in e.detail for e in log):
+            return found[0], found[1], await arbitre.store.moves(game_id)
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"game {game_id} never ended")
+
+
+def run(scenario: Callable[[Ircd, Path], Coroutine[Any, Any, None]], tmp_path: Path) -> None:
+    """Run ``scenario`` with an ngIRCd of its own."""
+    with ircd_server() as ircd:
+        asyncio.run(scenario(ircd, tmp_path))
+
+
+async def record_ended(arbitre: Arbitre, game_id: str) -> tuple[Game, list[Seat], list[Move]]:
+    """Return a game, its seats and moves once it is over (its room may be gone)."""
+    for _ in range(300):
+        found = await arbitre.store.game(game_id)
+        assert found is not None
+        if found[0].status != "playing":
+            return found[0], found[1], await arbitre.store.moves(game_id)
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"game {game_id} never ended")
