@@ -31,7 +31,8 @@ from tournoyons_gui.arbitre.catalogue import Catalogue, PlayedSet
 from tournoyons_gui.arbitre.guis import Interfaces
 from tournoyons_gui.arbitre.live import Bus, Hub, LocalBus, PgBus
 from tournoyons_gui.arbitre.master import GameMaster
-from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec, check_options
+from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec, check_options, check_text
+from tournoyons_gui.arbitre.outbound import Outbound
 from tournoyons_gui.arbitre.record import Records
 from tournoyons_gui.arbitre.seats import KINDS, SeatKind, Services
 from tournoyons_gui.arbitre.store import Game, Seat, Store, new_id
@@ -60,7 +61,9 @@ class Arbitre:
     ``public_url``: this server's base URL as engines reach it (``http://127.0.0.1:8000``);
     the Referee URL is ``<public_url>/referee`` and the built-in engines are at
     ``<public_url>/engines/<set>/<name>``. ``engine_hosts``: when given, the only hosts an
-    engine URL may name (a server open to the world, decision 13). ``lease_seconds``,
+    engine URL may name (a server open to the world, decision 13). ``outbound``: the
+    policy every call is held to (:class:`~tournoyons_gui.arbitre.outbound.Outbound`;
+    default: this public URL's, with ``engine_hosts``). ``lease_seconds``,
     ``scan_every``, ``max_games``: the worker's (:class:`~tournoyons_gui.arbitre.worker.Worker`).
     """
 
@@ -71,6 +74,7 @@ class Arbitre:
         public_url: str,
         *,
         engine_hosts: frozenset[str] | None = None,
+        outbound: Outbound | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         lease_seconds: float = 15.0,
         scan_every: float = 1.0,
@@ -80,20 +84,32 @@ class Arbitre:
         self.store = store
         self.public_url = public_url.rstrip("/")
         self.engine_hosts = engine_hosts
+        self.outbound = outbound or Outbound.for_server(self.public_url, engine_hosts=engine_hosts)
         self.lease_seconds = lease_seconds
         name = new_id(12)
         self.shared = store.shared
         self.bus: Bus = PgBus(name, store.dsn) if self.shared else LocalBus(name)
         self.hub = Hub(self.bus)
-        self.catalogue = Catalogue(registry, store, engine_hosts)
+        self.catalogue = Catalogue(registry, store, self.outbound)
         #: Our interfaces and the registered ones (issue 24).
-        self.interfaces = Interfaces(store, self.catalogue, engine_hosts)
+        self.interfaces = Interfaces(store, self.catalogue, self.outbound)
         self.asks = Asks(store, self.bus, self.catalogue, shared=self.shared)
         self.caller = EngineCaller(
-            self.asks, f"{self.public_url}/referee", transport, allowed_hosts=engine_hosts
+            self.asks,
+            f"{self.public_url}/referee",
+            transport,
+            allowed_hosts=engine_hosts,
+            outbound=self.outbound,
         )
         self.services = Services(
-            store, self.asks, self.caller, self.hub, self.public_url, engine_hosts, self.shared
+            store,
+            self.asks,
+            self.caller,
+            self.hub,
+            self.public_url,
+            engine_hosts,
+            self.shared,
+            self.outbound,
         )
         self.kinds: dict[str, SeatKind] = {n: kind(self.services) for n, kind in KINDS.items()}
         self.records = Records(store, self.catalogue)
@@ -179,7 +195,7 @@ class Arbitre:
             kind = self.kinds.get(seat.kind)
             if kind is None:
                 raise GameError(f"seat {number} is one of {', '.join(KINDS)}, not {seat.kind!r}")
-            name = " ".join(seat.name.split())[:60]
+            name = check_text(seat.name, f"seat {number}'s name", 60)
             made.append(kind.check(SeatSpec(seat.kind, seat.engine, name), interface, number))
         return interface, rules, made
 
@@ -318,6 +334,27 @@ class Arbitre:
             )
             ended.append(game_id)
         return ended
+
+    async def cancel(self, game_id: str, why: str = "cancelled by an organiser") -> bool:
+        """End a game in play as interrupted (Status 9 to its engines, decision 11) for
+        ``why``; return whether it was ended here (``False``: no such game in play, or
+        another worker drives it and keeps its lease: asked again, it will be)."""
+        task = self.worker.tasks.get(game_id)
+        if task is not None:
+            task.cancel()
+            await self.worker.wait(game_id)
+        if not await self.store.acquire(game_id, self.worker.name, self.lease_seconds):
+            return False
+        found = await self.store.game(game_id)
+        if found is None:
+            return False
+        game, seats = found
+        interface = await self.find_set(game.set_name)
+        rules = interface.arbitre if interface is not None else None
+        await self.master.finish(
+            game, seats, rules, turn_from(game.turn), None, why, status="interrupted"
+        )
+        return True
 
     # --- reading ------------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ import httpx
 
 from tournoyons_gui.arbitre.answer import Answer, Note, note
 from tournoyons_gui.arbitre.asks import POLL_EVERY, Asks, Callback
+from tournoyons_gui.arbitre.outbound import Outbound
 from tournoyons_gui.arbitre.query import QueryTooLong, read_query
 from tournoyons_gui.arbitre.urls import MAX_BODY, MAX_REDIRECTS, host_allowed, same_endpoint
 
@@ -41,11 +42,17 @@ FINAL_CUT = 10.0
 KEEPALIVE_CONNECTIONS = 100
 
 
-def engine_client(transport: httpx.AsyncBaseTransport | None = None) -> httpx.AsyncClient:
+def engine_client(
+    transport: httpx.AsyncBaseTransport | None = None, outbound: Outbound | None = None
+) -> httpx.AsyncClient:
     """Return the HTTP client the Arbitre calls engines with: no keep-alive (the engine
     protocol's ``Connection: close`` per call), no redirect followed by itself (redirects
     are followed and checked hop by hop; tester mode's, :data:`MAX_REDIRECTS` at most),
-    no proxy from the environment."""
+    no proxy from the environment, and every
+    connection held to the outbound policy (:class:`Outbound`: each hop's address checked,
+    ``transport`` the one that sends)."""
+    if outbound is not None:
+        transport = outbound.transport(transport)
     return httpx.AsyncClient(
         follow_redirects=False,
         max_redirects=MAX_REDIRECTS,
@@ -56,15 +63,22 @@ def engine_client(transport: httpx.AsyncBaseTransport | None = None) -> httpx.As
     )
 
 
-def keepalive_client(transport: httpx.AsyncBaseTransport | None = None) -> httpx.AsyncClient:
+def keepalive_client(
+    transport: httpx.AsyncBaseTransport | None = None, outbound: Outbound | None = None
+) -> httpx.AsyncClient:
     """Return the HTTP client for the calls whose protocol allows keeping a connection
     (botsarena bots' ``POST``s, our built-in engines' callbacks to a Referee): at most
     :data:`KEEPALIVE_CONNECTIONS` idle connections kept, no redirect followed, no proxy
-    from the environment. A connection saves a move its TCP handshake and the server
-    its accept."""
+    from the environment, every connection held to the outbound policy when given. A
+    connection saves a move its TCP handshake and the server its accept."""
+    limits = httpx.Limits(max_connections=1000, max_keepalive_connections=KEEPALIVE_CONNECTIONS)
+    if outbound is not None:
+        transport = outbound.transport(
+            transport or httpx.AsyncHTTPTransport(limits=limits, trust_env=False)
+        )
     return httpx.AsyncClient(
         follow_redirects=False,
-        limits=httpx.Limits(max_connections=1000, max_keepalive_connections=KEEPALIVE_CONNECTIONS),
+        limits=limits,
         headers={"User-Agent": "Tournoyons-Arbitre"},
         transport=transport,
         trust_env=False,
@@ -81,13 +95,16 @@ class EngineCaller:
         referee_url: str,
         transport: httpx.AsyncBaseTransport | None = None,
         allowed_hosts: frozenset[str] | None = None,
+        outbound: Outbound | None = None,
     ) -> None:
         self.asks = asks
         self.allowed_hosts = allowed_hosts
         self.referee_url = referee_url
-        self.client = engine_client(transport)
+        self.client = engine_client(transport, outbound)
         # A transport given (the tests') is shared, and closed once, by one client.
-        self.keepalive = self.client if transport is not None else keepalive_client()
+        self.keepalive = (
+            self.client if transport is not None else keepalive_client(outbound=outbound)
+        )
         self._tasks: set[asyncio.Task[str]] = set()
 
     async def close(self) -> None:

@@ -10,6 +10,7 @@ from typing import TypeAlias
 
 from tournoyons_gui.arbitre.added import AddedSet, check_added_name
 from tournoyons_gui.arbitre.match import GameError
+from tournoyons_gui.arbitre.outbound import Outbound
 from tournoyons_gui.arbitre.store import AddedSetRecord, Store
 from tournoyons_gui.arbitre.urls import check_engine_url
 from tournoyons_gui.interfaces.plugin import SetInterface
@@ -23,14 +24,12 @@ PlayedSet: TypeAlias = SetInterface | AddedSet
 
 class Catalogue:
     """The Sets of one Arbitre: ``registry``'s and the added ones read from ``store``;
-    ``engine_hosts`` (when given) the only hosts an added game's URLs may name."""
+    ``outbound`` the policy an added game's URLs are held to."""
 
-    def __init__(
-        self, registry: Registry, store: Store, engine_hosts: frozenset[str] | None
-    ) -> None:
+    def __init__(self, registry: Registry, store: Store, outbound: Outbound | None = None) -> None:
         self.registry = registry
         self.store = store
-        self.engine_hosts = engine_hosts
+        self.outbound = outbound or Outbound()
         self.added: dict[str, AddedSet] = {}
 
     def playable(self) -> list[PlayedSet]:
@@ -77,8 +76,8 @@ class Catalogue:
         start Tray with ``/`` or ``|``."""
         try:
             name = check_added_name(name)
-            interface_url = check_engine_url(interface_url, self.engine_hosts)
-            referee_url = check_engine_url(referee_url, self.engine_hosts)
+            interface_url = check_engine_url(interface_url, self.outbound, "an interface URL")
+            referee_url = check_engine_url(referee_url, self.outbound, "a referee URL")
         except ValueError as refused:
             raise GameError(str(refused)) from None
         start_tray = start_tray.strip() or "Init"

@@ -19,6 +19,7 @@ from typing import Any
 from tournoyons_gui.arbitre.added import AddedSet
 from tournoyons_gui.arbitre.catalogue import Catalogue, PlayedSet
 from tournoyons_gui.arbitre.match import GameError
+from tournoyons_gui.arbitre.outbound import Outbound
 from tournoyons_gui.arbitre.store import Conflict, InterfaceRecord, Store, new_id
 from tournoyons_gui.arbitre.urls import check_engine_url
 
@@ -86,7 +87,10 @@ class Interfaces:
     to show (:data:`WRONG_TOKEN`, :data:`NO_SUCH` ...)."""
 
     def __init__(
-        self, store: Store, catalogue: Catalogue, engine_hosts: frozenset[str] | None
+        self,
+        store: Store,
+        catalogue: Catalogue,
+        engine_hosts: Outbound | frozenset[str] | None,
     ) -> None:
         self.catalogue = catalogue
         self.store = store

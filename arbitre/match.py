@@ -8,6 +8,7 @@ day, a botsarena bot's 1 to 60 s (seed 003's own limit, 10 s, by default).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -16,6 +17,7 @@ from tournoyons_gui.interfaces.plugin import ArbitreRules, match_deals
 
 __all__ = [
     "DEFAULT_BOT_TIMEOUT",
+    "DEFAULT_PERSON_TIMEOUT",
     "DEFAULT_TIMEOUT",
     "MAX_TIMEOUT",
     "MIN_TIMEOUT",
@@ -23,15 +25,28 @@ __all__ = [
     "Options",
     "SeatSpec",
     "check_options",
+    "check_text",
 ]
 
 MIN_TIMEOUT, MAX_TIMEOUT, DEFAULT_TIMEOUT = 4, 54, 20
 #: botsarena's own limit for a bot's answer, our default (engine protocol section 4).
 DEFAULT_BOT_TIMEOUT = 10
+#: Seconds a person has for a move unless the match says otherwise (issue 20): a game
+#: its persons abandoned ends, the seat asked losing as having abandoned it.
+DEFAULT_PERSON_TIMEOUT = 900
 
 
 class GameError(ValueError):
     """A game that cannot be made as asked (unknown Set, bad seat, option out of range)."""
+
+
+def check_text(text: str, what: str, most: int) -> str:
+    """Return ``text`` with its spaces folded, cut to ``most`` characters; raise
+    :class:`GameError` ``"<what> has a control character"`` when it holds one (NUL, C0 or
+    C1 controls, DEL) or a lone surrogate: a name is shown, stored and exported as text."""
+    if any(unicodedata.category(c) in ("Cc", "Cs") for c in text):
+        raise GameError(f"{what} has a control character")
+    return " ".join(text.split())[:most]
 
 
 @dataclass(frozen=True)
@@ -50,7 +65,8 @@ class SeatSpec:
 class Options:
     """A match's options: ``timeout`` seconds 4-54 (decision 11), rule ``level``, ``wait``
     in tenths of a second for the pages, ``init_as_board`` (decision 14), and
-    ``person_timeout`` seconds for a person's move (``None``: no limit, section 3.1),
+    ``person_timeout`` seconds for a person's move (:data:`DEFAULT_PERSON_TIMEOUT` by
+    default, issue 20; ``None``, in records made before it: no limit, section 3.1),
     ``bot_timeout`` seconds for a botsarena bot's answer (1-60, default 10); ``deals``:
     the deals a match lasts in a Set played in deals (Tarot, tarot.md section 2; ``None``:
     the Set's default); ``open_table``: spectators of the game in play see every hand
@@ -65,6 +81,10 @@ class Options:
     deals: int | None = None
     open_table: bool = False
 
+    def __post_init__(self) -> None:
+        if self.person_timeout is None:
+            object.__setattr__(self, "person_timeout", DEFAULT_PERSON_TIMEOUT)
+
     def to_json(self) -> dict[str, Any]:
         """Return the options as stored: ``{"timeout": 10, "level": 1, ...}``, every field."""
         return asdict(self)
@@ -77,11 +97,15 @@ class Options:
             int(data.get("level", 1)),
             int(data.get("wait", 0)),
             bool(data.get("init_as_board", False)),
-            data.get("person_timeout"),
-            int(data.get("bot_timeout", DEFAULT_BOT_TIMEOUT)),
-            None if data.get("deals") is None else int(data["deals"]),
-            bool(data.get("open_table", False)),
-        )
+            bot_timeout=int(data.get("bot_timeout", DEFAULT_BOT_TIMEOUT)),
+            deals=None if data.get("deals") is None else int(data["deals"]),
+            open_table=bool(data.get("open_table", False)),
+        )._stored(data.get("person_timeout"))
+
+    def _stored(self, person_timeout: Any) -> Options:
+        # A record made before the default limit keeps no limit (section 3.1).
+        object.__setattr__(self, "person_timeout", person_timeout)
+        return self
 
 
 def check_options(name: str, rules: ArbitreRules | None, options: Options) -> ArbitreRules:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -40,6 +41,7 @@ __all__ = [
     "Standing",
     "check_results",
     "cross_table",
+    "csv_cell",
     "rating_history",
     "ratings",
     "safe_cell",
@@ -333,14 +335,21 @@ def _rating_text(value: float) -> str:
     return f"{round(value, 6) + 0.0:.6f}"
 
 
-def _cell(name: str) -> str:
-    """``name`` made safe for a spreadsheet: a leading formula character is quoted."""
-    return "'" + name if name.startswith(_FORMULA_STARTS) else name
+def csv_cell(name: str) -> str:
+    """Return ``name`` made safe for a spreadsheet (OWASP "CSV injection"): quoted with
+    ``'`` when it starts with a formula character, read after what a spreadsheet skips or
+    folds: invisible format characters (zero-width space, joiners, BOM ...), spaces, and
+    compatibility forms (the full-width ``＝``, ``＋``, ``－``, ``＠`` are ``=`` ``+`` ``-``
+    ``@`` once folded, NFKC)."""
+    start = unicodedata.normalize("NFKC", name[:40])
+    start = "".join(c for c in start if unicodedata.category(c) != "Cf").lstrip(" \u00a0")
+    dangerous = start.startswith(_FORMULA_STARTS) or name.startswith(_FORMULA_STARTS)
+    return "'" + name if dangerous else name
 
 
 def safe_cell(name: str) -> str:
-    """Return ``name`` made safe for a spreadsheet (a leading formula character quoted)."""
-    return _cell(name)
+    """Return ``name`` made safe for a spreadsheet (:func:`csv_cell`)."""
+    return csv_cell(name)
 
 
 def standings_csv(table: Sequence[Standing]) -> str:
@@ -357,7 +366,7 @@ def standings_csv(table: Sequence[Standing]) -> str:
         writer.writerow(
             [
                 line.rank,
-                _cell(line.name),
+                csv_cell(line.name),
                 line.played,
                 line.wins,
                 line.draws,

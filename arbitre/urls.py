@@ -8,6 +8,8 @@ from __future__ import annotations
 import urllib.parse
 from collections.abc import Mapping
 
+from tournoyons_gui.arbitre.outbound import Outbound
+
 __all__ = [
     "MAX_BODY",
     "MAX_REDIRECTS",
@@ -34,28 +36,24 @@ def engine_url(url: str, params: Mapping[str, str]) -> str:
     return f"{url}{'&' if '?' in url else '?'}{query}"
 
 
-def check_engine_url(url: str, allowed_hosts: frozenset[str] | None = None) -> str:
-    """Return ``url`` stripped when it is an absolute http(s) URL an engine may have.
+def check_engine_url(
+    url: str, allowed_hosts: Outbound | frozenset[str] | None = None, what: str = "an engine URL"
+) -> str:
+    """Return ``url`` stripped when it is an absolute http(s) URL an engine (a bot, a
+    referee, an interface) may have under the outbound policy ``allowed_hosts``
+    (:meth:`Outbound.check_url`; a set of hosts is ``--engine-hosts`` alone, ``None`` a
+    loopback server's policy).
 
     Raises ``ValueError`` for another scheme, no host, a user or password in it (decision
-    13), a broken port, more than 2000 characters, or a host outside ``allowed_hosts`` when
-    that list is given.
+    13), a broken port, more than 2000 characters, this server's own URL, an internal host
+    on a public server, or a host outside ``--engine-hosts``.
     """
-    url = url.strip()
-    try:
-        parts = urllib.parse.urlsplit(url)
-        parts.port  # noqa: B018 (reading it checks it)
-    except ValueError as broken:
-        raise ValueError(f"not a URL: {broken}") from None
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError("an engine URL is http:// or https:// with a host")
-    if parts.username or parts.password:
-        raise ValueError("an engine URL carries no user or password")
-    if len(url) > 2000:
-        raise ValueError("an engine URL is at most 2000 characters")
-    if allowed_hosts is not None and parts.hostname.lower() not in allowed_hosts:
-        raise ValueError(f"engines on {parts.hostname} are not allowed on this server")
-    return url
+    policy = (
+        allowed_hosts
+        if isinstance(allowed_hosts, Outbound)
+        else Outbound(engine_hosts=allowed_hosts)
+    )
+    return policy.check_url(url, what)
 
 
 def host_allowed(url: str, allowed_hosts: frozenset[str] | None) -> bool:

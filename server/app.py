@@ -26,10 +26,12 @@ from starlette.types import ASGIApp
 from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.maitretarot.lobby import Settings
 from tournoyons_gui.arbitre.maitretarot.server import MaitreTarotServer
+from tournoyons_gui.arbitre.outbound import Outbound
 from tournoyons_gui.arbitre.rooms.referee import RoomOptions
 from tournoyons_gui.arbitre.store import Store
 from tournoyons_gui.arbitre.tournaments import Tournaments
 from tournoyons_gui.arbitre.web import ArbitreWeb, TournamentApi, TournamentPages
+from tournoyons_gui.arbitre.web.guard import UNLIMITED, Guard, GuardedApp, Limits
 from tournoyons_gui.interfaces.plugin import SetInterface
 from tournoyons_gui.interfaces.registry import Registry, load_registry
 from tournoyons_gui.server.assets import load_assets
@@ -75,6 +77,10 @@ def create_app(
     engine_hosts: frozenset[str] | None = None,
     sink: bool = False,
     lease_seconds: float = 15.0,
+    listen: tuple[str, int] | None = None,
+    allow_hosts: Iterable[str] = (),
+    admin_tokens: Iterable[str] = (),
+    limits: Limits | None = None,
     maitretarot: tuple[socket.socket, Settings] | None = None,
     rooms: RoomOptions | None = None,
 ) -> ASGIApp:
@@ -89,9 +95,16 @@ def create_app(
     are under it); ``engine_hosts``: when given, the only hosts engine URLs may name;
     ``sink``: serve the tester's return sink (``/return``, ``/return/log``);
     ``lease_seconds``: how long a game stays with a worker that stopped renewing its lease
-    (a worker killed) before another takes it over; ``rooms``: referee timi rooms on a
-    chat server beside the web (``serve --irc``); ``maitretarot``: a bound socket and the
-    settings of a MaitreTarot server to run beside (its tables are Tarot games).
+    (a worker killed) before another takes it over; ``listen``: the address and port
+    the server listens on (default: the public URL's; anything but loopback makes the
+    outbound policy public, issue 20),
+    ``allow_hosts``: internal hosts it may call all the same (``--allow-hosts``);
+    ``admin_tokens``: organiser tokens (``--admin-token``) besides those in the records;
+    ``limits``: the limits per client address (default: :class:`Limits`'s on a public
+    server, none on a loopback one, as the outbound policy's freedom); ``rooms``: referee
+    timi rooms on a chat server beside the web (``serve --irc``); ``maitretarot``: a bound
+    socket and the settings of a MaitreTarot server to run beside (its tables are Tarot
+    games).
     """
     registry = registry if registry is not None else load_registry(sets)
     assets = load_assets(registry)
@@ -100,16 +113,31 @@ def create_app(
     pages = Pages(registry, env, home=tester.page)
     returns = ReturnSink(env, enabled=sink)
     holder = _Holder()
+    outbound = Outbound.for_server(
+        public_url, listen, allow_hosts=allow_hosts, engine_hosts=engine_hosts
+    )
+    if limits is None:
+        limits = Limits() if outbound.public else UNLIMITED
+
+    async def stored_token(digest: str) -> bool:
+        return holder.arbitre is not None and await holder.arbitre.store.is_organiser(digest)
+
+    guard = Guard(limits, admin_tokens, stored_token)
     checks = Checks(holder, env)
     web = ArbitreWeb(holder, env, can_check=checks.can_check)
-    api = TournamentApi(holder.service)
-    tournament_pages = TournamentPages(holder.service, holder, env)
+    api = TournamentApi(holder.service, guard.limits)
+    tournament_pages = TournamentPages(holder.service, holder, env, guard.limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = await Store.open(database)
         arbitre = Arbitre(
-            registry, store, public_url, engine_hosts=engine_hosts, lease_seconds=lease_seconds
+            registry,
+            store,
+            public_url,
+            engine_hosts=engine_hosts,
+            outbound=outbound,
+            lease_seconds=lease_seconds,
         )
         holder.arbitre = arbitre
         holder.tournaments = Tournaments(arbitre)
@@ -153,4 +181,4 @@ def create_app(
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.arbitre_holder = holder
     # Outside Starlette's error middleware, so that even its 500 carries the headers.
-    return SecurityHeaders(app, frame_ancestors=frame_ancestors)
+    return SecurityHeaders(GuardedApp(app, guard), frame_ancestors=frame_ancestors)

@@ -21,6 +21,7 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 __all__ = [
+    "RETURN_PATHS",
     "NotModifiedResponse",
     "Page",
     "PreparedResponse",
@@ -32,13 +33,20 @@ __all__ = [
 ]
 
 
-def content_security_policy(frame_ancestors: str) -> str:
-    """Return the CSP: our own scripts and styles only, return frames to any http(s) URL."""
-    return (
+def content_security_policy(frame_ancestors: str | None) -> str:
+    """Return the CSP: our own scripts and styles only, return frames to any http(s) URL;
+    ``frame_ancestors`` ``None``: no ``frame-ancestors`` directive."""
+    policy = (
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        "connect-src 'self'; frame-src http: https:; base-uri 'none'; form-action 'self'; "
-        f"frame-ancestors {frame_ancestors}"
+        "connect-src 'self'; frame-src http: https:; base-uri 'none'; form-action 'self'"
     )
+    return policy if frame_ancestors is None else f"{policy}; frame-ancestors {frame_ancestors}"
+
+
+#: The paths of the persons' returns (``/play/...``): framed by any page, a sandboxed one
+#: included (an outside interface's hidden return frame, whose origin is opaque and which
+#: no ``frame-ancestors`` source matches, issue 20); they show one word and no control.
+RETURN_PATHS = "/play/"
 
 
 class SecurityHeaders:
@@ -57,6 +65,10 @@ class SecurityHeaders:
             (b"content-security-policy", content_security_policy(frame_ancestors).encode()),
             (b"x-content-type-options", b"nosniff"),
         ]
+        self.return_headers = [
+            (b"content-security-policy", content_security_policy(None).encode()),
+            (b"x-content-type-options", b"nosniff"),
+        ]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Pass the request on; add the headers to the answer's start, cookies taken out."""
@@ -64,10 +76,14 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
 
+        added = (
+            self.return_headers if scope.get("path", "").startswith(RETURN_PATHS) else self.headers
+        )
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = [h for h in message.get("headers", []) if h[0] != b"set-cookie"]
-                message["headers"] = headers + self.headers
+                message["headers"] = headers + added
             await send(message)
 
         await self.app(scope, receive, send_with_headers)

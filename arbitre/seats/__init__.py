@@ -3,8 +3,10 @@
 
 Built in: ``person`` (:mod:`.person`), ``engine`` and ``builtin`` (:mod:`.engine`),
 ``botsarena`` (:mod:`.botsarena`), ``irc`` (:mod:`.irc`: a timi room's player),
-``maitretarot`` (:mod:`.maitretarot`: a MaitreTarot client at a Tarot table). A new kind
-is one subclass and one :func:`register` call before the Arbitre starts::
+``maitretarot`` (:mod:`.maitretarot`: a MaitreTarot client at a Tarot table),
+``service`` (:mod:`.service`) and ``sync`` (:mod:`.sync`), engines behind a school's wall
+(manual VIII). A new kind is one subclass and one :func:`register` call before the
+Arbitre starts::
 
     class Fixed(SeatKind):
         name = "fixed"
@@ -27,6 +29,8 @@ from tournoyons_gui.arbitre.seats.engine import BuiltinSeat, EngineSeat
 from tournoyons_gui.arbitre.seats.irc import IrcSeat
 from tournoyons_gui.arbitre.seats.maitretarot import MaitreTarotSeat
 from tournoyons_gui.arbitre.seats.person import PersonSeat
+from tournoyons_gui.arbitre.seats.service import ServiceSeat
+from tournoyons_gui.arbitre.seats.sync import SyncSeat
 
 __all__ = [
     "KINDS",
@@ -54,7 +58,16 @@ def register(kind: type[SeatKind]) -> type[SeatKind]:
     return kind
 
 
-for _kind in (PersonSeat, BuiltinSeat, EngineSeat, BotsarenaSeat, IrcSeat, MaitreTarotSeat):
+for _kind in (
+    PersonSeat,
+    BuiltinSeat,
+    EngineSeat,
+    BotsarenaSeat,
+    IrcSeat,
+    MaitreTarotSeat,
+    ServiceSeat,
+    SyncSeat,
+):
     register(_kind)
 
 

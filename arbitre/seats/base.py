@@ -26,6 +26,7 @@ from tournoyons_gui.arbitre.calls import EngineCaller
 from tournoyons_gui.arbitre.catalogue import PlayedSet
 from tournoyons_gui.arbitre.live import Hub
 from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec
+from tournoyons_gui.arbitre.outbound import Outbound
 from tournoyons_gui.arbitre.store import Game, Seat, Store
 from tournoyons_gui.arbitre.urls import check_engine_url
 from tournoyons_gui.interfaces.plugin import ArbitreRules, Turn
@@ -56,8 +57,8 @@ class Services:
     records (``shared``), the :class:`Session` of each game played through one in this
     process (by game id: a timi room's), the seats a part of this process is seating
     now (``seating``: a room's channel, lower-cased, -> its players' names), which a kind
-    seated by its own room alone accepts, and the runner of our built-in engines in this
-    process (``engines``)."""
+    seated by its own room alone accepts, the ``outbound`` policy every URL and call is
+    held to, and the runner of our built-in engines in this process (``engines``)."""
 
     store: Store
     asks: Asks
@@ -66,6 +67,7 @@ class Services:
     public_url: str
     engine_hosts: frozenset[str] | None
     shared: bool
+    outbound: Outbound = field(default_factory=Outbound)
     sessions: dict[str, Session] = field(default_factory=dict)
     seating: dict[str, tuple[str, ...]] = field(default_factory=dict)
     engines: EngineRunner = field(default_factory=EngineRunner)
@@ -187,7 +189,7 @@ class SeatKind:
         credentials, an allowed host: decision 13) and named after its host by default;
         raise :class:`GameError`."""
         try:
-            url = check_engine_url(spec.engine, self.services.engine_hosts)
+            url = check_engine_url(spec.engine, self.services.outbound)
         except ValueError as refused:
             raise self.refuse(number, str(refused)) from None
         return SeatSpec(self.name, url, spec.name or urllib.parse.urlsplit(url).hostname or url)

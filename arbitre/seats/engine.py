@@ -23,13 +23,19 @@ from collections.abc import Mapping
 from tournoyons_gui.arbitre.answer import Answer, note
 from tournoyons_gui.arbitre.catalogue import PlayedSet
 from tournoyons_gui.arbitre.match import SeatSpec
-from tournoyons_gui.arbitre.seats.base import Position, SeatKind
+from tournoyons_gui.arbitre.seats.base import Position, SeatKind, Services
+from tournoyons_gui.arbitre.signing import sign_url
+from tournoyons_gui.arbitre.store import Seat
 from tournoyons_gui.arbitre.urls import engine_url
 from tournoyons_gui.interfaces.plugin import seat_count
 
-__all__ = ["BuiltinSeat", "EngineSeat", "call_params"]
+__all__ = ["MAX_KEYS_KEPT", "BuiltinSeat", "EngineSeat", "call_params"]
 
 log = logging.getLogger(__name__)
+
+#: The most (registration, game) call keys kept in memory at once (then forgotten, to be
+#: read again).
+MAX_KEYS_KEPT = 10_000
 
 
 def call_params(
@@ -69,13 +75,33 @@ def call_params(
 
 
 class EngineSeat(SeatKind):
-    """A Tournoyons engine at its URL (``SeatSpec.engine``, an http(s) URL)."""
+    """A Tournoyons engine at its URL (``SeatSpec.engine``, an http(s) URL). A registered
+    engine given a key has its calls signed (manual VII, :mod:`~..signing`)."""
 
     name = "engine"
     label = "engine"
     exports = "url"
     title = "Engine URL"
     field = "url"
+
+    def __init__(self, services: Services) -> None:
+        super().__init__(services)
+        self._keys: dict[tuple[str, str], str] = {}
+
+    async def call_key(self, seat: Seat) -> str:
+        """Return the key of the seat's registration (``""``: none, unsigned calls), read
+        from the records once per game in this process: a renewed key is used from the
+        next game on."""
+        if not seat.registration or seat.registration.startswith("B-"):
+            return ""
+        kept = self._keys.get((seat.registration, seat.game_id))
+        if kept is None:
+            found = await self.services.store.registered(seat.registration)
+            kept = found.call_key if found is not None else ""
+            if len(self._keys) >= MAX_KEYS_KEPT:
+                self._keys.clear()
+            self._keys[(seat.registration, seat.game_id)] = kept
+        return kept
 
     def check(self, spec: SeatSpec, interface: PlayedSet, number: int) -> SeatSpec:
         """Return the seat with its URL checked (decision 13) and named after its host."""
@@ -108,7 +134,7 @@ class EngineSeat(SeatKind):
             position, request.params, move_id=move_id, referee=services.referee_url
         )
         return await services.caller.ask(
-            engine_url(self.url(position), params),
+            sign_url(engine_url(self.url(position), params), await self.call_key(seat)),
             seat.key,
             move_id,
             game.id,
@@ -125,7 +151,8 @@ class EngineSeat(SeatKind):
             log.exception("final call of game %s", position.game.id)
             game_params = {}
         params = call_params(position, game_params, move_id=None, referee="", status=status)
-        return engine_url(self.url(position), params)
+        key = self._keys.get((position.seat.registration, position.seat.game_id), "")
+        return sign_url(engine_url(self.url(position), params), key)
 
 
 class BuiltinSeat(EngineSeat):

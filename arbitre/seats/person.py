@@ -4,7 +4,9 @@ own page, which returns the value to ``/play/<seat token>/<move number>``.
 The ask is recorded in the store, so that the page's return reaches whichever worker
 serves it (:meth:`~tournoyons_gui.arbitre.asks.Asks.person_move` checks the value against
 the game's position and records the first one); watchers are told who is asked. A person
-has no time limit unless the match gives one (``person_timeout``).
+has :data:`~tournoyons_gui.arbitre.match.DEFAULT_PERSON_TIMEOUT` seconds for a move unless
+the match gives another limit (``person_timeout``); past it the seat has abandoned the
+game, which ends so.
 """
 
 from __future__ import annotations
@@ -72,7 +74,7 @@ class PersonSeat(SeatKind):
             ms = int((time.monotonic() - started) * 1000)
             if not future.done() or future.cancelled():
                 return Answer.failure(
-                    "late", f"no move within {position.options.person_timeout} s", ms
+                    "late", f"abandoned: no move within {position.options.person_timeout} s", ms
                 )
             return Answer(future.result().value, ms=ms)
         finally:

@@ -353,15 +353,16 @@ class GameStore(PendingStore):
         is ``status``, for ``seconds``, when it is free, expired or already ``owner``'s;
         return whether ``owner`` holds it (one driver, one scheduler at a time)."""
         at = self.now()
+        leased = cast(Table, table.__table__)
         statement = (
-            update(table)
+            update(leased)
             .where(
-                table.id == key,
-                table.status == status,
+                leased.c.id == key,
+                leased.c.status == status,
                 or_(
-                    table.lease_until.is_(None),
-                    table.lease_until < at,
-                    table.lease_owner == owner,
+                    leased.c.lease_until.is_(None),
+                    leased.c.lease_until < at,
+                    leased.c.lease_owner == owner,
                 ),
             )
             .values(lease_owner=owner, lease_until=at + dt.timedelta(seconds=seconds))

@@ -217,7 +217,10 @@ class AddedSetRecord:
 class Engine:
     """A registered engine: ``id`` permanent and public (what opponents receive as
     ``Opponent``), ``name``, ``url``, the ``sets`` it plays, ``poker_level2``, ``retired``,
-    ``secret`` its edit token (shown to whoever registered it, and nobody else)."""
+    ``secret`` its edit token (shown to whoever registered it, and nobody else),
+    ``open_entry`` whether anyone may enter it in a tournament without that token,
+    ``call_key`` the key its calls are signed with (or a service engine is given), ``kind``
+    its seat kind (``engine``, ``service``, ``sync``)."""
 
     id: str
     name: str
@@ -227,6 +230,9 @@ class Engine:
     retired: bool
     created_at: dt.datetime
     secret: str = ""
+    open_entry: bool = False
+    call_key: str = ""
+    kind: str = "engine"
 
 
 @dataclass(slots=True)

@@ -38,6 +38,7 @@ __all__ = [
     "InterfaceRow",
     "MetaRow",
     "MoveRow",
+    "OrganiserRow",
     "PendingRow",
     "RoomRefereeRow",
     "RoomRow",
@@ -45,7 +46,7 @@ __all__ = [
     "TournamentRow",
 ]
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 
 class Base(DeclarativeBase):
@@ -229,6 +230,26 @@ class EngineRow(Base):
     #: The edit token given to whoever registered it: needed to change or retire it (the
     #: id is public: opponents receive it as ``Opponent``).
     secret: Mapped[str] = mapped_column(String(32), default="")
+    #: The owner lets anyone enter it in a tournament (issue 20); otherwise entering it
+    #: takes its edit token.
+    open_entry: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: The key given at registration: the Arbitre signs its calls to the engine with it
+    #: (manual VII), a ``service`` engine receives it (manual VIII); empty: none.
+    call_key: Mapped[str] = mapped_column(String(64), default="")
+    #: The engine's seat kind: ``engine`` (the protocol's callbacks), ``service`` or
+    #: ``sync`` (manual VIII).
+    kind: Mapped[str] = mapped_column(String(16), default="engine")
+
+
+class OrganiserRow(Base):
+    """``organisers``: the organiser tokens made by ``tournoyons-gui token`` (issue 20),
+    each stored as its SHA-256 (the token itself is shown once); they lift the limits and
+    may cancel a tournament or a game."""
+
+    __tablename__ = "organisers"
+    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
+    note: Mapped[str] = mapped_column(String(100), default="")
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
 
 
 class InterfaceRow(Base):
@@ -338,7 +359,8 @@ class RoomRefereeRow(Base):
 # ``room_referees`` (timi rooms), made by ``create_all``: its step has no statement.
 # Version 5 adds ``interfaces`` (registered graphical interfaces, issue 24), made by
 # ``create_all`` too. Version 6 each seat's tournament entrant and total score
-# (tournaments at tables of four, tarot issue 21).
+# (tournaments at tables of four, tarot issue 21); version 7 the registrations' consent to
+# open tournaments, call key and seat kind, and ``organisers`` (issue 20).
 MIGRATIONS: dict[int, Sequence[str]] = {
     1: (
         "ALTER TABLE games ADD COLUMN lease_owner VARCHAR(16)",
@@ -360,5 +382,10 @@ MIGRATIONS: dict[int, Sequence[str]] = {
     5: (
         "ALTER TABLE seats ADD COLUMN entrant INTEGER",
         "ALTER TABLE seats ADD COLUMN score INTEGER",
+    ),
+    6: (
+        "ALTER TABLE engines ADD COLUMN open_entry BOOLEAN NOT NULL DEFAULT FALSE",
+        "ALTER TABLE engines ADD COLUMN call_key VARCHAR(64) NOT NULL DEFAULT ''",
+        "ALTER TABLE engines ADD COLUMN kind VARCHAR(16) NOT NULL DEFAULT 'engine'",
     ),
 }

@@ -25,6 +25,7 @@ from tournoyons_gui.arbitre.store.schema import (
     EngineRow,
     EntrantRow,
     GameRow,
+    OrganiserRow,
     SeatRow,
     TournamentRow,
 )
@@ -73,6 +74,16 @@ class TournamentStore(GameStore):
                 return record_of(Engine, row)
         except IntegrityError as taken:
             raise Conflict(str(changes.get("name", ""))) from taken
+
+    async def add_organiser(self, digest: str, note: str = "") -> None:
+        """Store an organiser token's SHA-256 ``digest`` (issue 20)."""
+        async with self.session() as session:
+            session.add(OrganiserRow(digest=digest, note=note[:100], created_at=self.now()))
+
+    async def is_organiser(self, digest: str) -> bool:
+        """Whether ``digest`` is a stored organiser token's SHA-256."""
+        async with self.sessions() as session:
+            return await session.get(OrganiserRow, digest) is not None
 
     async def engines(self, *, retired: bool = True) -> list[Engine]:
         """Return the registered engines by name (the retired ones too unless told)."""

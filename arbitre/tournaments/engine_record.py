@@ -66,6 +66,8 @@ async def engine_record(store: Store, engine_id: str) -> dict[str, Any] | None:
         "url": engine.url,
         "sets": list(engine.sets),
         "poker_level2": engine.poker_level2,
+        "open": engine.open_entry,
+        "kind": engine.kind,
         "retired": engine.retired,
         "created_at": engine.created_at.isoformat(),
         "per_set": per_set,

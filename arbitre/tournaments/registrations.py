@@ -6,6 +6,7 @@ permanent id that opponents receive as ``Opponent`` in competition matches (deci
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -15,11 +16,19 @@ from tournoyons_gui.arbitre.naming import engine_names
 from tournoyons_gui.arbitre.store import Conflict, Engine, new_id
 from tournoyons_gui.arbitre.urls import check_engine_url
 
-__all__ = ["WRONG_TOKEN", "EntrantSpec", "Registrations", "TournamentError", "builtin_registration"]
+__all__ = [
+    "REGISTERED_KINDS",
+    "WRONG_TOKEN",
+    "EntrantSpec",
+    "Registrations",
+    "TournamentError",
+    "builtin_registration",
+    "check_key",
+]
 
 #: The error of a change asked without the engine's edit token.
 WRONG_TOKEN = "wrong edit token"
-_NAME = re.compile(r"[^\x00-\x1f\x7f]{1,60}")
+_NAME = re.compile(r"[^\x00-\x1f\x7f-\x9f\ud800-\udfff]{1,60}")
 
 
 class TournamentError(ValueError):
@@ -32,11 +41,31 @@ class EntrantSpec:
     ``engine`` (an engine URL; registered on the way when no registration has it, so that
     its opponents get a permanent ``Opponent``), ``builtin`` (a built-in engine's name) or
     ``botsarena`` (a botsarena bot's URL, ConnectFour);
-    ``name`` shown (default: the registration's, :func:`engine_names`'s, the built-in's)."""
+    ``name`` shown (default: the registration's, :func:`engine_names`'s, the built-in's);
+    ``token``: a registered engine's edit token, its owner's consent to enter it (not
+    needed when it is open to every tournament, issue 20)."""
 
     kind: str
     engine: str
     name: str = ""
+    token: str = ""
+
+
+#: The seat kinds a registered engine may have: the protocol's callbacks (``engine``), a
+#: web service answering JSON (``service``) or its value in its body (``sync``), manual
+#: VIII.
+REGISTERED_KINDS = ("engine", "service", "sync")
+#: A call key: up to 64 printable ASCII characters.
+_KEY = re.compile(r"[!-~]{0,64}")
+
+
+def check_key(key: str) -> str:
+    """Return a call key stripped; raise :class:`TournamentError` unless it is up to 64
+    printable ASCII characters (no space)."""
+    key = key.strip()
+    if not _KEY.fullmatch(key):
+        raise TournamentError("a key is up to 64 printable ASCII characters, no space")
+    return key
 
 
 def builtin_registration(name: str) -> str:
@@ -69,7 +98,7 @@ class Registrations:
         """Return ``url`` when an engine may have it (decision 13); raise
         :class:`TournamentError`."""
         try:
-            return check_engine_url(url, self.arbitre.engine_hosts)
+            return check_engine_url(url, self.arbitre.outbound)
         except ValueError as refused:
             raise TournamentError(str(refused)) from None
 
@@ -83,12 +112,28 @@ class Registrations:
         return name
 
     async def register(
-        self, name: str, url: str, sets: Sequence[str], *, poker_level2: bool = False
+        self,
+        name: str,
+        url: str,
+        sets: Sequence[str],
+        *,
+        poker_level2: bool = False,
+        open_entry: bool = False,
+        call_key: str = "",
+        kind: str = "engine",
     ) -> Engine:
         """Register an engine; return it, with its edit token (``secret``: to be given to
-        whoever registered it, and to nobody else). Raises :class:`TournamentError` for a
-        name taken or malformed, a URL an engine may not have (decision 13), an unknown
-        Set."""
+        whoever registered it, and to nobody else). ``open_entry``: anyone may enter it in
+        a tournament; ``call_key``: the key its calls are signed with (manual VII) or it
+        is given (a ``service`` engine, manual VIII; one is made for it when empty);
+        ``kind``: its seat kind (:data:`REGISTERED_KINDS`). Raises
+        :class:`TournamentError` for a name taken or malformed, a URL an engine may not
+        have (decision 13), an unknown Set or kind, a key of more than 64 characters."""
+        if kind not in REGISTERED_KINDS:
+            raise TournamentError(f"an engine's kind is {', '.join(REGISTERED_KINDS)}")
+        call_key = check_key(call_key)
+        if kind == "service" and not call_key:
+            call_key = new_id(32)
         engine = Engine(
             id=new_id(10),
             name=self.check_name(name),
@@ -98,6 +143,9 @@ class Registrations:
             retired=False,
             created_at=self.store.now(),
             secret=new_id(26),
+            open_entry=open_entry,
+            call_key=call_key,
+            kind=kind,
         )
         try:
             await self.store.add_engine(engine)
@@ -115,10 +163,17 @@ class Registrations:
         sets: Sequence[str] | None = None,
         poker_level2: bool | None = None,
         retired: bool | None = None,
+        open_entry: bool | None = None,
+        call_key: str | None = None,
     ) -> Engine:
         """Change a registration (its id, what opponents know it by, never changes); only
-        with its edit ``token`` (:class:`TournamentError` "wrong edit token" otherwise)."""
+        with its edit ``token`` (:class:`TournamentError` "wrong edit token" otherwise).
+        ``call_key``: a new key (a renewal, manual VIII)."""
         changes: dict[str, Any] = {}
+        if open_entry is not None:
+            changes["open_entry"] = open_entry
+        if call_key is not None:
+            changes["call_key"] = check_key(call_key)
         if sets is not None:
             changes["sets"] = await self.check_sets(sets)
         if name is not None:
@@ -146,24 +201,61 @@ class Registrations:
         """Return a registered engine."""
         return await self.store.registered(engine_id)
 
-    async def registration_for(self, url: str, set_name: str, name: str = "") -> Engine:
-        """Return the registration of engine ``url``, registering it when it has none (as
-        ``name``, by default :func:`~tournoyons_gui.arbitre.naming.engine_names`'), and
-        adding ``set_name`` to its Sets."""
+    @staticmethod
+    def consent(found: Engine, token: str, set_name: str, number: int) -> None:
+        """Raise :class:`TournamentError` unless registered engine ``found`` may be entered
+        as entrant ``number`` in a tournament of ``set_name``: not retired, playing that
+        Set, and open to every tournament or entered with its edit ``token`` (issue 20)."""
+        if found.retired:
+            raise TournamentError(f"entrant {number}: {found.name} is retired")
+        if set_name not in found.sets:
+            raise TournamentError(f"entrant {number}: {found.name} does not play {set_name}")
+        if not found.open_entry and not (
+            token
+            and found.secret
+            and secrets.compare_digest(token.encode("utf-8", "replace"), found.secret.encode())
+        ):
+            raise TournamentError(
+                f"entrant {number}: {found.name} enters a tournament with its edit token "
+                "(its owner has not opened it to every tournament)"
+            )
+
+    async def registration_for(
+        self, url: str, set_name: str, name: str = "", *, token: str = "", number: int = 1
+    ) -> tuple[Engine, bool]:
+        """Return the registration of engine ``url`` and whether it is new. A URL already
+        registered is entered only with its owner's consent (:meth:`consent`) and never
+        changed; a new one is made (as ``name``, by default
+        :func:`~tournoyons_gui.arbitre.naming.engine_names`', open to every tournament
+        since nobody holds its token) but not stored: :meth:`store_new` does, once the
+        whole request is accepted."""
         url = self.check_url(url)
         found = await self.store.engine_by_url(url)
         if found is not None:
-            if set_name not in found.sets:
-                found = await self.update(
-                    found.id, token=found.secret, sets=[*found.sets, set_name]
-                )
-            return found
-        base = name or engine_names([url])[0]
+            self.consent(found, token, set_name, number)
+            return found, False
+        engine = Engine(
+            id=new_id(10),
+            name=self.check_name(name or engine_names([url])[0]),
+            url=url,
+            sets=[set_name],
+            poker_level2=False,
+            retired=False,
+            created_at=self.store.now(),
+            secret=new_id(26),
+            open_entry=True,
+        )
+        return engine, True
+
+    async def store_new(self, engine: Engine) -> Engine:
+        """Store a registration made by :meth:`registration_for`, under a free name (its
+        own, else with a number); return it."""
+        base = engine.name
         for attempt in range(100):
-            name = base if attempt == 0 else f"{base} {attempt + 1}"
+            engine.name = base if attempt == 0 else f"{base[:55]} {attempt + 1}"
             try:
-                return await self.register(name, url, [set_name])
-            except TournamentError as taken:
-                if "already registered" not in str(taken):
-                    raise
+                await self.store.add_engine(engine)
+                return engine
+            except Conflict:
+                continue
         raise TournamentError("no free name for this engine")

@@ -19,7 +19,7 @@ from typing import Any
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.catalogue import PlayedSet
-from tournoyons_gui.arbitre.match import GameError, Options
+from tournoyons_gui.arbitre.match import GameError, Options, check_text
 from tournoyons_gui.arbitre.naming import engine_names
 from tournoyons_gui.arbitre.pairing import swiss_rounds_needed
 from tournoyons_gui.arbitre.record import result_text
@@ -68,11 +68,10 @@ class Tournaments:
 
     # --- registered engines (Registrations) --------------------------------------------
 
-    async def register(
-        self, name: str, url: str, sets: Sequence[str], *, poker_level2: bool = False
-    ) -> Engine:
-        """Register an engine (:meth:`Registrations.register`)."""
-        return await self.registrations.register(name, url, sets, poker_level2=poker_level2)
+    async def register(self, name: str, url: str, sets: Sequence[str], **settings: Any) -> Engine:
+        """Register an engine (:meth:`Registrations.register`: ``poker_level2``,
+        ``open_entry``, ``call_key``, ``kind``)."""
+        return await self.registrations.register(name, url, sets, **settings)
 
     async def update(self, engine_id: str, *, token: str, **changes: Any) -> Engine:
         """Change a registration with its edit token (:meth:`Registrations.update`)."""
@@ -147,6 +146,10 @@ class Tournaments:
             self.arbitre.check_options(interface, options)
         except GameError as refused:
             raise TournamentError(str(refused)) from None
+        try:
+            name = check_text(name, "the tournament's name", 100)
+        except GameError as refused:
+            raise TournamentError(str(refused)) from None
         made = await self._entrants(interface, entrants)
         tournament_id = new_id(12)
         title = " ".join(name.split())[:100] or f"{interface.name} {format}"
@@ -170,6 +173,7 @@ class Tournaments:
         self, interface: PlayedSet, entrants: Sequence[EntrantSpec]
     ) -> list[Entrant]:
         made: list[Entrant] = []
+        new: list[Engine] = []
         names: set[str] = set()
         urls = [spec.engine for spec in entrants if spec.kind in ("engine", "botsarena")]
         default = dict(zip(urls, engine_names(urls), strict=True))
@@ -178,19 +182,24 @@ class Tournaments:
                 found = await self.registrations.engine(spec.engine)
                 if found is None:
                     raise TournamentError(f"entrant {number}: no registered engine {spec.engine!r}")
-                if found.retired:
-                    raise TournamentError(f"entrant {number}: {found.name} is retired")
-                if interface.name not in found.sets:
-                    raise TournamentError(
-                        f"entrant {number}: {found.name} does not play {interface.name}"
-                    )
-                row = Entrant("engine", spec.name or found.name, found.url, found.id)
+                self.registrations.consent(found, spec.token, interface.name, number)
+                # Only its owner (its token) names it otherwise in a tournament.
+                shown = spec.name if spec.token == found.secret else ""
+                row = Entrant(found.kind, shown or found.name, found.url, found.id)
             elif spec.kind == "engine":
-                registration = await self.registrations.registration_for(
-                    spec.engine, interface.name, default[spec.engine]
-                )
+                planned = {e.url: e for e in new}
+                url = self.registrations.check_url(spec.engine)
+                if url in planned:
+                    registration, fresh = planned[url], True
+                else:
+                    registration, fresh = await self.registrations.registration_for(
+                        url, interface.name, default[spec.engine], token=spec.token, number=number
+                    )
+                    if fresh:
+                        new.append(registration)
+                shown = spec.name if fresh or spec.token == registration.secret else ""
                 row = Entrant(
-                    "engine", spec.name or registration.name, registration.url, registration.id
+                    registration.kind, shown or registration.name, registration.url, registration.id
                 )
             elif spec.kind == "botsarena":
                 if interface.botsarena is None:
@@ -217,6 +226,9 @@ class Tournaments:
                 suffix += 1
             names.add(row.name.lower())
             made.append(row)
+        # Registered only once every entrant is accepted: a refused request stores nothing.
+        for fresh_engine in new:
+            await self.registrations.store_new(fresh_engine)
         return made
 
     async def tournament(

@@ -8,6 +8,7 @@ Routes:
 - ``GET /api/games/<id>`` and ``GET /games/<id>.json``: the record (one document).
 - ``POST /api/sets`` (JSON ``{"name", "interface_url", "referee_url", "start_tray",
   "simultaneous"}``) -> 201 ``{"name", "key"}``.
+- ``POST /api/games/<id>/cancel`` (an organiser token): end a game as interrupted.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from starlette.routing import Route
 from tournoyons_gui.arbitre.match import GameError, SeatSpec
 from tournoyons_gui.arbitre.seats import through_pages
 from tournoyons_gui.arbitre.web.common import NO_STORE, Part, read_body, read_json, read_options
+from tournoyons_gui.arbitre.web.guard import is_organiser
 
 __all__ = ["GameApi", "read_start_tray"]
 
@@ -48,6 +50,7 @@ class GameApi(Part):
             Route("/api/games/{game_id}", self.export),
             Route("/games/{game_id}.json", self.export),
             Route("/api/sets", self.add_set, methods=["POST"]),
+            Route("/api/games/{game_id}/cancel", self.cancel, methods=["POST"]),
         ]
 
     async def create(self, request: Request) -> Response:
@@ -70,7 +73,7 @@ class GameApi(Part):
                 read_options(data.get("options")),
                 start_tray=read_start_tray(data),
             )
-        except (GameError, ValueError) as refused:
+        except GameError as refused:
             return JSONResponse({"error": str(refused)}, 400)
         found = await self.arbitre.store.game(game_id)
         assert found is not None
@@ -92,6 +95,17 @@ class GameApi(Part):
             201,
         )
 
+    async def cancel(self, request: Request) -> Response:
+        """``POST /api/games/<id>/cancel`` with an organiser token: end the game as
+        interrupted; 200 ``{"id", "status"}``, 403 without the token, 409 when it is not in
+        play here (over, or driven by another worker: ask again)."""
+        if not is_organiser(request):
+            return JSONResponse({"error": "cancelling takes an organiser token"}, 403)
+        game_id = request.path_params["game_id"]
+        if not await self.arbitre.cancel(game_id):
+            return JSONResponse({"error": "no game in play here by that id"}, 409)
+        return JSONResponse({"id": game_id, "status": "interrupted"})
+
     async def export(self, request: Request) -> Response:
         """``GET /api/games/<id>``, ``GET /games/<id>.json``: the whole record as JSON
         (:mod:`~tournoyons_gui.arbitre.record`); 404 ``{"error"}``."""
@@ -110,7 +124,7 @@ class GameApi(Part):
                 str(data.get("name", "")),
                 str(data.get("interface_url", "")),
                 str(data.get("referee_url", "")),
-                start_tray=str(data.get("start_tray") or ""),
+                start_tray=read_start_tray(data) or "",
                 simultaneous=data.get("simultaneous") is True,
             )
         except (GameError, ValueError) as refused:

@@ -96,11 +96,16 @@ def read_int(raw: Any, default: int, name: str, *, strict: bool = True) -> int:
 
 def read_json(body: bytes) -> Any:
     """Decode a JSON request body (empty: ``None``); raise :class:`GameError` when it is
-    not JSON, nested too deep included."""
+    not JSON (nested too deep included) or holds a string that is not Unicode text (a lone
+    surrogate such as ``"\\ud800"``: no record, page or answer could carry it)."""
     try:
-        return json.loads(body or b"null")
+        data = json.loads(body or b"null")
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise GameError("the body holds a lone surrogate (\\ud800-\\udfff): not text") from None
     except (ValueError, RecursionError):
         raise GameError("the body is not JSON") from None
+    return data
 
 
 async def read_body(request: Request, limit: int = MAX_FORM) -> bytes:

@@ -32,6 +32,7 @@ from starlette.routing import Route
 from tournoyons_gui.arbitre.added import AddedSet
 from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.catalogue import PlayedSet
+from tournoyons_gui.arbitre.guis import Interface
 from tournoyons_gui.arbitre.match import (
     DEFAULT_BOT_TIMEOUT,
     DEFAULT_TIMEOUT,
@@ -43,6 +44,7 @@ from tournoyons_gui.arbitre.record import open_table, redact, result_text
 from tournoyons_gui.arbitre.seats import KINDS, through_pages
 from tournoyons_gui.arbitre.store import Game, Seat
 from tournoyons_gui.arbitre.web.common import NO_STORE, Part, read_deals, read_form, read_int
+from tournoyons_gui.arbitre.web.returns import once_url
 from tournoyons_gui.interfaces.plugin import Turn, match_deals, seat_count
 from tournoyons_gui.interfaces.protocol import Player
 
@@ -73,12 +75,14 @@ async def load_position(arbitre: Arbitre, request: Request) -> Shown | None:
 
 
 async def position_query(
-    arbitre: Arbitre, position: Shown, tokens: list[str]
+    arbitre: Arbitre, position: Shown, tokens: list[str], *, outside: bool = False
 ) -> tuple[str, int | None]:
     """Return the interface protocol's query for this position and viewer (urlencoded),
     and the seat asked (a seat played through these pages whose token the viewer holds,
     asked this move). Whatever interface shows it gets exactly this query (issue 24):
-    hidden information stays hidden from a viewer who may not see it."""
+    hidden information stays hidden from a viewer who may not see it. An ``outside``
+    interface (not this server's) gets a ``URLReturn`` good for this one move of this seat
+    only, never the seat's token (decision 26, issue 20)."""
     game, seats, turn, number, interface = position
     rules = interface.arbitre
     assert rules is not None
@@ -110,9 +114,20 @@ async def position_query(
         if params.get("Method") == "Prepare" and "Legend" not in params:
             params["Legend"] = "Ready"  # the validate button's label (Arbitre's words)
         params["Input"] = Player(asked_seat.index + 1).word
-        params["URLReturn"] = f"{arbitre.public_url}/play/{asked_seat.token}/{number + 1}"
+        params["URLReturn"] = (
+            once_url(arbitre.public_url, asked_seat.token, game.id, asked_seat.index, number + 1)
+            if outside
+            else f"{arbitre.public_url}/play/{asked_seat.token}/{number + 1}"
+        )
     query = urllib.parse.urlencode(params, quote_via=urllib.parse.quote)
     return query, asked_seat.index if asked_seat else None
+
+
+def is_outside(chosen: Interface, played: PlayedSet) -> bool:
+    """Whether a game of ``played`` shown through ``chosen`` is shown by a page that is not
+    this server's (a registered interface, an added Set's): it runs in a sandboxed frame
+    and gets one-move return URLs (decision 26, issue 20)."""
+    return not chosen.builtin or isinstance(played, AddedSet)
 
 
 def kept_query(tokens: list[str], interface_id: str) -> str:
@@ -254,8 +269,9 @@ class GamePages(Part):
     ) -> tuple[str, int | None]:
         """Return the frame's URL for this position and viewer through the interface
         ``interface_id`` (ours by default, issue 24), and the seat asked."""
-        query, asked = await position_query(self.arbitre, position, tokens)
         chosen = await self.arbitre.interfaces.choose(position[4], interface_id)
+        outside = is_outside(chosen, position[4])
+        query, asked = await position_query(self.arbitre, position, tokens, outside=outside)
         return chosen.frame(query), asked
 
     async def game_page(self, request: Request) -> Response:
@@ -284,6 +300,7 @@ class GamePages(Part):
             asked=asked,
             mine=mine,
             interface=interface,
+            added=is_outside(chosen, interface),
             chosen=chosen,
             choices=choices,
             keep=kept_query(tokens, picked),

@@ -27,7 +27,7 @@ from starlette.routing import Route
 from tournoyons_gui.arbitre.botsarena import answer_message
 from tournoyons_gui.arbitre.match import GameError
 from tournoyons_gui.arbitre.query import QueryTooLong, read_query
-from tournoyons_gui.arbitre.urls import engine_url
+from tournoyons_gui.arbitre.urls import engine_url, same_endpoint
 from tournoyons_gui.arbitre.web.common import Part, read_body, read_json
 from tournoyons_gui.interfaces.plugin import IllegalMove
 from tournoyons_gui.interfaces.protocol import safe_return_url
@@ -108,10 +108,12 @@ class Served(Part):
 
     async def set_referee(self, request: Request) -> Response:
         """``GET /referee/<set>?Game=..&MoveId=..&Tray=..&Move1=..&ReturnURL=..``: the Set's
-        rules as a chapter VI referee (engine protocol section 6). Answers ``303`` to
-        ``ReturnURL`` with ``Game``, ``MoveId``, ``Method``, ``Move1``/``Move2`` echoed and
-        ``Gain1``, ``Gain2``, ``Tray`` and ``ReturnCode`` after the move, and a page with the
-        same link (and a refresh) for a frame that does not follow redirects. Without a
+        rules as a chapter VI referee (engine protocol section 6). Answers ``303`` to a
+        ``ReturnURL`` this Arbitre issued (``<public_url>/added/return``) with ``Game``,
+        ``MoveId``, ``Method``, ``Move1``/``Move2`` echoed and ``Gain1``, ``Gain2``, ``Tray``
+        and ``ReturnCode`` after the move, and a page with the same link (and a refresh);
+        for any other ``ReturnURL``, ``200`` and the page with the link alone (no open
+        redirect). Without a
         usable ``ReturnURL``: ``400`` and the verdict on the page; 414 past 64 KiB of
         query; 404 for a Set without a referee."""
         interface = self.arbitre.registry.get(request.path_params["set"])
@@ -151,9 +153,15 @@ class Served(Part):
                 400, error="give Game and MoveId", answer=back, set_name=interface.name
             )
         location = engine_url(urllib.parse.quote(target, safe=_URL_SAFE), back)
+        if not same_endpoint(target, self.arbitre.services.added_return_url):
+            # Not a ReturnURL this Arbitre issued: the verdict and a link on the page, no
+            # redirect (this server is no open redirect, issue 20). Another Arbitre reads
+            # the return from the page, as the original did.
+            return self._referee_page(200, link=location, answer=back, set_name=interface.name)
         return self._referee_page(
             303,
             location=location,
+            link=location,
             answer=back,
             set_name=interface.name,
             headers={"Location": location},
@@ -162,5 +170,5 @@ class Served(Part):
     def _referee_page(
         self, status: int, headers: Mapping[str, str] | None = None, **context: Any
     ) -> Response:
-        full = {"error": "", "answer": None, "location": "", "set_name": "", **context}
+        full = {"error": "", "answer": None, "location": "", "link": "", "set_name": "", **context}
         return self.html("arbitre/referee.html", status, headers, **full)

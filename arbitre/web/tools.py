@@ -3,11 +3,16 @@ games against the built-in random engine.
 
 Routes:
 
-- ``GET /engine-tester?url=..&set=..&Turn=..&Tray=..``: call an engine in tester mode
-  (engine protocol section 5: empty ``Referee``, the answer is the value) and show the
-  request sent, the body answered and whether the value is legal.
-- ``GET /engine-check?url=..&set=..&games=N``: play it against the built-in random
-  engine, first and second, and link the games' logs (what was wrong).
+- ``GET /engine-tester``: the form; ``POST /engine-tester`` (``url``, ``set``, ``turn``,
+  ``tray`` ...): call an engine in tester mode (engine protocol section 5: empty
+  ``Referee``, the answer is the value) and show the request sent, the Value read from
+  the answer (never the rest of its body: the tester is no window on other hosts) and
+  whether it is legal.
+- ``GET /engine-check``: the form; ``POST /engine-check`` (``url``, ``set``, ``games``):
+  play it against the built-in random engine, first and second, and link the games' logs.
+
+Both start work only on a ``POST`` (same-origin and limited per client,
+:mod:`~tournoyons_gui.arbitre.web.guard`): a link or an image tag starts nothing.
 """
 
 from __future__ import annotations
@@ -21,16 +26,19 @@ from starlette.routing import Route
 
 from tournoyons_gui.arbitre.match import DEFAULT_TIMEOUT, GameError, Options, SeatSpec
 from tournoyons_gui.arbitre.urls import check_engine_url, engine_url
-from tournoyons_gui.arbitre.web.common import Part, read_int
+from tournoyons_gui.arbitre.web.common import Part, read_form, read_int
 from tournoyons_gui.interfaces.plugin import ArbitreRules, IllegalMove
 from tournoyons_gui.interfaces.protocol import Player
 
-__all__ = ["MAX_CHECK_GAMES", "Tools", "tester_verdict"]
+__all__ = ["MAX_CHECK_GAMES", "MAX_TESTER_VALUE", "Tools", "tester_value", "tester_verdict"]
 
 #: The most games one engine check starts.
 MAX_CHECK_GAMES = 10
 #: How long the tester waits for the engine's answer (seconds).
 TESTER_TIMEOUT = 20
+#: The most characters of a Value the tester shows (the manual's longest Values, a
+#: Seafight fleet or a Poker move, are far shorter).
+MAX_TESTER_VALUE = 200
 
 
 class Tools(Part):
@@ -40,15 +48,16 @@ class Tools(Part):
     def routes(self) -> list[Route]:
         """Return the tools' routes."""
         return [
-            Route("/engine-tester", self.engine_tester),
-            Route("/engine-check", self.engine_check),
+            Route("/engine-tester", self.engine_tester, methods=["GET", "POST"]),
+            Route("/engine-check", self.engine_check, methods=["GET", "POST"]),
         ]
 
     async def engine_tester(self, request: Request) -> Response:
-        """``GET /engine-tester?url=..&set=..&Turn=..&Tray=..``: call an engine in tester mode
-        (empty Referee) and show the request sent and the body it answered, as text; 400
-        with the error for a bad URL, Set or Turn."""
-        q = request.query_params
+        """``POST /engine-tester`` (``url``, ``set``, ``turn``, ``tray`` ...): call an engine
+        in tester mode (empty Referee) and show the request sent and the Value it answered;
+        400 with the error for a bad URL, Set or Turn. ``GET``: the form (filled from the
+        query), no call."""
+        q = await _fields(request)
         context: dict[str, Any] = {
             "sets": [s.name for s in self.arbitre.playable()],
             "q": dict(q.items()),
@@ -56,12 +65,12 @@ class Tools(Part):
             "error": "",
         }
         url = q.get("url", "").strip()
-        if not url:
+        if not url or request.method != "POST":
             return self.html("arbitre/tester.html", **context)
         interface = await self.arbitre.find_set(q.get("set", ""))
         rules = interface.arbitre if interface else None
         try:
-            url = check_engine_url(url, self.arbitre.engine_hosts)
+            url = check_engine_url(url, self.arbitre.outbound)
             if rules is None:
                 raise ValueError("choose a Set the Arbitre plays")
             turn = read_int(q.get("turn"), 1, "Turn")
@@ -80,7 +89,7 @@ class Tools(Part):
             params["Tray"] = q["tray"]
         sent = engine_url(url, params)
         status, body, error = await self.arbitre.caller.tester(sent, TESTER_TIMEOUT)
-        value = body.decode("utf-8", "replace").strip()
+        value = tester_value(body)
         verdict = ""
         if error:
             verdict = error
@@ -89,21 +98,21 @@ class Tools(Part):
         context["result"] = {
             "sent": sent,
             "status": status,
-            "body": body.decode("utf-8", "replace"),
             "value": value,
             "verdict": verdict,
         }
         return self.html("arbitre/tester.html", **context)
 
     async def engine_check(self, request: Request) -> Response:
-        """``GET /engine-check?url=..&set=..&games=N``: start N games (2 by default, 1 to
-        10) of the engine against the built-in random engine, first then second; show
-        links to their logs; 400 with the error when a game cannot be made."""
-        q = request.query_params
+        """``POST /engine-check`` (``url``, ``set``, ``games``): start N games (2 by default,
+        1 to 10) of the engine against the built-in random engine, first then second; show
+        links to their logs; 400 with the error when a game cannot be made. ``GET``: the
+        form (filled from the query), no game."""
+        q = await _fields(request)
         url, set_name = q.get("url", "").strip(), q.get("set", "")
         ids: list[str] = []
         error, status = "", 200
-        if url:
+        if url and request.method == "POST":
             try:
                 count = read_int(q.get("games"), 2, "games")
                 if not 1 <= count <= MAX_CHECK_GAMES:
@@ -124,6 +133,27 @@ class Tools(Part):
             games=ids,
             error=error,
         )
+
+
+async def _fields(request: Request) -> dict[str, str]:
+    """Return a tool's fields: the query's on a ``GET``, the form's on a ``POST`` (the
+    first of each name); a form too large is read as empty."""
+    if request.method != "POST":
+        return dict(request.query_params.items())
+    try:
+        pairs = await read_form(request)
+    except GameError:
+        return {}
+    return {name: value for name, value in reversed(pairs)}
+
+
+def tester_value(body: bytes) -> str:
+    """Return the Value the tester reads from an engine's answer: its first line,
+    stripped, at most :data:`MAX_TESTER_VALUE` characters (the rest of the body is never
+    shown: the tester is no window on what a URL answers)."""
+    text = body.decode("utf-8", "replace").strip()
+    first = text.splitlines()[0].strip() if text else ""
+    return first[:MAX_TESTER_VALUE]
 
 
 def tester_verdict(rules: ArbitreRules, turn: int, params: Mapping[str, str], value: str) -> str:

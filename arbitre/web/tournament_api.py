@@ -28,8 +28,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from tournoyons_gui.arbitre.match import GameError
-from tournoyons_gui.arbitre.standings import Standing, standings_csv
-from tournoyons_gui.arbitre.store import Engine
+from tournoyons_gui.arbitre.standings import Standing, csv_cell, standings_csv
+from tournoyons_gui.arbitre.store import Engine, new_id
 from tournoyons_gui.arbitre.tables import TableStanding, table_standings_csv
 from tournoyons_gui.arbitre.tournaments import (
     WRONG_TOKEN,
@@ -40,6 +40,7 @@ from tournoyons_gui.arbitre.tournaments import (
     table_standing_json,
 )
 from tournoyons_gui.arbitre.web.common import NO_STORE, read_body, read_int, read_json, read_options
+from tournoyons_gui.arbitre.web.guard import Limits, check_tournament, is_organiser
 
 __all__ = ["MAX_BODY", "TournamentApi", "engine_json"]
 
@@ -56,12 +57,22 @@ def engine_json(row: Engine) -> dict[str, Any]:
         "sets": list(row.sets),
         "poker_level2": row.poker_level2,
         "retired": row.retired,
+        "open": row.open_entry,
+        "kind": row.kind,
         "created_at": row.created_at.isoformat(),
     }
 
 
 async def _json(request: Request) -> Any:
     return read_json(await read_body(request, MAX_BODY))
+
+
+def _text(raw: Any, name: str) -> str:
+    if raw is None:
+        return ""
+    if not isinstance(raw, str):
+        raise TournamentError(f"{name} is a string")
+    return raw
 
 
 def _strings(raw: Any, name: str) -> list[str]:
@@ -73,8 +84,9 @@ def _strings(raw: Any, name: str) -> list[str]:
 class TournamentApi:
     """The routes; ``holder()`` returns the :class:`Tournaments` once the server runs."""
 
-    def __init__(self, holder: Callable[[], Tournaments]) -> None:
+    def __init__(self, holder: Callable[[], Tournaments], limits: Limits | None = None) -> None:
         self.holder = holder
+        self.limits = limits or Limits()
 
     def routes(self) -> list[Route]:
         """Return the API's routes."""
@@ -83,6 +95,7 @@ class TournamentApi:
             Route("/api/engines/{engine_id}", self.engine, methods=["GET", "POST"]),
             Route("/api/tournaments", self.tournaments, methods=["GET", "POST"]),
             Route("/api/tournaments/{tournament_id}", self.tournament),
+            Route("/api/tournaments/{tournament_id}/cancel", self.cancel, methods=["POST"]),
             Route("/tournaments/{tournament_id}.json", self.tournament),
             Route("/tournaments/{tournament_id}/standings.csv", self.standings_csv),
             Route("/tournaments/{tournament_id}/standings.json", self.standings_json),
@@ -105,11 +118,16 @@ class TournamentApi:
                 str(data.get("url", "")),
                 _strings(data.get("sets", []), "sets"),
                 poker_level2=data.get("poker_level2") is True,
+                open_entry=data.get("open") is True,
+                call_key=_text(data.get("key"), "key"),
+                kind=_text(data.get("kind"), "kind") or "engine",
             )
         except (TournamentError, GameError) as refused:
             return JSONResponse({"error": str(refused)}, 400)
-        # The edit token is shown once, to whoever registered the engine.
-        return JSONResponse({**engine_json(row), "edit_token": row.secret}, 201)
+        # The edit token and the key are shown once, to whoever registered the engine.
+        return JSONResponse(
+            {**engine_json(row), "edit_token": row.secret, "key": row.call_key}, 201
+        )
 
     async def engine(self, request: Request) -> Response:
         """``GET``: an engine's record; ``POST``: change its registration."""
@@ -130,11 +148,17 @@ class TournamentApi:
                     changes[name] = str(data[name])
             if "sets" in data:
                 changes["sets"] = _strings(data["sets"], "sets")
-            for name in ("poker_level2", "retired"):
+            for name, field in (
+                ("poker_level2", "poker_level2"),
+                ("retired", "retired"),
+                ("open", "open_entry"),
+            ):
                 if name in data:
                     if not isinstance(data[name], bool):
                         raise TournamentError(f"{name} is true or false")
-                    changes[name] = data[name]
+                    changes[field] = data[name]
+            if data.get("renew_key") is True:
+                changes["call_key"] = new_id(32)
             token = data.get("token")
             row = await service.update(
                 engine_id, token=token if isinstance(token, str) else "", **changes
@@ -142,7 +166,8 @@ class TournamentApi:
         except (TournamentError, GameError) as refused:
             status = {"no such engine": 404, WRONG_TOKEN: 403}.get(str(refused), 400)
             return JSONResponse({"error": str(refused)}, status)
-        return JSONResponse(engine_json(row))
+        renewed = {"key": row.call_key} if "call_key" in changes else {}
+        return JSONResponse({**engine_json(row), **renewed})
 
     async def tournaments(self, request: Request) -> Response:
         """``GET``: every tournament; ``POST``: start one (201)."""
@@ -172,17 +197,23 @@ class TournamentApi:
                 raise TournamentError("entrants is a list of {kind, engine, name}")
             entrants = [
                 EntrantSpec(
-                    str(e.get("kind", "")), str(e.get("engine", "")), str(e.get("name", ""))
+                    str(e.get("kind", "")),
+                    str(e.get("engine", "")),
+                    str(e.get("name", "")),
+                    str(e.get("token", "")),
                 )
                 for e in raw
             ]
+            games = read_int(data.get("games"), 2, "games")
+            concurrency = read_int(data.get("concurrency"), 4, "concurrency")
+            check_tournament(request, self.limits, len(entrants), games, concurrency)
             tournament_id = await service.create(
                 str(data.get("set", "")),
                 entrants,
                 format=str(data.get("format", "round-robin")),
-                games=read_int(data.get("games"), 2, "games"),
+                games=games,
                 rounds=read_int(data.get("rounds"), 0, "rounds"),
-                concurrency=read_int(data.get("concurrency"), 4, "concurrency"),
+                concurrency=concurrency,
                 options=read_options(data.get("options")),
                 name=str(data.get("name", "")),
             )
@@ -200,6 +231,22 @@ class TournamentApi:
             },
             201,
         )
+
+    async def cancel(self, request: Request) -> Response:
+        """``POST /api/tournaments/<id>/cancel`` with an organiser token: no more games,
+        its games in play ended as interrupted; 200 the summary, 403 without the token."""
+        if not is_organiser(request):
+            return JSONResponse({"error": "cancelling takes an organiser token"}, 403)
+        service = self.holder()
+        tournament_id = request.path_params["tournament_id"]
+        found = await service.tournament(tournament_id, positions=False)
+        if found is None:
+            return JSONResponse({"error": "no such tournament"}, 404)
+        await service.store.end_tournament(tournament_id)
+        for game in found[2]:
+            if game.status == "playing":
+                await service.arbitre.cancel(game.id, "the tournament was cancelled")
+        return JSONResponse(await service.summary(tournament_id), headers=NO_STORE)
 
     async def tournament(self, request: Request) -> Response:
         """A tournament's whole state (settings, progress, standings, cross table, games)."""
@@ -261,9 +308,9 @@ class TournamentApi:
             writer.writerow(
                 {
                     **game,
-                    "first": _safe(game["first"]),
-                    "second": _safe(game["second"]),
-                    "winner": _safe(game["winner"] or ""),
+                    "first": csv_cell(game["first"]),
+                    "second": csv_cell(game["second"]),
+                    "winner": csv_cell(game["winner"] or ""),
                 }
             )
         return Response(
@@ -299,8 +346,3 @@ def _games(summary: dict[str, Any]) -> list[dict[str, Any]]:
             }
         )
     return games
-
-
-def _safe(name: str) -> str:
-    """A name a spreadsheet will not run as a formula (OWASP CSV injection)."""
-    return "'" + name if name[:1] in ("=", "+", "-", "@", "\t", "\r") else name

@@ -40,6 +40,7 @@ from tournoyons_gui.arbitre.tournaments import (
 )
 from tournoyons_gui.arbitre.web.chart import rating_chart
 from tournoyons_gui.arbitre.web.common import read_form, read_int, read_options, render
+from tournoyons_gui.arbitre.web.guard import Limits, check_tournament
 
 __all__ = ["ENTRANT_ROWS", "TournamentPages", "game_result"]
 
@@ -52,7 +53,7 @@ MAX_ROWS = 64
 #: An engine's page lists at most this many of its games, newest first.
 MAX_GAMES_SHOWN = 200
 ENTRANT_KINDS = ("registered", "engine", "builtin")
-_ENTRANT_FIELD = re.compile(r"entrant(\d{1,3})_(kind|registered|url|builtin|name)")
+_ENTRANT_FIELD = re.compile(r"entrant(\d{1,3})_(kind|registered|url|builtin|name|token)")
 
 
 def game_result(game: Mapping[str, Any], names: Sequence[str]) -> str:
@@ -74,13 +75,15 @@ def game_result(game: Mapping[str, Any], names: Sequence[str]) -> str:
 
 
 def _engine_values(pairs: Sequence[tuple[str, str]]) -> dict[str, Any]:
-    """Return a registration form's values: name, url, sets (a list), poker_level2."""
+    """Return a registration form's values: name, url, sets (a list), poker_level2,
+    open_entry."""
     first = {name: value for name, value in reversed(pairs)}
     return {
         "name": first.get("name", ""),
         "url": first.get("url", ""),
         "sets": [value for name, value in pairs if name == "sets" and value],
         "poker_level2": first.get("poker_level2", "") in ("on", "1", "true"),
+        "open_entry": first.get("open_entry", "") in ("on", "1", "true"),
     }
 
 
@@ -101,7 +104,8 @@ def _entrants(values: Mapping[str, str]) -> list[EntrantSpec]:
             if name:
                 raise TournamentError(f"entrant row {row} ({name}): choose its engine")
             continue  # an empty row
-        found.append(EntrantSpec(kind, engine, name))
+        token = values.get(f"entrant{row}_token", "").strip()
+        found.append(EntrantSpec(kind, engine, name, token))
     return found
 
 
@@ -114,10 +118,12 @@ class TournamentPages:
         holder: Callable[[], Tournaments],
         arbitre_holder: Callable[[], Arbitre],
         env: jinja2.Environment,
+        limits: Limits | None = None,
     ) -> None:
         self.holder = holder
         self.arbitre_holder = arbitre_holder
         self.env = env
+        self.limits = limits or Limits()
 
     def routes(self) -> list[Route]:
         """Return the pages' routes (after the API's: ``/tournaments/<id>.json`` is its)."""
@@ -142,13 +148,25 @@ class TournamentPages:
         """``GET``: the registered engines and the registration form; ``POST``: register."""
         if request.method == "GET":
             return await self._engines_page(
-                {"name": "", "url": "", "sets": [], "poker_level2": False}, "", 200
+                {"name": "", "url": "", "sets": [], "poker_level2": False, "open_entry": False},
+                "",
+                200,
             )
-        values: dict[str, Any] = {"name": "", "url": "", "sets": [], "poker_level2": False}
+        values: dict[str, Any] = {
+            "name": "",
+            "url": "",
+            "sets": [],
+            "poker_level2": False,
+            "open_entry": False,
+        }
         try:
             values = _engine_values(await read_form(request, MAX_FORM))
             row = await self.holder().register(
-                values["name"], values["url"], values["sets"], poker_level2=values["poker_level2"]
+                values["name"],
+                values["url"],
+                values["sets"],
+                poker_level2=values["poker_level2"],
+                open_entry=values["open_entry"],
             )
         except (TournamentError, GameError) as refused:
             return await self._engines_page(values, str(refused), 400)
@@ -191,6 +209,7 @@ class TournamentPages:
                     url=values["url"],
                     sets=values["sets"],
                     poker_level2=values["poker_level2"],
+                    open_entry=values["open_entry"],
                 )
             else:
                 raise TournamentError(f"no action {action!r}")
@@ -219,6 +238,7 @@ class TournamentPages:
                 "url": record["url"],
                 "sets": record["sets"],
                 "poker_level2": record["poker_level2"],
+                "open_entry": record["open"],
             }
         charts = {set_name: rating_chart(points) for set_name, points in record["ratings"].items()}
         return self._html(
@@ -243,13 +263,17 @@ class TournamentPages:
         try:
             values = {name: value for name, value in reversed(await read_form(request, MAX_FORM))}
             options = read_options({"timeout": values.get("timeout"), "level": values.get("level")})
+            entrants = _entrants(values)
+            games = read_int(values.get("games"), 2, "games per pairing")
+            concurrency = read_int(values.get("concurrency"), 4, "games at once")
+            check_tournament(request, self.limits, len(entrants), games, concurrency)
             tournament_id = await self.holder().create(
                 values.get("set", ""),
-                _entrants(values),
+                entrants,
                 format=values.get("format", "round-robin"),
-                games=read_int(values.get("games"), 2, "games per pairing"),
+                games=games,
                 rounds=read_int(values.get("rounds"), 0, "rounds"),
-                concurrency=read_int(values.get("concurrency"), 4, "games at once"),
+                concurrency=concurrency,
                 options=options,
                 name=values.get("name", ""),
             )

@@ -86,6 +86,32 @@ def parser() -> argparse.ArgumentParser:
         "before another worker of the same database takes it over (default 15)",
     )
     serve.add_argument(
+        "--allow-hosts",
+        default="",
+        help="comma-separated internal hosts, addresses or networks (10.1.0.0/16) a public "
+        "server may call all the same (default: none)",
+    )
+    serve.add_argument(
+        "--admin-token",
+        action="append",
+        metavar="TOKEN",
+        help="an organiser token (Authorization: Bearer TOKEN): lifts the limits, may "
+        "cancel a tournament or a game (repeatable; see also the token command)",
+    )
+    serve.add_argument(
+        "--trust-proxy",
+        default="",
+        metavar="ADDRESSES",
+        help="comma-separated addresses of a reverse proxy whose X-Forwarded-For and "
+        "X-Forwarded-Proto are believed (default: none)",
+    )
+    serve.add_argument(
+        "--header-timeout",
+        type=float,
+        default=10.0,
+        help="seconds a client has to send a request's headers (default 10)",
+    )
+    serve.add_argument(
         "--maitretarot",
         type=address,
         default=None,
@@ -96,6 +122,12 @@ def parser() -> argparse.ArgumentParser:
     add_irc_options(serve, required=False)
     serve.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
     serve.add_argument("--no-access-log", action="store_true", help="do not log each request")
+
+    token = commands.add_parser(
+        "token", help="make an organiser token, stored hashed in the records, and print it"
+    )
+    token.add_argument("--database", default=None, help="the records (as serve's)")
+    token.add_argument("--note", default="", help="who the token is for (kept with it)")
 
     play = commands.add_parser("play", help="play games between engines, headless")
     add_match_options(
@@ -229,6 +261,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return serve(args)
     import asyncio
 
+    if args.command == "token":
+        from tournoyons_gui.server.cli.token import make_token
+
+        return asyncio.run(make_token(args))
     if args.command == "check-interface":
         from tournoyons_gui.server.cli.check_interface import run_check
 

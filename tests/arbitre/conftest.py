@@ -23,11 +23,16 @@ from tournoyons_gui.server.cli import bind
 
 
 class Served:
-    """The Arbitre served in a thread: ``base`` URL, a client, and game helpers."""
+    """The Arbitre served in a thread: ``base`` URL, a client, and game helpers;
+    ``settings`` go to ``create_app`` (``listen=("0.0.0.0", 0)`` makes a public server's
+    outbound policy and limits on 127.0.0.1, issue 20)."""
 
-    def __init__(self, database: Path) -> None:
+    def __init__(self, database: Path, **settings: Any) -> None:
         sock, self.base = bind("127.0.0.1", 0)
-        self.app = create_app(database=str(database), public_url=self.base)
+        self.port = int(self.base.rsplit(":", 1)[1])
+        if "listen" in settings:  # the address pretended, on the port bound
+            settings["listen"] = (settings["listen"][0], self.port)
+        self.app = create_app(database=str(database), public_url=self.base, **settings)
         self.server = uvicorn.Server(
             uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="on")
         )

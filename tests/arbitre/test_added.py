@@ -5,6 +5,7 @@ decision 26), with referees of the tests' own that misbehave."""
 
 from __future__ import annotations
 
+import html
 import urllib.parse
 from collections.abc import Iterator
 from typing import Any
@@ -33,17 +34,21 @@ def _move(game: str, move_id: str, return_url: str = BACK, **fields: str) -> dic
     return {"Game": game, "MoveId": move_id, **fields, "ReturnURL": return_url}
 
 
-def _verdict(answer: httpx.Response) -> dict[str, str]:
-    assert answer.status_code == 303, answer.text
-    location = answer.headers["location"]
-    assert location.startswith(f"{BACK}?")
-    return dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(location).query))
+def _verdict(answer: httpx.Response, back: str = BACK) -> dict[str, str]:
+    """Return the verdict a referee's page links to (``back``'s query): a ``ReturnURL``
+    this Arbitre did not issue gets the page alone, no redirect (issue 20)."""
+    assert answer.status_code == (303 if back != BACK else 200), answer.text
+    assert ("location" in answer.headers) == (back != BACK)
+    link = html.unescape(answer.text.split('href="', 1)[1].split('"', 1)[0])
+    assert link.startswith(f"{back}?")
+    return dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(link).query))
 
 
 def test_our_referee_answers_a_move_with_a_redirect_and_a_page(served: Served) -> None:
-    query = _move("G1", "3", Tray="120000000", Gain1="0", Gain2="0", Move1="5")
+    back = f"{served.base}/added/return"
+    query = _move("G1", "3", back, Tray="120000000", Gain1="0", Gain2="0", Move1="5")
     answer = served.http.get("/referee/tictactoe", params=query)
-    verdict = _verdict(answer)
+    verdict = _verdict(answer, back)
     assert verdict == {
         "Game": "G1",
         "MoveId": "3",
@@ -54,7 +59,7 @@ def test_our_referee_answers_a_move_with_a_redirect_and_a_page(served: Served) -
         "ReturnCode": "3",
     }
     # The page under the redirect works without script: a link and a refresh.
-    assert 'href="http://arbitre.example/back?Game=G1&amp;MoveId=3' in answer.text
+    assert f'href="{back}?Game=G1&amp;MoveId=3' in answer.text
     assert 'http-equiv="refresh"' in answer.text and "<script" not in answer.text
 
 
@@ -95,13 +100,15 @@ def test_our_referee_is_no_open_redirect_and_escapes_its_target(served: Served) 
     # Without a game's move, no redirect anywhere: this server is no open redirect.
     bare = served.http.get("/referee/tictactoe", params={"ReturnURL": "https://evil.example/"})
     assert bare.status_code == 400 and "location" not in bare.headers
-    # A target with characters a header cannot carry is sent escaped, never a 500.
+    # A ReturnURL this Arbitre did not issue: the page and its link, no redirect (issue
+    # 20); its characters are escaped, never a 500.
     target = "http://arbitre.example/b\u20acck"
     answer = served.http.get(
         "/referee/tictactoe", params=_move("G", "1", target, Tray="Init", Move1="5")
     )
-    assert answer.status_code == 303
-    assert answer.headers["location"].startswith("http://arbitre.example/b%E2%82%ACck?Game=G")
+    assert answer.status_code == 200 and "location" not in answer.headers
+    assert 'href="http://arbitre.example/b%E2%82%ACck?Game=G' in answer.text
+    assert 'http-equiv="refresh"' not in answer.text
 
 
 def _play_added(

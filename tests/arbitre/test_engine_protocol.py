@@ -242,9 +242,9 @@ def test_builtin_engine_in_tester_mode_answers_its_value(served: Served) -> None
         "/engines/tictactoe/perfect?Game=TEST&Turn=3&MoveId=3&Referee=&Tray=110220000"
     )
     assert answer.status_code == 200 and answer.text == "3"
-    page = served.http.get(
+    page = served.http.post(
         "/engine-tester",
-        params={
+        data={
             "url": served.base + "/engines/tictactoe/perfect",
             "set": "TicTacToe",
             "turn": "1",
@@ -256,9 +256,9 @@ def test_builtin_engine_in_tester_mode_answers_its_value(served: Served) -> None
 
 
 def test_check_an_engine_reports_what_was_wrong(served: Served, quirky: QuirkyEngines) -> None:
-    page = served.http.get(
+    page = served.http.post(
         "/engine-check",
-        params={"url": quirky.base + "/illegal", "set": "TicTacToe", "timeout": "4"},
+        data={"url": quirky.base + "/illegal", "set": "TicTacToe", "timeout": "4"},
     )
     assert page.status_code == 200
     ids = [part.split('"')[0] for part in page.text.split('data-check-log="')[1:]]

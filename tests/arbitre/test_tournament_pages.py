@@ -150,6 +150,7 @@ def entrant_rows(*rows: tuple[str, str, str]) -> list[tuple[str, str]]:
             (f"entrant{number}_url", engine if kind == "engine" else ""),
             (f"entrant{number}_builtin", engine if kind == "builtin" else ""),
             (f"entrant{number}_name", name),
+            (f"entrant{number}_token", TOKENS.get(engine, "") if kind == "registered" else ""),
         ]
     return form
 

@@ -35,7 +35,11 @@ def test_a_round_robin_is_played_to_the_end_with_opponent_sent(
     engine_id = registered.json()["id"]
     assert registered.json()["sets"] == ["TicTacToe"] and len(engine_id) == 10
     before = len(quirky.requests_to("/good"))
-    registered_entrant = {"kind": "registered", "engine": engine_id}
+    registered_entrant = {
+        "kind": "registered",
+        "engine": engine_id,
+        "token": registered.json()["edit_token"],
+    }
     entrants = [
         *builtin_engines("perfect"),
         registered_entrant,
@@ -183,7 +187,7 @@ def test_poker_level_2_only_between_entrants_that_both_play_it(served: Served) -
     ).json()
     entrants = [
         *builtin_engines("caller", "strength"),
-        {"kind": "registered", "engine": level1["id"]},
+        {"kind": "registered", "engine": level1["id"], "token": level1["edit_token"]},
     ]
     tournament_id = create_tournament(
         served.http, "Poker", entrants, games=1, concurrency=3, options={"level": 2}

@@ -77,6 +77,7 @@ def test_a_person_registers_an_engine_and_follows_its_tournament_to_the_end(
     form.get_by_label("Name").fill(name)
     form.get_by_label("URL").fill(live_server + "/engines/nim/perfect")
     form.locator("input[name='sets'][value='Nim']").check()
+    form.locator("[data-open-entry]").check()  # anyone may enter it (issue 20)
     form.locator("[data-register]").click()
     page.wait_for_url(re.compile(r"/engines/[A-Za-z0-9_-]+\?token=[A-Z2-7]{26}$"))
     engine_id = page.url.rsplit("/", 1)[1].split("?", 1)[0]
@@ -199,7 +200,7 @@ def test_axe_finds_no_violation_on_the_engines_and_tournaments_pages(
             "set": "Nim",
             "games": 1,
             "entrants": [
-                {"kind": "registered", "engine": engine["id"]},
+                {"kind": "registered", "engine": engine["id"], "token": engine["edit_token"]},
                 {"kind": "builtin", "engine": "perfect"},
                 {"kind": "builtin", "engine": "random"},
             ],
