@@ -55,7 +55,7 @@ class Services:
     HTTP call), the live ``hub``, this server's ``public_url`` as engines reach it, the
     ``engine_hosts`` URLs may name (``None``: any), whether several workers share the
     records (``shared``), the :class:`Session` of each game played through one in this
-    process (by game id: a timi room's), and the seats a part of this process is seating
+    process (by game id: a timi room's), the seats a part of this process is seating
     now (``seating``: a room's channel, lower-cased, -> its players' names), which a kind
     seated by its own room alone accepts, the ``outbound`` policy every URL and call is
     held to, and the runner of our built-in engines in this process (``engines``)."""
