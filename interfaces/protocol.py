@@ -25,6 +25,7 @@ __all__ = [
     "Player",
     "decode_value",
     "opponent_move",
+    "pair_player",
     "parse_query",
     "read_context",
     "read_param",
@@ -92,6 +93,16 @@ class Player(enum.IntEnum):
 
 #: The two players of a two-seat game, in play order.
 PAIR: tuple[Player, Player] = (Player.ONE, Player.TWO)
+
+
+def pair_player(number: object) -> Player:
+    """Return player one or two, numbered ``number`` (``1``, ``"2"`` ...), as a two-seat
+    game's state or Tray names them; raise ``ValueError`` for any other (a corrupt state
+    naming player 3 is refused like one naming player 9)."""
+    player = Player(int(str(number)))
+    if player not in PAIR:
+        raise ValueError(f"a game of two has no player {int(player)}")
+    return player
 
 
 @dataclass(frozen=True)

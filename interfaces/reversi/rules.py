@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, RefereeCall, Result, Turn
-from tournoyons_gui.interfaces.protocol import PAIR, PageParams, Player, opponent_move
+from tournoyons_gui.interfaces.protocol import PAIR, PageParams, Player, opponent_move, pair_player
 from tournoyons_gui.interfaces.reversi.board import (
     CELLS,
     DISC,
@@ -82,7 +82,7 @@ def _read_state(state: Mapping[str, Any]) -> tuple[str, Player, int]:
     ):
         raise IllegalMove("the game's Tray is corrupt")
     try:
-        player = Player(int(state.get("player", 1)))
+        player = pair_player(state.get("player", 1))
         count = int(state.get("count", 0))
     except (TypeError, ValueError) as error:
         raise IllegalMove("the game's state is corrupt") from error

@@ -22,7 +22,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, RefereeCall, Result, Turn
-from tournoyons_gui.interfaces.protocol import PAIR, Method, PageParams, Player, opponent_move
+from tournoyons_gui.interfaces.protocol import (
+    PAIR,
+    Method,
+    PageParams,
+    Player,
+    opponent_move,
+    pair_player,
+)
 from tournoyons_gui.interfaces.seafight.board import SEPARATOR, player_to_move
 from tournoyons_gui.interfaces.seafight.fleet import (
     CELLS,
@@ -230,7 +237,7 @@ class SeafightRules:
         """Read a state back; raise :class:`IllegalMove` when it is not one of ours."""
         try:
             phase = str(state["phase"])
-            player = Player(int(state["next"]))
+            player = pair_player(state["next"])
             fleets = [read_fleet(str(fleet)) for fleet in state["fleets"]]
             shots = [read_shots(str(board)) for board in state["shots"]]
             count = int(state["count"])

@@ -235,7 +235,8 @@ def test_wait_drops_the_last_disc_then_the_page_is_ready(
     assert ready["ready"] == "true" and ready["state"] == "2" and ready["after"] is None
     assert ready["at"] - held["at"] >= 900
     (drop,) = ready["animations"]
-    assert drop["state"] == "finished" or drop["time"] >= 850, drop
+    # The animation's clock is sampled by frames: "its last frames" is its last fifth.
+    assert drop["state"] == "finished" or drop["time"] >= 800, drop
     disc(page, "E1").evaluate("d => Promise.all(d.getAnimations().map(a => a.finished))")
     disc_x, disc_y = centre(disc(page, "E1"))
     cell_x, cell_y = centre(h.cell(page, "E1").locator("rect"))
