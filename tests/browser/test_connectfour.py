@@ -233,7 +233,7 @@ def test_wait_drops_the_last_disc_then_the_page_is_ready(
     ]
     # Ready once it has landed: the cell filled, the drop over (or in its last frames).
     assert ready["ready"] == "true" and ready["state"] == "2" and ready["after"] is None
-    assert ready["at"] - held["at"] >= 900
+    assert ready["at"] > held["at"]  # ready after the hold (its length is Wait, not timed here)
     # The drop is the one animation; how far its clock has run when the page says ready is
     # sampled by frames and by the machine's load, so it is not asserted (no timed test).
     (drop,) = ready["animations"]
