@@ -6,6 +6,16 @@
 (function () {
   "use strict";
 
+  /* The board's first tournoyons:ready may come before the page's script has set up the
+   * game page (the iframe loads beside the parent's parsing): this script is loaded
+   * without defer, so its listener is there before the iframe exists, and messages are
+   * kept until the game page takes them. */
+  var early = [];
+  var onMessage = null;
+  window.addEventListener("message", function (event) {
+    if (onMessage) { onMessage(event); } else if (early.length < 32) { early.push(event); }
+  });
+
   function readConfig() {
     var node = document.getElementById("arbitre-config");
     try { return node ? JSON.parse(node.textContent) : null; } catch (e) { return null; }
@@ -168,7 +178,7 @@
       go(target);
     });
 
-    window.addEventListener("message", function (event) {
+    onMessage = function (event) {
       if (event.source !== iframe.contentWindow || !event.data) { return; }
       if (event.data.type === "tournoyons:ready") {
         root.dataset.boardReady = "true";
@@ -186,7 +196,8 @@
           }
         }, 1600);
       }
-    });
+    };
+    early.splice(0).forEach(onMessage);
 
     if (config.live && window.EventSource) {
       var source = new EventSource("/games/" + encodeURIComponent(config.id) + "/events");

@@ -228,6 +228,24 @@ def test_a_person_plays_a_whole_game_through_an_outside_interface(
     expect(page.locator("[data-board]")).to_have_attribute("src", end)
 
 
+def test_a_board_ready_before_the_page_script_is_still_heard(
+    live_server: str, page: Page, registered: dict[str, str]
+) -> None:
+    # The game page's script arrives a second late (a slow network, a busy machine): the
+    # outside board has loaded and posted tournoyons:ready by then, and the page must
+    # still know its board is ready and asks for One's move (the CI run that lost it).
+    def late(route: Any) -> None:
+        time.sleep(1.0)
+        route.continue_()
+
+    page.route(re.compile(r".*/arbitre\.js(\?.*)?$"), late)
+    created = create_game(live_server, "TicTacToe")
+    page.goto(f"{live_server}{created['persons'][0]['url']}&interface={registered['plain']}")
+    root = page.locator("[data-game]")
+    expect(root).to_have_attribute("data-board-ready", "true", timeout=15_000)
+    expect(root).to_have_attribute("data-board-input", "One")
+
+
 def test_the_tester_plays_a_hot_seat_game_through_an_outside_interface(
     live_server: str, page: Page, outside: OutsideInterfaces
 ) -> None:
