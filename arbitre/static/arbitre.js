@@ -160,25 +160,18 @@
       load(move);
     }
 
-    root.addEventListener("click", function (event) {
-      var link = event.target.closest("[data-nav], [data-move-link]");
-      if (!link) { return; }
-      event.preventDefault();
-      var match = /move=(\d+)/.exec(link.getAttribute("href"));
-      if (match) { go(parseInt(match[1], 10)); }
-    });
-    slider.addEventListener("input", function () { go(parseInt(slider.value, 10)); });
-    document.addEventListener("keydown", function (event) {
-      var tag = event.target.tagName;
-      if ((tag === "INPUT" && event.target !== slider) || tag === "SELECT" ||
-          tag === "TEXTAREA") { return; }
-      var target = {ArrowLeft: shown - 1, ArrowRight: shown + 1, Home: 0, End: moves}[event.key];
-      if (target === undefined) { return; }
-      event.preventDefault();
-      go(target);
-    });
+    window.tournoyonsSteps(root, "[data-nav], [data-move-link]", slider,
+      function () { return {shown: shown, moves: moves}; }, go);
 
     onMessage = function (event) {
+      if (event.origin === window.location.origin && event.data &&
+          event.data.type === "arbitre:returned") {
+        /* Our return page, from inside the board: the move taken, the news comes by the
+         * events; refused or not asked now, the board is drawn again from the record. */
+        returnedAt = 0;
+        if (event.data.code !== 200) { currentSrc = ""; load(null); }
+        return;
+      }
       if (event.source !== iframe.contentWindow || !event.data) { return; }
       if (event.data.type === "tournoyons:ready") {
         root.dataset.boardReady = "true";
@@ -187,14 +180,16 @@
       } else if (event.data.type === "tournoyons:return") {
         returnedAt = Date.now();
         root.dataset.returned = String(event.data.value);
-        // An illegal value changes nothing: the same page is asked again.
+        /* The return page says what became of the value (arbitre:returned above); a
+         * board whose return we cannot hear (a sandboxed one) is drawn again if neither
+         * that nor the move's event came within five seconds. */
         setTimeout(function () {
-          if (returnedAt && Date.now() - returnedAt >= 1500) {
+          if (returnedAt && Date.now() - returnedAt >= 4900) {
             returnedAt = 0;
             currentSrc = "";
             load(null);
           }
-        }, 1600);
+        }, 5000);
       }
     };
     early.splice(0).forEach(onMessage);

@@ -52,22 +52,7 @@
       });
     }
 
-    document.addEventListener("click", function (event) {
-      var link = event.target.closest("[data-nav]");
-      if (!link) { return; }
-      event.preventDefault();
-      var match = /move=(\d+)/.exec(link.getAttribute("href"));
-      if (match) { go(parseInt(match[1], 10)); }
-    });
-    slider.addEventListener("input", function () { go(parseInt(slider.value, 10)); });
-    document.addEventListener("keydown", function (event) {
-      var tag = event.target.tagName;
-      if ((tag === "INPUT" && event.target !== slider) || tag === "SELECT" ||
-          tag === "TEXTAREA") { return; }
-      var target = {ArrowLeft: shown - 1, ArrowRight: shown + 1, Home: 0, End: moves}[event.key];
-      if (target === undefined) { return; }
-      event.preventDefault();
-      go(target);
-    });
+    window.tournoyonsSteps(document, "[data-nav]", slider,
+      function () { return {shown: shown, moves: moves}; }, go);
   });
 }());

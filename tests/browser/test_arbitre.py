@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import re
 import sys
+import time
 from typing import Any
 
 import pytest
@@ -449,6 +450,54 @@ def test_an_illegal_or_misdirected_return_changes_nothing(live_server: str) -> N
     moved = wait_asked(live_server, game_id, token)
     assert record(live_server, game_id)["moves"][2]["value"] == free
     assert moved["status"] != "playing" or moved["move"] >= 4
+
+
+ILLEGAL_RETURN = """(html, cell) => {
+  const back = new URLSearchParams(location.search).get("URLReturn");
+  const frame = document.createElement("iframe");
+  frame.hidden = true;
+  document.body.appendChild(frame);
+  frame.src = back + "?ReturnValue=" + cell;
+  parent.postMessage({type: "tournoyons:return", value: cell, set: "TicTacToe"}, "*");
+}"""
+
+
+def test_the_page_waits_for_a_slow_return_and_redraws_a_refused_one(
+    live_server: str, page: Page
+) -> None:
+    # A move whose return takes 2.5 s (a slow network, a busy server) is not drawn again
+    # while it is on its way: the game page waits for what the return page says (the
+    # version that redrew after 1.5 s gave the person a board to play twice on). Then a
+    # board that returns a taken cell is drawn again at once, asked again.
+    created = create_game(live_server, "TicTacToe")
+    game_id = created["id"]
+    open_game(page, live_server, created["persons"][0]["url"])
+    assert wait_turn(page) == "asked"
+
+    def slow(route: Any) -> None:
+        time.sleep(2.5)
+        route.continue_()
+
+    played_on = page.locator("[data-board]").get_attribute("src")
+    page.route(re.compile(r".*/play/.*"), slow)
+    board(page).locator("[data-playable='true'][data-cell='5']").click()
+    assert wait_turn(page, 1) == "asked"
+    page.unroute(re.compile(r".*/play/.*"))
+    srcs: list[str] = page.evaluate("() => window.__arbitre.srcs")
+    given = page.evaluate("() => window.__arbitre.srcsAtReturn[0]")
+    assert played_on not in srcs[given:], "the board played on was given again"
+    mine = [m for m in record(live_server, game_id)["moves"] if m["seat"] == 0]
+    assert [m["value"] for m in mine] == ["5"]
+
+    before = len(page.evaluate("() => window.__arbitre.srcs"))
+    asked_src = page.locator("[data-board]").get_attribute("src")
+    board(page).locator("html").evaluate(ILLEGAL_RETURN, "5")
+    page.wait_for_function(
+        "n => window.__arbitre.srcs.length > n", arg=before, polling=25, timeout=4000
+    )
+    assert page.evaluate("() => window.__arbitre.srcs").pop() == asked_src
+    assert wait_turn(page, 2) == "asked"
+    assert [m["value"] for m in record(live_server, game_id)["moves"] if m["seat"] == 0] == ["5"]
 
 
 def tictactoe_taken(rec: dict[str, Any]) -> list[str]:
