@@ -243,3 +243,62 @@ def test_the_compare_page_shows_two_frames_with_one_query(
         "move": ["3"],
     }
     assert served.http.get("/games/NOSUCHGAME/compare").status_code == 404
+
+
+def test_the_pages_forms_register_edit_retire_and_bring_back(
+    served: Served, outside: OutsideInterfaces
+) -> None:
+    # An interface author without a program: the /interfaces form, then the edit form on
+    # the interface's page (its address carries the token), as a browser posts them.
+    def post(path: str, form: list[tuple[str, str]]) -> Any:
+        return served.http.post(
+            path,
+            content=urllib.parse.urlencode(form).encode(),
+            headers={"Content-Type": "application/x-www-form-urlencoded"},
+        )
+
+    made = post(
+        "/interfaces",
+        [("name", "Form-made"), ("url", outside.url("plain")), ("sets", "TicTacToe")],
+    )
+    assert made.status_code == 303, made.text
+    found = re.fullmatch(
+        r"/interfaces/([A-Za-z0-9_-]+)\?token=([A-Z2-7]{26})", made.headers["location"]
+    )
+    assert found, made.headers["location"]
+    interface_id, token = found.groups()
+    page = served.http.get(made.headers["location"]).text
+    assert "data-edit-form" in page and f'value="{token}"' in page
+    assert 'value="Form-made"' in page and "data-retire" in page and "data-unretire" not in page
+    assert re.search(r'value="TicTacToe" checked', page)
+
+    path = f"/interfaces/{interface_id}"
+    refused = post(
+        path,
+        [
+            ("action", "edit"),
+            ("token", "A" * 26),
+            ("name", "Taken over"),
+            ("url", outside.url("plain")),
+            ("sets", "TicTacToe"),
+        ],
+    )
+    assert refused.status_code == 403 and "data-form-error" in refused.text
+    assert served.http.get(f"/api/interfaces/{interface_id}").json()["name"] == "Form-made"
+    edited = post(
+        path,
+        [
+            ("action", "edit"),
+            ("token", token),
+            ("name", "Form-renamed"),
+            ("url", outside.url("plain")),
+            ("sets", "TicTacToe"),
+        ],
+    )
+    assert edited.status_code == 303
+    assert served.http.get(f"/api/interfaces/{interface_id}").json()["name"] == "Form-renamed"
+    assert post(path, [("action", "retire"), ("token", token)]).status_code == 303
+    retired = served.http.get(path, params={"token": token}).text
+    assert "data-unretire" in retired and "data-retire" not in retired.replace("data-retired", "")
+    assert post(path, [("action", "unretire"), ("token", token)]).status_code == 303
+    assert served.http.get(f"/api/interfaces/{interface_id}").json()["retired"] is False
