@@ -28,7 +28,7 @@ from __future__ import annotations
 import csv
 import io
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -42,6 +42,7 @@ __all__ = [
     "check_results",
     "cross_table",
     "csv_cell",
+    "ranked",
     "rating_history",
     "ratings",
     "safe_cell",
@@ -266,12 +267,8 @@ def standings(names: Sequence[str], results: Sequence[GameResult]) -> list[Stand
     def key(player: int) -> tuple[float, float, float, int, float, float]:
         return (*primary(player), head_to_head[player], round(ordinals[player], _ORDINAL_DECIMALS))
 
-    order = sorted(range(count), key=lambda player: tuple(-value for value in key(player)))
     table: list[Standing] = []
-    rank = 0
-    for position, player in enumerate(order):
-        if position == 0 or key(player) != key(order[position - 1]):
-            rank = position + 1
+    for rank, player in ranked(count, key):
         mu, sigma = rates[player]
         table.append(
             Standing(
@@ -292,6 +289,20 @@ def standings(names: Sequence[str], results: Sequence[GameResult]) -> list[Stand
             )
         )
     return table
+
+
+def ranked(count: int, key: Callable[[int], tuple[float, ...]]) -> list[tuple[int, int]]:
+    """Order entrants ``0..count-1`` best first by ``key`` (greater is better, compared
+    in order); return ``(rank, entrant)`` pairs, where entrants level on every key share
+    the rank of the first of them (standard competition ranking: 1, 2, 2, 4)."""
+    order = sorted(range(count), key=lambda entrant: tuple(-value for value in key(entrant)))
+    pairs: list[tuple[int, int]] = []
+    rank = 0
+    for position, entrant in enumerate(order):
+        if position == 0 or key(entrant) != key(order[position - 1]):
+            rank = position + 1
+        pairs.append((rank, entrant))
+    return pairs
 
 
 def cross_table(count: int, results: Sequence[GameResult]) -> list[list[str]]:

@@ -32,7 +32,7 @@ from itertools import permutations
 
 from openskill.models import PlackettLuce
 
-from tournoyons_gui.arbitre.standings import safe_cell
+from tournoyons_gui.arbitre.standings import ranked, safe_cell
 
 __all__ = [
     "FILLER",
@@ -289,12 +289,8 @@ def table_standings(names: Sequence[str], results: Sequence[TableResult]) -> lis
         ordinal = round(rating[e].mu - 3 * rating[e].sigma, 9)
         return (points[e], score[e], buchholz[e], firsts[e], ordinal)
 
-    order = sorted(range(count), key=lambda e: tuple(-v for v in key(e)))
     table: list[TableStanding] = []
-    rank = 0
-    for position, e in enumerate(order):
-        if position == 0 or key(e) != key(order[position - 1]):
-            rank = position + 1
+    for rank, e in ranked(count, key):
         mu, sigma = rating[e].mu, rating[e].sigma
         table.append(
             TableStanding(
