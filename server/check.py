@@ -17,6 +17,7 @@ Arbitre. Playwright (the ``check`` extra, or the test dependencies) and a Chromi
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import html
 import importlib.util
@@ -54,6 +55,10 @@ NAVIGATION_TIMEOUT = 15.0
 #: Seconds waited after the load event for ``tournoyons:ready`` (beyond the context's own
 #: ``Wait``): a page that never posts it costs this much per context.
 READY_WAIT = 3.0
+#: Pages a check visits at once (each in its own browser context): two keep a small
+#: machine's two cores busy while a page waits on its server; each page's times are
+#: measured from its own navigation.
+VISITS_AT_ONCE = 2
 #: Console errors kept per context (the first ones).
 MAX_ERRORS = 10
 #: How Chromium is launched: headless on a machine without a sandbox or a GPU, quiet (the
@@ -374,21 +379,33 @@ async def check_interface(
         except Exception as failed:
             raise RuntimeError(f"no Chromium could be launched: {failed}") from None
         try:
-            for context in found:
-                if progress:
-                    progress(done, total, context.label)
-                result, theirs = await _visit(
-                    browser, frame_url(url, context.params), context, interface
-                )
-                result.faults = _faults(result)
-                done += 1
-                mine: bytes | None = None
-                if ours:
-                    result.ours = frame_url(ours, context.params)
+            gate = asyncio.Semaphore(VISITS_AT_ONCE)
+
+            async def visit(
+                target: str, context: Context, label: str
+            ) -> tuple[ContextResult, bytes]:
+                nonlocal done
+                async with gate:
                     if progress:
-                        progress(done, total, f"{context.label} (ours)")
-                    _, mine = await _visit(browser, result.ours, context, interface)
+                        progress(done, total, label)
+                    found_there = await _visit(browser, target, context, interface)
                     done += 1
+                    return found_there
+
+            async def both(context: Context) -> tuple[ContextResult, bytes, bytes | None]:
+                theirs = visit(frame_url(url, context.params), context, context.label)
+                if not ours:
+                    result, shot = await theirs
+                    return result, shot, None
+                mine = visit(frame_url(ours, context.params), context, f"{context.label} (ours)")
+                (result, shot), (_, mine_shot) = await asyncio.gather(theirs, mine)
+                result.ours = frame_url(ours, context.params)
+                return result, shot, mine_shot
+
+            for context, (result, theirs, mine) in zip(
+                found, await asyncio.gather(*(both(c) for c in found)), strict=True
+            ):
+                result.faults = _faults(result)
                 report.results.append(result)
                 rows.append((context.label, theirs, mine))
             page = await browser.new_page(viewport={"width": 900 if ours else 520, "height": 600})
