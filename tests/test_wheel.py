@@ -67,7 +67,14 @@ def wheel_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     assert tops == {"tournoyons_gui", wheel.name.split("-py3")[0] + ".dist-info"}, tops
     assert "tournoyons_gui/static/tournoyons.js" in names
     # The Arbitre's own style and scripts, beside its package.
-    for name in ("arbitre.css", "arbitre.js", "compare.js", "returned.js", "steps.js", "tournament.js"):
+    for name in (
+        "arbitre.css",
+        "arbitre.js",
+        "compare.js",
+        "returned.js",
+        "steps.js",
+        "tournament.js",
+    ):
         assert f"tournoyons_gui/arbitre/static/{name}" in names
     assert "tournoyons_gui/interfaces/tictactoe/templates/tictactoe/page.html" in names
     env_dir = folder / "venv"

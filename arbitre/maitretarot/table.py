@@ -132,6 +132,8 @@ class Table:
         self.timeout = timeout
         #: The place whose client failed, and why; ``None`` while none has.
         self.failed: tuple[int, Fault] | None = None
+        #: The places closed when the match ended at a point their flow had no score.
+        self.dropped: set[int] = set()
 
     async def run(self) -> None:
         """Play deals until the replay answer is 0, or the match ends early; then close
@@ -154,10 +156,10 @@ class Table:
     async def deal(self, deal: Deal) -> bool:
         """Tables 5 to 14: the cards, the bids, the dog, the tricks; return whether the
         deal was played (not cancelled, not passed by all)."""
-        await self.tell_all(
-            self._branch(BranchPoint.NEW_GAME), self._branch(BranchPoint.DILL_CARDS)
-        )
-        await self.tell_each(lambda place: [Message(Kind.DILL_CARDS, deal.hands[place])])
+        # One batch up to the bids: a client failing as the deal starts leaves the others
+        # at a point they wait at (the SEND_BIDS branch point or the score instead).
+        start = [self._branch(BranchPoint.NEW_GAME), self._branch(BranchPoint.DILL_CARDS)]
+        await self.tell_each(lambda place: [*start, Message(Kind.DILL_CARDS, deal.hands[place])])
         if deal.cancelled:
             return False  # a petit sec: straight to the score
         bids = await self.bidding()
@@ -237,6 +239,13 @@ class Table:
         it waits, the score of a deal not played and replay answer 0."""
         score = self.game.score()
         totals = Message(Kind.SEND_SCORE, (0, 0, 0, 0, *score.totals))
+        for place, peer in self._live().items():
+            if not peer.connection.may_send(Kind.SEND_SCORE):
+                # Asked to answer, or mid-sequence: the flow has no score here; it is
+                # closed, as a client whose match ended under it.
+                log.info("MaitreTarot place %s closed: the match ended mid-sequence", place)
+                self.dropped.add(place)
+                await peer.close()
         await self.tell_all(totals, Message(Kind.SHOW_CHIEN_AT_END, deal.dog), ending=True)
         await self._replay(False, ending=True)
 
@@ -247,7 +256,11 @@ class Table:
 
     def _live(self) -> dict[int, Peer]:
         failed = None if self.failed is None else self.failed[0]
-        return {place: peer for place, peer in self.peers.items() if place != failed}
+        return {
+            place: peer
+            for place, peer in self.peers.items()
+            if place != failed and place not in self.dropped
+        }
 
     async def tell_all(self, *messages: Message, ending: bool = False) -> None:
         """Send every live client ``messages``."""

@@ -16,7 +16,8 @@ from tournoyons_gui.interfaces.tarot.play import ecart_choices, legal_cards
 class Behaviour:
     """How a client misbehaves: ``wrong_card`` sends a card it does not hold first (once);
     ``garbage_at``/``silent_at``/``leave_at`` do so at that card of the match (1 the
-    first); ``replay`` its answer to the replay question; ``server_id`` the id it asks."""
+    first); ``replay`` its answer to the replay question; ``server_id`` the id it asks;
+    ``garbage_first`` sends garbage as soon as it has the names, before the first deal."""
 
     wrong_card: bool = False
     garbage_at: int = 0
@@ -25,6 +26,7 @@ class Behaviour:
     replay: int = 1
     server_id: int = 1
     bid: int = 0
+    garbage_first: bool = False
 
 
 @dataclass
@@ -97,6 +99,11 @@ class SeedClient:
         for length in lengths:
             self.seen.names.append(text[at : at + length].decode())
             at += length
+        if self.how.garbage_first:
+            self.writer.write(b"\xde\xad\xbe\xef" * 8)
+            await self.writer.drain()
+            await self.reader.read()
+            raise asyncio.IncompleteReadError(b"", None)
         while True:
             if not await self._deal():
                 return
