@@ -270,6 +270,20 @@ def test_the_compare_page_shows_two_frames_with_one_query(
     assert served.http.get("/games/NOSUCHGAME/compare").status_code == 404
 
 
+def test_the_compare_page_sandboxes_an_outside_frame_as_the_game_page_does(
+    served: Served, registered: dict[str, dict[str, Any]], recorded: dict[str, Any]
+) -> None:
+    game_id = recorded["id"]
+    b = registered["plain"]["id"]
+    page = served.http.get(f"/games/{game_id}/compare", params={"a": "B-tictactoe", "b": b})
+    found = re.finditer(r'<iframe [^>]*data-frame="(a|b)"[^>]*>', page.text)
+    tags = {tag.group(1): tag.group(0) for tag in found}
+    assert set(tags) == {"a", "b"} and "sandbox" not in tags["a"]
+    assert 'sandbox="allow-scripts allow-forms"' in tags["b"]
+    game = served.http.get(f"/games/{game_id}", params={"interface": b}).text
+    assert 'sandbox="allow-scripts allow-forms"' in game
+
+
 def test_the_pages_forms_register_edit_retire_and_bring_back(
     served: Served, outside: OutsideInterfaces
 ) -> None:
