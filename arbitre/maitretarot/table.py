@@ -32,6 +32,8 @@ log = logging.getLogger(__name__)
 
 #: Times a client is asked for its card or its écart before it has failed (spec section 4).
 TRIES = 3
+#: Messages at most that bring a client's flow from where a match ended to a score.
+_FILLERS = 4
 _NONE = (NOT_PLAYED,) * SEATS
 
 
@@ -240,14 +242,42 @@ class Table:
         score = self.game.score()
         totals = Message(Kind.SEND_SCORE, (0, 0, 0, 0, *score.totals))
         for place, peer in self._live().items():
-            if not peer.connection.may_send(Kind.SEND_SCORE):
-                # Asked to answer, or mid-sequence: the flow has no score here; it is
-                # closed, as a client whose match ended under it.
-                log.info("MaitreTarot place %s closed: the match ended mid-sequence", place)
+            if not await self._to_waiting_point(place, peer, deal):
+                # Asked to answer: the flow has no score before its answer; it is closed,
+                # as a client whose match ended under it.
+                log.info("MaitreTarot place %s closed: the match ended as it was asked", place)
                 self.dropped.add(place)
                 await peer.close()
         await self.tell_all(totals, Message(Kind.SHOW_CHIEN_AT_END, deal.dog), ending=True)
         await self._replay(False, ending=True)
+
+    async def _to_waiting_point(self, place: int, peer: Peer, deal: Deal) -> bool:
+        """Bring ``place``'s flow, mid-sequence when the match ended, to the next point
+        where a score may come, by what the flow holds there whatever the match did: a
+        branch point, its cards, the dog, the client's empty READY_TO_PLAY. Return whether
+        it is there (``False``: its client is asked for an answer, or does not take it)."""
+        connection = peer.connection
+        for _ in range(_FILLERS):
+            if connection.may_send(Kind.SEND_SCORE):
+                return True
+            step = connection.expecting
+            if step is None:
+                return False
+            filler = {
+                Kind.BRANCHEMENT_POINT: Message(Kind.BRANCHEMENT_POINT, (step.point or 0, 0)),
+                Kind.DILL_CARDS: Message(Kind.DILL_CARDS, deal.hands[place]),
+                Kind.SHOW_CHIEN: Message(Kind.SHOW_CHIEN, deal.dog),
+            }.get(step.kind)
+            try:
+                if step.kind is Kind.READY_TO_PLAY:
+                    await peer.receive(step.kind, self.timeout)  # 0 values: implied
+                elif filler is not None and connection.may_send(step.kind):
+                    await peer.send(filler)
+                else:
+                    return False
+            except Fault:
+                return False
+        return False
 
     # --- sending and receiving -----------------------------------------------------------
 

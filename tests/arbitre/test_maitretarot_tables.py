@@ -125,6 +125,19 @@ def test_garbage_before_the_first_deal_fails_its_client_and_the_others_end_clean
         assert other.ended == "replay 0" and other.scores == [(0, 0, 0, 0, 0, 0, 0, 0)]
 
 
+def test_garbage_as_the_dog_is_shown_ends_the_others_past_their_empty_ready() -> None:
+    # The garbage is seen when READY_TO_PLAY's branch point is sent: the others are then to
+    # send their empty READY_TO_PLAY, and a score may come only after SEND_TURN_CARD's.
+    said = asyncio.Event()
+    taker = Behaviour(bid=1, dog_garbage=said)
+    seen, games = run([taker, Behaviour(garbage_at_dog=True, dog_garbage=said), None, None])
+    (game,) = games
+    assert game.failed is not None and game.failed[0] == 1
+    assert seen[1].ended == "closed by the server"
+    for other in (seen[0], seen[2], seen[3]):
+        assert other.ended == "replay 0" and other.scores[-1][:4] == (0, 0, 0, 0)
+
+
 def test_a_silent_client_fails_after_the_timeout() -> None:
     seen, games = run([None, None, Behaviour(silent_at=2, bid=3), None], Settings(timeout=1))
     assert games[0].failed is not None and games[0].failed[1].error == "late"
