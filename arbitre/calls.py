@@ -250,7 +250,7 @@ class EngineCaller:
         try:
             async with asyncio.timeout(FINAL_CUT), self.client.stream("GET", url) as answer:
                 return str(answer.status_code)
-        except (TimeoutError, httpx.HTTPError) as broken:
+        except (TimeoutError, httpx.HTTPError, httpx.InvalidURL) as broken:
             return f"{type(broken).__name__}"
 
 

@@ -44,6 +44,7 @@ import httpx
 from tournoyons_gui.arbitre.signing import SIGNATURE_HEADER
 
 __all__ = [
+    "CONTROL",
     "MAX_URL",
     "OWN_PATHS",
     "RESOLVE_TIMEOUT",
@@ -56,6 +57,9 @@ __all__ = [
 
 #: The longest URL the Arbitre accepts to call (characters).
 MAX_URL = 2000
+#: A control character (C0, DEL, C1): no URL the Arbitre calls, stores or frames has one
+#: (an HTTP client refuses it, PostgreSQL's text cannot hold a NUL).
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 #: Seconds a name's resolution may take before the call is refused as unreachable.
 RESOLVE_TIMEOUT = 5.0
 #: The paths of this server's own that may be named and called (each answers from the
@@ -209,10 +213,12 @@ class Outbound:
     def check_url(self, url: str, what: str = "an engine URL") -> str:
         """Return ``url`` stripped when the Arbitre may call it; raise ``ValueError`` (a
         message naming ``what``) for another scheme than http(s), no host, a user or
-        password (decision 13), a broken port, more than 2000 characters, this server's
-        own URL, an internal host on a public server (unless allowed), or a host outside
-        ``--engine-hosts``."""
+        password (decision 13), a broken port, more than 2000 characters, a control
+        character (:data:`CONTROL`), this server's own URL, an internal host on a public
+        server (unless allowed), or a host outside ``--engine-hosts``."""
         url = url.strip()
+        if CONTROL.search(url):
+            raise ValueError(f"{what} has no control character")
         try:
             parts = urllib.parse.urlsplit(url)
             port = parts.port or (443 if parts.scheme == "https" else 80)

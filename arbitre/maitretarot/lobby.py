@@ -108,6 +108,15 @@ class Lobby:
         """Add a table to fill (a match opened elsewhere with places left to clients)."""
         self.openings.append(opening)
 
+    async def withdraw(self, tag: str) -> None:
+        """Take back the tables being filled for ``tag`` (a match that no longer waits for
+        its clients: ended, cancelled, or tired of waiting): no client is seated at them
+        any more, and those seated already are closed."""
+        for opening in [o for o in self.openings if o.tag == tag and not o.full.is_set()]:
+            self.openings.remove(opening)
+            for peer in list(opening.peers.values()):
+                await peer.close()
+
     async def _choose(self) -> Opening | None:
         for opening in self.openings:
             if opening.free() is not None:

@@ -332,6 +332,14 @@ class Connection:
         """Whether our side is the one to send now."""
         return self._step is not None and self._step.sender is self.role.sender
 
+    def may_send(self, kind: Kind) -> bool:
+        """Whether our side may send a ``kind`` message now (a deal's SEND_SCORE where the
+        flow may end the deal early: the points a client waits at)."""
+        step = self._step
+        if step is None or step.sender is not self.role.sender:
+            return False
+        return kind is step.kind or (step.or_score and kind is Kind.SEND_SCORE)
+
     @property
     def over(self) -> bool:
         """Whether the flow has ended (a wrong id, a refused protocol, replay answer 0)."""

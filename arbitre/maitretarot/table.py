@@ -32,6 +32,8 @@ log = logging.getLogger(__name__)
 
 #: Times a client is asked for its card or its écart before it has failed (spec section 4).
 TRIES = 3
+#: Messages at most that bring a client's flow from where a match ended to a score.
+_FILLERS = 4
 _NONE = (NOT_PLAYED,) * SEATS
 
 
@@ -132,6 +134,8 @@ class Table:
         self.timeout = timeout
         #: The place whose client failed, and why; ``None`` while none has.
         self.failed: tuple[int, Fault] | None = None
+        #: The places closed when the match ended at a point their flow had no score.
+        self.dropped: set[int] = set()
 
     async def run(self) -> None:
         """Play deals until the replay answer is 0, or the match ends early; then close
@@ -154,10 +158,10 @@ class Table:
     async def deal(self, deal: Deal) -> bool:
         """Tables 5 to 14: the cards, the bids, the dog, the tricks; return whether the
         deal was played (not cancelled, not passed by all)."""
-        await self.tell_all(
-            self._branch(BranchPoint.NEW_GAME), self._branch(BranchPoint.DILL_CARDS)
-        )
-        await self.tell_each(lambda place: [Message(Kind.DILL_CARDS, deal.hands[place])])
+        # One batch up to the bids: a client failing as the deal starts leaves the others
+        # at a point they wait at (the SEND_BIDS branch point or the score instead).
+        start = [self._branch(BranchPoint.NEW_GAME), self._branch(BranchPoint.DILL_CARDS)]
+        await self.tell_each(lambda place: [*start, Message(Kind.DILL_CARDS, deal.hands[place])])
         if deal.cancelled:
             return False  # a petit sec: straight to the score
         bids = await self.bidding()
@@ -237,8 +241,43 @@ class Table:
         it waits, the score of a deal not played and replay answer 0."""
         score = self.game.score()
         totals = Message(Kind.SEND_SCORE, (0, 0, 0, 0, *score.totals))
+        for place, peer in self._live().items():
+            if not await self._to_waiting_point(place, peer, deal):
+                # Asked to answer: the flow has no score before its answer; it is closed,
+                # as a client whose match ended under it.
+                log.info("MaitreTarot place %s closed: the match ended as it was asked", place)
+                self.dropped.add(place)
+                await peer.close()
         await self.tell_all(totals, Message(Kind.SHOW_CHIEN_AT_END, deal.dog), ending=True)
         await self._replay(False, ending=True)
+
+    async def _to_waiting_point(self, place: int, peer: Peer, deal: Deal) -> bool:
+        """Bring ``place``'s flow, mid-sequence when the match ended, to the next point
+        where a score may come, by what the flow holds there whatever the match did: a
+        branch point, its cards, the dog, the client's empty READY_TO_PLAY. Return whether
+        it is there (``False``: its client is asked for an answer, or does not take it)."""
+        connection = peer.connection
+        for _ in range(_FILLERS):
+            if connection.may_send(Kind.SEND_SCORE):
+                return True
+            step = connection.expecting
+            if step is None:
+                return False
+            filler = {
+                Kind.BRANCHEMENT_POINT: Message(Kind.BRANCHEMENT_POINT, (step.point or 0, 0)),
+                Kind.DILL_CARDS: Message(Kind.DILL_CARDS, deal.hands[place]),
+                Kind.SHOW_CHIEN: Message(Kind.SHOW_CHIEN, deal.dog),
+            }.get(step.kind)
+            try:
+                if step.kind is Kind.READY_TO_PLAY:
+                    await peer.receive(step.kind, self.timeout)  # 0 values: implied
+                elif filler is not None and connection.may_send(step.kind):
+                    await peer.send(filler)
+                else:
+                    return False
+            except Fault:
+                return False
+        return False
 
     # --- sending and receiving -----------------------------------------------------------
 
@@ -247,7 +286,11 @@ class Table:
 
     def _live(self) -> dict[int, Peer]:
         failed = None if self.failed is None else self.failed[0]
-        return {place: peer for place, peer in self.peers.items() if place != failed}
+        return {
+            place: peer
+            for place, peer in self.peers.items()
+            if place != failed and place not in self.dropped
+        }
 
     async def tell_all(self, *messages: Message, ending: bool = False) -> None:
         """Send every live client ``messages``."""

@@ -103,8 +103,14 @@ class MaitreTarotSeat(SeatKind):
             if not any(o.tag == game_id for o in self.lobby.openings):
                 self.lobby.open(self._opening(position))
             wait = JOIN_SECONDS
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(attached.wait(), wait)
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(attached.wait(), wait)
+        finally:
+            if game_id not in self.courses and self.lobby is not None:
+                # Nobody waits for this table any more (no client came in time, or the
+                # game was cancelled): a client coming later is not seated at it.
+                await self.lobby.withdraw(game_id)
         return self.courses.get(game_id)
 
     def _opening(self, position: Position) -> Opening:
@@ -156,7 +162,7 @@ class MaitreTarotSeat(SeatKind):
         attached = self._attached.setdefault(game_id, asyncio.Event())
         services = self.services
         found = await services.store.game(game_id)
-        if found is None:
+        if found is None or found[0].status != "playing":
             for peer in peers.values():
                 await peer.close()
             return

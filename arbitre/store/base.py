@@ -127,6 +127,35 @@ def _ping_when_idle(engine: AsyncEngine) -> None:
     event.listen(engine.sync_engine, "checkout", checkout)
 
 
+#: What a NUL in a text sent to PostgreSQL becomes: its text holds no NUL and refuses one
+#: even to compare it, so an id or a filter from a request holding one finds nothing
+#: rather than failing (the replacement character, as broken bytes become elsewhere).
+NUL_STANDIN = "\ufffd"
+
+
+def _without_nul(value: Any) -> Any:
+    """Return ``value`` (a parameter, or a row or a list of them) with every NUL of its
+    texts replaced by :data:`NUL_STANDIN`."""
+    if isinstance(value, str):
+        return value.replace("\x00", NUL_STANDIN) if "\x00" in value else value
+    if isinstance(value, (tuple, list)):
+        return type(value)(_without_nul(item) for item in value)
+    if isinstance(value, dict):
+        return {key: _without_nul(item) for key, item in value.items()}
+    return value
+
+
+def _no_nul(engine: AsyncEngine) -> None:
+    """Have ``engine`` (PostgreSQL) send no NUL in a text parameter (:data:`NUL_STANDIN`)."""
+
+    def before(
+        _conn: Any, _cursor: Any, statement: str, parameters: Any, _context: Any, _many: bool
+    ) -> tuple[str, Any]:
+        return statement, _without_nul(parameters)
+
+    event.listen(engine.sync_engine, "before_cursor_execute", before, retval=True)
+
+
 T = TypeVar("T")
 
 
@@ -171,6 +200,7 @@ class Database:
         else:
             engine = create_async_engine(full)
             _ping_when_idle(engine)
+            _no_nul(engine)
         store = cls(engine)
         try:
             await store._migrate()

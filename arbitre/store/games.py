@@ -53,7 +53,11 @@ from tournoyons_gui.arbitre.store.schema import (
     TournamentRow,
 )
 
-__all__ = ["Conflict", "GameStore", "LeaseLost"]
+__all__ = ["MAX_PAGE", "Conflict", "GameStore", "LeaseLost"]
+
+#: The highest page of games read: a page past it is read as it (and is empty); the
+#: databases' OFFSET is a signed 64-bit integer, which an asked page must not overflow.
+MAX_PAGE = 2**31
 
 
 #: The tables the move path writes with SQLAlchemy Core (no ORM unit of work per move).
@@ -164,7 +168,9 @@ class GameStore(PendingStore):
     async def list_games(
         self, *, set_name: str = "", seat: str = "", page: int = 1, per_page: int = 25
     ) -> GamePage:
-        """Return a page of games, newest first, filtered by Set and by a seat's name/URL."""
+        """Return a page of games, newest first, filtered by Set and by a seat's name/URL
+        (``page`` 1 the first, :data:`MAX_PAGE` at most)."""
+        page = max(1, min(page, MAX_PAGE))
         async with self.sessions() as session:
             query = select(GameRow)
             if set_name:

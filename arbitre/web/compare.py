@@ -7,6 +7,7 @@ frames, each given exactly the query our own page gets for a spectator at that p
 (first, previous, slider, next, last; the arrow, Home and End keys with
 ``arbitre/static/compare.js``) that steps both. Without JavaScript every control is a
 plain link. ``a`` defaults to ours, ``b`` to the first registered interface of the Set.
+A frame of a page not this server's is sandboxed, as on the game page (decision 26).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from tournoyons_gui.arbitre.web.common import Part
-from tournoyons_gui.arbitre.web.pages import load_position, position_query
+from tournoyons_gui.arbitre.web.pages import is_outside, load_position, position_query
 
 __all__ = ["Compare"]
 
@@ -51,7 +52,8 @@ class Compare(Part):
             game=game,
             seats=seats,
             number=number,
-            frames=[(a, a.frame(query)), (b, b.frame(query))],
+            # A page not this server's runs sandboxed, as on the game page (decision 26).
+            frames=[(c, c.frame(query), is_outside(c, played)) for c in (a, b)],
             choices=choices,
             link=link,
             config={"id": game.id, "moves": game.moves, "number": number, "a": a.id, "b": b.id},

@@ -50,6 +50,15 @@ def _values(pairs: Sequence[tuple[str, str]]) -> dict[str, Any]:
     }
 
 
+def _text(data: dict[str, Any], name: str) -> str:
+    """Return the JSON field ``name`` as text (``""`` when absent); raise
+    :class:`GameError` for a number, a list, an object or ``null``."""
+    raw = data.get(name, "")
+    if not isinstance(raw, str):
+        raise GameError(f"{name} is a string")
+    return raw
+
+
 def _strings(raw: Any, name: str) -> list[str]:
     if not isinstance(raw, list) or not all(isinstance(item, str) for item in raw):
         raise GameError(f"{name} is a list of strings")
@@ -180,9 +189,7 @@ class InterfacePages(Part):
             if not isinstance(data, dict):
                 raise GameError("send a JSON object {name, url, sets}")
             row = await service.register(
-                str(data.get("name", "")),
-                str(data.get("url", "")),
-                _strings(data.get("sets", []), "sets"),
+                _text(data, "name"), _text(data, "url"), _strings(data.get("sets", []), "sets")
             )
         except GameError as refused:
             return JSONResponse({"error": str(refused)}, 400)
@@ -205,7 +212,7 @@ class InterfacePages(Part):
             changes: dict[str, Any] = {}
             for name in ("name", "url"):
                 if name in data:
-                    changes[name] = str(data[name])
+                    changes[name] = _text(data, name)
             if "sets" in data:
                 changes["sets"] = _strings(data["sets"], "sets")
             if "retired" in data:

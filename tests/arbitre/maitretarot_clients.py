@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import struct
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from tournoyons_gui.interfaces.tarot.play import ecart_choices, legal_cards
 
@@ -16,7 +17,10 @@ from tournoyons_gui.interfaces.tarot.play import ecart_choices, legal_cards
 class Behaviour:
     """How a client misbehaves: ``wrong_card`` sends a card it does not hold first (once);
     ``garbage_at``/``silent_at``/``leave_at`` do so at that card of the match (1 the
-    first); ``replay`` its answer to the replay question; ``server_id`` the id it asks."""
+    first); ``replay`` its answer to the replay question; ``server_id`` the id it asks;
+    ``garbage_first`` sends garbage as soon as it has the names, before the first deal;
+    ``garbage_at_dog`` sends garbage when it is shown the dog and is not the taker, then
+    sets ``dog_garbage``; a taker with ``dog_garbage`` waits for it before its écart."""
 
     wrong_card: bool = False
     garbage_at: int = 0
@@ -25,6 +29,9 @@ class Behaviour:
     replay: int = 1
     server_id: int = 1
     bid: int = 0
+    garbage_first: bool = False
+    garbage_at_dog: bool = False
+    dog_garbage: asyncio.Event | None = None
 
 
 @dataclass
@@ -97,6 +104,8 @@ class SeedClient:
         for length in lengths:
             self.seen.names.append(text[at : at + length].decode())
             at += length
+        if self.how.garbage_first:
+            await self._garbage()
         while True:
             if not await self._deal():
                 return
@@ -138,7 +147,11 @@ class SeedClient:
             dog = list(await self.gints(6))
             if contract == 0:
                 return await self.gints(8)
+            if self.how.garbage_at_dog and final.index(contract) != place:
+                await self._garbage()
             if final.index(contract) == place:
+                if self.how.dog_garbage is not None:
+                    await self.how.dog_garbage.wait()
                 held = sorted(set(hand) | set(dog))
                 allowed, _trumps = ecart_choices(held)
                 plain = [c for c in allowed if c < 56]
@@ -165,13 +178,19 @@ class SeedClient:
         await self.gints(4)  # the last trick
         return await self.gints(8)
 
+    async def _garbage(self) -> NoReturn:
+        """Send garbage, tell ``dog_garbage``, and wait for the server to close."""
+        self.writer.write(b"\xde\xad\xbe\xef" * 8)
+        await self.writer.drain()
+        if self.how.dog_garbage is not None:
+            self.how.dog_garbage.set()
+        await self.reader.read()
+        raise asyncio.IncompleteReadError(b"", None)
+
     async def _card(self, hand: list[int], played: list[int]) -> list[int]:
         self.cards_played += 1
         if self.cards_played == self.how.garbage_at:
-            self.writer.write(b"\xde\xad\xbe\xef" * 8)
-            await self.writer.drain()
-            await self.reader.read()
-            raise asyncio.IncompleteReadError(b"", None)
+            await self._garbage()
         if self.cards_played == self.how.silent_at:
             await self.reader.read()
             raise asyncio.IncompleteReadError(b"", None)

@@ -281,6 +281,11 @@ def test_records_list_filter_and_paginate(served: Served) -> None:
     )
     assert served.http.get("/games/NOPE").status_code == 404
     assert served.http.get("/games/NOPE.json").status_code == 404
+    for far in ("99999999999999999999999", str(2**63)):
+        answer = served.http.get("/games", params={"page": far})
+        assert answer.status_code == 200 and answer.text.count("data-game-row") == 0
+    first = served.http.get("/games").text.count("data-game-row")
+    assert served.http.get("/games", params={"page": "-5"}).text.count("data-game-row") == first
 
 
 def test_a_hostile_flood_of_callbacks_is_cheap(served: Served, quirky: QuirkyEngines) -> None:

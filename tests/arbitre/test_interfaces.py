@@ -118,11 +118,36 @@ def test_edit_and_retire_take_the_token(served: Served, outside: OutsideInterfac
         ({"name": "none", "url": "http://127.0.0.1/", "sets": []}, "at least one Set"),
         ({"name": "", "url": "http://127.0.0.1/", "sets": ["TicTacToe"]}, "1-60"),
         ({"name": "sets", "url": "http://127.0.0.1/", "sets": "TicTacToe"}, "list of strings"),
+        ({"name": None, "url": "http://127.0.0.1/", "sets": ["TicTacToe"]}, "name is a string"),
+        ({"name": ["a"], "url": "http://127.0.0.1/", "sets": ["TicTacToe"]}, "name is a string"),
+        ({"name": {"a": 1}, "url": "http://127.0.0.1/", "sets": ["TicTacToe"]}, "a string"),
+        ({"name": 7, "url": "http://127.0.0.1/", "sets": ["TicTacToe"]}, "name is a string"),
+        ({"name": "url7", "url": 7, "sets": ["TicTacToe"]}, "url is a string"),
+        ({"name": "nul", "url": "http://127.0.0.1/\x00", "sets": ["TicTacToe"]}, "control"),
+        ({"name": "tab", "url": "http://127.0.0.1/a\tb", "sets": ["TicTacToe"]}, "control"),
     ],
 )
 def test_bad_registrations_are_refused(served: Served, body: dict[str, Any], error: str) -> None:
     answer = served.http.post("/api/interfaces", json=body)
     assert answer.status_code == 400 and error in answer.json()["error"]
+
+
+def test_a_change_of_the_wrong_type_is_refused_and_changes_nothing(
+    served: Served, registered: dict[str, dict[str, Any]]
+) -> None:
+    made = registered["plain"]
+    path = f"/api/interfaces/{made['id']}"
+    for change in ({"name": None}, {"name": ["x"]}, {"url": 5}, {"url": "http://127.0.0.1/\x00"}):
+        answer = served.http.post(path, json={"token": made["edit_token"], **change})
+        assert answer.status_code == 400, change
+    kept = served.http.get(path).json()
+    assert (kept["name"], kept["url"]) == (made["name"], made["url"])
+    # The form refuses a control character in the URL too, and keeps the registration.
+    form = {"token": made["edit_token"], "action": "edit", "name": made["name"]}
+    form |= {"url": made["url"] + "\x00", "sets": "TicTacToe"}
+    answer = served.http.post(f"/interfaces/{made['id']}", data=form)
+    assert answer.status_code == 400 and "control character" in answer.text
+    assert served.http.get(path).json()["url"] == made["url"]
 
 
 def test_a_name_is_registered_once(served: Served, registered: dict[str, dict[str, Any]]) -> None:
@@ -243,6 +268,20 @@ def test_the_compare_page_shows_two_frames_with_one_query(
         "move": ["3"],
     }
     assert served.http.get("/games/NOSUCHGAME/compare").status_code == 404
+
+
+def test_the_compare_page_sandboxes_an_outside_frame_as_the_game_page_does(
+    served: Served, registered: dict[str, dict[str, Any]], recorded: dict[str, Any]
+) -> None:
+    game_id = recorded["id"]
+    b = registered["plain"]["id"]
+    page = served.http.get(f"/games/{game_id}/compare", params={"a": "B-tictactoe", "b": b})
+    found = re.finditer(r'<iframe [^>]*data-frame="(a|b)"[^>]*>', page.text)
+    tags = {tag.group(1): tag.group(0) for tag in found}
+    assert set(tags) == {"a", "b"} and "sandbox" not in tags["a"]
+    assert 'sandbox="allow-scripts allow-forms"' in tags["b"]
+    game = served.http.get(f"/games/{game_id}", params={"interface": b}).text
+    assert 'sandbox="allow-scripts allow-forms"' in game
 
 
 def test_the_pages_forms_register_edit_retire_and_bring_back(

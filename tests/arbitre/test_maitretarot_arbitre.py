@@ -175,3 +175,28 @@ def test_a_game_of_clients_whose_driver_stopped_ends_in_error(tmp_path: Path) ->
     assert record is not None and record["result"] == "error"
     assert record["reason"] == "server error"
     assert all(s["status"] == 9 for s in record["seats"])
+
+
+def test_a_client_coming_after_a_cancelled_game_gets_a_table_of_its_own(tmp_path: Path) -> None:
+    async def body(server: MaitreTarotServer, arbitre: Arbitre) -> Any:
+        left = SeatSpec("maitretarot", "", "")
+        seats = [left] + [SeatSpec("builtin", "random", f"b{n}") for n in range(3)]
+        game_id = await arbitre.create("Tarot", seats)
+        while not any(o.tag == game_id for o in server.lobby.openings):
+            await asyncio.sleep(0.02)  # the game waits for its client
+        assert await arbitre.cancel(game_id)
+        seen = await play(server.port, [Behaviour(bid=1)] * 4)
+        return seen, game_id, await records(arbitre)
+
+    seen, cancelled, found = asyncio.run(served(tmp_path, Settings(timeout=30, deals=1), body))
+    assert all(s.names == ["nick0", "nick1", "nick2", "nick3"] for s in seen)
+    assert all(s.ended == "replay 0" for s in seen)
+    (dead,) = [r for r in found if r["id"] == cancelled]
+    assert dead["status"] == "interrupted" and dead["moves"] == []
+    (table,) = [r for r in found if r["id"] != cancelled]
+    assert table["status"] == "over" and [s["name"] for s in table["seats"]] == [
+        "nick0",
+        "nick1",
+        "nick2",
+        "nick3",
+    ]

@@ -264,3 +264,24 @@ def test_a_client_refuses_impossible_cards() -> None:
     pair.client.receive_data(b"\x50\0\0\0" * 18)
     with pytest.raises(ProtocolError, match="0 to 77"):
         pair.client.next_event()
+
+
+def test_a_score_may_be_sent_only_where_a_client_waits_for_one() -> None:
+    pair = Pair()
+    pair.identify()
+    server = pair.server
+    assert not server.may_send(Kind.SEND_SCORE)  # NEW_GAME's branch point comes first
+    pair.branch(B.NEW_GAME)
+    pair.branch(B.DILL_CARDS)
+    assert not server.may_send(Kind.SEND_SCORE)  # the cards, then it waits
+    assert server.may_send(Kind.DILL_CARDS)
+    pair.say(Kind.DILL_CARDS, *range(18))
+    assert server.may_send(Kind.SEND_SCORE)  # instead of SEND_BIDS' branch point
+    pair.branch(B.SEND_BIDS)
+    pair.say(Kind.SEND_BIDS, -1, -1, -1, -1)
+    assert not server.may_send(Kind.SEND_SCORE)  # the question is due
+    pair.say(Kind.ASK_BID_QUESTION, 1)
+    assert not server.may_send(Kind.SEND_SCORE)  # its client is asked: its bid is due
+    assert not server.may_send(Kind.SEND_BIDS)
+    pair.answer(Kind.GET_BID, 0)
+    assert server.may_send(Kind.SEND_SCORE) and server.may_send(Kind.SEND_BIDS)

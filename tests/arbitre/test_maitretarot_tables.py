@@ -22,14 +22,18 @@ async def serving(
     settings: Settings,
     body: Callable[[int, Games], Awaitable[Any]],
     places: list[int] | None = None,
+    before: Callable[[dict[int, Peer]], Awaitable[None]] | None = None,
     **standin: Any,
 ) -> Any:
     """Run a MaitreTarot server on a free port while ``body(port, games)`` runs; every
-    table's stand-in match is appended to ``games``."""
+    table's stand-in match is appended to ``games``; ``before(peers)`` is awaited before
+    each table plays."""
     games: Games = []
     seats = places or [0, 1, 2, 3]
 
     async def start(opening: Opening, peers: dict[int, Peer], names: list[str]) -> None:
+        if before is not None:
+            await before(peers)
         game = StandIn(set(peers), deals=settings.deals, **standin)
         games.append(game)
         await Table(peers, game, settings.timeout).run()
@@ -49,10 +53,11 @@ def run(
     clients: list[Behaviour | None],
     settings: Settings | None = None,
     places: list[int] | None = None,
+    before: Callable[[dict[int, Peer]], Awaitable[None]] | None = None,
     **standin: Any,
 ) -> tuple[list[Seen], Games]:
     """Connect ``clients`` one after the other, play until every one has ended; return
-    what each saw and the matches."""
+    what each saw and the matches (``before``: see :func:`serving`)."""
 
     async def body(port: int, games: Games) -> tuple[list[Seen], Games]:
         players = [SeedClient(port, f"nick{n}", how) for n, how in enumerate(clients)]
@@ -64,7 +69,7 @@ def run(
         return list(seen), games
 
     result: tuple[list[Seen], Games] = asyncio.run(
-        serving(settings or Settings(timeout=5), body, places, **standin)
+        serving(settings or Settings(timeout=5), body, places, before, **standin)
     )
     return result
 
@@ -101,6 +106,33 @@ def test_garbage_fails_its_client_and_the_others_end_cleanly() -> None:
     (game,) = games
     assert game.failed is not None and game.failed[0] == 1
     assert game.failed[1].error == "illegal"
+    assert seen[1].ended == "closed by the server"
+    for other in (seen[0], seen[2], seen[3]):
+        assert other.ended == "replay 0" and other.scores[-1][:4] == (0, 0, 0, 0)
+
+
+def test_garbage_before_the_first_deal_fails_its_client_and_the_others_end_cleanly() -> None:
+    async def garbage_read(peers: dict[int, Peer]) -> None:
+        while peers[2].fault is None:  # the table starts once place 2's garbage is read
+            await asyncio.sleep(0.01)
+
+    seen, games = run([None, None, Behaviour(garbage_first=True), None], before=garbage_read)
+    (game,) = games
+    assert game.failed is not None and game.failed[0] == 2
+    assert game.failed[1].error == "illegal"
+    assert seen[2].ended == "closed by the server"
+    for other in (seen[0], seen[1], seen[3]):
+        assert other.ended == "replay 0" and other.scores == [(0, 0, 0, 0, 0, 0, 0, 0)]
+
+
+def test_garbage_as_the_dog_is_shown_ends_the_others_past_their_empty_ready() -> None:
+    # The garbage is seen when READY_TO_PLAY's branch point is sent: the others are then to
+    # send their empty READY_TO_PLAY, and a score may come only after SEND_TURN_CARD's.
+    said = asyncio.Event()
+    taker = Behaviour(bid=1, dog_garbage=said)
+    seen, games = run([taker, Behaviour(garbage_at_dog=True, dog_garbage=said), None, None])
+    (game,) = games
+    assert game.failed is not None and game.failed[0] == 1
     assert seen[1].ended == "closed by the server"
     for other in (seen[0], seen[2], seen[3]):
         assert other.ended == "replay 0" and other.scores[-1][:4] == (0, 0, 0, 0)

@@ -267,3 +267,18 @@ def test_the_three_deep_amplification_makes_exactly_one_game(
     log = served.http.get(f"/games/{game_id}/log").text
     assert "own URL is not a target" in log
     assert _games(served) == before + 1
+
+
+@pytest.mark.parametrize(
+    "url", ["http://127.0.0.1:9/\x00x", "http://127.0.0.1:9/a\tb", "http://127.0.0.1:9/a\x85b"]
+)
+def test_a_url_with_a_control_character_is_refused_where_it_is_given(
+    served: Served, url: str
+) -> None:
+    before = _games(served)
+    seats = [{"kind": "engine", "engine": url}, {"kind": "builtin", "engine": "random"}]
+    game = served.http.post("/api/games", json={"set": "TicTacToe", "seats": seats})
+    assert game.status_code == 400 and "control character" in game.json()["error"]
+    assert _games(served) == before
+    engine = _register(served, url)
+    assert engine.status_code == 400 and "control character" in engine.json()["error"]

@@ -257,3 +257,18 @@ def test_moves_are_appended_by_their_driver_only_and_once(
             await store.close()
 
     asyncio.run(check())
+
+
+def test_a_nul_in_an_id_or_a_filter_finds_nothing_on_postgresql(postgres: str) -> None:
+    # PostgreSQL's text holds no NUL and refuses one even to compare: a NUL from a request
+    # finds no record, as on SQLite, rather than a 500.
+    served = Served(postgres)  # type: ignore[arg-type]
+    try:
+        for path in ("/games/%00", "/games/%00.json", "/interfaces/%00", "/engines/%00"):
+            assert served.http.get(path).status_code == 404, path
+        for path in ("/tournaments/%00", "/api/interfaces/%00", "/games/%00/compare"):
+            assert served.http.get(path).status_code == 404, path
+        listed = served.http.get("/games", params={"seat": "a\x00", "set": "\x00"})
+        assert listed.status_code == 200 and listed.text.count("data-game-row") == 0
+    finally:
+        served.stop()
