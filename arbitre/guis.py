@@ -11,14 +11,13 @@ with exactly the query our own page would get (:meth:`Interface.frame`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from tournoyons_gui.arbitre.added import AddedSet
 from tournoyons_gui.arbitre.catalogue import Catalogue, PlayedSet
-from tournoyons_gui.arbitre.match import GameError
+from tournoyons_gui.arbitre.match import GameError, check_registered_name
 from tournoyons_gui.arbitre.outbound import Outbound
 from tournoyons_gui.arbitre.store import Conflict, InterfaceRecord, Store, new_id
 from tournoyons_gui.arbitre.urls import check_engine_url
@@ -31,7 +30,6 @@ BUILTIN = "B-"
 WRONG_TOKEN = "wrong edit token"
 #: The error for an id no interface has.
 NO_SUCH = "no such interface"
-_NAME = re.compile(r"[^\x00-\x1f\x7f]{1,60}")
 
 
 @dataclass(frozen=True)
@@ -123,11 +121,8 @@ class Interfaces:
     @staticmethod
     def check_name(name: str) -> str:
         """Return ``name`` with its spaces folded; raise :class:`GameError` unless it has
-        1-60 characters, none a control character."""
-        name = " ".join(name.split())
-        if not _NAME.fullmatch(name):
-            raise GameError("a name is 1-60 characters")
-        return name
+        1-60 characters, none a control character (:func:`check_registered_name`)."""
+        return check_registered_name(name)
 
     # --- registrations -----------------------------------------------------------------
 

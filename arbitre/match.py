@@ -16,15 +16,18 @@ from typing import Any
 from tournoyons_gui.interfaces.plugin import ArbitreRules, match_deals
 
 __all__ = [
+    "BIDI_CONTROLS",
     "DEFAULT_BOT_TIMEOUT",
     "DEFAULT_PERSON_TIMEOUT",
     "DEFAULT_TIMEOUT",
+    "MAX_REGISTERED_NAME",
     "MAX_TIMEOUT",
     "MIN_TIMEOUT",
     "GameError",
     "Options",
     "SeatSpec",
     "check_options",
+    "check_registered_name",
     "check_text",
 ]
 
@@ -40,13 +43,32 @@ class GameError(ValueError):
     """A game that cannot be made as asked (unknown Set, bad seat, option out of range)."""
 
 
+#: Unicode's explicit bidirectional embeddings, overrides and isolates (UAX #9, 2.1-2.4):
+#: in a name they would turn round the text shown after it on the same line, a result or
+#: another name included. The marks LRM and RLM (U+200E, U+200F) stay allowed.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: The most characters of a registered engine's or interface's name.
+MAX_REGISTERED_NAME = 60
+
+
 def check_text(text: str, what: str, most: int) -> str:
     """Return ``text`` with its spaces folded, cut to ``most`` characters; raise
     :class:`GameError` ``"<what> has a control character"`` when it holds one (NUL, C0 or
-    C1 controls, DEL) or a lone surrogate: a name is shown, stored and exported as text."""
-    if any(unicodedata.category(c) in ("Cc", "Cs") for c in text):
+    C1 controls, DEL, a bidirectional embedding, override or isolate) or a lone surrogate:
+    a name is shown, stored and exported as text."""
+    if any(unicodedata.category(c) in ("Cc", "Cs") or c in BIDI_CONTROLS for c in text):
         raise GameError(f"{what} has a control character")
     return " ".join(text.split())[:most]
+
+
+def check_registered_name(name: str) -> str:
+    """Return a registration's (an engine's, an interface's: manual I) ``name`` with its
+    spaces folded; raise :class:`GameError` ``"a name is 1-60 characters"`` when empty or
+    longer, or as :func:`check_text` for a control character."""
+    name = check_text(name, "a name", len(name) + 1)
+    if not 1 <= len(name) <= MAX_REGISTERED_NAME:
+        raise GameError(f"a name is 1-{MAX_REGISTERED_NAME} characters")
+    return name
 
 
 @dataclass(frozen=True)

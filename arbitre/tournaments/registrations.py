@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
+from tournoyons_gui.arbitre.match import GameError, check_registered_name
 from tournoyons_gui.arbitre.naming import engine_names
 from tournoyons_gui.arbitre.store import Conflict, Engine, new_id
 from tournoyons_gui.arbitre.urls import check_engine_url
@@ -28,7 +29,6 @@ __all__ = [
 
 #: The error of a change asked without the engine's edit token.
 WRONG_TOKEN = "wrong edit token"
-_NAME = re.compile(r"[^\x00-\x1f\x7f-\x9f\ud800-\udfff]{1,60}")
 
 
 class TournamentError(ValueError):
@@ -105,11 +105,11 @@ class Registrations:
     @staticmethod
     def check_name(name: str) -> str:
         """Return ``name`` with its spaces folded; raise :class:`TournamentError` unless it
-        has 1-60 characters, none a control character."""
-        name = " ".join(name.split())
-        if not _NAME.fullmatch(name):
-            raise TournamentError("a name is 1-60 characters")
-        return name
+        has 1-60 characters, none a control character (:func:`check_registered_name`)."""
+        try:
+            return check_registered_name(name)
+        except GameError as refused:
+            raise TournamentError(str(refused)) from None
 
     async def register(
         self,

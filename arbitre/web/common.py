@@ -10,6 +10,7 @@ with a message fit to show (the pages show it above their form, the API answers 
 from __future__ import annotations
 
 import json
+import re
 import urllib.parse
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -78,6 +79,11 @@ class Part:
         return render(self.env, template, status, headers, **context)
 
 
+#: A whole number as the forms and the JSON API take it: ASCII digits (``int()`` alone
+#: would also take ``1_0``, ``٣`` and 4,300 digits), an optional sign, at most 18 digits.
+WHOLE = re.compile(r"[+-]?[0-9]{1,18}")
+
+
 def read_int(raw: Any, default: int, name: str, *, strict: bool = True) -> int:
     """Return ``raw`` (a field's text, a JSON number) as a whole number, ``default`` when
     it is missing or blank (spaces only too); for anything else (``true`` included) raise
@@ -86,12 +92,19 @@ def read_int(raw: Any, default: int, name: str, *, strict: bool = True) -> int:
     text = "" if raw is None else str(raw).strip()
     if not text:
         return default
-    try:
+    if WHOLE.fullmatch(text):
         return int(text)
-    except ValueError:
-        if strict:
-            raise GameError(f"{name} is a whole number") from None
-        return default
+    if strict:
+        raise GameError(f"{name} is a whole number")
+    return default
+
+
+def read_flag(raw: Any, name: str) -> bool:
+    """Return a JSON option that is true or false (absent or ``null``: false); raise
+    :class:`GameError` ``"<name> is true or false"`` for anything else (``"yes"``, ``1``)."""
+    if raw is None or isinstance(raw, bool):
+        return raw is True
+    raise GameError(f"{name} is true or false")
 
 
 def read_json(body: bytes) -> Any:
@@ -141,13 +154,13 @@ def read_options(raw: Any) -> Options:
         timeout=read_int(raw.get("timeout"), DEFAULT_TIMEOUT, "timeout"),
         level=read_int(raw.get("level"), 1, "level"),
         wait=read_int(raw.get("wait"), 0, "wait"),
-        init_as_board=raw.get("init_as_board") is True,
+        init_as_board=read_flag(raw.get("init_as_board"), "init_as_board"),
         person_timeout=None
         if person_timeout in (None, "")
         else read_int(person_timeout, 0, "person_timeout"),
         bot_timeout=read_int(raw.get("bot_timeout"), DEFAULT_BOT_TIMEOUT, "bot_timeout"),
         deals=read_deals(raw.get("deals")),
-        open_table=raw.get("open_table") is True,
+        open_table=read_flag(raw.get("open_table"), "open_table"),
     )
 
 

@@ -209,6 +209,19 @@ def test_engine_hosts_are_only_http(served: Served) -> None:
         ({"set": "TicTacToe", "seats": [RANDOM, {"kind": "robot"}]}, "not 'robot'"),
         ({"set": "TicTacToe", "seats": [RANDOM]}, "2 seats"),
         ({"set": "TicTacToe", "seats": [RANDOM, RANDOM], "options": {"level": 2}}, "Level 2"),
+        # int() alone takes these; no person means them as numbers (an attack found them).
+        *(
+            ({"set": "TicTacToe", "seats": [RANDOM, RANDOM], "options": {"timeout": t}}, "whole")
+            for t in ("1_0", "\u0661\u0660", "10.0", "9" * 30, True)
+        ),
+        *(
+            (
+                {"set": "TicTacToe", "seats": [RANDOM, RANDOM], "options": {flag: value}},
+                f"{flag} is true or false",
+            )
+            for flag in ("open_table", "init_as_board")
+            for value in ("yes", 1, "true")
+        ),
         (
             {"set": "TicTacToe", "seats": [RANDOM, {"kind": "builtin", "engine": "nope"}]},
             "no built-in engine",

@@ -438,3 +438,28 @@ def test_csv_cells_hidden_behind_invisible_or_wide_characters_are_neutralised(
         text = served.http.get(f"/tournaments/{tournament_id}/{export}").text
         cells = [c for row in csv.reader(io.StringIO(text)) for c in row]
         assert "'\u200b=HYPERLINK(1)" in cells and "'＝1+1" in cells, export
+
+
+@pytest.mark.parametrize("bidi", ["\u202e", "\u202b", "\u2066", "\u2069"])
+def test_a_bidirectional_override_is_refused_in_every_name(served: Served, bidi: str) -> None:
+    # An attack (this session's) found U+202E accepted in names: escaped, yet it turned
+    # round the text after it on the line (a result, another name). The marks LRM and RLM
+    # stay allowed.
+    name = f"Ann{bidi}olleh"
+    seats = [{"kind": "person", "name": name}, {"kind": "builtin"}]
+    answer = served.http.post("/api/games", json={"set": "TicTacToe", "seats": seats})
+    assert answer.status_code == 400 and "control character" in answer.json()["error"]
+    named = _tournament(served, builtin_engines("random", "perfect"), name=name)
+    assert named.status_code == 400 and "control character" in named.json()["error"]
+    for path, url in (
+        ("/api/engines", f"{served.base}/engines/tictactoe/random"),
+        ("/api/interfaces", "http://127.0.0.1:9/page/"),
+    ):
+        body = {"name": name, "url": url, "sets": ["TicTacToe"]}
+        refused = served.http.post(path, json=body)
+        assert refused.status_code == 400 and "control character" in refused.text, path
+    marked = [{"kind": "person", "name": "Ann\u200f"}, {"kind": "builtin"}]
+    assert (
+        served.http.post("/api/games", json={"set": "TicTacToe", "seats": marked}).status_code
+        == 201
+    )
