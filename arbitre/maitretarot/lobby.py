@@ -31,6 +31,9 @@ log = logging.getLogger(__name__)
 
 #: The protocol version the server announces (table 3: "1 : version 0.1").
 PROTOCOL_VERSION = 1
+#: Seconds between two log lines about connections closed for want of room: a flood of
+#: them is one line a minute with its count, not a line each.
+REFUSED_LOG_EVERY = 60.0
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,9 @@ class Lobby:
         self._choosing = asyncio.Lock()  # one client seated at a time: no table opened twice
         #: The connections held (closed ones are forgotten as new ones come).
         self.clients: set[Peer] = set()
+        #: Connections closed for want of room since the last log line, and its time.
+        self.refused = 0
+        self._refused_logged = -REFUSED_LOG_EVERY
 
     def open(self, opening: Opening) -> None:
         """Add a table to fill (a match opened elsewhere with places left to clients)."""
@@ -138,7 +144,15 @@ class Lobby:
         peer = Peer(Connection(Role.SERVER, settings.order, settings.limits), reader, writer)
         self.clients = {held for held in self.clients if not held.closed}
         if len(self.clients) >= settings.max_clients:
-            log.warning("MaitreTarot: %d connections held, one more closed", len(self.clients))
+            self.refused += 1
+            now = asyncio.get_running_loop().time()
+            if now - self._refused_logged >= REFUSED_LOG_EVERY:
+                log.warning(
+                    "MaitreTarot: %d connections held, %d more closed",
+                    len(self.clients),
+                    self.refused,
+                )
+                self.refused, self._refused_logged = 0, now
             await peer.close()
             return
         self.clients.add(peer)

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+import pytest
 
 from tests.arbitre.maitretarot_clients import Behaviour, SeedClient, Seen
 from tests.arbitre.maitretarot_standin import StandIn
@@ -192,16 +195,26 @@ def test_garbage_or_silence_before_identification_frees_the_place() -> None:
     assert all(s.ended == "replay 0" for s in seen)
 
 
-def test_connections_beyond_the_limit_are_closed_at_once() -> None:
-    async def body(port: int, games: Games) -> bytes:
+def test_connections_beyond_the_limit_are_closed_at_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # Twenty more than the limit: each is closed without a byte, and the log says so in
+    # one line with the count, not twenty (a flood must not flood the log).
+    async def body(port: int, games: Games) -> list[bytes]:
         held = [await asyncio.open_connection("127.0.0.1", port) for _ in range(3)]
         await asyncio.sleep(0.1)
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        gone = await asyncio.wait_for(reader.read(), 5)
-        for _, other in [*held, (reader, writer)]:
+        gone = []
+        for _ in range(20):
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            gone.append(await asyncio.wait_for(reader.read(), 5))
+            held.append((reader, writer))
+        for _, other in held:
             other.close()
             with contextlib.suppress(ConnectionError):
                 await other.wait_closed()
         return gone
 
-    assert asyncio.run(serving(Settings(max_clients=3), body)) == b""
+    with caplog.at_level(logging.WARNING, logger="tournoyons_gui.arbitre.maitretarot.lobby"):
+        assert asyncio.run(serving(Settings(max_clients=3), body)) == [b""] * 20
+    lines = [r.getMessage() for r in caplog.records if "more closed" in r.getMessage()]
+    assert lines == ["MaitreTarot: 3 connections held, 1 more closed"], lines
