@@ -9,6 +9,7 @@ with a message fit to show (the pages show it above their form, the API answers 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import urllib.parse
@@ -79,9 +80,9 @@ class Part:
         return render(self.env, template, status, headers, **context)
 
 
-#: A whole number as the forms and the JSON API take it: ASCII digits (``int()`` alone
-#: would also take ``1_0``, ``٣`` and 4,300 digits), an optional sign, at most 18 digits.
-WHOLE = re.compile(r"[+-]?[0-9]{1,18}")
+#: A whole number as the forms and the JSON API take it: ASCII digits and an optional
+#: sign (``int()`` alone would also take ``1_0`` and ``٣``); the ranges are the callers'.
+WHOLE = re.compile(r"[+-]?[0-9]+")
 
 
 def read_int(raw: Any, default: int, name: str, *, strict: bool = True) -> int:
@@ -93,7 +94,8 @@ def read_int(raw: Any, default: int, name: str, *, strict: bool = True) -> int:
     if not text:
         return default
     if WHOLE.fullmatch(text):
-        return int(text)
+        with contextlib.suppress(ValueError):  # past Python's 4,300 digits
+            return int(text)
     if strict:
         raise GameError(f"{name} is a whole number")
     return default
