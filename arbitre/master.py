@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
@@ -421,7 +422,7 @@ class GameMaster:
             )
             for seat in seats
         ]
-        calls = self._final_calls(game, seats, rules, turn, [end.status for end in ends])
+        calls = self._final_calls(game, seats, rules, turn, ends)
         if result is None:
             winner, text = None, "error"
         elif len(seats) == 2:
@@ -455,21 +456,23 @@ class GameMaster:
         seats: list[Seat],
         rules: ArbitreRules | None,
         turn: Turn,
-        statuses: list[int],
+        ends: list[SeatEnd],
     ) -> list[tuple[int, str]]:
-        """Return (seat index, URL) of each final call the seats' kinds make."""
+        """Return (seat index, URL) of each final call the seats' kinds make, each seat
+        with its ``Status`` and, for its final call's ``Rank``, its rank (``ends``)."""
         interface: PlayedSet | None = self.catalogue.lookup(game.set_name)
         if rules is None or interface is None:
             return []
         options = Options.from_json(game.options)
         calls = []
-        for seat, status in zip(seats, statuses, strict=True):
+        for seat, end in zip(seats, ends, strict=True):
             kind = self.kinds.get(seat.kind)
             player = Player(seat.index + 1)
+            ranked = dataclasses.replace(seat, rank=end.rank)
             position = Position(
-                game, seats, seat, player, interface, rules, turn, game.moves, options
+                game, seats, ranked, player, interface, rules, turn, game.moves, options
             )
-            url = kind.final_call(position, status) if kind is not None else None
+            url = kind.final_call(position, end.status) if kind is not None else None
             if url is not None:
                 calls.append((seat.index, url))
         return calls

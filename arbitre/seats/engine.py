@@ -50,7 +50,9 @@ def call_params(
     ``MoveId``, ``Turn``, ``Status``, ``TimeOut``, ``Level`` (Sets of several levels),
     ``Opponent`` (its opponent's registration in a competition match, decision 27),
     ``Seat`` and ``Players`` (games of more than two seats, tarot.md T-decision 4), the
-    Set's own parameters, ``Referee`` last (in-progress calls: ``move_id`` given)."""
+    Set's own parameters, ``Referee`` last (in-progress calls: ``move_id`` given). A final
+    call (no ``move_id``) of a game of more than two seats carries the seat's ``Rank``
+    (1..N, ``position.seat.rank``) beside ``Status`` (tarot.md T-decision 5)."""
     rules, seat, options = position.rules, position.seat, position.options
     params = {"Set": rules.engine_set, "Game": seat.key}
     if move_id is not None:
@@ -58,13 +60,15 @@ def call_params(
     if "Turn" in game_params:
         params["Turn"] = game_params["Turn"]
     params["Status"] = str(status)
+    seats = seat_count(rules)
+    if move_id is None and seats > 2 and seat.rank is not None:
+        params["Rank"] = str(seat.rank)
     params["TimeOut"] = str(options.timeout)
     if len(rules.levels) > 1:
         params["Level"] = str(options.level)
     others = [s for s in position.seats if s.index != seat.index]
     if position.game.tournament_id is not None and len(others) == 1 and others[0].registration:
         params["Opponent"] = others[0].registration
-    seats = seat_count(rules)
     if seats > 2:
         params["Seat"] = str(seat.index + 1)
         params["Players"] = str(seats)

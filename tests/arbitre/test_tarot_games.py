@@ -156,9 +156,11 @@ def test_an_engine_of_ours_plays_a_whole_match_with_three_built_ins(
     assert all(r.query["Set"] == "Tarot" for r in asked)
     ours = [m for m in record["moves"] if m["seat"] == 1]
     assert len(asked) == len(ours)
-    # Its final call: Status, the four totals as stored, no MoveId.
+    # Its final call: Status with its Rank beside it (T-decision 5), the four totals as
+    # stored, no MoveId.
     (final,) = finals(tarot, "/tarot")
     assert final.query["Status"] == str(record["seats"][1]["status"])
+    assert final.query["Rank"] == str(ranks[1])
     assert [int(final.query[f"Gain{n}"]) for n in range(1, 5)] == scores
     assert "MoveId" not in final.query and final.query["Seat"] == "2"
 
@@ -187,7 +189,7 @@ def test_a_seat_that_fails_loses_and_the_others_totals_stand(
         assert seat["status"] == (1 if seat["rank"] == 1 else 3)
     assert any(score != 0 for score in scores)  # at least deal 1 was scored
     (final,) = finals(tarot, path)
-    assert final.query["Status"] == "9"
+    assert final.query["Status"] == "9" and final.query["Rank"] == "4"
 
 
 def test_spectators_see_no_hand_unless_the_table_is_open_and_replays_every_hand(
