@@ -23,7 +23,11 @@ pytestmark = pytest.mark.arbitre
         ("not UTF-8", b"PRIVMSG #p4-1 :play 4\xff\r\n", "end alice illegal move"),
         ("Latin-1 chat", b"PRIVMSG #p4-1 :d\xe9j\xe0\r\n", "end alice illegal move"),
         ("CTCP ACTION", b"PRIVMSG #p4-1 :\x01ACTION waves\x01\r\n", "end alice illegal move"),
-        ("CTCP after a move", b"PRIVMSG #p4-1 :play 4\x01VERSION\x01\r\n", "end alice illegal move"),
+        (
+            "CTCP after a move",
+            b"PRIVMSG #p4-1 :play 4\x01VERSION\x01\r\n",
+            "end alice illegal move",
+        ),
         ("CTCP quote", b"PRIVMSG #p4-1 :\x10play 4\r\n", "end alice illegal move"),
     ],
 )
