@@ -257,7 +257,14 @@ class IrcChat:
         return self._queue(f"JOIN {room}", protocol=True)
 
     def part(self, room: str, why: str = "") -> str:
-        """``PART room :why``."""
+        """``PART room :why``, after the notices to ``room`` still waiting (they go first,
+        and can no longer be dropped: a room's final board and address are posted before
+        its referee leaves, R-decision 6)."""
+        mine = f"NOTICE {room} :"
+        waiting = [line for line in self._notices if line.startswith(mine)]
+        if waiting:
+            self._notices = deque(line for line in self._notices if not line.startswith(mine))
+            self._protocol.extend(waiting)
         return self._queue(f"PART {room} :{_clean(why)}" if why else f"PART {room}", True)
 
     def say(self, room: str, text: str) -> str:
