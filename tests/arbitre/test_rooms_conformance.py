@@ -121,3 +121,39 @@ def test_the_room_is_archived_final_board_and_address_then_part(tmp_path: Path) 
                 break
 
     run(scenario, tmp_path)
+
+
+def test_a_player_who_changes_nick_mid_game_has_left(tmp_path: Path) -> None:
+    """bob becomes ``bobby`` while alice is asked: players are named by their nick
+    (R-decision 4), so ``end bob left``; ``bobby``'s ``play 4`` changes nothing."""
+
+    async def misbehave(a: RawPlayer, b: RawPlayer) -> None:
+        await alternate(a, b, [4, 4])
+        await play_line(a, "alice", count=2)
+        b.send("NICK bobby")
+        b.say(ROOM, "play 4")
+
+    async def scenario(ircd: Ircd, folder: Path) -> None:
+        _, game, _, moves, ends = await foul_game(folder, ircd, misbehave)
+        assert ends == ["end bob left"]
+        assert game.winner == 0 and [m.value for m in moves] == ["D", "D"]
+
+    run(scenario, tmp_path)
+
+
+def test_a_second_move_after_the_referees_answer_is_still_a_flood(tmp_path: Path) -> None:
+    """R-decision 7: alice's ``play 5`` heard after ``play bob 5`` went out but before
+    bob's move is a flood (``end alice flood``), not an illegal move."""
+
+    async def misbehave(a: RawPlayer, b: RawPlayer) -> None:
+        del b
+        a.say(ROOM, "play 4")
+        await play_line(a, "bob")
+        a.say(ROOM, "play 5")
+
+    async def scenario(ircd: Ircd, folder: Path) -> None:
+        _, game, _, moves, ends = await foul_game(folder, ircd, misbehave)
+        assert ends == ["end alice flood"]
+        assert game.winner == 1 and [m.value for m in moves] == ["D"]
+
+    run(scenario, tmp_path)
