@@ -173,7 +173,8 @@ class Chat(Protocol):
         ...
 
     def part(self, room: str, why: str = "") -> str:
-        """Leave ``room``; return the line sent."""
+        """Leave ``room`` after the lines already said and noticed in it; return the line
+        sent."""
         ...
 
     def say(self, room: str, text: str) -> str:

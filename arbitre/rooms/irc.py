@@ -154,6 +154,33 @@ def _clean(text: str) -> str:
     return " ".join(text.replace("\r", " ").replace("\n", " ").split(" "))[:MAX_TEXT]
 
 
+class _Lines(irc.client.ServerConnection.buffer_class):  # type: ignore[misc]
+    """The server's lines decoded as UTF-8, a byte that is not UTF-8 replaced by U+FFFD
+    (the library's ``Decoding Input``): its default raises, and the asyncio transport
+    then closes the connection, so one user's Latin-1 ``é`` would end every room's game."""
+
+    errors = "replace"
+
+
+class _Connection(irc.client_aio.AioConnection):  # type: ignore[misc]
+    """The library's connection, reading lines with :class:`_Lines` and handing a room's
+    ``PRIVMSG`` on with its text as sent (R-decision 3: the message is the PRIVMSG's
+    text). The library splits CTCP out of it (``\\x01ACTION ...\\x01`` is no ``pubmsg``,
+    ``play 4\\x01VERSION\\x01`` is ``play 4``) and undoes CTCP's low-level quoting
+    (``\\x10play 4`` is ``play 4``): neither is the seed's grammar, so a room's message is
+    one ``pubmsg`` with the whole text. Overrides the library's ``_handle_message``
+    (``irc`` is pinned below 21 in ``pyproject.toml``)."""
+
+    buffer_class = _Lines
+
+    def _handle_message(self, arguments: Any, command: str, source: Any, tags: Any) -> None:
+        if command == "privmsg" and len(arguments) > 1 and irc.client.is_channel(arguments[0]):
+            event = irc.client.Event("pubmsg", source, arguments[0], [arguments[1]], tags)
+            self._handle_event(event)
+            return
+        super()._handle_message(arguments, command, source, tags)
+
+
 class IrcChat:
     """One connection to an IRC server as ``nick``, reconnecting with ``backoff``, sending
     at ``pace`` (a :class:`~.chat.Chat`)."""
@@ -230,7 +257,14 @@ class IrcChat:
         return self._queue(f"JOIN {room}", protocol=True)
 
     def part(self, room: str, why: str = "") -> str:
-        """``PART room :why``."""
+        """``PART room :why``, after the notices to ``room`` still waiting (they go first,
+        and can no longer be dropped: a room's final board and address are posted before
+        its referee leaves, R-decision 6)."""
+        mine = f"NOTICE {room} :"
+        waiting = [line for line in self._notices if line.startswith(mine)]
+        if waiting:
+            self._notices = deque(line for line in self._notices if not line.startswith(mine))
+            self._protocol.extend(waiting)
         return self._queue(f"PART {room} :{_clean(why)}" if why else f"PART {room}", True)
 
     def say(self, room: str, text: str) -> str:
@@ -255,6 +289,7 @@ class IrcChat:
         self._notices.clear()
         self._nick, self._tries = self.wanted, _nick_tries(self.wanted)
         reactor = irc.client_aio.AioReactor(loop=asyncio.get_running_loop())
+        reactor.connection_class = _Connection
         reactor.add_global_handler("all_raw_messages", self._on_raw, -10)
         for name in (
             "welcome",

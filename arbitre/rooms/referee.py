@@ -254,39 +254,43 @@ class RoomsReferee:
                 verdicts = held.state.left(nick)
         for verdict in verdicts:
             if isinstance(verdict, timi.Seated):
-                held.task = asyncio.create_task(self._game(held, verdict), name=held.channel)
+                # The session is the room's from the seating on: a player's foul heard
+                # while the game is being made (its JOIN and PART in one write) counts.
+                players = (verdict.first, verdict.second)
+                session = RoomSession(self.chat, held.channel, held.state, players, self._board)
+                held.session, held.game_id = session, None
+                held.task = asyncio.create_task(self._game(held, session), name=held.channel)
             elif held.session is not None:
                 held.session.verdict(verdict)
 
     # --- a game -----------------------------------------------------------------------
 
-    async def _game(self, held: Held, seated: timi.Seated) -> None:
-        """Play the room's game, end it, archive the room."""
+    async def _game(self, held: Held, session: RoomSession) -> None:
+        """Play the room's game (``session``, made on seating), end it, archive the room."""
         try:
-            await self._play(held, seated)
+            await self._play(held, session)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("room %s failed", held.channel)
 
-    async def _play(self, held: Held, seated: timi.Seated) -> None:
-        session = RoomSession(
-            self.chat, held.channel, held.state, (seated.first, seated.second), self._board
-        )
-        seats = [SeatSpec("irc", held.channel, nick) for nick in (seated.first, seated.second)]
+    async def _play(self, held: Held, session: RoomSession) -> None:
+        seats = [SeatSpec("irc", held.channel, nick) for nick in session.players]
         seating = self.arbitre.services.seating
-        seating[held.channel.casefold()] = (seated.first, seated.second)
+        seating[held.channel.casefold()] = session.players
         try:
             game_id = await self.arbitre.create(TIMI_SET, seats, Options(timeout=self.think))
         except GameError:
             log.exception("room %s: the game could not be made", held.channel)
+            if held.session is session:
+                held.session = None
             return
         finally:
             seating.pop(held.channel.casefold(), None)
         # The game's task has not run yet (no await since it was made): its first ask
         # finds the session.
         self.arbitre.services.sessions[game_id] = session
-        held.session, held.game_id = session, game_id
+        held.game_id = game_id
         address = f"{self.public_url}/games/{game_id}"
         session.sent(self.chat.notice(held.channel, f"game {address}"))
         try:
