@@ -19,7 +19,12 @@ from tournoyons_gui.arbitre.rooms import timi
 from tournoyons_gui.arbitre.rooms.chat import Chat
 from tournoyons_gui.arbitre.seats.base import Position
 
-__all__ = ["LEFT_GRACE", "RoomSession"]
+__all__ = ["LEFT_GRACE", "MAX_LOGGED", "RoomSession"]
+
+#: Lines kept for the exchange log between two of its writes (an ask's answer, the end):
+#: spectators may talk as much as the chat server lets them, the record keeps the first
+#: lines and the count of the others.
+MAX_LOGGED = 1000
 
 #: Seconds a player's leaving waits before it ends the game: a server going down first
 #: tells its users' quits, then closes; a game whose server is lost within this time ends
@@ -58,18 +63,25 @@ class RoomSession:
         #: Why the room is lost (the chat server), or ``""``.
         self.broken = ""
         self._log: list[Note] = []
+        self._unlogged = 0
         self._waiter: asyncio.Future[timi.Move | None] | None = None
         self._leaving: asyncio.TimerHandle | None = None
 
     # --- from the room ----------------------------------------------------------------
 
     def heard(self, raw: str) -> None:
-        """Log a line received in the room."""
-        self._log.append(note("irc in", raw))
+        """Log a line received in the room (the first :data:`MAX_LOGGED` of a turn)."""
+        self._keep(note("irc in", raw))
 
     def sent(self, line: str) -> None:
-        """Log a line we sent to the room."""
-        self._log.append(note("irc out", line))
+        """Log a line we sent to the room (the first :data:`MAX_LOGGED` of a turn)."""
+        self._keep(note("irc out", line))
+
+    def _keep(self, entry: Note) -> None:
+        if len(self._log) < MAX_LOGGED:
+            self._log.append(entry)
+        else:
+            self._unlogged += 1
 
     def verdict(self, verdict: timi.Verdict) -> None:
         """Take the room's verdict on a message: a move answers the ask; the first foul
@@ -97,6 +109,9 @@ class RoomSession:
     def drain(self) -> list[Note]:
         """Return the lines logged and not yet recorded."""
         entries, self._log = self._log, []
+        if self._unlogged:
+            entries.append(note("irc in", f"{self._unlogged} more lines, not logged"))
+            self._unlogged = 0
         return entries
 
     # --- from the seat ----------------------------------------------------------------

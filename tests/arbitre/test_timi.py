@@ -224,3 +224,23 @@ def test_the_player_answers_its_referee_once_on_the_board_rebuilt_from_the_room(
     assert sent == ["JOIN #p4-1", "PRIVMSG #p4-1 :play 3"]
     assert trays == ["000100" + "0" * 36]
     assert played == [GameOver("#p4-1", "me win", ("D", "C"), first=False)]
+
+
+def test_a_talkative_room_keeps_the_first_lines_of_a_turn_and_counts_the_rest() -> None:
+    # Spectators may talk as fast as the chat server lets them: the exchange log of a
+    # turn keeps MAX_LOGGED lines and says how many more there were (an unbounded list
+    # before); the next turn starts afresh.
+    from tournoyons_gui.arbitre.rooms.session import MAX_LOGGED, RoomSession
+
+    session = RoomSession(None, "#p4-1", None, ("alice", "bob"), lambda position: None)  # type: ignore[arg-type]
+    for n in range(MAX_LOGGED + 500):
+        session.heard(f":carol!c@h PRIVMSG #p4-1 :line {n}")
+    session.sent("PRIVMSG #p4-1 :play alice 15")
+    entries = session.drain()
+    assert len(entries) == MAX_LOGGED + 1
+    assert entries[0][1].endswith("line 0") and entries[MAX_LOGGED - 1][1].endswith(
+        f"line {MAX_LOGGED - 1}"
+    )
+    assert entries[-1][:2] == ("irc in", "501 more lines, not logged")
+    session.heard(":bob!b@h PRIVMSG #p4-1 :play 4")
+    assert [e[1] for e in session.drain()] == [":bob!b@h PRIVMSG #p4-1 :play 4"]
