@@ -11,7 +11,7 @@ line per game, and exit status 0 when every game reached an end.
 ``tournoyons-gui tournament --set TicTacToe --engine URL --engine builtin:random ...`` runs
 a round-robin or Swiss tournament the same way and prints its standings and cross table.
 
-``tournoyons-gui check-interface URL --set TicTacToe [--json] [--sheet FILE]`` checks a
+``tournoyons-gui check-interface URL --set TicTacToe [--json] [--sheet FILE] [--alone]`` checks a
 graphical interface in headless Chromium (issue 24) and prints its report.
 
 ``tournoyons-gui rooms --irc irc://HOST:PORT [--nick Arbitre] [--rooms 3] [--prefix '#p4-']
@@ -223,6 +223,11 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--set", required=True, help="the Set to check it with (TicTacToe ...)")
     check.add_argument("--json", action="store_true", help="print the report as JSON")
     check.add_argument("--sheet", default="", help="write the contact sheet (PNG) to this file")
+    check.add_argument(
+        "--alone",
+        action="store_true",
+        help="check it alone: no page of ours beside it on the sheet (half the visits)",
+    )
     tables = commands.add_parser("tables", help="be a MaitreTarot server: Tarot tables of clients")
     tables.add_argument(
         "--listen", type=address, required=True, metavar="[HOST:]PORT", help="where to listen"

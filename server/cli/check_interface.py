@@ -1,11 +1,13 @@
-"""``tournoyons-gui check-interface URL --set TicTacToe [--json] [--sheet FILE]``: the
-interface check (issue 24, :mod:`tournoyons_gui.server.check`) from the command line.
+"""``tournoyons-gui check-interface URL --set TicTacToe [--json] [--sheet FILE] [--alone]``:
+the interface check (issue 24, :mod:`tournoyons_gui.server.check`) from the command line.
 
 Our own page for the Set is served on 127.0.0.1 in this process (the whole server, its
 records in a temporary folder), so that the contact sheet shows it beside the interface
-checked. A progress bar while it runs (on stderr), then the table (``rich``), or the
-report as JSON on stdout with ``--json``. Exit status 0 when every context passes, 1 when
-one fails, 2 when refused (an unknown Set, a URL that is not http(s), no Chromium).
+checked; ``--alone`` checks the interface without it (no server here, half the visits,
+the same faults found). A progress bar while it runs (on stderr), then the table
+(``rich``), or the report as JSON on stdout with ``--json``. Exit status 0 when every
+context passes, 1 when one fails, 2 when refused (an unknown Set, a URL that is not
+http(s), no Chromium).
 """
 
 from __future__ import annotations
@@ -57,22 +59,25 @@ async def run_check(args: argparse.Namespace) -> int:
     except ValueError as refused:
         err.print(str(refused).replace("engine", "interface"))
         return 2
-    with tempfile.TemporaryDirectory() as folder:
-        args.database = str(Path(folder) / "arbitre.sqlite3")
-        args.engine_hosts = ""
-        async with serving_here(args) as app:
-            ours = None if app is None else f"{app_url(app)}/{interface.key}/"
-            with progress_bar(err) as bar:
-                task = bar.add_task(f"{interface.name} contexts", total=None)
+    with progress_bar(err) as bar:
+        task = bar.add_task(f"{interface.name} contexts", total=None)
 
-                def progress(done: int, total: int, label: str) -> None:
-                    bar.update(task, completed=done, total=total, description=label)
+        def progress(done: int, total: int, label: str) -> None:
+            bar.update(task, completed=done, total=total, description=label)
 
-                try:
-                    report = await check_interface(url, interface, ours=ours, progress=progress)
-                except RuntimeError as failed:
-                    err.print(str(failed))
-                    return 2
+        try:
+            if args.alone:
+                report = await check_interface(url, interface, progress=progress)
+            else:
+                with tempfile.TemporaryDirectory() as folder:
+                    args.database = str(Path(folder) / "arbitre.sqlite3")
+                    args.engine_hosts = ""
+                    async with serving_here(args) as app:
+                        ours = None if app is None else f"{app_url(app)}/{interface.key}/"
+                        report = await check_interface(url, interface, ours=ours, progress=progress)
+        except RuntimeError as failed:
+            err.print(str(failed))
+            return 2
     if args.sheet:
         Path(args.sheet).write_bytes(report.sheet)
     if args.json:
