@@ -1,13 +1,13 @@
 """Exactly once under input storms: each storm returns one ReturnValue.
 
-``TOURNOYONS_STORMS`` storms in all (default 1000), dealt round-robin to the registered
-Sets (one test per Set, so that xdist spreads them). A storm is played on the Input page of
-the Set's sample context (for Seafight, every other storm on its Prepare page), and is one
-of: a double click, a triple click, clicks on two controls within one frame, Enter held
-down (keyboard repeat), a click then Enter on a control. Each storm's URLReturn carries a
-unique tag; the sink's log is read once per batch and must hold each tag exactly once.
-Composed values are composed first with the page's own controls (MasterMind's palette,
-Seafight's random fleet).
+``TOURNOYONS_STORMS`` storms in all (default 600; 9000 with ``--long``), dealt round-robin
+to the registered Sets (one test per Set, so that xdist spreads them). A storm is played
+on the Input page of the Set's sample context (for Seafight, every other storm on its
+Prepare page), and is one of: a double click, a triple click, clicks on two controls
+within one frame, Enter held down (keyboard repeat), a click then Enter on a control. Each
+storm's URLReturn carries a unique tag; the sink's log is read once per batch and must
+hold each tag exactly once. Composed values are composed first with the page's own
+controls (MasterMind's palette, Seafight's random fleet).
 """
 
 from __future__ import annotations
