@@ -45,7 +45,11 @@ COMPOSE_KEYS: Mapping[str, tuple[str, ...]] = {"MasterMind": ("a", "b", "c", "d"
 
 # The element now focused, if it is one the person plays with (a playable control, or a
 # control of a composing Set: a hole, a colour, a button of the board).
-FOCUSED_PLAYABLE = """() => {
+# The focused control's box, read once its transitions are over (a Tarot card rises 16 px
+# in 0.15 s under the focus: read mid-way, the same card seemed to have moved).
+FOCUSED_PLAYABLE = """async () => {
+  const moving = document.getAnimations().filter(a => a instanceof CSSTransition);
+  await Promise.all(moving.map(a => a.finished.catch(() => null)));
   const el = document.activeElement;
   if (!el || el === document.body) return null;
   const playable = el.closest('[data-playable="true"]');
