@@ -167,9 +167,11 @@
       if (event.origin === window.location.origin && event.data &&
           event.data.type === "arbitre:returned") {
         /* Our return page, from inside the board: the move taken, the news comes by the
-         * events; refused or not asked now, the board is drawn again from the record. */
+         * events; refused (422), the same board is drawn again, asked again; not asked now
+         * (404: a second click, an old board), the page follows the record. */
         returnedAt = 0;
-        if (event.data.code !== 200) { currentSrc = ""; load(null); }
+        if (event.data.code === 422) { currentSrc = ""; }
+        if (event.data.code !== 200) { load(null); }
         return;
       }
       if (event.source !== iframe.contentWindow || !event.data) { return; }
