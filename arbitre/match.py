@@ -65,7 +65,7 @@ def check_registered_name(name: str) -> str:
     """Return a registration's (an engine's, an interface's: manual I) ``name`` with its
     spaces folded; raise :class:`GameError` ``"a name is 1-60 characters"`` when empty or
     longer, or as :func:`check_text` for a control character."""
-    name = check_text(name, "a name", len(name) + 1)
+    name = check_text(name, "a name", MAX_REGISTERED_NAME + 1)  # one more: too long is refused
     if not 1 <= len(name) <= MAX_REGISTERED_NAME:
         raise GameError(f"a name is 1-{MAX_REGISTERED_NAME} characters")
     return name

@@ -13,6 +13,7 @@ from tournoyons_gui.arbitre.rooms.chat import Connected, Handler, Names, Said
 from tournoyons_gui.arbitre.rooms.engines import Ask
 from tournoyons_gui.arbitre.rooms.irc import Backoff, parse_irc_url
 from tournoyons_gui.arbitre.rooms.player import GameOver, RoomPlayer
+from tournoyons_gui.arbitre.rooms.session import MAX_LOGGED, RoomSession
 from tournoyons_gui.interfaces.connectfour.rules import RULES
 from tournoyons_gui.interfaces.plugin import ArbitreRules
 
@@ -230,8 +231,6 @@ def test_a_talkative_room_keeps_the_first_lines_of_a_turn_and_counts_the_rest() 
     # Spectators may talk as fast as the chat server lets them: the exchange log of a
     # turn keeps MAX_LOGGED lines and says how many more there were (an unbounded list
     # before); the next turn starts afresh.
-    from tournoyons_gui.arbitre.rooms.session import MAX_LOGGED, RoomSession
-
     session = RoomSession(None, "#p4-1", None, ("alice", "bob"), lambda position: None)  # type: ignore[arg-type]
     for n in range(MAX_LOGGED + 500):
         session.heard(f":carol!c@h PRIVMSG #p4-1 :line {n}")
