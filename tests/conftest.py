@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import queue
 import subprocess
@@ -26,6 +27,15 @@ PLUGINS = Path(__file__).resolve().parent / "plugins"
 # pip-installed plugin would be: its folder (package and .dist-info) joins the path.
 if str(PLUGINS) not in sys.path:
     sys.path.insert(0, str(PLUGINS))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _leaks_reported_where_made() -> Iterator[None]:
+    """Collect garbage after each test module, so that an event loop, socket or file a
+    module left open is reported (``filterwarnings = error``) on that module's last test,
+    every time, rather than on whichever later test the collector happens to run in."""
+    yield
+    gc.collect()
 
 
 @pytest.fixture(scope="session")

@@ -55,15 +55,20 @@ class OnIrc:
         return self.players[nick]
 
     def close(self) -> None:
-        """Quit every player and stop the loop."""
+        """Quit every player, stop the loop and close it (an unclosed loop's sockets
+        would be reported by a later test)."""
 
         async def leave() -> None:
             for context in reversed(self._exits):
                 await context.__aexit__(None, None, None)
 
-        self.run(leave())
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
+        try:
+            self.run(leave())
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join(10)
+            if not self.thread.is_alive():
+                self.loop.close()
 
 
 @pytest.fixture
