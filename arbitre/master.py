@@ -441,7 +441,8 @@ class GameMaster:
         await self.services.hub.publish(game.id, {"moves": game.moves, "over": True})
         if game.tournament_id is not None:
             await self.nudge()  # its tournament's next game may start now
-        answers = await asyncio.gather(*(self.services.caller.final(url) for _, url in calls))
+        kinds = {seat.index: self.kinds[seat.kind] for seat in seats if seat.kind in self.kinds}
+        answers = await asyncio.gather(*(kinds[index].send_final(url) for index, url in calls))
         await self.store.log_many(
             game.id,
             [

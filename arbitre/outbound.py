@@ -6,10 +6,10 @@ TCP clients such as IRC or MaitreTarot through :meth:`Outbound.open_connection`)
 through :class:`Outbound`:
 
 - **Given** (:meth:`Outbound.check_url`): an http(s) URL without credentials, at most
-  2000 characters, never one of this server's own (its public URL, its listen address,
-  any loopback spelling of its port: an engine that is the Arbitre's own
-  ``/engine-check`` would multiply games) but the few that start no work
-  (:data:`OWN_PATHS`: its built-in engines, referees and Sets' pages), on a public server
+  2000 characters, never one of this server's own, whatever its path (its public URL, its
+  listen address, any loopback spelling of its port: an engine that is the Arbitre's own
+  ``/engine-check`` would multiply games, and its own built-in engines, referees and
+  Sets' pages are offered as seats and interfaces of their own), on a public server
   never a host whose spelling
   alone shows it internal (``localhost``, ``10.0.0.1``, ``2130706433``, ``[::1]``,
   ``metadata.google.internal`` ...), and within ``--engine-hosts`` when that list is given.
@@ -26,7 +26,8 @@ and the same inside IPv4-mapped IPv6, unless its name or address is listed in
 ``--allow-hosts`` (names, addresses or networks such as ``10.1.0.0/16``). A loopback
 server, for local development, may call any address but its own.
 
-The only calls to this server's own port let through are to :data:`OWN_PATHS`.
+No call to this server's own port is let through (issue 20, finding 1): its built-in
+engines are ``builtin`` seats, called in process, final calls included.
 """
 
 from __future__ import annotations
@@ -46,7 +47,6 @@ from tournoyons_gui.arbitre.signing import SIGNATURE_HEADER
 __all__ = [
     "CONTROL",
     "MAX_URL",
-    "OWN_PATHS",
     "RESOLVE_TIMEOUT",
     "CheckedTransport",
     "Outbound",
@@ -62,14 +62,6 @@ MAX_URL = 2000
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 #: Seconds a name's resolution may take before the call is refused as unreachable.
 RESOLVE_TIMEOUT = 5.0
-#: The paths of this server's own that may be named and called (each answers from the
-#: request alone and starts no work but one callback): the engines' callbacks
-#: (``/referee``), the Sets' referees (``/referee/<set>``), the built-in engines
-#: (``/engines/<set>/<name>``, as botsarena bots too) and the Sets' pages (``/<set>/``).
-#: Anything else of its own (``/engine-check``, ``/api/...``, ``/play/...``) is refused.
-OWN_PATHS = re.compile(
-    r"/referee(/[A-Za-z0-9]+)?|/engines/[A-Za-z0-9]+/[A-Za-z0-9_-]+(/botsarena)?/?|/[A-Za-z0-9]+/"
-)
 #: Names that are internal whatever they resolve to (cloud metadata, loopback).
 INTERNAL_NAMES = re.compile(
     r"(.*\.)?localhost|localhost\.localdomain|metadata|metadata\.google\.internal"
@@ -236,10 +228,11 @@ class Outbound:
             host in self.own_hosts
             or (address is not None and (address.is_loopback or address.is_unspecified))
         )
-        if own and OWN_PATHS.fullmatch(parts.path):
-            return url  # a built-in engine, a referee, a Set's page of this server
         if own:
-            raise ValueError(f"{what} may not be this Arbitre's own {parts.path or '/'}")
+            raise ValueError(
+                f"{what} may not be this Arbitre's own {parts.path or '/'}"
+                " (its built-in engines are seats of their own: builtin)"
+            )
         if self.engine_hosts is not None and host not in self.engine_hosts:
             raise ValueError(f"engines on {parts.hostname} are not allowed on this server")
         internal = (address is not None and internal_address(address)) or bool(
@@ -272,11 +265,11 @@ class Outbound:
             self._own_addresses = found
         return self._own_addresses
 
-    async def address_for(self, host: str, port: int, path: str = "/") -> str:
-        """Return the address to connect to for ``host:port`` (``path`` the request's):
+    async def address_for(self, host: str, port: int) -> str:
+        """Return the address to connect to for ``host:port``:
         the name resolved once and every address it gives checked. Raise
-        :class:`OutboundRefused` for this server's own port on one of its addresses (but
-        :data:`OWN_PATHS`), an internal address on a public server (unless allowed), a
+        :class:`OutboundRefused` for this server's own port on one of its addresses, an
+        internal address on a public server (unless allowed), a
         host outside ``--engine-hosts``, or a name that does not resolve."""
         host = host.lower().strip("[]").rstrip(".")
         literal = _address(host)
@@ -292,8 +285,6 @@ class Outbound:
             if port in self.own_ports and (
                 address in own or address.is_loopback or address.is_unspecified
             ):
-                if OWN_PATHS.fullmatch(path):
-                    return str(address)
                 raise OutboundRefused("this Arbitre's own URL is not a target")
         if self.engine_hosts is not None and host not in self.engine_hosts:
             raise OutboundRefused(f"{host} is not in this server's --engine-hosts")
@@ -313,7 +304,7 @@ class Outbound:
         """Open a TCP connection to ``host:port`` under the policy (IRC, MaitreTarot
         clients): the name resolved once, the checked address connected to. Raises
         :class:`OutboundRefused` or ``OSError``."""
-        address = await self.address_for(host, port, "")
+        address = await self.address_for(host, port)
         return await asyncio.open_connection(address, port)
 
 
@@ -337,7 +328,7 @@ class CheckedTransport(httpx.AsyncBaseTransport):
         url = request.url
         host = url.host
         port = url.port or (443 if url.scheme == "https" else 80)
-        address = await self.policy.address_for(host, port, url.path)
+        address = await self.policy.address_for(host, port)
         last = url.query.rpartition(b"&")[2]
         if last.startswith(b"Signature="):  # a signed call (manual VII): the header too
             request.headers[SIGNATURE_HEADER] = last.removeprefix(b"Signature=").decode()

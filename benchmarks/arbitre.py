@@ -7,21 +7,23 @@ in the same run on the same stack.
 Everything runs in this process, on 127.0.0.1, in one event loop (uvloop when installed,
 as ``uvicorn.run`` would choose), which also runs the benchmark's own client: the real
 server (``create_app``: the interfaces, the Arbitre, the built-in engines) under uvicorn with
-a SQLite file in a temporary folder, and a tiny Starlette app served the same way. Every
+a SQLite file in a temporary folder, a second one whose built-in engines the first one's
+seats reach over HTTP, and a tiny Starlette app served the same way. Every
 measure is bounded in time or count; the table goes to stdout, progress to stderr.
 
 1. The whole loop, games created by ``POST /api/games`` and awaited in the process, one at
    a time, then 16 at a time (16 games in flight), for a fixed time (the games under way
    then finish), ``random`` against ``random``:
 
-   - *TicTacToe, engines over HTTP*: each seat an ``engine`` at this server's
-     ``/engines/tictactoe/random``, the built-in engine as an outsider reaches it. A move is
+   - *TicTacToe, engines over HTTP*: each seat an ``engine`` at ``/engines/tictactoe/random``
+     of a second Arbitre served the same way (the Arbitre's own URLs are never its
+     targets, issue 20): the built-in engine as an outsider reaches it. A move is
      an engine request (a new connection, ``Connection: close``, as the protocol has it),
      the engine's callback to ``/referee`` (a kept connection), the rules, and the move
      committed to SQLite;
    - *TicTacToe, built-in in process*: each seat a ``builtin`` seat: the same engine
      called in the Arbitre's process, no HTTP;
-   - *ConnectFour, botsarena bots*: each seat a ``botsarena`` bot at this server's
+   - *ConnectFour, botsarena bots*: each seat a ``botsarena`` bot at the second Arbitre's
      ``/engines/connectfour/random/botsarena`` (a ``POST`` per move over a kept
      connection).
 
@@ -341,9 +343,10 @@ class Bench:
     """The Arbitre's server as the benchmark drives it: a client for its API and the
     Arbitre itself, to await a game's end in the process (no polling)."""
 
-    def __init__(self, base: str, app: Any) -> None:
+    def __init__(self, base: str, app: Any, engines: str) -> None:
         self.base = base
         self.app = app
+        self.engines = engines
         self.http = httpx.AsyncClient(
             base_url=base, timeout=60, trust_env=False, limits=httpx.Limits(max_connections=200)
         )
@@ -356,8 +359,8 @@ class Bench:
 
     async def create(self, set_name: str, kind: str = "builtin", path: str = "") -> str:
         """Start a game of ``set_name``, two seats of ``kind``: built-in ``random``, or an
-        ``engine`` or ``botsarena`` seat at ``path`` on this server; return its id."""
-        seat = {"kind": kind, "engine": f"{self.base}{path}" if path else ENGINE}
+        ``engine`` or ``botsarena`` seat at ``path`` on the engines' server; return its id."""
+        seat = {"kind": kind, "engine": f"{self.engines}{path}" if path else ENGINE}
         answer = await self.http.post("/api/games", json={"set": set_name, "seats": [seat, seat]})
         if answer.status_code != 201:
             raise RuntimeError(f"POST /api/games {set_name}: {answer.status_code} {answer.text}")
@@ -515,9 +518,14 @@ async def run(plan: Plan, console: Console) -> tuple[list[Games], Floors, str]:
     with tempfile.TemporaryDirectory(prefix="arbitre-bench-") as work:
         arbitre_sock, arbitre_base = bind("127.0.0.1", 0)
         app = create_app(database=str(Path(work) / "arbitre.sqlite3"), public_url=arbitre_base)
+        # Another Arbitre serves the built-in engines the seats reach over HTTP.
+        engines_sock, engines_base = bind("127.0.0.1", 0)
+        engines_app = create_app(
+            database=str(Path(work) / "engines.sqlite3"), public_url=engines_base
+        )
         floor_sock, floor_base = bind("127.0.0.1", 0)
         floor = Floor(floor_base)
-        bench = Bench(arbitre_base, app)
+        bench = Bench(arbitre_base, app, engines_base)
         columns = (
             TextColumn("{task.description:<40}"),
             BarColumn(),
@@ -525,8 +533,12 @@ async def run(plan: Plan, console: Console) -> tuple[list[Games], Floors, str]:
             TimeElapsedColumn(),
         )
         try:
-            async with serving(app, arbitre_sock), serving(floor.app(), floor_sock):
-                bot = (f"{arbitre_base}{LOOPS[2].path}", bot_message(bench))
+            async with (
+                serving(app, arbitre_sock),
+                serving(engines_app, engines_sock),
+                serving(floor.app(), floor_sock),
+            ):
+                bot = (f"{engines_base}{LOOPS[2].path}", bot_message(bench))
                 with Progress(*columns, console=console, transient=True) as progress:
                     bar = progress.add_task(
                         "warm-up", total=len(LOOPS) * plan.warmup_games, note=""

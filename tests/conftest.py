@@ -69,6 +69,16 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield from _serving(process)
 
 
+@pytest.fixture(scope="session")
+def elsewhere(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Another Arbitre (``tournoyons-gui serve`` in a subprocess, records of its own); yields
+    its base URL. Its built-in engines (``/engines/<set>/<name>``, also as botsarena bots),
+    chapter VI referees (``/referee/<set>``) and Sets' pages are an outsider's to the
+    Arbitre under test, whose own URLs are never a target (issue 20, finding 1)."""
+    database = tmp_path_factory.mktemp("elsewhere") / "arbitre.sqlite3"
+    yield from _serving(start_server(database))
+
+
 def serve_arguments(database: Path | str, *extra: str) -> list[str]:
     """Return the arguments of ``tournoyons-gui serve`` on a free port, quiet, keeping its
     records in ``database`` (a SQLite file or a PostgreSQL URL), then ``extra``."""

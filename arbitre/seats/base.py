@@ -175,6 +175,12 @@ class SeatKind:
         del position, status
         return None
 
+    async def send_final(self, url: str) -> str:
+        """Send the final call ``url`` (:meth:`final_call`'s) and return what is logged of
+        its answer: the HTTP status, or the failure's name (decision 10: cut at 10 s,
+        ignored)."""
+        return await self.services.caller.final(url)
+
     @classmethod
     def exported(cls, seat: Seat) -> dict[str, str]:
         """Return what a game's record shows of the seat's ``url``: ``{"url", "builtin"}``

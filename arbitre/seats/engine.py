@@ -182,9 +182,16 @@ class BuiltinSeat(EngineSeat):
         return SeatSpec(self.name, engine, spec.name or engine)
 
     def url(self, position: Position) -> str:
-        """Return the built-in engine's URL on this server (its requests are logged with
-        it, and its final call goes there)."""
+        """Return the built-in engine's URL on this server (its requests and its final
+        call are logged with it, as an outsider would send them)."""
         return self.services.builtin_url(position.interface, position.seat.url)
+
+    async def send_final(self, url: str) -> str:
+        """Answer the final call in this process as the engine's endpoint does (``200``: a
+        built-in engine has nothing to do with it); no request goes out, since this
+        server's own URLs are no target of its own (issue 20, finding 1)."""
+        del url
+        return "200"
 
     async def ask(self, position: Position, deadline: float | None) -> Answer:
         """Call the built-in engine with the request for ``position`` and take its value

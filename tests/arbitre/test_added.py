@@ -112,18 +112,19 @@ def test_our_referee_is_no_open_redirect_and_escapes_its_target(served: Served) 
 
 
 def _play_added(
-    served: Served, name: str, referee: str, timeout: int, within: float = 30
+    served: Served, elsewhere: str, name: str, referee: str, timeout: int, within: float = 30
 ) -> tuple[str, dict[str, Any]]:
-    """Add the Set ``name`` (our TicTacToe page, ``referee``'s rules), play a game of it
-    between our perfect and random engines (reached by URL) with this TimeOut, and return
-    the game's id and its record once it is over."""
+    """Add the Set ``name`` (the TicTacToe page of another Arbitre, ``elsewhere``, and
+    ``referee``'s rules), play a game of it between that Arbitre's perfect and random
+    engines (reached by URL) with this TimeOut, and return the game's id and its record
+    once it is over."""
     answer = served.http.post(
         "/api/sets",
-        json={"name": name, "interface_url": f"{served.base}/tictactoe/", "referee_url": referee},
+        json={"name": name, "interface_url": f"{elsewhere}/tictactoe/", "referee_url": referee},
     )
     assert answer.status_code == 201, answer.text
     seats = [
-        {"kind": "engine", "engine": f"{served.base}/engines/tictactoe/{engine}", "name": engine}
+        {"kind": "engine", "engine": f"{elsewhere}/engines/tictactoe/{engine}", "name": engine}
         for engine in ("perfect", "random")
     ]
     game_id = served.create(name, seats, timeout=timeout)
@@ -143,11 +144,13 @@ def _replayed(record: dict[str, Any]) -> list[str]:
 
 @pytest.mark.parametrize("how", ["direct", "redirect", "page"])
 def test_an_added_game_is_played_by_its_referee_alone(
-    served: Served, referees: Referees, how: str
+    served: Served, referees: Referees, elsewhere: str, how: str
 ) -> None:
     name = f"Outside{how.capitalize()}"
-    url = f"{served.base}/referee/tictactoe" if how == "direct" else f"{referees.base}/{how}"
-    game_id, record = _play_added(served, name, url, timeout=10, within=60)
+    # "direct": another Arbitre's referee (a page with the verdict's link, not a redirect to
+    # a ReturnURL it did not issue); the others through the tests' referees.
+    url = f"{elsewhere}/referee/tictactoe" if how == "direct" else f"{referees.base}/{how}"
+    game_id, record = _play_added(served, elsewhere, name, url, timeout=10, within=60)
     assert record["status"] == "over", record["reason"]
     assert record["set"] == name
     # The referee's verdicts, applied by nobody else, agree with our rules move by move.
@@ -168,7 +171,7 @@ def test_an_added_game_is_played_by_its_referee_alone(
     assert all("ReturnURL=" in c and c.endswith("/added/return") for c in referee_calls)
     # The game's page shows the outside interface, with the Tray as the referee returned it.
     view = served.http.get(f"/games/{game_id}/view", params={"move": 2}).json()
-    assert view["src"].startswith(f"{served.base}/tictactoe/?Set={name}&")
+    assert view["src"].startswith(f"{elsewhere}/tictactoe/?Set={name}&")
     assert f"Tray={trays[1]}" in view["src"]
     page = httpx.get(view["src"], trust_env=False)
     assert page.status_code == 200 and 'data-error="' not in page.text
@@ -185,10 +188,10 @@ def test_an_added_game_is_played_by_its_referee_alone(
     ],
 )
 def test_a_misbehaving_referee_ends_the_game_with_status_9(
-    served: Served, referees: Referees, path: str, why: str
+    served: Served, referees: Referees, elsewhere: str, path: str, why: str
 ) -> None:
     name = f"Broken{path.capitalize()}"
-    _game_id, record = _play_added(served, name, f"{referees.base}/{path}", timeout=4)
+    _game_id, record = _play_added(served, elsewhere, name, f"{referees.base}/{path}", timeout=4)
     assert record["status"] == "over" and record["result"] == "error"
     assert why in record["reason"]
     assert [s["status"] for s in record["seats"]] == [9, 9]
@@ -198,18 +201,22 @@ def test_a_misbehaving_referee_ends_the_game_with_status_9(
 
 
 def test_return_code_5_makes_the_player_of_the_move_lose(
-    served: Served, referees: Referees
+    served: Served, referees: Referees, elsewhere: str
 ) -> None:
-    _game_id, record = _play_added(served, "RefusesAll", f"{referees.base}/error5", timeout=5)
+    _game_id, record = _play_added(
+        served, elsewhere, "RefusesAll", f"{referees.base}/error5", timeout=5
+    )
     assert record["result"] == "seat2"
     assert "cell 5 is not yours" in record["reason"]
     assert [s["status"] for s in record["seats"]] == [3, 2]
 
 
 def test_a_tray_the_interface_cannot_read_is_shown_as_an_error(
-    served: Served, referees: Referees
+    served: Served, referees: Referees, elsewhere: str
 ) -> None:
-    game_id, record = _play_added(served, "Unreadable", f"{referees.base}/unreadable", timeout=5)
+    game_id, record = _play_added(
+        served, elsewhere, "Unreadable", f"{referees.base}/unreadable", timeout=5
+    )
     assert record["result"] == "draw" and len(record["moves"]) == 2
     view = served.http.get(f"/games/{game_id}/view", params={"move": 1}).json()
     assert "Tray=zzz" in view["src"]

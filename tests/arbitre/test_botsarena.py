@@ -131,8 +131,10 @@ def test_a_bot_plays_a_whole_game_against_a_built_in_engine(
     assert all(m["value"] in "ABCDEFG" for m in record["moves"])
 
 
-def test_a_bot_plays_second_against_a_tournoyons_engine(served: Served, bots: Bots) -> None:
-    engine = {"kind": "engine", "engine": f"{served.base}/engines/connectfour/random"}
+def test_a_bot_plays_second_against_a_tournoyons_engine(
+    served: Served, bots: Bots, elsewhere: str
+) -> None:
+    engine = {"kind": "engine", "engine": f"{elsewhere}/engines/connectfour/random"}
     game_id = served.create("ConnectFour", [engine, bot(bots, "good")])
     record = served.finished(game_id)
     assert record["status"] == "over" and [s["error"] for s in record["seats"]] == ["", ""]

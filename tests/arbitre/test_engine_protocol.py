@@ -250,22 +250,24 @@ def test_a_slow_engine_does_not_slow_another_game(served: Served, quirky: Quirky
     assert waiting["status"] == "playing" and waiting["moves"] == []
 
 
-def test_builtin_engine_in_tester_mode_answers_its_value(served: Served) -> None:
+def test_builtin_engine_in_tester_mode_answers_its_value(served: Served, elsewhere: str) -> None:
     answer = served.http.get(
         "/engines/tictactoe/perfect?Game=TEST&Turn=3&MoveId=3&Referee=&Tray=110220000"
     )
     assert answer.status_code == 200 and answer.text == "3"
+    form = {"set": "TicTacToe", "turn": "1", "tray": "000000000"}
+    # Another Arbitre's built-in engine, tested as any engine is.
     page = served.http.post(
-        "/engine-tester",
-        data={
-            "url": served.base + "/engines/tictactoe/perfect",
-            "set": "TicTacToe",
-            "turn": "1",
-            "tray": "000000000",
-        },
+        "/engine-tester", data={**form, "url": elsewhere + "/engines/tictactoe/perfect"}
     )
     assert page.status_code == 200
     assert "Referee=&amp;Tray=000000000" in page.text and "legal at Turn 1" in page.text
+    # Its own are no target of its own (issue 20): a builtin seat plays them.
+    own = served.http.post(
+        "/engine-tester", data={**form, "url": served.base + "/engines/tictactoe/perfect"}
+    )
+    assert "may not be this Arbitre&#39;s own /engines/tictactoe/perfect" in own.text
+    assert "legal at Turn 1" not in own.text
 
 
 def test_check_an_engine_reports_what_was_wrong(served: Served, quirky: QuirkyEngines) -> None:

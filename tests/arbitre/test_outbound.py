@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
@@ -200,8 +201,8 @@ def test_a_builtin_engines_referee_is_held_to_the_policy(
     public: Served, targets: SecureEngines
 ) -> None:
     """Finding 2: the built-in engines called any ``Referee`` URL back, ignoring every
-    rule; on a public server an internal one is refused, and its own ``/referee`` is
-    still called back (the engine plays its games)."""
+    rule; on a public server an internal one is refused, and the same engines still play
+    its games as ``builtin`` seats, in process."""
     before = len(targets.hits)
     answer = public.http.get(
         "/engines/tictactoe/random",
@@ -267,6 +268,80 @@ def test_the_three_deep_amplification_makes_exactly_one_game(
     log = served.http.get(f"/games/{game_id}/log").text
     assert "own URL is not a target" in log
     assert _games(served) == before + 1
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/engines/tictactoe/random",
+        "/engines/connectfour/random/botsarena",
+        "/referee",
+        "/referee/tictactoe",
+        "/tictactoe/",
+    ],
+)
+def test_no_url_of_its_own_is_an_engine_a_bot_a_referee_or_an_interface(
+    served: Served, targets: SecureEngines, path: str
+) -> None:
+    """Finding 1: "no URL of the Arbitre's own, on any of its names, may be an engine, a
+    referee or an interface", its built-in engines, referees and Sets' pages included
+    (they are offered as ``builtin`` seats and built-in interfaces); a redirect to one is
+    refused at the connection."""
+    before = _games(served)
+    for base in (served.base, served.base.replace("127.0.0.1", "localhost")):
+        url = base + path
+        given: list[tuple[str, dict[str, object]]] = [
+            ("/api/engines", {"name": f"own {path}", "url": url, "sets": ["TicTacToe"]}),
+            ("/api/interfaces", {"name": f"own {path}", "url": url, "sets": ["TicTacToe"]}),
+            ("/api/sets", {"name": "OwnAdded", "interface_url": url, "referee_url": url}),
+            (
+                "/api/games",
+                {
+                    "set": "TicTacToe",
+                    "seats": [{"kind": "engine", "engine": url}, {"kind": "builtin"}],
+                },
+            ),
+            (
+                "/api/games",
+                {
+                    "set": "ConnectFour",
+                    "seats": [{"kind": "botsarena", "engine": url}, {"kind": "builtin"}],
+                },
+            ),
+        ]
+        for route, body in given:
+            refused = served.http.post(route, json=body)
+            assert refused.status_code == 400, (route, url, refused.text)
+            assert "Arbitre's own" in refused.json()["error"], (route, refused.text)
+    assert _games(served) == before
+    if path == "/referee":
+        return  # a redirect to the Referee URL is the engine's callback (decision 7)
+    # Through a redirect: the game is played, the engine's request refused on the way.
+    redirected = f"{targets.base}/to?" + urllib.parse.urlencode({"u": served.base + path})
+    game = served.create(
+        "TicTacToe", [{"kind": "engine", "engine": redirected}, {"kind": "builtin"}], timeout=4
+    )
+    record = served.finished(game)
+    assert record["result"] == "seat2" and record["seats"][0]["error"]
+    log = served.http.get(f"/games/{game}/log").text
+    assert "own URL is not a target" in log
+
+
+def test_a_builtin_seats_final_call_is_answered_in_process(served: Served) -> None:
+    """A built-in seat's final call is logged as an engine's, with the URL an outsider
+    would call, and answered in this process (no call to the Arbitre's own URL)."""
+    game = served.create("TicTacToe", [{"kind": "builtin"}, {"kind": "builtin"}])
+    record = served.finished(game)
+    finals = [e for e in record["exchanges"] if e["kind"] == "final"]
+    assert [e["seat"] for e in finals] == [0, 1]
+    assert all(e["detail"].startswith(f"{served.base}/engines/tictactoe/") for e in finals)
+    deadline = time.monotonic() + 10
+    while True:
+        answers = [e["detail"] for e in served.record(game)["exchanges"] if e["kind"] == "answer"]
+        if len(answers) == 2 or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    assert answers == ["final call answered: 200"] * 2
 
 
 @pytest.mark.parametrize(

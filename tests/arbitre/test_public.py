@@ -348,7 +348,9 @@ def test_our_referee_redirects_only_to_a_return_url_the_arbitre_issued(served: S
     assert issued.headers["location"].startswith(f"{served.base}/added/return?Game=G")
 
 
-def test_an_outside_page_gets_a_return_good_for_one_move_in_a_sandbox(served: Served) -> None:
+def test_an_outside_page_gets_a_return_good_for_one_move_in_a_sandbox(
+    served: Served, elsewhere: str
+) -> None:
     """Finding 5 (decision 26): an added game's outside page got the person's seat token
     in its ``URLReturn`` and ran in an unsandboxed frame. It now gets a return URL good for
     one move of that seat only, in a sandboxed frame."""
@@ -356,8 +358,8 @@ def test_an_outside_page_gets_a_return_good_for_one_move_in_a_sandbox(served: Se
         "/api/sets",
         json={
             "name": "OutsideTTT",
-            "interface_url": f"{served.base}/tictactoe/",
-            "referee_url": f"{served.base}/referee/tictactoe",
+            "interface_url": f"{elsewhere}/tictactoe/",
+            "referee_url": f"{elsewhere}/referee/tictactoe",
         },
     )
     assert added.status_code == 201, added.text
@@ -367,7 +369,7 @@ def test_an_outside_page_gets_a_return_good_for_one_move_in_a_sandbox(served: Se
             "set": "OutsideTTT",
             "seats": [
                 {"kind": "person"},
-                {"kind": "engine", "engine": f"{served.base}/engines/tictactoe/random"},
+                {"kind": "engine", "engine": f"{elsewhere}/engines/tictactoe/random"},
             ],
         },
     )
@@ -452,7 +454,7 @@ def test_a_bidirectional_override_is_refused_in_every_name(served: Served, bidi:
     named = _tournament(served, builtin_engines("random", "perfect"), name=name)
     assert named.status_code == 400 and "control character" in named.json()["error"]
     for path, url in (
-        ("/api/engines", f"{served.base}/engines/tictactoe/random"),
+        ("/api/engines", "http://127.0.0.1:9/engine"),
         ("/api/interfaces", "http://127.0.0.1:9/page/"),
     ):
         body = {"name": name, "url": url, "sets": ["TicTacToe"]}

@@ -90,14 +90,13 @@ def post(served: Served, path: str, form: list[tuple[str, str]]) -> httpx.Respon
     )
 
 
-def register(served: Served, name: str, sets: tuple[str, ...] = ("Nim",)) -> str:
-    """Register a built-in Nim engine under ``name`` through the form; return its id (the
-    edit token is in :data:`TOKENS`)."""
+def register(served: Served, elsewhere: str, name: str, sets: tuple[str, ...] = ("Nim",)) -> str:
+    """Register another Arbitre's (``elsewhere``'s) built-in perfect Nim engine under
+    ``name`` through the form; return its id (the edit token is in :data:`TOKENS`)."""
     answer = post(
         served,
         "/engines",
-        [("name", name), ("url", f"{served.base}/engines/nim/perfect")]
-        + [("sets", s) for s in sets],
+        [("name", name), ("url", f"{elsewhere}/engines/nim/perfect")] + [("sets", s) for s in sets],
     )
     assert answer.status_code == 303, answer.text
     location = answer.headers["location"]
@@ -173,13 +172,15 @@ def test_the_pages_are_linked_and_unknown_ids_are_404(served: Served) -> None:
     assert served.http.get("/engines/nim/perfect").text == "OK"
 
 
-def test_an_engine_is_registered_edited_retired_and_brought_back(served: Served) -> None:
+def test_an_engine_is_registered_edited_retired_and_brought_back(
+    served: Served, elsewhere: str
+) -> None:
     page = Scan(served.http.get("/engines").text)
     assert "data-engine-form" in page.marked
     form = served.http.get("/engines").text
     assert 'name="sets" value="Nim"' in form and 'name="poker_level2"' in form
 
-    engine_id = register(served, "Form engine")
+    engine_id = register(served, elsewhere, "Form engine")
     record = engine_json(served, engine_id)
     assert record["name"] == "Form engine" and record["sets"] == ["Nim"]
     assert record["poker_level2"] is False and record["retired"] is False
@@ -208,7 +209,7 @@ def test_an_engine_is_registered_edited_retired_and_brought_back(served: Served)
             ("token", TOKENS[engine_id]),
             ("action", "edit"),
             ("name", "Form engine renamed"),
-            ("url", f"{served.base}/engines/nim/random"),
+            ("url", f"{elsewhere}/engines/nim/random"),
             ("sets", "Nim"),
             ("sets", "TicTacToe"),
             ("poker_level2", "on"),
@@ -238,7 +239,7 @@ def test_an_engine_is_registered_edited_retired_and_brought_back(served: Served)
     assert f'value="{engine_id}"' in served.http.get("/tournaments").text
 
 
-def test_bad_input_is_refused_with_400_and_nothing_stored(served: Served) -> None:
+def test_bad_input_is_refused_with_400_and_nothing_stored(served: Served, elsewhere: str) -> None:
     before = served.http.get("/api/engines").json()
     for form, error in (
         ([("name", "No set"), ("url", "http://127.0.0.1:9/e")], "at least one Set"),
@@ -254,7 +255,7 @@ def test_bad_input_is_refused_with_400_and_nothing_stored(served: Served) -> Non
         assert f'value="{dict(form)["name"]}"' in answer.text
     assert served.http.get("/api/engines").json() == before
 
-    taken = register(served, "Taken name")
+    taken = register(served, elsewhere, "Taken name")
     answer = post(
         served,
         "/engines",
@@ -307,8 +308,10 @@ def test_bad_input_is_refused_with_400_and_nothing_stored(served: Served) -> Non
     assert served.http.get("/api/tournaments").json() == tournaments
 
 
-def test_a_tournament_started_from_the_form_is_followed_to_its_end(served: Served) -> None:
-    engine_id = register(served, "Nim registered")
+def test_a_tournament_started_from_the_form_is_followed_to_its_end(
+    served: Served, elsewhere: str
+) -> None:
+    engine_id = register(served, elsewhere, "Nim registered")
     tournament_id = start(
         served,
         [
@@ -408,9 +411,11 @@ def test_a_tournament_started_from_the_form_is_followed_to_its_end(served: Serve
 
 
 @pytest.mark.parametrize("where", ["engine", "tournament"])
-def test_user_text_is_shown_escaped_on_every_page(served: Served, where: str) -> None:
+def test_user_text_is_shown_escaped_on_every_page(
+    served: Served, elsewhere: str, where: str
+) -> None:
     name = XSS if where == "engine" else XSS + " 2"
-    engine_id = register(served, name)
+    engine_id = register(served, elsewhere, name)
     tournament_id = start(
         served,
         [

@@ -175,12 +175,14 @@ def test_a_whole_restart_resumes_a_tournament_where_it_was(tmp_path: Path) -> No
         assert statuses == {"over": 18}, statuses
 
 
-def test_poker_level_2_only_between_entrants_that_both_play_it(served: Served) -> None:
+def test_poker_level_2_only_between_entrants_that_both_play_it(
+    served: Served, elsewhere: str
+) -> None:
     level1 = served.http.post(
         "/api/engines",
         json={
             "name": "Level one only",
-            "url": f"{served.base}/engines/poker/caller",
+            "url": f"{elsewhere}/engines/poker/caller",
             "sets": ["Poker"],
             "poker_level2": False,
         },

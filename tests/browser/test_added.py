@@ -25,15 +25,15 @@ from tournoyons_gui.interfaces.tictactoe.rules import TicTacToeRules
 
 
 def test_a_person_adds_a_game_and_plays_it_through_its_referee(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, elsewhere: str, page: Page, watch: PageWatch
 ) -> None:
     page.add_init_script(RECORD_PAGE)
     page.goto(live_server + "/arbitre")
     page.get_by_role("link", name="Add a game").click()
     form = page.locator("[data-add-set]")
     form.locator("input[name='name']").fill("Morpion3Outside")
-    form.locator("input[name='interface_url']").fill(f"{live_server}/tictactoe/")
-    form.locator("input[name='referee_url']").fill(f"{live_server}/referee/tictactoe")
+    form.locator("input[name='interface_url']").fill(f"{elsewhere}/tictactoe/")
+    form.locator("input[name='referee_url']").fill(f"{elsewhere}/referee/tictactoe")
     form.locator("[data-add]").click()
 
     # Back on the new-game form, the added game chosen.
@@ -45,7 +45,7 @@ def test_a_person_adds_a_game_and_plays_it_through_its_referee(
     seat2.locator("[data-kind]").select_option("engine")
     url = seat2.locator("input[name='seat2_url']")
     expect(url).to_be_visible()
-    url.fill(f"{live_server}/engines/tictactoe/random")
+    url.fill(f"{elsewhere}/engines/tictactoe/random")
     new_game.locator("input[name='wait']").fill("0")
     new_game.locator("[data-start]").click()
 
@@ -53,7 +53,7 @@ def test_a_person_adds_a_game_and_plays_it_through_its_referee(
     game_id = page.url.split("/games/", 1)[1].split("?", 1)[0]
     assert wait_turn(page) == "asked"
     src = page.locator("[data-board]").get_attribute("src") or ""
-    assert src.startswith(f"{live_server}/tictactoe/?Set=Morpion3Outside&")
+    assert src.startswith(f"{elsewhere}/tictactoe/?Set=Morpion3Outside&")
     query = board_query(page)
     assert query["Input"] == "One" and query["Tray"] == "Init"
     # The outside page runs sandboxed, with a return good for this one move (issue 20).

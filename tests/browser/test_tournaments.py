@@ -66,16 +66,16 @@ def assert_no_violation(page: Page, where: str) -> None:
 
 
 def test_a_person_registers_an_engine_and_follows_its_tournament_to_the_end(
-    live_server: str, page: Page, watch: PageWatch, tmp_path: Path
+    live_server: str, elsewhere: str, page: Page, watch: PageWatch, tmp_path: Path
 ) -> None:
     page.set_default_timeout(10_000)
     name = f"Browser perfect {uuid.uuid4().hex[:6]}"
 
-    # Register an engine: the built-in perfect Nim engine under its engine-protocol URL.
+    # Register an engine: another Arbitre's perfect Nim engine, at its engine-protocol URL.
     page.goto(live_server + "/engines")
     form = page.locator("[data-engine-form]")
     form.get_by_label("Name").fill(name)
-    form.get_by_label("URL").fill(live_server + "/engines/nim/perfect")
+    form.get_by_label("URL").fill(elsewhere + "/engines/nim/perfect")
     form.locator("input[name='sets'][value='Nim']").check()
     form.locator("[data-open-entry]").check()  # anyone may enter it (issue 20)
     form.locator("[data-register]").click()
@@ -182,14 +182,14 @@ def test_a_person_registers_an_engine_and_follows_its_tournament_to_the_end(
 
 
 def test_axe_finds_no_violation_on_the_engines_and_tournaments_pages(
-    live_server: str, page: Page, watch: PageWatch
+    live_server: str, elsewhere: str, page: Page, watch: PageWatch
 ) -> None:
     engine = post_json(
         live_server,
         "/api/engines",
         {
             "name": f"Axe engine {uuid.uuid4().hex[:6]}",
-            "url": live_server + "/engines/nim/random",
+            "url": elsewhere + "/engines/nim/random",
             "sets": ["Nim"],
         },
     )
