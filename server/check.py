@@ -11,7 +11,10 @@ it has none of these faults; times are reported, never judged.
 
 Used by the command line (``tournoyons-gui check-interface URL --set S``) and by the
 server's button on an interface's page; it drives a browser and knows nothing of the
-Arbitre. Playwright (the ``check`` extra, or the test dependencies) and a Chromium
+Arbitre. The server hands it a :data:`Fetch`: every request the checked page makes then
+goes through the server's outbound policy (issue 20) instead of Chromium's network, and
+one the policy refuses is reported (``refused``) and never sent; WebSockets and service
+workers are blocked. Playwright (the ``check`` extra, or the test dependencies) and a Chromium
 (:func:`chromium_path`) are needed: :func:`available` says whether both are there.
 """
 
@@ -26,7 +29,7 @@ import re
 import shutil
 import time
 import urllib.parse
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,6 +45,9 @@ __all__ = [
     "VIEWPORT",
     "CheckReport",
     "ContextResult",
+    "Fetch",
+    "Fetched",
+    "Refused",
     "available",
     "check_interface",
     "chromium_path",
@@ -59,8 +65,29 @@ READY_WAIT = 3.0
 #: machine's two cores busy while a page waits on its server; each page's times are
 #: measured from its own navigation.
 VISITS_AT_ONCE = 2
-#: Console errors kept per context (the first ones).
+#: Console errors (and refused requests) kept per context (the first ones).
 MAX_ERRORS = 10
+
+
+class Refused(Exception):
+    """A request of the checked page that a :data:`Fetch` may not make (its message says
+    why: the outbound policy's reason)."""
+
+
+@dataclass(frozen=True)
+class Fetched:
+    """A :data:`Fetch`'s answer, given to Chromium as the network's: ``status``,
+    ``headers`` (name, value) and the whole ``body``."""
+
+    status: int
+    headers: list[tuple[str, str]]
+    body: bytes
+
+
+#: How a page's requests are made when the caller makes them: ``(method, url, headers,
+#: body)`` -> :class:`Fetched`; raises :class:`Refused` for one it may not make (any other
+#: error fails the request as a network error would).
+Fetch = Callable[[str, str, Mapping[str, str], bytes | None], Awaitable[Fetched]]
 #: How Chromium is launched: headless on a machine without a sandbox or a GPU, quiet (the
 #: same flags as the tests' and benchmarks', ``scripts/_bootstrap.py``).
 CHROMIUM_FLAGS = (
@@ -141,8 +168,9 @@ class ContextResult:
     """One context's findings: ``status`` (``None``: no answer), ``load_ms`` and
     ``ready_ms`` from the navigation's start (``None``: not reached or not posted),
     ``errors`` in the console, ``size`` ``[width, height]`` of the content and ``fits``,
-    ``words`` no parameter gave, ``hostile_ran`` (and ``dialogs``), ``faults`` (empty:
-    it passes); ``url`` loaded, ``ours`` our page's URL for the same context."""
+    ``words`` no parameter gave, ``hostile_ran`` (and ``dialogs``), ``refused``: the
+    requests the caller's :data:`Fetch` refused, with why; ``faults`` (empty: it passes);
+    ``url`` loaded, ``ours`` our page's URL for the same context."""
 
     label: str
     url: str
@@ -157,6 +185,7 @@ class ContextResult:
     words: list[str] = field(default_factory=list)
     hostile_ran: bool = False
     dialogs: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
     faults: list[str] = field(default_factory=list)
 
     @property
@@ -239,18 +268,54 @@ def _faults(result: ContextResult) -> list[str]:
         faults.append("added words: " + ", ".join(result.words[:8]))
     if result.hostile_ran:
         faults.append("a hostile text ran")
+    if result.refused:
+        faults.append(f"{len(result.refused)} request(s) refused by this server's policy")
     return faults
 
 
+async def _guard(page: Any, fetch: Fetch, result: ContextResult) -> None:
+    """Make every request of ``page`` through ``fetch``: Chromium is given its answer, or
+    the request is blocked (``refused`` noted) or failed; WebSockets are closed."""
+
+    async def outbound(route: Any) -> None:
+        request = route.request
+        try:
+            fetched = await fetch(
+                request.method, request.url, await request.all_headers(), request.post_data_buffer
+            )
+        except Refused as refused:
+            if len(result.refused) < MAX_ERRORS:
+                result.refused.append(f"{request.url[:200]}: {str(refused)[:200]}")
+            await route.abort("blockedbyclient")
+        except Exception:
+            await route.abort("failed")
+        else:
+            await route.fulfill(
+                status=fetched.status, headers=dict(fetched.headers), body=fetched.body
+            )
+
+    async def no_socket(socket: Any) -> None:
+        if len(result.refused) < MAX_ERRORS:
+            result.refused.append(f"{socket.url[:200]}: no WebSocket is opened in a check")
+        await socket.close()
+
+    await page.route("**/*", outbound)
+    await page.route_web_socket("**/*", no_socket)
+
+
 async def _visit(
-    browser: Any, url: str, context: Context, interface: SetInterface
+    browser: Any, url: str, context: Context, interface: SetInterface, fetch: Fetch | None
 ) -> tuple[ContextResult, bytes]:
-    """Embed ``url`` in the host page, in a new browser context; return its findings and
-    the screenshot of the frame."""
+    """Embed ``url`` in the host page, in a new browser context (its requests made through
+    ``fetch`` when given); return its findings and the screenshot of the frame."""
     result = ContextResult(label=context.label, url=url, hostile=context.hostile)
-    page_context = await browser.new_context(viewport=VIEWPORT)
+    page_context = await browser.new_context(
+        viewport=VIEWPORT, service_workers="block" if fetch else "allow"
+    )
     try:
         page = await page_context.new_page()
+        if fetch is not None:  # first: the routes set after it (the host, the return) win
+            await _guard(page, fetch, result)
         await page.route(
             HOST_URL, lambda route: route.fulfill(body=_HOST, content_type="text/html")
         )
@@ -357,10 +422,12 @@ async def check_interface(
     *,
     ours: str | None = None,
     progress: Callable[[int, int, str], None] | None = None,
+    fetch: Fetch | None = None,
 ) -> CheckReport:
     """Check the interface at ``url`` (its page; the contexts' queries are added to it) for
     ``interface``'s Set; ``ours``: the URL of our own page for that Set (absolute), shown
-    beside it on the contact sheet. ``progress(done, total, label)`` is called before each
+    beside it on the contact sheet; ``fetch``: how the checked page's requests are made
+    (``None``: by Chromium; ours always are). ``progress(done, total, label)`` is called before each
     context and once at the end. Raises ``RuntimeError`` when no Chromium can be launched.
     """
     from playwright.async_api import async_playwright
@@ -382,18 +449,18 @@ async def check_interface(
             gate = asyncio.Semaphore(VISITS_AT_ONCE)
 
             async def visit(
-                target: str, context: Context, label: str
+                target: str, context: Context, label: str, through: Fetch | None = None
             ) -> tuple[ContextResult, bytes]:
                 nonlocal done
                 async with gate:
                     if progress:
                         progress(done, total, label)
-                    found_there = await _visit(browser, target, context, interface)
+                    found_there = await _visit(browser, target, context, interface, through)
                     done += 1
                     return found_there
 
             async def both(context: Context) -> tuple[ContextResult, bytes, bytes | None]:
-                theirs = visit(frame_url(url, context.params), context, context.label)
+                theirs = visit(frame_url(url, context.params), context, context.label, fetch)
                 if not ours:
                     result, shot = await theirs
                     return result, shot, None

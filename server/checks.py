@@ -12,7 +12,11 @@ Routes:
   for programs (``{"done", "total", "label", "error", "report"}``); ``/sheet.png``: the
   contact sheet once done.
 
-Runs are kept in memory, the last :data:`KEPT_RUNS`.
+Runs are kept in memory, the last :data:`KEPT_RUNS`. An outside interface's page is
+loaded through the Arbitre's outbound policy (issue 20): each request it makes is made by
+the Arbitre's engine client (the name resolved once, the address checked, redirects
+handed back to Chromium to be checked in turn), so a page cannot make the server's
+Chromium read an internal address and show it on the contact sheet.
 """
 
 from __future__ import annotations
@@ -20,25 +24,82 @@ from __future__ import annotations
 import asyncio
 import urllib.parse
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import httpx
 import jinja2
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
+from tournoyons_gui.arbitre.outbound import OutboundRefused
 from tournoyons_gui.arbitre.store import new_id
 from tournoyons_gui.arbitre.web.common import NO_STORE, read_form, render
 from tournoyons_gui.interfaces.plugin import SetInterface
-from tournoyons_gui.server.check import CheckReport, available, check_interface
+from tournoyons_gui.server.check import (
+    NAVIGATION_TIMEOUT,
+    CheckReport,
+    Fetch,
+    Fetched,
+    Refused,
+    available,
+    check_interface,
+)
 
-__all__ = ["KEPT_RUNS", "Checks"]
+__all__ = ["KEPT_RUNS", "MAX_FETCHED", "Checks", "policy_fetch"]
 
 #: Checks kept in memory (their reports and sheets), the oldest dropped first.
 KEPT_RUNS = 20
+#: The most bytes of one answer a checked page is given (more fails that request).
+MAX_FETCHED = 10 * 1024 * 1024
+#: Headers not passed on: the connection's own, and the encodings httpx undoes.
+_HOP = frozenset(
+    {
+        "connection",
+        "content-encoding",
+        "content-length",
+        "host",
+        "keep-alive",
+        "proxy-connection",
+        "te",
+        "trailer",
+        "transfer-encoding",
+        "upgrade",
+    }
+)
+
+
+def policy_fetch(client: httpx.AsyncClient) -> Fetch:
+    """Return a :data:`~.check.Fetch` making a checked page's requests with ``client``
+    (the Arbitre's engine client: every connection held to the outbound policy, no
+    redirect followed by itself), each answer at most :data:`MAX_FETCHED` bytes within
+    :data:`~.check.NAVIGATION_TIMEOUT` seconds; a request the policy refuses raises
+    :class:`~.check.Refused`."""
+
+    async def fetch(
+        method: str, url: str, headers: Mapping[str, str], body: bytes | None
+    ) -> Fetched:
+        sent = {k: v for k, v in headers.items() if k.lower() not in _HOP}
+        try:
+            async with (
+                asyncio.timeout(NAVIGATION_TIMEOUT),
+                client.stream(method, url, headers=sent, content=body) as answer,
+            ):
+                chunks, size = [], 0
+                async for chunk in answer.aiter_bytes():
+                    size += len(chunk)
+                    if size > MAX_FETCHED:
+                        raise ValueError(f"an answer over {MAX_FETCHED} bytes")
+                    chunks.append(chunk)
+                kept = [(k, v) for k, v in answer.headers.multi_items() if k.lower() not in _HOP]
+                return Fetched(answer.status_code, kept, b"".join(chunks))
+        except OutboundRefused as refused:
+            raise Refused(str(refused)) from None
+
+    return fetch
 
 
 @dataclass
@@ -129,17 +190,22 @@ class Checks:
         while len(self.runs) > KEPT_RUNS:
             self.runs.popitem(last=False)
         ours = None if found.builtin else f"{base}/{played.key}/"
-        run.task = asyncio.create_task(self._run(run, played, ours))
+        fetch = None if found.builtin else policy_fetch(arbitre.caller.client)
+        run.task = asyncio.create_task(self._run(run, played, ours, fetch))
         where = f"/interfaces/{urllib.parse.quote(found.id)}/checks/{run.id}"
         return RedirectResponse(where, 303)
 
-    async def _run(self, run: Run, played: SetInterface, ours: str | None) -> None:
+    async def _run(
+        self, run: Run, played: SetInterface, ours: str | None, fetch: Fetch | None
+    ) -> None:
         def progress(done: int, total: int, label: str) -> None:
             run.done, run.total, run.label = done, total, label
 
         async with self.busy:
             try:
-                run.report = await check_interface(run.url, played, ours=ours, progress=progress)
+                run.report = await check_interface(
+                    run.url, played, ours=ours, progress=progress, fetch=fetch
+                )
             except Exception as failed:
                 run.error = str(failed)[:500] or type(failed).__name__
 

@@ -141,10 +141,29 @@ async def _script(request: Request) -> Response:
 
 
 class OutsideInterfaces(Threaded):
-    """The pages of :data:`VARIANTS`, served on a free port: :meth:`url` of each."""
+    """The pages of :data:`VARIANTS`, served on a free port: :meth:`url` of each. Also
+    ``/peek/``, the plain page with an image from ``127.0.0.1``'s ``/secret.png`` (an
+    internal address once the page is reached by a name allowed on a public server), whose
+    requests are counted in :attr:`secret_hits`."""
 
     def __init__(self) -> None:
-        super().__init__([Route("/{variant}/page.js", _script), Route("/{variant}/", _page)])
+        self.secret_hits = 0
+        super().__init__(
+            [
+                Route("/secret.png", self._secret),
+                Route("/peek/", self._peek),
+                Route("/{variant}/page.js", _script),
+                Route("/{variant}/", _page),
+            ]
+        )
+
+    async def _peek(self, request: Request) -> Response:
+        secret = f'<img alt="" src="http://127.0.0.1:{request.url.port}/secret.png"></body>'
+        return HTMLResponse(_PAGE.replace("VARIANT", "plain").replace("</body>", secret))
+
+    async def _secret(self, request: Request) -> Response:
+        self.secret_hits += 1
+        return Response(b"SECRET", media_type="image/png")
 
     def url(self, variant: str) -> str:
         """Return the page of ``variant`` (``plain``, ``errors`` ...)."""

@@ -31,6 +31,7 @@ import irc.client
 import irc.client_aio
 import irc.modes
 
+from tournoyons_gui.arbitre.outbound import Outbound, OutboundRefused
 from tournoyons_gui.arbitre.rooms.chat import (
     ChatEvent,
     Connected,
@@ -183,7 +184,9 @@ class _Connection(irc.client_aio.AioConnection):  # type: ignore[misc]
 
 class IrcChat:
     """One connection to an IRC server as ``nick``, reconnecting with ``backoff``, sending
-    at ``pace`` (a :class:`~.chat.Chat`)."""
+    at ``pace`` (a :class:`~.chat.Chat`). Given ``outbound`` (a server's policy, issue 20),
+    the server's name is resolved once per connection and the checked address connected
+    to; a refusal is a failure to connect, tried again after the backoff's delay."""
 
     def __init__(
         self,
@@ -193,8 +196,10 @@ class IrcChat:
         *,
         pace: Pace | None = None,
         backoff: Backoff | None = None,
+        outbound: Outbound | None = None,
     ) -> None:
         self.host, self.port = host, port
+        self.outbound = outbound
         self.wanted = nick
         self._nick = nick
         self.pace = pace or Pace()
@@ -229,7 +234,7 @@ class IrcChat:
             while not self._closing:
                 try:
                     await self._session()
-                except (OSError, irc.client.ServerConnectionError) as failed:
+                except (OSError, irc.client.ServerConnectionError, OutboundRefused) as failed:
                     self._emit(Disconnected(f"cannot connect: {failed}"[:300]))
                 if self._closing:
                     break
@@ -312,7 +317,12 @@ class IrcChat:
         ):
             reactor.add_global_handler(name, self._on_event)
         connection = reactor.server()
-        await connection.connect(self.host, self.port, self.wanted)
+        if self.outbound is None:
+            await connection.connect(self.host, self.port, self.wanted)
+        else:
+            await connection.connect(
+                self.host, self.port, self.wanted, connect_factory=self._checked
+            )
         self._connection = connection
         try:
             async with asyncio.timeout(WELCOME_WAIT):
@@ -321,6 +331,15 @@ class IrcChat:
             self._hang_up("no welcome")
         await self._lost.wait()
         self._connection = None
+
+    async def _checked(self, protocol: Any, address: tuple[str, int]) -> Any:
+        """The library's ``connect_factory`` under the outbound policy: connect
+        ``protocol`` to the checked address of ``address`` (host, port); raise
+        :class:`~tournoyons_gui.arbitre.outbound.OutboundRefused`."""
+        assert self.outbound is not None
+        host, port = address
+        checked = await self.outbound.address_for(host, port)
+        return await asyncio.get_running_loop().create_connection(lambda: protocol, checked, port)
 
     def _hang_up(self, why: str) -> None:
         connection, self._connection = self._connection, None

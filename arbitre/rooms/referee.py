@@ -357,10 +357,12 @@ class RoomOptions:
     pace: Pace | None = None
 
     def referee(self, arbitre: Arbitre) -> RoomsReferee:
-        """Return the referee of these rooms for ``arbitre``, on IRC; raise ``ValueError``
-        for a server that is not ``irc://HOST[:PORT]``."""
+        """Return the referee of these rooms for ``arbitre``, on IRC, its connection held
+        to ``arbitre``'s outbound policy (issue 20: a public server reaches an internal
+        chat server only when ``--allow-hosts`` lists it); raise ``ValueError`` for a
+        server that is not ``irc://HOST[:PORT]``."""
         host, port = parse_irc_url(self.server)
-        chat = IrcChat(host, port, self.nick, pace=self.pace)
+        chat = IrcChat(host, port, self.nick, pace=self.pace, outbound=arbitre.outbound)
         return RoomsReferee(
             arbitre,
             chat,

@@ -13,6 +13,7 @@ from typing import Any
 from tests.arbitre.ircd import Ircd, ircd_server
 from tests.arbitre.timi_players import RawPlayer
 from tournoyons_gui.arbitre.arbitre import Arbitre
+from tournoyons_gui.arbitre.outbound import Outbound
 from tournoyons_gui.arbitre.rooms.irc import Backoff, Pace
 from tournoyons_gui.arbitre.rooms.referee import RoomOptions, RoomsReferee
 from tournoyons_gui.arbitre.store import Game, Move, Seat, Store
@@ -25,11 +26,14 @@ FAST = Pace(burst=100, per_second=200.0)
 
 @asynccontextmanager
 async def refereeing(
-    ircd: Ircd, folder: Path, *, rooms: int = 1, think: int = 5
+    ircd: Ircd, folder: Path, *, rooms: int = 1, think: int = 5, outbound: Outbound | None = None
 ) -> AsyncIterator[tuple[Arbitre, RoomsReferee]]:
-    """Run an Arbitre (its own SQLite file) refereeing ``rooms`` rooms on ``ircd``."""
+    """Run an Arbitre (its own SQLite file, ``outbound`` its policy: a loopback server's
+    by default) refereeing ``rooms`` rooms on ``ircd``."""
     store = await Store.open(str(folder / "rooms.sqlite3"))
-    arbitre = Arbitre(load_registry(()), store, "http://127.0.0.1:9", lease_seconds=6)
+    arbitre = Arbitre(
+        load_registry(()), store, "http://127.0.0.1:9", lease_seconds=6, outbound=outbound
+    )
     await arbitre.run()
     options = RoomOptions(ircd.url, rooms=rooms, think=think, pace=FAST)
     referee = options.referee(arbitre)

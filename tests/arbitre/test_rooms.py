@@ -14,6 +14,7 @@ from tests.arbitre.ircd import Ircd
 from tests.arbitre.rooms_kept import ROOM, record, record_ended, refereeing, room_open, run
 from tests.arbitre.timi_players import RawPlayer, game_of, raw_player
 from tournoyons_gui.arbitre.arbitre import Arbitre
+from tournoyons_gui.arbitre.outbound import Outbound
 from tournoyons_gui.arbitre.store import Game, Move, Seat
 
 pytestmark = pytest.mark.arbitre
@@ -289,6 +290,37 @@ def test_the_server_stopped_mid_game_ends_it_as_server_error_and_the_room_reopen
             ircd.start()
             async with raw_player(ircd.port, "dave") as d:
                 await room_open(d)
+            assert referee.connected
+
+    run(scenario, tmp_path)
+
+
+def test_a_public_server_reaches_an_internal_chat_server_only_when_allowed(
+    tmp_path: Path,
+) -> None:
+    """Issue 20: the referee's connection goes through the outbound policy like every
+    other: a public server does not connect to a chat server on an internal address
+    (here 127.0.0.1) unless ``--allow-hosts`` lists it."""
+
+    async def scenario(ircd: Ircd, folder: Path) -> None:
+        public = "https://arbitre.example"
+        refused = Outbound.for_server(public, public=True)
+        (folder / "refused").mkdir()
+        async with (
+            refereeing(ircd, folder / "refused", outbound=refused) as (_, referee),
+            raw_player(ircd.port, "alice") as alice,
+        ):
+            await asyncio.sleep(1.5)  # several tries, with the tests' short backoff
+            alice.send(f"NAMES {ROOM}")
+            names = await alice.expect(lambda h: h.command in ("353", "366"))
+            assert "Arbitre" not in names.text and not referee.connected
+        allowed = Outbound.for_server(public, public=True, allow_hosts=["127.0.0.1"])
+        (folder / "allowed").mkdir()
+        async with (
+            refereeing(ircd, folder / "allowed", outbound=allowed) as (_, referee),
+            raw_player(ircd.port, "bob") as bob,
+        ):
+            await room_open(bob)
             assert referee.connected
 
     run(scenario, tmp_path)

@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from playwright.sync_api import FrameLocator, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.browser.helpers import (
     frame_query,
@@ -177,14 +178,27 @@ def open_game(page: Page, base: str, url: str) -> None:
     expect(page.locator("[data-game]")).to_be_visible()
 
 
+#: What the game page knew when :func:`wait_turn` gave up (for the failure's message).
+PAGE_STATE = """() => {
+  const root = document.querySelector("[data-game]");
+  const iframe = root && root.querySelector("[data-board]");
+  return {data: root ? {...root.dataset} : null, src: iframe ? iframe.src : null,
+          sandbox: iframe ? iframe.getAttribute("sandbox") : null,
+          readable: Boolean(iframe && iframe.contentDocument), recorded: window.__arbitre};
+}"""
+
+
 def wait_turn(page: Page, returned: int = 0, timeout: float = 30) -> str:
     """Wait until the board has returned ``returned`` values, then until the person is
-    asked (``"asked"``) or the game is over (``"over"``)."""
-    return str(
-        page.wait_for_function(
+    asked (``"asked"``) or the game is over (``"over"``); on time out, fail with what the
+    game page knew."""
+    try:
+        handle = page.wait_for_function(
             ASKED_OR_OVER, arg=returned, polling=25, timeout=timeout * 1000
-        ).json_value()
-    )
+        )
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"no turn within {timeout:g} s: {page.evaluate(PAGE_STATE)}") from None
+    return str(handle.json_value())
 
 
 def expect_end_shown(page: Page) -> None:

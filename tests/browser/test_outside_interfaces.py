@@ -274,3 +274,53 @@ def test_the_tester_plays_a_hot_seat_game_through_an_outside_interface(
     assert values_returned(page) == ["1", "4", "2", "5", "3"]
     end = re.compile(r"/plain/\?.*Method=End")
     expect(page.locator("#interface")).to_have_attribute("src", end)
+
+
+def test_the_servers_check_holds_the_page_to_its_outbound_policy(
+    outside: OutsideInterfaces, tmp_path: Path
+) -> None:
+    """Issue 20: a public server's check let its Chromium load whatever a registered page
+    asked for, so a page could make the server read an internal address and show it on the
+    contact sheet. The checked page's requests now go through the outbound policy: the
+    page (its name allowed) is checked, the internal image is refused and reported, and
+    never fetched."""
+    from tests.arbitre.conftest import Served
+    from tournoyons_gui.arbitre.web.guard import UNLIMITED
+
+    served = Served(
+        tmp_path / "public.sqlite3",
+        listen=("0.0.0.0", 0),
+        allow_hosts=("localhost",),
+        limits=UNLIMITED,
+    )
+    try:
+        url = outside.base.replace("127.0.0.1", "localhost") + "/peek/"
+        answer = served.http.post(
+            "/api/interfaces", json={"name": "Peek", "url": url, "sets": ["TicTacToe"]}
+        )
+        assert answer.status_code == 201, answer.text
+        started = served.http.post(
+            f"/interfaces/{answer.json()['id']}/check",
+            data={"set": "TicTacToe"},
+            headers={"Origin": served.base},
+        )
+        assert started.status_code == 303, started.text
+        deadline = time.monotonic() + 300
+        while True:
+            run = served.http.get(started.headers["location"] + ".json").json()
+            if run["finished"]:
+                break
+            assert time.monotonic() < deadline, run
+            time.sleep(0.5)
+        assert run["error"] == "" and run["report"]["passed"] is False
+        contexts = run["report"]["contexts"]
+        assert len(contexts) >= 10 and all(c["status"] == 200 for c in contexts)
+        for context in contexts:
+            assert context["ready_ms"] is not None, context  # the page itself was loaded
+            assert any(
+                "/secret.png" in r and "internal address" in r for r in context["refused"]
+            ), context
+            assert any("refused by this server's policy" in f for f in context["faults"])
+        assert outside.secret_hits == 0
+    finally:
+        served.stop()
