@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import html
 import importlib.util
 import os
@@ -88,6 +89,7 @@ class Fetched:
 #: body)`` -> :class:`Fetched`; raises :class:`Refused` for one it may not make (any other
 #: error fails the request as a network error would).
 Fetch = Callable[[str, str, Mapping[str, str], bytes | None], Awaitable[Fetched]]
+
 #: How Chromium is launched: headless on a machine without a sandbox or a GPU, quiet (the
 #: same flags as the tests' and benchmarks', ``scripts/_bootstrap.py``).
 CHROMIUM_FLAGS = (
@@ -286,18 +288,20 @@ async def _guard(page: Any, fetch: Fetch, result: ContextResult) -> None:
         except Refused as refused:
             if len(result.refused) < MAX_ERRORS:
                 result.refused.append(f"{request.url[:200]}: {str(refused)[:200]}")
-            await route.abort("blockedbyclient")
+            answer = route.abort("blockedbyclient")
         except Exception:
-            await route.abort("failed")
+            answer = route.abort("failed")
         else:
-            await route.fulfill(
-                status=fetched.status, headers=dict(fetched.headers), body=fetched.body
-            )
+            headers = dict(fetched.headers)
+            answer = route.fulfill(status=fetched.status, headers=headers, body=fetched.body)
+        with contextlib.suppress(Exception):  # the page may be gone meanwhile
+            await answer
 
     async def no_socket(socket: Any) -> None:
         if len(result.refused) < MAX_ERRORS:
             result.refused.append(f"{socket.url[:200]}: no WebSocket is opened in a check")
-        await socket.close()
+        with contextlib.suppress(Exception):
+            await socket.close()
 
     await page.route("**/*", outbound)
     await page.route_web_socket("**/*", no_socket)
