@@ -275,9 +275,11 @@ def _faults(result: ContextResult) -> list[str]:
     return faults
 
 
-async def _guard(page: Any, fetch: Fetch, result: ContextResult) -> None:
-    """Make every request of ``page`` through ``fetch``: Chromium is given its answer, or
-    the request is blocked (``refused`` noted) or failed; WebSockets are closed."""
+async def _guard(browser_context: Any, fetch: Fetch, result: ContextResult) -> None:
+    """Make every request of ``browser_context`` (every page of it: a popup the checked
+    page opens too) through ``fetch``: Chromium is given its answer, or the request is
+    blocked (``refused`` noted) or failed; WebSockets are closed. A page's own routes
+    (the host's, the return's) take precedence over these."""
 
     async def outbound(route: Any) -> None:
         request = route.request
@@ -303,8 +305,8 @@ async def _guard(page: Any, fetch: Fetch, result: ContextResult) -> None:
         with contextlib.suppress(Exception):
             await socket.close()
 
-    await page.route("**/*", outbound)
-    await page.route_web_socket("**/*", no_socket)
+    await browser_context.route("**/*", outbound)
+    await browser_context.route_web_socket("**/*", no_socket)
 
 
 async def _visit(
@@ -317,9 +319,9 @@ async def _visit(
         viewport=VIEWPORT, service_workers="block" if fetch else "allow"
     )
     try:
+        if fetch is not None:  # before any page: a popup of the checked page is held too
+            await _guard(page_context, fetch, result)
         page = await page_context.new_page()
-        if fetch is not None:  # first: the routes set after it (the host, the return) win
-            await _guard(page, fetch, result)
         await page.route(
             HOST_URL, lambda route: route.fulfill(body=_HOST, content_type="text/html")
         )

@@ -158,8 +158,11 @@ class OutsideInterfaces(Threaded):
         )
 
     async def _peek(self, request: Request) -> Response:
-        secret = f'<img alt="" src="http://127.0.0.1:{request.url.port}/secret.png"></body>'
-        return HTMLResponse(_PAGE.replace("VARIANT", "plain").replace("</body>", secret))
+        secret = f"http://127.0.0.1:{request.url.port}/secret.png"
+        peeking = f'<img alt="" src="{secret}"><script>window.open("{secret}?popup")</script>'
+        return HTMLResponse(
+            _PAGE.replace("VARIANT", "plain").replace("</body>", f"{peeking}</body>")
+        )
 
     async def _secret(self, request: Request) -> Response:
         self.secret_hits += 1
