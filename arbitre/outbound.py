@@ -265,12 +265,14 @@ class Outbound:
             self._own_addresses = found
         return self._own_addresses
 
-    async def address_for(self, host: str, port: int) -> str:
+    async def address_for(self, host: str, port: int, *, listed: bool = True) -> str:
         """Return the address to connect to for ``host:port``:
         the name resolved once and every address it gives checked. Raise
         :class:`OutboundRefused` for this server's own port on one of its addresses, an
-        internal address on a public server (unless allowed), a
-        host outside ``--engine-hosts``, or a name that does not resolve."""
+        internal address on a public server (unless allowed), a host outside
+        ``--engine-hosts`` (``listed``: held to that list, as engines, bots, referees and
+        interfaces are; the operator's own chat server is not), or a name that does not
+        resolve."""
         host = host.lower().strip("[]").rstrip(".")
         literal = _address(host)
         try:
@@ -286,7 +288,7 @@ class Outbound:
                 address in own or address.is_loopback or address.is_unspecified
             ):
                 raise OutboundRefused("this Arbitre's own URL is not a target")
-        if self.engine_hosts is not None and host not in self.engine_hosts:
+        if listed and self.engine_hosts is not None and host not in self.engine_hosts:
             raise OutboundRefused(f"{host} is not in this server's --engine-hosts")
         for address in addresses:
             if self.public and internal_address(address) and not self.is_allowed(host, address):
@@ -299,12 +301,12 @@ class Outbound:
         return CheckedTransport(self, inner)
 
     async def open_connection(
-        self, host: str, port: int
+        self, host: str, port: int, *, listed: bool = True
     ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-        """Open a TCP connection to ``host:port`` under the policy (IRC, MaitreTarot
-        clients): the name resolved once, the checked address connected to. Raises
-        :class:`OutboundRefused` or ``OSError``."""
-        address = await self.address_for(host, port)
+        """Open a TCP connection to ``host:port`` under the policy (raw TCP clients): the
+        name resolved once, the checked address connected to (``listed``: as
+        :meth:`address_for`). Raises :class:`OutboundRefused` or ``OSError``."""
+        address = await self.address_for(host, port, listed=listed)
         return await asyncio.open_connection(address, port)
 
 

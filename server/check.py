@@ -11,11 +11,13 @@ it has none of these faults; times are reported, never judged.
 
 Used by the command line (``tournoyons-gui check-interface URL --set S``) and by the
 server's button on an interface's page; it drives a browser and knows nothing of the
-Arbitre. The server hands it a :data:`Fetch`: every request the checked page makes then
-goes through the server's outbound policy (issue 20) instead of Chromium's network, and
-one the policy refuses is reported (``refused``) and never sent; WebSockets and service
-workers are blocked. Playwright (the ``check`` extra, or the test dependencies) and a Chromium
-(:func:`chromium_path`) are needed: :func:`available` says whether both are there.
+Arbitre. The server hands it a :data:`Fetch`: every request the checked page makes (its
+popups' too) then goes through the server's outbound policy (issue 20) instead of
+Chromium's network, and one the policy refuses is reported (``refused``) and never sent;
+WebSockets, service workers and WebRTC's direct UDP are blocked, and anything else goes to
+a proxy that is not there (:data:`NOWHERE`). Playwright (the ``check`` extra, or the test
+dependencies) and a Chromium (:func:`chromium_path`) are needed: :func:`available` says
+whether both are there.
 """
 
 from __future__ import annotations
@@ -68,6 +70,8 @@ READY_WAIT = 3.0
 VISITS_AT_ONCE = 2
 #: Console errors (and refused requests) kept per context (the first ones).
 MAX_ERRORS = 10
+#: The proxy of a check whose requests a :data:`Fetch` makes: a port nothing listens on.
+NOWHERE = "http://127.0.0.1:9"
 
 
 class Refused(Exception):
@@ -78,16 +82,17 @@ class Refused(Exception):
 @dataclass(frozen=True)
 class Fetched:
     """A :data:`Fetch`'s answer, given to Chromium as the network's: ``status``,
-    ``headers`` (name, value) and the whole ``body``."""
+    ``headers`` (one value per name, as Playwright takes them) and the whole ``body``."""
 
     status: int
-    headers: list[tuple[str, str]]
+    headers: Mapping[str, str]
     body: bytes
 
 
 #: How a page's requests are made when the caller makes them: ``(method, url, headers,
-#: body)`` -> :class:`Fetched`; raises :class:`Refused` for one it may not make (any other
-#: error fails the request as a network error would).
+#: body)`` -> :class:`Fetched`, a redirect followed (Chromium follows none by itself
+#: then: its own network is a proxy that goes nowhere); raises :class:`Refused` for one it
+#: may not make (any other error fails the request as a network error would).
 Fetch = Callable[[str, str, Mapping[str, str], bytes | None], Awaitable[Fetched]]
 
 #: How Chromium is launched: headless on a machine without a sandbox or a GPU, quiet (the
@@ -316,7 +321,11 @@ async def _visit(
     ``fetch`` when given); return its findings and the screenshot of the frame."""
     result = ContextResult(label=context.label, url=url, hostile=context.hostile)
     page_context = await browser.new_context(
-        viewport=VIEWPORT, service_workers="block" if fetch else "allow"
+        viewport=VIEWPORT,
+        service_workers="block" if fetch else "allow",
+        # Held by ``fetch``: what Chromium would reach by itself (a worker's WebSocket, a
+        # redirect it follows) goes to a proxy that is not there, loopback included.
+        proxy={"server": NOWHERE, "bypass": "<-loopback>"} if fetch else None,
     )
     try:
         if fetch is not None:  # before any page: a popup of the checked page is held too
@@ -446,8 +455,9 @@ async def check_interface(
     started = time.monotonic()
     async with async_playwright() as driver:
         try:
+            held = ["--force-webrtc-ip-handling-policy=disable_non_proxied_udp"] if fetch else []
             browser = await driver.chromium.launch(
-                executable_path=chromium_path(), args=list(CHROMIUM_FLAGS)
+                executable_path=chromium_path(), args=[*CHROMIUM_FLAGS, *held]
             )
         except Exception as failed:
             raise RuntimeError(f"no Chromium could be launched: {failed}") from None

@@ -14,9 +14,9 @@ Routes:
 
 Runs are kept in memory, the last :data:`KEPT_RUNS`. An outside interface's page is
 loaded through the Arbitre's outbound policy (issue 20): each request it makes is made by
-the Arbitre's engine client (the name resolved once, the address checked, redirects
-handed back to Chromium to be checked in turn), so a page cannot make the server's
-Chromium read an internal address and show it on the contact sheet.
+:class:`PolicyFetch` (the name resolved once, the address checked, each redirect followed
+and checked here), so a page cannot make the server's Chromium read an internal address
+and show it on the contact sheet.
 """
 
 from __future__ import annotations
@@ -35,31 +35,41 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
-from tournoyons_gui.arbitre.outbound import OutboundRefused
+from tournoyons_gui.arbitre.calls import engine_client
+from tournoyons_gui.arbitre.outbound import Outbound, OutboundRefused
 from tournoyons_gui.arbitre.store import new_id
 from tournoyons_gui.arbitre.web.common import NO_STORE, read_form, render
 from tournoyons_gui.interfaces.plugin import SetInterface
 from tournoyons_gui.server.check import (
     NAVIGATION_TIMEOUT,
     CheckReport,
-    Fetch,
     Fetched,
     Refused,
     available,
     check_interface,
 )
 
-__all__ = ["KEPT_RUNS", "MAX_FETCHED", "Checks", "policy_fetch"]
+__all__ = [
+    "FETCHES_AT_ONCE",
+    "KEPT_RUNS",
+    "MAX_FETCHED",
+    "MAX_FETCHED_TOTAL",
+    "Checks",
+    "PolicyFetch",
+]
 
 #: Checks kept in memory (their reports and sheets), the oldest dropped first.
 KEPT_RUNS = 20
 #: The most bytes of one answer a checked page is given (more fails that request).
 MAX_FETCHED = 10 * 1024 * 1024
-#: Headers not passed on: the connection's own, and the encodings httpx undoes.
+#: The most bytes all the answers of one check may total (more fails the rest).
+MAX_FETCHED_TOTAL = 64 * 1024 * 1024
+#: Requests of a checked page made at once (the others wait their turn).
+FETCHES_AT_ONCE = 8
+#: Headers not passed on: the connection's own.
 _HOP = frozenset(
     {
         "connection",
-        "content-encoding",
         "content-length",
         "host",
         "keep-alive",
@@ -70,36 +80,68 @@ _HOP = frozenset(
         "upgrade",
     }
 )
+#: The encodings asked for and undone here (an answer in another is left to Chromium).
+_DECODED = frozenset({"", "gzip", "deflate", "identity"})
 
 
-def policy_fetch(client: httpx.AsyncClient) -> Fetch:
-    """Return a :data:`~.check.Fetch` making a checked page's requests with ``client``
-    (the Arbitre's engine client: every connection held to the outbound policy, no
-    redirect followed by itself), each answer at most :data:`MAX_FETCHED` bytes within
-    :data:`~.check.NAVIGATION_TIMEOUT` seconds; a request the policy refuses raises
-    :class:`~.check.Refused`."""
+class PolicyFetch:
+    """A :data:`~.check.Fetch` making a checked page's requests through ``outbound`` (the
+    Arbitre's policy, issue 20) with a client of its own (no cookie shared with engines;
+    :meth:`aclose` at the end of the check): every hop of every redirect checked and
+    followed here, so that Chromium never follows one by itself; at most
+    :data:`FETCHES_AT_ONCE` at once, each answer at most :data:`MAX_FETCHED` bytes within
+    :data:`~.check.NAVIGATION_TIMEOUT` seconds, all of them at most
+    :data:`MAX_FETCHED_TOTAL`. A request the policy refuses raises
+    :class:`~.check.Refused`; any other failure fails the request."""
 
-    async def fetch(
-        method: str, url: str, headers: Mapping[str, str], body: bytes | None
+    def __init__(self, outbound: Outbound) -> None:
+        self.client = engine_client(outbound=outbound)
+        self.gate = asyncio.Semaphore(FETCHES_AT_ONCE)
+        self.fetched = 0
+
+    async def __call__(
+        self, method: str, url: str, headers: Mapping[str, str], body: bytes | None
     ) -> Fetched:
+        """Make the request; return its final answer (see the class)."""
         sent = {k: v for k, v in headers.items() if k.lower() not in _HOP}
+        sent["Accept-Encoding"] = "gzip, deflate"
         try:
             async with (
+                self.gate,
                 asyncio.timeout(NAVIGATION_TIMEOUT),
-                client.stream(method, url, headers=sent, content=body) as answer,
+                self.client.stream(
+                    method, url, headers=sent, content=body, follow_redirects=True
+                ) as answer,
             ):
                 chunks, size = [], 0
                 async for chunk in answer.aiter_bytes():
                     size += len(chunk)
-                    if size > MAX_FETCHED:
-                        raise ValueError(f"an answer over {MAX_FETCHED} bytes")
+                    self.fetched += len(chunk)
+                    if size > MAX_FETCHED or self.fetched > MAX_FETCHED_TOTAL:
+                        raise ValueError("an answer over the check's size limits")
                     chunks.append(chunk)
-                kept = [(k, v) for k, v in answer.headers.multi_items() if k.lower() not in _HOP]
-                return Fetched(answer.status_code, kept, b"".join(chunks))
+                return Fetched(answer.status_code, _passed_on(answer.headers), b"".join(chunks))
         except OutboundRefused as refused:
             raise Refused(str(refused)) from None
 
-    return fetch
+    async def aclose(self) -> None:
+        """Close the client."""
+        await self.client.aclose()
+
+
+def _passed_on(headers: httpx.Headers) -> dict[str, str]:
+    """Return the answer's headers as Chromium is given them: one value per name (several
+    joined, ``set-cookie``'s by newlines as Playwright takes them), without the
+    connection's own, and without ``content-encoding`` once httpx has undone it."""
+    encoding = headers.get("content-encoding", "").strip().lower()
+    kept: dict[str, str] = {}
+    for name, value in headers.multi_items():
+        key = name.lower()
+        if key in _HOP or (key == "content-encoding" and encoding in _DECODED):
+            continue
+        joiner = "\n" if key == "set-cookie" else ", "
+        kept[key] = f"{kept[key]}{joiner}{value}" if key in kept else value
+    return kept
 
 
 @dataclass
@@ -190,13 +232,13 @@ class Checks:
         while len(self.runs) > KEPT_RUNS:
             self.runs.popitem(last=False)
         ours = None if found.builtin else f"{base}/{played.key}/"
-        fetch = None if found.builtin else policy_fetch(arbitre.caller.client)
+        fetch = None if found.builtin else PolicyFetch(arbitre.outbound)
         run.task = asyncio.create_task(self._run(run, played, ours, fetch))
         where = f"/interfaces/{urllib.parse.quote(found.id)}/checks/{run.id}"
         return RedirectResponse(where, 303)
 
     async def _run(
-        self, run: Run, played: SetInterface, ours: str | None, fetch: Fetch | None
+        self, run: Run, played: SetInterface, ours: str | None, fetch: PolicyFetch | None
     ) -> None:
         def progress(done: int, total: int, label: str) -> None:
             run.done, run.total, run.label = done, total, label
@@ -208,6 +250,9 @@ class Checks:
                 )
             except Exception as failed:
                 run.error = str(failed)[:500] or type(failed).__name__
+            finally:
+                if fetch is not None:
+                    await fetch.aclose()
 
     def _find(self, request: Request) -> Run | None:
         run = self.runs.get(request.path_params["run_id"])

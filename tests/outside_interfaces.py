@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
-from starlette.routing import Route
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket
 
 from tests.arbitre.threaded import Threaded
 
@@ -151,6 +152,8 @@ class OutsideInterfaces(Threaded):
         super().__init__(
             [
                 Route("/secret.png", self._secret),
+                Route("/bounce", self._bounce),
+                WebSocketRoute("/socket", self._socket),
                 Route("/peek/", self._peek),
                 Route("/{variant}/page.js", _script),
                 Route("/{variant}/", _page),
@@ -158,15 +161,29 @@ class OutsideInterfaces(Threaded):
         )
 
     async def _peek(self, request: Request) -> Response:
-        secret = f"http://127.0.0.1:{request.url.port}/secret.png"
-        peeking = f'<img alt="" src="{secret}"><script>window.open("{secret}?popup")</script>'
+        port = request.url.port
+        secret = f"http://127.0.0.1:{port}/secret.png"
+        worker = f"new WebSocket('ws://127.0.0.1:{port}/socket')"
+        peeking = (
+            f'<img alt="" src="{secret}"><img alt="" src="/bounce">'
+            f'<script>window.open("{secret}?popup");'
+            f'new Worker(URL.createObjectURL(new Blob(["{worker}"])));</script>'
+        )
         return HTMLResponse(
             _PAGE.replace("VARIANT", "plain").replace("</body>", f"{peeking}</body>")
         )
 
+    async def _bounce(self, request: Request) -> Response:
+        location = f"http://127.0.0.1:{request.url.port}/secret.png?bounced"
+        return Response(status_code=302, headers={"Location": location})
+
     async def _secret(self, request: Request) -> Response:
         self.secret_hits += 1
         return Response(b"SECRET", media_type="image/png")
+
+    async def _socket(self, socket: WebSocket) -> None:
+        self.secret_hits += 1
+        await socket.close()
 
     def url(self, variant: str) -> str:
         """Return the page of ``variant`` (``plain``, ``errors`` ...)."""

@@ -186,7 +186,8 @@ class IrcChat:
     """One connection to an IRC server as ``nick``, reconnecting with ``backoff``, sending
     at ``pace`` (a :class:`~.chat.Chat`). Given ``outbound`` (a server's policy, issue 20),
     the server's name is resolved once per connection and the checked address connected
-    to; a refusal is a failure to connect, tried again after the backoff's delay."""
+    to (``--engine-hosts`` does not apply: the chat server is the operator's choice); a
+    refusal is a failure to connect, tried again after the backoff's delay."""
 
     def __init__(
         self,
@@ -338,7 +339,7 @@ class IrcChat:
         :class:`~tournoyons_gui.arbitre.outbound.OutboundRefused`."""
         assert self.outbound is not None
         host, port = address
-        checked = await self.outbound.address_for(host, port)
+        checked = await self.outbound.address_for(host, port, listed=False)
         return await asyncio.get_running_loop().create_connection(lambda: protocol, checked, port)
 
     def _hang_up(self, why: str) -> None:

@@ -282,8 +282,9 @@ def test_the_servers_check_holds_the_page_to_its_outbound_policy(
     """Issue 20: a public server's check let its Chromium load whatever a registered page
     asked for, so a page could make the server read an internal address and show it on the
     contact sheet. The checked page's requests now go through the outbound policy: the
-    page (its name allowed) is checked, the internal image is refused and reported, and
-    never fetched."""
+    page (its name allowed) is checked; an image from an internal address, directly or
+    through a redirect, is refused and reported; neither it, nor a popup of it, nor a
+    worker's WebSocket to that address ever reaches it."""
     from tests.arbitre.conftest import Served
     from tournoyons_gui.arbitre.web.guard import UNLIMITED
 
@@ -317,9 +318,11 @@ def test_the_servers_check_holds_the_page_to_its_outbound_policy(
         assert len(contexts) >= 10 and all(c["status"] == 200 for c in contexts)
         for context in contexts:
             assert context["ready_ms"] is not None, context  # the page itself was loaded
-            assert any(
-                "/secret.png" in r and "internal address" in r for r in context["refused"]
-            ), context
+            for asked in ("/secret.png:", "/bounce:"):  # direct, and redirected there
+                assert any(asked in r and "internal address" in r for r in context["refused"]), (
+                    asked,
+                    context,
+                )
             assert any("refused by this server's policy" in f for f in context["faults"])
         assert outside.secret_hits == 0
     finally:
