@@ -1,9 +1,9 @@
 """The one outbound policy: which URLs and addresses the Arbitre may call (issue 20).
 
 Every request the server makes (engines, botsarena bots, added games' referees and
-interfaces, the engine tester, the built-in engines' callbacks to a ``Referee``, and raw
-TCP clients such as IRC or MaitreTarot through :meth:`Outbound.open_connection`) goes
-through :class:`Outbound`:
+interfaces, the engine tester, the server-run interface check, the built-in engines'
+callbacks to a ``Referee``, and the rooms referee's IRC connection through
+:meth:`Outbound.create_connection`) goes through :class:`Outbound`:
 
 - **Given** (:meth:`Outbound.check_url`): an http(s) URL without credentials, at most
   2000 characters, never one of this server's own, whatever its path (its public URL, its
@@ -300,14 +300,17 @@ class Outbound:
         one that sends, default httpx's without keep-alive)."""
         return CheckedTransport(self, inner)
 
-    async def open_connection(
-        self, host: str, port: int, *, listed: bool = True
-    ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-        """Open a TCP connection to ``host:port`` under the policy (raw TCP clients): the
-        name resolved once, the checked address connected to (``listed``: as
-        :meth:`address_for`). Raises :class:`OutboundRefused` or ``OSError``."""
+    async def create_connection(
+        self, protocol: asyncio.BaseProtocol, host: str, port: int, *, listed: bool = True
+    ) -> tuple[asyncio.BaseTransport, asyncio.BaseProtocol]:
+        """Connect ``protocol`` over TCP to ``host:port`` under the policy (raw TCP clients:
+        the rooms referee's chat server): the name resolved once, the checked address
+        connected to (``listed``: as :meth:`address_for`); return the transport and the
+        protocol as ``loop.create_connection`` does. Raises :class:`OutboundRefused` or
+        ``OSError``."""
         address = await self.address_for(host, port, listed=listed)
-        return await asyncio.open_connection(address, port)
+        loop = asyncio.get_running_loop()
+        return await loop.create_connection(lambda: protocol, address, port)
 
 
 class CheckedTransport(httpx.AsyncBaseTransport):

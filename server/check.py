@@ -442,9 +442,9 @@ async def check_interface(
     """Check the interface at ``url`` (its page; the contexts' queries are added to it) for
     ``interface``'s Set; ``ours``: the URL of our own page for that Set (absolute), shown
     beside it on the contact sheet; ``fetch``: how the checked page's requests are made
-    (``None``: by Chromium; ours always are). ``progress(done, total, label)`` is called before each
-    context and once at the end. Raises ``RuntimeError`` when no Chromium can be launched.
-    """
+    (``None``: by Chromium; ours always are). ``progress(done, total, label)`` is called
+    before each context and once at the end. Raises ``RuntimeError`` when no Chromium can
+    be launched."""
     from playwright.async_api import async_playwright
 
     found = list(contexts(interface))

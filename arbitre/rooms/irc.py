@@ -334,13 +334,12 @@ class IrcChat:
         self._connection = None
 
     async def _checked(self, protocol: Any, address: tuple[str, int]) -> Any:
-        """The library's ``connect_factory`` under the outbound policy: connect
-        ``protocol`` to the checked address of ``address`` (host, port); raise
-        :class:`~tournoyons_gui.arbitre.outbound.OutboundRefused`."""
+        """The library's ``connect_factory`` under the outbound policy (the chat server is
+        not held to ``--engine-hosts``): ``protocol`` connected to ``address`` (host,
+        port); raise :class:`~tournoyons_gui.arbitre.outbound.OutboundRefused`."""
         assert self.outbound is not None
         host, port = address
-        checked = await self.outbound.address_for(host, port, listed=False)
-        return await asyncio.get_running_loop().create_connection(lambda: protocol, checked, port)
+        return await self.outbound.create_connection(protocol, host, port, listed=False)
 
     def _hang_up(self, why: str) -> None:
         connection, self._connection = self._connection, None

@@ -3,6 +3,7 @@ sections 1-3 and decisions 3-13), over real HTTP on 127.0.0.1."""
 
 from __future__ import annotations
 
+import html
 import socket
 import time
 
@@ -266,8 +267,9 @@ def test_builtin_engine_in_tester_mode_answers_its_value(served: Served, elsewhe
     own = served.http.post(
         "/engine-tester", data={**form, "url": served.base + "/engines/tictactoe/perfect"}
     )
-    assert "may not be this Arbitre&#39;s own /engines/tictactoe/perfect" in own.text
-    assert "legal at Turn 1" not in own.text
+    shown = html.unescape(own.text)
+    assert "may not be this Arbitre's own /engines/tictactoe/perfect" in shown
+    assert "legal at Turn 1" not in shown
 
 
 def test_check_an_engine_reports_what_was_wrong(served: Served, quirky: QuirkyEngines) -> None:
