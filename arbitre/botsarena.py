@@ -21,9 +21,8 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-import httpx
-
 from tournoyons_gui.arbitre.answer import Answer, Note, note
+from tournoyons_gui.arbitre.client import BrokenAnswer, Calls, Unreachable
 from tournoyons_gui.arbitre.urls import MAX_BODY
 from tournoyons_gui.interfaces.plugin import Botsarena, Engine, IllegalMove
 from tournoyons_gui.interfaces.protocol import Player
@@ -34,9 +33,10 @@ _MARKS = {Player.ONE: "X", Player.TWO: "O"}
 
 
 class BotCaller:
-    """Calls botsarena bots with the Arbitre's HTTP client."""
+    """Calls botsarena bots with the move path's client over kept connections
+    (:class:`~tournoyons_gui.arbitre.client.Calls`)."""
 
-    def __init__(self, client: httpx.AsyncClient) -> None:
+    def __init__(self, client: Calls) -> None:
         self.client = client
 
     async def _post(
@@ -45,21 +45,10 @@ class BotCaller:
         body = json.dumps(message, separators=(",", ":"))
         log.append(note("request", f"POST {url[:300]} {body}"[:8192]))
         async with asyncio.timeout(timeout):
-            async with self.client.stream(
-                "POST",
-                url,
-                content=body,
-                headers={"Content-Type": "application/json"},
-                timeout=httpx.Timeout(timeout),
-            ) as answer:
-                data = b""
-                async for chunk in answer.aiter_bytes():
-                    data += chunk
-                    if len(data) > MAX_BODY:
-                        break
-                text = data[:2000].decode("utf-8", "replace")
-                log.append(note("answer", f"{answer.status_code} {text}"))
-                return answer.status_code, data
+            answer = await self.client.post(url, body.encode(), read=MAX_BODY + 1)
+        text = answer.body[:2000].decode("utf-8", "replace")
+        log.append(note("answer", f"{answer.status} {text}"))
+        return answer.status, answer.body
 
     async def ask(
         self,
@@ -85,7 +74,7 @@ class BotCaller:
             greeting = {**common, "action": "init", "board": "", "player-index": index}
             try:
                 await self._post(url, greeting, timeout, log)
-            except (TimeoutError, httpx.HTTPError) as failed:
+            except (TimeoutError, Unreachable, BrokenAnswer) as failed:
                 log.append(note("error", f"init: {type(failed).__name__}"))
         message = {
             "game-id": key,
@@ -101,12 +90,10 @@ class BotCaller:
             status, body = await self._post(url, message, timeout, log)
         except TimeoutError:
             return self._fail("late", f"no answer within {timeout:g} s", started, log)
-        except (httpx.ConnectError, httpx.ConnectTimeout) as refused:
-            return self._fail("unreachable", f"{type(refused).__name__}", started, log)
-        except httpx.TimeoutException:
-            return self._fail("late", f"no answer within {timeout:g} s", started, log)
-        except httpx.HTTPError as broken:
-            return self._fail("illegal", f"a broken answer: {type(broken).__name__}", started, log)
+        except Unreachable as refused:
+            return self._fail("unreachable", str(refused).partition(":")[0], started, log)
+        except BrokenAnswer as broken:
+            return self._fail("illegal", f"a broken answer: {broken}"[:300], started, log)
         if status != 200:
             return self._fail("illegal", f"the bot answered HTTP {status}", started, log)
         if len(body) > MAX_BODY:

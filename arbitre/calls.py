@@ -6,6 +6,12 @@ allowed hosts) and a redirect to the Referee URL is taken as the callback (decis
 The callback itself reaches :class:`~tournoyons_gui.arbitre.asks.Asks` (through
 ``/referee`` or such a redirect), which wakes the ask waiting here. Headers are capped at
 16 KiB by the HTTP parser; the body is read only in tester mode, at most 64 KiB.
+
+Requests, redirects and final calls go through the move path's client
+(:class:`~tournoyons_gui.arbitre.client.Calls`, aiohttp: a new connection each);
+:attr:`EngineCaller.kept` keeps connections for the calls whose protocol allows it (bots'
+``POST``, our engines' callbacks). :attr:`EngineCaller.client` (httpx) serves every other
+call (tester mode, added games' referees, engines behind a school's wall).
 """
 
 from __future__ import annotations
@@ -20,26 +26,22 @@ import httpx
 
 from tournoyons_gui.arbitre.answer import Answer, Note, note
 from tournoyons_gui.arbitre.asks import POLL_EVERY, Asks, Callback
+from tournoyons_gui.arbitre.client import BrokenAnswer, Calls, Unreachable
 from tournoyons_gui.arbitre.outbound import Outbound
 from tournoyons_gui.arbitre.query import QueryTooLong, read_query
 from tournoyons_gui.arbitre.urls import MAX_BODY, MAX_REDIRECTS, host_allowed, same_endpoint
 
 __all__ = [
     "FINAL_CUT",
-    "KEEPALIVE_CONNECTIONS",
     "MAX_BODY",
     "MAX_CALLBACK_QUERY",
     "EngineCaller",
     "engine_client",
-    "keepalive_client",
     "tester_call",
 ]
 
 MAX_CALLBACK_QUERY = 8 * 1024
 FINAL_CUT = 10.0
-#: The idle connections the keep-alive client keeps open (to botsarena bots, and from our
-#: built-in engines to the Referees they call back), each for httpx's 5 s by default.
-KEEPALIVE_CONNECTIONS = 100
 
 
 def engine_client(
@@ -63,31 +65,10 @@ def engine_client(
     )
 
 
-def keepalive_client(
-    transport: httpx.AsyncBaseTransport | None = None, outbound: Outbound | None = None
-) -> httpx.AsyncClient:
-    """Return the HTTP client for the calls whose protocol allows keeping a connection
-    (botsarena bots' ``POST``s, our built-in engines' callbacks to a Referee): at most
-    :data:`KEEPALIVE_CONNECTIONS` idle connections kept, no redirect followed, no proxy
-    from the environment, every connection held to the outbound policy when given. A
-    connection saves a move its TCP handshake and the server its accept."""
-    limits = httpx.Limits(max_connections=1000, max_keepalive_connections=KEEPALIVE_CONNECTIONS)
-    if outbound is not None:
-        transport = outbound.transport(
-            transport or httpx.AsyncHTTPTransport(limits=limits, trust_env=False)
-        )
-    return httpx.AsyncClient(
-        follow_redirects=False,
-        limits=limits,
-        headers={"User-Agent": "Tournoyons-Arbitre"},
-        transport=transport,
-        trust_env=False,
-    )
-
-
 class EngineCaller:
-    """Sends engine requests with one shared asynchronous HTTP client (``client``: a new
-    connection per call); ``keepalive`` serves the calls that may keep theirs."""
+    """Sends engine requests and final calls through :attr:`fresh` (a new connection per
+    call); :attr:`kept` serves the calls that may keep theirs, :attr:`client` (httpx)
+    every other call. All are held to ``outbound``."""
 
     def __init__(
         self,
@@ -101,10 +82,8 @@ class EngineCaller:
         self.allowed_hosts = allowed_hosts
         self.referee_url = referee_url
         self.client = engine_client(transport, outbound)
-        # A transport given (the tests') is shared, and closed once, by one client.
-        self.keepalive = (
-            self.client if transport is not None else keepalive_client(outbound=outbound)
-        )
+        self.fresh = Calls(outbound, keepalive=False)
+        self.kept = Calls(outbound, keepalive=True)
         self._tasks: set[asyncio.Task[str]] = set()
 
     async def close(self) -> None:
@@ -112,8 +91,8 @@ class EngineCaller:
         for task in list(self._tasks):
             task.cancel()
         await self.client.aclose()
-        if self.keepalive is not self.client:
-            await self.keepalive.aclose()
+        await self.fresh.close()
+        await self.kept.close()
 
     def _done(self, task: asyncio.Task[str]) -> None:
         self._tasks.discard(task)
@@ -202,20 +181,15 @@ class EngineCaller:
             async with asyncio.timeout(cut):
                 for hop in range(MAX_REDIRECTS + 1):
                     try:
-                        async with self.client.stream("GET", url) as answer:
-                            log.append(note("answer", f"{answer.status_code} {url[:300]}"))
-                            location = answer.headers.get("location")
-                            if answer.status_code not in (301, 302, 303, 307, 308) or not location:
-                                return ""
-                    except (
-                        httpx.ConnectError,
-                        httpx.ConnectTimeout,
-                        httpx.UnsupportedProtocol,
-                        httpx.InvalidURL,
-                    ) as refused:
+                        answer = await self.fresh.get(url)
+                    except Unreachable as refused:
                         if hop == 0:
-                            return f"unreachable: {type(refused).__name__}: {refused}"[:500]
+                            return f"unreachable: {refused}"[:500]
                         log.append(note("error", f"redirect target unreachable: {refused}"[:500]))
+                        return ""
+                    log.append(note("answer", f"{answer.status} {url[:300]}"))
+                    location = answer.location
+                    if answer.status not in (301, 302, 303, 307, 308) or not location:
                         return ""
                     url = urllib.parse.urljoin(url, location)
                     if urllib.parse.urlsplit(url).scheme not in ("http", "https"):
@@ -237,8 +211,8 @@ class EngineCaller:
                 log.append(note("error", f"more than {MAX_REDIRECTS} redirects"))
         except TimeoutError:
             log.append(note("error", "no answer within TimeOut + 5 s"))
-        except httpx.HTTPError as broken:  # a malformed answer is not a failure by itself
-            log.append(note("error", f"{type(broken).__name__}: {broken}"[:500]))
+        except BrokenAnswer as broken:  # a malformed answer is not a failure by itself
+            log.append(note("error", str(broken)[:500]))
         return ""
 
     async def tester(self, url: str, timeout: float) -> tuple[int | None, bytes, str]:
@@ -246,12 +220,15 @@ class EngineCaller:
         return await tester_call(self.client, url, timeout)
 
     async def final(self, url: str) -> str:
-        """Send a final call (decision 10): cut at 10 s, its answer and failure ignored."""
+        """Send a final call (decision 10): cut at 10 s, its answer and failure ignored;
+        return its HTTP status, or what failed."""
         try:
-            async with asyncio.timeout(FINAL_CUT), self.client.stream("GET", url) as answer:
-                return str(answer.status_code)
-        except (TimeoutError, httpx.HTTPError, httpx.InvalidURL) as broken:
-            return f"{type(broken).__name__}"
+            async with asyncio.timeout(FINAL_CUT):
+                return str((await self.fresh.get(url)).status)
+        except TimeoutError:
+            return "TimeoutError"
+        except (Unreachable, BrokenAnswer) as broken:
+            return str(broken).partition(":")[0] or type(broken).__name__
 
 
 async def tester_call(

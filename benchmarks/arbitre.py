@@ -78,6 +78,7 @@ import argparse
 import asyncio
 import datetime as dt
 import importlib.util
+import json
 import math
 import os
 import random
@@ -107,7 +108,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tournoyons_gui.arbitre.arbitre import Arbitre  # noqa: E402
-from tournoyons_gui.arbitre.calls import engine_client, keepalive_client  # noqa: E402
+from tournoyons_gui.arbitre.calls import engine_client  # noqa: E402
 from tournoyons_gui.interfaces.connectfour.board import (  # noqa: E402
     COLUMNS,
     EMPTY_TRAY,
@@ -254,14 +255,21 @@ async def serving(app: ASGIApp, sock: socket.socket) -> AsyncIterator[None]:
 class Floor:
     """The floors' app: ``GET /ask`` calls ``GET /back`` on the same server, then answers.
 
-    ``/ask`` is called with the client the Arbitre sends engine requests with
-    (:func:`engine_client`: a new connection each), ``/back`` with the one our engines
-    call back with and the Arbitre calls bots with (:func:`keepalive_client`)."""
+    Both go through the clients the Arbitre's move path uses: ``/ask`` through the one it
+    sends engine requests with (a new connection each), ``/back`` through the one our
+    engines call back with and the Arbitre calls bots with (kept connections). The code of
+    a revision before the move path's client (``--before``) has its own: httpx's
+    (:func:`engine_client`, and one keeping connections)."""
 
     def __init__(self, base: str) -> None:
         self.base = base
-        self.client = engine_client()
-        self.keepalive = keepalive_client()
+        try:
+            from tournoyons_gui.arbitre.client import Calls
+        except ImportError:  # the code before issue 27: httpx on the move path
+            self.fresh: Any = _HttpxCalls(engine_client())
+            self.kept: Any = _HttpxCalls(httpx.AsyncClient(trust_env=False))
+        else:
+            self.fresh, self.kept = Calls(None, keepalive=False), Calls(None, keepalive=True)
 
     def app(self) -> Starlette:
         """Return the Starlette app."""
@@ -270,15 +278,42 @@ class Floor:
             return PlainTextResponse("OK")
 
         async def ask(request: Request) -> Response:
-            answer = await self.keepalive.get(f"{self.base}/back?{request.url.query}", timeout=10)
-            return PlainTextResponse("OK", 200 if answer.status_code == 200 else 502)
+            answer = await self.kept.get(f"{self.base}/back?{request.url.query}", read=4096)
+            return PlainTextResponse("OK", 200 if answer.status == 200 else 502)
 
         return Starlette(routes=[Route("/ask", ask), Route("/back", back)])
 
     async def close(self) -> None:
         """Close both clients."""
+        await self.fresh.close()
+        await self.kept.close()
+
+
+class _HttpxCalls:
+    """The move path's client's calls (``get``, ``post``) made with httpx, for the code
+    before it."""
+
+    def __init__(self, client: httpx.AsyncClient) -> None:
+        self.client = client
+
+    async def get(self, url: str, *, read: int = 0) -> Any:
+        answer = await self.client.get(url, timeout=10)
+        return _Reply(answer.status_code, answer.content[:read])
+
+    async def post(self, url: str, body: bytes, *, read: int = 0) -> Any:
+        answer = await self.client.post(
+            url, content=body, headers={"Content-Type": "application/json"}, timeout=10
+        )
+        return _Reply(answer.status_code, answer.content[:read])
+
+    async def close(self) -> None:
         await self.client.aclose()
-        await self.keepalive.aclose()
+
+
+@dataclass(frozen=True)
+class _Reply:
+    status: int
+    body: bytes
 
 
 # --- measures -------------------------------------------------------------------------------
@@ -306,7 +341,7 @@ async def floor_pairs(
     concurrency: int,
     progress: Progress,
     bar: TaskID,
-    bot: tuple[str, dict[str, Any]] | None = None,
+    bot: tuple[str, bytes] | None = None,
 ) -> Pairs:
     """Measure ``GET /ask`` (and its ``GET /back``) for ``seconds`` at ``concurrency``;
     with ``bot`` (its URL and a ``play-turn`` message), ``POST``s of the message instead."""
@@ -318,12 +353,12 @@ async def floor_pairs(
         try:
             if bot is None:
                 url = f"{floor.base}/ask?Game=FLOOR&MoveId=1"
-                answer = await floor.client.get(url, timeout=10)
-                ok = answer.status_code == 200
+                answer = await floor.fresh.get(url)
+                ok = answer.status == 200
             else:
-                answer = await floor.keepalive.post(bot[0], json=bot[1], timeout=10)
-                ok = answer.status_code == 200 and "play" in answer.json()
-        except (httpx.HTTPError, ValueError):
+                answer = await floor.kept.post(bot[0], bot[1], read=65536)
+                ok = answer.status == 200 and "play" in json.loads(answer.body)
+        except Exception:
             ok = False
         if ok:
             pairs.ms.append((time.perf_counter() - sent) * 1000)
@@ -538,7 +573,8 @@ async def run(plan: Plan, console: Console) -> tuple[list[Games], Floors, str]:
                 serving(engines_app, engines_sock),
                 serving(floor.app(), floor_sock),
             ):
-                bot = (f"{engines_base}{LOOPS[2].path}", bot_message(bench))
+                message = json.dumps(bot_message(bench)).encode()
+                bot = (f"{engines_base}{LOOPS[2].path}", message)
                 with Progress(*columns, console=console, transient=True) as progress:
                     bar = progress.add_task(
                         "warm-up", total=len(LOOPS) * plan.warmup_games, note=""
@@ -547,7 +583,7 @@ async def run(plan: Plan, console: Console) -> tuple[list[Games], Floors, str]:
                         for _ in range(plan.warmup_games):
                             game_id = await bench.create(loop.set_name, loop.kind, loop.path)
                             await bench.arbitre.wait(game_id)
-                            await floor.client.get(f"{floor_base}/ask")
+                            await floor.fresh.get(f"{floor_base}/ask")
                             progress.advance(bar)
                     for name, concurrency in (("pairs", 1), ("posts", 1), ("pairs", IN_FLIGHT)):
                         bar = progress.add_task(

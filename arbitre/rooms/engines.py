@@ -34,6 +34,7 @@ import httpx
 from tournoyons_gui.arbitre.answer import Answer
 from tournoyons_gui.arbitre.botsarena import BotCaller
 from tournoyons_gui.arbitre.calls import tester_call
+from tournoyons_gui.arbitre.client import Calls
 from tournoyons_gui.arbitre.urls import check_engine_url, engine_url
 from tournoyons_gui.interfaces.plugin import ArbitreRules, IllegalMove, SetInterface
 from tournoyons_gui.interfaces.protocol import Player
@@ -145,7 +146,9 @@ class UrlEngine:
 
 @dataclass(frozen=True)
 class BotEngine:
-    """A botsarena bot at ``url`` of ``interface`` (which says how bots see its board)."""
+    """A botsarena bot at ``url`` of ``interface`` (which says how bots see its board),
+    posted to on a new connection per move (a room's pace is a person's; ``client`` is
+    the room player's, kept for its tester-mode calls)."""
 
     client: httpx.AsyncClient
     interface: SetInterface
@@ -162,9 +165,13 @@ class BotEngine:
         assert bots is not None  # room_engine made it only for a Set with bots
         started = time.monotonic()
         params = rules.request(ask.state, ask.player).params
-        answer = await BotCaller(self.client).ask(
-            self.url, bots, params, ask.key, ask.player, ask.seconds, init=ask.first
-        )
+        calls = Calls(None, keepalive=False)
+        try:
+            answer = await BotCaller(calls).ask(
+                self.url, bots, params, ask.key, ask.player, ask.seconds, init=ask.first
+            )
+        finally:
+            await calls.close()
         if answer.value is None:
             return answer
         return _checked(rules, ask, answer.value, started)

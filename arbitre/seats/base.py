@@ -24,6 +24,7 @@ from tournoyons_gui.arbitre.asks import Asks
 from tournoyons_gui.arbitre.builtins import EngineRunner
 from tournoyons_gui.arbitre.calls import EngineCaller
 from tournoyons_gui.arbitre.catalogue import PlayedSet
+from tournoyons_gui.arbitre.client import Calls
 from tournoyons_gui.arbitre.live import Hub
 from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec
 from tournoyons_gui.arbitre.outbound import Outbound
@@ -78,10 +79,10 @@ class Services:
         return self.caller.client
 
     @property
-    def keepalive_client(self) -> httpx.AsyncClient:
-        """Return the HTTP client for calls whose protocol allows keeping the connection
-        (:func:`~tournoyons_gui.arbitre.calls.keepalive_client`)."""
-        return self.caller.keepalive
+    def keepalive_client(self) -> Calls:
+        """Return the move path's client for calls whose protocol allows keeping the
+        connection (:class:`~tournoyons_gui.arbitre.client.Calls`)."""
+        return self.caller.kept
 
     @property
     def referee_url(self) -> str:

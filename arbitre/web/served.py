@@ -19,12 +19,12 @@ import urllib.parse
 from collections.abc import Mapping
 from typing import Any
 
-import httpx
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from tournoyons_gui.arbitre.botsarena import answer_message
+from tournoyons_gui.arbitre.client import BrokenAnswer, Unreachable
 from tournoyons_gui.arbitre.match import GameError
 from tournoyons_gui.arbitre.query import QueryTooLong, read_query
 from tournoyons_gui.arbitre.urls import engine_url, same_endpoint
@@ -39,6 +39,9 @@ log = logging.getLogger(__name__)
 
 #: The longest query a chapter VI referee call may have (its Tray can be long).
 MAX_REFEREE_QUERY = 64 * 1024
+#: The bytes of a Referee's answer to a callback read (the rest is not: a short answer
+#: read whole keeps its connection for the next callback).
+MAX_CALLBACK_ANSWER = 4096
 #: What stays literal when a ReturnURL is put in a Location header (the rest is escaped).
 _URL_SAFE = ":/?#[]@!$&'()*+,;=%~-._"
 
@@ -83,9 +86,10 @@ class Served(Part):
             {"Game": params.get("Game", ""), "MoveId": params.get("MoveId", ""), "Value": value},
         )
         try:
-            await self.arbitre.caller.keepalive.get(url, timeout=10)
-        except httpx.HTTPError as broken:
-            log.warning("built-in engine could not call back: %s", broken)
+            async with asyncio.timeout(10):
+                await self.arbitre.caller.kept.get(url, read=MAX_CALLBACK_ANSWER)
+        except (TimeoutError, Unreachable, BrokenAnswer) as broken:
+            log.warning("built-in engine could not call back: %s", broken or "timeout")
         return PlainTextResponse("OK")
 
     async def botsarena_engine(self, request: Request) -> Response:

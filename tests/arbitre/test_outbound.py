@@ -171,6 +171,56 @@ def test_a_name_is_resolved_once_and_the_checked_address_connected_to(
     assert len(quirky.requests_to("/good")) == before + 1
 
 
+def test_the_move_paths_client_resolves_once_and_connects_to_the_checked_address(
+    quirky: QuirkyEngines,
+) -> None:
+    """The same holds for the move path's client (aiohttp: engine requests, final calls,
+    bots, our engines' callbacks): a name resolving to 127.0.0.1 is refused as
+    unreachable and nothing is sent; an allowed name is resolved once and its address
+    reached; this server's own port is refused even allowed."""
+    from tournoyons_gui.arbitre.client import Calls, Unreachable
+    from tournoyons_gui.arbitre.outbound import Outbound
+
+    resolved: list[str] = []
+
+    async def resolver(host: str, port: int) -> list[str]:
+        resolved.append(host)
+        return ["127.0.0.1"]
+
+    port = urllib.parse.urlsplit(quirky.base).port
+    assert port is not None
+    policy = Outbound.for_server(
+        "http://arbitre.example",
+        ("0.0.0.0", port + 1 if port < 65535 else port - 1),
+        resolver=resolver,
+        allow_hosts=["allowed.example"],
+    )
+
+    async def call(url: str, keepalive: bool) -> int:
+        calls = Calls(policy, keepalive=keepalive)
+        try:
+            return (await calls.get(url, read=100)).status
+        finally:
+            await calls.close()
+
+    before = len(quirky.requests_to("/good"))
+    for keepalive in (False, True):
+        with pytest.raises(Unreachable, match="internal address"):
+            asyncio.run(call(f"http://rebind.example:{port}/good?Referee=", keepalive))
+        with pytest.raises(Unreachable, match="internal address"):
+            asyncio.run(call(f"http://127.0.0.1:{port}/good?Referee=", keepalive))
+    assert len(quirky.requests_to("/good")) == before
+    resolved.clear()
+    assert asyncio.run(call(f"http://allowed.example:{port}/good?Referee=", False)) == 200
+    assert resolved == ["allowed.example"]
+    assert len(quirky.requests_to("/good")) == before + 1
+    own = Outbound.for_server(
+        "http://arbitre.example", ("0.0.0.0", port), allow_hosts=["127.0.0.1"]
+    )
+    with pytest.raises(Unreachable, match="own URL"):
+        asyncio.run(Calls(own, keepalive=False).get(f"http://127.0.0.1:{port}/good"))
+
+
 def test_the_tester_holds_every_redirect_to_the_policy_and_shows_only_the_value(
     tmp_path: Path, targets: SecureEngines
 ) -> None:
