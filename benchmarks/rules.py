@@ -1,0 +1,131 @@
+"""Benchmark each Set's rules as the Arbitre's game master calls them, per move.
+
+    .venv/bin/python benchmarks/rules.py                 # every Set, 3 s each
+    .venv/bin/python benchmarks/rules.py --seconds 0.5   # a smoke run
+    .venv/bin/python benchmarks/rules.py --sets connectfour,reversi
+
+For each Set with the Arbitre's rules, whole games of its built-in ``random`` engine
+against itself (seeded: the same games on every run) are played in this process, with no
+I/O, and every call the game master makes for a move is timed: ``result`` and ``asked``
+(each step), ``request`` and ``engine_value`` (each seat asked), ``play`` (each value),
+``page`` (each move's ``Tray``, for the record); the engine's own time is not counted.
+The table gives each call's mean µs, ``rules µs/move`` (all of a move's calls, the share
+of a step's ``result`` and ``asked`` included), and the floor measured in the same run:
+a ``play`` that does the least any can (a copy of the state and a new Turn), in µs.
+
+Goal (issue 27): ``play`` costs at most 50 µs in every Set (✓ met, ✗ missed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tournoyons_gui.interfaces.plugin import ArbitreRules, Turn  # noqa: E402
+from tournoyons_gui.interfaces.registry import load_registry  # noqa: E402
+
+#: Issue 27's goal: a Set's ``play`` at most this many µs.
+PLAY_GOAL = 50.0
+CALLS = ("result", "asked", "request", "engine_value", "play", "page")
+
+
+def floor(seconds: float, state: Mapping[str, Any]) -> float:
+    """Return the µs of the least ``play``: ``state`` copied into a new Turn."""
+    count, started = 0, time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        for _ in range(1000):
+            Turn(state=dict(state), params={}, over=False)
+        count += 1000
+    return (time.perf_counter() - started) * 1e6 / count
+
+
+def measure(
+    rules: ArbitreRules, engine: Callable[[Mapping[str, str]], str], seconds: float
+) -> tuple[dict[str, list[float]], int, int]:
+    """Play seeded games for about ``seconds``; return each call's times (µs), the games
+    and the moves played."""
+    times: dict[str, list[float]] = defaultdict(list)
+    random.seed(27)
+    clock = time.perf_counter
+
+    def timed(name: str, call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        started = clock()
+        value = call(*args, **kwargs)
+        times[name].append((clock() - started) * 1e6)
+        return value
+
+    games = moves = 0
+    deadline = clock() + seconds
+    while clock() < deadline or games == 0:
+        turn = rules.start(rules.levels[0])
+        games += 1
+        for _ in range(5000):  # a bound: no Set's game is this long
+            if timed("result", rules.result, turn.state) is not None:
+                break
+            values = {}
+            for player in timed("asked", rules.asked, turn.state):
+                request = timed("request", rules.request, turn.state, player)
+                params = {"Turn": str(request.move_id), **request.params}
+                value = engine(params).strip().upper()
+                values[player] = timed(
+                    "engine_value", rules.engine_value, turn.state, player, value
+                )
+            for player in sorted(values):
+                turn = timed("play", rules.play, turn.state, values[player])
+                timed("page", rules.page, turn, None, asking=False)
+                moves += 1
+    return times, games, moves
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure every Set (or ``--sets``), print the table; return 0."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="per Set (default 3)")
+    parser.add_argument("--sets", default="", help="Set keys, comma-separated (default all)")
+    args = parser.parse_args(argv)
+    wanted = {s.strip().lower() for s in args.sets.split(",") if s.strip()}
+    rows, missed = [], []
+    least = floor(min(1.0, args.seconds), {"tray": "0" * 64, "moves": [], "turn": 1})
+    for interface in sorted(load_registry(()), key=lambda i: i.name):
+        rules, engine = interface.arbitre, interface.engines.get("random")
+        if rules is None or engine is None or (wanted and interface.key not in wanted):
+            continue
+        times, games, moves = measure(rules, engine, args.seconds)
+        total = sum(sum(v) for v in times.values()) / max(1, moves)
+        play = statistics.mean(times["play"])
+        mark = "✓" if play <= PLAY_GOAL else "✗"
+        if play > PLAY_GOAL:
+            missed.append(interface.name)
+        cells = " | ".join(f"{statistics.mean(times[c]):.0f}" if times[c] else "—" for c in CALLS)
+        rows.append(
+            f"| {interface.name} | {games} | {moves / games:.1f} | {cells} | {total:.0f} "
+            f"| {play / least:.0f}× {mark} |"
+        )
+    print(
+        f"Rules benchmark, {args.seconds:g} s per Set; floor (a state copied into a new Turn): "
+        f"{least:.2f} µs.\n"
+    )
+    print(
+        "| Set | games | moves/game | "
+        + " | ".join(f"{c} µs" for c in CALLS)
+        + " | rules µs/move | play ÷ floor |"
+    )
+    print("|" + "---|" * (len(CALLS) + 5))
+    print("\n".join(rows))
+    goal = "every Set ✓" if not missed else f"missed by {', '.join(missed)} ✗"
+    print(f"\nGoal (issue 27): play ≤ {PLAY_GOAL:g} µs: {goal}.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
