@@ -88,7 +88,7 @@ class Arbitre:
         self.lease_seconds = lease_seconds
         name = new_id(12)
         self.shared = store.shared
-        self.bus: Bus = PgBus(name, store.dsn) if self.shared else LocalBus(name)
+        self.bus: Bus = PgBus(name, store.dsn) if store.postgres else LocalBus(name)
         self.hub = Hub(self.bus)
         self.catalogue = Catalogue(registry, store, self.outbound)
         #: Our interfaces and the registered ones (issue 24).
@@ -247,7 +247,33 @@ class Arbitre:
         start_tray: str | None = None,
         entrants: Sequence[int | None] = (),
     ) -> str:
-        """Check, store and start a game; return its public id. Raises :class:`GameError`,
+        """Check, store and start a game; return its public id (:meth:`make`)."""
+        game, _ = await self.make(
+            set_name,
+            seats,
+            options,
+            start=start,
+            registrations=registrations,
+            tournament=tournament,
+            start_tray=start_tray,
+            entrants=entrants,
+        )
+        return game.id
+
+    async def make(
+        self,
+        set_name: str,
+        seats: Sequence[SeatSpec],
+        options: Options | None = None,
+        *,
+        start: bool = True,
+        registrations: Sequence[str] = (),
+        tournament: TournamentPlace | None = None,
+        start_tray: str | None = None,
+        entrants: Sequence[int | None] = (),
+    ) -> tuple[Game, list[Seat]]:
+        """Check, store and start a game; return it and its seats as stored. Raises
+        :class:`GameError`,
         and then stores nothing (:class:`~tournoyons_gui.arbitre.store.Conflict` when a
         tournament's pairing was made meanwhile).
 
@@ -290,26 +316,24 @@ class Arbitre:
             entrant1=place[3],
             entrant2=place[4],
         )
-        await self.store.create_game(
-            game,
-            [
-                Seat(
-                    game_id=game_id,
-                    index=index,
-                    kind=seat.kind,
-                    name=seat.name,
-                    url=seat.engine,
-                    key=new_id(10),
-                    token=new_id(26),
-                    registration=registrations[index] if index < len(registrations) else "",
-                    entrant=seated[index] if index < len(seated) else None,
-                )
-                for index, seat in enumerate(made)
-            ],
-        )
+        seats_made = [
+            Seat(
+                game_id=game_id,
+                index=index,
+                kind=seat.kind,
+                name=seat.name,
+                url=seat.engine,
+                key=new_id(10),
+                token=new_id(26),
+                registration=registrations[index] if index < len(registrations) else "",
+                entrant=seated[index] if index < len(seated) else None,
+            )
+            for index, seat in enumerate(made)
+        ]
+        await self.store.create_game(game, seats_made)
         if start:
-            self.worker.start(game_id)
-        return game_id
+            self.worker.start(game_id, made=(game, seats_made))
+        return game, seats_made
 
     async def recover(self) -> list[str]:
         """End every game in progress whose Set this server no longer plays as interrupted

@@ -142,13 +142,13 @@ class Asks:
         found = await self.store.pending(key, move_id)
         return None if found is None or found.value is None else self._callback(found)
 
-    async def close_game(self, game_id: str) -> None:
-        """End a finished game's asks, here and in the store: an answer arriving later, at
-        any worker, is refused as late and logged against the game."""
+    def close_game(self, game_id: str) -> None:
+        """End a finished game's asks here (the store closed them with the game's end,
+        :meth:`~tournoyons_gui.arbitre.store.Store.finish_game`): an answer arriving later
+        is refused as late and logged against the game."""
         for (key, move_id), waiting in list(self._waiting.items()):
             if waiting.game_id == game_id:
                 self.forget(key, move_id)
-        await self.store.close_pending(game_id)
 
     # --- the answering side: web -> asks -> store --------------------------------------
 

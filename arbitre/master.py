@@ -113,18 +113,27 @@ class GameMaster:
         self.worker = worker
         self.nudge = nudge
 
-    async def drive(self, game_id: str, *, resumed: bool = False) -> None:
+    async def drive(
+        self,
+        game_id: str,
+        *,
+        resumed: bool = False,
+        made: tuple[Game, list[Seat]] | None = None,
+    ) -> None:
         """Drive ``game_id`` to its end while this worker holds its lease; a database
         failure gives the game up (another worker, or this one later, takes it over), any
         other failure ends it in error (Status 9). ``resumed``: the game is taken over from
         a driver that died; one with a seat kind that cannot be resumed ends at once with
-        no result (:data:`UNRESUMED`)."""
+        no result (:data:`UNRESUMED`). ``made``: the game and its seats as this worker has
+        just stored them, its lease this worker's (nothing to read or take)."""
         try:
-            if not await self.store.acquire(game_id, self.worker, self.lease_seconds):
+            if made is None and not await self.store.acquire(
+                game_id, self.worker, self.lease_seconds
+            ):
                 return
             if resumed and await self._unresumable(game_id):
                 return
-            await self.play(game_id)
+            await self.play(game_id, made)
         except asyncio.CancelledError:
             raise
         except LeaseLost:
@@ -159,9 +168,10 @@ class GameMaster:
         await self.finish(game, seats, None, turn_from(game.turn), None, UNRESUMED)
         return True
 
-    async def play(self, game_id: str) -> None:
-        """Play ``game_id`` from its last recorded move to its end."""
-        found = await self.store.game(game_id)
+    async def play(self, game_id: str, made: tuple[Game, list[Seat]] | None = None) -> None:
+        """Play ``game_id`` from its last recorded move to its end (``made``: the game and
+        its seats as just stored, else read from the store)."""
+        found = made or await self.store.game(game_id)
         if found is None:
             return
         game, seats = found
@@ -437,7 +447,7 @@ class GameMaster:
         if not done:
             return  # over already, or another worker drives it now
         game.status = status
-        await self.services.asks.close_game(game.id)  # late from now on, at any worker
+        self.services.asks.close_game(game.id)  # late from now on, at any worker
         await self.services.hub.publish(game.id, {"moves": game.moves, "over": True})
         if game.tournament_id is not None:
             await self.nudge()  # its tournament's next game may start now

@@ -25,7 +25,7 @@ from typing import Any
 from tournoyons_gui.arbitre.asks import Asks
 from tournoyons_gui.arbitre.live import WATCH_IDS, Bus, Hub
 from tournoyons_gui.arbitre.master import GameMaster
-from tournoyons_gui.arbitre.store import Store
+from tournoyons_gui.arbitre.store import Game, Seat, Store
 
 __all__ = ["CLOCK_SYNC_EVERY", "SCAN_BATCH", "Worker"]
 
@@ -91,11 +91,14 @@ class Worker:
             log.exception("giving up the leases")
         await self.bus.close()
 
-    def start(self, game_id: str, *, resumed: bool = False) -> None:
+    def start(
+        self, game_id: str, *, resumed: bool = False, made: tuple[Game, list[Seat]] | None = None
+    ) -> None:
         """Drive ``game_id`` in a task of this process (``resumed``: taken over from a
-        driver that died, :meth:`GameMaster.drive`)."""
+        driver that died; ``made``: the game and its seats just stored by this worker,
+        with its lease, :meth:`GameMaster.drive`)."""
         task = asyncio.create_task(
-            self.master.drive(game_id, resumed=resumed), name=f"game {game_id}"
+            self.master.drive(game_id, resumed=resumed, made=made), name=f"game {game_id}"
         )
         self.tasks[game_id] = task
         task.add_done_callback(lambda _: self.tasks.pop(game_id, None))

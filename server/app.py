@@ -181,4 +181,4 @@ def create_app(
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.arbitre_holder = holder
     # Outside Starlette's error middleware, so that even its 500 carries the headers.
-    return SecurityHeaders(GuardedApp(app, guard), frame_ancestors=frame_ancestors)
+    return SecurityHeaders(GuardedApp(web.hot(app), guard), frame_ancestors=frame_ancestors)

@@ -16,10 +16,21 @@ on by default: a commit is on the disk).
 The move path writes through :meth:`Database.write`: a function of a synchronous
 SQLAlchemy connection run in one transaction. On SQLite it runs whole in the one writer
 thread (one hand-off between the event loop and the database's thread a transaction,
-where aiosqlite makes about ten: one per cursor, statement and commit); on PostgreSQL on
-the asynchronous connection (asyncpg), statement by statement; and there a move is
+where aiosqlite makes about ten: one per cursor, statement and commit), **grouped**: the
+writes asked while the writer thread is busy (the other games' moves, when several are in
+flight) are run together in the next transaction, each in a savepoint of its own (one
+that fails is rolled back alone and fails alone), and committed once (group commit:
+one ``COMMIT`` for a batch of moves, each awaited until it is committed, so a move is
+still recorded before the next one is asked). On PostgreSQL writes run on the
+asynchronous connection (asyncpg), statement by statement; and there a move is
 appended by one statement in autocommit (:meth:`Database.statement`), one round trip where
-a transaction takes five (``BEGIN``, the game's row, the moves, their exchanges, ``COMMIT``).
+a transaction takes five (``BEGIN``, the game's row, the moves, their exchanges, ``COMMIT``);
+PostgreSQL groups concurrent commits itself.
+
+Several processes may share one SQLite file (``serve --workers N``, ``shared=True``): the
+writer thread's transactions start with ``BEGIN IMMEDIATE`` under an exclusive ``flock``
+of ``<file>-writer.lock``, so the processes' writers queue in the kernel and wake at
+once, rather than poll on SQLite's busy timeout (its sleeps of 1 to 100 ms).
 
 A pooled PostgreSQL connection is checked with a ping before use only when it has been
 idle :data:`PING_IDLE` seconds or more (asyncpg's ping is three round trips: the move
@@ -31,10 +42,12 @@ it served is given up and taken over from its last recorded move.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
+import fcntl
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -105,6 +118,31 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _writer_transactions(engine: Engine) -> None:
+    """Have ``engine`` (the SQLite writer thread's) begin every transaction with ``BEGIN
+    IMMEDIATE`` (the write lock taken at once, not at the first write) and let savepoints
+    work: pysqlite's own transaction handling is turned off (SQLAlchemy's documentation,
+    "Serializable isolation / Savepoints / Transactional DDL" for pysqlite)."""
+
+    def connect(connection: Any, _record: Any) -> None:
+        connection.isolation_level = None
+
+    def begin(connection: Connection) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    event.listen(engine, "connect", connect)
+    event.listen(engine, "begin", begin)
+
+
+class _Failed:
+    """A grouped write's exception, carried back from the writer thread to its caller."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
 def _ping_when_idle(engine: AsyncEngine) -> None:
     """Have ``engine``'s pool ping a connection at checkout only when it has been idle
     :data:`PING_IDLE` seconds or more (see the module)."""
@@ -162,8 +200,9 @@ T = TypeVar("T")
 class Database:
     """The database: sessions, schema creation and upgrades, the database's clock."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, *, shared: bool = False) -> None:
         self.engine = engine
+        self._shared = shared or engine.dialect.name == "postgresql"
         self.sessions = async_sessionmaker(engine, expire_on_commit=False)
         # SQLite has one writer at a time: this process's writers queue here rather than
         # meet "database is locked"; other processes wait on SQLite's busy timeout.
@@ -180,18 +219,27 @@ class Database:
                 engine.url.set(drivername="sqlite"), connect_args={"timeout": 30}
             )
             event.listen(self._sync, "connect", _sqlite_pragmas)
+            _writer_transactions(self._sync)
             self._thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
+        # The writes waiting for the writer thread's next transaction (write()), and
+        # whether a task is running them.
+        self._queue: list[tuple[Callable[[Connection], Any], asyncio.Future[Any]]] = []
+        self._drainer: asyncio.Task[None] | None = None
+        self._lock_path: str | None = None
+        if self._sync is not None and shared:
+            self._lock_path = f"{engine.url.database}-writer.lock"
         #: The database's clock less this host's (:meth:`sync_clock`); zero on SQLite.
         self.clock_offset = dt.timedelta(0)
         # The database's time at the last sync and this process's monotonic clock then.
         self._synced: tuple[dt.datetime, float] | None = None
 
     @classmethod
-    async def open(cls, url: str | None = None) -> Self:
+    async def open(cls, url: str | None = None, *, shared: bool = False) -> Self:
         """Open (and create or upgrade) the database at ``url`` (see :func:`database_url`).
 
         A SQLite file is used in WAL mode (readers never wait for the writer) with a 30 s
-        busy timeout.
+        busy timeout; ``shared``: other processes write to the same file too (``serve
+        --workers N``). PostgreSQL is always shared.
         """
         full = database_url(url)
         if full.startswith("sqlite"):
@@ -201,7 +249,7 @@ class Database:
             engine = create_async_engine(full)
             _ping_when_idle(engine)
             _no_nul(engine)
-        store = cls(engine)
+        store = cls(engine, shared=shared)
         try:
             await store._migrate()
             await store.sync_clock()
@@ -219,7 +267,13 @@ class Database:
 
     @property
     def shared(self) -> bool:
-        """Whether several workers may share the database (PostgreSQL)."""
+        """Whether several workers may share the database: PostgreSQL, or a SQLite file
+        opened ``shared`` (several processes of one machine)."""
+        return self._shared
+
+    @property
+    def postgres(self) -> bool:
+        """Whether the records are in PostgreSQL (else a SQLite file)."""
         return self.engine.dialect.name == "postgresql"
 
     @property
@@ -296,20 +350,80 @@ class Database:
 
     async def write(self, work: Callable[[Connection], T]) -> T:
         """Return ``work(connection)`` run in one transaction, committed at the end (rolled
-        back when it raises): on SQLite whole in the writer thread, on PostgreSQL on the
-        asynchronous connection (see the module). ``work`` runs SQLAlchemy Core
-        statements and nothing else (no waiting, no other I/O)."""
+        back when it raises): on SQLite in the writer thread, grouped with the writes asked
+        meanwhile (see the module: each in a savepoint, one ``COMMIT`` for all; the result
+        comes once committed); on PostgreSQL on the asynchronous connection. ``work`` runs
+        SQLAlchemy Core statements and nothing else (no waiting, no other I/O)."""
         if self._sync is None or self._thread is None or self._writer is None:
             async with self.transaction() as connection:
                 return await connection.run_sync(work)
-        sync, thread = self._sync, self._thread
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._queue.append((work, future))
+        if self._drainer is None:
+            self._drainer = loop.create_task(self._drain())
+        return await future
 
-        def in_transaction() -> T:
-            with sync.begin() as connection:
-                return work(connection)
+    async def _drain(self) -> None:
+        """Run the queued writes, batch after batch, in the writer thread (each batch
+        gathers what was asked while the last one ran)."""
+        assert self._thread is not None and self._writer is not None
+        loop = asyncio.get_running_loop()
+        try:
+            while self._queue:
+                jobs, self._queue = self._queue, []
+                try:
+                    async with self._writer:
+                        done = await loop.run_in_executor(self._thread, self._batch, jobs)
+                except BaseException as failed:  # the commit failed: every write did
+                    done = [_Failed(failed)] * len(jobs)
+                for (_, future), result in zip(jobs, done, strict=True):
+                    if future.done():
+                        continue
+                    if isinstance(result, _Failed):
+                        future.set_exception(result.error)
+                    else:
+                        future.set_result(result)
+        finally:
+            self._drainer = None
 
-        async with self._writer:
-            return await asyncio.get_running_loop().run_in_executor(thread, in_transaction)
+    def _batch(self, jobs: list[tuple[Callable[[Connection], Any], Any]]) -> list[Any]:
+        """Run ``jobs`` in one transaction (the writer thread); return each one's result
+        or :class:`_Failed`. A job alone has the transaction to itself; several each have
+        a savepoint, rolled back alone when the job raises."""
+        assert self._sync is not None
+        results: list[Any] = []
+        with self._interprocess(), self._sync.begin() as connection:
+            if len(jobs) == 1:
+                try:
+                    results.append(jobs[0][0](connection))
+                except Exception as failed:
+                    connection.rollback()
+                    return [_Failed(failed)]
+                return results
+            for work, _ in jobs:
+                savepoint = connection.begin_nested()
+                try:
+                    results.append(work(connection))
+                except Exception as failed:
+                    savepoint.rollback()
+                    results.append(_Failed(failed))
+                else:
+                    savepoint.commit()
+        return results
+
+    @contextlib.contextmanager
+    def _interprocess(self) -> Iterator[None]:
+        """Hold the writers' ``flock`` across processes sharing the SQLite file."""
+        if self._lock_path is None:
+            yield
+            return
+        with open(self._lock_path, "a+b") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncConnection]:

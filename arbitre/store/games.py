@@ -30,7 +30,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
-from tournoyons_gui.arbitre.store.pending import DETAIL_CAP, PendingStore
+from tournoyons_gui.arbitre.store.pending import CLOSE_PENDING, DETAIL_CAP, PendingStore
 from tournoyons_gui.arbitre.store.records import (
     AddedSetRecord,
     Exchange,
@@ -68,12 +68,46 @@ _SEATS = cast(Table, SeatRow.__table__)
 #: A seat's end, written for every seat of a game in one ``executemany``.
 _SEAT_END = (
     update(_SEATS)
-    .where(_SEATS.c.id == bindparam("seat_id"))
+    .where(_SEATS.c.game_id == bindparam("seat_game"), _SEATS.c.index == bindparam("seat_index"))
     .values(
         final_status=bindparam("end_status"),
         error=bindparam("end_error"),
         rank=bindparam("end_rank"),
         score=bindparam("end_score"),
+    )
+)
+
+
+#: The move path's statements, made once (SQLAlchemy compiles each once and caches it):
+#: a game's row moved on by its lease holder knowing its last move, and the inserts.
+_MOVE_ON = (
+    update(_GAMES)
+    .where(
+        _GAMES.c.id == bindparam("g_id"),
+        _GAMES.c.lease_owner == bindparam("g_owner"),
+        _GAMES.c.status == "playing",
+        _GAMES.c.moves == bindparam("g_before"),
+    )
+    .values(turn=bindparam("g_turn", type_=_GAMES.c.turn.type), moves=bindparam("g_after"))
+)
+_INSERT_MOVES = insert(_MOVES)
+_INSERT_EXCHANGES = insert(_EXCHANGES)
+#: A game ended by its lease holder while it is in play.
+_END_GAME = (
+    update(_GAMES)
+    .where(
+        _GAMES.c.id == bindparam("g_id"),
+        _GAMES.c.status == "playing",
+        _GAMES.c.lease_owner == bindparam("g_owner"),
+    )
+    .values(
+        lease_owner=None,
+        lease_until=None,
+        status=bindparam("g_status"),
+        winner=bindparam("g_winner"),
+        result=bindparam("g_result"),
+        reason=bindparam("g_reason"),
+        ended_at=bindparam("g_at"),
     )
 )
 
@@ -252,7 +286,7 @@ class GameStore(PendingStore):
             for index, kind, detail, stamped in move.exchanges
         ]
 
-        if self.shared:
+        if self.postgres:
             named = {
                 "game_id": game_id,
                 "owner": owner,
@@ -269,21 +303,20 @@ class GameStore(PendingStore):
                 raise await self.write(lambda connection: _not_appended(connection, game_id, owner))
             return dict(last.turn), last.number
 
+        named = {
+            "g_id": game_id,
+            "g_owner": owner,
+            "g_before": first.number - 1,
+            "g_turn": last.turn,
+            "g_after": last.number,
+        }
+
         def append(connection: Connection) -> None:
-            done = connection.execute(
-                update(_GAMES)
-                .where(
-                    _GAMES.c.id == game_id,
-                    _GAMES.c.lease_owner == owner,
-                    _GAMES.c.status == "playing",
-                    _GAMES.c.moves == first.number - 1,
-                )
-                .values(turn=last.turn, moves=last.number)
-            )
-            if done.rowcount != 1:
+            if connection.execute(_MOVE_ON, named).rowcount != 1:
                 raise _not_appended(connection, game_id, owner)
-            _insert(connection, _MOVES, rows)
-            _insert(connection, _EXCHANGES, exchanges)
+            connection.execute(_INSERT_MOVES, rows)
+            if exchanges:
+                connection.execute(_INSERT_EXCHANGES, exchanges)
 
         await self.write(append)
         return dict(last.turn), last.number
@@ -297,13 +330,15 @@ class GameStore(PendingStore):
         finals: Sequence[tuple[int, str]],
     ) -> bool:
         """End a game ``owner`` drives as ``end`` says, with each seat's end and the final
-        calls to be sent (seat index, URL), logged; all in one transaction. Return
-        ``False`` and change nothing when the game is over already or driven by another
-        worker."""
+        calls to be sent (seat index, URL), logged, and its asks still open closed (an
+        answer arriving later, at any worker, is refused as late); all in one transaction.
+        Return ``False`` and change nothing when the game is over already or driven by
+        another worker."""
         at = self.now()
         seat_ends = [
             {
-                "seat_id": seat.id,
+                "seat_game": game_id,
+                "seat_index": seat.index,
                 "end_status": seat_end.status,
                 "end_error": seat_end.error,
                 "end_rank": seat_end.rank,
@@ -313,29 +348,25 @@ class GameStore(PendingStore):
         ]
         logged = [_exchange(game_id, index, "final", "", url, at) for index, url in finals]
 
+        named = {
+            "g_id": game_id,
+            "g_owner": owner,
+            "g_status": end.status,
+            "g_winner": end.winner,
+            "g_result": end.result,
+            "g_reason": end.reason[:2000],
+            "g_at": at,
+        }
+
         def finish(connection: Connection) -> bool:
-            done = connection.execute(
-                update(_GAMES)
-                .where(
-                    _GAMES.c.id == game_id,
-                    _GAMES.c.status == "playing",
-                    _GAMES.c.lease_owner == owner,
-                )
-                .values(
-                    lease_owner=None,
-                    lease_until=None,
-                    status=end.status,
-                    winner=end.winner,
-                    result=end.result,
-                    reason=end.reason[:2000],
-                    ended_at=at,
-                )
-            )
-            if done.rowcount != 1:
+            if connection.execute(_END_GAME, named).rowcount != 1:
                 return False
             if seat_ends:
                 connection.execute(_SEAT_END, seat_ends)
             _insert(connection, _EXCHANGES, logged)
+            # The game's asks end with it: an answer arriving later, at any worker, is
+            # refused as late and logged against the game.
+            connection.execute(CLOSE_PENDING, {"p_game": game_id, "p_at": at})
             return True
 
         return await self.write(finish)

@@ -8,19 +8,27 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import bindparam, delete, select, update
 
 from tournoyons_gui.arbitre.store.base import Database
 from tournoyons_gui.arbitre.store.records import Received, record_of
 from tournoyons_gui.arbitre.store.schema import PendingRow
 
-__all__ = ["DETAIL_CAP", "PENDING_KEPT", "PendingStore"]
+__all__ = ["CLOSE_PENDING", "DETAIL_CAP", "PENDING_KEPT", "PendingStore"]
 
 #: How long an ask is kept after its deadline, so that a late answer is logged against its
 #: game by whichever worker receives it.
 PENDING_KEPT = dt.timedelta(hours=1)
 #: The longest detail kept in the exchange log (a URL, a query, an error).
 DETAIL_CAP = 8192
+
+
+#: A game's open asks closed: their deadline is now (``p_game``, ``p_at``).
+CLOSE_PENDING = (
+    update(PendingRow)
+    .where(PendingRow.game_id == bindparam("p_game"), PendingRow.value.is_(None))
+    .values(expires_at=bindparam("p_at"))
+)
 
 
 class PendingStore(Database):
@@ -102,12 +110,8 @@ class PendingStore(Database):
         """End a finished game's asks: their deadline is now, so an answer arriving later,
         at any worker, is refused as late and logged against the game (until
         :meth:`purge_pending` forgets them)."""
-        statement = (
-            update(PendingRow)
-            .where(PendingRow.game_id == game_id, PendingRow.value.is_(None))
-            .values(expires_at=self.now())
-        )
-        await self.write(lambda connection: connection.execute(statement))
+        named = {"p_game": game_id, "p_at": self.now()}
+        await self.write(lambda connection: connection.execute(CLOSE_PENDING, named))
 
     async def purge_pending(self, after: dt.timedelta = PENDING_KEPT) -> int:
         """Forget the asks whose deadline passed more than ``after`` ago (answered or not);

@@ -27,10 +27,12 @@ from collections.abc import Callable
 
 import jinja2
 from starlette.routing import Route
+from starlette.types import ASGIApp
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.web.api import GameApi
 from tournoyons_gui.arbitre.web.compare import Compare
+from tournoyons_gui.arbitre.web.hot import HotRoutes
 from tournoyons_gui.arbitre.web.interface_pages import InterfacePages
 from tournoyons_gui.arbitre.web.pages import GamePages
 from tournoyons_gui.arbitre.web.returns import Returns
@@ -45,6 +47,7 @@ __all__ = [
     "Compare",
     "GameApi",
     "GamePages",
+    "HotRoutes",
     "InterfacePages",
     "Returns",
     "RoomPages",
@@ -75,6 +78,10 @@ class ArbitreWeb:
         self.served = Served(holder, env)
         self.tools = Tools(holder, env)
         self.rooms = RoomPages(holder, env)
+
+    def hot(self, app: ASGIApp) -> HotRoutes:
+        """Return ``app`` behind the move path's two routes (:class:`HotRoutes`)."""
+        return HotRoutes(app, self.returns, self.served)
 
     def routes(self) -> list[Route]:
         """Return the routes, to be tried before the Sets' ``/{set}/`` pages. The API's come

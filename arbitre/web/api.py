@@ -67,7 +67,7 @@ class GameApi(Part):
                 SeatSpec(str(s.get("kind", "")), str(s.get("engine", "")), str(s.get("name", "")))
                 for s in raw_seats
             ]
-            game_id = await self.arbitre.create(
+            game, made = await self.arbitre.make(
                 str(data.get("set", "")),
                 seats,
                 read_options(data.get("options")),
@@ -75,8 +75,7 @@ class GameApi(Part):
             )
         except GameError as refused:
             return JSONResponse({"error": str(refused)}, 400)
-        found = await self.arbitre.store.game(game_id)
-        assert found is not None
+        game_id = game.id
         return JSONResponse(
             {
                 "id": game_id,
@@ -88,7 +87,7 @@ class GameApi(Part):
                 },
                 "persons": [
                     {"seat": s.index, "url": f"/games/{game_id}?seat={s.token}"}
-                    for s in found[1]
+                    for s in made
                     if through_pages(s)
                 ],
             },

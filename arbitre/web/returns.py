@@ -59,16 +59,22 @@ class Returns(Part):
         ]
 
     async def referee(self, request: Request) -> Response:
-        """``GET /referee?Game=..&MoveId=..&Value=..``: 200 ``OK`` when the callback answers
-        an outstanding request, else 404 (decision 9); 414 past 8 KiB of query."""
-        query: bytes = request.scope["query_string"]
+        """``GET /referee?Game=..&MoveId=..&Value=..``: an engine's callback
+        (:meth:`callback`)."""
+        status, text = await self.callback(request.scope["query_string"])
+        return PlainTextResponse(text, status)
+
+    async def callback(self, query: bytes) -> tuple[int, str]:
+        """Take the callback ``GET /referee?<query>`` (the HTTP status and the text): 200
+        ``OK`` when it answers an outstanding request, else 404 (decision 9); 414 past 8
+        KiB of query."""
         try:
             params = read_query(query, MAX_CALLBACK_QUERY)
         except QueryTooLong:
-            return PlainTextResponse("query too long", 414)
+            return 414, "query too long"
         if await self.arbitre.asks.callback(params, query.decode("latin-1")):
-            return PlainTextResponse("OK")
-        return PlainTextResponse("no such request", 404)
+            return 200, "OK"
+        return 404, "no such request"
 
     async def person_return(self, request: Request) -> Response:
         """``GET /play/<token>/<n>?ReturnValue=V``: a person's move; the page says whether

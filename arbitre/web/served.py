@@ -59,28 +59,37 @@ class Served(Part):
         ]
 
     async def builtin_engine(self, request: Request) -> Response:
-        """``GET /engines/<set>/<name>``: one of our engines, speaking the engine protocol:
-        it calls the Referee back before answering, as real engines do; in tester mode
-        (empty ``Referee``) its answer is the value alone. 404 for no such engine, 500 when
-        the engine fails."""
-        interface = self.arbitre.registry.get(request.path_params["set"])
-        engine = interface.engines.get(request.path_params["name"]) if interface else None
+        """``GET /engines/<set>/<name>``: one of our engines, speaking the engine protocol
+        (:meth:`engine_answer`)."""
+        status, text = await self.engine_answer(
+            request.path_params["set"], request.path_params["name"], request.scope["query_string"]
+        )
+        return PlainTextResponse(text, status)
+
+    async def engine_answer(self, set_key: str, name: str, query: bytes) -> tuple[int, str]:
+        """Answer ``GET /engines/<set_key>/<name>?<query>`` as one of our engines (the
+        HTTP status and the text): it calls the Referee back before answering, as real
+        engines do; in tester mode (empty ``Referee``) its answer is the value alone; a
+        final call (no ``MoveId``, no ``Referee``) is answered ``OK``. 404 for no such
+        engine, 500 when the engine fails. The query's parameters are read as Starlette
+        reads them (the last of a repeated name wins), names as sent."""
+        interface = self.arbitre.registry.get(set_key)
+        engine = interface.engines.get(name) if interface else None
         if interface is None or engine is None:
-            return PlainTextResponse("no such engine", 404)
-        params = {k: v for k, v in request.query_params.multi_items()}
+            return 404, "no such engine"
+        params = dict(urllib.parse.parse_qsl(query.decode("latin-1"), keep_blank_values=True))
         if "MoveId" not in params and "Referee" not in params:
-            return PlainTextResponse("OK")  # a final call: nothing to answer
+            return 200, "OK"  # a final call: nothing to answer
         try:
             # Off the event loop when slow: a strong engine thinks for tens of
             # milliseconds, which the games and pages this server drives need not wait for.
-            name = (interface.key, request.path_params["name"])
-            value = await self.arbitre.services.engines.call(name, engine, params)
+            value = await self.arbitre.services.engines.call((interface.key, name), engine, params)
         except Exception:
-            log.exception("built-in engine %s/%s failed", interface.key, engine)
-            return PlainTextResponse("engine error", 500)
+            log.exception("built-in engine %s/%s failed", interface.key, name)
+            return 500, "engine error"
         referee_url = params.get("Referee", "")
         if not referee_url:
-            return PlainTextResponse(value)
+            return 200, value
         url = engine_url(
             referee_url,
             {"Game": params.get("Game", ""), "MoveId": params.get("MoveId", ""), "Value": value},
@@ -90,7 +99,7 @@ class Served(Part):
                 await self.arbitre.caller.kept.get(url, read=MAX_CALLBACK_ANSWER)
         except (TimeoutError, Unreachable, BrokenAnswer) as broken:
             log.warning("built-in engine could not call back: %s", broken or "timeout")
-        return PlainTextResponse("OK")
+        return 200, "OK"
 
     async def botsarena_engine(self, request: Request) -> Response:
         """``POST /engines/<set>/<name>/botsarena``: one of our engines as a botsarena bot
