@@ -29,7 +29,7 @@ from tournoyons_gui.arbitre.asks import Asks
 from tournoyons_gui.arbitre.calls import EngineCaller
 from tournoyons_gui.arbitre.catalogue import Catalogue, PlayedSet
 from tournoyons_gui.arbitre.guis import Interfaces
-from tournoyons_gui.arbitre.live import Bus, Hub, LocalBus, PgBus
+from tournoyons_gui.arbitre.live import Bus, Hub, LocalBus, PgBus, SocketBus
 from tournoyons_gui.arbitre.master import GameMaster
 from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec, check_options, check_text
 from tournoyons_gui.arbitre.outbound import Outbound
@@ -65,6 +65,8 @@ class Arbitre:
     policy every call is held to (:class:`~tournoyons_gui.arbitre.outbound.Outbound`;
     default: this public URL's, with ``engine_hosts``). ``lease_seconds``,
     ``scan_every``, ``max_games``: the worker's (:class:`~tournoyons_gui.arbitre.worker.Worker`).
+    ``run_folder``: where the workers of one machine sharing a SQLite file find each
+    other's bus (:class:`~tournoyons_gui.arbitre.live.SocketBus`).
     """
 
     def __init__(
@@ -79,6 +81,7 @@ class Arbitre:
         lease_seconds: float = 15.0,
         scan_every: float = 1.0,
         max_games: int = 500,
+        run_folder: str | None = None,
     ) -> None:
         self.registry = registry
         self.store = store
@@ -88,7 +91,15 @@ class Arbitre:
         self.lease_seconds = lease_seconds
         name = new_id(12)
         self.shared = store.shared
-        self.bus: Bus = PgBus(name, store.dsn) if store.postgres else LocalBus(name)
+        self.bus: Bus
+        if store.postgres:
+            self.bus = PgBus(name, store.dsn)
+        elif store.shared:
+            if run_folder is None:
+                raise ValueError("a SQLite file shared by several processes needs a run folder")
+            self.bus = SocketBus(name, run_folder)
+        else:
+            self.bus = LocalBus(name)
         self.hub = Hub(self.bus)
         self.catalogue = Catalogue(registry, store, self.outbound)
         #: Our interfaces and the registered ones (issue 24).

@@ -9,8 +9,10 @@ reconnects with ``Last-Event-ID``) loses nothing.
 Several ``serve`` processes on one PostgreSQL database are told of each other's events by
 PostgreSQL's ``LISTEN``/``NOTIFY`` (:class:`PgBus`, on the channel ``tournoyons``): a watcher
 connected to any worker sees every move, and an answer (an engine's callback, a person's
-move) received by one worker reaches the worker driving the game. With SQLite (one
-process) the bus stays in the process (:class:`LocalBus`).
+move) received by one worker reaches the worker driving the game. The workers of one
+``serve --workers N`` on a SQLite file tell each other through datagrams on Unix sockets
+in a folder of their own (:class:`SocketBus`); one process alone keeps its bus to itself
+(:class:`LocalBus`).
 
 A move's event goes on the bus only when another worker has said, within
 :data:`WATCHED_FOR` seconds, that it has watchers of the game (``{"t": "watch", "ids"}``,
@@ -23,14 +25,26 @@ news, and the page reads the position from the store.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import os
+import socket
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
-__all__ = ["CHANNEL", "WATCHED_FOR", "WATCH_EVERY", "Bus", "Hub", "LocalBus", "PgBus"]
+__all__ = [
+    "CHANNEL",
+    "WATCHED_FOR",
+    "WATCH_EVERY",
+    "Bus",
+    "Hub",
+    "LocalBus",
+    "PgBus",
+    "SocketBus",
+]
 
 log = logging.getLogger(__name__)
 
@@ -158,6 +172,92 @@ class PgBus(Bus):
             if connection is not None and not connection.is_closed():
                 await connection.close()
         self._listener = self._sender = None
+
+
+class SocketBus(Bus):
+    """The workers of one machine (``serve --workers N`` on a SQLite file): each binds a
+    Unix datagram socket ``<folder>/bus-<worker>.sock`` and sends each message to every
+    other socket of the folder (a socket whose worker is gone is removed). A datagram is
+    delivered whole or not at all; one that cannot be sent at once (the receiver's queue
+    full) is dropped and logged, as a missed ``NOTIFY`` would be: a driver polls the
+    store for answers, a watcher's next event carries the whole news."""
+
+    shared = True
+
+    def __init__(self, worker: str, folder: str) -> None:
+        super().__init__(worker)
+        self.folder = folder
+        self.path = os.path.join(folder, f"bus-{worker}.sock")
+        self._sock: socket.socket | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def start(self, handler: Handler) -> None:
+        """Bind this worker's socket and read what the others send."""
+        await super().start(handler)
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        sock.bind(self.path)
+        sock.setblocking(False)
+        self._sock = sock
+        asyncio.get_running_loop().add_reader(sock.fileno(), self._readable)
+
+    def _readable(self) -> None:
+        assert self._sock is not None
+        while True:
+            try:
+                payload = self._sock.recv(65536)
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError:
+                return
+            try:
+                message = json.loads(payload)
+            except (ValueError, RecursionError):
+                continue
+            if not isinstance(message, dict) or message.get("from") == self.worker:
+                continue
+            if self.handler is not None:
+                task = asyncio.get_running_loop().create_task(self._deliver(message))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+
+    async def _deliver(self, message: dict[str, Any]) -> None:
+        assert self.handler is not None
+        try:
+            await self.handler(message)
+        except Exception:
+            log.exception("bus message %s", message.get("t"))
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Send ``message`` to every other worker's socket in the folder."""
+        if self._sock is None:
+            return
+        payload = json.dumps({**message, "from": self.worker}, separators=(",", ":")).encode()
+        try:
+            names = os.listdir(self.folder)
+        except OSError as failed:
+            log.warning("bus: %s", failed)
+            return
+        for name in names:
+            path = os.path.join(self.folder, name)
+            if not name.startswith("bus-") or path == self.path:
+                continue
+            try:
+                self._sock.sendto(payload, path)
+            except (ConnectionRefusedError, FileNotFoundError):
+                with contextlib.suppress(OSError):
+                    os.unlink(path)  # its worker is gone
+            except (BlockingIOError, OSError) as failed:
+                log.warning("bus: a message to %s dropped: %s", name, failed)
+
+    async def close(self) -> None:
+        """Stop reading and remove this worker's socket."""
+        if self._sock is not None:
+            with contextlib.suppress(ValueError, RuntimeError):
+                asyncio.get_running_loop().remove_reader(self._sock.fileno())
+            self._sock.close()
+            self._sock = None
+        with contextlib.suppress(OSError):
+            os.unlink(self.path)
 
 
 class Hub:

@@ -83,6 +83,8 @@ def create_app(
     limits: Limits | None = None,
     maitretarot: tuple[socket.socket, Settings] | None = None,
     rooms: RoomOptions | None = None,
+    shared: bool = False,
+    run_folder: str | None = None,
 ) -> ASGIApp:
     """Return the ASGI application serving every registered Set, and the Arbitre.
 
@@ -104,7 +106,9 @@ def create_app(
     server, none on a loopback one, as the outbound policy's freedom); ``rooms``: referee
     timi rooms on a chat server beside the web (``serve --irc``); ``maitretarot``: a bound
     socket and the settings of a MaitreTarot server to run beside (its tables are Tarot
-    games).
+    games); ``shared``: other processes drive games on the same records (``serve
+    --workers N``), telling each other through Unix sockets in ``run_folder`` (SQLite) or
+    PostgreSQL's ``NOTIFY``.
     """
     registry = registry if registry is not None else load_registry(sets)
     assets = load_assets(registry)
@@ -130,7 +134,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store = await Store.open(database)
+        store = await Store.open(database, shared=shared)
         arbitre = Arbitre(
             registry,
             store,
@@ -138,6 +142,7 @@ def create_app(
             engine_hosts=engine_hosts,
             outbound=outbound,
             lease_seconds=lease_seconds,
+            run_folder=run_folder,
         )
         holder.arbitre = arbitre
         holder.tournaments = Tournaments(arbitre)

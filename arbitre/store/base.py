@@ -214,6 +214,8 @@ class Database:
         if engine.dialect.name == "postgresql":
             self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
         self._thread: ThreadPoolExecutor | None = None
+        self._readers: ThreadPoolExecutor | None = None
+        self._reading: Engine | None = None
         if self._writer is not None and engine.url.database not in (None, "", ":memory:"):
             self._sync = create_engine(
                 engine.url.set(drivername="sqlite"), connect_args={"timeout": 30}
@@ -221,6 +223,13 @@ class Database:
             event.listen(self._sync, "connect", _sqlite_pragmas)
             _writer_transactions(self._sync)
             self._thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
+            # Readers have connections of their own, in pysqlite's own transaction mode:
+            # a read takes no lock a writer waits for (WAL).
+            self._reading = create_engine(
+                engine.url.set(drivername="sqlite"), connect_args={"timeout": 30}
+            )
+            event.listen(self._reading, "connect", _sqlite_pragmas)
+            self._readers = ThreadPoolExecutor(2, thread_name_prefix="sqlite-reader")
         # The writes waiting for the writer thread's next transaction (write()), and
         # whether a task is running them.
         self._queue: list[tuple[Callable[[Connection], Any], asyncio.Future[Any]]] = []
@@ -264,6 +273,9 @@ class Database:
         if self._sync is not None and self._thread is not None:
             await asyncio.get_running_loop().run_in_executor(self._thread, self._sync.dispose)
             self._thread.shutdown()
+        if self._readers is not None and self._reading is not None:
+            await asyncio.get_running_loop().run_in_executor(self._readers, self._reading.dispose)
+            self._readers.shutdown()
 
     @property
     def shared(self) -> bool:
@@ -424,6 +436,23 @@ class Database:
                 yield
             finally:
                 fcntl.flock(lock, fcntl.LOCK_UN)
+
+    async def read(self, work: Callable[[Connection], T]) -> T:
+        """Return ``work(connection)`` run on a connection of its own, outside the
+        writer's transaction: on SQLite in a reader thread (one hand-off, where an
+        asynchronous session makes several: a file's reads are microseconds, their trips
+        through aiosqlite's thread were not), on PostgreSQL on the asynchronous
+        connection. ``work`` runs SQLAlchemy Core statements and nothing else."""
+        if self._reading is None or self._readers is None:
+            async with self.engine.connect() as connection:
+                return await connection.run_sync(work)
+        sync = self._reading
+
+        def reading() -> T:
+            with sync.connect() as connection:
+                return work(connection)
+
+        return await asyncio.get_running_loop().run_in_executor(self._readers, reading)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncConnection]:

@@ -112,6 +112,11 @@ _END_GAME = (
 )
 
 
+#: A game by id (``g_id``), and its seats in play order.
+_GAME = select(_GAMES).where(_GAMES.c.id == bindparam("g_id"))
+_SEATS_OF = select(_SEATS).where(_SEATS.c.game_id == bindparam("g_id")).order_by(_SEATS.c.index)
+
+
 class Conflict(Exception):
     """A unique name or key is taken (by another worker meanwhile, say)."""
 
@@ -141,15 +146,17 @@ class GameStore(PendingStore):
             raise Conflict(game.id) from taken
 
     async def game(self, game_id: str) -> tuple[Game, list[Seat]] | None:
-        """Return a game and its seats in play order, or ``None``."""
-        async with self.sessions() as session:
-            row = await session.get(GameRow, game_id, populate_existing=True)
+        """Return a game and its seats in play order, or ``None`` (one read)."""
+        named = {"g_id": game_id}
+
+        def game(connection: Connection) -> tuple[Game, list[Seat]] | None:
+            row = connection.execute(_GAME, named).one_or_none()
             if row is None:
                 return None
-            seats = await session.scalars(
-                select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.index)
-            )
+            seats = connection.execute(_SEATS_OF, named)
             return record_of(Game, row), [record_of(Seat, s) for s in seats]
+
+        return await self.read(game)
 
     async def moves(self, game_id: str) -> list[Move]:
         """Return a game's moves in order."""
@@ -193,11 +200,10 @@ class GameStore(PendingStore):
 
     async def has_moved(self, game_id: str, seat: int) -> bool:
         """Return whether seat ``seat`` (its index) has a move recorded in the game."""
-        async with self.sessions() as session:
-            found = await session.scalar(
-                select(MoveRow.id).where(MoveRow.game_id == game_id, MoveRow.seat == seat).limit(1)
-            )
-            return found is not None
+        statement = (
+            select(_MOVES.c.id).where(_MOVES.c.game_id == game_id, _MOVES.c.seat == seat).limit(1)
+        )
+        return await self.read(lambda connection: connection.scalar(statement) is not None)
 
     async def list_games(
         self, *, set_name: str = "", seat: str = "", page: int = 1, per_page: int = 25
@@ -412,47 +418,50 @@ class GameStore(PendingStore):
         if not games:
             return
         until = self.now() + dt.timedelta(seconds=seconds)
-        async with self.session() as session:
-            await session.execute(
-                update(GameRow)
-                .where(GameRow.lease_owner == owner, GameRow.id.in_(list(games)))
-                .values(lease_until=until)
-            )
+        statement = (
+            update(_GAMES)
+            .where(_GAMES.c.lease_owner == owner, _GAMES.c.id.in_(list(games)))
+            .values(lease_until=until)
+        )
+        await self.write(lambda connection: connection.execute(statement))
 
     async def release_game(self, game_id: str, owner: str) -> None:
         """Give up ``owner``'s lease of one game (another worker may take it at once)."""
-        async with self.session() as session:
-            await session.execute(
-                update(GameRow)
-                .where(GameRow.id == game_id, GameRow.lease_owner == owner)
-                .values(lease_owner=None, lease_until=None)
-            )
+        statement = (
+            update(_GAMES)
+            .where(_GAMES.c.id == game_id, _GAMES.c.lease_owner == owner)
+            .values(lease_owner=None, lease_until=None)
+        )
+        await self.write(lambda connection: connection.execute(statement))
 
     async def release(self, owner: str) -> None:
         """Give up every lease ``owner`` holds (another worker may take them at once)."""
-        async with self.session() as session:
-            for table in (GameRow, TournamentRow):
-                await session.execute(
+
+        def release(connection: Connection) -> None:
+            for row in (GameRow, TournamentRow):
+                table = cast(Table, row.__table__)
+                connection.execute(
                     update(table)
-                    .where(table.lease_owner == owner)
+                    .where(table.c.lease_owner == owner)
                     .values(lease_owner=None, lease_until=None)
                 )
+
+        await self.write(release)
 
     async def orphans(self, limit: int) -> list[str]:
         """Return up to ``limit`` games in play that no worker drives (no lease, or an
         expired one), oldest first."""
         at = self.now()
-        async with self.sessions() as session:
-            rows = await session.scalars(
-                select(GameRow.id)
-                .where(
-                    GameRow.status == "playing",
-                    or_(GameRow.lease_until.is_(None), GameRow.lease_until < at),
-                )
-                .order_by(GameRow.created_at, GameRow.id)
-                .limit(limit)
+        statement = (
+            select(_GAMES.c.id)
+            .where(
+                _GAMES.c.status == "playing",
+                or_(_GAMES.c.lease_until.is_(None), _GAMES.c.lease_until < at),
             )
-            return list(rows)
+            .order_by(_GAMES.c.created_at, _GAMES.c.id)
+            .limit(limit)
+        )
+        return await self.read(lambda connection: list(connection.scalars(statement)))
 
     # --- added Sets (chapter VI) -----------------------------------------------------------
 

@@ -7,8 +7,9 @@ applied.
 from __future__ import annotations
 
 import datetime as dt
+from typing import cast
 
-from sqlalchemy import bindparam, delete, select, update
+from sqlalchemy import Connection, Table, bindparam, delete, insert, select, update
 
 from tournoyons_gui.arbitre.store.base import Database
 from tournoyons_gui.arbitre.store.records import Received, record_of
@@ -23,6 +24,37 @@ PENDING_KEPT = dt.timedelta(hours=1)
 DETAIL_CAP = 8192
 
 
+_PENDING = cast(Table, PendingRow.__table__)
+#: An ask, by (``p_key``, ``p_move``).
+_ASK = select(_PENDING).where(
+    _PENDING.c.key == bindparam("p_key"), _PENDING.c.move_id == bindparam("p_move")
+)
+#: An ask not answered yet given a new deadline (``p_expires``): asked again.
+_EXTEND = (
+    update(_PENDING)
+    .where(
+        _PENDING.c.key == bindparam("p_key"),
+        _PENDING.c.move_id == bindparam("p_move"),
+        _PENDING.c.value.is_(None),
+    )
+    .values(expires_at=bindparam("p_expires"))
+)
+#: The first answer in time to an ask (``p_value``, ``p_query``, ``p_redirect`` at ``p_at``).
+_ANSWER = (
+    update(_PENDING)
+    .where(
+        _PENDING.c.key == bindparam("p_key"),
+        _PENDING.c.move_id == bindparam("p_move"),
+        _PENDING.c.value.is_(None),
+        _PENDING.c.expires_at > bindparam("p_at"),
+    )
+    .values(
+        value=bindparam("p_value"),
+        query=bindparam("p_query"),
+        redirect=bindparam("p_redirect"),
+        received_at=bindparam("p_at"),
+    )
+)
 #: A game's open asks closed: their deadline is now (``p_game``, ``p_at``).
 CLOSE_PENDING = (
     update(PendingRow)
@@ -38,27 +70,30 @@ class PendingStore(Database):
         self, key: str, move_id: str, game_id: str, seat: int, expires_at: dt.datetime
     ) -> Received | None:
         """Record that (``key``, ``move_id``) is asked until ``expires_at``; return it when
-        its value was already received (a game taken over: apply it, ask nothing)."""
-        async with self.session() as session:
-            row = await session.get(PendingRow, (key, move_id), with_for_update=True)
-            if row is not None and row.value is not None:
-                return record_of(Received, row)
-            if row is None:
-                session.add(
-                    PendingRow(
-                        key=key,
-                        move_id=move_id,
-                        game_id=game_id,
-                        seat=seat,
-                        expires_at=expires_at,
-                        value=None,
-                        query="",
-                        redirect=False,
-                    )
-                )
-            else:
-                row.expires_at = expires_at
+        its value was already received (a game taken over: apply it, ask nothing). One
+        write (:meth:`write`), grouped with the other games'."""
+        values = {
+            "key": key,
+            "move_id": move_id,
+            "game_id": game_id,
+            "seat": seat,
+            "expires_at": expires_at,
+            "value": None,
+            "query": "",
+            "redirect": False,
+        }
+        named = {"p_key": key, "p_move": move_id, "p_expires": expires_at}
+
+        def expect(connection: Connection) -> Received | None:
+            if connection.execute(_EXTEND, named).rowcount == 1:
+                return None  # asked again (a game taken over), not answered yet
+            row = connection.execute(_ASK, named).one_or_none()
+            if row is not None:
+                return record_of(Received, row)  # answered before this worker took over
+            connection.execute(insert(_PENDING), [values])
             return None
+
+        return await self.write(expect)
 
     async def answer(
         self, key: str, move_id: str, value: str, query: str, *, redirect: bool = False
@@ -66,32 +101,39 @@ class PendingStore(Database):
         """Record the answer to (``key``, ``move_id``) if it is the first one and in time.
 
         Returns ``("taken", ask)``, or ``("duplicate" | "late", ask)`` and changes nothing,
-        or ``("unknown", None)`` when nothing was asked under that name (decision 9)."""
+        or ``("unknown", None)`` when nothing was asked under that name (decision 9). One
+        write (:meth:`write`)."""
         at = self.now()
-        async with self.session() as session:
-            done = await session.execute(
-                update(PendingRow)
-                .where(
-                    PendingRow.key == key,
-                    PendingRow.move_id == move_id,
-                    PendingRow.value.is_(None),
-                    PendingRow.expires_at > at,
-                )
-                .values(value=value, query=query[:DETAIL_CAP], redirect=redirect, received_at=at)
-            )
-            row = await session.get(PendingRow, (key, move_id))
+        named = {
+            "p_key": key,
+            "p_move": move_id,
+            "p_at": at,
+            "p_value": value,
+            "p_query": query[:DETAIL_CAP],
+            "p_redirect": redirect,
+        }
+
+        def answer(connection: Connection) -> tuple[str, Received | None]:
+            taken = connection.execute(_ANSWER, named).rowcount == 1
+            row = connection.execute(_ASK, named).one_or_none()
             found = None if row is None else record_of(Received, row)
-            if getattr(done, "rowcount", 0) == 1:
+            if taken:
                 return "taken", found
-        if found is None:
-            return "unknown", None
-        return ("duplicate" if found.value is not None else "late"), found
+            if found is None:
+                return "unknown", None
+            return ("duplicate" if found.value is not None else "late"), found
+
+        return await self.write(answer)
 
     async def pending(self, key: str, move_id: str) -> Received | None:
         """Return the ask (``key``, ``move_id``), fresh from the database."""
-        async with self.sessions() as session:
-            row = await session.get(PendingRow, (key, move_id), populate_existing=True)
+        named = {"p_key": key, "p_move": move_id}
+
+        def pending(connection: Connection) -> Received | None:
+            row = connection.execute(_ASK, named).one_or_none()
             return None if row is None else record_of(Received, row)
+
+        return await self.read(pending)
 
     async def asked_move(self, key: str) -> int | None:
         """Return the move number asked now of the person seat ``key`` (its token)."""
@@ -116,8 +158,5 @@ class PendingStore(Database):
     async def purge_pending(self, after: dt.timedelta = PENDING_KEPT) -> int:
         """Forget the asks whose deadline passed more than ``after`` ago (answered or not);
         return how many. A late answer to one of them is then unknown (404, not logged)."""
-        async with self.session() as session:
-            done = await session.execute(
-                delete(PendingRow).where(PendingRow.expires_at < self.now() - after)
-            )
-            return int(getattr(done, "rowcount", 0) or 0)
+        statement = delete(PendingRow).where(PendingRow.expires_at < self.now() - after)
+        return await self.write(lambda connection: int(connection.execute(statement).rowcount))

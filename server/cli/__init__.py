@@ -120,6 +120,14 @@ def parser() -> argparse.ArgumentParser:
     )
     add_table_options(serve)
     add_irc_options(serve, required=False)
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="processes serving and driving games on the same records (default: the "
+        "machine's cores; 1 with --sink)",
+    )
     serve.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
     serve.add_argument("--no-access-log", action="store_true", help="do not log each request")
 

@@ -1,60 +1,201 @@
-"""``tournoyons-gui serve``: every registered Set, the tester and the Arbitre, with uvicorn."""
+"""``tournoyons-gui serve``: every registered Set, the tester and the Arbitre, with uvicorn.
+
+``--workers N`` (default: the machine's cores; one with ``--sink``) runs N processes on
+the one listening socket, each serving HTTP and driving games on the same records
+(issue 27): a SQLite file shared in WAL mode (its writers queued across processes, its
+workers telling each other through Unix sockets in a folder of the run's), or PostgreSQL
+(its ``LISTEN``/``NOTIFY``). uvicorn's own supervisor starts them, restarts one that dies
+(its games are taken over when their leases expire) and stops them on SIGINT or SIGTERM.
+The MaitreTarot tables and the IRC rooms, one listener and one chat connection, run in
+the one worker holding the run's duty lock (another takes them over when it dies).
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import fcntl
+import json
 import logging
+import os
+import shutil
+import socket
+import tempfile
+from typing import IO, Any
 
 import uvicorn
 
-from tournoyons_gui.server.app import create_app
 from tournoyons_gui.server.cli.common import bind, bind_tcp, engine_hosts
-from tournoyons_gui.server.cli.maitretarot import table_settings
-from tournoyons_gui.server.cli.rooms import room_options
 from tournoyons_gui.server.logs import RedactSecrets
-from tournoyons_gui.server.timeouts import header_timeout_protocol
 
-__all__ = ["serve"]
+__all__ = ["WORKER_SPEC", "serve", "worker_app"]
+
+#: The environment variable carrying a worker's options from ``serve`` to the processes it
+#: starts (JSON: the command line's options, the run's folder).
+WORKER_SPEC = "TOURNOYONS_SERVE_WORKER"
+#: The duty lock a worker holds while it runs the MaitreTarot tables and the IRC rooms.
+_DUTY: IO[bytes] | None = None
 
 
 def serve(args: argparse.Namespace) -> int:
     """Bind, print the URL (the first line, ``tournoyons-gui: serving on URL/``), and serve
-    until interrupted; return 0. Raises ``OSError`` when the address cannot be bound.
+    until interrupted, in one process or ``--workers`` of them; return 0 (2 for options
+    that do not go together). Raises ``OSError`` when the address cannot be bound.
 
     The access log has seat tokens redacted; request headers not complete within
     ``--header-timeout`` seconds close the connection; ``X-Forwarded-For`` and
     ``X-Forwarded-Proto`` are believed only from the addresses ``--trust-proxy`` names
     (none by default: a public server's clients could send anything)."""
+    workers = args.workers if args.workers is not None else (1 if args.sink else os.cpu_count())
+    workers = max(1, workers or 1)
+    if workers > 1 and args.sink:
+        print("tournoyons-gui: the tester's sink (--sink) serves from one process: --workers 1")
+        return 2
     sock, url = bind(args.host, args.port)
     print(f"tournoyons-gui: serving on {url}/", flush=True)
+    if workers == 1:
+        return _serve_alone(args, sock, url)
+    return _serve_workers(args, sock, url, workers)
+
+
+def _serve_alone(args: argparse.Namespace, sock: socket.socket, url: str) -> int:
+    """Serve in this process."""
+    from tournoyons_gui.server.cli.maitretarot import table_settings
+    from tournoyons_gui.server.cli.rooms import room_options
+
     maitretarot = None
     if args.maitretarot is not None:
         tables, where = bind_tcp(*args.maitretarot)
         maitretarot = (tables, table_settings(args))
         print(f"tournoyons-gui: MaitreTarot tables on {where}", flush=True)
-    app = create_app(
+    app = _app(args, url, sock, rooms=room_options(args), maitretarot=maitretarot)
+    logging.getLogger("uvicorn.access").addFilter(RedactSecrets())
+    uvicorn.Server(_config(args, app)).run(sockets=[sock])
+    return 0
+
+
+def _serve_workers(args: argparse.Namespace, sock: socket.socket, url: str, workers: int) -> int:
+    """Serve in ``workers`` processes started by uvicorn's supervisor (see the module)."""
+    from uvicorn.supervisors import Multiprocess
+
+    from tournoyons_gui.arbitre.store import Store
+
+    async def prepare() -> None:
+        # The schema is made or upgraded once, before the workers open the records.
+        store = await Store.open(args.database)
+        await store.close()
+
+    asyncio.run(prepare())
+    if args.maitretarot is not None:
+        tables, where = bind_tcp(*args.maitretarot)
+        args.maitretarot = tables.getsockname()[:2]  # a port 0 becomes the one found
+        tables.close()  # the worker on duty binds it again
+        print(f"tournoyons-gui: MaitreTarot tables on {where}", flush=True)
+    folder = tempfile.mkdtemp(prefix="tournoyons-serve-")
+    spec = {
+        **{k: v for k, v in vars(args).items() if k != "handler"},
+        "url": url,
+        "listen_port": sock.getsockname()[1],
+        "folder": folder,
+    }
+    os.environ[WORKER_SPEC] = json.dumps(spec, default=list)
+    config = _config(args, f"{__name__}:worker_app", factory=True, workers=workers)
+    try:
+        Multiprocess(config, sockets=[sock]).run()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return 0
+
+
+def worker_app() -> Any:
+    """Return the application of one of ``serve --workers N``'s processes (uvicorn's
+    factory, called in the worker): the options from :data:`WORKER_SPEC`, the records
+    opened shared, the bus in the run's folder; the MaitreTarot tables and the rooms
+    when this worker takes the run's duty lock."""
+    global _DUTY
+    from tournoyons_gui.server.cli.maitretarot import table_settings
+    from tournoyons_gui.server.cli.rooms import room_options
+    from tournoyons_gui.server.timeouts import HeaderTimeoutProtocol
+
+    spec = json.loads(os.environ[WORKER_SPEC])
+    args = argparse.Namespace(**spec)
+    HeaderTimeoutProtocol.header_timeout = args.header_timeout
+    logging.getLogger("uvicorn.access").addFilter(RedactSecrets())
+    duty = open(os.path.join(args.folder, "duty.lock"), "a+b")  # noqa: SIM115
+    try:
+        fcntl.flock(duty, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        duty.close()
+        rooms, maitretarot = None, None
+    else:
+        _DUTY = duty  # held while this process lives
+        rooms = room_options(args)
+        maitretarot = None
+        if args.maitretarot is not None:
+            tables, _ = bind_tcp(*args.maitretarot)
+            maitretarot = (tables, table_settings(args))
+    return _app(
+        args,
+        args.url,
+        None,
+        rooms=rooms,
+        maitretarot=maitretarot,
+        shared=True,
+        folder=args.folder,
+        listen_port=args.listen_port,
+    )
+
+
+def _app(
+    args: argparse.Namespace,
+    url: str,
+    sock: socket.socket | None,
+    *,
+    rooms: Any,
+    maitretarot: Any,
+    shared: bool = False,
+    folder: str | None = None,
+    listen_port: int | None = None,
+) -> Any:
+    """Return the application ``serve``'s options describe."""
+    from tournoyons_gui.server.app import create_app
+
+    port = sock.getsockname()[1] if sock is not None else listen_port
+    return create_app(
         frame_ancestors=args.frame_ancestors,
         database=args.database,
         public_url=args.public_url or url,
         engine_hosts=engine_hosts(args.engine_hosts),
         sink=args.sink,
         lease_seconds=args.lease,
-        listen=(args.host, sock.getsockname()[1]),
+        listen=(args.host, port or 0),
         allow_hosts=[h for h in args.allow_hosts.split(",") if h.strip()],
         admin_tokens=args.admin_token or (),
-        rooms=room_options(args),
+        rooms=rooms,
         maitretarot=maitretarot,
+        shared=shared,
+        run_folder=folder,
     )
-    logging.getLogger("uvicorn.access").addFilter(RedactSecrets())
-    config = uvicorn.Config(
+
+
+def _config(args: argparse.Namespace, app: Any, **more: Any) -> uvicorn.Config:
+    """Return uvicorn's configuration of ``app`` (an application, or a factory's import
+    string with ``factory=True`` and ``workers``)."""
+    from tournoyons_gui.server.timeouts import header_timeout_protocol
+
+    http: Any = header_timeout_protocol(args.header_timeout)
+    if more.get("workers", 1) > 1:
+        # Given to the workers by name (a class made here would not reach them); each
+        # sets its deadline from the options (worker_app).
+        http = "tournoyons_gui.server.timeouts:HeaderTimeoutProtocol"
+    return uvicorn.Config(
         app,
-        http=header_timeout_protocol(args.header_timeout),
+        http=http,
         log_level=args.log_level,
         access_log=not args.no_access_log,
         server_header=False,
         date_header=True,
         proxy_headers=bool(args.trust_proxy),
         forwarded_allow_ips=args.trust_proxy or None,
+        **more,
     )
-    uvicorn.Server(config).run(sockets=[sock])
-    return 0
