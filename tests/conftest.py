@@ -95,8 +95,9 @@ def serve_arguments(database: Path | str, *extra: str) -> list[str]:
     ]
 
 
-def start_server(database: Path | str, *extra: str) -> subprocess.Popen[str]:
-    """Start ``tournoyons-gui serve --port 0 --sink`` on ``database``; the caller waits for it."""
+def start_server(database: Path | str, *extra: str, sink: bool = True) -> subprocess.Popen[str]:
+    """Start ``tournoyons-gui serve --port 0 --sink`` on ``database`` (without ``--sink``
+    when ``sink`` is false: ``--workers`` above one then); the caller waits for it."""
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join(
@@ -108,7 +109,7 @@ def start_server(database: Path | str, *extra: str) -> subprocess.Popen[str]:
             sys.executable,
             "-m",
             "tournoyons_gui.server.cli",
-            *serve_arguments(database, "--sink", *extra),
+            *serve_arguments(database, *(("--sink",) if sink else ()), *extra),
         ],
         cwd=ROOT,
         env=env,
