@@ -106,6 +106,38 @@ def test_games_and_refusals_from_the_command_line(tmp_path: Path) -> None:
     assert refused.returncode == 2 and "unknown Set 'Chess'" in refused.stdout
 
 
+def test_play_tells_seats_of_one_name_apart_by_their_number(tmp_path: Path) -> None:
+    """Issue 27: ``builtin:strong`` twice at a Tarot table read ``1. strong, strong``;
+    a name two seats share is followed by the seat's number on the command line, in the
+    progress lines, the table and the records."""
+    database = tmp_path / "names.sqlite3"
+    done = run(
+        "play",
+        "--set",
+        "Tarot",
+        "--engine",
+        "builtin:strong",
+        "--engine",
+        "builtin:strong",
+        "--engine",
+        "builtin:random",
+        "--engine",
+        "Ann=builtin:random",
+        "--deals",
+        "1",
+        database=database,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    line = next(text for text in done.stdout.splitlines() if " - " in text)
+    assert line.endswith("strong #1 - strong #2 - random - Ann"), line
+    game_id = line.split()[0]
+    row = next(text for text in done.stdout.splitlines() if text.startswith(f"│ {game_id}"))
+    assert "strong #1" in row and "strong #2" in row, done.stdout
+    with server_process(database) as http:
+        record = http.get(f"/games/{game_id}.json").json()
+    assert [s["name"] for s in record["seats"]] == ["strong #1", "strong #2", "random", "Ann"]
+
+
 def test_engines_by_url_are_named_by_what_tells_them_apart_and_never_cut(tmp_path: Path) -> None:
     # Two engines of one server (the built-in engines a serve process offers by URL): the
     # host and port are shared, so the paths name them; in 80 columns the names are whole.
