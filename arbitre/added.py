@@ -26,9 +26,10 @@ import re
 import urllib.parse
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
+if TYPE_CHECKING:
+    import httpx
 
 from tournoyons_gui.arbitre.answer import Note, note
 from tournoyons_gui.arbitre.query import read_query
@@ -232,6 +233,8 @@ class AddedRules:
         params["ReturnURL"] = return_url
         url = engine_url(self.added.referee_url, params)
         log.append(note("referee", url[:8192]))
+        import httpx
+
         try:
             async with asyncio.timeout(timeout):
                 query = await _follow(client, url, return_url, log, timeout, allowed_hosts)
@@ -282,6 +285,8 @@ async def _follow(
 ) -> str:
     """GET ``url``, following redirects, until one names ``return_url``; return that URL's
     query. Raises :class:`RefereeFailed`."""
+    import httpx
+
     target = urllib.parse.urlsplit(return_url)
 
     def returns(candidate: str) -> str | None:

@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from tournoyons_gui.arbitre.added import AddedSet
 from tournoyons_gui.arbitre.asks import Asks
@@ -47,6 +45,9 @@ from tournoyons_gui.interfaces.plugin import (
     starts_from_tray,
 )
 from tournoyons_gui.interfaces.registry import Registry
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = ["Arbitre", "TournamentPlace"]
 

@@ -20,9 +20,7 @@ import asyncio
 import time
 import urllib.parse
 from collections.abc import Awaitable, Callable
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from tournoyons_gui.arbitre.answer import Answer, Note, note
 from tournoyons_gui.arbitre.asks import POLL_EVERY, Asks, Callback
@@ -30,6 +28,9 @@ from tournoyons_gui.arbitre.client import BrokenAnswer, Calls, Unreachable
 from tournoyons_gui.arbitre.outbound import Outbound
 from tournoyons_gui.arbitre.query import QueryTooLong, read_query
 from tournoyons_gui.arbitre.urls import MAX_BODY, MAX_REDIRECTS, host_allowed, same_endpoint
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = [
     "FINAL_CUT",
@@ -53,8 +54,12 @@ def engine_client(
     no proxy from the environment, and every
     connection held to the outbound policy (:class:`Outbound`: each hop's address checked,
     ``transport`` the one that sends)."""
+    import httpx
+
     if outbound is not None:
-        transport = outbound.transport(transport)
+        from tournoyons_gui.arbitre.checked import CheckedTransport
+
+        transport = CheckedTransport(outbound, transport)
     return httpx.AsyncClient(
         follow_redirects=False,
         max_redirects=MAX_REDIRECTS,
@@ -81,7 +86,9 @@ class EngineCaller:
         self.asks = asks
         self.allowed_hosts = allowed_hosts
         self.referee_url = referee_url
-        self.client = engine_client(transport, outbound)
+        self._transport = transport
+        self._outbound = outbound
+        self._client: httpx.AsyncClient | None = None
         self.fresh = Calls(outbound, keepalive=False)
         self.kept = Calls(outbound, keepalive=True)
         self._tasks: set[asyncio.Task[str]] = set()
@@ -90,9 +97,18 @@ class EngineCaller:
         """Cancel the requests still open and close the client."""
         for task in list(self._tasks):
             task.cancel()
-        await self.client.aclose()
+        if self._client is not None:
+            await self._client.aclose()
         await self.fresh.close()
         await self.kept.close()
+
+    @property
+    def client(self) -> httpx.AsyncClient:
+        """Return the httpx client of the calls off the move path (:func:`engine_client`),
+        made at its first use."""
+        if self._client is None:
+            self._client = engine_client(self._transport, self._outbound)
+        return self._client
 
     def _done(self, task: asyncio.Task[str]) -> None:
         self._tasks.discard(task)
@@ -239,6 +255,8 @@ async def tester_call(
     Arbitre's, :func:`engine_client`); return the HTTP status (``None``: no answer), at
     most :data:`MAX_BODY` bytes of body, and an error (``""``: none). Redirects are
     followed (:data:`MAX_REDIRECTS` at most) within ``timeout`` seconds."""
+    import httpx
+
     try:
         async with (
             asyncio.timeout(timeout),

@@ -13,8 +13,9 @@ callbacks to a ``Referee``, and the rooms referee's IRC connection through
   never a host whose spelling
   alone shows it internal (``localhost``, ``10.0.0.1``, ``2130706433``, ``[::1]``,
   ``metadata.google.internal`` ...), and within ``--engine-hosts`` when that list is given.
-- **Connected** (:class:`CheckedTransport`, every hop of every redirect): the name is
-  resolved once, each address checked, and the connection made to the checked address
+- **Connected** (every hop of every redirect: :class:`~tournoyons_gui.arbitre.client.Calls`
+  on the move path, :class:`~tournoyons_gui.arbitre.checked.CheckedTransport` for httpx):
+  the name is resolved once, each address checked, and the connection made to the checked address
   (the ``Host`` header and TLS's SNI keep the name), so a name that resolves to a public
   address when given and to ``127.0.0.1`` when called (DNS rebinding) does not pass.
 
@@ -40,15 +41,10 @@ import urllib.parse
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 
-import httpx
-
-from tournoyons_gui.arbitre.signing import SIGNATURE_HEADER
-
 __all__ = [
     "CONTROL",
     "MAX_URL",
     "RESOLVE_TIMEOUT",
-    "CheckedTransport",
     "Outbound",
     "OutboundRefused",
     "internal_address",
@@ -74,9 +70,10 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Resolver = Callable[[str, int], Awaitable[list[str]]]
 
 
-class OutboundRefused(httpx.ConnectError):
-    """A call the outbound policy refuses (an ``httpx.ConnectError``, so a refused engine
-    is *unreachable* to the game master, decision 12)."""
+class OutboundRefused(Exception):
+    """A call the outbound policy refuses: the engine is *unreachable* to the game master
+    (decision 12). Through httpx it is also an ``httpx.ConnectError``
+    (:class:`~tournoyons_gui.arbitre.checked.RefusedConnect`)."""
 
 
 def _address(host: str) -> Address | None:
@@ -244,7 +241,7 @@ class Outbound:
 
     def host_allowed(self, url: str) -> bool:
         """Whether a redirect to ``url`` stays within ``--engine-hosts`` (decision 13);
-        addresses are checked when it is called (:class:`CheckedTransport`)."""
+        addresses are checked when it is called (:meth:`address_for`)."""
         if self.engine_hosts is None:
             return True
         host = urllib.parse.urlsplit(url).hostname
@@ -295,11 +292,6 @@ class Outbound:
                 raise OutboundRefused(f"{host} is an internal address ({address}): refused")
         return str(addresses[0])
 
-    def transport(self, inner: httpx.AsyncBaseTransport | None = None) -> CheckedTransport:
-        """Return the transport every HTTP call of the Arbitre goes through (``inner``: the
-        one that sends, default httpx's without keep-alive)."""
-        return CheckedTransport(self, inner)
-
     async def create_connection(
         self, protocol: asyncio.BaseProtocol, host: str, port: int, *, listed: bool = True
     ) -> tuple[asyncio.BaseTransport, asyncio.BaseProtocol]:
@@ -311,40 +303,3 @@ class Outbound:
         address = await self.address_for(host, port, listed=listed)
         loop = asyncio.get_running_loop()
         return await loop.create_connection(lambda: protocol, address, port)
-
-
-class CheckedTransport(httpx.AsyncBaseTransport):
-    """An httpx transport that connects only to addresses :class:`Outbound` allows: each
-    request (each hop of a redirect, whoever follows it) has its host resolved once and
-    checked, then is sent to that address with its ``Host`` header and, over TLS, its SNI
-    and certificate check on the name. A signed call (its query's last parameter
-    ``Signature``, :mod:`~tournoyons_gui.arbitre.signing`) carries the signature in the
-    ``X-Tournoyons-Signature`` header too."""
-
-    def __init__(self, policy: Outbound, inner: httpx.AsyncBaseTransport | None = None) -> None:
-        self.policy = policy
-        self.inner = inner or httpx.AsyncHTTPTransport(
-            limits=httpx.Limits(max_connections=1000, max_keepalive_connections=0),
-            trust_env=False,
-        )
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        """Send ``request`` to its checked address; raise :class:`OutboundRefused`."""
-        url = request.url
-        host = url.host
-        port = url.port or (443 if url.scheme == "https" else 80)
-        address = await self.policy.address_for(host, port)
-        last = url.query.rpartition(b"&")[2]
-        if last.startswith(b"Signature="):  # a signed call (manual VII): the header too
-            request.headers[SIGNATURE_HEADER] = last.removeprefix(b"Signature=").decode()
-        if url.scheme == "https" and _address(host) is None:
-            request.extensions = {**request.extensions, "sni_hostname": host}
-            # Pooled by address, a kept TLS connection would serve another name on the
-            # same address without its certificate checked: one connection per request.
-            request.headers["Connection"] = "close"
-        request.url = url.copy_with(host=address)
-        return await self.inner.handle_async_request(request)
-
-    async def aclose(self) -> None:
-        """Close the transport that sends."""
-        await self.inner.aclose()

@@ -18,16 +18,14 @@ import contextlib
 import logging
 import socket
 from collections.abc import AsyncIterator, Iterable
+from typing import TYPE_CHECKING
 
 from starlette.applications import Starlette
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
-from tournoyons_gui.arbitre.maitretarot.lobby import Settings
-from tournoyons_gui.arbitre.maitretarot.server import MaitreTarotServer
 from tournoyons_gui.arbitre.outbound import Outbound
-from tournoyons_gui.arbitre.rooms.referee import RoomOptions
 from tournoyons_gui.arbitre.store import Store
 from tournoyons_gui.arbitre.tournaments import Tournaments
 from tournoyons_gui.arbitre.web import ArbitreWeb, TournamentApi, TournamentPages
@@ -41,6 +39,10 @@ from tournoyons_gui.server.http import SecurityHeaders
 from tournoyons_gui.server.pages import Pages
 from tournoyons_gui.server.sink import ReturnSink
 from tournoyons_gui.server.tester import Tester
+
+if TYPE_CHECKING:
+    from tournoyons_gui.arbitre.maitretarot.lobby import Settings
+    from tournoyons_gui.arbitre.rooms.referee import RoomOptions
 
 __all__ = ["create_app"]
 
@@ -155,6 +157,8 @@ def create_app(
             await referee.run()
         tables = None
         if maitretarot is not None:
+            from tournoyons_gui.arbitre.maitretarot.server import MaitreTarotServer
+
             tables = MaitreTarotServer(arbitre, maitretarot[1])
             await tables.start(sock=maitretarot[0])
         try:

@@ -26,9 +26,8 @@ import urllib.parse
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
 import jinja2
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
@@ -36,6 +35,9 @@ from starlette.routing import Route
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.calls import engine_client
+
+if TYPE_CHECKING:
+    import httpx
 from tournoyons_gui.arbitre.outbound import Outbound, OutboundRefused
 from tournoyons_gui.arbitre.store import new_id
 from tournoyons_gui.arbitre.web.common import NO_STORE, read_form, render

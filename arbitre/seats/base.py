@@ -15,9 +15,7 @@ import time
 import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar, Protocol
-
-import httpx
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from tournoyons_gui.arbitre.answer import Answer
 from tournoyons_gui.arbitre.asks import Asks
@@ -32,6 +30,9 @@ from tournoyons_gui.arbitre.store import Game, Seat, Store
 from tournoyons_gui.arbitre.urls import check_engine_url
 from tournoyons_gui.interfaces.plugin import ArbitreRules, Turn
 from tournoyons_gui.interfaces.protocol import Player
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = ["Position", "SeatKind", "Services", "Session"]
 

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import time
-
-import httpx
+from typing import TYPE_CHECKING
 
 from tournoyons_gui.arbitre.answer import Answer, Note, note
 from tournoyons_gui.arbitre.seats.base import Position
 from tournoyons_gui.arbitre.seats.engine import EngineSeat, call_params
 from tournoyons_gui.arbitre.signing import sign_url
 from tournoyons_gui.arbitre.urls import MAX_BODY, engine_url
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = ["SyncSeat", "exchange"]
 
@@ -33,6 +35,8 @@ async def exchange(
     ``timeout`` seconds; or a failed :class:`Answer`: ``late`` (no whole answer in time),
     ``unreachable`` (no connection, decision 12), ``illegal`` (a broken answer). Every
     step goes to ``log``."""
+    import httpx
+
     started = time.monotonic()
 
     def failed(error: str, detail: str) -> Answer:

@@ -5,6 +5,7 @@ hears of its own write only once it is committed."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ def test_writes_asked_together_commit_once_and_fail_alone(tmp_path: Path) -> Non
     """Twenty writes asked at once: the one that raises after writing leaves nothing,
     the nineteen others are all there, and they took fewer commits than writes."""
 
-    async def run() -> tuple[int, list[str], list[object]]:
+    async def run() -> tuple[int, list[str], list[str | BaseException]]:
         store = await Store.open(str(tmp_path / "a.sqlite3"))
         commits = 0
 
@@ -29,7 +30,7 @@ def test_writes_asked_together_commit_once_and_fail_alone(tmp_path: Path) -> Non
         assert store._sync is not None
         event.listen(store._sync, "commit", counted)
 
-        def put(key: str, fail: bool) -> object:
+        def put(key: str, fail: bool) -> Callable[[Connection], str]:
             def work(connection: Connection) -> str:
                 connection.execute(insert(MetaRow).values(key=key, value="x"))
                 if fail:
