@@ -19,6 +19,7 @@ engines getting ``Status=9`` (decision 11, :meth:`Arbitre.recover`).
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -90,6 +91,7 @@ class Arbitre:
         self.engine_hosts = engine_hosts
         self.outbound = outbound or Outbound.for_server(self.public_url, engine_hosts=engine_hosts)
         self.lease_seconds = lease_seconds
+        self._turns = itertools.count()
         name = new_id(12)
         self.shared = store.shared
         self.bus: Bus
@@ -105,7 +107,13 @@ class Arbitre:
         self.catalogue = Catalogue(registry, store, self.outbound)
         #: Our interfaces and the registered ones (issue 24).
         self.interfaces = Interfaces(store, self.catalogue, self.outbound)
-        self.asks = Asks(store, self.bus, self.catalogue, shared=self.shared)
+        self.asks = Asks(
+            store,
+            self.bus,
+            self.catalogue,
+            shared=self.shared,
+            routed=isinstance(self.bus, SocketBus),
+        )
         self.caller = EngineCaller(
             self.asks,
             f"{self.public_url}/referee",
@@ -342,10 +350,25 @@ class Arbitre:
             )
             for index, seat in enumerate(made)
         ]
+        driver = self._driver() if start else None
+        if driver is not None and driver != self.worker.name:
+            game.lease_owner = game.lease_until = None  # the other worker takes it
         await self.store.create_game(game, seats_made)
-        if start:
+        if driver == self.worker.name:
             self.worker.start(game_id, made=(game, seats_made))
+        elif driver is not None:
+            await self.bus.send_to(driver, {"t": "drive", "id": game_id})
         return game, seats_made
+
+    def _driver(self) -> str:
+        """Return the worker that drives a game made here: this one, or with several
+        workers of one machine (:class:`SocketBus`) each in turn, so that a client making
+        every game through one kept connection (one worker) still spreads them; a worker
+        that does not take its game (gone meanwhile) leaves it to the next scan."""
+        if not isinstance(self.bus, SocketBus):
+            return self.worker.name
+        peers = self.bus.peers()
+        return peers[next(self._turns) % len(peers)]
 
     async def recover(self) -> list[str]:
         """End every game in progress whose Set this server no longer plays as interrupted

@@ -14,12 +14,21 @@ them; persons' moves are recorded in the store either way (so that ``/play`` on 
 reloaded after a restart still finds its ask). A duplicate or late answer is refused
 (404) and logged against its game (decision 9); asks answered or given up are remembered
 a while (the last 10,000 here, an hour in the store) for that.
+
+The workers of one machine sharing a SQLite file (``serve --workers N``: ``routed``) match
+engine callbacks in memory too, the driver's memory deciding: a callback that reaches a
+worker not waiting for it is passed over the bus to the others (``callback``), and the one
+waiting for it takes it (the first in time) and says so (``verdict``), which the engine's
+answer then tells (200 or 404); no worker waiting for it: 404. No write per callback, as
+in one process: an answer taken but not yet applied by a driver that dies is asked again
+with the same ``MoveId`` by the worker that takes the game over.
 """
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import itertools
 import time
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -37,6 +46,8 @@ __all__ = ["POLL_EVERY", "Asks", "Callback", "PersonCheck"]
 
 #: How often a driver looks in the store for an answer another worker recorded (seconds).
 POLL_EVERY = 1.0
+#: Seconds a worker waits for the others' verdict on a callback it passed on (routed).
+VERDICT_WAIT = 2.0
 
 
 @dataclass(frozen=True)
@@ -82,13 +93,20 @@ class Asks:
 
     RECENT = 10_000
 
-    def __init__(self, store: Store, bus: Bus, catalogue: Catalogue, *, shared: bool) -> None:
+    def __init__(
+        self, store: Store, bus: Bus, catalogue: Catalogue, *, shared: bool, routed: bool = False
+    ) -> None:
         self.store = store
         self.bus = bus
         self.catalogue = catalogue
-        self.shared = shared
+        #: Engine callbacks are recorded in the store (workers of several machines).
+        self.shared = shared and not routed
+        #: Engine callbacks are matched in the drivers' memory over the bus (see module).
+        self.routed = routed
         self._waiting: dict[tuple[str, str], _Waiting] = {}
         self._recent: OrderedDict[tuple[str, str], tuple[str, int]] = OrderedDict()
+        self._verdicts: dict[str, tuple[asyncio.Future[bool | None], list[int]]] = {}
+        self._nonces = itertools.count()
 
     # --- the drivers' side ---------------------------------------------------------------
 
@@ -134,7 +152,8 @@ class Asks:
             self._recent.popitem(last=False)
 
     async def poll(self, key: str, move_id: str) -> Callback | None:
-        """Return the answer another worker recorded (a missed bus message), if shared."""
+        """Return the answer another worker recorded (a missed bus message), if engine
+        callbacks are recorded in the store (``shared``)."""
         return await self.read(key, move_id) if self.shared else None
 
     async def read(self, key: str, move_id: str) -> Callback | None:
@@ -173,12 +192,74 @@ class Asks:
             where = (found.game_id, found.seat) if found else self._known(key, move_id)
             await self._refused(where, kind, move_id, query)
             return False
+        if waiting is None and self.routed:
+            verdict = await self._route(key, move_id, value, query, redirect)
+            if verdict is not None:
+                return verdict
         if waiting is None or waiting.future.done():
             kind = "duplicate" if waiting is not None else "late"
             await self._refused(self._known(key, move_id), kind, move_id, query)
             return False
         waiting.future.set_result(answer)
         return True
+
+    async def _route(
+        self, key: str, move_id: str, value: str, query: str, redirect: bool
+    ) -> bool | None:
+        """Pass a callback no ask here waits for to the other workers (routed); return
+        their verdict (taken: ``True``, refused and logged by its driver: ``False``), or
+        ``None`` when none waits for it or none answered in time."""
+        nonce = f"{self.bus.worker}-{next(self._nonces)}"
+        future: asyncio.Future[bool | None] = asyncio.get_running_loop().create_future()
+        answered = [0]
+        self._verdicts[nonce] = (future, answered)
+        try:
+            message = {"t": "callback", "id": nonce, "key": key, "move_id": move_id}
+            sent = await self.bus.send({**message, "value": value, "query": query, "r": redirect})
+            if sent <= 0:
+                return None
+            answered.append(sent)
+            async with asyncio.timeout(VERDICT_WAIT):
+                return await future
+        except TimeoutError:
+            return None
+        finally:
+            self._verdicts.pop(nonce, None)
+
+    async def routed_callback(self, message: Mapping[str, Any]) -> None:
+        """Take a callback another worker passed on (routed): answer its ``verdict``,
+        ``None`` when no ask here waits for it."""
+        key, move_id = str(message.get("key", "")), str(message.get("move_id", ""))
+        query = str(message.get("query", ""))
+        waiting = self._waiting.get((key, move_id))
+        ok: bool | None = None
+        if waiting is not None and waiting.person is None:
+            if waiting.future.done():
+                ok = False
+                await self._refused(self._known(key, move_id), "duplicate", move_id, query)
+            else:
+                value = str(message.get("value", ""))
+                redirect = message.get("r") is True
+                waiting.future.set_result(Callback(value, query, time.monotonic(), redirect))
+                ok = True
+        elif (key, move_id) in self._recent:
+            ok = False
+            await self._refused(self._known(key, move_id), "late", move_id, query)
+        sender = str(message.get("from", ""))
+        await self.bus.send_to(sender, {"t": "verdict", "id": message.get("id"), "ok": ok})
+
+    def verdict(self, message: Mapping[str, Any]) -> None:
+        """Take another worker's verdict on a callback passed on from here."""
+        found = self._verdicts.get(str(message.get("id", "")))
+        if found is None or found[0].done():
+            return
+        future, answered = found
+        ok = message.get("ok")
+        answered[0] += 1
+        if isinstance(ok, bool):
+            future.set_result(ok)
+        elif len(answered) > 1 and answered[0] >= answered[1]:
+            future.set_result(None)  # every other worker said it waits for no such ask
 
     async def person_move(self, token: str, number: int, value: str) -> tuple[int, str]:
         """Take a person's ``ReturnValue`` for move ``number``; return (HTTP status, note).

@@ -78,8 +78,13 @@ class Bus:
         """Deliver the other workers' messages to ``handler`` from now on."""
         self.handler = handler
 
-    async def send(self, message: dict[str, Any]) -> None:
-        """Send ``message`` to the other workers (none here)."""
+    async def send(self, message: dict[str, Any]) -> int:
+        """Send ``message`` to the other workers; return to how many (``-1``: unknown, a
+        broadcast; none here)."""
+        return 0
+
+    async def send_to(self, worker: str, message: dict[str, Any]) -> None:
+        """Send ``message`` to the worker ``worker`` alone (none here)."""
 
     async def check(self) -> None:
         """Listen again if the connection was lost (called now and then)."""
@@ -137,6 +142,8 @@ class PgBus(Bus):
             return
         if not isinstance(message, dict) or message.get("from") == self.worker:
             return
+        if message.get("to", self.worker) != self.worker:
+            return
         if self.handler is not None:
             task = asyncio.get_running_loop().create_task(self._deliver(message))
             self._tasks.add(task)
@@ -149,9 +156,18 @@ class PgBus(Bus):
         except Exception:
             log.exception("bus message %s", message.get("t"))
 
-    async def send(self, message: dict[str, Any]) -> None:
+    async def send(self, message: dict[str, Any]) -> int:
         """``NOTIFY`` the other workers; a failure is logged (watchers read the store on
-        their next event, and a driver polls the store for answers)."""
+        their next event, and a driver polls the store for answers). Return ``-1``: how
+        many listen is PostgreSQL's to know."""
+        await self._notify(message)
+        return -1
+
+    async def send_to(self, worker: str, message: dict[str, Any]) -> None:
+        """``NOTIFY`` ``message`` addressed to ``worker`` (the others drop it)."""
+        await self._notify({**message, "to": worker})
+
+    async def _notify(self, message: dict[str, Any]) -> None:
         import asyncpg
 
         payload = json.dumps({**message, "from": self.worker}, separators=(",", ":"))
@@ -227,27 +243,52 @@ class SocketBus(Bus):
         except Exception:
             log.exception("bus message %s", message.get("t"))
 
-    async def send(self, message: dict[str, Any]) -> None:
-        """Send ``message`` to every other worker's socket in the folder."""
+    async def send(self, message: dict[str, Any]) -> int:
+        """Send ``message`` to every other worker's socket in the folder; return to how
+        many it went."""
         if self._sock is None:
-            return
+            return 0
         payload = json.dumps({**message, "from": self.worker}, separators=(",", ":")).encode()
         try:
             names = os.listdir(self.folder)
         except OSError as failed:
             log.warning("bus: %s", failed)
-            return
+            return 0
+        sent = 0
         for name in names:
             path = os.path.join(self.folder, name)
-            if not name.startswith("bus-") or path == self.path:
-                continue
-            try:
-                self._sock.sendto(payload, path)
-            except (ConnectionRefusedError, FileNotFoundError):
-                with contextlib.suppress(OSError):
-                    os.unlink(path)  # its worker is gone
-            except (BlockingIOError, OSError) as failed:
-                log.warning("bus: a message to %s dropped: %s", name, failed)
+            if name.startswith("bus-") and path != self.path and self._sendto(payload, path):
+                sent += 1
+        return sent
+
+    def peers(self) -> list[str]:
+        """Return the workers of the folder (this one included), by name."""
+        try:
+            names = os.listdir(self.folder)
+        except OSError:
+            return [self.worker]
+        found = {n[4:-5] for n in names if n.startswith("bus-") and n.endswith(".sock")}
+        return sorted(found | {self.worker})
+
+    async def send_to(self, worker: str, message: dict[str, Any]) -> None:
+        """Send ``message`` to ``worker``'s socket alone."""
+        if self._sock is not None:
+            payload = json.dumps({**message, "from": self.worker}, separators=(",", ":"))
+            self._sendto(payload.encode(), os.path.join(self.folder, f"bus-{worker}.sock"))
+
+    def _sendto(self, payload: bytes, path: str) -> bool:
+        """Send one datagram to ``path``; return whether it went."""
+        assert self._sock is not None
+        try:
+            self._sock.sendto(payload, path)
+        except (ConnectionRefusedError, FileNotFoundError):
+            with contextlib.suppress(OSError):
+                os.unlink(path)  # its worker is gone
+            return False
+        except OSError as failed:
+            log.warning("bus: a message to %s dropped: %s", os.path.basename(path), failed)
+            return False
+        return True
 
     async def close(self) -> None:
         """Stop reading and remove this worker's socket."""

@@ -148,6 +148,16 @@ class Worker:
                 self.hub.deliver(str(message.get("id", "")), event)
         elif kind == "answer":
             await self.asks.heard(str(message.get("key", "")), str(message.get("move_id", "")))
+        elif kind == "drive":
+            game_id = str(message.get("id", ""))
+            if game_id not in self.tasks and await self.store.acquire(
+                game_id, self.name, self.lease_seconds
+            ):
+                self.start(game_id)
+        elif kind == "callback":
+            await self.asks.routed_callback(message)
+        elif kind == "verdict":
+            self.asks.verdict(message)
 
     async def _renew_leases(self) -> None:
         synced = time.monotonic()

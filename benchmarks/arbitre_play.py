@@ -97,6 +97,15 @@ async def play_row(games: int, env: dict[str, str]) -> PlayRow:
         line = await asyncio.to_thread(bots.stdout.readline)
         base = line.split("bots on ", 1)[1].strip()
         async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as session:
+            deadline = time.monotonic() + 60
+            while True:  # the bots' socket is bound before they serve
+                try:
+                    await _stats(session, base)
+                    break
+                except aiohttp.ClientError:
+                    if time.monotonic() > deadline:
+                        raise
+                    await asyncio.sleep(0.1)
             bare = await _bare(session, base, 500)
             seconds, posts = await _stats(session, base)
             with tempfile.TemporaryDirectory(prefix="arbitre-play-") as work:

@@ -39,19 +39,14 @@ a game failed a check.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import datetime as dt
-import io
 import itertools
 import math
 import os
-import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -63,44 +58,14 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.revision import code_of  # noqa: E402
 from tests.arbitre.postgres import postgres_server  # noqa: E402
 from tests.conftest import _serving, start_server  # noqa: E402
 
 ENTRANTS = ["perfect", "random"] * 4
-#: The folders of the installed layout (``tournoyons_gui.<name>``), as setup.py maps them.
-PACKAGES = ("server", "interfaces", "arbitre", "static")
 #: Issue 19's goals: moves/s over the reference's, the own ms per move (p50, p99).
 SPEEDUP = 3.0
 OWN_P50, OWN_P99 = 5.0, 25.0
-
-
-@contextlib.contextmanager
-def code_of(rev: str | None) -> Iterator[None]:
-    """Run the workers started inside on the code of git revision ``rev`` (``None``: this
-    tree's): its packages exported to a temporary folder, laid out as installed, first on
-    ``PYTHONPATH`` (found before the editable install's import hook)."""
-    if rev is None:
-        yield
-        return
-    archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", "--format=tar", rev, *PACKAGES],
-        check=True,
-        capture_output=True,
-    ).stdout
-    saved = os.environ.get("PYTHONPATH")
-    with tempfile.TemporaryDirectory(prefix="before-") as folder:
-        layout = Path(folder) / "tournoyons_gui"
-        layout.mkdir()
-        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-            tar.extractall(layout, filter="data")
-        os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [folder, saved]))
-        try:
-            yield
-        finally:
-            if saved is None:
-                os.environ.pop("PYTHONPATH", None)
-            else:
-                os.environ["PYTHONPATH"] = saved
 
 
 def cpu_seconds(pid: int) -> float:

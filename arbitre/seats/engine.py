@@ -125,7 +125,7 @@ class EngineSeat(SeatKind):
         move_id = str(request.move_id)
         services = self.services
         received = await services.asks.open(
-            seat.key, move_id, game.id, seat.index, timeout, stored=services.shared
+            seat.key, move_id, game.id, seat.index, timeout, stored=services.asks.shared
         )
         if received is not None:
             # Answered before this worker took the game over: apply it, ask nothing.

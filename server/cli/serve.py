@@ -1,11 +1,13 @@
 """``tournoyons-gui serve``: every registered Set, the tester and the Arbitre, with uvicorn.
 
 ``--workers N`` (default: the machine's cores; one with ``--sink``) runs N processes on
-the one listening socket, each serving HTTP and driving games on the same records
-(issue 27): a SQLite file shared in WAL mode (its writers queued across processes, its
-workers telling each other through Unix sockets in a folder of the run's), or PostgreSQL
-(its ``LISTEN``/``NOTIFY``). uvicorn's own supervisor starts them, restarts one that dies
-(its games are taken over when their leases expire) and stops them on SIGINT or SIGTERM.
+the one port, each on a socket of its own (``SO_REUSEPORT``: the kernel spreads the
+connections), each serving HTTP and driving games on the same records (issue 27): a
+SQLite file shared in WAL mode (its writers queued across processes, its workers telling
+each other through Unix sockets in a folder of the run's), or PostgreSQL (its
+``LISTEN``/``NOTIFY``). :class:`~.workers.Supervisor` starts them, starts again one that
+dies (its games are taken over when their leases expire) and stops them on SIGINT or
+SIGTERM.
 The MaitreTarot tables and the IRC rooms, one listener and one chat connection, run in
 the one worker holding the run's duty lock (another takes them over when it dies).
 """
@@ -51,11 +53,16 @@ def serve(args: argparse.Namespace) -> int:
     if workers > 1 and args.sink:
         print("tournoyons-gui: the tester's sink (--sink) serves from one process: --workers 1")
         return 2
-    sock, url = bind(args.host, args.port)
-    print(f"tournoyons-gui: serving on {url}/", flush=True)
     if workers == 1:
+        sock, url = bind(args.host, args.port)
+        print(f"tournoyons-gui: serving on {url}/", flush=True)
         return _serve_alone(args, sock, url)
-    return _serve_workers(args, sock, url, workers)
+    from tournoyons_gui.server.cli.workers import bind_each
+
+    sockets = bind_each(args.host, args.port, workers)
+    url = _url(args.host, sockets[0].getsockname()[1])
+    print(f"tournoyons-gui: serving on {url}/", flush=True)
+    return _serve_workers(args, sockets, url)
 
 
 def _serve_alone(args: argparse.Namespace, sock: socket.socket, url: str) -> int:
@@ -74,11 +81,17 @@ def _serve_alone(args: argparse.Namespace, sock: socket.socket, url: str) -> int
     return 0
 
 
-def _serve_workers(args: argparse.Namespace, sock: socket.socket, url: str, workers: int) -> int:
-    """Serve in ``workers`` processes started by uvicorn's supervisor (see the module)."""
-    from uvicorn.supervisors import Multiprocess
+def _url(host: str, port: int) -> str:
+    """Return the base URL of ``host:port`` as :func:`bind` gives it."""
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}"
 
+
+def _serve_workers(args: argparse.Namespace, sockets: list[socket.socket], url: str) -> int:
+    """Serve in one process per socket, under :class:`~.workers.Supervisor` (see the
+    module)."""
     from tournoyons_gui.arbitre.store import Store
+    from tournoyons_gui.server.cli.workers import Supervisor
 
     async def prepare() -> None:
         # The schema is made or upgraded once, before the workers open the records.
@@ -95,13 +108,13 @@ def _serve_workers(args: argparse.Namespace, sock: socket.socket, url: str, work
     spec = {
         **{k: v for k, v in vars(args).items() if k != "handler"},
         "url": url,
-        "listen_port": sock.getsockname()[1],
+        "listen_port": sockets[0].getsockname()[1],
         "folder": folder,
     }
     os.environ[WORKER_SPEC] = json.dumps(spec, default=list)
-    config = _config(args, f"{__name__}:worker_app", factory=True, workers=workers)
+    config = _config(args, f"{__name__}:worker_app", factory=True)
     try:
-        Multiprocess(config, sockets=[sock]).run()
+        Supervisor(config, sockets).run()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return 0
@@ -180,11 +193,11 @@ def _app(
 
 def _config(args: argparse.Namespace, app: Any, **more: Any) -> uvicorn.Config:
     """Return uvicorn's configuration of ``app`` (an application, or a factory's import
-    string with ``factory=True`` and ``workers``)."""
+    string with ``factory=True``: a worker's, made in its own process)."""
     from tournoyons_gui.server.timeouts import header_timeout_protocol
 
     http: Any = header_timeout_protocol(args.header_timeout)
-    if more.get("workers", 1) > 1:
+    if more.get("factory"):
         # Given to the workers by name (a class made here would not reach them); each
         # sets its deadline from the options (worker_app).
         http = "tournoyons_gui.server.timeouts:HeaderTimeoutProtocol"
