@@ -34,6 +34,7 @@ engines are ``builtin`` seats, called in process, final calls included.
 from __future__ import annotations
 
 import asyncio
+import functools
 import ipaddress
 import re
 import socket
@@ -76,6 +77,7 @@ class OutboundRefused(Exception):
     (:class:`~tournoyons_gui.arbitre.checked.RefusedConnect`)."""
 
 
+@functools.lru_cache(maxsize=4096)
 def _address(host: str) -> Address | None:
     """Return ``host`` as an address when it spells one (``127.1``, ``2130706433``,
     ``0x7f000001`` and ``[::1]`` included: what the C library would connect to), IPv4
@@ -93,6 +95,7 @@ def _address(host: str) -> Address | None:
     return found
 
 
+@functools.lru_cache(maxsize=4096)
 def internal_address(address: Address) -> bool:
     """Whether ``address`` is not globally routable: loopback, private, link-local,
     unique-local, multicast, unspecified, shared (100.64/10) or reserved (IPv4-mapped IPv6

@@ -5,6 +5,7 @@ order, and holding redirects to the same hosts (decision 13).
 
 from __future__ import annotations
 
+import re
 import urllib.parse
 from collections.abc import Mapping
 
@@ -25,13 +26,17 @@ MAX_BODY = 64 * 1024
 MAX_REDIRECTS = 5
 
 _SAFE = "-._~:/?*"
+#: A value made only of what is written as it is (most: numbers, Trays, ids, URLs).
+_PLAIN = re.compile(r"[A-Za-z0-9\-._~:/?*]*")
 
 
 def engine_url(url: str, params: Mapping[str, str]) -> str:
     """Return ``url`` with ``params`` appended in order (``&`` when it has a query); ``A-Z
-    a-z 0-9 - . _ ~ : / ? *`` are written as they are (decision 3)."""
+    a-z 0-9 - . _ ~ : / ? *`` are written as they are (decision 3), the rest escaped."""
+    plain, quote = _PLAIN.fullmatch, urllib.parse.quote
     query = "&".join(
-        f"{name}={urllib.parse.quote(value, safe=_SAFE)}" for name, value in params.items()
+        f"{name}={value if plain(value) else quote(value, safe=_SAFE)}"
+        for name, value in params.items()
     )
     return f"{url}{'&' if '?' in url else '?'}{query}"
 

@@ -594,7 +594,10 @@ async def run(
             ):
                 message = json.dumps(bot_message(bench)).encode()
                 bot = (f"{engines_base}{LOOPS[2].path}", message)
-                with Progress(*columns, console=console, transient=True) as progress:
+                # Few refreshes: the bar's drawing is CPU of the process measured.
+                with Progress(
+                    *columns, console=console, transient=True, refresh_per_second=2
+                ) as progress:
                     bar = progress.add_task(
                         "warm-up", total=len(LOOPS) * plan.warmup_games, note=""
                     )

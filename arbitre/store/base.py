@@ -53,6 +53,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Self, TypeVar
 
+import orjson
 from sqlalchemy import Connection, Engine, create_engine, event, insert, select, update
 from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DisconnectionError
@@ -66,7 +67,16 @@ from sqlalchemy.ext.asyncio import (
 
 from tournoyons_gui.arbitre.store.schema import MIGRATIONS, SCHEMA_VERSION, Base, MetaRow
 
-__all__ = ["DEFAULT_DATABASE", "Database", "aware", "database_url", "new_id", "now"]
+__all__ = [
+    "DEFAULT_DATABASE",
+    "Database",
+    "aware",
+    "database_url",
+    "json_text",
+    "new_id",
+    "now",
+    "sqlite_time",
+]
 
 _SCHEMA_LOCK = 0x70756E6F79
 #: Seconds a pooled PostgreSQL connection may sit idle and still be used without a ping.
@@ -88,6 +98,18 @@ def now() -> dt.datetime:
 def aware(moment: dt.datetime) -> dt.datetime:
     """Return ``moment`` with its time zone: SQLite gives back UTC times without one."""
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
+
+
+def json_text(value: Any) -> str:
+    """Return ``value`` as a JSON column holds it (orjson, non-text keys as text, as the
+    standard library's ``json`` would write them)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def sqlite_time(moment: dt.datetime) -> str:
+    """Return ``moment`` as SQLAlchemy's SQLite ``DateTime`` stores it (its fields as text,
+    the zone left out: the store's times are UTC)."""
+    return moment.strftime("%Y-%m-%d %H:%M:%S.%f")
 
 
 def database_url(value: str | None) -> str:
@@ -217,8 +239,9 @@ class Database:
         self._readers: ThreadPoolExecutor | None = None
         self._reading: Engine | None = None
         if self._writer is not None and engine.url.database not in (None, "", ":memory:"):
+            coded = {"json_serializer": json_text, "json_deserializer": orjson.loads}
             self._sync = create_engine(
-                engine.url.set(drivername="sqlite"), connect_args={"timeout": 30}
+                engine.url.set(drivername="sqlite"), connect_args={"timeout": 30}, **coded
             )
             event.listen(self._sync, "connect", _sqlite_pragmas)
             _writer_transactions(self._sync)
@@ -226,7 +249,7 @@ class Database:
             # Readers have connections of their own, in pysqlite's own transaction mode:
             # a read takes no lock a writer waits for (WAL).
             self._reading = create_engine(
-                engine.url.set(drivername="sqlite"), connect_args={"timeout": 30}
+                engine.url.set(drivername="sqlite"), connect_args={"timeout": 30}, **coded
             )
             event.listen(self._reading, "connect", _sqlite_pragmas)
             self._readers = ThreadPoolExecutor(2, thread_name_prefix="sqlite-reader")
@@ -251,11 +274,12 @@ class Database:
         --workers N``). PostgreSQL is always shared.
         """
         full = database_url(url)
+        coded = {"json_serializer": json_text, "json_deserializer": orjson.loads}
         if full.startswith("sqlite"):
-            engine = create_async_engine(full, connect_args={"timeout": 30})
+            engine = create_async_engine(full, connect_args={"timeout": 30}, **coded)
             event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         else:
-            engine = create_async_engine(full)
+            engine = create_async_engine(full, **coded)
             _ping_when_idle(engine)
             _no_nul(engine)
         store = cls(engine, shared=shared)

@@ -231,12 +231,10 @@ class TournamentStore(GameStore):
             }
 
     async def running_tournaments(self) -> list[str]:
-        """Return the ids of the tournaments still running."""
-        async with self.sessions() as session:
-            rows = await session.scalars(
-                select(TournamentRow.id).where(TournamentRow.status == "running")
-            )
-            return list(rows)
+        """Return the ids of the tournaments still running (every worker's scan asks, each
+        second: one read)."""
+        statement = select(TournamentRow.id).where(TournamentRow.status == "running")
+        return await self.read(lambda connection: list(connection.scalars(statement)))
 
     async def acquire_tournament(self, tournament_id: str, owner: str, seconds: float) -> bool:
         """Take a running tournament's lease (its scheduling) for ``seconds`` when it is
