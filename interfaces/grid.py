@@ -13,7 +13,10 @@ the directions its lines run in) is given to these functions; what they share is
   (:meth:`Grid.read_position`), the cells offered to the player asked (:meth:`Grid.offer`),
   the walk along a line (:meth:`Grid.ray`, :meth:`Grid.run`) and the lines of a given
   length (:meth:`Grid.windows`, :meth:`Grid.through`);
-- :class:`Cell`: one cell as a page draws it, hashable, most of them made once.
+- :class:`Cell`: one cell as a page draws it, hashable, most of them made once;
+- :class:`Codes` and :class:`Lines`: the rules' fast path, a board as bitboards (an ``int``
+  whose bit ``i`` is cell ``i``) and the lines of a given length found on one with a few
+  shifts, where walking the cells in Python cost a Set's ``play`` hundreds of µs (issue 27).
 
 Sources: manual chapter V (each Set's cells and ``Tray``); spec ``interface-protocol.md``
 section 4 (each Set) and annex B (a Move's mark on its cell).
@@ -26,7 +29,7 @@ from typing import NamedTuple, Self
 
 from tournoyons_gui.interfaces.protocol import PAIR, Context, ParamError, Player
 
-__all__ = ["Cell", "Grid", "Position"]
+__all__ = ["Cell", "Codes", "Grid", "Lines", "Position", "cells_of"]
 
 
 class Grid:
@@ -61,7 +64,7 @@ class Grid:
         self.places = tuple((name, *divmod(index, width)) for index, name in enumerate(self.names))
         self._index = {name: index for index, name in enumerate(self.names)}
         self._length = len(self.names[0])
-        self._rays: dict[tuple[int, int, int], tuple[int, ...]] = {}
+        self._rays: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}
 
     @classmethod
     def lettered(cls, columns: str, rows: str) -> Grid:
@@ -96,21 +99,29 @@ class Grid:
     def ray(self, index: int, dx: int, dy: int) -> tuple[int, ...]:
         """Return the cells met stepping ``dx`` columns and ``dy`` rows at a time from cell
         ``index`` (left out) to the board's edge, nearest first: ``()`` at the edge.
-        ``ValueError`` for the step ``(0, 0)``. Each ray is computed once."""
-        ray = self._rays.get((index, dx, dy))
-        if ray is None:
+        ``ValueError`` for the step ``(0, 0)``. Each ray is computed once (:meth:`rays`)."""
+        return self.rays(dx, dy)[index]
+
+    def rays(self, dx: int, dy: int) -> tuple[tuple[int, ...], ...]:
+        """Return :meth:`ray` from each cell, in index order, for the step ``(dx, dy)``;
+        computed once a step. ``ValueError`` for the step ``(0, 0)``."""
+        rays = self._rays.get((dx, dy))
+        if rays is None:
             if dx == dy == 0:
                 raise ValueError("a ray steps somewhere")
             width, height = self.width, self.height
-            row, column = divmod(index, width)
-            cells: list[int] = []
-            while True:
-                row, column = row + dy, column + dx
-                if not (0 <= row < height and 0 <= column < width):
-                    break
-                cells.append(row * width + column)
-            ray = self._rays[(index, dx, dy)] = tuple(cells)
-        return ray
+            found: list[tuple[int, ...]] = []
+            for index in range(self.size):
+                row, column = divmod(index, width)
+                cells: list[int] = []
+                while True:
+                    row, column = row + dy, column + dx
+                    if not (0 <= row < height and 0 <= column < width):
+                        break
+                    cells.append(row * width + column)
+                found.append(tuple(cells))
+            rays = self._rays[(dx, dy)] = tuple(found)
+        return rays
 
     def run(self, board: str, index: int, dx: int, dy: int) -> list[int]:
         """Return the cells along :meth:`ray` that hold ``board[index]``'s code, nearest
@@ -122,6 +133,23 @@ class Grid:
                 break
             cells.append(cell)
         return cells
+
+    def span(self, board: str, index: int, dx: int, dy: int) -> int:
+        """Return how many cells the unbroken line of ``board[index]``'s code through
+        ``index`` holds along the step ``(dx, dy)``, both ways, ``index`` included: the
+        length of :meth:`run` each way plus one, counted without making the lists (most
+        lines through a move are short: a rule checks this before collecting them)."""
+        code = board[index]
+        length = 1
+        for cell in self.rays(dx, dy)[index]:
+            if board[cell] != code:
+                break
+            length += 1
+        for cell in self.rays(-dx, -dy)[index]:
+            if board[cell] != code:
+                break
+            length += 1
+        return length
 
     def windows(
         self, length: int, directions: Iterable[tuple[int, int]]
@@ -298,3 +326,94 @@ class Cell(NamedTuple):
         return tuple(
             {code: cls.on(grid, index, code) for code in codes} for index in range(grid.size)
         )
+
+
+class Codes:
+    """Some Tray codes (ASCII characters, ``"13"``), to read a board with at C speed.
+
+    :meth:`only` says whether a board holds nothing else (a Tray's syntax), :meth:`bits`
+    which cells hold one of them, as a bitboard: an ``int`` whose bit ``i`` (value
+    ``1 << i``) is cell ``i`` of the board, its first character bit 0. Made once per Set
+    and code, at import. Any other character, non-ASCII included, is none of the codes.
+    """
+
+    __slots__ = ("_delete", "_table", "codes")
+
+    def __init__(self, codes: str) -> None:
+        if not codes.isascii() or "?" in codes:
+            raise ValueError("Tray codes are ASCII characters, never '?'")
+        self.codes = codes
+        self._delete = codes.encode("ascii")
+        self._table = bytes(0x31 if chr(byte) in codes else 0x30 for byte in range(256))
+
+    @staticmethod
+    def _bytes(board: str) -> bytes:
+        # One byte a character: what Latin-1 cannot spell becomes "?", which no code is.
+        return board.encode("latin-1", "replace")
+
+    def only(self, board: str) -> bool:
+        """Return whether every character of ``board`` is one of the codes (``""`` too)."""
+        return not self._bytes(board).translate(None, self._delete)
+
+    def bits(self, board: str) -> int:
+        """Return the cells of ``board`` holding one of the codes: bit ``i`` set when
+        ``board[i]`` is one; ``0`` for an empty board."""
+        return int(self._bytes(board).translate(self._table)[::-1] or b"0", 2)
+
+
+def cells_of(bits: int) -> tuple[int, ...]:
+    """Return the cells of a bitboard (:class:`Codes`), in index order: ``0b101`` gives
+    ``(0, 2)``."""
+    cells: list[int] = []
+    while bits:
+        low = bits & -bits
+        cells.append(low.bit_length() - 1)
+        bits ^= low
+    return tuple(cells)
+
+
+class Lines:
+    """Every line of ``length`` cells of ``grid`` in ``directions``, found on bitboards.
+
+    ``directions`` are ``(dx, dy)`` steps, a line and its reverse being the same line (so
+    ``(1, -1)`` and ``(-1, 1)`` name the same diagonals). A line starting at cell ``i``
+    with the step ``s`` between its cells' indexes (``dy * width + dx``, taken positive)
+    holds the cells ``i``, ``i + s`` ... ``i + (length - 1) s``; a bitboard holds it when
+    it holds each cell, which :meth:`completed` checks for every start at once with
+    ``length - 1`` shifts per direction, the starts kept to those whose line stays on the
+    board (no wrapping from one row to the next). Made once per Set, at import.
+    """
+
+    __slots__ = ("_steps", "length")
+
+    def __init__(self, grid: Grid, length: int, directions: Iterable[tuple[int, int]]) -> None:
+        if length < 1:
+            raise ValueError("a line holds a cell at least")
+        self.length = length
+        # Each direction once, walking to higher indexes (on a narrow board two directions
+        # may share a step: a row and an anti-diagonal 2 cells wide both step by 1).
+        steps: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
+        for dx, dy in directions:
+            step = dy * grid.width + dx
+            if step < 0:
+                dx, dy, step = -dx, -dy, -step
+            starts = 0
+            for index in range(grid.size):
+                if len(grid.ray(index, dx, dy)) >= length - 1:
+                    starts |= 1 << index
+            steps[(dx, dy)] = (starts, tuple(step * k for k in range(1, length)))
+        self._steps = tuple(steps.values())
+
+    def completed(self, bits: int) -> int:
+        """Return the cells of every line ``bits`` holds whole (a bitboard, ``0`` when there
+        is none): the cells of a line of more than ``length`` too."""
+        cells = 0
+        for starts, shifts in self._steps:
+            found = bits & starts
+            for shift in shifts:
+                found &= bits >> shift
+            if found:
+                cells |= found
+                for shift in shifts:
+                    cells |= found << shift
+        return cells

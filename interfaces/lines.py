@@ -22,16 +22,19 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any
 
+from tournoyons_gui.interfaces.grid import Codes
 from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
 from tournoyons_gui.interfaces.protocol import PAIR, PageParams, Player, opponent_move
 
-__all__ = ["MARK", "OWN", "OWNER", "WINNING", "LineRules"]
+__all__ = ["ENGINE_CODES", "MARK", "OWN", "OWNER", "WINNING", "LineRules"]
 
 MARK = {Player.ONE: "1", Player.TWO: "2"}
 WINNING = {Player.ONE: "3", Player.TWO: "4"}
 OWNER = {"1": Player.ONE, "3": Player.ONE, "2": Player.TWO, "4": Player.TWO}
 #: The codes a player's Move may point at: their mark, plain or winning.
 OWN = {player: MARK[player] + WINNING[player] for player in PAIR}
+#: The codes of the engines' Tray (no winning mark), read at C speed.
+ENGINE_CODES = Codes("012")
 
 
 class LineRules(ABC):
@@ -56,7 +59,7 @@ class LineRules(ABC):
         """Return the engines' Tray of ``state``; raise :class:`IllegalMove` when it is
         not one (the stored game is corrupt)."""
         tray = str(state.get("tray", ""))
-        if len(tray) != len(self.empty) or set(tray) - set("012"):
+        if len(tray) != len(self.empty) or not ENGINE_CODES.only(tray):
             raise IllegalMove("the game's Tray is corrupt")
         return tray
 
@@ -120,16 +123,19 @@ class LineRules(ABC):
         count = int(state.get("count", 0)) + 1
         new_state = {**state, "tray": tray, "count": count, f"move{int(player)}": move}
         won = self.lines(tray, player)
-        shown = "".join(WINNING[player] if i in won else code for i, code in enumerate(tray))
+        shown = tray
+        if won:
+            shown = "".join(WINNING[player] if i in won else code for i, code in enumerate(tray))
         over = bool(won) or "0" not in tray
         params = PageParams().played(player, move, shown, count, over).params
         return Turn(state=new_state, params=params, over=over)
 
     def asked(self, state: Mapping[str, Any]) -> tuple[Player, ...]:
         """Return the player to move, or nobody once the game is over."""
-        if self.result(state) is not None:
+        tray = self.board(state)
+        if self.ended(tray) is not None:
             return ()
-        return (self.to_move(self.board(state)),)
+        return (self.to_move(tray),)
 
     def request(
         self, state: Mapping[str, Any], player: Player, *, init_as_board: bool = False
@@ -145,7 +151,12 @@ class LineRules(ABC):
 
     def result(self, state: Mapping[str, Any]) -> Result | None:
         """Return the winner of a line, a draw on a full board, else ``None``."""
-        tray = self.board(state)
+        return self.ended(self.board(state))
+
+    def ended(self, tray: str) -> Result | None:
+        """Return how the game on the engines' ``tray`` ended (:meth:`result`): a line of
+        player one, else of player two, else a draw on a full board; ``None`` while it
+        runs."""
         for player in PAIR:
             if self.lines(tray, player):
                 return Result(player, self.line)

@@ -40,6 +40,7 @@ from tournoyons_gui.interfaces.bigtictactoe.board import (
     read_alignments,
     read_cell,
 )
+from tournoyons_gui.interfaces.grid import Codes
 from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, RefereeCall, Result, Turn
 from tournoyons_gui.interfaces.protocol import PAIR, PageParams, Player, opponent_move
 
@@ -61,6 +62,8 @@ def new_alignments(tray: str, gain: str, index: int) -> list[str]:
     ``tray`` already holds the mark; ``gain`` is its owner's alignments so far, whose cells
     are not reused in the same direction. See the module docstring for the choice.
     """
+    if all(GRID.span(tray, index, *direction) < LENGTH for direction in DIRECTIONS):
+        return []  # no five through the move: most moves (the gain need not be read)
     player = Player(int(tray[index]))
     earlier, _ = read_alignments(gain, player, None)
     used = {(cell, a.direction) for a in earlier for cell in a.cells}
@@ -100,26 +103,51 @@ def recounted_alignments(tray: str, player: Player) -> str:
     return "".join(found)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=256)
+def _claimed(gain: str) -> int | None:
+    """Return the cells of ``gain``'s alignments as a bitboard (bit ``i``: Tray index
+    ``i``) when each is readable and none shares a cell with an earlier one in its
+    direction (:func:`read_alignments` on no board finds nothing wrong), else ``None``.
+
+    Cached by the Gain's text, which the game master reads several times a move and which
+    changes only when an alignment is made."""
+    found, bad = read_alignments(gain, Player.ONE, None)
+    if bad:
+        return None
+    cells = 0
+    for alignment in found:
+        for cell in alignment.cells:
+            cells |= 1 << cell
+    return cells
+
+
+#: Each player's marks, read as a bitboard.
+_MARKS = {player: Codes(MARK[player]) for player in PAIR}
+#: The codes of the engines' Tray.
+_ENGINE_CODES = Codes("012")
+
+
 def _gain_ok(gain: str, player: Player, tray: str) -> bool:
-    """Return whether ``gain`` is readable alignments on ``player``'s marks of ``tray``
-    (cached: the Arbitre reads the same state several times a move)."""
-    return not read_alignments(gain, player, tray)[1]
+    """Return whether ``gain`` is readable alignments on ``player``'s marks of ``tray``:
+    ``not read_alignments(gain, player, tray)[1]``, which holds exactly when they are
+    readable on no board (:func:`_claimed`) and every cell they claim holds the mark."""
+    cells = _claimed(gain)
+    return cells == 0 or (cells is not None and not cells & ~_MARKS[player].bits(tray))
 
 
 def _read_state(state: Mapping[str, Any]) -> tuple[str, int, dict[Player, str]]:
     """Return ``(tray, count, gains)`` from a game's state; raise IllegalMove if corrupt."""
     tray = state.get("tray")
     count = state.get("count", 0)
-    gains = {player: state.get(f"gain{player}", "") for player in PAIR}
-    if not isinstance(tray, str) or len(tray) != CELLS or set(tray) - set("012"):
+    one, two = state.get("gain1", ""), state.get("gain2", "")
+    if not isinstance(tray, str) or len(tray) != CELLS or not _ENGINE_CODES.only(tray):
         raise IllegalMove("the game's Tray is corrupt")
     if not isinstance(count, int) or isinstance(count, bool) or count < 0:
         raise IllegalMove("the game's Count is corrupt")
-    for player, gain in gains.items():
+    for player, gain in ((Player.ONE, one), (Player.TWO, two)):
         if not isinstance(gain, str) or not _gain_ok(gain, player, tray):
             raise IllegalMove(f"the game's Gain{player} is corrupt")
-    return tray, count, {player: str(gain) for player, gain in gains.items()}
+    return tray, count, {Player.ONE: one, Player.TWO: two}
 
 
 class BigTicTacToeRules:

@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from tournoyons_gui.interfaces import grid
+from tournoyons_gui.interfaces.grid import Codes, Lines, cells_of
 from tournoyons_gui.interfaces.lines import MARK, OWN, OWNER, WINNING
 from tournoyons_gui.interfaces.plugin import View
 from tournoyons_gui.interfaces.protocol import PAIR, Context, ParamError, Player
@@ -112,10 +113,9 @@ def settle(tray: str) -> str:
 
 
 def counts(tray: str) -> tuple[int, int]:
-    """Return the number of discs of player one and of player two on ``tray``."""
-    ones = sum(1 for code in tray if OWNER.get(code) is Player.ONE)
-    twos = sum(1 for code in tray if OWNER.get(code) is Player.TWO)
-    return ones, twos
+    """Return the number of discs of player one and of player two on ``tray`` (plain or
+    winning: ``1``/``3`` and ``2``/``4``)."""
+    return tray.count("1") + tray.count("3"), tray.count("2") + tray.count("4")
 
 
 def player_to_move(tray: str) -> Player:
@@ -126,11 +126,10 @@ def player_to_move(tray: str) -> Player:
 
 def landing(tray: str, column: int) -> int | None:
     """Return the index where a disc dropped in ``column`` (0..6) comes to rest: the cell just
-    above the column's topmost disc; ``None`` when the column is full."""
-    for row in range(HEIGHT - 1, -1, -1):
-        if tray[GRID.at(column, row)] != "0":
-            return None if row == HEIGHT - 1 else GRID.at(column, row + 1)
-    return GRID.at(column, 0)
+    above the column's topmost disc (any code but ``0``); ``None`` when the column is full."""
+    # The column bottom-up is every WIDTH-th code; its height is up to its topmost disc.
+    height = len(tray[column : GRID.size : WIDTH].rstrip("0"))
+    return None if height == HEIGHT else GRID.at(column, height)
 
 
 def playable_columns(tray: str) -> tuple[int, ...]:
@@ -155,11 +154,17 @@ def drop(tray: str, column: int, player: Player) -> tuple[str, int]:
     return tray[:index] + MARK[player] + tray[index + 1 :], index
 
 
+#: Each player's discs, plain or winning, read as a bitboard (bit ``i``: Tray index ``i``).
+_DISCS = {player: Codes(OWN[player]) for player in PAIR}
+#: The lines of four (:data:`WINDOWS`), found on bitboards.
+_FOURS = Lines(GRID, 4, ((1, 0), (0, 1), (1, 1), (1, -1)))
+
+
 def winning_cells(tray: str, player: Player) -> set[int]:
     """Return the indexes of every disc of ``player`` (plain or winning) in a line of four or
-    more on ``tray``; empty when there is none."""
-    own = OWN[player]
-    return {i for window in WINDOWS if all(tray[k] in own for k in window) for i in window}
+    more on ``tray`` (42 codes); empty when there is none. A few shifts of a bitboard
+    (:class:`~tournoyons_gui.interfaces.grid.Lines`) check the 69 lines at once."""
+    return set(cells_of(_FOURS.completed(_DISCS[player].bits(tray))))
 
 
 class Line(tuple[int, int, int, int]):

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tournoyons_gui.interfaces.grid import Codes
 from tournoyons_gui.interfaces.pente.board import (
     CAPTURED,
     CENTRE,
@@ -62,12 +63,19 @@ LINES = ((1, 0), (0, 1), (1, 1), (1, -1))
 DIRECTIONS = tuple(d for dx, dy in LINES for d in ((dx, dy), (-dx, -dy)))
 # Player one's second stone must be at least this many points from the centre.
 SECOND_STONE_DISTANCE = 3
+# The codes of the engines' Tray, read at C speed.
+_ENGINE_CODES = Codes("012")
 
 
 def _distance_from_centre(index: int) -> int:
     row, column = divmod(index, SIZE)
     centre_row, centre_column = divmod(CENTRE, SIZE)
     return max(abs(row - centre_row), abs(column - centre_column))
+
+
+#: The points less than 3 from the centre (the 5x5 square ``HH``-``LL``), in index order.
+_SQUARE = tuple(i for i in range(POINTS) if _distance_from_centre(i) < SECOND_STONE_DISTANCE)
+_IN_SQUARE = frozenset(_SQUARE)
 
 
 def forbidden_points(tray: str, count: int) -> set[int]:
@@ -79,12 +87,24 @@ def forbidden_points(tray: str, count: int) -> set[int]:
     if count == 0:
         return set(range(POINTS)) - {CENTRE}
     if count == 2:
-        return {
-            i
-            for i in range(POINTS)
-            if tray[i] == "0" and _distance_from_centre(i) < SECOND_STONE_DISTANCE
-        }
+        return {i for i in _SQUARE if tray[i] == "0"}
     return set()
+
+
+def _forbidden(index: int, count: int) -> bool:
+    """Return whether an empty point ``index`` is in :func:`forbidden_points` after
+    ``count`` moves, without making the set."""
+    if count == 0:
+        return index != CENTRE
+    return count == 2 and index in _IN_SQUARE
+
+
+#: For each point, in each of the 8 directions where the board holds three more points:
+#: the two next to it and the one beyond (a pincer's cells, nearest first).
+_PINCERS = tuple(
+    tuple(path[:3] for dx, dy in DIRECTIONS if len(path := GRID.ray(index, dx, dy)) >= 3)
+    for index in range(POINTS)
+)
 
 
 def captures(tray: str, index: int, player: Player) -> list[tuple[int, int, int]]:
@@ -94,28 +114,29 @@ def captures(tray: str, index: int, player: Player) -> list[tuple[int, int, int]
     direction, and ``player``'s stone beyond them.
     """
     own, enemy = STONE[player], STONE[player.opponent]
-    taken = []
-    for dx, dy in DIRECTIONS:
-        path = GRID.ray(index, dx, dy)
-        if len(path) < 3:
-            continue
-        first, second, closing = path[:3]
-        if tray[first] == enemy and tray[second] == enemy and tray[closing] == own:
-            taken.append((first, second, closing))
-    return taken
+    return [
+        (first, second, closing)
+        for first, second, closing in _PINCERS[index]
+        if tray[first] == enemy and tray[second] == enemy and tray[closing] == own
+    ]
 
 
 def rows_of_five(tray: str, index: int) -> set[int]:
     """Return the stones of every line of five or more through ``index`` (empty if none)."""
     won: set[int] = set()
     for dx, dy in LINES:
-        run = [index, *GRID.run(tray, index, dx, dy), *GRID.run(tray, index, -dx, -dy)]
-        if len(run) >= 5:
-            won.update(run)
+        if GRID.span(tray, index, dx, dy) >= 5:  # most lines hold no five: count first
+            won.update((index, *GRID.run(tray, index, dx, dy), *GRID.run(tray, index, -dx, -dy)))
     return won
 
 
 def _with(tray: str, codes: Mapping[int, str]) -> str:
+    """Return ``tray`` with each of ``codes``' points (index -> code) recoded."""
+    if not codes:
+        return tray
+    if len(codes) == 1:
+        ((index, code),) = codes.items()
+        return tray[:index] + code + tray[index + 1 :]
     cells = list(tray)
     for index, code in codes.items():
         cells[index] = code
@@ -130,7 +151,7 @@ def _legal_point(tray: str, count: int, value: str) -> int:
         raise IllegalMove(f"{value!r} is not a point AA-SS")
     if tray[index] != "0":
         raise IllegalMove(f"point {value} is taken")
-    if index in forbidden_points(tray, count):
+    if _forbidden(index, count):
         if count == 0:
             raise IllegalMove(f"point {value} is forbidden: the first stone is on JJ")
         raise IllegalMove(
@@ -143,7 +164,7 @@ def _legal_point(tray: str, count: int, value: str) -> int:
 def _read_state(state: Mapping[str, Any]) -> tuple[str, int, dict[Player, int]]:
     """Return ``(tray, count, gains)`` from a game's state; raise IllegalMove if corrupt."""
     tray = str(state.get("tray", ""))
-    if len(tray) != POINTS or set(tray) - set("012"):
+    if len(tray) != POINTS or not _ENGINE_CODES.only(tray):
         raise IllegalMove("the game's Tray is corrupt")
     try:
         count = int(state.get("count", 0))

@@ -21,8 +21,9 @@ when the Tray carries no ``1``/``2`` hints.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
-from tournoyons_gui.interfaces.grid import Cell, Grid
+from tournoyons_gui.interfaces.grid import Cell, Codes, Grid, cells_of
 from tournoyons_gui.interfaces.plugin import View
 from tournoyons_gui.interfaces.protocol import PAIR, Context, Method, Player
 
@@ -35,6 +36,7 @@ __all__ = [
     "ReversiView",
     "apply_move",
     "build",
+    "can_move",
     "cell_index",
     "cell_name",
     "counts",
@@ -127,31 +129,108 @@ def settle(tray: str) -> str:
     return "".join(SETTLED[code] for code in tray)
 
 
+# The rules on bitboards (:class:`~tournoyons_gui.interfaces.grid.Codes`: bit ``i`` is cell
+# ``i``, row-major, so a step right is a shift by 1, down by 8, down-right by 9, down-left
+# by 7). Each player's discs, and the cells a disc may be laid on (hints are empty).
+_DISCS = {player: Codes(DISC[player]) for player in PAIR}
+_OPEN = Codes("".join(sorted(EMPTY_CODES)))
+# Columns B..G: a disc enclosed along a row or a diagonal is never on the edge columns, so
+# keeping the runs to these stops a shift from wrapping a row's end onto the next row.
+_INNER = int.from_bytes(b"\x7e" * 8, "little")
+# Each step between neighbours' indexes (right, down, down-right, down-left), with whether
+# the line runs along rows (kept to the inner columns).
+_STEPS = ((1, True), (8, False), (9, True), (7, True))
+
+
+def _enclosing(own: int, other: int, open_cells: int) -> int:
+    """Return the cells of ``open_cells`` where a disc encloses, in some direction, one or
+    more of ``other`` between it and one of ``own`` (bitboards): the legal moves of the
+    owner of ``own``. Each direction is a Kogge-Stone fill of up to six discs from ``own``
+    across ``other``, both ways along the line."""
+    moves = 0
+    inner = other & _INNER
+    for step, along_rows in _STEPS:
+        across = inner if along_rows else other
+        pairs = across & (across << step)
+        run = across & (own << step)
+        run |= across & (run << step)
+        run |= pairs & (run << 2 * step)
+        run |= pairs & (run << 2 * step)
+        moves |= run << step
+        pairs = across & (across >> step)
+        run = across & (own >> step)
+        run |= across & (run >> step)
+        run |= pairs & (run >> 2 * step)
+        run |= pairs & (run >> 2 * step)
+        moves |= run >> step
+    return moves & open_cells
+
+
+def _turned(own: int, other: int, move: int) -> int:
+    """Return the discs of ``other`` a disc of ``own``'s owner laid on ``move`` (a
+    bitboard of one cell) turns: in each direction, the run of ``other`` from the move when
+    one of ``own`` ends it (the cell after the run's last: ``run`` shifted once more holds
+    it, and otherwise only the run's own cells)."""
+    turned = 0
+    inner = other & _INNER
+    for step, along_rows in _STEPS:
+        across = inner if along_rows else other
+        run, cell = 0, (move << step) & across
+        while cell:
+            run |= cell
+            cell = (cell << step) & across
+        if (run << step) & own:
+            turned |= run
+        run, cell = 0, (move >> step) & across
+        while cell:
+            run |= cell
+            cell = (cell >> step) & across
+        if (run >> step) & own:
+            turned |= run
+    return turned
+
+
 def flips(board: str, index: int, player: Player) -> tuple[int, ...]:
     """Return the discs ``player`` would turn by playing at ``index`` on ``board``.
 
     ``board`` is a settled Tray (``0``/``3``/``4``; hints count as empty). The result is the
     indexes of the opponent's discs enclosed in a straight line, in any of the eight
-    directions, between the new disc and another of ``player``'s; ``()`` when the cell is
-    taken or the move turns nothing (it is then not legal).
+    directions, between the new disc and another of ``player``'s, in index order; ``()``
+    when the cell is taken or the move turns nothing (it is then not legal).
     """
     if board[index] not in EMPTY_CODES:
         return ()
-    mine, theirs = DISC[player], DISC[player.opponent]
-    turned: list[int] = []
-    for ray in RAYS[index]:
-        for step, other in enumerate(ray):
-            code = board[other]
-            if code != theirs:
-                if code == mine and step:
-                    turned.extend(ray[:step])
-                break
-    return tuple(sorted(turned))
+    own, other = _DISCS[player].bits(board), _DISCS[player.opponent].bits(board)
+    return cells_of(_turned(own, other, 1 << index))
+
+
+@lru_cache(maxsize=2048)
+def _mobility(board: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Return the legal moves of black and of white on ``board`` (:func:`legal_moves`).
+
+    Cached by the board's text: the game master asks the same position for its result,
+    the player asked, the value checked and the move played (each of which needs these),
+    and a board is an immutable string, so a cached answer cannot go stale. Bounded (about
+    a megabyte): many games at once only make more of their positions computed twice."""
+    black, white = _DISCS[Player.ONE].bits(board), _DISCS[Player.TWO].bits(board)
+    open_cells = _OPEN.bits(board)
+    return (
+        cells_of(_enclosing(black, white, open_cells)),
+        cells_of(_enclosing(white, black, open_cells)),
+    )
 
 
 def legal_moves(board: str, player: Player) -> tuple[int, ...]:
-    """Return the indexes where ``player`` may play on the settled ``board``, row-major."""
-    return tuple(i for i in range(CELLS) if flips(board, i, player))
+    """Return the indexes where ``player`` may play on the settled ``board`` (64 codes),
+    row-major: the cells where a disc turns one or more (:func:`flips`)."""
+    return _mobility(board)[0 if player is Player.ONE else 1]
+
+
+def can_move(board: str) -> tuple[bool, bool]:
+    """Return whether black (player one) and white (player two) have a legal move on the
+    settled ``board`` (64 codes): the game is over when neither has."""
+    black, white = _mobility(board)
+    return bool(black), bool(white)
 
 
 def apply_move(board: str, index: int, player: Player) -> tuple[str, tuple[int, ...]]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tournoyons_gui.interfaces.grid import Codes
 from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, RefereeCall, Result, Turn
 from tournoyons_gui.interfaces.protocol import PAIR, PageParams, Player, opponent_move, pair_player
 from tournoyons_gui.interfaces.reversi.board import (
@@ -35,6 +36,7 @@ from tournoyons_gui.interfaces.reversi.board import (
     RAYS,
     TURNING_TO,
     apply_move,
+    can_move,
     cell_index,
     cell_name,
     counts,
@@ -47,8 +49,9 @@ _COLOUR = {Player.ONE: "Black", Player.TWO: "White"}
 
 
 def is_over(board: str) -> bool:
-    """Return whether neither player can move on the settled ``board``."""
-    return not legal_moves(board, Player.ONE) and not legal_moves(board, Player.TWO)
+    """Return whether neither player can move on the settled ``board`` (bitboards:
+    :func:`~tournoyons_gui.interfaces.reversi.board.can_move`)."""
+    return can_move(board) == (False, False)
 
 
 def interface_tray(
@@ -62,30 +65,51 @@ def interface_tray(
     The discs in ``turned`` (turned by ``mover``'s move) are coded ``7`` or ``8`` so the page
     shows them turning; the cells legal for ``next_player`` (if any) are coded ``1``/``2``.
     """
+    hints = legal_moves(board, next_player) if next_player is not None else ()
+    return _marked(board, turned, mover, hints, next_player)
+
+
+def _marked(
+    board: str,
+    turned: tuple[int, ...],
+    mover: Player | None,
+    hints: tuple[int, ...],
+    next_player: Player | None,
+) -> str:
+    """Return :func:`interface_tray` of ``board`` given the cells legal for ``next_player``
+    (``hints``), which the caller has computed already."""
+    if not (turned and mover is not None) and not (hints and next_player is not None):
+        return board
     cells = list(board)
     if mover is not None:
         for index in turned:
             cells[index] = TURNING_TO[mover]
     if next_player is not None:
-        for index in legal_moves(board, next_player):
+        for index in hints:
             cells[index] = HINT[next_player]
     return "".join(cells)
+
+
+#: The codes of a settled board.
+_SETTLED = Codes(EMPTY + DISC[Player.ONE] + DISC[Player.TWO])
+#: The players as the state numbers them.
+_PLAYERS = {int(player): player for player in PAIR}
 
 
 def _read_state(state: Mapping[str, Any]) -> tuple[str, Player, int]:
     """Return the board, the player to move and the moves played; raise IllegalMove."""
     board = state.get("tray")
-    if (
-        not isinstance(board, str)
-        or len(board) != CELLS
-        or set(board) - {"0", DISC[Player.ONE], DISC[Player.TWO]}
-    ):
+    if not isinstance(board, str) or len(board) != CELLS or not _SETTLED.only(board):
         raise IllegalMove("the game's Tray is corrupt")
-    try:
-        player = pair_player(state.get("player", 1))
-        count = int(state.get("count", 0))
-    except (TypeError, ValueError) as error:
-        raise IllegalMove("the game's state is corrupt") from error
+    number = state.get("player", 1)
+    count = state.get("count", 0)
+    player = _PLAYERS.get(number) if type(number) is int else None
+    if player is None or type(count) is not int:  # not as play writes them: read them
+        try:
+            player = pair_player(number)
+            count = int(count)
+        except (TypeError, ValueError) as error:
+            raise IllegalMove("the game's state is corrupt") from error
     return board, player, count
 
 
@@ -150,9 +174,9 @@ class ReversiRules:
         legal, ``XX`` is sent with a legal move available, or the game is over.
         """
         board, player, count = _read_state(state)
-        if is_over(board):
-            raise IllegalMove("the game is over")
         legal = legal_moves(board, player)
+        if not legal and is_over(board):
+            raise IllegalMove("the game is over")
         turned: tuple[int, ...] = ()
         if value == PASS:
             if legal:
@@ -167,11 +191,12 @@ class ReversiRules:
 
         count += 1
         following = player.opponent
-        over = is_over(board)
+        hints = legal_moves(board, following)
+        over = not hints and is_over(board)
         asked = None if over else following
         params = (
             PageParams()
-            .tray(interface_tray(board, turned, player, asked))
+            .tray(_marked(board, turned, player, hints, asked))
             .move(player, value)
             .count(count)
             .ask(asked)
@@ -245,11 +270,11 @@ class ReversiRules:
         """Return ``value`` when ``player`` is to move and it is a cell ``A1``..``H8`` that
         turns at least one disc, or ``XX`` when ``player`` has no such cell."""
         board, to_move, _ = _read_state(state)
-        if is_over(board):
+        legal = legal_moves(board, to_move)
+        if not legal and is_over(board):
             raise IllegalMove("the game is over")
         if player is not to_move:
             raise IllegalMove(f"player {int(player)} is not to move")
-        legal = legal_moves(board, player)
         if value == PASS:
             if legal:
                 raise IllegalMove("XX is only for a player with no legal move")

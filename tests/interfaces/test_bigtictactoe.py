@@ -10,6 +10,8 @@ from collections.abc import Iterable
 from urllib.parse import urlencode
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.interfaces import drive
 from tests.interfaces.helpers import with_codes
@@ -20,6 +22,7 @@ from tournoyons_gui.interfaces.bigtictactoe.board import (
     cell_name,
     player_to_move,
     read_alignment,
+    read_alignments,
     read_cell,
     read_tray,
 )
@@ -452,6 +455,50 @@ def test_new_alignments_respects_the_same_direction_rule() -> None:
     assert new_alignments(t, "A0E0", 9) == ["F0J0"]
     assert new_alignments(t[:6] + "0" * 94, "A0E0", 5) == []  # F0 ends a line of six
     assert new_alignments(t, "B0F0", 9) == []  # G0-J0 are only four
+
+
+@st.composite
+def gains_on_trays(draw: st.DrawFn) -> tuple[str, str, str]:
+    """Draw a Tray and two Gains of alignments on it: mostly five cells in a line put on
+    the player's marks, some overlapping in a direction, off the marks, or garbage."""
+    cells = list(draw(st.text("0000012", min_size=100, max_size=100)))
+    gains = []
+    for player in ("1", "2"):
+        gain = ""
+        for _ in range(draw(st.integers(0, 3))):
+            dx, dy = draw(st.sampled_from([(1, 0), (0, 1), (1, 1), (-1, 1)]))
+            column, row = draw(st.integers(0, 9)), draw(st.integers(0, 9))
+            line = [(column + k * dx, row + k * dy) for k in range(5)]
+            if not all(0 <= x < 10 and 0 <= y < 10 for x, y in line):
+                gain += draw(st.sampled_from(["A0A3", "A0", "ZZZZ", cell_name(column + 10 * row)]))
+                continue
+            if draw(st.integers(0, 4)):  # on the player's marks, else on whatever is there
+                for x, y in line:
+                    cells[10 * y + x] = player
+            (x0, y0), (x4, y4) = line[0], line[-1]
+            first, last = cell_name(x0 + 10 * y0), cell_name(x4 + 10 * y4)
+            gain += draw(st.sampled_from([first + last, last + first]))
+        gains.append(gain)
+    return "".join(cells), gains[0], gains[1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(drawn=gains_on_trays())
+def test_a_state_gain_is_refused_exactly_when_its_alignments_do_not_read(
+    drawn: tuple[str, str, str],
+) -> None:
+    # The rules check a stored Gain on bitboards; the page reads it alignment by alignment:
+    # the same alignments are wrong for both.
+    board, one, two = drawn
+    state = {"tray": board, "count": 0, "gain1": one, "gain2": two}
+    bad = [
+        p for p, gain in zip(PAIR, (one, two), strict=True) if read_alignments(gain, p, board)[1]
+    ]
+    if bad:
+        with pytest.raises(IllegalMove, match=f"Gain{bad[0]} is corrupt"):
+            BigTicTacToeRules().referee_tray(state)
+    else:
+        assert BigTicTacToeRules().referee_tray(state) == (board, one, two)
 
 
 def test_the_board_full_ends_the_game() -> None:

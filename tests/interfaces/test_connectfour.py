@@ -12,15 +12,20 @@ from collections.abc import Mapping
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tournoyons_gui.interfaces.connectfour import SAMPLE_TRAY, interface
 from tournoyons_gui.interfaces.connectfour.board import (
     COLUMNS,
     EMPTY_TRAY,
     GRID,
+    HEIGHT,
+    WINDOWS,
     Cell,
     ConnectFourView,
     build,
+    counts,
     drop,
     fours,
     landing,
@@ -37,8 +42,9 @@ from tournoyons_gui.interfaces.connectfour.engines import (
     searched,
 )
 from tournoyons_gui.interfaces.connectfour.rules import ConnectFourRules, check_tray
+from tournoyons_gui.interfaces.lines import OWN
 from tournoyons_gui.interfaces.plugin import IllegalMove, RefereeCall
-from tournoyons_gui.interfaces.protocol import Method, Player, read_context
+from tournoyons_gui.interfaces.protocol import PAIR, Method, Player, read_context
 from tournoyons_gui.interfaces.referee import read_call, referee
 from tournoyons_gui.interfaces.registry import load_registry
 
@@ -301,6 +307,28 @@ def test_winning_cells_in_every_direction() -> None:
     anti = tray_of({1: "0001222", 2: "0001120", 3: "0001200", 4: "0002000"})
     assert winning_cells(anti, Player.TWO) == {GRID.read(n) for n in ("G1", "F2", "E3", "D4")}
     assert winning_cells(anti, Player.ONE) == set()
+
+
+#: Trays of the page's codes, sparse or dense, where lines of four are common.
+TRAYS = st.sampled_from(["01234", "0012", "0111222", "01", "0113", "0000001"]).flatmap(
+    lambda codes: st.text(codes, min_size=42, max_size=42)
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(tray=TRAYS)
+def test_bitboard_lines_and_gravity_are_what_walking_the_board_finds(tray: str) -> None:
+    for player in PAIR:
+        own = OWN[player]
+        walked = {i for line in WINDOWS if all(tray[k] in own for k in line) for i in line}
+        assert winning_cells(tray, player) == walked
+    for column in range(7):
+        # The cell above the topmost cell that is not 0, scanning the column from the top.
+        cells = [GRID.at(column, row) for row in range(HEIGHT)]
+        taken = [row for row in range(HEIGHT) if tray[cells[row]] != "0"]
+        top = taken[-1] + 1 if taken else 0
+        assert landing(tray, column) == (cells[top] if top < HEIGHT else None)
+    assert counts(tray) == (sum(c in "13" for c in tray), sum(c in "24" for c in tray))
 
 
 # --- the Arbitre's part and the person's value -----------------------------------------

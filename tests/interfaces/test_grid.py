@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from tournoyons_gui.interfaces.grid import Cell, Grid
+from tournoyons_gui.interfaces.grid import Cell, Codes, Grid, Lines, cells_of
 from tournoyons_gui.interfaces.protocol import (
     Method,
     PageParams,
@@ -56,6 +58,78 @@ def test_rays_and_runs_walk_to_the_edge() -> None:
     assert grid.run("1111011000100001", 0, 1, 1) == [5, 10, 15]
     with pytest.raises(ValueError):
         grid.ray(0, 0, 0)
+
+
+def test_a_span_counts_a_run_both_ways_and_the_cell() -> None:
+    grid = Grid.lettered("ABCD", "1234")
+    board = "1111011000100001"
+    assert grid.span(board, 5, 1, 0) == 2 and grid.span(board, 6, -1, 0) == 2
+    assert grid.span(board, 5, 1, 1) == 4 == grid.span(board, 10, -1, -1)
+    assert grid.span(board, 4, 1, 0) == 1  # a "0" among "1"s: its own run of one
+    assert grid.rays(1, 1)[5] == grid.ray(5, 1, 1) and len(grid.rays(0, 1)) == grid.size
+
+
+# --- bitboards: the rules' fast path -----------------------------------------------------
+
+
+def test_codes_read_a_board_at_c_speed() -> None:
+    marks = Codes("13")
+    assert marks.bits("0130") == 0b0110 and marks.bits("1") == 1 and marks.bits("") == 0
+    assert marks.bits("3" + "0" * 99) == 1 and marks.bits("0" * 99 + "1") == 1 << 99
+    # Any other character, one that Latin-1 cannot spell too, is none of the codes.
+    assert marks.bits("1é€?3") == 0b10001
+    assert Codes("012").only("0120") and Codes("012").only("")
+    assert not Codes("012").only("0123") and not Codes("012").only("01€")
+    assert not Codes("012").only("01?")
+    for bad in ("1€", "1?"):
+        with pytest.raises(ValueError):
+            Codes(bad)
+    assert cells_of(0) == () and cells_of(0b101) == (0, 2) and cells_of(1 << 360) == (360,)
+
+
+def _walked(grid: Grid, board: str, length: int, directions: list[tuple[int, int]]) -> set[int]:
+    """Return the cells of every line of ``length`` "1"s on ``board``, walking each line."""
+    return {
+        cell
+        for _, cells in grid.windows(length, directions)
+        if all(board[cell] == "1" for cell in cells)
+        for cell in cells
+    }
+
+
+@st.composite
+def boards(draw: st.DrawFn) -> tuple[Grid, str, int, list[tuple[int, int]]]:
+    """Draw a grid, a board of "0"/"1" on it (dense or sparse), a line length and some
+    directions among the eight."""
+    width, height = draw(st.integers(1, 9)), draw(st.integers(1, 9))
+    alphabet = draw(st.sampled_from(["01", "011", "0111", "0001"]))
+    board = draw(st.text(alphabet, min_size=width * height, max_size=width * height))
+    steps = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
+    directions = draw(st.lists(st.sampled_from(steps), min_size=1, max_size=4))
+    grid = Grid.lettered("ABCDEFGHI"[:width], "123456789"[:height])
+    return grid, board, draw(st.integers(1, 6)), directions
+
+
+def test_bitboard_lines_of_each_direction_on_a_narrow_board() -> None:
+    # Two cells wide, a row and an anti-diagonal both step by one index.
+    grid = Grid.lettered("AB", "12")  # A1 B1 / A2 B2
+    lines = Lines(grid, 2, [(1, 0), (-1, 1)])
+    assert cells_of(lines.completed(Codes("1").bits("1100"))) == (0, 1)  # A1 B1
+    assert cells_of(lines.completed(Codes("1").bits("0110"))) == (1, 2)  # B1 A2
+    assert lines.completed(Codes("1").bits("1001")) == 0  # A1 B2: not these directions
+    assert Lines(grid, 1, [(1, 0)]).completed(0b1010) == 0b1010
+
+
+@settings(max_examples=300, deadline=None)
+@given(drawn=boards())
+def test_bitboard_lines_are_the_lines_a_walk_finds(
+    drawn: tuple[Grid, str, int, list[tuple[int, int]]],
+) -> None:
+    grid, board, length, directions = drawn
+    lines = Lines(grid, length, directions)
+    bits = Codes("1").bits(board)
+    walked = _walked(grid, board, length, directions)
+    assert set(cells_of(lines.completed(bits))) == walked
 
 
 def test_cells_are_tuples_with_their_place_and_most_are_made_once() -> None:

@@ -7,12 +7,15 @@ The two recorded games at the end come from the Pente.org game database, whose n
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.interfaces.helpers import with_codes
 from tournoyons_gui.interfaces.pente import interface
@@ -33,7 +36,7 @@ from tournoyons_gui.interfaces.pente.rules import (
     rows_of_five,
 )
 from tournoyons_gui.interfaces.plugin import IllegalMove, Turn
-from tournoyons_gui.interfaces.protocol import Player, read_context
+from tournoyons_gui.interfaces.protocol import PAIR, Player, read_context
 
 # --- helpers -------------------------------------------------------------------------------
 
@@ -481,6 +484,44 @@ def test_a_stone_captures_several_pairs_at_once() -> None:
     assert sorted(captures(placed, at("JJ"), Player.ONE)) == sorted(
         [(at("JK"), at("JL"), at("JM")), (at("KJ"), at("LJ"), at("MJ"))]
     )
+
+
+def walk(index: int, dx: int, dy: int) -> list[int]:
+    """Return the points from ``index`` (left out) stepping ``dx``, ``dy`` to the edge."""
+    row, column = divmod(index, 19)
+    points = []
+    while 0 <= (row := row + dy) < 19 and 0 <= (column := column + dx) < 19:
+        points.append(row * 19 + column)
+    return points
+
+
+#: Boards of stones, sparse or dense, where rows and pincers are common.
+BOARDS = st.sampled_from(["012", "0112", "0000012", "11112", "12"]).flatmap(
+    lambda codes: st.text(codes, min_size=361, max_size=361)
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(tray=BOARDS, index=st.integers(0, 360))
+def test_rows_and_pincers_are_what_walking_the_board_finds(tray: str, index: int) -> None:
+    lines = ((1, 0), (0, 1), (1, 1), (1, -1))
+    won: set[int] = set()
+    for dx, dy in lines:
+        run = [index]
+        for step in ((dx, dy), (-dx, -dy)):
+            run += itertools.takewhile(lambda p: tray[p] == tray[index], walk(index, *step))
+        if len(run) >= 5:
+            won.update(run)
+    assert rows_of_five(tray, index) == won
+    directions = [d for dx, dy in lines for d in ((dx, dy), (-dx, -dy))]
+    for player in PAIR:
+        own, enemy = str(int(player)), str(3 - int(player))
+        pincers = [tuple(path[:3]) for d in directions if len(path := walk(index, *d)) >= 3]
+        assert captures(tray, index, player) == [
+            (a, b, c) for a, b, c in pincers if (tray[a], tray[b], tray[c]) == (enemy, enemy, own)
+        ]
+    square = {p for p in range(361) if max(abs(p // 19 - 9), abs(p % 19 - 9)) < 3}
+    assert forbidden_points(tray, 2) == {p for p in square if tray[p] == "0"}
 
 
 def test_the_edge_of_the_board_closes_nothing() -> None:

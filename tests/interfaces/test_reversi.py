@@ -9,19 +9,23 @@ import random
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from tests.interfaces.helpers import with_codes
 from tournoyons_gui.interfaces.plugin import IllegalMove, Turn
-from tournoyons_gui.interfaces.protocol import Method, Player, read_context
+from tournoyons_gui.interfaces.protocol import PAIR, Method, Player, read_context
 from tournoyons_gui.interfaces.registry import load_registry
 from tournoyons_gui.interfaces.reversi import SAMPLE_TRAY, interface
 from tournoyons_gui.interfaces.reversi.board import (
+    GRID,
     INIT_TRAY,
     Cell,
     ReversiView,
     apply_move,
     build,
+    can_move,
     cell_index,
     cell_name,
     counts,
@@ -372,6 +376,57 @@ def test_move_generation_matches_the_known_othello_perft_counts() -> None:
     assert [perft(INIT_TRAY, Player.ONE, n) for n in range(1, 7)] == [4, 12, 56, 244, 1396, 8200]
 
 
+def walked_flips(board: str, index: int, player: Player) -> tuple[int, ...]:
+    """Return the discs ``player`` turns at ``index``, walking the eight rays cell by cell
+    (the straightforward reading of the rule, against which the bitboards are checked)."""
+    if board[index] not in "012":
+        return ()
+    mine, theirs = str(int(player) + 2), str(5 - int(player))
+    turned: list[int] = []
+    for dx, dy in ((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy):
+        ray = GRID.ray(index, dx, dy)
+        for step, cell in enumerate(ray):
+            if board[cell] != theirs:
+                if board[cell] == mine and step:
+                    turned.extend(ray[:step])
+                break
+    return tuple(sorted(turned))
+
+
+#: Boards of any page code, sparse or dense (hints and turning discs break a line).
+BOARDS = st.sampled_from(["0123478", "034", "0334", "3334440", "0000034", "34"]).flatmap(
+    lambda codes: st.text(codes, min_size=64, max_size=64)
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(board=BOARDS)
+def test_bitboard_moves_and_flips_are_what_walking_the_rays_finds(board: str) -> None:
+    for player in PAIR:
+        walked = {index: walked_flips(board, index, player) for index in range(64)}
+        assert legal_moves(board, player) == tuple(i for i, turned in walked.items() if turned)
+        assert all(flips(board, index, player) == walked[index] for index in range(64))
+    assert can_move(board) == (
+        bool(legal_moves(board, Player.ONE)),
+        bool(legal_moves(board, Player.TWO)),
+    )
+    assert is_over(board) is not any(can_move(board))
+
+
+def test_move_generation_holds_along_whole_random_games() -> None:
+    play = random.Random(27)
+    for _ in range(20):
+        board, player = INIT_TRAY, Player.ONE
+        while not is_over(board):
+            moves = legal_moves(board, player)
+            assert moves == tuple(i for i in range(64) if walked_flips(board, i, player))
+            if moves:
+                index = play.choice(moves)
+                assert flips(board, index, player) == walked_flips(board, index, player)
+                board, _ = apply_move(board, index, player)
+            player = player.opponent
+
+
 # --- the rules ----------------------------------------------------------------------------
 
 
@@ -526,10 +581,22 @@ def test_rules_refuse_a_finished_game_and_a_corrupt_state() -> None:
         {"tray": INIT_TRAY[:-1] + "7"},
         {},
         {"tray": INIT_TRAY, "player": 3},
+        {"tray": INIT_TRAY, "player": True},
+        {"tray": INIT_TRAY, "player": "x"},
         {"tray": INIT_TRAY, "count": "x"},
     ):
         with pytest.raises(IllegalMove):
             rules.play(state, "D3")
+
+
+def test_a_state_with_numbers_as_text_plays_as_with_numbers() -> None:
+    # The player and the count as play writes them (ints), or as text: the same game.
+    rules = ReversiRules()
+    written = {"tray": INIT_TRAY, "player": 1, "count": 0}
+    texted = {"tray": INIT_TRAY, "player": "1", "count": "0"}
+    assert rules.play(texted, "D3").params == rules.play(written, "D3").params
+    assert rules.request(texted, Player.ONE) == rules.request(written, Player.ONE)
+    assert rules.asked(texted) == (Player.ONE,)
 
 
 def test_interface_tray_codes() -> None:

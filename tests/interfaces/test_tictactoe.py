@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from itertools import product
+
 import pytest
 
 from tests.interfaces import drive
 from tournoyons_gui.interfaces.plugin import IllegalMove
-from tournoyons_gui.interfaces.protocol import Player, read_context
-from tournoyons_gui.interfaces.tictactoe.board import build, player_to_move
-from tournoyons_gui.interfaces.tictactoe.rules import TicTacToeRules
+from tournoyons_gui.interfaces.protocol import PAIR, Player, read_context
+from tournoyons_gui.interfaces.tictactoe.board import LINES, build, player_to_move
+from tournoyons_gui.interfaces.tictactoe.rules import TicTacToeRules, winning_cells
 
 
 def states(query: str) -> str:
@@ -137,3 +139,16 @@ def test_rules_refuse_a_taken_cell_and_a_finished_game() -> None:
         rules.play(state, "9")
     with pytest.raises(IllegalMove):
         rules.play({"tray": "junk"}, "1")
+
+
+def test_the_bitboard_lines_are_the_eight_lines_on_every_board() -> None:
+    # Every engines' Tray (3^9), and every board of plain and winning marks (a page's):
+    # the lines found by shifts are those a walk of the eight lines finds, for each
+    # player's mark (a winning code 3/4 is not the mark).
+    trays = [*product("012", repeat=9), *product("13", repeat=9), *product("24", repeat=9)]
+    for cells in trays:
+        tray = "".join(cells)
+        for player in PAIR:
+            mark = str(int(player))
+            walked = {i for line in LINES if all(tray[i] == mark for i in line) for i in line}
+            assert winning_cells(tray, player) == walked, (tray, player)
