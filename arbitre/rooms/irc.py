@@ -362,7 +362,8 @@ class IrcChat:
                 self._queued.clear()
                 await self._queued.wait()
                 continue
-            rest = 0.0 if self.outbox.pressing() else self.throttle.resting()
+            pressing = self.outbox.pressing()
+            rest = 0.0 if pressing else self.throttle.resting(self.outbox.next_board())
             if rest:  # only boards wait: one starts once the connection has rested
                 self._queued.clear()
                 with contextlib.suppress(TimeoutError):

@@ -9,9 +9,10 @@ when, and tells them what came back; each is tested alone.
   address), except boards. A board is a block of lines that goes whole or not at all:
   while it waits, a newer board of its room supersedes it (dropped whole) and the
   protocol lines said after it go first; it starts only when no other line waits and the
-  connection has rested (its pace's whole burst is there again: a board then keeps a
-  line said meanwhile waiting only for its lines past the burst), and once its first
-  line is out its other lines go before any other, so that nothing cuts it. A notice to
+  connection has rested (as many of its lines as the pace's burst allows may go at once:
+  a board then keeps a line said meanwhile waiting only for its lines past the burst),
+  and once its first line is out its other lines go before any other, so that nothing
+  cuts it. A notice to
   a room or its ``PART`` makes the room's board waiting final: it goes before them, no
   longer superseded (a room's final board, then its address, then ``PART``:
   R-decision 6).
@@ -110,11 +111,12 @@ class Throttle:
             return 0.0
         return (1 - self._tokens) / self.rate
 
-    def resting(self) -> float:
-        """Return the seconds until the whole burst is there again (0: it is)."""
+    def resting(self, lines: int) -> float:
+        """Return the seconds until ``lines`` lines may go at once, as many as the burst
+        allows (0: now)."""
         burst = 1.0 if self.slowed else float(self.pace.burst)
         tokens = min(burst, self._tokens + (self.clock() - self._at) * self.rate)
-        return (burst - tokens) / self.rate
+        return max(0.0, min(burst, float(lines)) - tokens) / self.rate
 
     def observe(self, held: float) -> None:
         """Hear a probe's round trip, ``held`` seconds longer than the best one seen: halve
@@ -257,6 +259,10 @@ class Outbox:
     def pressing(self) -> bool:
         """Whether a line other than a board not yet started waits."""
         return self._current is not None or bool(self._protocol)
+
+    def next_board(self) -> int:
+        """Return how many lines the next board to start has (0: none waits)."""
+        return len(self._people[0].lines) if self._people else 0
 
     def pop(self) -> tuple[str, str] | None:
         """Return the next line to send and its room (``""`` for none), or ``None``."""

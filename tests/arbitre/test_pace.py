@@ -47,7 +47,7 @@ def test_protocol_lines_go_first_in_order_and_a_waiting_board_is_superseded_whol
 def test_a_board_begun_goes_whole_before_the_lines_said_meanwhile() -> None:
     outbox = Outbox()
     outbox.board("#a", ["r1", "r2", "r3"])
-    assert not outbox.pressing()
+    assert not outbox.pressing() and outbox.next_board() == 3
     assert outbox.pop() == ("#a", "r1")
     outbox.protocol("play y 4", "#a")
     outbox.board("#a", ["s1", "s2", "s3"])  # waits: the one begun is not cut
@@ -103,7 +103,8 @@ def test_the_pace_is_a_burst_then_a_rate_and_it_halves_while_the_server_holds_li
     clock = Clock()
     throttle = Throttle(Pace(burst=3, per_second=2.0), clock)
     assert [throttle.wait() for _ in range(3)] == [0.0, 0.0, 0.0]
-    assert throttle.wait() == pytest.approx(0.5) and throttle.resting() == pytest.approx(1.5)
+    assert throttle.wait() == pytest.approx(0.5) and throttle.resting(6) == pytest.approx(1.5)
+    assert throttle.resting(1) == pytest.approx(0.5)
     clock.now += 0.5
     assert throttle.wait() == 0.0
     throttle.observe(held=1.5)  # the server held our lines: half the rate, no burst
