@@ -263,7 +263,7 @@ def test_the_server_restarted_mid_game_ends_every_rooms_game_then_every_room_pla
             await check_record(arbitre, game_of(a, room), script.letters(), script.winner)
 
     async def scenario(ircd: Ircd, folder: Path) -> None:
-        async with refereeing(ircd, folder, rooms=2, think=THINK, pace=Pace()) as (arbitre, _):
+        async with refereeing(ircd, folder, rooms=2, think=THINK) as (arbitre, _):
             ready = [asyncio.Event(), asyncio.Event()]
             playing = [asyncio.create_task(until_stopped(ircd, n, ready[n - 1])) for n in (1, 2)]
             async with asyncio.timeout(60):
