@@ -23,7 +23,14 @@ from pathlib import Path
 import pytest
 
 from tests.arbitre.ircd import OPER, Ircd
-from tests.arbitre.paced_players import REFEREE, check_played, play_script, play_seated, scripts
+from tests.arbitre.paced_players import (
+    REFEREE,
+    Script,
+    check_played,
+    play_script,
+    play_seated,
+    scripts,
+)
 from tests.arbitre.rooms_kept import ROOM, record, record_ended, refereeing, room_open, run
 from tests.arbitre.timi_players import RawPlayer, game_of, raw_player
 from tournoyons_gui.arbitre.arbitre import Arbitre
@@ -45,6 +52,19 @@ async def check_record(arbitre: Arbitre, game_id: str, letters: list[str], winne
     results = {"X": ("seat1", 0), "O": ("seat2", 1), "draw": ("draw", None)}
     assert (game.result, game.winner) == results[winner]
     assert not any(seat.error for seat in seats)
+
+
+async def scripted_room(
+    ircd: Ircd, arbitre: Arbitre, number: int, script: Script, letters: str = "xo"
+) -> None:
+    """Two new players (``letters`` and ``number``: ``x1``, ``o1``) play ``script`` paced
+    in room ``#p4-<number>``; check what they saw and the game's record."""
+    room, nicks = f"#p4-{number}", (f"{letters[0]}{number}", f"{letters[1]}{number}")
+    async with raw_player(ircd.port, nicks[0]) as a, raw_player(ircd.port, nicks[1]) as b:
+        await room_open(a, room)
+        played = await play_script(a, b, room, script, random.Random(number))
+        check_played(played, script, *nicks, THINK)
+        await check_record(arbitre, game_of(a, room), script.letters(), script.winner)
 
 
 def test_games_in_a_row_in_one_room_end_as_their_moves_say(tmp_path: Path) -> None:
@@ -81,21 +101,14 @@ def test_rooms_at_once_at_the_default_pace_on_ngircds_own_limits(tmp_path: Path)
     rng = random.Random(2810)
     games = scripts(rng, ROOMS)
 
-    async def pair(ircd: Ircd, arbitre: Arbitre, number: int) -> None:
-        room, nicks = f"#p4-{number}", (f"x{number}", f"o{number}")
-        async with raw_player(ircd.port, nicks[0]) as a, raw_player(ircd.port, nicks[1]) as b:
-            await room_open(a, room)
-            script = games[number - 1]
-            played = await play_script(a, b, room, script, random.Random(number))
-            check_played(played, script, *nicks, THINK)
-            await check_record(arbitre, game_of(a, room), script.letters(), script.winner)
-
     async def scenario(ircd: Ircd, folder: Path) -> None:
         async with refereeing(ircd, folder, rooms=ROOMS, think=THINK, pace=Pace()) as (
             arbitre,
             _,
         ):
-            await asyncio.gather(*(pair(ircd, arbitre, n) for n in range(1, ROOMS + 1)))
+            await asyncio.gather(
+                *(scripted_room(ircd, arbitre, n, games[n - 1]) for n in range(1, ROOMS + 1))
+            )
 
     run(scenario, tmp_path, penalty=True)
 
@@ -253,15 +266,6 @@ def test_the_server_restarted_mid_game_ends_every_rooms_game_then_every_room_pla
             await a.closed()
             return game_of(a, room)
 
-    async def again(ircd: Ircd, arbitre: Arbitre, number: int) -> None:
-        room, nicks = f"#p4-{number}", (f"y{number}", f"p{number}")
-        async with raw_player(ircd.port, nicks[0]) as a, raw_player(ircd.port, nicks[1]) as b:
-            await room_open(a, room)
-            script = games[number - 1]
-            played = await play_script(a, b, room, script, random.Random(number))
-            check_played(played, script, *nicks, THINK)
-            await check_record(arbitre, game_of(a, room), script.letters(), script.winner)
-
     async def scenario(ircd: Ircd, folder: Path) -> None:
         async with refereeing(ircd, folder, rooms=2, think=THINK) as (arbitre, _):
             ready = [asyncio.Event(), asyncio.Event()]
@@ -274,7 +278,9 @@ def test_the_server_restarted_mid_game_ends_every_rooms_game_then_every_room_pla
                 assert (game.result, game.reason, game.winner) == ("error", "server error", None)
                 assert [m.value for m in moves] == ["D"]
             ircd.start()
-            await asyncio.gather(again(ircd, arbitre, 1), again(ircd, arbitre, 2))
+            await asyncio.gather(
+                *(scripted_room(ircd, arbitre, n, games[n - 1], "yp") for n in (1, 2))
+            )
 
     run(scenario, tmp_path)
 
@@ -289,19 +295,12 @@ def test_a_pace_too_fast_for_the_server_slows_down_and_players_are_timed_fairly(
     games = scripts(random.Random(12), 3)
     caplog.set_level(logging.WARNING, logger="tournoyons_gui.arbitre.rooms.irc")
 
-    async def pair(ircd: Ircd, arbitre: Arbitre, number: int) -> None:
-        room, nicks = f"#p4-{number}", (f"x{number}", f"o{number}")
-        async with raw_player(ircd.port, nicks[0]) as a, raw_player(ircd.port, nicks[1]) as b:
-            await room_open(a, room)
-            script = games[number - 1]
-            played = await play_script(a, b, room, script, random.Random(number))
-            check_played(played, script, *nicks, THINK)
-            await check_record(arbitre, game_of(a, room), script.letters(), script.winner)
-
     async def scenario(ircd: Ircd, folder: Path) -> None:
         pace = Pace(burst=10, per_second=10.0, probe_every=1.0)
         async with refereeing(ircd, folder, rooms=3, think=THINK, pace=pace) as (arbitre, _):
-            await asyncio.gather(*(pair(ircd, arbitre, n) for n in (1, 2, 3)))
+            await asyncio.gather(
+                *(scripted_room(ircd, arbitre, n, games[n - 1]) for n in (1, 2, 3))
+            )
 
     run(scenario, tmp_path, penalty=True)
     assert any("the server held our lines" in r.getMessage() for r in caplog.records)
