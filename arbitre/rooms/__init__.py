@@ -3,7 +3,8 @@
 
 - :mod:`.timi`: the grammar and a room's referee, sans I/O (texts in, verdicts out);
 - :mod:`.chat`: the chat system behind one small interface (join, part, say, notice,
-  events); :mod:`.irc`: IRC, its first implementation (jaraco's ``irc`` library);
+  board, lag, events); :mod:`.irc`: IRC, its first implementation (jaraco's ``irc``
+  library); :mod:`.pace`: how its lines go out (order, pace, lag), sans I/O;
 - :mod:`.session`: one room's game as its ``irc`` seats see it;
 - :mod:`.referee`: a worker's rooms: leases, seating, games, ends, archives.
 """

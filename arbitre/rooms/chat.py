@@ -2,11 +2,13 @@
 (``timi-rooms.md``: rooms, broadcast, user privileges), nothing more.
 
 A chat system is a :class:`Chat`: it connects (and reconnects, by its own strategy), joins
-and parts rooms, says a line or a notice in a room, lists rooms, and hands every event to
-one handler, in the order they happened, as plain records (:data:`ChatEvent`). IRC is the
-first implementation (:mod:`.irc`); another chat system is one new module with a class
-of this shape. Each event carries ``raw``: the line as the chat system gave it, for the
-games' exchange logs.
+and parts rooms, says a line, a notice or a board in a room, lists rooms, measures its
+lag, and hands every event to one handler, in the order they happened, as plain records
+(:data:`ChatEvent`), the lines it wrote to the server included (:class:`Sent`: a
+player's time counts from its ``play`` line's writing, issue 28). IRC is the first
+implementation (:mod:`.irc`); another chat system is one new module with a class of this
+shape. Each event carries ``raw``: the line as the chat system gave it, for the games'
+exchange logs.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ __all__ = [
     "Refused",
     "Renamed",
     "Said",
+    "Sent",
 ]
 
 
@@ -96,6 +99,15 @@ class Said:
 
 
 @dataclass(frozen=True)
+class Sent:
+    """We wrote ``raw`` (a line to ``room``) to the chat server, now: lines are queued and
+    paced, so a line said is sent later, and a board may never be (superseded)."""
+
+    room: str
+    raw: str
+
+
+@dataclass(frozen=True)
 class Listed:
     """The rooms the chat system lists: (name, how many are in it), as it listed them."""
 
@@ -142,6 +154,7 @@ ChatEvent = (
     | Quit
     | Renamed
     | Said
+    | Sent
     | Listed
     | Names
     | Moded
@@ -159,6 +172,12 @@ class Chat(Protocol):
         """Return the nick we have now."""
         ...
 
+    @property
+    def lag(self) -> float:
+        """Return the seconds a line may take from our socket through the chat server and
+        an answer back (the server's measured lag, :class:`~.pace.Lag`)."""
+        ...
+
     async def run(self, handler: Handler) -> None:
         """Connect, hand every event to ``handler``, reconnect when the connection is lost
         (by the chat's strategy), until cancelled or :meth:`close`."""
@@ -173,18 +192,24 @@ class Chat(Protocol):
         ...
 
     def part(self, room: str, why: str = "") -> str:
-        """Leave ``room`` after the lines already said and noticed in it; return the line
-        sent."""
+        """Leave ``room`` after the lines already said, noticed and shown in it (none of
+        them dropped any more); return the line queued."""
         ...
 
     def say(self, room: str, text: str) -> str:
-        """Say ``text`` in ``room`` (a protocol line: before any notice waiting); return
-        the line sent."""
+        """Say ``text`` in ``room`` (a protocol line: before any notice or board waiting);
+        return the line queued (:class:`Sent` tells when it is written)."""
         ...
 
     def notice(self, room: str, text: str) -> str:
         """Say ``text`` in ``room`` for people (IRC's NOTICE: protocol clients ignore it),
-        after the protocol lines; return the line sent."""
+        in the order of the protocol lines, after the room's board waiting (which is then
+        no longer superseded); return the line queued."""
+        ...
+
+    def board(self, room: str, rows: list[str]) -> None:
+        """Show ``rows`` in ``room`` for people, as notices that go whole or not at all: a
+        newer board of the room supersedes this one while it waits."""
         ...
 
     def list_rooms(self) -> str:

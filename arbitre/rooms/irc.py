@@ -7,11 +7,14 @@ referee needs around it.
   reset once the server has taken us in; never loops in the handlers.
 - **Nick in use** (433) or refused (432): the next nick is tried (``Arbitre1``,
   ``Arbitre2`` ...), :data:`NICK_TRIES` times at most.
-- **The server's flood limits**: every line we send goes through one queue paced by a
-  token bucket (:class:`Pace`: a burst, then a steady rate under common servers' limits:
-  ngIRCd processes 3 lines a second of a client); protocol lines (``play``, ``end``) go
-  before notices, and notices waiting beyond :data:`MAX_NOTICES` are dropped, oldest
-  first (a newer board supersedes them).
+- **The server's flood limits and lag**: every line we send goes through one queue
+  (:class:`~.pace.Outbox`: protocol lines before boards, boards whole or not at all, a
+  room's final board and address before its ``PART``) paced by a token bucket
+  (:class:`~.pace.Throttle` of a :class:`~.pace.Pace`: a burst, then a steady rate under
+  common servers' limits, slowed down while the server holds our lines); a ``PING``
+  probe every ``Pace.probe_every`` seconds measures the server's lag
+  (:class:`~.pace.Lag`), and a probe unanswered for ``MOST_LAG`` seconds drops the
+  connection (reconnected). Each line written is handed on as :class:`~.chat.Sent`.
 - **Errors from the server**: banned, channel full, invite only, no such channel, too many
   channels become :class:`~.chat.Refused`.
 """
@@ -22,7 +25,6 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -46,17 +48,16 @@ from tournoyons_gui.arbitre.rooms.chat import (
     Refused,
     Renamed,
     Said,
+    Sent,
 )
+from tournoyons_gui.arbitre.rooms.pace import Lag, Outbox, Pace, Throttle
 
-__all__ = ["MAX_NOTICES", "NICK_TRIES", "Backoff", "IrcChat", "Pace", "parse_irc_url"]
+__all__ = ["NICK_TRIES", "Backoff", "IrcChat", "Pace", "parse_irc_url"]
 
 log = logging.getLogger(__name__)
 
 #: Alternative nicks tried when ours is in use or refused, before giving up the connection.
 NICK_TRIES = 20
-#: Notices waiting to be sent beyond which the oldest are dropped (six board lines and an
-#: address per move: a few moves' worth).
-MAX_NOTICES = 40
 #: The longest text we put in one line (RFC 2812 allows 512 bytes with the command).
 MAX_TEXT = 400
 #: Seconds to wait for the server to take us in (its welcome) once connected.
@@ -68,6 +69,9 @@ OPERATOR_PREFIXES = "~&@"
 _PREFIXES = OPERATOR_PREFIXES + "%+"
 #: The most names kept from one room's ``NAMES`` reply (a bound on a huge room).
 MAX_NAMES = 1000
+
+#: The beginning of our lag probes (``PING :<token>``).
+_PROBE = "PING :"
 
 _REFUSALS = {
     "bannedfromchan": "banned",
@@ -119,29 +123,6 @@ class Backoff:
     def reset(self) -> None:
         """Start again from ``first`` (the last try succeeded)."""
         self._next = self.first
-
-
-@dataclass
-class Pace:
-    """A token bucket: ``burst`` lines at once, then ``per_second`` lines a second."""
-
-    burst: int = 5
-    per_second: float = 2.0
-    _tokens: float = 0.0
-    _at: float = 0.0
-
-    def __post_init__(self) -> None:
-        self._tokens, self._at = float(self.burst), time.monotonic()
-
-    def wait(self) -> float:
-        """Return the seconds until a line may go (0: now), taking its token when it may."""
-        now = time.monotonic()
-        self._tokens = min(float(self.burst), self._tokens + (now - self._at) * self.per_second)
-        self._at = now
-        if self._tokens >= 1:
-            self._tokens -= 1
-            return 0.0
-        return (1 - self._tokens) / self.per_second
 
 
 def _nick_tries(nick: str) -> Iterator[str]:
@@ -204,11 +185,12 @@ class IrcChat:
         self.wanted = nick
         self._nick = nick
         self.pace = pace or Pace()
+        self.throttle = Throttle(self.pace)
         self.backoff = backoff or Backoff()
+        self.outbox = Outbox()
+        self.probes = Lag()
         self._handler: Handler | None = None
         self._connection: Any = None
-        self._protocol: deque[str] = deque()
-        self._notices: deque[str] = deque()
         self._queued = asyncio.Event()
         self._lost = asyncio.Event()
         self._welcomed = asyncio.Event()
@@ -224,6 +206,11 @@ class IrcChat:
         """Return the nick the server knows us by."""
         return self._nick
 
+    @property
+    def lag(self) -> float:
+        """Return the server's lag now, seconds (:meth:`~.pace.Lag.seconds`)."""
+        return self.probes.seconds(time.monotonic())
+
     # --- the interface ----------------------------------------------------------------
 
     async def run(self, handler: Handler) -> None:
@@ -231,6 +218,7 @@ class IrcChat:
         cancelled or closed; every event goes to ``handler``."""
         self._handler = handler
         sender = asyncio.create_task(self._send_loop(), name="irc sender")
+        prober = asyncio.create_task(self._probe_loop(), name="irc lag probes")
         try:
             while not self._closing:
                 try:
@@ -242,7 +230,8 @@ class IrcChat:
                 await asyncio.sleep(self.backoff.delay())
         finally:
             sender.cancel()
-            await asyncio.gather(sender, return_exceptions=True)
+            prober.cancel()
+            await asyncio.gather(sender, prober, return_exceptions=True)
             self._hang_up("")
 
     async def close(self, why: str = "") -> None:
@@ -253,37 +242,43 @@ class IrcChat:
         if connection is not None and connection.is_connected():
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(CLOSE_WAIT):
-                    while self._protocol or self._notices:
+                    while len(self.outbox):
                         self._idle.clear()
                         await self._idle.wait()
         self._hang_up(why)
 
     def join(self, room: str) -> str:
         """``JOIN room``."""
-        return self._queue(f"JOIN {room}", protocol=True)
+        return self._queue(f"JOIN {room}", room)
 
     def part(self, room: str, why: str = "") -> str:
-        """``PART room :why``, after the notices to ``room`` still waiting (they go first,
+        """``PART room :why``, after the board to ``room`` still waiting (it goes first,
         and can no longer be dropped: a room's final board and address are posted before
         its referee leaves, R-decision 6)."""
-        mine = f"NOTICE {room} :"
-        waiting = [line for line in self._notices if line.startswith(mine)]
-        if waiting:
-            self._notices = deque(line for line in self._notices if not line.startswith(mine))
-            self._protocol.extend(waiting)
-        return self._queue(f"PART {room} :{_clean(why)}" if why else f"PART {room}", True)
+        line = f"PART {room} :{_clean(why)}" if why else f"PART {room}"
+        self.outbox.part(room, line)
+        return self._queued_now(line)
 
     def say(self, room: str, text: str) -> str:
-        """``PRIVMSG room :text``, before any notice waiting."""
-        return self._queue(f"PRIVMSG {room} :{_clean(text)}", protocol=True)
+        """``PRIVMSG room :text``, before any notice or board waiting."""
+        return self._queue(f"PRIVMSG {room} :{_clean(text)}", room)
 
     def notice(self, room: str, text: str) -> str:
-        """``NOTICE room :text``, after the protocol lines."""
-        return self._queue(f"NOTICE {room} :{_clean(text)}", protocol=False)
+        """``NOTICE room :text``, in the protocol lines' order, after the board to
+        ``room`` still waiting (no longer dropped)."""
+        line = f"NOTICE {room} :{_clean(text)}"
+        self.outbox.notice(room, line)
+        return self._queued_now(line)
+
+    def board(self, room: str, rows: list[str]) -> None:
+        """One ``NOTICE room :row`` a row, whole, after the protocol lines; superseded by
+        the next board of ``room`` while it waits."""
+        self.outbox.board(room, [f"NOTICE {room} :{_clean(row)}" for row in rows])
+        self._queued_now("")
 
     def list_rooms(self) -> str:
         """``LIST``: answered by a :class:`~.chat.Listed` event."""
-        return self._queue("LIST", protocol=True)
+        return self._queue("LIST", "")
 
     # --- the connection ---------------------------------------------------------------
 
@@ -291,8 +286,9 @@ class IrcChat:
         """One connection, from connecting to its loss."""
         self._lost.clear()
         self._welcomed.clear()
-        self._protocol.clear()
-        self._notices.clear()
+        self.outbox.clear()
+        self.probes.reset()
+        self.throttle = Throttle(self.pace)  # a new connection: nothing held at the server
         self._nick, self._tries = self.wanted, _nick_tries(self.wanted)
         reactor = irc.client_aio.AioReactor(loop=asyncio.get_running_loop())
         reactor.connection_class = _Connection
@@ -313,6 +309,7 @@ class IrcChat:
             "namreply",
             "endofnames",
             "mode",
+            "pong",
             "disconnect",
             *_REFUSALS,
         ):
@@ -342,44 +339,72 @@ class IrcChat:
         return await self.outbound.create_connection(protocol, host, port, listed=False)
 
     def _hang_up(self, why: str) -> None:
+        self._welcomed.clear()
         connection, self._connection = self._connection, None
         if connection is not None and connection.is_connected():
             with contextlib.suppress(Exception):
                 connection.disconnect(why)
         self._lost.set()
 
-    def _queue(self, line: str, protocol: bool) -> str:
+    def _queue(self, line: str, room: str) -> str:
+        self.outbox.protocol(line, room)
+        return self._queued_now(line)
+
+    def _queued_now(self, line: str) -> str:
         self._idle.clear()
-        if protocol:
-            self._protocol.append(line)
-        else:
-            self._notices.append(line)
-            while len(self._notices) > MAX_NOTICES:
-                self._notices.popleft()
         self._queued.set()
         return line
 
     async def _send_loop(self) -> None:
         while True:
-            if not self._protocol and not self._notices:
+            if not len(self.outbox):
                 self._idle.set()
                 self._queued.clear()
                 await self._queued.wait()
                 continue
-            delay = self.pace.wait()
+            pressing = self.outbox.pressing()
+            rest = 0.0 if pressing else self.throttle.resting(self.outbox.next_board())
+            if rest:  # only boards wait: one starts once the connection has rested
+                self._queued.clear()
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(rest):
+                        await self._queued.wait()
+                continue
+            delay = self.throttle.wait()
             if delay:
                 await asyncio.sleep(delay)
                 continue
-            line = self._protocol.popleft() if self._protocol else self._notices.popleft()
+            popped = self.outbox.pop()
             connection = self._connection
-            if connection is None or not connection.is_connected():
+            if popped is None or connection is None or not connection.is_connected():
                 continue  # lost: the rooms are joined again once connected
+            room, line = popped
             try:
                 connection.send_raw(line)
             except (irc.client.ServerNotConnectedError, irc.client.MessageTooLong, OSError):
                 log.warning("IRC: could not send %r", line[:80])
+                continue
             except irc.client.InvalidCharacters:
                 log.warning("IRC: a line with invalid characters: %r", line[:80])
+                continue
+            if line.startswith(_PROBE):
+                self.probes.written(line.removeprefix(_PROBE), time.monotonic())
+            elif room:
+                self._emit(Sent(room, line))
+
+    async def _probe_loop(self) -> None:
+        """Send a lag probe once taken in, then every ``pace.probe_every`` seconds; hang up
+        when one waits too long for its ``PONG`` (the server or the way to it is dead)."""
+        while True:
+            await self._welcomed.wait()
+            if self.probes.dead(time.monotonic()):
+                log.warning("IRC: no PONG within %g s: reconnecting", self.probes.most)
+                self._hang_up("no PONG")
+                continue
+            token = self.probes.probe()
+            if token is not None:
+                self._queue(_PROBE + token, "")
+            await asyncio.sleep(min(self.pace.probe_every, self.probes.most / 3))
 
     # --- the library's events ---------------------------------------------------------
 
@@ -444,6 +469,18 @@ class IrcChat:
             for sign, mode, nick in irc.modes.parse_channel_modes(" ".join(args)):
                 if mode in "oqa" and nick:
                     self._emit(Moded(str(event.target), nick, sign == "+", raw))
+        elif kind == "pong":
+            trip = self.probes.answered(args[-1] if args else "", time.monotonic())
+            if trip is not None:
+                rate = self.throttle.rate
+                self.throttle.observe(self.probes.held(trip))
+                if self.throttle.rate < rate:
+                    log.warning(
+                        "IRC: the server held our lines (a PING came back in %.1f s): "
+                        "%g lines a second now",
+                        trip,
+                        self.throttle.rate,
+                    )
         elif kind == "disconnect":
             self._emit(Disconnected(args[0] if args and args[0] else "connection lost", raw))
             self._lost.set()

@@ -175,6 +175,8 @@ class RoomPlayer:
                 self._next_room(f"{event.room}: {event.why}")
         elif isinstance(event, events.Quit | events.Renamed):
             self._someone(event)
+        elif isinstance(event, events.Sent):
+            return  # our own lines: the referee times us from its own
         elif self._is(event.room, self.room):
             self._in_room(event)
 

@@ -10,7 +10,13 @@ stops renewing its leases and another takes its rooms and opens them again (the 
 was in play there ends as ``server error``, its seats not being resumable; those still
 in the room are seated again, as if they joined then). A lost chat
 connection ends the games in play as ``server error``; the chat reconnects by its own
-strategy and the rooms are joined again.
+strategy and the rooms are joined again. Whoever is still in a room whose game ended so
+(this referee's connection lost, or a dead worker's room taken over mid-game) hears
+``end server error`` first, then a new game starts.
+
+Every line out is logged when the chat writes it (:class:`~.chat.Sent`), and a room is
+archived once its ``PART`` is written (R-decision 6: after the ``end`` line, the final
+board and the game's address).
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from tournoyons_gui.arbitre.rooms.chat import (
     Refused,
     Renamed,
     Said,
+    Sent,
 )
 from tournoyons_gui.arbitre.rooms.irc import IrcChat, Pace, parse_irc_url
 from tournoyons_gui.arbitre.rooms.session import RoomSession
@@ -46,9 +53,13 @@ from tournoyons_gui.arbitre.seats.irc import TIMI_SET
 from tournoyons_gui.arbitre.store import Game, Seat
 from tournoyons_gui.arbitre.turns import turn_from
 
-__all__ = ["RoomOptions", "RoomsReferee", "end_reason"]
+__all__ = ["PART_WAIT", "RoomOptions", "RoomsReferee", "end_reason"]
 
 log = logging.getLogger(__name__)
+
+#: Seconds a room's archive waits for its last lines (``end``, the final board, the
+#: address, ``PART``) to be written before it is archived all the same.
+PART_WAIT = 300.0
 
 
 def end_reason(game: Game, seats: list[Seat], foul: tuple[str, str, str] | None) -> str:
@@ -70,7 +81,9 @@ def end_reason(game: Game, seats: list[Seat], foul: tuple[str, str, str] | None)
 @dataclass
 class Held:
     """A room this worker holds: its ``channel`` and ``slot``, the referee's view of it
-    (``state``), who is in it (``people``), the game in play (``session``, ``game_id``)."""
+    (``state``), who is in it (``people``), the game in play (``session``, ``game_id``),
+    and the game that ended as ``server error`` whose ``end`` line those still in the
+    room are owed (``owed``), then the line said for it (``owing``: line, game id)."""
 
     channel: str
     slot: int
@@ -80,6 +93,8 @@ class Held:
     game_id: str | None = None
     joined: bool = False
     task: asyncio.Task[None] | None = None
+    owed: str | None = None
+    owing: tuple[str, str] | None = None
 
     def snapshot(self) -> dict[str, list[str]]:
         """Return who is in the room for ``/rooms``: the players, then the others."""
@@ -117,6 +132,7 @@ class RoomsReferee:
         self.held: dict[str, Held] = {}
         self.connected = False
         self._tasks: list[asyncio.Task[None]] = []
+        self._logging: set[asyncio.Task[None]] = set()
 
     # --- running ----------------------------------------------------------------------
 
@@ -169,7 +185,7 @@ class RoomsReferee:
                 break
             room = await self.store.take_room(self.prefix, slot, self.name, self.lease)
             if room is not None:
-                self._open(room.channel, slot)
+                self._open(room.channel, slot, await self._interrupted(room.game_id))
         idle = [h for h in self.held.values() if h.session is None and not h.state.nicks()]
         if len(self.held) > share and idle:
             held = idle[0]
@@ -177,8 +193,14 @@ class RoomsReferee:
             self._drop(held)
             await self.store.close_room(held.channel, self.name, archive=False)
 
-    def _open(self, channel: str, slot: int) -> None:
-        held = Held(channel, slot, timi.Room(self.chat.nick))
+    async def _interrupted(self, game_id: str | None) -> str | None:
+        """Return ``game_id`` when it is a game still in play (in a room taken over from a
+        worker that died: it ends as ``server error``), else ``None``."""
+        found = None if game_id is None else await self.store.game(game_id)
+        return game_id if found is not None and found[0].status == "playing" else None
+
+    def _open(self, channel: str, slot: int, owed: str | None = None) -> None:
+        held = Held(channel, slot, timi.Room(self.chat.nick), owed=owed)
         self.held[channel.casefold()] = held
         if self.connected:
             self.chat.join(channel)
@@ -201,9 +223,16 @@ class RoomsReferee:
         elif isinstance(event, Disconnected):
             self.connected = False
             for held in self.held.values():
-                if held.session is not None:
+                if held.session is not None and not held.state.over:
+                    held.session.lost(event.why)
+                    held.session, held.owed = None, held.game_id
+                elif held.session is not None:
                     held.session.lost(event.why)
                 held.joined = False
+        elif isinstance(event, Sent):
+            found = self.held.get(event.room.casefold())
+            if found is not None:
+                self._sent(found, event.raw)
         elif isinstance(event, Joined | Left | Said):
             found = self.held.get(event.room.casefold())
             if found is not None:
@@ -218,9 +247,28 @@ class RoomsReferee:
         elif isinstance(event, Refused):
             log.warning("the chat refused %s: %s", event.room, event.why)
 
+    def _sent(self, held: Held, line: str) -> None:
+        """A line to ``held``'s room was written: to its game's log (the owed ``end`` to
+        the log of the game it ends)."""
+        if held.owing is not None and held.owing[0] == line:
+            entry = (0, *note("irc out", line))
+            task = asyncio.create_task(self.store.log_many(held.owing[1], [entry]))
+            self._logging.add(task)
+            task.add_done_callback(self._logging.discard)
+            held.owing = None
+        elif held.session is not None:
+            held.session.sent(line)
+
     def _present(self, held: Held, names: Names) -> None:
         """Those already in a room we (re)open (taken over from a worker that died, or
-        rejoined) come in as if they joined now, in the order listed: a game can start."""
+        rejoined) come in as if they joined now, in the order listed: a game can start.
+        If the room's game ended as ``server error`` meanwhile, they hear its ``end``
+        first."""
+        if held.owed is not None:
+            if any(n.casefold() != self.chat.nick.casefold() for n in names.nicks):
+                line = self.chat.say(held.channel, timi.end(timi.SERVER_ERROR))
+                held.owing = (line, held.owed)
+            held.owed = None
         if held.session is not None or held.state.players is not None:
             return
         known = {p.casefold() for p in held.people} | {self.chat.nick.casefold()}
@@ -292,13 +340,13 @@ class RoomsReferee:
         self.arbitre.services.sessions[game_id] = session
         held.game_id = game_id
         address = f"{self.public_url}/games/{game_id}"
-        session.sent(self.chat.notice(held.channel, f"game {address}"))
+        self.chat.notice(held.channel, f"game {address}")
         try:
             await self.store.room_game(held.channel, game_id)
             await self.arbitre.wait(game_id)
         finally:
             self.arbitre.services.sessions.pop(game_id, None)
-            held.state.close()
+            session.state.close()  # its own room: a reconnection may have made a new one
         await self._ended(held, session, game_id, address)
 
     async def _ended(self, held: Held, session: RoomSession, game_id: str, address: str) -> None:
@@ -307,37 +355,34 @@ class RoomsReferee:
             return
         game, seats = found
         if game.status == "playing" or session.broken:
-            held.session = None
+            if held.session is session:
+                held.session = None
             await self.store.log_many(game_id, [(0, *entry) for entry in session.drain()])
             return  # the room is gone with the server: it is opened again on reconnection
-        line = timi.end(end_reason(game, seats, session.foul))
-        session.sent(self.chat.say(held.channel, line))
+        self.chat.say(held.channel, timi.end(end_reason(game, seats, session.foul)))
         interface = self.arbitre.lookup(game.set_name)
         if interface is not None and interface.arbitre is not None:
             tray = interface.arbitre.page(turn_from(game.turn), None, asking=False).get("Tray", "")
-            for row in timi.board_lines(str(tray)):
-                session.sent(self.chat.notice(held.channel, row))
-        session.sent(self.chat.notice(held.channel, f"game {address}"))
-        session.sent(self.chat.part(held.channel, "game over"))
+            self.chat.board(held.channel, timi.board_lines(str(tray)))
+        self.chat.notice(held.channel, f"game {address}")
+        if not await session.written(self.chat.part(held.channel, "game over"), PART_WAIT):
+            log.warning("room %s: archived before its last lines were written", held.channel)
         entries = [(0, *entry) for entry in session.drain()]
         entries.append((0, *note("irc out", f"room {held.channel} archived")))
         await self.store.log_many(game_id, entries)
         self.held.pop(held.channel.casefold(), None)
-        held.session = None
+        if held.session is session:
+            held.session = None
         await self.store.close_room(held.channel, self.name, archive=True)
         room = await self.store.take_room(self.prefix, held.slot, self.name, self.lease)
         if room is not None:
             self._open(room.channel, held.slot)
 
     def _board(self, position: Position) -> None:
-        """Post the position asked on for people: six NOTICE lines (R-decision 5)."""
-        session = self.arbitre.services.sessions.get(position.game.id)
+        """Post the position asked on for people: six NOTICE lines, whole or superseded by
+        the next position's (R-decision 5)."""
         tray = position.rules.page(position.turn, None, asking=False).get("Tray", "")
-        channel = position.seat.url
-        for row in timi.board_lines(str(tray)):
-            line = self.chat.notice(channel, row)
-            if isinstance(session, RoomSession):
-                session.sent(line)
+        self.chat.board(position.seat.url, timi.board_lines(str(tray)))
 
 
 @dataclass(frozen=True)

@@ -2,10 +2,19 @@
 (through the ``irc`` seat kind) and the room's messages (``timi-rooms.md``).
 
 The referee (:mod:`.referee`) hands the session the room's verdicts (:class:`~.timi.Move`,
-:class:`~.timi.Foul`) and every line in and out; the seat's ``ask`` broadcasts ``play
-<nick> <seconds>`` and waits for the player's move, a foul by either player, the end of
-its time or the loss of the chat server. Every line goes into the game's exchange log
-with its time: those heard during an ask with the answer, the rest when the game ends.
+:class:`~.timi.Foul`) and every line in and out (a line out when it is written to the
+server, :class:`~.chat.Sent`); the seat's ``ask`` broadcasts ``play <nick> <seconds>`` and
+waits for the player's move, a foul by either player, the end of its time or the loss of
+the chat server. Every line goes into the game's exchange log with its time: those heard
+during an ask with the answer, the rest when the game ends.
+
+**The clock** (issue 28): lines wait in the chat's paced queue, so a player's time counts
+from the moment its ``play <nick> <seconds>`` line is written to the socket, never from
+its queueing; it is asked from then on (a ``play`` before is out of turn), and its
+deadline is that moment plus the seconds it was told plus the chat server's lag as
+measured then (:attr:`~.chat.Chat.lag`: at least a second), never less. A move read
+before the referee has found the deadline passed counts. A ``play`` line the queue could
+not write within :data:`PROMPT_WAIT` seconds ends the game as ``server error``.
 """
 
 from __future__ import annotations
@@ -13,13 +22,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from typing import Any
 
 from tournoyons_gui.arbitre.answer import ABORTED, UNRESUMED, Answer, Note, note
 from tournoyons_gui.arbitre.rooms import timi
 from tournoyons_gui.arbitre.rooms.chat import Chat
 from tournoyons_gui.arbitre.seats.base import Position
 
-__all__ = ["LEFT_GRACE", "MAX_LOGGED", "RoomSession"]
+__all__ = ["LEFT_GRACE", "MAX_LOGGED", "PROMPT_WAIT", "RoomSession"]
 
 #: Lines kept for the exchange log between two of its writes (an ask's answer, the end):
 #: spectators may talk as much as the chat server lets them, the record keeps the first
@@ -30,6 +40,10 @@ MAX_LOGGED = 1000
 #: tells its users' quits, then closes; a game whose server is lost within this time ends
 #: as ``server error``, not as a player's ``left``.
 LEFT_GRACE = 1.0
+
+#: Seconds a ``play <nick> <seconds>`` line may wait in the chat's queue before the game
+#: ends as ``server error`` (the referee could not ask; nobody's fault).
+PROMPT_WAIT = 300.0
 
 #: Which failure of the seat each foul is (:class:`~tournoyons_gui.arbitre.answer.Answer`).
 _FAILURES = {
@@ -66,6 +80,11 @@ class RoomSession:
         self._unlogged = 0
         self._waiter: asyncio.Future[timi.Move | None] | None = None
         self._leaving: asyncio.TimerHandle | None = None
+        #: The ``play`` line being sent and the nick it asks, until it is written.
+        self._prompt: tuple[str, str] | None = None
+        self._written: asyncio.Future[float] | None = None
+        #: Lines whose writing someone waits for (:meth:`written`).
+        self._flushes: dict[str, asyncio.Future[None]] = {}
 
     # --- from the room ----------------------------------------------------------------
 
@@ -74,8 +93,32 @@ class RoomSession:
         self._keep(note("irc in", raw))
 
     def sent(self, line: str) -> None:
-        """Log a line we sent to the room (the first :data:`MAX_LOGGED` of a turn)."""
+        """A line to the room was written to the server now: log it (the first
+        :data:`MAX_LOGGED` of a turn); the ``play`` line of the ask in flight starts the
+        player's clock, and asks it (its ``play`` before was out of turn)."""
         self._keep(note("irc out", line))
+        if self._prompt is not None and self._prompt[0] == line:
+            nick = self._prompt[1]
+            self._prompt = None
+            self.state.ask(nick)
+            if self._written is not None and not self._written.done():
+                self._written.set_result(time.monotonic())
+        flushed = self._flushes.pop(line, None)
+        if flushed is not None and not flushed.done():
+            flushed.set_result(None)
+
+    async def written(self, line: str, within: float) -> bool:
+        """Wait until ``line`` (queued) is written, ``within`` seconds at most, or the chat
+        server is lost; return whether it was written."""
+        if self.broken:
+            return False
+        flushed = self._flushes.setdefault(line, asyncio.get_running_loop().create_future())
+        try:
+            async with asyncio.timeout(within):
+                await asyncio.shield(flushed)
+        except TimeoutError:
+            return False
+        return flushed.done() and not self.broken
 
     def _keep(self, entry: Note) -> None:
         if len(self._log) < MAX_LOGGED:
@@ -104,6 +147,9 @@ class RoomSession:
         self.broken = why or "connection lost"
         if self._leaving is not None:
             self._leaving.cancel()
+        for flushed in self._flushes.values():
+            if not flushed.done():
+                flushed.set_result(None)
         self._wake()
 
     def drain(self) -> list[Note]:
@@ -118,25 +164,25 @@ class RoomSession:
 
     async def ask(self, position: Position, deadline: float | None) -> Answer:
         """Post the board, broadcast ``play <nick> <seconds>`` and wait for the nick's
-        ``play <column>``; a foul, the end of the time or a lost server end the game."""
+        ``play <column>`` within the seconds from the line's writing, plus the server's
+        lag (module docstring; ``deadline`` gives the seconds: the match's TimeOut); a
+        foul, the end of the time or a lost server end the game."""
         started = time.monotonic()
         nick = position.seat.name
+        limit = position.options.timeout if deadline is None else deadline - started
+        seconds = max(0, int(limit + 0.5))
+        move: timi.Move | None = None
         if self.foul is None and not self.broken:
             if position.number > 1:
                 self.board(position)
-            limit = position.options.timeout if deadline is None else deadline - started
-            seconds = max(0, int(limit + 0.5))
-            self.state.ask(nick)
             self._waiter = asyncio.get_running_loop().create_future()
-            self.sent(self.chat.say(self.room, timi.task_play(nick, seconds)))
+            self._written = asyncio.get_running_loop().create_future()
+            line = self.chat.say(self.room, timi.task_play(nick, seconds))
+            self._prompt = (line, nick)
             try:
-                async with asyncio.timeout(None if deadline is None else deadline - started):
-                    move = await asyncio.shield(self._waiter)
-            except TimeoutError:
-                move = None
-                self._fouled(nick, timi.TIMEOUT, f"{nick} did not play within {seconds} s")
+                move, started = await self._answer(nick, seconds, started)
             finally:
-                self._waiter = None
+                self._waiter = self._written = self._prompt = None
             # A move received before a foul counts (the foul, a flood say, ends the game
             # at the next ask), whatever the order the master reads them in.
             if move is not None and not self.broken:
@@ -149,6 +195,38 @@ class RoomSession:
         who, reason, detail = self.foul
         culprit = None if who == nick else self.players.index(who)
         return Answer.failure(_FAILURES[reason], f"{reason}: {detail}", ms, self.drain(), culprit)
+
+    async def _answer(
+        self, nick: str, seconds: int, queued: float
+    ) -> tuple[timi.Move | None, float]:
+        """Wait for the ``play`` line's writing, then for the move until the deadline;
+        return the move (``None``: a foul, the end of the time, a lost server) and when the
+        clock started."""
+        assert self._waiter is not None and self._written is not None
+        waiter, written = self._waiter, self._written
+        either: set[asyncio.Future[Any]] = {waiter, written}
+        done, _ = await asyncio.wait(
+            either, timeout=PROMPT_WAIT, return_when=asyncio.FIRST_COMPLETED
+        )
+        if not written.done():
+            written.cancel()
+            if not done:
+                self.lost(f"the play line for {nick} waited {PROMPT_WAIT:g} s to be sent")
+            return None, queued
+        at = written.result()
+        while not waiter.done():
+            lag = self.chat.lag
+            left = at + seconds + lag - time.monotonic()
+            if left <= 0:
+                self._fouled(
+                    nick,
+                    timi.TIMEOUT,
+                    f"{nick} did not play within {seconds} s of its play line "
+                    f"and {lag:.2f} s of the server's lag",
+                )
+                return None, at
+            await asyncio.wait({waiter}, timeout=left)
+        return waiter.result(), at
 
     def refused(self, position: Position, detail: str) -> None:
         """The rules refused the nick's column (a full column): an illegal move."""

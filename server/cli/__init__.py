@@ -15,8 +15,9 @@ a round-robin or Swiss tournament the same way and prints its standings and cros
 graphical interface in headless Chromium (issue 24) and prints its report.
 
 ``tournoyons-gui rooms --irc irc://HOST:PORT [--nick Arbitre] [--rooms 3] [--prefix '#p4-']
-[--think 15]`` referees Connect Four rooms on IRC (the timi protocol, seed 004); ``serve
---irc ...`` does it beside the web.
+[--think 15] [--pace-burst 3] [--pace-rate 2]`` referees Connect Four rooms on IRC (the timi
+protocol, seed 004), its lines paced under the server's flood limits; ``serve --irc ...``
+does it beside the web.
 
 ``tournoyons-gui room-player --irc irc://HOST:PORT --room '#p4-1' --nick NAME --engine
 builtin:NAME|URL|botsarena:URL [--games N]`` plays in anybody's timi rooms with an engine.

@@ -23,8 +23,15 @@ __all__ = [
     "bind_tcp",
     "engine_hosts",
     "lease",
+    "pace_rate",
     "think",
 ]
+
+#: The referee's pace by default (``--pace-burst``, ``--pace-rate``): those of
+#: :class:`~tournoyons_gui.arbitre.rooms.pace.Pace`, written here so that the command line
+#: loads nothing heavy (a test keeps them equal).
+PACE_BURST = 3
+PACE_RATE = 2.0
 
 
 def bind(host: str, port: int) -> tuple[socket.socket, str]:
@@ -61,6 +68,15 @@ def think(value: str) -> int:
     return seconds
 
 
+def pace_rate(value: str) -> float:
+    """Read ``--pace-rate``: lines a second, more than 0 and at most 100. Raises
+    ``argparse.ArgumentTypeError`` otherwise (``ValueError`` for what is not a number)."""
+    rate = float(value)
+    if not 0 < rate <= 100:
+        raise argparse.ArgumentTypeError("a pace is more than 0 and at most 100 lines a second")
+    return rate
+
+
 def add_count(
     parser: argparse.ArgumentParser, flag: str, default: int, most: int, what: str
 ) -> None:
@@ -77,7 +93,8 @@ def add_count(
 
 def add_irc_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
     """Add the timi rooms' options (``rooms``, ``serve``): ``--irc irc://HOST:PORT``,
-    ``--nick``, ``--rooms``, ``--prefix``, ``--think``."""
+    ``--nick``, ``--rooms``, ``--prefix``, ``--think``, and the pace of the referee's
+    lines (``--pace-burst``, ``--pace-rate``: :class:`~tournoyons_gui.arbitre.rooms.pace.Pace`)."""
     parser.add_argument(
         "--irc",
         required=required,
@@ -89,6 +106,14 @@ def add_irc_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
     add_count(parser, "--rooms", 3, 100, "rooms open at once")
     parser.add_argument("--prefix", default="#p4-", help="the rooms' names (default '#p4-')")
     parser.add_argument("--think", type=think, default=15, help="seconds a move, 4-54 (default 15)")
+    add_count(parser, "--pace-burst", PACE_BURST, 100, "lines the referee sends at once")
+    parser.add_argument(
+        "--pace-rate",
+        type=pace_rate,
+        default=PACE_RATE,
+        metavar="LINES",
+        help=f"lines a second the referee sends after its burst (default {PACE_RATE:g})",
+    )
 
 
 def engine_hosts(value: str) -> frozenset[str] | None:

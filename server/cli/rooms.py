@@ -12,6 +12,7 @@ import signal
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.rooms.irc import parse_irc_url
+from tournoyons_gui.arbitre.rooms.pace import Pace
 from tournoyons_gui.arbitre.rooms.referee import RoomOptions
 from tournoyons_gui.arbitre.store import Store
 from tournoyons_gui.interfaces.registry import load_registry
@@ -21,8 +22,9 @@ __all__ = ["room_options", "rooms"]
 
 
 def room_options(args: argparse.Namespace) -> RoomOptions | None:
-    """Return the rooms the options ask for (``None`` without ``--irc``); raise
-    ``SystemExit`` (status 2) for a server that is not ``irc://HOST[:PORT]``."""
+    """Return the rooms the options ask for (``None`` without ``--irc``), the referee's
+    lines paced by ``--pace-burst`` and ``--pace-rate``; raise ``SystemExit`` (status 2)
+    for a server that is not ``irc://HOST[:PORT]``."""
     if not args.irc:
         return None
     try:
@@ -36,6 +38,7 @@ def room_options(args: argparse.Namespace) -> RoomOptions | None:
         prefix=args.prefix,
         think=args.think,
         public_url=getattr(args, "public_url", "") or "",
+        pace=Pace(args.pace_burst, args.pace_rate),
     )
 
 

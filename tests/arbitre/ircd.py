@@ -3,8 +3,10 @@ folder, on a free port of 127.0.0.1, stopped (and startable again on the same po
 server that goes away mid-game and comes back) and removed at the end.
 
 The program comes from ``$TOURNOYONS_NGIRCD`` (set by ``scripts/test.py``, which installs
-it when missing) or the usual places. Its penalty for fast clients is off, so that the
-tests' players can flood as the tests need; the referee paces itself all the same.
+it when missing) or the usual places. Its penalty for fast clients is off by default, so
+that the tests' players can flood as the tests need (the referee paces itself all the
+same); ``penalty=True`` keeps ngIRCd's own limits (it reads 3 lines a second of a client),
+as a real server runs. An operator account (:data:`OPER`) can ``KILL`` a client.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from pathlib import Path
 
 #: Seconds to wait for the server to accept connections.
 START_WAIT = 15.0
+#: The operator account of the test server: ``OPER <name> <password>``.
+OPER = ("tests", "tests")
 
 _CONFIG = """[Global]
     Name = irc.test
@@ -35,13 +39,15 @@ _CONFIG = """[Global]
 [Limits]
     MaxNickLength = 30
     MaxConnectionsIP = 0
-    MaxPenaltyTime = 0
-    PingTimeout = 120
+{penalty}    PingTimeout = 120
     PongTimeout = 20
 [Options]
     PAM = no
     DNS = no
     Ident = no
+[Operator]
+    Name = {oper[0]}
+    Password = {oper[1]}
 """
 
 
@@ -67,12 +73,13 @@ def _free_port() -> int:
 class Ircd:
     """One ngIRCd on ``port``: :meth:`start`, :meth:`stop` (and start again)."""
 
-    def __init__(self, folder: Path, port: int) -> None:
+    def __init__(self, folder: Path, port: int, *, penalty: bool = False) -> None:
         self.folder, self.port = folder, port
         self.url = f"irc://127.0.0.1:{port}"
         self.process: subprocess.Popen[bytes] | None = None
         self.config = folder / "ngircd.conf"
-        self.config.write_text(_CONFIG.format(port=port, folder=folder))
+        limit = "" if penalty else "    MaxPenaltyTime = 0\n"
+        self.config.write_text(_CONFIG.format(port=port, folder=folder, penalty=limit, oper=OPER))
 
     def start(self) -> None:
         """Run the server and return once it accepts connections."""
@@ -108,11 +115,12 @@ class Ircd:
 
 
 @contextmanager
-def ircd_server() -> Iterator[Ircd]:
-    """Run an ngIRCd of its own in a new temporary folder; yield it, running."""
+def ircd_server(*, penalty: bool = False) -> Iterator[Ircd]:
+    """Run an ngIRCd of its own in a new temporary folder (``penalty``: with its limits on
+    fast clients); yield it, running."""
     folder = Path(tempfile.mkdtemp(prefix="tournoyons-irc-"))
     folder.chmod(0o777)  # ngIRCd run as root drops to nobody
-    server = Ircd(folder, _free_port())
+    server = Ircd(folder, _free_port(), penalty=penalty)
     server.start()
     try:
         yield server

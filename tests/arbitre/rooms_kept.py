@@ -14,7 +14,8 @@ from tests.arbitre.ircd import Ircd, ircd_server
 from tests.arbitre.timi_players import RawPlayer
 from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.outbound import Outbound
-from tournoyons_gui.arbitre.rooms.irc import Backoff, Pace
+from tournoyons_gui.arbitre.rooms.irc import Backoff
+from tournoyons_gui.arbitre.rooms.pace import Pace
 from tournoyons_gui.arbitre.rooms.referee import RoomOptions, RoomsReferee
 from tournoyons_gui.arbitre.store import Game, Move, Seat, Store
 from tournoyons_gui.interfaces.registry import load_registry
@@ -26,16 +27,22 @@ FAST = Pace(burst=100, per_second=200.0)
 
 @asynccontextmanager
 async def refereeing(
-    ircd: Ircd, folder: Path, *, rooms: int = 1, think: int = 5, outbound: Outbound | None = None
+    ircd: Ircd,
+    folder: Path,
+    *,
+    rooms: int = 1,
+    think: int = 5,
+    outbound: Outbound | None = None,
+    pace: Pace = FAST,
 ) -> AsyncIterator[tuple[Arbitre, RoomsReferee]]:
     """Run an Arbitre (its own SQLite file, ``outbound`` its policy: a loopback server's
-    by default) refereeing ``rooms`` rooms on ``ircd``."""
+    by default) refereeing ``rooms`` rooms on ``ircd``, its lines at ``pace``."""
     store = await Store.open(str(folder / "rooms.sqlite3"))
     arbitre = Arbitre(
         load_registry(()), store, "http://127.0.0.1:9", lease_seconds=6, outbound=outbound
     )
     await arbitre.run()
-    options = RoomOptions(ircd.url, rooms=rooms, think=think, pace=FAST)
+    options = RoomOptions(ircd.url, rooms=rooms, think=think, pace=pace)
     referee = options.referee(arbitre)
     referee.chat.backoff = Backoff(first=0.2, most=1.0)  # type: ignore[attr-defined]
     await referee.run()
@@ -48,16 +55,22 @@ async def refereeing(
 
 
 async def room_open(player: RawPlayer, room: str = ROOM) -> None:
-    """Wait until the referee is in ``room`` (it created it: it is its operator)."""
-    for _ in range(200):
+    """Wait until the referee is in ``room`` (it created it: it is its operator), asking
+    ``NAMES`` again once the server has answered the last one (a server with its own
+    limits reads a client's lines a few a second)."""
+    for _ in range(100):
+        mark = len(player.heard)
         player.send(f"NAMES {room}")
-        try:
-            await player.expect(
-                lambda h: h.command == "353" and "@Arbitre" in h.text.split(), wait=0.1
-            )
+        end = await player.expect(
+            lambda h: h.command == "366" and h.target.split()[-1:] == [room], since=mark
+        )
+        names = player.heard[mark : player.heard.index(end, mark)]
+        if any(
+            h.command == "353" and h.target.split()[-1:] == [room] and "@Arbitre" in h.text.split()
+            for h in names
+        ):
             return
-        except TimeoutError:
-            continue
+        await asyncio.sleep(0.1)
     raise AssertionError(f"the referee never opened {room}")
 
 
@@ -73,9 +86,15 @@ async def record(arbitre: Arbitre, game_id: str) -> tuple[Game, list[Seat], list
     raise AssertionError(f"game {game_id} never ended")
 
 
-def run(scenario: Callable[[Ircd, Path], Coroutine[Any, Any, None]], tmp_path: Path) -> None:
-    """Run ``scenario`` with an ngIRCd of its own."""
-    with ircd_server() as ircd:
+def run(
+    scenario: Callable[[Ircd, Path], Coroutine[Any, Any, None]],
+    tmp_path: Path,
+    *,
+    penalty: bool = False,
+) -> None:
+    """Run ``scenario`` with an ngIRCd of its own (``penalty``: with its limits on fast
+    clients, as a real server runs)."""
+    with ircd_server(penalty=penalty) as ircd:
         asyncio.run(scenario(ircd, tmp_path))
 
 

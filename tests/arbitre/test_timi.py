@@ -152,6 +152,7 @@ class Recorder:
     """A chat that keeps the lines sent (a :class:`~.chat.Chat` for the player)."""
 
     nick = "me"
+    lag = 1.0
 
     def __init__(self) -> None:
         self.sent: list[str] = []
@@ -176,6 +177,10 @@ class Recorder:
 
     def notice(self, room: str, text: str) -> str:
         return self.say(room, text)
+
+    def board(self, room: str, rows: list[str]) -> None:
+        for row in rows:
+            self.notice(room, row)
 
     def list_rooms(self) -> str:
         self.sent.append("LIST")

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator, Callable
+import time
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
@@ -17,13 +18,15 @@ _LINE = re.compile(r"(?::(?P<nick>[^!\s]+)\S*\s+)?(?P<command>\S+)\s*(?P<rest>.*
 
 @dataclass
 class Heard:
-    """A line heard: who sent it, its command, its target and its text."""
+    """A line heard: who sent it, its command, its target and its text, and when it
+    arrived (``time.monotonic()``)."""
 
     nick: str
     command: str
     target: str
     text: str
     raw: str
+    at: float = field(default_factory=time.monotonic)
 
 
 @dataclass
@@ -65,9 +68,12 @@ class RawPlayer:
             self.heard.append(Heard(found["nick"] or "", command, target.strip(), text, raw))
             self._new.set()
 
-    async def expect(self, test: Callable[[Heard], bool], wait: float = EXPECT_WAIT) -> Heard:
-        """Return the first line heard (from the start) that passes ``test``."""
-        seen = 0
+    async def expect(
+        self, test: Callable[[Heard], bool], wait: float = EXPECT_WAIT, since: int = 0
+    ) -> Heard:
+        """Return the first line heard (from the ``since``-th, by default the first) that
+        passes ``test``."""
+        seen = since
         async with asyncio.timeout(wait):
             while True:
                 for line in self.heard[seen:]:
@@ -76,6 +82,16 @@ class RawPlayer:
                 seen = len(self.heard)
                 self._new.clear()
                 await self._new.wait()
+
+    async def follow(self, start: int = 0) -> AsyncGenerator[Heard, None]:
+        """Yield every line heard from the ``start``-th on, as it comes (forever)."""
+        seen = start
+        while True:
+            while seen < len(self.heard):
+                seen += 1
+                yield self.heard[seen - 1]
+            self._new.clear()
+            await self._new.wait()
 
     async def said(self, room: str, text: str, wait: float = EXPECT_WAIT) -> Heard:
         """Return the room message ``text`` (a PRIVMSG) once heard."""
@@ -86,6 +102,12 @@ class RawPlayer:
     def room_texts(self, room: str, command: str = "PRIVMSG") -> list[str]:
         """Return the texts said (or noticed) in ``room`` so far."""
         return [h.text for h in self.heard if h.command == command and h.target == room]
+
+    async def closed(self, wait: float = EXPECT_WAIT) -> None:
+        """Return once the server has closed the connection."""
+        assert self._task is not None
+        async with asyncio.timeout(wait):
+            await asyncio.shield(self._task)
 
     async def join(self, room: str) -> None:
         """Join ``room`` and return once in."""
