@@ -119,10 +119,8 @@ def create_app(
     if limits is None:
         limits = Limits() if outbound.public else UNLIMITED
 
-    async def stored_token(digest: str) -> bool:
-        return holder.arbitre is not None and await holder.arbitre.store.is_organiser(digest)
-
-    guard = Guard(limits, admin_tokens, stored_token)
+    # The limits count in the store, shared by every worker of its database (issue 29).
+    guard = Guard(limits, admin_tokens, lambda: holder.arbitre.store if holder.arbitre else None)
     checks = Checks(holder, env)
     web = ArbitreWeb(holder, env, can_check=checks.can_check)
     api = TournamentApi(holder.service, guard.limits)
