@@ -24,6 +24,7 @@ from typing import Any
 
 import httpx
 
+from tournoyons_gui.arbitre import metrics
 from tournoyons_gui.arbitre.added import AddedSet
 from tournoyons_gui.arbitre.asks import Asks
 from tournoyons_gui.arbitre.calls import EngineCaller
@@ -307,6 +308,7 @@ class Arbitre:
                 for index, seat in enumerate(made)
             ],
         )
+        metrics.started(game.set_name)
         if start:
             self.worker.start(game_id)
         return game_id

@@ -32,6 +32,7 @@ from tournoyons_gui.arbitre.store import Store
 from tournoyons_gui.arbitre.tournaments import Tournaments
 from tournoyons_gui.arbitre.web import ArbitreWeb, TournamentApi, TournamentPages
 from tournoyons_gui.arbitre.web.guard import UNLIMITED, Guard, GuardedApp, Limits
+from tournoyons_gui.arbitre.web.metrics import EVERYWHERE, NOWHERE, Metered
 from tournoyons_gui.interfaces.plugin import SetInterface
 from tournoyons_gui.interfaces.registry import Registry, load_registry
 from tournoyons_gui.server.assets import load_assets
@@ -83,6 +84,7 @@ def create_app(
     limits: Limits | None = None,
     maitretarot: tuple[socket.socket, Settings] | None = None,
     rooms: RoomOptions | None = None,
+    metrics: str | int | None = None,
 ) -> ASGIApp:
     """Return the ASGI application serving every registered Set, and the Arbitre.
 
@@ -104,7 +106,9 @@ def create_app(
     server, none on a loopback one, as the outbound policy's freedom); ``rooms``: referee
     timi rooms on a chat server beside the web (``serve --irc``); ``maitretarot``: a bound
     socket and the settings of a MaitreTarot server to run beside (its tables are Tarot
-    games).
+    games); ``metrics``: where ``/metrics`` is served (``serve --metrics``): ``None`` on a
+    loopback server's listener and on no public one's, ``"public"`` on every listener,
+    a port number only to the requests reaching that port (a listener of its own).
     """
     registry = registry if registry is not None else load_registry(sets)
     assets = load_assets(registry)
@@ -178,5 +182,12 @@ def create_app(
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.arbitre_holder = holder
-    # Outside Starlette's error middleware, so that even its 500 carries the headers.
-    return SecurityHeaders(GuardedApp(app, guard), frame_ancestors=frame_ancestors)
+    if metrics is None:
+        where = NOWHERE if outbound.public else EVERYWHERE
+    else:
+        where = EVERYWHERE if metrics == "public" else frozenset({int(metrics)})
+    # Outside Starlette's error middleware, so that even its 500 carries the headers and
+    # is counted; the guard's refusals (429) are counted too.
+    return SecurityHeaders(
+        Metered(GuardedApp(app, guard), holder, where), frame_ancestors=frame_ancestors
+    )

@@ -8,7 +8,7 @@ import logging
 import uvicorn
 
 from tournoyons_gui.server.app import create_app
-from tournoyons_gui.server.cli.common import bind, bind_tcp, engine_hosts
+from tournoyons_gui.server.cli.common import bind, bind_tcp, engine_hosts, metrics_listener
 from tournoyons_gui.server.cli.maitretarot import table_settings
 from tournoyons_gui.server.cli.rooms import room_options
 from tournoyons_gui.server.logs import RedactSecrets
@@ -32,6 +32,7 @@ def serve(args: argparse.Namespace) -> int:
         tables, where = bind_tcp(*args.maitretarot)
         maitretarot = (tables, table_settings(args))
         print(f"tournoyons-gui: MaitreTarot tables on {where}", flush=True)
+    metrics_sockets, metrics = metrics_listener(args.metrics)
     app = create_app(
         frame_ancestors=args.frame_ancestors,
         database=args.database,
@@ -44,6 +45,7 @@ def serve(args: argparse.Namespace) -> int:
         admin_tokens=args.admin_token or (),
         rooms=room_options(args),
         maitretarot=maitretarot,
+        metrics=metrics,
     )
     logging.getLogger("uvicorn.access").addFilter(RedactSecrets())
     config = uvicorn.Config(
@@ -56,5 +58,5 @@ def serve(args: argparse.Namespace) -> int:
         proxy_headers=bool(args.trust_proxy),
         forwarded_allow_ips=args.trust_proxy or None,
     )
-    uvicorn.Server(config).run(sockets=[sock])
+    uvicorn.Server(config).run(sockets=[sock, *metrics_sockets])
     return 0
