@@ -30,9 +30,9 @@ depth), ``tournoyons_checks_running``.
 multi-process mode: ``PROMETHEUS_MULTIPROC_DIR`` names a folder, empty when they start,
 which every process writes its counts to, so that any one answers the host's totals. The
 variable must be set before ``prometheus_client`` is imported: by whoever starts the
-processes (a process manager), or by ``prepare_metrics_dir``
-(:mod:`tournoyons_gui.server.cli.common`) in the parent before it starts them (this
-module imports ``prometheus_client``). Processes on other hosts are scraped each, and
+processes (a process manager), or by the command line's ``prepare_metrics_dir``
+(``server/cli/common.py``) in the parent before it starts them (this module imports
+``prometheus_client``). Processes on other hosts are scraped each, and
 Prometheus adds them up.
 """
 

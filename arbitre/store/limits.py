@@ -71,8 +71,8 @@ class LimitStore(Database):
 
         def upsert(connection: Connection) -> list[Hit]:
             found = {
-                str(row.key): (int(row.count), float(row.until))
-                for row in connection.execute(statement)
+                str(key): (int(count), float(until))
+                for key, count, until in connection.execute(statement)
             }
             return [(str(row["key"]), *found[str(row["key"])]) for row in rows]
 
