@@ -23,6 +23,7 @@ import itertools
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from tournoyons_gui.arbitre import metrics
 from tournoyons_gui.arbitre.added import AddedSet
 from tournoyons_gui.arbitre.asks import Asks
 from tournoyons_gui.arbitre.calls import EngineCaller
@@ -354,6 +355,7 @@ class Arbitre:
         if driver is not None and driver != self.worker.name:
             game.lease_owner = game.lease_until = None  # the other worker takes it
         await self.store.create_game(game, seats_made)
+        metrics.started(game.set_name)
         if driver == self.worker.name:
             self.worker.start(game_id, made=(game, seats_made))
         elif driver is not None:

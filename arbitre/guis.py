@@ -19,7 +19,7 @@ from tournoyons_gui.arbitre.added import AddedSet
 from tournoyons_gui.arbitre.catalogue import Catalogue, PlayedSet
 from tournoyons_gui.arbitre.match import GameError, check_registered_name
 from tournoyons_gui.arbitre.outbound import Outbound
-from tournoyons_gui.arbitre.store import Conflict, InterfaceRecord, Store, new_id
+from tournoyons_gui.arbitre.store import Conflict, InterfaceRecord, Listed, Store, new_id
 from tournoyons_gui.arbitre.urls import check_engine_url
 
 __all__ = ["BUILTIN", "WRONG_TOKEN", "Interface", "Interfaces", "interface_json"]
@@ -183,12 +183,16 @@ class Interfaces:
 
     # --- choosing ----------------------------------------------------------------------
 
-    async def listed(self, *, retired: bool = True) -> list[Interface]:
-        """Return every interface: ours first (in the Sets' order), then the registered
-        ones by name (the retired ones too unless told)."""
-        await self.catalogue.load_added()
-        ours = [_ours(played) for played in self.catalogue.playable()]
-        return ours + [_registered(r) for r in await self.store.interfaces(retired=retired)]
+    async def page(self, *, after: str | None = None, limit: int = 50) -> Listed[Interface]:
+        """Return a page of the interfaces: ours on the first page (``after`` ``None``: a
+        few, one per Set), then up to ``limit`` registered ones by name after the name
+        ``after`` (the retired ones too); ``more`` when registered ones follow."""
+        ours: list[Interface] = []
+        if after is None:
+            await self.catalogue.load_added()
+            ours = [_ours(played) for played in self.catalogue.playable()]
+        page = await self.store.interfaces_page(after=after, limit=limit)
+        return Listed(ours + [_registered(r) for r in page.rows], page.more)
 
     async def for_set(self, played: PlayedSet) -> list[Interface]:
         """Return the interfaces that draw ``played``: ours first, then the registered

@@ -27,6 +27,7 @@ from typing import Any
 
 from sqlalchemy.exc import InterfaceError, OperationalError, SQLAlchemyError
 
+from tournoyons_gui.arbitre import metrics
 from tournoyons_gui.arbitre.added import AddedRules, RefereeFailed
 from tournoyons_gui.arbitre.answer import ABORTED, STOPPED, UNNEEDED, UNRESUMED, Answer, note
 from tournoyons_gui.arbitre.catalogue import Catalogue, PlayedSet
@@ -204,6 +205,7 @@ class GameMaster:
                 for p in asked
             ]
             answers = await self._ask_all([self._ask(position) for position in positions])
+            metrics.answered([position.seat.kind for position in positions], answers)
             exchanges: list[LogEntry] = [
                 (position.seat.index, *entry)
                 for position, answer in zip(positions, answers, strict=True)
@@ -226,6 +228,7 @@ class GameMaster:
                 return
             turn = turn_from(played[-1].turn)
             await self.store.append_moves(game.id, self.worker, played)
+            metrics.moved(game.set_name, len(played))
             game.turn, game.moves = played[-1].turn, played[-1].number
             for move in played:
                 await self.services.hub.publish(game.id, {"moves": move.number, "over": False})
@@ -446,6 +449,7 @@ class GameMaster:
         )
         if not done:
             return  # over already, or another worker drives it now
+        metrics.ended(game.set_name, status, text)
         game.status = status
         self.services.asks.close_game(game.id)  # late from now on, at any worker
         await self.services.hub.publish(game.id, {"moves": game.moves, "over": True})

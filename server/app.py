@@ -30,6 +30,7 @@ from tournoyons_gui.arbitre.store import Store
 from tournoyons_gui.arbitre.tournaments import Tournaments
 from tournoyons_gui.arbitre.web import ArbitreWeb, TournamentApi, TournamentPages
 from tournoyons_gui.arbitre.web.guard import UNLIMITED, Guard, GuardedApp, Limits
+from tournoyons_gui.arbitre.web.metrics import EVERYWHERE, NOWHERE, Metered
 from tournoyons_gui.interfaces.plugin import SetInterface
 from tournoyons_gui.interfaces.registry import Registry, load_registry
 from tournoyons_gui.server.assets import load_assets
@@ -87,6 +88,7 @@ def create_app(
     rooms: RoomOptions | None = None,
     shared: bool = False,
     run_folder: str | None = None,
+    metrics: str | int | None = None,
 ) -> ASGIApp:
     """Return the ASGI application serving every registered Set, and the Arbitre.
 
@@ -110,7 +112,10 @@ def create_app(
     socket and the settings of a MaitreTarot server to run beside (its tables are Tarot
     games); ``shared``: other processes drive games on the same records (``serve
     --workers N``), telling each other through Unix sockets in ``run_folder`` (SQLite) or
-    PostgreSQL's ``NOTIFY``.
+    PostgreSQL's ``NOTIFY``; ``metrics``: where ``/metrics`` is served (``serve
+    --metrics``): ``None`` on a loopback server's listener and on no public one's,
+    ``"public"`` on every listener, a port number only to the requests reaching that port
+    (a listener of its own).
     """
     registry = registry if registry is not None else load_registry(sets)
     assets = load_assets(registry)
@@ -125,10 +130,8 @@ def create_app(
     if limits is None:
         limits = Limits() if outbound.public else UNLIMITED
 
-    async def stored_token(digest: str) -> bool:
-        return holder.arbitre is not None and await holder.arbitre.store.is_organiser(digest)
-
-    guard = Guard(limits, admin_tokens, stored_token)
+    # The limits count in the store, shared by every worker of its database (issue 29).
+    guard = Guard(limits, admin_tokens, lambda: holder.arbitre.store if holder.arbitre else None)
     checks = Checks(holder, env)
     web = ArbitreWeb(holder, env, can_check=checks.can_check)
     api = TournamentApi(holder.service, guard.limits)
@@ -189,5 +192,12 @@ def create_app(
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.arbitre_holder = holder
-    # Outside Starlette's error middleware, so that even its 500 carries the headers.
-    return SecurityHeaders(GuardedApp(web.hot(app), guard), frame_ancestors=frame_ancestors)
+    if metrics is None:
+        where = NOWHERE if outbound.public else EVERYWHERE
+    else:
+        where = EVERYWHERE if metrics == "public" else frozenset({int(metrics)})
+    # Outside Starlette's error middleware, so that even its 500 carries the headers and
+    # is counted; the guard's refusals (429) are counted too.
+    return SecurityHeaders(
+        Metered(GuardedApp(web.hot(app), guard), holder, where), frame_ancestors=frame_ancestors
+    )

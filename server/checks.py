@@ -5,9 +5,11 @@ bar, then shows the table, the JSON and the contact sheet.
 Routes:
 
 - ``POST /interfaces/<id>/check`` (form ``set``): start a check of that interface for that
-  Set; 303 to its page. 503 when this server has no Chromium, 429 while another check
-  runs (one at a time: each drives a browser for a minute or so), 400 for a Set the
-  interface does not draw or that has no contexts (an added game).
+  Set; 303 to its page. 503 when this server has no Chromium, 429 while
+  :data:`CHECKS_AT_ONCE` checks run (each drives a browser for a minute or so), counted
+  in the store across every worker of its database (a slot held under a lease, renewed
+  while the check runs: a worker killed mid-check frees it when the lease ends; issue
+  29), 400 for a Set the interface does not draw or that has no contexts (an added game).
 - ``GET /interfaces/<id>/checks/<run>``: progress, then the table; ``.json``: the same
   for programs (``{"done", "total", "label", "error", "report"}``); ``/sheet.png``: the
   contact sheet once done.
@@ -22,6 +24,7 @@ and show it on the contact sheet.
 from __future__ import annotations
 
 import asyncio
+import logging
 import urllib.parse
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -52,6 +55,8 @@ from tournoyons_gui.server.check import (
 )
 
 __all__ = [
+    "CHECKS_AT_ONCE",
+    "CHECK_LEASE",
     "FETCHES_AT_ONCE",
     "KEPT_RUNS",
     "MAX_FETCHED",
@@ -60,8 +65,14 @@ __all__ = [
     "PolicyFetch",
 ]
 
+log = logging.getLogger(__name__)
+
 #: Checks kept in memory (their reports and sheets), the oldest dropped first.
 KEPT_RUNS = 20
+#: Interface checks running at once across every worker of one database.
+CHECKS_AT_ONCE = 1
+#: Seconds a check's slot is held without renewal (renewed every third of it).
+CHECK_LEASE = 30.0
 #: The most bytes of one answer a checked page is given (more fails that request).
 MAX_FETCHED = 10 * 1024 * 1024
 #: The most bytes all the answers of one check may total (more fails the rest).
@@ -225,26 +236,46 @@ class Checks:
             return self._refused(f"{found.name} does not draw {set_name!r}", 400)
         if not isinstance(played, SetInterface):
             return self._refused("the check knows only the Sets this server draws", 400)
-        if self.busy.locked():
+        run_id = new_id(10)
+        slot = None
+        if not self.busy.locked():
+            slot = await arbitre.store.take_slot("check", CHECKS_AT_ONCE, run_id, CHECK_LEASE)
+        if slot is None:
             return self._refused("another check is running: try again in a minute", 429)
         base = arbitre.public_url
         url = found.url if not found.builtin else f"{base}{found.url}"
-        run = Run(new_id(10), found.id, found.name, url, played.name)
+        run = Run(run_id, found.id, found.name, url, played.name)
         self.runs[run.id] = run
         while len(self.runs) > KEPT_RUNS:
             self.runs.popitem(last=False)
         ours = None if found.builtin else f"{base}/{played.key}/"
         fetch = None if found.builtin else PolicyFetch(arbitre.outbound)
-        run.task = asyncio.create_task(self._run(run, played, ours, fetch))
+        run.task = asyncio.create_task(self._run(run, played, ours, fetch, slot))
         where = f"/interfaces/{urllib.parse.quote(found.id)}/checks/{run.id}"
         return RedirectResponse(where, 303)
 
     async def _run(
-        self, run: Run, played: SetInterface, ours: str | None, fetch: PolicyFetch | None
+        self,
+        run: Run,
+        played: SetInterface,
+        ours: str | None,
+        fetch: PolicyFetch | None,
+        slot: str,
     ) -> None:
         def progress(done: int, total: int, label: str) -> None:
             run.done, run.total, run.label = done, total, label
 
+        store = self.holder().store
+
+        async def hold() -> None:
+            while True:
+                await asyncio.sleep(CHECK_LEASE / 3)
+                try:
+                    await store.renew_slot(slot, run.id, CHECK_LEASE)
+                except Exception:  # the store away a moment: the next renewal may pass
+                    log.warning("could not renew the slot of check %s", run.id, exc_info=True)
+
+        holding = asyncio.create_task(hold())
         async with self.busy:
             try:
                 run.report = await check_interface(
@@ -253,8 +284,10 @@ class Checks:
             except Exception as failed:
                 run.error = str(failed)[:500] or type(failed).__name__
             finally:
+                holding.cancel()
                 if fetch is not None:
                     await fetch.aclose()
+                await store.release_slot(slot, run.id)
 
     def _find(self, request: Request) -> Run | None:
         run = self.runs.get(request.path_params["run_id"])

@@ -13,15 +13,20 @@ The rest of the Arbitre, its pages and its API get plain records (:mod:`.records
 - :mod:`.pending`: the asks awaiting an answer, shared by the workers;
 - :mod:`.tournaments`: registered engines and tournaments;
 - :mod:`.rooms`: timi rooms, their leases, the workers refereeing them;
-- :mod:`.interfaces`: registered graphical interfaces.
+- :mod:`.interfaces`: registered graphical interfaces;
+- :mod:`.lists`: the lists read a page at a time (keyset paging), the leases counted;
+- :mod:`.limits`: the requests counted against the limits, the slots of work held, the
+  key the lists' cursors are signed with (shared by the workers, issue 29).
 """
 
 from __future__ import annotations
 
 from tournoyons_gui.arbitre.store import records
 from tournoyons_gui.arbitre.store.base import DEFAULT_DATABASE, aware, database_url, new_id, now
-from tournoyons_gui.arbitre.store.games import Conflict, LeaseLost
+from tournoyons_gui.arbitre.store.games import MAX_PAGE, Conflict, LeaseLost
 from tournoyons_gui.arbitre.store.interfaces import InterfaceStore
+from tournoyons_gui.arbitre.store.limits import Hit, LimitStore
+from tournoyons_gui.arbitre.store.lists import GameList, Listed, ListStore, NewestKey
 from tournoyons_gui.arbitre.store.pending import PENDING_KEPT
 from tournoyons_gui.arbitre.store.records import *  # noqa: F403 (every plain record)
 from tournoyons_gui.arbitre.store.rooms import RoomStore
@@ -29,10 +34,15 @@ from tournoyons_gui.arbitre.store.schema import SCHEMA_VERSION
 
 __all__ = [
     "DEFAULT_DATABASE",
+    "MAX_PAGE",
     "PENDING_KEPT",
     "SCHEMA_VERSION",
     "Conflict",
+    "GameList",
+    "Hit",
     "LeaseLost",
+    "Listed",
+    "NewestKey",
     "Store",
     "aware",
     "database_url",
@@ -42,5 +52,5 @@ __all__ = [
 __all__ += records.__all__
 
 
-class Store(InterfaceStore, RoomStore):
+class Store(InterfaceStore, RoomStore, ListStore, LimitStore):
     """The database and every query the Arbitre makes (:meth:`open` it, then use it)."""

@@ -16,6 +16,7 @@ from sqlalchemy import (
     JSON,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -35,6 +36,7 @@ __all__ = [
     "EntrantRow",
     "ExchangeRow",
     "GameRow",
+    "HitRow",
     "InterfaceRow",
     "MetaRow",
     "MoveRow",
@@ -43,10 +45,11 @@ __all__ = [
     "RoomRefereeRow",
     "RoomRow",
     "SeatRow",
+    "SlotRow",
     "TournamentRow",
 ]
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 
 class Base(DeclarativeBase):
@@ -73,9 +76,11 @@ class GameRow(Base):
     """
 
     __tablename__ = "games"
-    # A tournament's pairing is played once, whichever worker schedules it.
+    # A tournament's pairing is played once, whichever worker schedules it; the games list
+    # is read newest first a page at a time from a cursor (created_at, id: keyset paging).
     __table_args__ = (
         Index("ix_games_tournament_pairing", "tournament_id", "pairing", unique=True),
+        Index("ix_games_created_id", "created_at", "id"),
     )
     id: Mapped[str] = mapped_column(String(12), primary_key=True)
     set_name: Mapped[str] = mapped_column(String(40), index=True)
@@ -277,6 +282,8 @@ class TournamentRow(Base):
     or ``over``; a lease as games have (the worker scheduling its games)."""
 
     __tablename__ = "tournaments"
+    # The tournaments list is read newest first a page at a time (keyset paging).
+    __table_args__ = (Index("ix_tournaments_created_id", "created_at", "id"),)
     id: Mapped[str] = mapped_column(String(12), primary_key=True)
     name: Mapped[str] = mapped_column(String(100))
     set_name: Mapped[str] = mapped_column(String(40))
@@ -352,6 +359,33 @@ class RoomRefereeRow(Base):
     until: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
 
 
+class HitRow(Base):
+    """``hits``: the requests counted against a limit (issue 29), one row per counted key
+    (``addr:<client address>``, ``token:<an organiser token's hash>``, ``reg:<client
+    address>``), shared by every worker of the database so that N workers allow what one
+    does: ``count`` requests since ``started``, the window ending at ``until`` (seconds
+    since the epoch by the database's clock). A request past ``until`` starts a new window
+    in the same row; rows whose window ended are swept."""
+
+    __tablename__ = "hits"
+    key: Mapped[str] = mapped_column(String(80), primary_key=True)
+    started: Mapped[float] = mapped_column(Float)
+    until: Mapped[float] = mapped_column(Float, index=True)
+    count: Mapped[int] = mapped_column(Integer)
+
+
+class SlotRow(Base):
+    """``slots``: the work held by a worker and counted across the workers (issue 29): an
+    interface check running (``check/1`` .. ``check/N``, N the checks allowed at once),
+    held by ``owner`` until ``until`` (seconds since the epoch by the database's clock,
+    renewed while it runs): a worker killed mid-check frees its slot when it expires."""
+
+    __tablename__ = "slots"
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(16))
+    until: Mapped[float] = mapped_column(Float)
+
+
 # Upgrades: MIGRATIONS[v] takes a database from version v to v + 1. New tables are made by
 # ``create_all`` before the upgrades run: version 2 adds ``added_sets``, ``pending``,
 # ``engines``, ``tournaments`` and ``entrants``, and the columns below; version 3 each
@@ -360,7 +394,9 @@ class RoomRefereeRow(Base):
 # Version 5 adds ``interfaces`` (registered graphical interfaces, issue 24), made by
 # ``create_all`` too. Version 6 each seat's tournament entrant and total score
 # (tournaments at tables of four, tarot issue 21); version 7 the registrations' consent to
-# open tournaments, call key and seat kind, and ``organisers`` (issue 20).
+# open tournaments, call key and seat kind, and ``organisers`` (issue 20). Version 8 adds
+# ``hits`` and ``slots`` (limits and checks counted across the workers, issue 29), made by
+# ``create_all``, and the indexes the lists are paged along.
 MIGRATIONS: dict[int, Sequence[str]] = {
     1: (
         "ALTER TABLE games ADD COLUMN lease_owner VARCHAR(16)",
@@ -387,5 +423,9 @@ MIGRATIONS: dict[int, Sequence[str]] = {
         "ALTER TABLE engines ADD COLUMN open_entry BOOLEAN NOT NULL DEFAULT FALSE",
         "ALTER TABLE engines ADD COLUMN call_key VARCHAR(64) NOT NULL DEFAULT ''",
         "ALTER TABLE engines ADD COLUMN kind VARCHAR(16) NOT NULL DEFAULT 'engine'",
+    ),
+    7: (
+        "CREATE INDEX IF NOT EXISTS ix_games_created_id ON games (created_at, id)",
+        "CREATE INDEX IF NOT EXISTS ix_tournaments_created_id ON tournaments (created_at, id)",
     ),
 }

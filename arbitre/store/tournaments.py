@@ -9,7 +9,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from tournoyons_gui.arbitre.store.games import Conflict, GameStore
@@ -84,14 +84,6 @@ class TournamentStore(GameStore):
         """Whether ``digest`` is a stored organiser token's SHA-256."""
         async with self.sessions() as session:
             return await session.get(OrganiserRow, digest) is not None
-
-    async def engines(self, *, retired: bool = True) -> list[Engine]:
-        """Return the registered engines by name (the retired ones too unless told)."""
-        async with self.sessions() as session:
-            query = select(EngineRow).order_by(EngineRow.name)
-            if not retired:
-                query = query.where(EngineRow.retired.is_(False))
-            return [record_of(Engine, row) for row in await session.scalars(query)]
 
     async def registered(self, engine_id: str) -> Engine | None:
         """Return a registered engine, or ``None``."""
@@ -203,32 +195,6 @@ class TournamentStore(GameStore):
             for row in rows:
                 seats.setdefault(row.game_id, []).append(record_of(Seat, row))
             return seats
-
-    async def tournaments(self) -> list[Tournament]:
-        """Return every tournament, newest first."""
-        async with self.sessions() as session:
-            rows = await session.scalars(
-                select(TournamentRow).order_by(TournamentRow.created_at.desc())
-            )
-            return [record_of(Tournament, row) for row in rows]
-
-    async def tournament_counts(self) -> dict[str, tuple[int, int]]:
-        """Return, per tournament id, its number of entrants and of games over: two grouped
-        counts, whatever the number of tournaments and games."""
-        async with self.sessions() as session:
-            entrants = await session.execute(
-                select(EntrantRow.tournament_id, func.count()).group_by(EntrantRow.tournament_id)
-            )
-            over = await session.execute(
-                select(GameRow.tournament_id, func.count())
-                .where(GameRow.tournament_id.is_not(None), GameRow.status != "playing")
-                .group_by(GameRow.tournament_id)
-            )
-            ended = {str(tournament): int(count) for tournament, count in over.all()}
-            return {
-                str(tournament): (int(count), ended.get(str(tournament), 0))
-                for tournament, count in entrants.all()
-            }
 
     async def running_tournaments(self) -> list[str]:
         """Return the ids of the tournaments still running (every worker's scan asks, each

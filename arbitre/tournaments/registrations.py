@@ -193,10 +193,6 @@ class Registrations:
         except Conflict:
             raise TournamentError("that name is taken by another engine") from None
 
-    async def engines(self, *, retired: bool = True) -> list[Engine]:
-        """Return the registered engines by name (the retired ones too unless told)."""
-        return await self.store.engines(retired=retired)
-
     async def engine(self, engine_id: str) -> Engine | None:
         """Return a registered engine."""
         return await self.store.registered(engine_id)

@@ -77,10 +77,6 @@ class Tournaments:
         """Change a registration with its edit token (:meth:`Registrations.update`)."""
         return await self.registrations.update(engine_id, token=token, **changes)
 
-    async def engines(self, *, retired: bool = True) -> list[Engine]:
-        """Return the registered engines by name."""
-        return await self.registrations.engines(retired=retired)
-
     async def engine(self, engine_id: str) -> Engine | None:
         """Return a registered engine."""
         return await self.registrations.engine(engine_id)
@@ -236,14 +232,6 @@ class Tournaments:
     ) -> tuple[Tournament, list[Entrant], list[Game]] | None:
         """Return a tournament, its entrants by index and its games in creation order."""
         return await self.store.tournament(tournament_id, positions=positions)
-
-    async def listed(self) -> list[Tournament]:
-        """Return every tournament, newest first."""
-        return await self.store.tournaments()
-
-    async def counts(self) -> dict[str, tuple[int, int]]:
-        """Return, per tournament id, its number of entrants and of games over."""
-        return await self.store.tournament_counts()
 
     async def summary(self, tournament_id: str) -> dict[str, Any] | None:
         """Return a tournament's whole state as JSON-ready data: its settings, progress,

@@ -15,7 +15,11 @@ from the Set's :class:`~tournoyons_gui.interfaces.plugin.ArbitreRules` through t
   tournaments, their pages, their API and exports (:mod:`.chart` draws a rating);
 - :mod:`.interface_pages`: registered graphical interfaces, their pages and API (issue
   24); :mod:`.compare`: a game through two interfaces side by side;
-- :mod:`.common`: what they share (a page rendered ``no-store``, bodies, fields).
+- :mod:`.common`: what they share (a page rendered ``no-store``, bodies, fields);
+  :mod:`.paging`: a list's page asked (``?after=``, ``?limit=``) and the next one linked;
+  :mod:`.registering`: the one path of engines' and interfaces' registrations;
+- :mod:`.guard` (limits, tokens, same-origin) and :mod:`.metrics` (``/metrics``, answers
+  counted by status): the middlewares the server puts before the routes.
 
 :class:`ArbitreWeb` gathers the game parts' routes; the server puts them (then the
 tournament parts') before the Sets' ``/{set}/`` pages.

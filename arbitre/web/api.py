@@ -5,6 +5,8 @@ Routes:
 
 - ``POST /api/games`` (JSON ``{"set", "seats": [{"kind", "engine", "name"}], "options",
   "start_tray"}``) -> 201 ``{"id", "urls", "persons"}``.
+- ``GET /api/games[?set=S][&seat=NAME][&after=CURSOR][&limit=N]``: a page of the games,
+  newest first, ``Link`` to the next (issue 29).
 - ``GET /api/games/<id>`` and ``GET /games/<id>.json``: the record (one document).
 - ``POST /api/sets`` (JSON ``{"name", "interface_url", "referee_url", "start_tray",
   "simultaneous"}``) -> 201 ``{"name", "key"}``.
@@ -20,9 +22,12 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from tournoyons_gui.arbitre.match import GameError, SeatSpec
+from tournoyons_gui.arbitre.paging import DEFAULT_LIMIT, CursorError
 from tournoyons_gui.arbitre.seats import through_pages
 from tournoyons_gui.arbitre.web.common import NO_STORE, Part, read_body, read_json, read_options
 from tournoyons_gui.arbitre.web.guard import is_organiser
+from tournoyons_gui.arbitre.web.pages import games_page
+from tournoyons_gui.arbitre.web.paging import listed_json
 
 __all__ = ["GameApi", "read_start_tray"]
 
@@ -46,12 +51,47 @@ class GameApi(Part):
         """Return the API's routes (``/games/<id>.json`` before the pages'
         ``/games/<id>``, which would take it)."""
         return [
-            Route("/api/games", self.create, methods=["POST"]),
+            Route("/api/games", self.games, methods=["GET", "POST"]),
             Route("/api/games/{game_id}", self.export),
             Route("/games/{game_id}.json", self.export),
             Route("/api/sets", self.add_set, methods=["POST"]),
             Route("/api/games/{game_id}/cancel", self.cancel, methods=["POST"]),
         ]
+
+    async def games(self, request: Request) -> Response:
+        """``GET /api/games[?set=S][&seat=NAME][&after=CURSOR][&limit=N]``: a page of the
+        games, newest first (``Link`` to the next; 400 ``{"error"}`` for a cursor or a
+        limit that cannot be read); ``POST``: start a game (:meth:`create`)."""
+        if request.method == "POST":
+            return await self.create(request)
+        set_name = request.query_params.get("set", "")[:40]
+        seat = request.query_params.get("seat", "")[:100]
+        try:
+            listed, cursor, _ = await games_page(
+                request, self.arbitre, set_name, seat, DEFAULT_LIMIT
+            )
+        except CursorError as refused:
+            return JSONResponse({"error": str(refused)}, 400)
+        rows = [
+            {
+                "id": game.id,
+                "set": game.set_name,
+                "status": game.status,
+                "result": game.result,
+                "winner": game.winner,
+                "moves": game.moves,
+                "created_at": game.created_at.isoformat(),
+                "ended_at": game.ended_at.isoformat() if game.ended_at else None,
+                "tournament": game.tournament_id,
+                "seats": [
+                    {"index": s.index, "kind": s.kind, "name": s.name}
+                    for s in listed.seats[game.id]
+                ],
+                "url": f"/games/{game.id}",
+            }
+            for game in listed.games
+        ]
+        return listed_json(request, rows, cursor, NO_STORE)
 
     async def create(self, request: Request) -> Response:
         """``POST /api/games``: start a game; 201 with its id, its URLs and the URLs of the

@@ -8,13 +8,22 @@
 - **Limits** (:class:`Limits`, on a public server: a loopback one has none): at most
   :attr:`Limits.work` requests that start work per client address per
   :attr:`Limits.window` seconds (games, engine checks and tester calls, registrations,
-  added games, tournaments); past it ``429`` with ``Retry-After`` and the
-  JSON ``{"error", "retry_after"}`` (lichess's answer). An anonymous organiser's
-  tournament has at most :attr:`Limits.entrants` entrants, :attr:`Limits.games` games per
-  pairing and :attr:`Limits.concurrency` games at once.
+  added games, tournaments), of which at most :attr:`Limits.registrations` registrations
+  (engines, interfaces, added games) per :attr:`Limits.registration_window` seconds; past
+  either ``429`` with ``Retry-After`` and the JSON ``{"error", "retry_after"}`` (lichess's
+  answer). An anonymous organiser's tournament has at most :attr:`Limits.entrants`
+  entrants, :attr:`Limits.games` games per pairing and :attr:`Limits.concurrency` games
+  at once.
 - **Organiser tokens**: ``serve --admin-token T`` or a token made by ``tournoyons-gui
-  token`` (stored hashed), sent as ``Authorization: Bearer T``, lift the limits and may
-  cancel a tournament or a game.
+  token`` (stored hashed), sent as ``Authorization: Bearer T``, lift the limits per
+  address and the tournaments' caps, and may cancel a tournament or a game; each token is
+  held to :attr:`Limits.token_work` requests per window (a leaked token floods nothing).
+
+**Counted in the store** (issue 29), not in a process's memory: every worker of one
+database counts in the same rows (``hits``, one upsert a counted request:
+:meth:`~tournoyons_gui.arbitre.store.Store.count_hits`), so two ``serve`` processes on one
+PostgreSQL refuse at the same total as one; SQLite serves one process. Windows ended are
+swept once a window by each worker.
 
 The client address is the connection's, or the first ``X-Forwarded-For`` hop's when
 ``serve --trust-proxy`` names the reverse proxy (uvicorn's ``forwarded_allow_ips``): a
@@ -29,8 +38,7 @@ import math
 import re
 import time
 import urllib.parse
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,11 +46,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from tournoyons_gui.arbitre.store import Store
 from tournoyons_gui.arbitre.tournaments import TournamentError
 
 __all__ = [
     "CROSS_SITE",
-    "MAX_CLIENTS",
+    "REGISTRATION_PATHS",
+    "TOO_MANY",
     "UNLIMITED",
     "WORK_PATHS",
     "Guard",
@@ -54,8 +64,6 @@ __all__ = [
     "same_origin",
 ]
 
-#: Client addresses remembered at once by the limiter (the oldest forgotten first).
-MAX_CLIENTS = 10_000
 #: The routes whose ``POST`` starts work (games, checks, tester calls, registrations of
 #: engines and interfaces, interface checks, added games, tournaments, cancellations):
 #: each is guarded.
@@ -65,26 +73,45 @@ WORK_PATHS = re.compile(
     r"|/api/tournaments(/[^/]+/cancel)?|/tournaments"
     r"|(/api)?/interfaces(/[^/]+(/check)?)?"
 )
+#: The routes whose ``POST`` registers something lasting (an engine, an interface, an added
+#: game): counted against :attr:`Limits.registrations` too.
+REGISTRATION_PATHS = re.compile(r"(/api)?/engines|(/api)?/interfaces|/api/sets|/arbitre/sets")
+#: The error of a request past a limit.
+TOO_MANY = "too many requests: try again later"
 #: The error of a ``POST`` from another site.
 CROSS_SITE = "a request from another site may not start work here"
 
 
 @dataclass(frozen=True)
 class Limits:
-    """The limits per client address of one server (issue 20), each documented in the
-    README's *Security*: ``work`` requests starting work per ``window`` seconds, and an
-    anonymous organiser's tournament's ``entrants``, ``games`` per pairing and
-    ``concurrency``."""
+    """The limits of one Arbitre (issues 20 and 29), each documented in the README's
+    *Security*: ``work`` requests starting work per client address per ``window`` seconds,
+    ``registrations`` of them per ``registration_window`` seconds, ``token_work`` per
+    organiser token per ``window``; an anonymous organiser's tournament's ``entrants``,
+    ``games`` per pairing and ``concurrency``. ``counted``: whether requests are counted
+    at all (a loopback server's are not)."""
 
     work: int = 30
     window: float = 60.0
     entrants: int = 8
     games: int = 4
     concurrency: int = 4
+    registrations: int = 20
+    registration_window: float = 86400.0
+    token_work: int = 600
+    counted: bool = True
 
 
-#: The limits of a loopback server (local development): none.
-UNLIMITED = Limits(work=10**9, entrants=10**9, games=10**9, concurrency=10**9)
+#: The limits of a loopback server (local development): none, nothing counted.
+UNLIMITED = Limits(
+    work=10**9,
+    entrants=10**9,
+    games=10**9,
+    concurrency=10**9,
+    registrations=10**9,
+    token_work=10**9,
+    counted=False,
+)
 
 
 def hash_token(token: str) -> str:
@@ -111,20 +138,20 @@ def same_origin(request: Request) -> bool:
 
 
 class Guard:
-    """The limiter and the organiser tokens of one process (``tokens``: the
-    ``--admin-token`` values; ``stored``: hashes of the tokens made by ``tournoyons-gui
-    token``, read through ``lookup``)."""
+    """The limits and the organiser tokens of one process (``tokens``: the
+    ``--admin-token`` values), counting in the store ``store()`` returns (that of the
+    running Arbitre: its tokens made by ``tournoyons-gui token`` and its ``hits``)."""
 
     def __init__(
         self,
         limits: Limits | None = None,
         tokens: Iterable[str] = (),
-        lookup: Callable[[str], Awaitable[bool]] | None = None,
+        store: Callable[[], Store | None] = lambda: None,
     ) -> None:
         self.limits = limits or Limits()
         self.tokens = {hash_token(t) for t in tokens if t}
-        self.lookup = lookup
-        self._windows: OrderedDict[str, tuple[float, int]] = OrderedDict()
+        self.store = store
+        self._swept = time.monotonic()
 
     @staticmethod
     def client(request: Request) -> str:
@@ -132,48 +159,72 @@ class Guard:
         ``X-Forwarded-For`` only from a trusted proxy)."""
         return request.client.host if request.client else "?"
 
-    async def organiser(self, request: Request) -> bool:
-        """Whether ``request`` carries an organiser token (``Authorization: Bearer T``): an
-        ``--admin-token`` or one in the records (``lookup``)."""
+    @staticmethod
+    def bearer(request: Request) -> str | None:
+        """Return the SHA-256 of the token ``request`` carries (``Authorization: Bearer
+        T``), or ``None``."""
         header = request.headers.get("authorization", "")
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token.strip() or len(token) > 200:
-            return False
-        digest = hash_token(token.strip())
-        if any(hmac.compare_digest(digest, known) for known in self.tokens):
-            return True
-        return self.lookup is not None and await self.lookup(digest)
+            return None
+        return hash_token(token.strip())
 
-    def retry_after(self, request: Request) -> float:
-        """Count one request that starts work for ``request``'s client; return 0 when it
-        is within the limit, else the seconds to wait."""
-        now = time.monotonic()
-        key = self.client(request)
-        start, count = self._windows.pop(key, (now, 0))
-        if now - start >= self.limits.window:
-            start, count = now, 0
-        count += 1
-        self._windows[key] = (start, min(count, self.limits.work + 1))
-        while len(self._windows) > MAX_CLIENTS:
-            self._windows.popitem(last=False)
-        if count > self.limits.work:
-            return max(1.0, start + self.limits.window - now)
-        return 0.0
+    async def organiser(self, request: Request) -> str | None:
+        """Return the SHA-256 of the organiser token ``request`` carries (an
+        ``--admin-token`` or one in the records), or ``None``."""
+        digest = self.bearer(request)
+        if digest is None:
+            return None
+        if any(hmac.compare_digest(digest, known) for known in self.tokens):
+            return digest
+        store = self.store()
+        return digest if store is not None and await store.is_organiser(digest) else None
+
+    def counted(self, request: Request, organiser: str | None) -> list[tuple[str, float, int]]:
+        """Return the keys one request that starts work counts against, each with its
+        window (seconds) and its limit: the organiser token's, or the client address's
+        (and its registrations', for a registration)."""
+        limits = self.limits
+        if organiser is not None:
+            return [(f"token:{organiser[:32]}", limits.window, limits.token_work)]
+        client = self.client(request)[:60]
+        keys = [(f"addr:{client}", limits.window, limits.work)]
+        if REGISTRATION_PATHS.fullmatch(request.url.path):
+            keys.append((f"reg:{client}", limits.registration_window, limits.registrations))
+        return keys
+
+    async def retry_after(self, request: Request, organiser: str | None = None) -> float:
+        """Count one request that starts work for ``request``'s client (or its organiser
+        token) in the store; return 0 when every count is within its limit, else the
+        seconds to wait (the latest window to end of those over)."""
+        store = self.store()
+        if not self.limits.counted or store is None:
+            return 0.0
+        keys = self.counted(request, organiser)
+        hits = await store.count_hits([(key, window) for key, window, _ in keys])
+        now = store.epoch()
+        wait = 0.0
+        for (_, _, most), (_, count, until) in zip(keys, hits, strict=True):
+            if count > most:
+                wait = max(wait, 1.0, until - now)
+        if time.monotonic() - self._swept >= self.limits.window:
+            self._swept = time.monotonic()
+            await store.sweep_hits()
+        return wait
 
     async def refuse(self, request: Request) -> Response | None:
         """Return the answer refusing a request that starts work (``403`` from another
-        site, ``429`` past the limit), or ``None`` to go on; mark an organiser's request
+        site, ``429`` past a limit), or ``None`` to go on; mark an organiser's request
         (``request.state.organiser``)."""
         if not same_origin(request):
             return JSONResponse({"error": CROSS_SITE}, 403)
-        request.state.organiser = await self.organiser(request)
-        if request.state.organiser:
-            return None
-        wait = self.retry_after(request)
+        organiser = await self.organiser(request)
+        request.state.organiser = organiser is not None
+        wait = await self.retry_after(request, organiser)
         if wait:
             seconds = math.ceil(wait)
             return JSONResponse(
-                {"error": "too many requests: try again later", "retry_after": seconds},
+                {"error": TOO_MANY, "retry_after": seconds},
                 429,
                 headers={"Retry-After": str(seconds)},
             )

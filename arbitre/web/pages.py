@@ -8,7 +8,8 @@ Routes:
 - ``GET /arbitre[?set=S]``: the form that starts a game; ``POST /arbitre/games``: its
   target (303 to the game's page, with the person seats' tokens; 400 with the form
   refilled and the error shown).
-- ``GET /games[?set=S][&seat=NAME][&page=N]``: the games, newest first.
+- ``GET /games[?set=S][&seat=NAME][&after=CURSOR]``: a page of the games, newest first, a
+  plain link to the next (issue 29; ``&page=N``, the old links, still works).
 - ``GET /games/<id>[?move=N][&seat=TOKEN][&interface=ID]``: play, watch, replay, through
   our interface or any registered one for the Set (issue 24); ``GET /games/<id>/view``: the
   iframe's URL for a position (JSON, for the page's script);
@@ -40,15 +41,25 @@ from tournoyons_gui.arbitre.match import (
     Options,
     SeatSpec,
 )
+from tournoyons_gui.arbitre.paging import CursorError, newest_position
 from tournoyons_gui.arbitre.record import open_table, redact, result_text
 from tournoyons_gui.arbitre.seats import KINDS, through_pages
-from tournoyons_gui.arbitre.store import Game, Seat
+from tournoyons_gui.arbitre.store import MAX_PAGE, Game, GameList, Seat
 from tournoyons_gui.arbitre.web.common import NO_STORE, Part, read_deals, read_form, read_int
+from tournoyons_gui.arbitre.web.paging import asked_page, next_path
 from tournoyons_gui.arbitre.web.returns import once_url
 from tournoyons_gui.interfaces.plugin import Turn, match_deals, seat_count
 from tournoyons_gui.interfaces.protocol import Player
 
-__all__ = ["HIDDEN", "PER_PAGE", "GamePages", "kept_query", "load_position", "position_query"]
+__all__ = [
+    "HIDDEN",
+    "PER_PAGE",
+    "GamePages",
+    "games_page",
+    "kept_query",
+    "load_position",
+    "position_query",
+]
 
 #: What the moves list and the record show for a value while the game hides information.
 HIDDEN = "?"
@@ -121,6 +132,29 @@ async def position_query(
         )
     query = urllib.parse.urlencode(params, quote_via=urllib.parse.quote)
     return query, asked_seat.index if asked_seat else None
+
+
+async def games_page(
+    request: Request, arbitre: Arbitre, set_name: str, seat: str, default: int = PER_PAGE
+) -> tuple[GameList, str | None, int]:
+    """Return the page of games ``request`` asks (newest first, filtered by Set and seat,
+    after ``?after=``; ``?page=N`` without a cursor skips N-1 pages, the old links), the
+    next page's cursor (``None`` on the last) and the rows skipped; raise
+    :class:`CursorError` for a cursor or a limit that cannot be read."""
+    filters = [("set", set_name.lower()), ("seat", seat.lower())]
+    store = arbitre.store
+    asked = await asked_page(request, store, "games", filters, size=2, default=default)
+    after = newest_position(asked.after) if asked.after else None
+    offset = 0
+    if after is None:
+        number = read_int(request.query_params.get("page"), 1, "page", strict=False)
+        offset = (max(1, min(number, MAX_PAGE)) - 1) * asked.limit
+    listed = await store.games_page(
+        set_name=set_name, seat=seat, after=after, offset=offset, limit=asked.limit
+    )
+    last = listed.games[-1] if listed.games else None
+    cursor = asked.cursor([last.created_at.isoformat(), last.id]) if listed.more and last else None
+    return listed, cursor, offset
 
 
 def is_outside(chosen: Interface, played: PlayedSet) -> bool:
@@ -234,29 +268,27 @@ class GamePages(Part):
     # --- lists and games ----------------------------------------------------------------
 
     async def games(self, request: Request) -> Response:
-        """``GET /games[?set=S][&seat=NAME][&page=N]``: games, newest first."""
+        """``GET /games[?set=S][&seat=NAME][&after=CURSOR]``: a page of the games, newest
+        first, with a plain link to the next (``?page=N``, the old links, still reads the
+        N-th page of 25); a cursor that cannot be read is a 400 page with the reason."""
         set_name = request.query_params.get("set", "")[:40]
         seat = request.query_params.get("seat", "")[:100]
-        page = max(1, read_int(request.query_params.get("page"), 1, "page", strict=False))
-        found = await self.arbitre.store.list_games(
-            set_name=set_name, seat=seat, page=page, per_page=PER_PAGE
-        )
-        pages = max(1, -(-found.total // PER_PAGE))
-
-        def link(number: int) -> str:
-            query = [(k, v) for k, v in (("set", set_name), ("seat", seat)) if v]
-            return "/games?" + urllib.parse.urlencode([*query, ("page", str(number))])
-
+        kept = [(k, v) for k, v in (("set", set_name), ("seat", seat)) if v]
+        first = "/games" + ("?" + urllib.parse.urlencode(kept) if kept else "")
+        try:
+            listed, cursor, offset = await games_page(request, self.arbitre, set_name, seat)
+        except CursorError as refused:
+            return self.html("arbitre/bad_page.html", 400, error=refused, first_page=first)
+        total = await self.arbitre.store.count_games(set_name=set_name, seat=seat)
         return self.html(
             "arbitre/games.html",
-            games=found.games,
-            seats=found.seats,
-            total=found.total,
-            page=page,
-            pages=pages,
+            games=listed.games,
+            seats=listed.seats,
+            total=total,
+            first_page=first if request.query_params.get("after") or offset else None,
+            next_page=next_path(request, cursor),
             set_name=set_name,
             seat=seat,
-            link=link,
             result_text=result_text,
             sets=[s.name for s in self.arbitre.playable()],
         )

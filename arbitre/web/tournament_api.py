@@ -3,24 +3,27 @@
 Routes:
 
 - ``POST /api/engines`` (``{"name", "url", "sets": [...], "poker_level2"}``) -> 201 the
-  engine and its ``edit_token`` (shown this once); ``GET /api/engines``; ``GET
+  engine and its ``edit_token`` (shown this once), through the one registration path
+  (:mod:`.registering`); ``GET /api/engines`` (a page by name); ``GET
   /api/engines/<id>`` (its record: games, results per Set and per opponent, rating over
   time); ``POST /api/engines/<id>`` (``token`` and any of ``name``, ``url``, ``sets``,
   ``poker_level2``, ``retired``; 403 without the right token).
 - ``POST /api/tournaments`` (``{"set", "entrants": [{"kind", "engine", "name"}], "format",
   "games", "rounds", "concurrency", "options", "name"}``) -> 201 ``{"id", "urls"}``;
-  ``GET /api/tournaments``; ``GET /api/tournaments/<id>`` = ``/tournaments/<id>.json``.
+  ``GET /api/tournaments`` (a page, newest first); ``GET /api/tournaments/<id>`` =
+  ``/tournaments/<id>.json``.
 - Exports: ``/tournaments/<id>/standings.csv``, ``/tournaments/<id>/standings.json``,
   ``/tournaments/<id>/games.csv``, ``/tournaments/<id>/games.json``.
 
-Bad input is answered 400 ``{"error"}`` and stores nothing.
+Every list is paged by a cursor (``?after=``, ``?limit=``; ``Link: <...>; rel="next"``:
+:mod:`.paging`). Bad input is answered 400 ``{"error"}`` and stores nothing.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 from starlette.requests import Request
@@ -28,11 +31,17 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from tournoyons_gui.arbitre.match import GameError
+from tournoyons_gui.arbitre.paging import (
+    DEFAULT_LIMIT,
+    OUT_OF_RANGE,
+    CursorError,
+    index_position,
+    newest_position,
+)
 from tournoyons_gui.arbitre.standings import Standing, csv_cell, standings_csv
-from tournoyons_gui.arbitre.store import Engine, new_id
+from tournoyons_gui.arbitre.store import Engine, Listed, Store, Tournament, new_id
 from tournoyons_gui.arbitre.tables import TableStanding, table_standings_csv
 from tournoyons_gui.arbitre.tournaments import (
-    WRONG_TOKEN,
     EntrantSpec,
     TournamentError,
     Tournaments,
@@ -41,11 +50,46 @@ from tournoyons_gui.arbitre.tournaments import (
 )
 from tournoyons_gui.arbitre.web.common import NO_STORE, read_body, read_int, read_json, read_options
 from tournoyons_gui.arbitre.web.guard import Limits, check_tournament, is_organiser
+from tournoyons_gui.arbitre.web.paging import asked_page, listed_json
+from tournoyons_gui.arbitre.web.registering import Kind
 
 __all__ = ["MAX_BODY", "TournamentApi", "engine_json"]
 
 #: The largest JSON body the tournaments' API reads (a tournament's entrants can be many).
 MAX_BODY = 64 * 1024
+
+
+def _renew_key(data: Mapping[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """Add a new call key to ``changes`` when ``data`` asks ``renew_key`` (manual VIII);
+    return what the answer shows of it (the new key, this once)."""
+    if data.get("renew_key") is not True:
+        return {}
+    changes["call_key"] = new_id(32)
+    return {"key": lambda row: row.call_key}
+
+
+def engine_kind(service: Tournaments) -> Kind:
+    """Return the registered engines as a kind of registration (the one path of
+    :mod:`~tournoyons_gui.arbitre.web.registering`): ``name``, ``url``, ``sets``,
+    ``poker_level2``, ``open``, and at registration ``key`` and ``kind``; the edit token
+    and the key are shown once."""
+
+    async def register(**fields: Any) -> Engine:
+        fields["kind"] = fields.get("kind") or "engine"
+        return await service.register(**fields)
+
+    return Kind(
+        noun="engine",
+        path="/engines",
+        not_found="no such engine",
+        register=register,
+        update=service.update,
+        to_json=engine_json,
+        shown_once=lambda row: {"edit_token": row.secret, "key": row.call_key},
+        flags={"poker_level2": "poker_level2", "open": "open_entry"},
+        created={"key": "call_key", "kind": "kind"},
+        changed=_renew_key,
+    )
 
 
 def engine_json(row: Engine) -> dict[str, Any]:
@@ -67,18 +111,31 @@ async def _json(request: Request) -> Any:
     return read_json(await read_body(request, MAX_BODY))
 
 
-def _text(raw: Any, name: str) -> str:
-    if raw is None:
-        return ""
-    if not isinstance(raw, str):
-        raise TournamentError(f"{name} is a string")
-    return raw
+async def tournaments_page(
+    request: Request, store: Store, default: int
+) -> tuple[Listed[Tournament], str | None]:
+    """Return the page of tournaments ``request`` asks (newest first, ``?after=``,
+    ``?limit=``) and the next page's cursor (``None`` on the last); raise
+    :class:`CursorError`."""
+    asked = await asked_page(request, store, "tournaments", size=2, default=default)
+    after = newest_position(asked.after) if asked.after else None
+    page = await store.tournaments_page(after=after, limit=asked.limit)
+    last = page.rows[-1] if page.rows else None
+    more = page.more and last is not None
+    cursor = asked.cursor([last.created_at.isoformat(), last.id]) if more and last else None
+    return page, cursor
 
 
-def _strings(raw: Any, name: str) -> list[str]:
-    if not isinstance(raw, list) or not all(isinstance(item, str) for item in raw):
-        raise TournamentError(f"{name} is a list of strings")
-    return list(raw)
+async def computed_page(
+    request: Request, store: Store, name: str, rows: Sequence[Any]
+) -> tuple[list[Any], str | None]:
+    """Return the page ``request`` asks of a list computed whole (a tournament's standings,
+    its games: at most a tournament's size), by index (``?after=``, ``?limit=``), and the
+    next page's cursor; raise :class:`CursorError`."""
+    asked = await asked_page(request, store, name, size=1, default=100)
+    start = index_position(asked.after, len(rows)) if asked.after else 0
+    end = start + asked.limit
+    return list(rows[start:end]), asked.cursor([end]) if end < len(rows) else None
 
 
 class TournamentApi:
@@ -104,90 +161,54 @@ class TournamentApi:
         ]
 
     async def engines(self, request: Request) -> Response:
-        """``GET``: every registered engine; ``POST``: register one (201)."""
+        """``GET``: a page of the registered engines by name (``?after=``, ``?limit=``;
+        ``Link`` to the next); ``POST``: register one (201)."""
         service = self.holder()
-        if request.method == "GET":
-            rows = await service.engines()
-            return JSONResponse([engine_json(r) for r in rows], headers=NO_STORE)
+        if request.method == "POST":
+            return await engine_kind(service).api_register(request)
         try:
-            data = await _json(request)
-            if not isinstance(data, dict):
-                raise TournamentError("send a JSON object {name, url, sets, poker_level2}")
-            row = await service.register(
-                str(data.get("name", "")),
-                str(data.get("url", "")),
-                _strings(data.get("sets", []), "sets"),
-                poker_level2=data.get("poker_level2") is True,
-                open_entry=data.get("open") is True,
-                call_key=_text(data.get("key"), "key"),
-                kind=_text(data.get("kind"), "kind") or "engine",
-            )
-        except (TournamentError, GameError) as refused:
+            asked = await asked_page(request, service.store, "engines", size=1)
+            after = asked.after[0] if asked.after else None
+            if after is not None and not isinstance(after, str):
+                raise CursorError(OUT_OF_RANGE)
+        except CursorError as refused:
             return JSONResponse({"error": str(refused)}, 400)
-        # The edit token and the key are shown once, to whoever registered the engine.
-        return JSONResponse(
-            {**engine_json(row), "edit_token": row.secret, "key": row.call_key}, 201
-        )
+        page = await service.store.engines_page(after=after, limit=asked.limit)
+        cursor = asked.cursor([page.rows[-1].name]) if page.more else None
+        return listed_json(request, [engine_json(r) for r in page.rows], cursor, NO_STORE)
 
     async def engine(self, request: Request) -> Response:
         """``GET``: an engine's record; ``POST``: change its registration."""
         service = self.holder()
         engine_id = request.path_params["engine_id"]
-        if request.method == "GET":
-            record = await service.engine_record(engine_id)
-            if record is None:
-                return JSONResponse({"error": "no such engine"}, 404)
-            return JSONResponse(record, headers=NO_STORE)
-        try:
-            data = await _json(request)
-            if not isinstance(data, dict):
-                raise TournamentError("send a JSON object")
-            changes: dict[str, Any] = {}
-            for name in ("name", "url"):
-                if name in data:
-                    changes[name] = str(data[name])
-            if "sets" in data:
-                changes["sets"] = _strings(data["sets"], "sets")
-            for name, field in (
-                ("poker_level2", "poker_level2"),
-                ("retired", "retired"),
-                ("open", "open_entry"),
-            ):
-                if name in data:
-                    if not isinstance(data[name], bool):
-                        raise TournamentError(f"{name} is true or false")
-                    changes[field] = data[name]
-            if data.get("renew_key") is True:
-                changes["call_key"] = new_id(32)
-            token = data.get("token")
-            row = await service.update(
-                engine_id, token=token if isinstance(token, str) else "", **changes
-            )
-        except (TournamentError, GameError) as refused:
-            status = {"no such engine": 404, WRONG_TOKEN: 403}.get(str(refused), 400)
-            return JSONResponse({"error": str(refused)}, status)
-        renewed = {"key": row.call_key} if "call_key" in changes else {}
-        return JSONResponse({**engine_json(row), **renewed})
+        if request.method == "POST":
+            return await engine_kind(service).api_change(request, engine_id)
+        record = await service.engine_record(engine_id)
+        if record is None:
+            return JSONResponse({"error": "no such engine"}, 404)
+        return JSONResponse(record, headers=NO_STORE)
 
     async def tournaments(self, request: Request) -> Response:
-        """``GET``: every tournament; ``POST``: start one (201)."""
+        """``GET``: a page of the tournaments, newest first (``?after=``, ``?limit=``;
+        ``Link`` to the next); ``POST``: start one (201)."""
         service = self.holder()
         if request.method == "GET":
-            rows = await service.listed()
-            return JSONResponse(
-                [
-                    {
-                        "id": r.id,
-                        "name": r.name,
-                        "set": r.set_name,
-                        "format": r.format,
-                        "status": r.status,
-                        "created_at": r.created_at.isoformat(),
-                    }
-                    for r in rows
-                ],
-                headers=NO_STORE,
-            )
+            try:
+                page, cursor = await tournaments_page(request, service.store, DEFAULT_LIMIT)
+            except CursorError as refused:
+                return JSONResponse({"error": str(refused)}, 400)
+            rows = [
+                {
+                    "id": r.id,
+                    "name": r.name,
+                    "set": r.set_name,
+                    "format": r.format,
+                    "status": r.status,
+                    "created_at": r.created_at.isoformat(),
+                }
+                for r in page.rows
+            ]
+            return listed_json(request, rows, cursor, NO_STORE)
         try:
             data = await _json(request)
             if not isinstance(data, dict):
@@ -275,24 +296,40 @@ class TournamentApi:
         )
 
     async def standings_json(self, request: Request) -> Response:
-        """The standings as JSON."""
-        table = await self.holder().table(request.path_params["tournament_id"])
+        """The standings as JSON, by rank, a page at a time (``?after=``, ``?limit=``, 100
+        by default: a whole tournament's; ``Link`` to the next)."""
+        tournament_id = request.path_params["tournament_id"]
+        service = self.holder()
+        table = await service.table(tournament_id)
         if table is None:
             return JSONResponse({"error": "no such tournament"}, 404)
-        return JSONResponse(
-            [
-                table_standing_json(s) if isinstance(s, TableStanding) else standing_json(s)
-                for s in table
-            ],
-            headers=NO_STORE,
-        )
+        rows = [
+            table_standing_json(s) if isinstance(s, TableStanding) else standing_json(s)
+            for s in table
+        ]
+        try:
+            shown, cursor = await computed_page(
+                request, service.store, f"standings|{tournament_id}", rows
+            )
+        except CursorError as refused:
+            return JSONResponse({"error": str(refused)}, 400)
+        return listed_json(request, shown, cursor, NO_STORE)
 
     async def games_json(self, request: Request) -> Response:
-        """The tournament's games as JSON (each with its result)."""
-        summary = await self.holder().summary(request.path_params["tournament_id"])
+        """The tournament's games as JSON (each with its result), in creation order, a page
+        at a time (``?after=``, ``?limit=``, 100 by default; ``Link`` to the next)."""
+        tournament_id = request.path_params["tournament_id"]
+        service = self.holder()
+        summary = await service.summary(tournament_id)
         if summary is None:
             return JSONResponse({"error": "no such tournament"}, 404)
-        return JSONResponse(_games(summary), headers=NO_STORE)
+        try:
+            shown, cursor = await computed_page(
+                request, service.store, f"games|{tournament_id}", _games(summary)
+            )
+        except CursorError as refused:
+            return JSONResponse({"error": str(refused)}, 400)
+        return listed_json(request, shown, cursor, NO_STORE)
 
     async def games_csv(self, request: Request) -> Response:
         """The tournament's games as CSV."""

@@ -6,12 +6,14 @@ new-tournament form and refreshes a running tournament's page from
 
 Routes:
 
-- ``GET /engines``: the registered engines and the form to register one; ``POST /engines``
-  registers it (303 to its page; 400 with the form refilled and the error shown).
+- ``GET /engines[?after=CURSOR]``: a page of the registered engines and the form to
+  register one; ``POST /engines`` registers it (303 to its page; 400 with the form
+  refilled and the error shown), through the one registration path (:mod:`.registering`).
 - ``GET /engines/<id>``: an engine's record (results per Set and per opponent, its games,
   its rating over time per Set as an SVG chart drawn here) and the forms to edit, retire
   or bring it back (``POST /engines/<id>``, ``action`` ``edit``, ``retire``, ``unretire``).
-- ``GET /tournaments``: the tournaments and the form to start one; ``POST /tournaments``
+- ``GET /tournaments[?after=CURSOR]``: a page of the tournaments (newest first, a plain
+  link to the next) and the form to start one; ``POST /tournaments``
   starts it (303 to its page; 400 with the form refilled).
 - ``GET /tournaments/<id>``: progress, games in play and over, standings, cross table and
   the exports' links.
@@ -31,9 +33,9 @@ from starlette.routing import Route
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.match import GameError
+from tournoyons_gui.arbitre.paging import OUT_OF_RANGE, CursorError
 from tournoyons_gui.arbitre.tournaments import (
     FORMATS,
-    WRONG_TOKEN,
     EntrantSpec,
     TournamentError,
     Tournaments,
@@ -41,6 +43,9 @@ from tournoyons_gui.arbitre.tournaments import (
 from tournoyons_gui.arbitre.web.chart import rating_chart
 from tournoyons_gui.arbitre.web.common import read_form, read_int, read_options, render
 from tournoyons_gui.arbitre.web.guard import Limits, check_tournament
+from tournoyons_gui.arbitre.web.paging import asked_page, next_path
+from tournoyons_gui.arbitre.web.registering import form_change, form_register
+from tournoyons_gui.arbitre.web.tournament_api import engine_kind, tournaments_page
 
 __all__ = ["ENTRANT_ROWS", "TournamentPages", "game_result"]
 
@@ -50,6 +55,11 @@ MAX_FORM = 64 * 1024
 ENTRANT_ROWS = 8
 #: At most this many entrant rows are read from a form (the service allows 64 entrants).
 MAX_ROWS = 64
+#: Tournaments a page of the list shows.
+PER_PAGE = 25
+#: The registered engines the new-tournament form offers (the first by name; any other
+#: enters by its URL, its registration found from it).
+OFFERED = 200
 #: An engine's page lists at most this many of its games, newest first.
 MAX_GAMES_SHOWN = 200
 ENTRANT_KINDS = ("registered", "engine", "builtin")
@@ -72,19 +82,6 @@ def game_result(game: Mapping[str, Any], names: Sequence[str]) -> str:
         if seat is not None and 0 <= seat < len(names):
             return f"{names[seat]} wins"
     return "error"
-
-
-def _engine_values(pairs: Sequence[tuple[str, str]]) -> dict[str, Any]:
-    """Return a registration form's values: name, url, sets (a list), poker_level2,
-    open_entry."""
-    first = {name: value for name, value in reversed(pairs)}
-    return {
-        "name": first.get("name", ""),
-        "url": first.get("url", ""),
-        "sets": [value for name, value in pairs if name == "sets" and value],
-        "poker_level2": first.get("poker_level2", "") in ("on", "1", "true"),
-        "open_entry": first.get("open_entry", "") in ("on", "1", "true"),
-    }
 
 
 def _entrants(values: Mapping[str, str]) -> list[EntrantSpec]:
@@ -145,81 +142,59 @@ class TournamentPages:
     # --- registered engines ------------------------------------------------------------
 
     async def engines(self, request: Request) -> Response:
-        """``GET``: the registered engines and the registration form; ``POST``: register."""
-        if request.method == "GET":
-            return await self._engines_page(
-                {"name": "", "url": "", "sets": [], "poker_level2": False, "open_entry": False},
-                "",
-                200,
+        """``GET``: a page of the registered engines by name (``?after=``, ``?limit=``) and
+        the registration form; ``POST``: register (the one registration path)."""
+        kind = engine_kind(self.holder())
+        if request.method == "POST":
+            return await form_register(
+                kind,
+                request,
+                lambda values, error, status: self._engines_page(request, values, error, status),
             )
-        values: dict[str, Any] = {
-            "name": "",
-            "url": "",
-            "sets": [],
-            "poker_level2": False,
-            "open_entry": False,
-        }
-        try:
-            values = _engine_values(await read_form(request, MAX_FORM))
-            row = await self.holder().register(
-                values["name"],
-                values["url"],
-                values["sets"],
-                poker_level2=values["poker_level2"],
-                open_entry=values["open_entry"],
-            )
-        except (TournamentError, GameError) as refused:
-            return await self._engines_page(values, str(refused), 400)
-        # The edit token, in the page's address: the person who registered keeps it (a
-        # bookmark); nobody else can change or retire the engine.
-        query = urllib.parse.urlencode({"token": row.secret})
-        return RedirectResponse(f"/engines/{urllib.parse.quote(row.id)}?{query}", 303)
+        return await self._engines_page(request, kind.blank(), "", 200)
 
-    async def _engines_page(self, values: Mapping[str, Any], error: str, status: int) -> Response:
+    async def _engines_page(
+        self, request: Request, values: Mapping[str, Any], error: str, status: int
+    ) -> Response:
+        store = self.holder().store
+        after: str | None = None
+        try:
+            asked = await asked_page(request, store, "engines", size=1)
+            if asked.after is not None:
+                if not isinstance(asked.after[0], str):
+                    raise CursorError(OUT_OF_RANGE)
+                after = asked.after[0]
+        except CursorError as refused:
+            return self._html("arbitre/bad_page.html", 400, error=refused, first_page="/engines")
+        page = await store.engines_page(after=after, limit=asked.limit)
+        cursor = asked.cursor([page.rows[-1].name]) if page.more else None
         return self._html(
             "arbitre/engines.html",
             status,
-            engines=await self.holder().engines(),
+            engines=page.rows,
+            next_page=next_path(request, cursor) if request.method == "GET" else None,
+            first_page="/engines" if after is not None else None,
             sets=await self._set_names(),
             values=values,
             error=error,
         )
 
     async def engine(self, request: Request) -> Response:
-        """``GET``: an engine's record and its forms; ``POST``: edit, retire or unretire."""
+        """``GET``: an engine's record and its forms; ``POST``: edit, retire or unretire
+        (the one registration path)."""
         engine_id = request.path_params["engine_id"]
-        service = self.holder()
         if request.method == "GET":
             token = request.query_params.get("token", "")[:40]
             return await self._engine_page(engine_id, None, "", 200, token)
-        values: dict[str, Any] | None = None
-        token = ""
-        try:
-            pairs = await read_form(request, MAX_FORM)
-            action = dict(pairs).get("action", "edit")
-            token = dict(pairs).get("token", "")[:40]
-            if action in ("retire", "unretire"):
-                await service.update(engine_id, token=token, retired=action == "retire")
-            elif action == "edit":
-                values = _engine_values(pairs)
-                await service.update(
-                    engine_id,
-                    token=token,
-                    name=values["name"],
-                    url=values["url"],
-                    sets=values["sets"],
-                    poker_level2=values["poker_level2"],
-                    open_entry=values["open_entry"],
-                )
-            else:
-                raise TournamentError(f"no action {action!r}")
-        except (TournamentError, GameError) as refused:
-            if str(refused) == "no such engine":
-                return self._html("arbitre/missing.html", 404)
-            status = 403 if str(refused) == WRONG_TOKEN else 400
-            return await self._engine_page(engine_id, values, str(refused), status, token)
-        query = urllib.parse.urlencode({"token": token})
-        return RedirectResponse(f"/engines/{urllib.parse.quote(engine_id)}?{query}", 303)
+        return await form_change(
+            engine_kind(self.holder()),
+            request,
+            engine_id,
+            lambda values, error, status, token: self._engine_page(
+                engine_id, values, error, status, token
+            ),
+            lambda: self._html("arbitre/missing.html", 404),
+        )
 
     async def _engine_page(
         self,
@@ -256,9 +231,10 @@ class TournamentPages:
     # --- tournaments ---------------------------------------------------------------------
 
     async def tournaments(self, request: Request) -> Response:
-        """``GET``: the tournaments and the form to start one; ``POST``: start it."""
+        """``GET``: a page of the tournaments, newest first (``?after=``, ``?limit=``), and
+        the form to start one; ``POST``: start it."""
         if request.method == "GET":
-            return await self._tournaments_page({}, "", 200)
+            return await self._tournaments_page({}, "", 200, request)
         values: dict[str, str] = {}
         try:
             values = {name: value for name, value in reversed(await read_form(request, MAX_FORM))}
@@ -278,18 +254,24 @@ class TournamentPages:
                 name=values.get("name", ""),
             )
         except (TournamentError, GameError) as refused:
-            return await self._tournaments_page(values, str(refused), 400)
+            return await self._tournaments_page(values, str(refused), 400, request)
         return RedirectResponse(f"/tournaments/{urllib.parse.quote(tournament_id)}", 303)
 
     async def _tournaments_page(
-        self, values: Mapping[str, str], error: str, status: int
+        self, values: Mapping[str, str], error: str, status: int, request: Request
     ) -> Response:
         service = self.holder()
         arbitre = self.arbitre_holder()
         await arbitre.load_added()
-        counts = await service.counts()
+        try:
+            page, cursor = await tournaments_page(request, service.store, PER_PAGE)
+        except CursorError as refused:
+            return self._html(
+                "arbitre/bad_page.html", 400, error=refused, first_page="/tournaments"
+            )
+        counts = await service.store.counts_of([row.id for row in page.rows])
         listed = []
-        for row in await service.listed():
+        for row in page.rows:
             entrants, over = counts.get(row.id, (0, 0))
             listed.append(
                 {
@@ -321,7 +303,10 @@ class TournamentPages:
             tournaments=listed,
             sets=sets,
             formats=FORMATS,
-            registered=await service.engines(retired=False),
+            registered=(await service.store.engines_page(limit=OFFERED, retired=False)).rows,
+            offered=OFFERED,
+            next_page=next_path(request, cursor) if request.method == "GET" else None,
+            first_page="/tournaments" if request.query_params.get("after") else None,
             builtin_names=sorted({name for s in playable for name in s.engines}),
             values=values,
             rows=rows,

@@ -48,6 +48,7 @@ from tournoyons_gui.server.cli.common import (
     address,
     bind,
     lease,
+    metrics_place,
 )
 
 __all__ = ["bind", "main", "parser"]
@@ -128,6 +129,15 @@ def parser() -> argparse.ArgumentParser:
         metavar="N",
         help="processes serving and driving games on the same records (default: the "
         "machine's cores; 1 with --sink)",
+    )
+    serve.add_argument(
+        "--metrics",
+        type=metrics_place,
+        default=None,
+        metavar="public|[HOST:]PORT",
+        help="where /metrics (Prometheus) is served: [HOST:]PORT a listener of its own "
+        "(127.0.0.1:9464), public the public listener too (default: on a loopback "
+        "server's listener, on no public one's)",
     )
     serve.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
     serve.add_argument("--no-access-log", action="store_true", help="do not log each request")

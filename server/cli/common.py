@@ -9,7 +9,11 @@ module (:mod:`.serve`, :mod:`.play`, :mod:`.tournament`).
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import socket
+import sys
+from pathlib import Path
 
 __all__ = [
     "add_arbitre_options",
@@ -23,7 +27,10 @@ __all__ = [
     "bind_tcp",
     "engine_hosts",
     "lease",
+    "metrics_listener",
+    "metrics_place",
     "pace_rate",
+    "prepare_metrics_dir",
     "think",
 ]
 
@@ -203,3 +210,37 @@ def add_table_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--deals", type=int, default=4, help="deals in a match (default 4)")
     add_maitretarot_options(parser)
+
+
+def metrics_place(value: str) -> str | tuple[str, int]:
+    """Read ``serve --metrics``: ``public`` (``/metrics`` on the public listener too) or
+    ``[HOST:]PORT`` (a listener of its own). Raises ``argparse.ArgumentTypeError``."""
+    return "public" if value == "public" else address(value)
+
+
+def metrics_listener(
+    place: str | tuple[str, int] | None,
+) -> tuple[list[socket.socket], str | int | None]:
+    """Return the sockets ``serve --metrics`` adds (one bound for ``[HOST:]PORT``, else
+    none) and where ``/metrics`` is then served (``create_app``'s ``metrics``: ``None``,
+    ``"public"`` or the port bound); print the metrics' URL when it has a listener."""
+    if place is None or isinstance(place, str):
+        return [], place
+    sock, where = bind(*place)
+    print(f"tournoyons-gui: metrics on {where}/metrics", flush=True)
+    return [sock], int(sock.getsockname()[1])
+
+
+def prepare_metrics_dir(folder: str | Path) -> str:
+    """Make ``folder`` the metrics' multi-process folder (``PROMETHEUS_MULTIPROC_DIR``),
+    emptied, for this process and those it starts after this call (they inherit the
+    variable); return it. For a parent that starts several ``serve`` processes: call it
+    before the server is imported, since ``prometheus_client`` chooses its mode at import
+    (``RuntimeError`` otherwise)."""
+    if "prometheus_client" in sys.modules:
+        raise RuntimeError("prepare the metrics' folder before the server is imported")
+    path = Path(folder)
+    shutil.rmtree(path, ignore_errors=True)
+    path.mkdir(parents=True)
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(path)
+    return str(path)

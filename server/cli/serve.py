@@ -27,7 +27,13 @@ from typing import IO, Any
 
 import uvicorn
 
-from tournoyons_gui.server.cli.common import bind, bind_tcp, engine_hosts
+from tournoyons_gui.server.cli.common import (
+    bind,
+    bind_tcp,
+    engine_hosts,
+    metrics_listener,
+    prepare_metrics_dir,
+)
 from tournoyons_gui.server.logs import RedactSecrets
 
 __all__ = ["WORKER_SPEC", "serve", "worker_app"]
@@ -75,9 +81,10 @@ def _serve_alone(args: argparse.Namespace, sock: socket.socket, url: str) -> int
         tables, where = bind_tcp(*args.maitretarot)
         maitretarot = (tables, table_settings(args))
         print(f"tournoyons-gui: MaitreTarot tables on {where}", flush=True)
-    app = _app(args, url, sock, rooms=room_options(args), maitretarot=maitretarot)
+    metrics_sockets, metrics = metrics_listener(args.metrics)
+    app = _app(args, url, sock, rooms=room_options(args), maitretarot=maitretarot, metrics=metrics)
     logging.getLogger("uvicorn.access").addFilter(RedactSecrets())
-    uvicorn.Server(_config(args, app)).run(sockets=[sock])
+    uvicorn.Server(_config(args, app)).run(sockets=[sock, *metrics_sockets])
     return 0
 
 
@@ -90,6 +97,10 @@ def _url(host: str, port: int) -> str:
 def _serve_workers(args: argparse.Namespace, sockets: list[socket.socket], url: str) -> int:
     """Serve in one process per socket, under :class:`~.workers.Supervisor` (see the
     module)."""
+    folder = tempfile.mkdtemp(prefix="tournoyons-serve-")
+    # The workers' metrics, in prometheus-client's multi-process mode: the folder is
+    # named before anything imports it.
+    prepare_metrics_dir(os.path.join(folder, "metrics"))
     from tournoyons_gui.arbitre.store import Store
     from tournoyons_gui.server.cli.workers import Supervisor
 
@@ -104,17 +115,18 @@ def _serve_workers(args: argparse.Namespace, sockets: list[socket.socket], url: 
         args.maitretarot = tables.getsockname()[:2]  # a port 0 becomes the one found
         tables.close()  # the worker on duty binds it again
         print(f"tournoyons-gui: MaitreTarot tables on {where}", flush=True)
-    folder = tempfile.mkdtemp(prefix="tournoyons-serve-")
+    metrics_sockets, metrics = metrics_listener(args.metrics)
     spec = {
         **{k: v for k, v in vars(args).items() if k != "handler"},
         "url": url,
         "listen_port": sockets[0].getsockname()[1],
         "folder": folder,
+        "metrics_at": metrics,
     }
     os.environ[WORKER_SPEC] = json.dumps(spec, default=list)
     config = _config(args, f"{__name__}:worker_app", factory=True)
     try:
-        Supervisor(config, sockets).run()
+        Supervisor(config, sockets, shared=metrics_sockets).run()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return 0
@@ -156,6 +168,7 @@ def worker_app() -> Any:
         shared=True,
         folder=args.folder,
         listen_port=args.listen_port,
+        metrics=args.metrics_at,
     )
 
 
@@ -169,6 +182,7 @@ def _app(
     shared: bool = False,
     folder: str | None = None,
     listen_port: int | None = None,
+    metrics: str | int | None = None,
 ) -> Any:
     """Return the application ``serve``'s options describe."""
     from tournoyons_gui.server.app import create_app
@@ -188,6 +202,7 @@ def _app(
         maitretarot=maitretarot,
         shared=shared,
         run_folder=folder,
+        metrics=metrics,
     )
 
 

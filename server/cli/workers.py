@@ -51,32 +51,37 @@ def bind_each(host: str, port: int, count: int) -> list[socket.socket]:
     return found
 
 
-def _worker(config: uvicorn.Config, sock: socket.socket) -> None:
-    """A worker process: serve ``config``'s application on ``sock``."""
+def _worker(config: uvicorn.Config, sockets: list[socket.socket]) -> None:
+    """A worker process: serve ``config``'s application on ``sockets``."""
     config.configure_logging()
     with contextlib.suppress(KeyboardInterrupt):
-        uvicorn.Server(config).run(sockets=[sock])
+        uvicorn.Server(config).run(sockets=sockets)
 
 
 class Supervisor:
     """Starts a worker process per socket (spawned: a fresh interpreter each) and keeps
-    them running until a signal says stop; ``started`` is called with each worker's pid."""
+    them running until a signal says stop; ``started`` is called with each worker's pid.
+    ``shared``: sockets every worker serves too (the metrics' listener)."""
 
     def __init__(
         self,
         config: uvicorn.Config,
         sockets: list[socket.socket],
         started: Callable[[int], None] = lambda pid: None,
+        shared: list[socket.socket] | None = None,
     ) -> None:
         self.config = config
         self.sockets = sockets
+        self.shared = shared or []
         self.started = started
         self.stopping = threading.Event()
         self._context = multiprocessing.get_context("spawn")
         self.processes: list[Any] = []
 
     def _start(self, sock: socket.socket) -> Any:
-        process = self._context.Process(target=_worker, args=(self.config, sock), daemon=False)
+        process = self._context.Process(
+            target=_worker, args=(self.config, [sock, *self.shared]), daemon=False
+        )
         process.start()
         if process.pid is not None:
             self.started(process.pid)

@@ -1,0 +1,127 @@
+"""``/metrics`` (issue 29): the Arbitre's metrics in Prometheus's text format
+(:mod:`~tournoyons_gui.arbitre.metrics`), and the middleware counting every answer by its
+HTTP status.
+
+Where it is served (``serve --metrics``; :class:`Metered`'s ``where``):
+
+- a loopback server (local development) serves ``/metrics`` on its listener;
+- a public one does not, unless told: ``--metrics public`` serves it on the public
+  listener too (behind a proxy that keeps it in), ``--metrics [HOST:]PORT`` on a listener
+  of its own (``127.0.0.1:9464``, say), which serves ``/metrics`` and ``/healthz`` and
+  nothing else.
+
+A scrape adds what the store knows of the whole Arbitre, whichever worker answers:
+``tournoyons_leases_held`` (games in play driven under a live lease),
+``tournoyons_games_waiting`` (games in play waiting for a worker: the queue's depth) and
+``tournoyons_checks_running`` (interface checks running): two small counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from prometheus_client import CollectorRegistry, generate_latest
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from starlette.responses import PlainTextResponse, Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from tournoyons_gui.arbitre.arbitre import Arbitre
+from tournoyons_gui.arbitre.metrics import exposition, responded
+
+__all__ = ["EVERYWHERE", "NOWHERE", "Metered", "store_metrics"]
+
+#: ``where`` of a server serving ``/metrics`` on every listener (loopback, ``public``).
+EVERYWHERE = None
+#: ``where`` of a public server told nothing: ``/metrics`` on no listener.
+NOWHERE: frozenset[int] = frozenset()
+#: What a listener of the metrics' own serves.
+_METRICS_PATHS = ("/metrics", "/healthz")
+
+
+class _Gauges:
+    """A collector yielding gauges whose values were read before (from the store)."""
+
+    def __init__(self, values: list[tuple[str, str, float]]) -> None:
+        self.values = values
+
+    def collect(self) -> Iterator[Metric]:
+        """Yield each gauge."""
+        for name, text, value in self.values:
+            yield GaugeMetricFamily(name, text, value=value)
+
+
+async def store_metrics(arbitre: Arbitre) -> bytes:
+    """Return what the store knows of the whole Arbitre as gauges in the text format."""
+    held, waiting = await arbitre.store.lease_counts()
+    checks = await arbitre.store.slots_held("check")
+    registry = CollectorRegistry(auto_describe=True)
+    registry.register(
+        _Gauges(
+            [
+                (
+                    "tournoyons_leases_held",
+                    "Games in play driven under a live lease, by any worker.",
+                    held,
+                ),
+                (
+                    "tournoyons_games_waiting",
+                    "Games in play waiting for a worker (no lease, or an expired one).",
+                    waiting,
+                ),
+                ("tournoyons_checks_running", "Interface checks running.", checks),
+            ]
+        )
+    )
+    return generate_latest(registry)
+
+
+class Metered:
+    """The ASGI middleware counting every answer by status (:func:`responded`) and
+    serving ``/metrics``: on every listener when ``where`` is :data:`EVERYWHERE`, else
+    only to requests reaching one of the ports ``where`` names (a listener of the
+    metrics' own, which serves nothing else); ``holder()`` returns the running Arbitre."""
+
+    def __init__(
+        self, app: ASGIApp, holder: Callable[[], Arbitre], where: frozenset[int] | None
+    ) -> None:
+        self.app = app
+        self.holder = holder
+        self.where = where
+
+    @property
+    def state(self) -> Any:
+        """Return the wrapped application's ``state``."""
+        return getattr(self.app, "state", None)
+
+    def _own_listener(self, scope: Scope) -> bool:
+        server = scope.get("server")
+        return bool(self.where and server and server[1] in self.where)
+
+    async def metrics(self) -> Response:
+        """Return ``/metrics``: this process's (or host's) counts and the store's gauges."""
+        body = exposition() + await store_metrics(self.holder())
+        return Response(body, headers={"Content-Type": CONTENT_TYPE_LATEST})
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Serve ``/metrics`` where it is served, refuse the rest on the metrics' own
+        listener, and count the status of every other answer."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        own = self._own_listener(scope)
+        path = scope["path"]
+        if own and path not in _METRICS_PATHS:
+            await PlainTextResponse("this listener serves /metrics only", 404)(scope, receive, send)
+            return
+        if path == "/metrics" and (own or self.where is EVERYWHERE):
+            await (await self.metrics())(scope, receive, send)
+            return
+
+        async def counted(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                responded(message["status"])
+            await send(message)
+
+        await self.app(scope, receive, counted)
