@@ -46,8 +46,14 @@ __all__ = ["POLL_EVERY", "Asks", "Callback", "PersonCheck"]
 
 #: How often a driver looks in the store for an answer another worker recorded (seconds).
 POLL_EVERY = 1.0
-#: Seconds a worker waits for the others' verdict on a callback it passed on (routed).
-VERDICT_WAIT = 2.0
+#: Seconds a worker waits for the others' verdict on a callback it passed on (routed), and
+#: between two sendings of it (a datagram dropped, a worker busy a moment): a worker that
+#: is gone says nothing but is known gone at once (its socket refuses).
+VERDICT_WAIT = 10.0
+VERDICT_AGAIN = 1.0
+#: The verdicts given on callbacks passed on, remembered (a callback sent again gets the
+#: same verdict, not a duplicate's).
+VERDICTS_KEPT = 1000
 
 
 @dataclass(frozen=True)
@@ -105,7 +111,8 @@ class Asks:
         self.routed = routed
         self._waiting: dict[tuple[str, str], _Waiting] = {}
         self._recent: OrderedDict[tuple[str, str], tuple[str, int]] = OrderedDict()
-        self._verdicts: dict[str, tuple[asyncio.Future[bool | None], list[int]]] = {}
+        self._verdicts: dict[str, tuple[asyncio.Future[bool | None], set[str], list[int]]] = {}
+        self._given: OrderedDict[str, bool | None] = OrderedDict()
         self._nonces = itertools.count()
 
     # --- the drivers' side ---------------------------------------------------------------
@@ -211,17 +218,19 @@ class Asks:
         ``None`` when none waits for it or none answered in time."""
         nonce = f"{self.bus.worker}-{next(self._nonces)}"
         future: asyncio.Future[bool | None] = asyncio.get_running_loop().create_future()
-        answered = [0]
-        self._verdicts[nonce] = (future, answered)
+        expected = [0]
+        self._verdicts[nonce] = (future, set(), expected)
+        message = {"t": "callback", "id": nonce, "key": key, "move_id": move_id}
+        message.update(value=value, query=query, r=redirect)
+        deadline = time.monotonic() + VERDICT_WAIT
         try:
-            message = {"t": "callback", "id": nonce, "key": key, "move_id": move_id}
-            sent = await self.bus.send({**message, "value": value, "query": query, "r": redirect})
-            if sent <= 0:
-                return None
-            answered.append(sent)
-            async with asyncio.timeout(VERDICT_WAIT):
-                return await future
-        except TimeoutError:
+            while time.monotonic() < deadline:
+                expected[0] = await self.bus.send(message)
+                if expected[0] <= 0:
+                    return None
+                done, _ = await asyncio.wait({future}, timeout=VERDICT_AGAIN)
+                if done:
+                    return future.result()
             return None
         finally:
             self._verdicts.pop(nonce, None)
@@ -231,34 +240,43 @@ class Asks:
         ``None`` when no ask here waits for it."""
         key, move_id = str(message.get("key", "")), str(message.get("move_id", ""))
         query = str(message.get("query", ""))
+        nonce = str(message.get("id", ""))
+        sender = str(message.get("from", ""))
+        if nonce in self._given:  # sent again: the same verdict
+            await self.bus.send_to(sender, {"t": "verdict", "id": nonce, "ok": self._given[nonce]})
+            return
         waiting = self._waiting.get((key, move_id))
         ok: bool | None = None
+        refused = ""
         if waiting is not None and waiting.person is None:
             if waiting.future.done():
-                ok = False
-                await self._refused(self._known(key, move_id), "duplicate", move_id, query)
+                ok, refused = False, "duplicate"
             else:
                 value = str(message.get("value", ""))
                 redirect = message.get("r") is True
                 waiting.future.set_result(Callback(value, query, time.monotonic(), redirect))
                 ok = True
         elif (key, move_id) in self._recent:
-            ok = False
-            await self._refused(self._known(key, move_id), "late", move_id, query)
-        sender = str(message.get("from", ""))
-        await self.bus.send_to(sender, {"t": "verdict", "id": message.get("id"), "ok": ok})
+            ok, refused = False, "late"
+        self._given[nonce] = ok
+        while len(self._given) > VERDICTS_KEPT:
+            self._given.popitem(last=False)
+        await self.bus.send_to(sender, {"t": "verdict", "id": nonce, "ok": ok})
+        if refused:  # logged once the verdict is out
+            await self._refused(self._known(key, move_id), refused, move_id, query)
 
     def verdict(self, message: Mapping[str, Any]) -> None:
         """Take another worker's verdict on a callback passed on from here."""
         found = self._verdicts.get(str(message.get("id", "")))
         if found is None or found[0].done():
             return
-        future, answered = found
+        future, none_from, expected = found
         ok = message.get("ok")
-        answered[0] += 1
         if isinstance(ok, bool):
             future.set_result(ok)
-        elif len(answered) > 1 and answered[0] >= answered[1]:
+            return
+        none_from.add(str(message.get("from", "")))
+        if len(none_from) >= expected[0] > 0:
             future.set_result(None)  # every other worker said it waits for no such ask
 
     async def person_move(self, token: str, number: int, value: str) -> tuple[int, str]:

@@ -30,7 +30,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
-from tournoyons_gui.arbitre.store.base import json_text, sqlite_time
+from tournoyons_gui.arbitre.store.appends import LeaseLost, not_appended, sqlite_append
 from tournoyons_gui.arbitre.store.pending import CLOSE_PENDING, DETAIL_CAP, PendingStore
 from tournoyons_gui.arbitre.store.records import (
     AddedSetRecord,
@@ -104,30 +104,8 @@ _GAME = select(_GAMES).where(_GAMES.c.id == bindparam("g_id"))
 _SEATS_OF = select(_SEATS).where(_SEATS.c.game_id == bindparam("g_id")).order_by(_SEATS.c.index)
 
 
-#: The move path's statements as SQLite's driver takes them (:meth:`GameStore.append_moves`).
-_MOVE_COLUMNS = ("game_id", "number", "seat", "value", "turn", "tray", "ms", "query", "error", "at")
-_EXCHANGE_COLUMNS = ("game_id", "seat", "kind", "move_id", "detail", "at")
-_MOVE_ON_SQL = (
-    "UPDATE games SET turn = ?, moves = ? "
-    "WHERE id = ? AND lease_owner = ? AND status = 'playing' AND moves = ?"
-)
-_INSERT_MOVES_SQL = f"INSERT INTO moves ({', '.join(_MOVE_COLUMNS)}) VALUES ({', '.join('?' * 10)})"
-_INSERT_EXCHANGES_SQL = (
-    f"INSERT INTO exchanges ({', '.join(_EXCHANGE_COLUMNS)}) VALUES ({', '.join('?' * 6)})"
-)
-
-
-def _stored(value: object) -> object:
-    """Return ``value`` as SQLAlchemy's SQLite types store it (a time as its text)."""
-    return sqlite_time(value) if isinstance(value, dt.datetime) else value
-
-
 class Conflict(Exception):
     """A unique name or key is taken (by another worker meanwhile, say)."""
-
-
-class LeaseLost(RuntimeError):
-    """This worker no longer holds the lease of the game it was driving."""
 
 
 class GameStore(PendingStore):
@@ -283,7 +261,7 @@ class GameStore(PendingStore):
             for index, kind, detail, stamped in move.exchanges
         ]
         if not self.postgres:
-            await self._append_sqlite(game_id, owner, moves, exchanges, at)
+            await self.write(sqlite_append(game_id, owner, moves, exchanges, at))
             return dict(last.turn), last.number
         rows = [
             {
@@ -313,55 +291,7 @@ class GameStore(PendingStore):
             lambda connection: connection.execute(_APPEND, named).scalar_one()
         )
         if count != 1:
-            raise await self.write(lambda connection: _not_appended(connection, game_id, owner))
-        return dict(last.turn), last.number
-
-    async def _append_sqlite(
-        self,
-        game_id: str,
-        owner: str,
-        moves: Sequence[NewMove],
-        exchanges: list[dict[str, object]],
-        at: dt.datetime,
-    ) -> None:
-        """:meth:`append_moves` on SQLite: its three statements given to the driver
-        straight, with the values SQLAlchemy's types would store (its JSON text, its SQLite
-        time text): half the CPU of the same statements through Core (a profile of
-        ``benchmarks/arbitre.py``)."""
-        first, last = moves[0], moves[-1]
-        turn = json_text(last.turn)
-        move_on = (turn, last.number, game_id, owner, first.number - 1)
-        stamp = sqlite_time(at)
-        move_rows = [
-            (
-                game_id,
-                move.number,
-                move.seat,
-                move.value,
-                turn if move is last else json_text(move.turn),
-                move.tray,
-                move.ms,
-                move.query[:DETAIL_CAP],
-                "",
-                stamp,
-            )
-            for move in moves
-        ]
-        exchange_rows = [
-            (game_id, row["seat"], row["kind"], row["move_id"], row["detail"], _stored(row["at"]))
-            for row in exchanges
-        ]
-
-        def append(connection: Connection) -> None:
-            driver = connection.connection.driver_connection
-            assert driver is not None
-            if driver.execute(_MOVE_ON_SQL, move_on).rowcount != 1:
-                raise _not_appended(connection, game_id, owner)
-            driver.executemany(_INSERT_MOVES_SQL, move_rows)
-            if exchange_rows:
-                driver.executemany(_INSERT_EXCHANGES_SQL, exchange_rows)
-
-        await self.write(append)
+            raise await self.write(lambda connection: not_appended(connection, game_id, owner))
         return dict(last.turn), last.number
 
     async def finish_game(
@@ -598,14 +528,3 @@ def _as_json(rows: list[dict[str, object]]) -> list[dict[str, object]]:
         {k: v.isoformat() if isinstance(v, dt.datetime) else v for k, v in row.items()}
         for row in rows
     ]
-
-
-def _not_appended(connection: Connection, game_id: str, owner: str) -> Exception:
-    """Return why a game's moves could not be appended: its lease is ``owner``'s no more
-    (:class:`LeaseLost`), or it changed under its driver (``RuntimeError``)."""
-    row = connection.execute(
-        select(_GAMES.c.lease_owner).where(_GAMES.c.id == game_id)
-    ).one_or_none()
-    if row is None or row.lease_owner != owner:
-        return LeaseLost(game_id)
-    return RuntimeError(f"game {game_id} changed under its driver")
