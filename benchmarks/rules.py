@@ -7,8 +7,10 @@
 For each Set with the Arbitre's rules, whole games of its built-in ``random`` engine
 against itself (seeded: the same games on every run) are played in this process, with no
 I/O, and every call the game master makes for a move is timed: ``result`` and ``asked``
-(each step), ``request`` and ``engine_value`` (each seat asked), ``play`` (each value),
-``page`` (each move's ``Tray``, for the record); the engine's own time is not counted.
+(each step), ``request`` and ``engine_value`` (each seat asked; a game of more than two
+seats sends its engines ``Seat`` and ``Players`` too, as the Arbitre does), ``play`` (each
+value), ``page`` (each move's ``Tray``, for the record); the engine's own time is not
+counted.
 The table gives each call's mean µs, ``rules µs/move`` (all of a move's calls, the share
 of a step's ``result`` and ``asked`` included), and the floor measured in the same run:
 a ``play`` that does the least any can (a copy of the state and a new Turn), in µs.
@@ -31,7 +33,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tournoyons_gui.interfaces.plugin import ArbitreRules, Turn  # noqa: E402
+from tournoyons_gui.interfaces.plugin import ArbitreRules, Turn, seat_count  # noqa: E402
 from tournoyons_gui.interfaces.registry import load_registry  # noqa: E402
 
 #: Issue 27's goal: a Set's ``play`` at most this many µs.
@@ -64,6 +66,9 @@ def measure(
         times[name].append((clock() - started) * 1e6)
         return value
 
+    # A game of more than two seats tells each engine its seat, as the Arbitre does
+    # (arbitre/seats/engine.py; tarot.md section 3): Tarot's engines read ``Seat``.
+    seats = seat_count(rules)
     games = moves = 0
     deadline = clock() + seconds
     while clock() < deadline or games == 0:
@@ -76,6 +81,8 @@ def measure(
             for player in timed("asked", rules.asked, turn.state):
                 request = timed("request", rules.request, turn.state, player)
                 params = {"Turn": str(request.move_id), **request.params}
+                if seats > 2:
+                    params.update(Seat=str(int(player)), Players=str(seats))
                 value = engine(params).strip().upper()
                 values[player] = timed(
                     "engine_value", rules.engine_value, turn.state, player, value

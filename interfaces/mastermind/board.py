@@ -26,6 +26,8 @@ code given is shown with ``Method=End`` (or to spectators, without ``Input``).
 
 from __future__ import annotations
 
+import functools
+import re
 from dataclasses import dataclass
 
 from tournoyons_gui.interfaces.plugin import View
@@ -63,9 +65,10 @@ class Line:
     misplaced: int
     colours: str
 
-    @property
+    @functools.cached_property
     def value(self) -> str:
-        """Return the line in the Tray's syntax (``ValeurLigne``): ``30GCCH``."""
+        """Return the line in the Tray's syntax (``ValeurLigne``): ``30GCCH`` (written
+        once: the rules write every line of a game at each move)."""
         return f"{self.well}{self.misplaced}{self.colours}"
 
     @property
@@ -89,17 +92,28 @@ def read_code(value: str) -> str:
     Raises ``ValueError`` on anything else.
     """
     code = value.strip().upper()
-    if len(code) != PEGS or any(colour not in COLOURS for colour in code):
+    if _CODE.fullmatch(code) is None:
         raise ValueError(f"a code is {PEGS} colours A-H, not {value[:20]!r}")
     return code
+
+
+#: A code once stripped and upper-cased: 4 colours ``A``..``H`` (:func:`read_code`).
+_CODE = re.compile(f"[{COLOURS}]{{{PEGS}}}")
 
 
 def read_line(value: str) -> Line:
     """Return the line of a 6-character ``ValeurLigne`` (``30GCCH``); raise ``ValueError``.
 
     The marks are digits whose sum is at most 4, never ``3`` well placed with ``1``
-    misplaced; the colours as :func:`read_code` reads them.
+    misplaced; the colours as :func:`read_code` reads them. The lines read last are kept
+    (by their text, a bounded cache): the rules read every line of a game at each call.
     """
+    return _read_line(value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _read_line(value: str) -> Line:
+    """Return the line of ``value``: :func:`read_line`."""
     if len(value) != LINE_LENGTH or not value[:2].isascii() or not value[:2].isdigit():
         raise ValueError(f"a line is 2 mark digits and {PEGS} colours, not {value[:20]!r}")
     well, misplaced = int(value[0]), int(value[1])
@@ -151,7 +165,10 @@ def score(code: str, guess: str) -> tuple[int, int]:
 
 def found_at(lines: tuple[Line, ...] | list[Line]) -> int | None:
     """Return the number (1..8) of the first line that found the code, or ``None``."""
-    return next((number for number, line in enumerate(lines, start=1) if line.found), None)
+    for number, line in enumerate(lines, start=1):
+        if line.well == PEGS:  # line.found
+            return number
+    return None
 
 
 def guesses(player: Player, board1: tuple[Line, ...], board2: tuple[Line, ...]) -> tuple[Line, ...]:

@@ -44,6 +44,7 @@ from tournoyons_gui.interfaces.mastermind.board import (
     score,
     write_tray,
 )
+from tournoyons_gui.interfaces.memo import Memo
 from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, RefereeCall, Result, Turn
 from tournoyons_gui.interfaces.protocol import PAIR, Method, PageParams, Player
 
@@ -66,10 +67,26 @@ def _board(state: Mapping[str, Any], owner: Player) -> tuple[Line, ...]:
     raw = state.get(f"board{owner}", [])
     if not isinstance(raw, list):
         raise IllegalMove("the game's boards are corrupt")
+    values = tuple(raw) if all(type(value) is str for value in raw) else tuple(map(str, raw))
+    lines = _BOARDS.get(values)
+    if lines is not None:
+        return lines
     try:
-        return tuple(read_line(str(value)) for value in raw)
+        return _BOARDS.keep(values, tuple(read_line(value) for value in values))
     except ValueError:
         raise IllegalMove("the game's boards are corrupt") from None
+
+
+#: The boards read last, by their lines' text (``ValeurLigne`` each), and those ``play``
+#: wrote (a bounded memo, issue 27: the rules read both boards at each call).
+_BOARDS: Memo[tuple[str, ...], tuple[Line, ...]] = Memo(512)
+
+
+#: ``Method`` of a page, ``Method=End``, and ``Method`` with ``Input`` of each player's
+#: turn to guess, as :class:`PageParams` writes them.
+_METHODS = {method: PageParams().method(method).params for method in Method}
+_END = _METHODS[Method.END]
+_GUESSING = {player: PageParams().method(Method.STANDARD).input(player).params for player in PAIR}
 
 
 def _prepare(player: Player) -> PageParams:
@@ -140,20 +157,23 @@ class MasterMindRules:
         well, misplaced = score(str(codes[target]), value[2:])
         boards[target] = (*boards[target], Line(well, misplaced, value[2:]))
         board1, board2 = boards[Player.ONE], boards[Player.TWO]
+        written = [line.value for line in boards[target]]
+        _BOARDS.keep(tuple(written), boards[target])  # as _board will read it
         new = {
             **state,
-            "board1": [line.value for line in board1],
-            "board2": [line.value for line in board2],
+            "board1": written if target is Player.ONE else [line.value for line in board1],
+            "board2": written if target is Player.TWO else [line.value for line in board2],
             "count": count,
         }
-        page = PageParams().tray(write_tray(board1, board2)).count(count)
-        over, _ = outcome(board1, board2)
-        if over:
-            page = page.method(Method.END).gains(str(codes[Player.ONE]), str(codes[Player.TWO]))
-            return Turn(state=new, params=page.params, over=True)
+        params = {"Tray": write_tray(board1, board2), "Count": str(count)}
+        if outcome(board1, board2)[0]:
+            params.update(_END)
+            params.update(Gain1=str(codes[Player.ONE]), Gain2=str(codes[Player.TWO]))
+            return Turn(state=new, params=params, over=True)
         following = player_to_move(board1, board2)
-        page = page.method(Method.STANDARD).input(following).gain(following, str(codes[following]))
-        return Turn(state=new, params=page.params)
+        params.update(_GUESSING[following])
+        params[f"Gain{int(following)}"] = str(codes[following])
+        return Turn(state=new, params=params)
 
     # --- the Arbitre's part (engine protocol section 4, MasterMind) -----------------------
 
@@ -243,21 +263,21 @@ class MasterMindRules:
         both once over or with ``reveal`` (decision 23)."""
         state = turn.state
         codes = {player: _code(state, player) for player in PAIR}
-        over = self.result(state) is not None
+        prepared = all(code is not None for code in codes.values())
+        boards = (_board(state, Player.ONE), _board(state, Player.TWO)) if prepared else None
+        over = boards is not None and outcome(*boards)[0]  # as self.result(state) is not None
         if asking and viewer is not None and codes[viewer] is None:
-            page = PageParams().method(Method.PREPARE)
+            method = Method.PREPARE
         else:
-            page = PageParams().method(Method.END if over else Method.STANDARD)
-        if all(codes.values()):
-            page = page.tray(write_tray(_board(state, Player.ONE), _board(state, Player.TWO)))
-        else:
-            page = page.tray("Init")
-        page = page.count(int(state.get("count", 0)))
+            method = Method.END if over else Method.STANDARD
+        params = dict(_METHODS[method])
+        params["Tray"] = write_tray(*boards) if all(codes.values()) and boards else "Init"
+        params["Count"] = str(int(state.get("count", 0)))
         for player in PAIR:
             code = codes[player]
             if code is not None and (over or reveal or player is viewer):
-                page = page.gain(player, code)
-        return page.params
+                params[f"Gain{int(player)}"] = code
+        return params
 
     def _asked_for_code(self, state: Mapping[str, Any], player: Player) -> bool:
         """Return whether ``player`` is asked for its code now; raise :class:`IllegalMove`

@@ -31,12 +31,15 @@ completed deals or after deal 99.
 
 from __future__ import annotations
 
+import functools
+import operator
 import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from tournoyons_gui.interfaces.memo import Memo
 from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, RefereeCall, Result, Turn
 from tournoyons_gui.interfaces.poker.tray import (
     BIG_BLIND,
@@ -52,9 +55,10 @@ from tournoyons_gui.interfaces.poker.tray import (
     Tray,
     TrayError,
     board_size,
+    hand_strength,
     legal_values,
+    load_pokerkit,
     parse_tray,
-    verdict,
 )
 from tournoyons_gui.interfaces.protocol import PAIR, Method, PageParams, Player
 
@@ -82,10 +86,21 @@ def blinds(level: int, deal: int) -> tuple[int, int]:
 
 
 def _cards(value: Any) -> tuple[str, ...]:
-    """Return nine cards (4 hole, 5 board) from ``value``; raise :class:`IllegalMove`."""
+    """Return nine cards (4 hole, 5 board) from ``value``; raise :class:`IllegalMove`.
+
+    Nine strings are read once and kept (by their text, a bounded cache): the rules read
+    the deal's cards at each call."""
+    if type(value) is list and len(value) == 9 and all(type(card) is str for card in value):
+        return _nine_cards(tuple(value))  # the state as written: nine strings
     if not isinstance(value, Sequence) or isinstance(value, str) or len(value) != 9:
         raise IllegalMove("the deal's cards are 9 cards: 4 hole cards then 5 board cards")
-    cards = tuple(str(card).upper() for card in value)
+    return _nine_cards(tuple(str(card) for card in value))
+
+
+@functools.lru_cache(maxsize=1024)
+def _nine_cards(value: tuple[str, ...]) -> tuple[str, ...]:
+    """Return the nine cards written ``value``, upper case: :func:`_cards`."""
+    cards = tuple(card.upper() for card in value)
     if any(len(card) != 2 or card[0] not in SUITS or card[1] not in VALUES for card in cards):
         raise IllegalMove(f"the deal's cards are not cards: {cards}")
     return cards
@@ -94,6 +109,75 @@ def _cards(value: Any) -> tuple[str, ...]:
 def deal_cards(seed: int, deal: int) -> tuple[str, ...]:
     """Return the nine cards of deal ``deal`` of the game ``seed``: a fresh deck, shuffled."""
     return tuple(random.Random(f"poker-{seed}-{deal}").sample(DECK, 9))
+
+
+def _changed(game: Game, **changes: Any) -> Game:
+    """Return ``game`` with ``changes`` (fields of :class:`Game`): what
+    :func:`dataclasses.replace` does, without running ``__init__`` again (a Game has no
+    ``__post_init__``), as the rules make a few new games per move."""
+    new = object.__new__(Game)
+    new.__dict__.update(game.__dict__, **changes)
+    return new
+
+
+#: The fields of a state (:meth:`Game.state`) that are whole numbers.
+_WHOLE = ("seed", "deal", "completed", "step", "waiting", "count", "shown", "last", "level", "acks")
+_WHOLE_OF = operator.itemgetter(*_WHOLE)
+#: A state's values (:func:`_state_key`): the whole numbers of :data:`_WHOLE` in order,
+#: ``arbitre``, the nine cards, ``totals``, ``gains``, ``bets``.
+_StateKey = tuple[Any, ...]
+
+
+def _state_key(state: Mapping[str, Any]) -> _StateKey | None:
+    """Return the values of ``state`` as :meth:`Game.read` reads them: the whole numbers
+    through ``int`` (so that values a key finds equal, ``1`` and ``1.0``, read the same),
+    the lists of :meth:`Game.state` as tuples, the bets as written (``str``); ``None`` for
+    a state with scripted decks, bets not strings, or not the shape of a game's state."""
+    try:
+        cards, totals, gains, bets = state["cards"], state["totals"], state["gains"], state["bets"]
+        if (
+            state["decks"] != []
+            or type(cards) is not list
+            or type(totals) is not list
+            or type(gains) is not list
+            or type(bets) is not list
+            or len(bets) != 2
+            or type(bets[0]) is not str
+            or type(bets[1]) is not str
+        ):
+            return None
+        whole = _WHOLE_OF(state)
+    except KeyError:
+        return None
+    return (*whole, state["arbitre"], tuple(cards), tuple(totals), tuple(gains), tuple(bets))
+
+
+def _game_key(game: Game) -> _StateKey | None:
+    """Return :func:`_state_key` of ``game.state()``, from the game's own values."""
+    if game.decks:
+        return None
+    return (
+        game.seed,
+        game.deal,
+        game.completed,
+        game.step,
+        int(game.waiting) if game.waiting else 0,
+        game.count,
+        game.shown,
+        int(game.last) if game.last else 0,
+        game.level,
+        game.acks,
+        game.arbitre,
+        game.cards,
+        game.totals,
+        game.gains,
+        game.bets,
+    )
+
+
+#: The games read last, by their state's values (:func:`_state_key`), and those the
+#: rules made, by the values of the state of the Turn they return (a bounded memo).
+_GAMES: Memo[_StateKey, Game] = Memo(256)
 
 
 @dataclass(frozen=True)
@@ -133,7 +217,23 @@ class Game:
 
     @classmethod
     def load(cls, state: Mapping[str, Any]) -> Game:
-        """Read ``state``; raise :class:`IllegalMove` when it is not a game of ours."""
+        """Read ``state``; raise :class:`IllegalMove` when it is not a game of ours.
+
+        A state without scripted decks is read once and kept, by its values (a bounded
+        cache, :func:`_state_key`): each call of the rules on a position reads the same
+        state."""
+        key = _state_key(state)
+        if key is None:
+            return cls.read(state)
+        try:
+            game = _GAMES.get(key)
+        except TypeError:  # a value that cannot be a key (a list for a number ...)
+            return cls.read(state)
+        return game if game is not None else _GAMES.keep(key, cls.read(state))
+
+    @classmethod
+    def read(cls, state: Mapping[str, Any]) -> Game:
+        """Read ``state`` whatever its values' types (:meth:`load`, without the cache)."""
         try:
             waiting = int(state.get("waiting") or 0)
             last = int(state.get("last") or 0)
@@ -158,16 +258,22 @@ class Game:
             )
         except (KeyError, IndexError, TypeError, ValueError) as broken:
             raise IllegalMove(f"the game's state is corrupt: {broken}") from None
-        if not (
-            1 <= game.deal <= MAX_DEALS
-            and 1 <= game.step <= SHOWDOWN
-            and min(game.totals) >= 0
-            and max(game.totals) <= MAX_BET
-            and game.level in (1, 2)
-            and game.acks in (0, 1)
-        ):
+        if not game.sound:
             raise IllegalMove("the game's state is corrupt")
         return game
+
+    @property
+    def sound(self) -> bool:
+        """Return whether the game's numbers are in their ranges (deal, step, totals,
+        level, acknowledgements), as a state read back must be."""
+        return (
+            1 <= self.deal <= MAX_DEALS
+            and 1 <= self.step <= SHOWDOWN
+            and min(self.totals) >= 0
+            and max(self.totals) <= MAX_BET
+            and self.level in (1, 2)
+            and self.acks in (0, 1)
+        )
 
     def state(self) -> dict[str, Any]:
         """Return the JSON-serialisable state."""
@@ -238,12 +344,53 @@ class Game:
             waiting=self.waiting,
         )
 
+    def tray_text(self, seen_by: Player | None) -> str:
+        """Return ``self.tray(seen_by).text()``, written straight from the game's values."""
+        cards, step, totals, waiting = self.cards, self.step, self.totals, self.waiting
+        folded = 0 in totals
+        if step == SHOWDOWN:  # both hands shown after a showdown, neither after a fold
+            hide_one = hide_two = folded
+        elif step < SHOWDOWN and seen_by is not None:  # the other's hand hidden
+            hide_one, hide_two = seen_by is not Player.ONE, seen_by is not Player.TWO
+        else:
+            hide_one = hide_two = False
+        one = HIDDEN + HIDDEN if hide_one else cards[0] + cards[1]
+        two = HIDDEN + HIDDEN if hide_two else cards[2] + cards[3]
+        shown = self.shown if step == SHOWDOWN else board_size(step)
+        completed = self.completed - (1 if step == SHOWDOWN and not folded else 0)
+        return (
+            f"{self.deal:02d}{completed:02d}{step}{one}{two}{''.join(cards[4 : 4 + shown])}"
+            f"M{'?' if waiting is Player.ONE else ''}{totals[0]}"
+            f"-{'?' if waiting is Player.TWO else ''}{totals[1]}"
+        )
+
+    @property
+    def bettor(self) -> Player | None:
+        """Return the player to bet at this step, ``None`` at the showdown: the Tray's
+        :attr:`~tournoyons_gui.interfaces.poker.tray.Tray.bettor`."""
+        if self.step >= SHOWDOWN:
+            return None
+        dealer = Player.ONE if self.deal % 2 else Player.TWO
+        return dealer if self.step in (1, 4, 6, 8) else dealer.opponent
+
     def turn(self, asked: Player | None, move: tuple[Player, str] | None) -> Turn:
-        """Return the Turn asking ``asked`` (``None``: the game is over)."""
-        page = PageParams().tray(self.tray(asked).text()).gains(*self.gains).count(self.count)
+        """Return the Turn asking ``asked`` (``None``: the game is over): ``Tray`` as
+        ``asked`` sees it, ``Gain1``, ``Gain2``, ``Count``, the ``move`` just played
+        (``Move1``/``Move2``), then ``Input`` (or ``Method=End``), as :class:`PageParams`
+        writes them."""
+        params = {
+            "Tray": self.tray_text(asked),
+            "Gain1": str(self.gains[0]),
+            "Gain2": str(self.gains[1]),
+            "Count": str(self.count),
+        }
         if move is not None:
-            page = page.move(*move)
-        return Turn(state=self.state(), params=page.ask(asked).params, over=asked is None)
+            params[f"Move{int(move[0])}"] = move[1]
+        params.update(_ASK[asked])
+        key = _game_key(self)
+        if key is not None and self.sound:  # as Game.load would read the Turn's state
+            _GAMES.keep(key, self)
+        return Turn(state=self.state(), params=params, over=asked is None)
 
     # --- playing ------------------------------------------------------------------------
 
@@ -259,7 +406,7 @@ class Game:
         dealer = Player.ONE if deal % 2 else Player.TWO
         small, big = blinds(self.level, deal)
         totals = (small, big) if dealer is Player.ONE else (big, small)
-        return replace(
+        return _changed(
             self,
             deal=deal,
             step=1,
@@ -273,7 +420,17 @@ class Game:
         )
 
 
-def _check_total(game: Game, tray: Tray, value: str) -> int:
+#: The end of a Turn's parameters: ``Input`` for the player asked, ``Method=End`` when
+#: nobody is (:meth:`PageParams.ask`).
+_ASK = {player: PageParams().ask(player).params for player in (None, *PAIR)}
+#: ``Method`` of a page: ``End`` once the game is over, else ``Standard``.
+_METHOD = {
+    over: PageParams().method(Method.END if over else Method.STANDARD).params
+    for over in (True, False)
+}
+
+
+def _check_total(game: Game, value: str) -> int:
     """Return the total ``value`` bets at steps 1..8 of an Arbitre game (``0``: a fold);
     raise :class:`IllegalMove` unless it is legal (engine protocol section 4, Poker).
 
@@ -284,10 +441,10 @@ def _check_total(game: Game, tray: Tray, value: str) -> int:
     if _TOTAL.fullmatch(value) is None:
         raise IllegalMove(f"{value!r} is not a total: 0 folds, else a whole number of chips")
     total = int(value)
-    bettor = tray.bettor
+    bettor = game.bettor
     if total == 0 or bettor is None:
         return total
-    other = tray.total(bettor.opponent)
+    other = game.totals[bettor.opponent - 1]
     if total < other:
         raise IllegalMove(f"bet too low: {total} is below the opponent's total {other}")
     if total == other:
@@ -297,6 +454,26 @@ def _check_total(game: Game, tray: Tray, value: str) -> int:
     if total < other + game.min_raise:
         raise IllegalMove(f"bet too low: a raise is to {other + game.min_raise} at least")
     return total
+
+
+def _asked(game: Game) -> tuple[Player, ...]:
+    """Return the players asked in ``game``: :meth:`PokerRules.asked`."""
+    if game.over:
+        return ()
+    if game.step == SHOWDOWN:
+        return (Player.ONE, Player.TWO)[game.acks :] if game.arbitre else (Player.ONE,)
+    bettor = game.bettor
+    assert bettor is not None  # steps 1..8 name a bettor
+    return (bettor,)
+
+
+def _showdown(cards: tuple[str, ...]) -> Player | None:
+    """Return the winner of a showdown of the deal's nine ``cards`` (player one's two hole
+    cards, player two's, the five board cards), ``None`` for a split pot: the higher hand
+    as pokerkit ranks it (:func:`hand_strength`; :func:`verdict` of the Tray at step 9)."""
+    board = cards[4:9]
+    one, two = hand_strength(cards[0:2], board), hand_strength(cards[2:4], board)
+    return Player.ONE if one > two else (Player.TWO if two > one else None)
 
 
 def _referee_gains(call: RefereeCall) -> tuple[int, tuple[int, int]]:
@@ -413,6 +590,7 @@ class PokerRules:
         return self._new(level, arbitre=True, decks=decks)
 
     def _new(self, level: int, *, arbitre: bool, decks: Sequence[Sequence[str]]) -> Turn:
+        load_pokerkit()  # the showdowns' hand tables, loaded before the game, not in it
         seed = self.seed if self.seed is not None else random.SystemRandom().randrange(2**32)
         gains = (CAPITAL, CAPITAL) if level == 2 else (0, 0)
         empty = _unplayed(
@@ -423,47 +601,48 @@ class PokerRules:
             decks=tuple(_cards(list(deck)) for deck in decks),
         )
         game = empty.new_deal(1)
-        return game.turn(game.tray(None).bettor, None)
+        return game.turn(game.bettor, None)
 
     def play(self, state: Mapping[str, Any], value: str) -> Turn:
         """Apply ``value``: a total bet, ``-1`` (or ``0``) to fold, ``0`` at the showdown."""
         game = Game.load(state)
         if game.over:
             raise IllegalMove("the game is over")
-        tray = game.tray(None)
         if game.step == SHOWDOWN:
             if value != "0":
                 raise IllegalMove("at the showdown, acknowledge with 0")
             if game.arbitre and game.acks == 0:  # player one's acknowledgement; two's next
-                game = replace(game, count=game.count + 1, acks=1)
+                game = _changed(game, count=game.count + 1, acks=1)
                 return game.turn(Player.TWO, None)
-            game = replace(game, count=game.count + 1, last=None).new_deal(game.deal + 1)
-            return game.turn(game.tray(None).bettor, None)
+            game = _changed(game, count=game.count + 1, last=None).new_deal(game.deal + 1)
+            return game.turn(game.bettor, None)
 
-        bettor = tray.bettor
+        bettor = game.bettor
         assert bettor is not None  # steps 1..8 name a bettor
         if game.arbitre:
-            _check_total(game, tray, "0" if value == FOLD else value)
-        elif value not in (*legal_values(tray), "0"):
+            _check_total(game, "0" if value == FOLD else value)
+        elif value not in (*legal_values(game.tray(None)), "0"):
             raise IllegalMove(
                 f"{value!r} is not a legal total now: fold -1, or "
-                f"{legal_values(tray)[1]} to {MAX_BET}"
+                f"{legal_values(game.tray(None))[1]} to {MAX_BET}"
             )
         bets = list(game.bets)
         bets[bettor - 1] = "0" if value in (FOLD, "0") else value
-        game = replace(game, count=game.count + 1, last=bettor, bets=(bets[0], bets[1]))
+        played = {"count": game.count + 1, "last": bettor, "bets": (bets[0], bets[1])}
         if value in (FOLD, "0"):
-            return self._fold(game, bettor)
+            return self._fold(_changed(game, **played), bettor)
         total = int(value)
         opponent = bettor.opponent
         totals = list(game.totals)
         totals[bettor - 1] = total
-        game = replace(game, totals=(totals[0], totals[1]))
-        if tray.answering and total == game.totals[opponent - 1]:
-            return self._call(game, bettor, value)
+        answering = game.waiting is not None and game.waiting is bettor  # Tray.answering
+        if answering and total == totals[opponent - 1]:
+            return self._call(
+                _changed(game, totals=(totals[0], totals[1]), **played), bettor, value
+            )
         # A bet or a raise: the other player answers, at their step of the same round.
         step = game.step + 1 if game.step % 2 else game.step - 1
-        game = replace(game, step=step, waiting=opponent)
+        game = _changed(game, totals=(totals[0], totals[1]), step=step, waiting=opponent, **played)
         return game.turn(opponent, (bettor, value))
 
     def _fold(self, game: Game, folder: Player) -> Turn:
@@ -475,7 +654,7 @@ class PokerRules:
         gains = list(game.gains)
         gains[folder - 1] -= stake
         gains[folder.opponent - 1] += stake
-        game = replace(
+        game = _changed(
             game,
             step=SHOWDOWN,
             waiting=None,
@@ -489,18 +668,16 @@ class PokerRules:
         """End the betting round; deal the next cards, or go to the showdown."""
         round_number = (game.step + 1) // 2
         if round_number < 4 and min(game.totals) < game.cap:
-            game = replace(game, step=2 * round_number + 1, waiting=None)
-            return game.turn(game.tray(None).bettor, (caller, value))
-        game = replace(game, step=SHOWDOWN, waiting=None, shown=5)
-        outcome = verdict(game.tray(None))
-        if outcome is None:  # pragma: no cover - every card is shown at step 9
-            raise IllegalMove("the showdown could not be judged")
+            game = _changed(game, step=2 * round_number + 1, waiting=None)
+            return game.turn(game.bettor, (caller, value))
+        game = _changed(game, step=SHOWDOWN, waiting=None, shown=5)
+        winner = _showdown(game.cards)
         stake = game.totals[0]
         gains = list(game.gains)
-        if outcome.winner is not None:
-            gains[outcome.winner - 1] += stake
-            gains[outcome.winner.opponent - 1] -= stake
-        game = replace(game, gains=(gains[0], gains[1]), completed=game.completed + 1)
+        if winner is not None:
+            gains[winner - 1] += stake
+            gains[winner.opponent - 1] -= stake
+        game = _changed(game, gains=(gains[0], gains[1]), completed=game.completed + 1)
         return game.turn(None if game.over else caller.opponent, (caller, value))
 
     # --- the Arbitre's part (engine protocol section 4, Poker; decisions 19, 23, 24) ------
@@ -508,14 +685,7 @@ class PokerRules:
     def asked(self, state: Mapping[str, Any]) -> tuple[Player, ...]:
         """Return the player to bet at steps 1..8; both at step 9 (then player two alone
         once player one's acknowledgement is applied); nobody once the game is over."""
-        game = Game.load(state)
-        if game.over:
-            return ()
-        if game.step == SHOWDOWN:
-            return (Player.ONE, Player.TWO)[game.acks :] if game.arbitre else (Player.ONE,)
-        bettor = game.tray(None).bettor
-        assert bettor is not None  # steps 1..8 name a bettor
-        return (bettor,)
+        return _asked(Game.load(state))
 
     def request(
         self, state: Mapping[str, Any], player: Player, *, init_as_board: bool = False
@@ -531,13 +701,13 @@ class PokerRules:
         apply: a deal is never empty).
         """
         game = Game.load(state)
-        asked = self.asked(state)
+        asked = _asked(game)
         index = asked.index(player) if player in asked else 0
         params: dict[str, str] = {}
         if game.count:
             params.update(Gain1=str(game.gains[0]), Gain2=str(game.gains[1]))
         params.update(self._last_bet(game, player))
-        params["Tray"] = game.tray(player).text()
+        params["Tray"] = game.tray_text(player)
         return EngineRequest(move_id=game.count + 1 + index, params=params)
 
     def engine_value(self, state: Mapping[str, Any], player: Player, value: str) -> str:
@@ -548,11 +718,11 @@ class PokerRules:
         game = Game.load(state)
         if game.over:
             raise IllegalMove("the game is over")
-        if player not in self.asked(state):
+        if player not in _asked(game):
             raise IllegalMove(f"player {int(player)} is not asked now")
         if game.step == SHOWDOWN:
             return "0"
-        return str(_check_total(game, game.tray(None), value))
+        return str(_check_total(game, value))
 
     def person_value(self, state: Mapping[str, Any], player: Player, value: str) -> str:
         """Return the rules' value for a person's ``ReturnValue``: ``-1`` or ``0`` folds
@@ -583,7 +753,7 @@ class PokerRules:
             "Gain1": str(game.gains[0]),
             "Gain2": str(game.gains[1]),
             **self._last_bet(game, player),
-            "Tray": game.tray(player).text(),
+            "Tray": game.tray_text(player),
         }
 
     def page(
@@ -594,18 +764,29 @@ class PokerRules:
         ``Gain1``/``Gain2``, the last bet (``Move1``/``Move2``), ``Count`` (the deal's rank)
         and ``Method`` (``End`` once over, else ``Standard``)."""
         game = Game.load(turn.state)
-        if game.over or reveal:
+        over = game.over
+        if over or reveal:
             tray = game.tray(None)
         elif viewer is None:
             tray = game.tray(None)
             if game.step < SHOWDOWN:
-                tray = replace(tray, hole=(HIDDEN,) * 4)
+                tray = Tray(
+                    tray.deal,
+                    tray.completed,
+                    tray.step,
+                    (HIDDEN, HIDDEN, HIDDEN, HIDDEN),
+                    tray.board,
+                    tray.totals,
+                    tray.waiting,
+                )
         else:
             tray = game.tray(viewer)
-        page = PageParams().tray(tray.text()).gains(*game.gains)
+        params = {"Tray": tray.text(), "Gain1": str(game.gains[0]), "Gain2": str(game.gains[1])}
         if game.last is not None and game.bets[game.last - 1]:
-            page = page.move(game.last, game.bets[game.last - 1])
-        return page.count(game.deal).method(Method.END if game.over else Method.STANDARD).params
+            params[f"Move{int(game.last)}"] = game.bets[game.last - 1]
+        params["Count"] = str(game.deal)
+        params.update(_METHOD[over])
+        return params
 
     @staticmethod
     def _last_bet(game: Game, player: Player) -> dict[str, str]:

@@ -21,12 +21,14 @@ Steps: blinds (the dealer 1 chip, the other 2); 1 dealer pre-flop; 2 other pre-f
 raise the same round goes on at the other player's step, with the ``?`` on them.
 
 Hands are ranked by the maintained library pokerkit (``StandardHighHand``), not by code of
-ours.
+ours; :func:`hand_strength` keeps what it answered for each kind of five cards.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -53,8 +55,10 @@ __all__ = [
     "bet_range",
     "board_size",
     "hand_category",
+    "hand_strength",
     "high_hand",
     "legal_values",
+    "load_pokerkit",
     "parse_tray",
     "pokerkit_card",
     "verdict",
@@ -178,12 +182,11 @@ class Tray:
 
     def text(self) -> str:
         """Return the ``Tray`` value, as :func:`parse_tray` reads it."""
-        marks = ["?" if self.waiting is p else "" for p in PAIR]
+        waiting, totals = self.waiting, self.totals
         return (
-            f"{self.deal:02d}{self.completed:02d}{self.step}"
-            + "".join(self.hole)
-            + "".join(self.board)
-            + f"M{marks[0]}{self.totals[0]}-{marks[1]}{self.totals[1]}"
+            f"{self.deal:02d}{self.completed:02d}{self.step}{''.join(self.hole)}"
+            f"{''.join(self.board)}M{'?' if waiting is Player.ONE else ''}{totals[0]}"
+            f"-{'?' if waiting is Player.TWO else ''}{totals[1]}"
         )
 
 
@@ -260,6 +263,68 @@ def high_hand(hole: tuple[str, ...], board: tuple[str, ...]) -> Hand:
     return StandardHighHand.from_game(
         "".join(map(pokerkit_card, hole)), "".join(map(pokerkit_card, board))
     )
+
+
+def load_pokerkit() -> None:
+    """Import pokerkit now (its hand tables: about 15 MB and 0.3 s, once per process):
+    the rules call it when a game of Poker starts, so that no showdown pays it."""
+    import pokerkit  # noqa: F401
+
+
+#: Each card value's prime, as pokerkit's own lookup keys hands (the ace ``A`` or ``1``
+#: highest): the product of five cards' primes names the multiset of their values.
+_PRIMES = dict(zip("23456789TJQKA", (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41), strict=True))
+_PRIMES["1"] = _PRIMES["A"]
+#: Each suit's bit: five cards of one suit share it.
+_SUIT_BITS = {suit: 1 << number for number, suit in enumerate(SUITS)}
+#: The 21 ways of taking five cards of seven, as indexes.
+_FIVES = tuple(itertools.combinations(range(7), 5))
+#: The most kinds of five cards :func:`hand_strength` keeps: pokerkit's standard table
+#: has 7462 (1277 ranks of distinct values, suited or not, and the others unsuited).
+STRENGTHS_KEPT = 8192
+#: pokerkit's strength of each kind of five cards met: the product of their values'
+#: primes, negated when they are of one suit.
+_STRENGTHS: dict[int, int] = {}
+
+
+def _five_strength(key: int, cards: Sequence[str]) -> int:
+    """Return pokerkit's strength of five ``cards`` (ours) whose kind is ``key``, and keep
+    it (:data:`_STRENGTHS`, at most :data:`STRENGTHS_KEPT` kinds)."""
+    from pokerkit import StandardHighHand
+
+    strength = StandardHighHand("".join(map(pokerkit_card, cards))).entry.index
+    if len(_STRENGTHS) < STRENGTHS_KEPT:
+        _STRENGTHS[key] = strength
+    return strength
+
+
+def hand_strength(hole: Sequence[str], board: Sequence[str]) -> int:
+    """Return the strength of the best five of the 2 ``hole`` and 5 ``board`` cards (ours:
+    ``D1``, ``ST``, any case): the index of pokerkit's ``StandardHighHand`` lookup entry,
+    greater for a stronger hand, equal for hands pokerkit finds equal (the showdown's
+    verdict, manual 002 chapter V "Poker").
+
+    A five-card hand's strength depends only on its values and whether it is of one suit,
+    as pokerkit's lookup keys it: pokerkit is asked once per such kind (7462 in all) and
+    its answer kept, so the 21 hands of a showdown cost a multiplication and a look-up
+    each. Raises ``ValueError`` unless there are 7 cards, ``KeyError`` on a hidden one.
+    """
+    seven = [card.upper() for card in (*hole, *board)]
+    if len(seven) != 7:
+        raise ValueError("a hand is 2 hole cards and 5 board cards")
+    primes = [_PRIMES[card[1]] for card in seven]
+    suits = [_SUIT_BITS[card[0]] for card in seven]
+    best = -1
+    for a, b, c, d, e in _FIVES:
+        key = primes[a] * primes[b] * primes[c] * primes[d] * primes[e]
+        if suits[a] & suits[b] & suits[c] & suits[d] & suits[e]:
+            key = -key
+        strength = _STRENGTHS.get(key)
+        if strength is None:
+            strength = _five_strength(key, [seven[i] for i in (a, b, c, d, e)])
+        if strength > best:
+            best = strength
+    return best
 
 
 def hand_category(hand: Hand) -> int:

@@ -23,11 +23,11 @@ This module is shared by the page's view model
 
 from __future__ import annotations
 
+import functools
 import random
 import re
-from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from tournoyons_gui.interfaces.grid import Grid
 
@@ -126,13 +126,32 @@ class Ship:
 
         Cells past the board's edge are left out; see :attr:`inside`.
         """
-        step_column, step_row = (0, 1) if self.vertical else (1, 0)
-        out = []
-        for k in range(self.size):
-            column, row = self.column + k * step_column, self.row + k * step_row
-            if column < SIZE and row < SIZE:
-                out.append(cell_index(column, row))
-        return tuple(out)
+        found = _SHIP_CELLS.get((self.vertical, self.size, self.column, self.row))
+        if found is None:  # a ship no fleet can hold (size 1, off the board ...)
+            return _cells_of(self.vertical, self.size, self.column, self.row)
+        return found
+
+
+def _cells_of(vertical: bool, size: int, column: int, row: int) -> tuple[int, ...]:
+    """Return the cells of the ship at ``column``, ``row`` (:meth:`Ship.cells`)."""
+    step_column, step_row = (0, 1) if vertical else (1, 0)
+    out = []
+    for k in range(size):
+        at_column, at_row = column + k * step_column, row + k * step_row
+        if at_column < SIZE and at_row < SIZE:
+            out.append(cell_index(at_column, at_row))
+    return tuple(out)
+
+
+#: The cells of every ship a fleet can write (``V``/``H``, size 2..5, column and row
+#: 0..9), keyed ``(vertical, size, column, row)``: :meth:`Ship.cells` is a look-up.
+_SHIP_CELLS: dict[tuple[bool, int, int, int], tuple[int, ...]] = {
+    (vertical, size, column, row): _cells_of(vertical, size, column, row)
+    for vertical in (False, True)
+    for size in range(2, 6)
+    for column in range(SIZE)
+    for row in range(SIZE)
+}
 
 
 def read_fleet(value: str | None) -> tuple[Ship, ...]:
@@ -140,9 +159,15 @@ def read_fleet(value: str | None) -> tuple[Ship, ...]:
 
     Letters are read in any case and the state ``I`` is read as ``1`` (the manual's
     ``V3C5I``). Raises :class:`FleetError` when the text is not whole ships; it does not
-    check the layout (:func:`check_layout`).
+    check the layout (:func:`check_layout`). The fleets read last are kept (by their text,
+    a bounded cache): a game's two fleets are read at every call of its rules.
     """
-    text = (value or "").strip().upper()
+    return _read_fleet((value or "").strip().upper())
+
+
+@functools.lru_cache(maxsize=1024)
+def _read_fleet(text: str) -> tuple[Ship, ...]:
+    """Return the ships of ``text`` (upper case, stripped): :func:`read_fleet`."""
     if len(text) % 5:
         raise FleetError(f"a fleet is ships of 5 characters, not {len(text)} characters")
     ships = []
@@ -180,10 +205,14 @@ def check_classic(ships: Sequence[Ship]) -> None:
 
     Legal: the classic sizes 5, 4, 3, 3, 2 (in any order), inside the board, no overlap.
     """
-    if Counter(ship.size for ship in ships) != Counter(CLASSIC_FLEET):
+    if sorted(ship.size for ship in ships) != _CLASSIC_SIZES:
         sizes = ", ".join(str(ship.size) for ship in ships) or "none"
         raise FleetError(f"the fleet is ships of sizes 5, 4, 3, 3, 2, not {sizes}")
     check_layout(ships)
+
+
+#: The classic fleet's sizes in increasing order: :func:`check_classic` compares with them.
+_CLASSIC_SIZES = sorted(CLASSIC_FLEET)
 
 
 def format_fleet(ships: Iterable[Ship]) -> str:
@@ -228,7 +257,7 @@ def random_fleet(
 
 def with_state(ship: Ship, state: str) -> Ship:
     """Return ``ship`` with ``state``."""
-    return replace(ship, state=state)
+    return Ship(ship.vertical, ship.size, ship.column, ship.row, state)
 
 
 def ship_state(ship: Ship, shots: str) -> str:
@@ -237,9 +266,22 @@ def ship_state(ship: Ship, shots: str) -> str:
     Sunk when every cell of it is ``3``; at least hit when one is ``2`` or ``3``; else the
     state the fleet gives (which may already say hit or sunk).
     """
-    codes = [shots[index] for index in ship.cells()]
-    if codes and all(code == SUNK for code in codes):
+    cut = _SHIP_SLICES.get((ship.vertical, ship.size, ship.column, ship.row))
+    if cut is not None and len(shots) == CELLS:  # the ship's cells: one slice of the shots
+        codes: str | list[str] = shots[cut]
+    else:
+        codes = [shots[index] for index in ship.cells()]
+    if codes and codes.count(SUNK) == len(codes):
         return SUNK
-    if any(code in (HIT, SUNK) for code in codes):
+    if HIT in codes or SUNK in codes:
         return max(ship.state, HIT)
     return ship.state
+
+
+#: The cells of every ship inside the board as a slice of a board's 100 codes (``step``
+#: 10 for a vertical ship), keyed as :data:`_SHIP_CELLS`.
+_SHIP_SLICES: dict[tuple[bool, int, int, int], slice] = {
+    key: slice(cells[0], cells[-1] + 1, cells[1] - cells[0])
+    for key, cells in _SHIP_CELLS.items()
+    if len(cells) == key[1]
+}

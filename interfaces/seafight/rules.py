@@ -18,9 +18,11 @@ move, who sees it land.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import functools
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
+from tournoyons_gui.interfaces.memo import Memo
 from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, RefereeCall, Result, Turn
 from tournoyons_gui.interfaces.protocol import (
     PAIR,
@@ -107,10 +109,40 @@ def _referee_board(text: str, owner: Player) -> tuple[str, tuple[Ship, ...]]:
     return shots, tuple(with_state(ship, INTACT) for ship in fleet)
 
 
+@functools.lru_cache(maxsize=1024)
+def _not_classic(fleet: str) -> str | None:
+    """Return why the fleet written ``fleet`` (readable: :func:`read_fleet`) is not a
+    classic fleet laid out on the board (:func:`check_classic`), or ``None``; kept by text
+    (a bounded cache): a game's two fleets are checked at every call of its rules."""
+    try:
+        check_classic(read_fleet(fleet))
+    except FleetError as error:
+        return str(error)
+    return None
+
+
 def _fleet_shown(fleet: tuple[Ship, ...], shots: str, whole: bool) -> str:
     """Return ``fleet`` with the states its shots give: every ship, or the sunk ones only."""
-    ships = [with_state(ship, ship_state(ship, shots)) for ship in fleet]
-    return format_fleet(ship for ship in ships if whole or ship.state == SUNK)
+    codes = []
+    for ship in fleet:
+        state = ship_state(ship, shots)
+        if whole or state == SUNK:
+            head = _HEADS.get((ship.vertical, ship.size, ship.column, ship.row))
+            if head is None:  # a ship no fleet of ours holds: its code, state replaced
+                code = ship.code
+                head = code[: len(code) - len(ship.state)]
+            codes.append(head + state)
+    return "".join(codes)
+
+
+#: Each ship a fleet can write, as its code writes it without its state (``V3C5``).
+_HEADS = {
+    (vertical, size, column, row): Ship(vertical, size, column, row).code[:-1]
+    for vertical in (False, True)
+    for size in range(2, 6)
+    for column in range(10)
+    for row in range(10)
+}
 
 
 def _person_method(player: Player) -> Method:
@@ -124,21 +156,102 @@ def _prepare(player: Player, count: int) -> PageParams:
     return PageParams().method(Method.PREPARE).input(player).count(count)
 
 
+#: ``Method`` and ``Input`` of the page of each player's turn to fire, as
+#: :class:`PageParams` writes them (``Inverse``/``Standard``: :func:`_person_method`).
+_FIRING_HEAD = {
+    player: PageParams().method(_person_method(player)).input(player).params for player in PAIR
+}
+
+
 def _firing(
-    player: Player, fleets: list[tuple[Ship, ...]], shots: list[str], count: int
-) -> PageParams:
-    """Return the page of ``player``'s turn to fire: their fleet, the other's sunk ships."""
-    return (
-        PageParams()
-        .method(_person_method(player))
-        .input(player)
-        .tray(SEPARATOR.join(shots))
-        .gains(
-            _fleet_shown(fleets[0], shots[0], whole=player is Player.ONE),
-            _fleet_shown(fleets[1], shots[1], whole=player is Player.TWO),
-        )
-        .count(count)
-    )
+    player: Player, fleets: Sequence[tuple[Ship, ...]], shots: Sequence[str], count: int
+) -> dict[str, str]:
+    """Return the page of ``player``'s turn to fire: their fleet, the other's sunk ships
+    (``Method``, ``Input``, ``Tray``, ``Gain1``, ``Gain2``, ``Count``, in this order)."""
+    return {
+        **_FIRING_HEAD[player],
+        "Tray": SEPARATOR.join(shots),
+        "Gain1": _fleet_shown(fleets[0], shots[0], whole=player is Player.ONE),
+        "Gain2": _fleet_shown(fleets[1], shots[1], whole=player is Player.TWO),
+        "Count": str(count),
+    }
+
+
+class _Position(NamedTuple):
+    """A state read back (:func:`_read`): ``phase``, ``player`` (its ``next``), both
+    ``fleets`` (``()`` until prepared) and their ``texts`` as the state writes them, the
+    ``shots`` on both boards, ``fired`` (its ``count``)."""
+
+    phase: str
+    player: Player
+    fleets: tuple[tuple[Ship, ...], ...]
+    texts: tuple[str, ...]
+    shots: tuple[str, ...]
+    fired: int
+
+
+#: A state's values as :func:`_read` keys them: ``phase``, ``next``, both fleets, both
+#: shots, ``count``.
+_Key = tuple[str, int, str, str, str, str, int]
+
+#: The positions read last, by their state's values, and those ``play`` made, by the
+#: values of the state it returns (a bounded memo, issue 27).
+_POSITIONS: Memo[_Key, _Position] = Memo(256)
+
+
+def _read(state: Mapping[str, Any]) -> _Position:
+    """Read a state back; raise :class:`IllegalMove` when it is not one of ours.
+
+    A state of the shape :meth:`SeafightRules._state` writes (strings and whole numbers)
+    is read once and kept, by its values (:data:`_POSITIONS`): every call of the rules on
+    a position reads the same state."""
+    phase, number, count = state.get("phase"), state.get("next"), state.get("count")
+    fleets, shots = state.get("fleets"), state.get("shots")
+    if (
+        type(phase) is str
+        and type(number) is int
+        and type(count) is int
+        and type(fleets) is list
+        and type(shots) is list
+        and len(fleets) == len(shots) == 2
+        and all(type(text) is str for text in (*fleets, *shots))
+    ):
+        key = (phase, number, fleets[0], fleets[1], shots[0], shots[1], count)
+        position = _POSITIONS.get(key)
+        return position if position is not None else _POSITIONS.keep(key, _read_any(state))
+    return _read_any(state)
+
+
+def _kept(position: _Position) -> _Position:
+    """Keep ``position``, which ``play`` made, as :func:`_read` would read its state
+    (:meth:`SeafightRules._state` writes the fleets as ``position.texts``); return it."""
+    phase, player, _, texts, shots, fired = position
+    key = (phase, int(player), texts[0], texts[1], shots[0], shots[1], fired)
+    return _POSITIONS.keep(key, position)
+
+
+def _read_any(state: Mapping[str, Any]) -> _Position:
+    """Read a state back, whatever its values' types; raise :class:`IllegalMove` when it
+    is not one of ours (:func:`_read`)."""
+    try:
+        phase = str(state["phase"])
+        player = pair_player(state["next"])
+        fleets = [read_fleet(str(fleet)) for fleet in state["fleets"]]
+        shots = [read_shots(str(board)) for board in state["shots"]]
+        count = int(state["count"])
+    except (KeyError, TypeError, ValueError) as error:
+        raise IllegalMove(f"the game's state is corrupt: {error}") from error
+    if phase not in ("prepare", "fire", "over") or len(fleets) != 2 or len(shots) != 2:
+        raise IllegalMove("the game's state is corrupt")
+    if shots[0] is None or shots[1] is None:
+        raise IllegalMove("the game's state is corrupt: shots")
+    if phase != "prepare":
+        for fleet in state["fleets"]:
+            problem = _not_classic(str(fleet))
+            if problem is not None:
+                raise IllegalMove(f"the game's state is corrupt: {problem}")
+    texts = tuple(format_fleet(fleet) for fleet in fleets)
+    return _Position(phase, player, tuple(fleets), texts, (shots[0], shots[1]), count)
 
 
 class SeafightRules:
@@ -169,7 +282,8 @@ class SeafightRules:
 
     def play(self, state: Mapping[str, Any], value: str) -> Turn:
         """Apply ``value``: a fleet while preparing, else a cell to fire at (``C5``)."""
-        phase, player, fleets, shots, count = self._read(state)
+        phase, player, read_fleets, texts, boards, count = _read(state)
+        fleets, shots = list(read_fleets), list(boards)
         moves = [str(state.get("move1") or ""), str(state.get("move2") or "")]
         if phase == "over":
             raise IllegalMove("the game is over")
@@ -184,7 +298,7 @@ class SeafightRules:
                 new = self._state("prepare", Player.TWO, fleets, shots, count, moves)
                 return Turn(state=new, params=_prepare(Player.TWO, count).params)
             new = self._state("fire", Player.ONE, fleets, shots, count, moves)
-            return Turn(state=new, params=_firing(Player.ONE, fleets, shots, count).params)
+            return Turn(state=new, params=_firing(Player.ONE, fleets, shots, count))
 
         index = read_cell(value.strip().upper())
         if index is None:
@@ -194,8 +308,10 @@ class SeafightRules:
         shots[target - 1] = board
         count += 1
         moves[player - 1] = cell_name(index) + result
+        boards = (shots[0], shots[1])
         if all(ship_state(ship, board) == SUNK for ship in fleets[target - 1]):
-            new = self._state("over", target, fleets, shots, count, moves)
+            _kept(_Position("over", target, read_fleets, texts, boards, count))
+            new = self._state("over", target, texts, shots, count, moves)
             page = (
                 PageParams()
                 .method(Method.END)
@@ -207,53 +323,34 @@ class SeafightRules:
                 .count(count)
             )
             return Turn(state=new, params=page.move(target, moves[player - 1]).params, over=True)
-        new = self._state("fire", target, fleets, shots, count, moves)
-        page = _firing(target, fleets, shots, count).move(target, moves[player - 1])
-        return Turn(state=new, params=page.params)
+        _kept(_Position("fire", target, read_fleets, texts, boards, count))
+        new = self._state("fire", target, texts, shots, count, moves)
+        params = _firing(target, fleets, shots, count)
+        params[f"Move{int(target)}"] = moves[player - 1]
+        return Turn(state=new, params=params)
 
     @staticmethod
     def _state(
         phase: str,
         player: Player,
-        fleets: list[tuple[Ship, ...]],
+        fleets: Sequence[tuple[Ship, ...] | str],
         shots: list[str],
         count: int,
         moves: list[str],
     ) -> dict[str, Any]:
+        """Return the state of these values; ``fleets`` as ships, or as the state writes
+        them (:func:`format_fleet`)."""
         return {
             "phase": phase,
             "next": int(player),
-            "fleets": [format_fleet(fleet) for fleet in fleets],
+            "fleets": [
+                fleet if isinstance(fleet, str) else format_fleet(fleet) for fleet in fleets
+            ],
             "shots": list(shots),
             "count": count,
             "move1": moves[0],
             "move2": moves[1],
         }
-
-    @staticmethod
-    def _read(
-        state: Mapping[str, Any],
-    ) -> tuple[str, Player, list[tuple[Ship, ...]], list[str], int]:
-        """Read a state back; raise :class:`IllegalMove` when it is not one of ours."""
-        try:
-            phase = str(state["phase"])
-            player = pair_player(state["next"])
-            fleets = [read_fleet(str(fleet)) for fleet in state["fleets"]]
-            shots = [read_shots(str(board)) for board in state["shots"]]
-            count = int(state["count"])
-        except (KeyError, TypeError, ValueError) as error:
-            raise IllegalMove(f"the game's state is corrupt: {error}") from error
-        if phase not in ("prepare", "fire", "over") or len(fleets) != 2 or len(shots) != 2:
-            raise IllegalMove("the game's state is corrupt")
-        if shots[0] is None or shots[1] is None:
-            raise IllegalMove("the game's state is corrupt: shots")
-        if phase != "prepare":
-            for fleet in fleets:
-                try:
-                    check_classic(fleet)
-                except FleetError as error:
-                    raise IllegalMove(f"the game's state is corrupt: {error}") from error
-        return phase, player, fleets, [shots[0], shots[1]], count
 
     # --- the Arbitre's part (engine protocol section 4, SeaFight; decisions 14, 15, 17, 23) ---
 
@@ -264,7 +361,8 @@ class SeafightRules:
 
     def asked(self, state: Mapping[str, Any]) -> tuple[Player, ...]:
         """Return the player to prepare or to fire, or nobody once the game is over."""
-        phase, player, *_ = self._read(state)
+        position = _read(state)
+        phase, player = position.phase, position.player
         return () if phase == "over" else (player,)
 
     def request(
@@ -278,8 +376,8 @@ class SeafightRules:
         shots (on the opponent's board) then the shots on its own board; ``Init`` while both
         are empty, or the 200 zeros with ``init_as_board`` (decisions 14, 17).
         """
-        shots = self._read(state)[3]
-        turn = self._moves_played(state) + 1
+        phase, next_player, _, _, shots, count = _read(state)
+        turn = self._played(phase, next_player, count) + 1
         params = {
             "Turn": str(turn),
             **opponent_move(state, player),
@@ -291,7 +389,7 @@ class SeafightRules:
         """Return the rules' value for an engine's ``Value``: on its fleet turn a classic
         fleet of intact ships (``H5A01V4J21H3C51V3A51H2G91``, state ``1`` or ``I``), written
         back with state ``1``; then a cell ``A0``..``J9`` it has not fired at yet."""
-        phase, asked, _, shots, _ = self._read(state)
+        phase, asked, _, _, shots, _ = _read(state)
         if phase == "over":
             raise IllegalMove("the game is over")
         if player is not asked:
@@ -319,7 +417,8 @@ class SeafightRules:
 
     def result(self, state: Mapping[str, Any]) -> Result | None:
         """Return the winner once a fleet is all sunk (``play`` ends the game then)."""
-        phase, sunk, *_ = self._read(state)
+        position = _read(state)
+        phase, sunk = position.phase, position.player
         if phase != "over":
             return None
         return Result(sunk.opponent, "every ship sunk")
@@ -328,10 +427,10 @@ class SeafightRules:
         """Return ``Turn`` (moves played, fleets included), both fleets with their ships'
         states in ``Gain1``/``Gain2`` (revealed on the final call only, decision 17), the
         opponent's last shot and this engine's 200-character Tray (``Init`` if no shot)."""
-        _, _, fleets, shots, _ = self._read(state)
+        phase, next_player, fleets, _, shots, count = _read(state)
         gains = {f"Gain{p}": _fleet_shown(fleets[p - 1], shots[p - 1], whole=True) for p in PAIR}
         return {
-            "Turn": str(self._moves_played(state)),
+            "Turn": str(self._played(phase, next_player, count)),
             **gains,
             **opponent_move(state, player),
             "Tray": self._engine_tray(shots, player, init_as_board=False),
@@ -353,7 +452,7 @@ class SeafightRules:
         ``Move1``/``Move2`` the shot just landed on that board, with its result.
         """
         state = turn.state
-        phase, next_player, fleets, shots, count = self._read(state)
+        phase, next_player, fleets, _, shots, count = _read(state)
         if phase == "prepare" and asking:
             return PageParams().method(Method.PREPARE).count(count).params
         page = PageParams().tray(SEPARATOR.join(shots))
@@ -382,13 +481,14 @@ class SeafightRules:
                 page = page.move(shooter.opponent, last)
         return page.count(count).params
 
-    def _moves_played(self, state: Mapping[str, Any]) -> int:
-        """Return the moves played: the fleets prepared, then every shot (decision 15)."""
-        phase, player, _, _, count = self._read(state)
+    @staticmethod
+    def _played(phase: str, player: Player, count: int) -> int:
+        """Return the moves played in a state of ``phase`` whose ``next`` is ``player``
+        and ``count`` shots: the fleets prepared, then every shot (decision 15)."""
         return int(player) - 1 if phase == "prepare" else count + 2
 
     @staticmethod
-    def _engine_tray(shots: list[str], player: Player, init_as_board: bool) -> str:
+    def _engine_tray(shots: Sequence[str], player: Player, init_as_board: bool) -> str:
         """Return ``player``'s engine Tray: own shots (on the opponent's board), then the
         shots on its own board; ``Init`` while both are empty unless ``init_as_board``."""
         tray = shots[player.opponent - 1] + shots[player - 1]
@@ -438,7 +538,7 @@ class SeafightRules:
     def referee_tray(self, state: Mapping[str, Any]) -> tuple[str, str, str]:
         """Return the referee Tray (see :meth:`referee_position`); SeaFight keeps no gains
         (the call's are echoed)."""
-        _, _, fleets, shots, _ = self._read(state)
+        _, _, fleets, _, shots, _ = _read(state)
         boards = (
             shots[p - 1] + (_fleet_shown(fleets[p - 1], shots[p - 1], whole=True)) for p in PAIR
         )

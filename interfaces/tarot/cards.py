@@ -33,10 +33,12 @@ import enum
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import cast
 
 __all__ = [
     "BIDS",
     "CARDS",
+    "CARD_TEXTS",
     "DEAL_SIZE",
     "DOG_SIZE",
     "EXCUSE",
@@ -143,9 +145,20 @@ class Phase(enum.StrEnum):
 
 def suit(card: Card) -> Suit:
     """Return ``card``'s suit: ``card // 14`` below 56, the trumps 56..76, the excuse 77."""
+    if 0 <= card < CARDS:
+        return _SUITS[card]
+    return _suit(card)
+
+
+def _suit(card: Card) -> Suit:
+    """Return ``card``'s suit, worked out: :func:`suit`."""
     if card < PETIT:
         return Suit(card // 14)
     return Suit.TRUMPS if card < EXCUSE else Suit.EXCUSE
+
+
+#: Each card's suit (:func:`suit`), by its number.
+_SUITS: tuple[Suit, ...] = tuple(_suit(card) for card in range(CARDS))
 
 
 def rank(card: Card) -> int:
@@ -190,12 +203,22 @@ def card_text(card: Card | None) -> str:
     return HIDDEN if card is None else f"{card:02d}"
 
 
+#: Each card's 2 digits (:func:`card_text`), by its number.
+CARD_TEXTS: tuple[str, ...] = tuple(card_text(card) for card in range(CARDS))
+
+
 def cards_text(cards: Iterable[Card | None]) -> str:
     """Return cards as a hand writes them: the known ones in increasing order, then one
     ``??`` per hidden card."""
-    listed = list(cards)
-    known = sorted(card for card in listed if card is not None)
-    return "".join(card_text(card) for card in known) + HIDDEN * (len(listed) - len(known))
+    listed = cards if isinstance(cards, tuple) else tuple(cards)
+    if None in listed:
+        known = sorted(card for card in listed if card is not None)
+    else:  # every card known: sorted as they are
+        known = sorted(cast("tuple[Card, ...]", listed))
+    hidden = HIDDEN * (len(listed) - len(known))
+    if known and known[0] >= 0 and known[-1] < CARDS:  # cards of the pack: their digits
+        return "".join([CARD_TEXTS[card] for card in known]) + hidden
+    return "".join(card_text(card) for card in known) + hidden
 
 
 def parse_card(text: str) -> Card:

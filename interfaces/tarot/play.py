@@ -10,10 +10,12 @@ and chelem (T-decision 3), and the four scores summing to 0. Points are in half 
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from tournoyons_gui.interfaces.tarot.cards import (
+    CARDS,
     DOG_SIZE,
     EXCUSE,
     MULTIPLIERS,
@@ -124,15 +126,24 @@ def legal_cards(hand: Sequence[Card], played: Sequence[Card]) -> tuple[Card, ...
     if led is None:
         return cards
     excuse = (EXCUSE,) if EXCUSE in cards else ()
+    # Cards of the pack, in order: a suit, the trumps, are ranges of numbers (slices).
+    ranged = not cards or (cards[0] >= 0 and cards[-1] < CARDS)
     if not is_trump(led):
-        same = tuple(card for card in cards if card != EXCUSE and suit(card) == suit(led))
+        if ranged and 0 <= led < PETIT:
+            low = led - led % 14
+            same = cards[bisect_left(cards, low) : bisect_left(cards, low + 14)]
+        else:
+            same = tuple(card for card in cards if card != EXCUSE and suit(card) == suit(led))
         if same:
             return same + excuse
-    trumps = tuple(card for card in cards if is_trump(card))
+    if ranged:
+        trumps = cards[bisect_left(cards, PETIT) : bisect_left(cards, EXCUSE)]
+    else:
+        trumps = tuple(card for card in cards if is_trump(card))
     if not trumps:
         return cards
     top = max((card for card in played if is_trump(card)), default=0)
-    higher = tuple(card for card in trumps if card > top)
+    higher = trumps[bisect_right(trumps, top) :]
     return (higher or trumps) + excuse
 
 

@@ -8,19 +8,24 @@ one's lines (see ``interfaces/mastermind/board.py``).
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.interfaces import drive
 from tournoyons_gui.interfaces.mastermind import interface
+from tournoyons_gui.interfaces.mastermind import rules as mastermind_rules
 from tournoyons_gui.interfaces.mastermind.board import (
     Line,
     MasterMindView,
     build,
+    found_at,
     outcome,
     player_to_move,
     read_board,
@@ -490,3 +495,36 @@ def test_every_page_of_a_game_reads_without_error_and_asks_the_right_player() ->
             # The opponent's code is neither sent nor drawn.
             assert f"Gain{asked.opponent}" not in turn.params
             assert page.boards[asked.opponent - 1].code is None
+
+
+# --- the fast paths of issue 27, against the straightforward ones ----------------------
+
+
+@given(value=st.text(alphabet="abcdhijABCDEFGHIZ0 \u00df\u0130", max_size=7))
+def test_a_code_is_read_as_four_colours_checked_one_by_one(value: str) -> None:
+    code = value.strip().upper()
+    if len(code) == 4 and all(colour in "ABCDEFGH" for colour in code):
+        assert read_code(value) == code
+    else:
+        with pytest.raises(ValueError):
+            read_code(value)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_boards_read_once_and_kept_are_the_boards_read_line_by_line(seed: int) -> None:
+    rng = random.Random(seed)
+    rules = MasterMindRules()
+    turn = rules.start()
+    while not turn.over:
+        state = json.loads(json.dumps(turn.state))
+        for owner in (Player.ONE, Player.TWO):
+            lines = tuple(read_line(value) for value in state[f"board{owner}"])
+            assert mastermind_rules._board(state, owner) == lines
+            assert [line.value for line in lines] == state[f"board{owner}"]
+            assert found_at(lines) == next(
+                (number for number, line in enumerate(lines, 1) if line.found), None
+            )
+        (player,) = rules.asked(state)
+        code = "".join(rng.choice("ABCDEFGH") for _ in range(4))
+        turn = rules.play(state, rules.engine_value(state, player, code))

@@ -5,21 +5,29 @@ Manual 002 chapter V "Poker", manual 000 (the ace written ``1``); spec section 4
 
 from __future__ import annotations
 
+import json
+import random
 import subprocess
 import sys
 from collections.abc import Mapping
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tournoyons_gui.interfaces.plugin import IllegalMove, Turn
 from tournoyons_gui.interfaces.poker import interface
+from tournoyons_gui.interfaces.poker import rules as poker_rules
 from tournoyons_gui.interfaces.poker.board import build, read_gain, read_move
+from tournoyons_gui.interfaces.poker.engines import random_engine
 from tournoyons_gui.interfaces.poker.rules import DECK, PokerRules, deal_cards
 from tournoyons_gui.interfaces.poker.tray import (
     Tray,
     TrayError,
     bet_range,
+    hand_strength,
+    high_hand,
     legal_values,
     parse_tray,
     pokerkit_card,
@@ -609,18 +617,71 @@ def test_every_tray_the_rules_send_is_consistent_and_its_input_can_play() -> Non
         turn = rules.play(turn.state, value)
 
 
-def test_pokerkit_is_loaded_at_the_first_showdown_not_with_the_server() -> None:
-    """Its tables cost 15 MB: a server that never ranks a hand never loads them; the first
-    verdict does."""
+def test_pokerkit_is_loaded_by_a_game_not_with_the_server() -> None:
+    """Its tables cost 15 MB and a fraction of a second: a server that never ranks a hand
+    never loads them; a game's start does, so that no showdown of the game pays it
+    (issue 27), and the first verdict a page draws would."""
     script = (
         "import sys\n"
         "from tournoyons_gui.server.app import create_app\n"
+        "from tournoyons_gui.interfaces.poker.rules import RULES\n"
         "from tournoyons_gui.interfaces.poker.tray import parse_tray, verdict\n"
         "create_app()\n"
         "print('pokerkit' in sys.modules)\n"
+        "RULES.start(2)\n"
+        "print('pokerkit' in sys.modules)\n"
         "tray = parse_tray('01009S1HKD2C3SQSJSTC9H2M10-10')\n"
-        "print(verdict(tray).label == ('Straight', 'One pair'), 'pokerkit' in sys.modules)\n"
+        "print(verdict(tray).label == ('Straight', 'One pair'))\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["False", "True", "True"]
+
+
+# --- the fast paths of issue 27, against the straightforward ones ----------------------
+
+
+@settings(max_examples=100, deadline=None)
+@given(cards=st.permutations(DECK).map(lambda deck: deck[:9]))
+def test_a_hand_strength_ranks_as_pokerkit_does(cards: list[str]) -> None:
+    one, two, board = cards[0:2], cards[2:4], cards[4:9]
+    strong = hand_strength(one, board), hand_strength(two, board)
+    hands = high_hand(tuple(one), tuple(board)), high_hand(tuple(two), tuple(board))
+    assert strong == (hands[0].entry.index, hands[1].entry.index)
+    assert (strong[0] > strong[1], strong[0] == strong[1]) == (
+        hands[0] > hands[1],
+        hands[0] == hands[1],
+    )
+    hole = (cards[0], cards[1], cards[2], cards[3])
+    tray = Tray(deal=1, completed=0, step=9, hole=hole, board=tuple(board), totals=(5, 5))
+    outcome = verdict(tray)
+    assert outcome is not None and poker_rules._showdown(tuple(cards)) == outcome.winner
+
+
+def test_a_hand_strength_reads_the_ace_either_way_and_any_case() -> None:
+    board = ("SK", "SQ", "SJ", "ST", "D2")
+    assert hand_strength(("S1", "C3"), board) == hand_strength(("sa", "c3"), board)
+    with pytest.raises(ValueError):
+        hand_strength(("S1",), board)
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), level=st.sampled_from((1, 2)))
+def test_a_state_read_once_and_kept_is_the_state_read_again(seed: int, level: int) -> None:
+    """Every position of a game: the game kept for a state is the game read from it, and
+    its Trays and bettor, written straight from its values, are its :class:`Tray`'s."""
+    random.seed(seed)  # the random engine's draws
+    rules = PokerRules(seed=seed)
+    turn = rules.start(level)
+    while not turn.over:
+        state = json.loads(json.dumps(turn.state))
+        game = poker_rules.Game.load(state)  # kept by the Turn, or read and kept now
+        assert game == poker_rules.Game.read(state) == poker_rules.Game.load(dict(state))
+        assert game.bettor == game.tray(None).bettor
+        for seen_by in (None, Player.ONE, Player.TWO):
+            assert game.tray_text(seen_by) == game.tray(seen_by).text()
+        for player in rules.asked(state):
+            request = rules.request(state, player)
+            value = random_engine({"Level": str(level), **request.params})
+            turn = rules.play(state, rules.engine_value(state, player, value.strip().upper()))
+            state = json.loads(json.dumps(turn.state))

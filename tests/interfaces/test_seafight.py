@@ -6,18 +6,22 @@ as ``1``; the classic fleet 5, 4, 3, 3, 2, inside the board, no overlap).
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.interfaces.helpers import with_codes
 from tests.seafight_fleets import FLEET, FLEET_CELLS, OTHER, OTHER_CELLS
 from tournoyons_gui.interfaces.plugin import IllegalMove, Turn
 from tournoyons_gui.interfaces.protocol import Method, Player, read_context
 from tournoyons_gui.interfaces.seafight import interface
+from tournoyons_gui.interfaces.seafight import rules as seafight_rules
 from tournoyons_gui.interfaces.seafight.board import SeafightView, build, read_tray
 from tournoyons_gui.interfaces.seafight.fleet import (
     EMPTY_SHOTS,
@@ -446,3 +450,73 @@ def test_a_scripted_game_ends_with_its_known_winner() -> None:
 def test_a_corrupt_state_is_refused(state: dict[str, Any]) -> None:
     with pytest.raises(IllegalMove):
         SeafightRules().play(state, "A0")
+
+
+# --- the fast paths of issue 27, against the straightforward ones ----------------------
+
+
+def straightforward_cells(ship: Ship) -> tuple[int, ...]:
+    """Return a ship's cells stepping from its head, those past the edge left out."""
+    down, right = (1, 0) if ship.vertical else (0, 1)
+    places = [(ship.row + k * down, ship.column + k * right) for k in range(ship.size)]
+    return tuple(row * 10 + column for row, column in places if row < 10 and column < 10)
+
+
+def straightforward_state(ship: Ship, board: str) -> str:
+    """Return a ship's state from its cells' codes one by one (:func:`ship_state`)."""
+    codes = [board[index] for index in straightforward_cells(ship)]
+    if codes and all(code == "3" for code in codes):
+        return "3"
+    return max(ship.state, "2") if any(code in "23" for code in codes) else ship.state
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    vertical=st.booleans(),
+    size=st.integers(1, 6),
+    column=st.integers(0, 11),
+    row=st.integers(0, 11),
+    state=st.sampled_from("123"),
+    board=st.text(alphabet="0123", min_size=100, max_size=100),
+)
+def test_a_ship_cells_and_state_are_those_worked_out_cell_by_cell(
+    vertical: bool, size: int, column: int, row: int, state: str, board: str
+) -> None:
+    ship = Ship(vertical, size, column, row, state)
+    assert ship.cells() == straightforward_cells(ship)
+    assert ship_state(ship, board) == straightforward_state(ship, board)
+    short = board[:50]  # not 100 codes: read cell by cell, an IndexError past its end
+    try:
+        expected = straightforward_state(ship, short)
+    except IndexError:
+        with pytest.raises(IndexError):
+            ship_state(ship, short)
+    else:
+        assert ship_state(ship, short) == expected
+
+
+def played_states(seed: int) -> list[dict[str, Any]]:
+    """Return every state of a game of random fleets and shots, through JSON."""
+    rng = random.Random(seed)
+    rules = SeafightRules()
+    turn = rules.start()
+    found: list[dict[str, Any]] = [json.loads(json.dumps(turn.state))]
+    for player in (Player.ONE, Player.TWO):
+        fleet = "".join(ship.code for ship in random_fleet(rng))
+        turn = rules.play(turn.state, rules.engine_value(turn.state, player, fleet))
+        found.append(json.loads(json.dumps(turn.state)))
+    while not turn.over:
+        (player,) = rules.asked(turn.state)
+        free = [i for i, code in enumerate(turn.state["shots"][player.opponent - 1]) if code == "0"]
+        turn = rules.play(turn.state, cell_name(rng.choice(free)))
+        found.append(json.loads(json.dumps(turn.state)))
+    return found
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_state_read_once_and_kept_is_the_state_read_again(seed: int) -> None:
+    for state in played_states(seed):
+        kept = seafight_rules._read(state)  # kept by play, or read and kept now
+        assert kept == seafight_rules._read_any(state)
+        assert kept == seafight_rules._read(dict(state))

@@ -9,6 +9,7 @@ random legal deals; the cards' numbering is seed 001's table 1.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
 from dataclasses import replace
@@ -20,6 +21,9 @@ from hypothesis import strategies as st
 from tournoyons_gui.interfaces.plugin import IllegalMove
 from tournoyons_gui.interfaces.protocol import Player
 from tournoyons_gui.interfaces.tarot import SAMPLE_TRAY, interface
+from tournoyons_gui.interfaces.tarot import cards as tarot_cards
+from tournoyons_gui.interfaces.tarot import game as tarot_game
+from tournoyons_gui.interfaces.tarot import rules as tarot_rules
 from tournoyons_gui.interfaces.tarot.cards import (
     EXCUSE,
     MONDE,
@@ -30,6 +34,8 @@ from tournoyons_gui.interfaces.tarot.cards import (
     Suit,
     Tray,
     TrayError,
+    card_text,
+    cards_text,
     half_points,
     parse_tray,
     rank,
@@ -513,3 +519,93 @@ def test_random_legal_deals_keep_the_78_cards_and_a_zero_sum(pack: list[int], se
     if game.score is not None:
         assert game.score["halves"] % 2 == 0  # four-seat counts are whole points
         assert len(game.tricks) == 18
+
+
+# --- the fast paths of issue 27, against the straightforward ones ----------------------
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    packs=st.lists(st.permutations(list(range(78))), min_size=2, max_size=2),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_a_game_kept_and_written_straight_is_the_game_read_and_written_as_a_tray(
+    packs: list[list[int]], seed: int
+) -> None:
+    """Every position of a match: the game the rules keep for a state is the game read
+    from it, its key the state's, and each Tray written straight from the game's numbers
+    is its :class:`Tray` written."""
+    rng = random.Random(seed)
+    turn = RULES.start(deals=2, decks=packs[:1])  # the second deal: a fresh shuffle
+    while True:
+        state = json.loads(json.dumps(turn.state))
+        read = Game.read(state)
+        assert Game.load(state) == read == Game.load(dict(state))
+        assert tarot_game.game_key(read) == tarot_game.state_key(state)
+        for seat in (None, 1, 2, 3, 4):
+            for everything in (False, True):
+                tray = read.tray(seat, everything=everything)
+                assert read.tray_text(seat, everything=everything) == tray.text()
+                assert read.dog_shown(seat, everything=everything) == tray.dog
+        if turn.over:
+            break
+        (player,) = RULES.asked(state)
+        shown = read.advanced() if read.phase is Phase.SCORED else read
+        position = tarot_game.position_of(state)
+        assert position.game == read
+        assert tarot_rules._seat_fields(position, int(player)) == shown.fields(int(player))
+        assert shown.params(int(player)).params == shown.fields(int(player))
+        value = random_value(read, rng)
+        turn = RULES.play(state, RULES.engine_value(state, player, value))
+
+
+@given(cards=st.lists(st.one_of(st.none(), st.integers(-5, 90)), max_size=30))
+def test_cards_are_written_as_one_by_one(cards: list[int | None]) -> None:
+    known = sorted(card for card in cards if card is not None)
+    expected = "".join(card_text(card) for card in known) + "??" * cards.count(None)
+    assert cards_text(cards) == expected
+    for card in known:
+        if card >= 0:
+            assert suit(card) == tarot_cards._suit(card)
+
+
+def straightforward_legal(hand: Sequence[int], played: Sequence[int]) -> tuple[int, ...]:
+    """Return the cards of ``hand`` that may be played on ``played``, card by card."""
+    cards = tuple(sorted(hand))
+    led = next((card for card in played if card != EXCUSE), None)
+    if led is None:
+        return cards
+    excuse = (EXCUSE,) if EXCUSE in cards else ()
+    if not PETIT <= led < EXCUSE:
+        same = tuple(card for card in cards if card != EXCUSE and suit(card) == suit(led))
+        if same:
+            return same + excuse
+    trumps = tuple(card for card in cards if PETIT <= card < EXCUSE)
+    if not trumps:
+        return cards
+    top = max((card for card in played if PETIT <= card < EXCUSE), default=0)
+    return (tuple(card for card in trumps if card > top) or trumps) + excuse
+
+
+@given(cards=st.permutations(list(range(78))), held=st.integers(0, 18), played=st.integers(0, 3))
+def test_legal_cards_are_those_chosen_card_by_card(
+    cards: list[int], held: int, played: int
+) -> None:
+    hand, trick = cards[:held], cards[held : held + played]
+    assert legal_cards(hand, trick) == straightforward_legal(hand, trick)
+
+
+def test_a_game_play_made_is_checked_when_its_state_is_first_read() -> None:
+    """``play`` keeps the game it made unchecked; the first call reading its state checks
+    it as :meth:`Game.read` would, with the same words (here, a corrupt game slipped in)."""
+    state = RULES.start(deals=1).state
+    game = Game.read(state)
+    broken = tarot_game._changed(game, bids=(9, 0, 0, 0))
+    key = tarot_game.game_key(broken)
+    assert key is not None
+    tarot_game.POSITIONS.keep(key, tarot_game.Position(broken, checked=False))
+    with pytest.raises(IllegalMove) as refused:
+        RULES.asked(broken.state())
+    with pytest.raises(IllegalMove) as read:
+        Game.read(broken.state())
+    assert str(refused.value) == str(read.value) == "the match's state is corrupt: a bid is 0 to 4"
