@@ -4,9 +4,12 @@ endpoint serves (``/engines/<set>/<name>``), by the built-in seats and by that e
 A thread hop costs more than most of our engines take (``random`` answers in microseconds),
 and a slow one (ConnectFour ``strong``, MasterMind ``consistent``: tens of milliseconds)
 must not hold the event loop the games and pages share. So each engine's first
-:data:`TIMED_CALLS` calls run in a thread and are timed; an engine all of whose calls took
-less than :data:`INLINE_LIMIT` runs on the event loop from then on, still timed, and goes
-back to a thread for good at its first slower call.
+:data:`TIMED_CALLS` calls run in a thread and are timed, and every call after: an engine
+whose recent calls took less than :data:`INLINE_LIMIT` on average (an exponential moving
+average, :data:`WEIGHT` the last call's) runs on the event loop, and in a thread while
+they take more. One slow call (a pause of the whole process, a collection) sends an
+engine to a thread for a few calls, not for good, as the slowest call ever once did: a
+profile found ``random`` in a thread, a hop per move, for a pause in its first calls.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ __all__ = ["INLINE_LIMIT", "TIMED_CALLS", "EngineRunner"]
 INLINE_LIMIT = 0.002
 #: The calls of a built-in engine timed in a thread before it may run on the event loop.
 TIMED_CALLS = 20
+#: The weight of a call's time in the engine's moving average.
+WEIGHT = 0.1
 
 
 class EngineRunner:
@@ -30,13 +35,13 @@ class EngineRunner:
     (see the module)."""
 
     def __init__(self) -> None:
-        # By (Set key, engine name): the calls timed so far and the slowest (seconds).
+        # By (Set key, engine name): the calls timed so far and their moving average (s).
         self._timed: dict[tuple[str, str], tuple[int, float]] = {}
 
     def inline(self, name: tuple[str, str]) -> bool:
         """Whether the engine ``name`` (Set key, engine name) runs on the event loop."""
-        calls, slowest = self._timed.get(name, (0, 0.0))
-        return calls >= TIMED_CALLS and slowest < INLINE_LIMIT
+        calls, average = self._timed.get(name, (0, 0.0))
+        return calls >= TIMED_CALLS and average < INLINE_LIMIT
 
     async def call(self, name: tuple[str, str], engine: Engine, params: Mapping[str, str]) -> str:
         """Return ``engine``'s ``Value`` for the request ``params``; whatever the engine
@@ -45,8 +50,8 @@ class EngineRunner:
             value, took = _timed(engine, params)
         else:
             value, took = await asyncio.to_thread(_timed, engine, params)
-        calls, slowest = self._timed.get(name, (0, 0.0))
-        self._timed[name] = (calls + 1, max(slowest, took))
+        calls, average = self._timed.get(name, (0, took))
+        self._timed[name] = (calls + 1, average + WEIGHT * (took - average))
         return value
 
 

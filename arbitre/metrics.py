@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from typing import Any
 
 from prometheus_client import (
     REGISTRY,
@@ -123,12 +124,25 @@ def answered(kinds: Sequence[str], answers: Sequence[Answer]) -> None:
         if answer.error in (UNNEEDED, ABORTED):
             continue
         outcome = answer.error or "value"
-        _ANSWERS.labels(kind, outcome).observe(answer.ms / 1000)
+        child = _BY_ANSWER.get((kind, outcome))
+        if child is None:
+            child = _BY_ANSWER[(kind, outcome)] = _ANSWERS.labels(kind, outcome)
+        child.observe(answer.ms / 1000)
+
+
+#: Each status's counter, found once (a label's lookup is a lock and a few dicts; every
+#: request of the move path pays this).
+_BY_STATUS: dict[int, Any] = {}
+#: Each (kind, outcome)'s histogram and each Set's moves' counter, found once.
+_BY_ANSWER: dict[tuple[str, str], Any] = {}
 
 
 def responded(status: int) -> None:
     """Count an HTTP answer of ``status``."""
-    _RESPONSES.labels(str(status)).inc()
+    child = _BY_STATUS.get(status)
+    if child is None:
+        child = _BY_STATUS[status] = _RESPONSES.labels(str(status))
+    child.inc()
 
 
 def multiprocess_dir() -> str | None:

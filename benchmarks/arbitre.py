@@ -266,12 +266,14 @@ class Floor:
 
     def __init__(self, base: str) -> None:
         self.base = base
-        try:
-            from tournoyons_gui.arbitre.client import Calls
-        except ImportError:  # the code before issue 27: httpx on the move path
+        from benchmarks.arbitre_more import before_issue_27
+
+        if before_issue_27():  # httpx on the move path then
             self.fresh: Any = _HttpxCalls(engine_client())
             self.kept: Any = _HttpxCalls(httpx.AsyncClient(trust_env=False))
         else:
+            from tournoyons_gui.arbitre.client import Calls
+
             self.fresh, self.kept = Calls(None, keepalive=False), Calls(None, keepalive=True)
 
     def app(self) -> Starlette:

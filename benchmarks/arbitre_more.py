@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime as dt
-import importlib.util
 import json
 import math
 import os
@@ -34,8 +33,12 @@ LOOP_SECONDS = {True: 2.0, False: 15.0}
 
 
 def before_issue_27() -> bool:
-    """Whether the code on the path is a revision before issue 27 (no ``--workers``)."""
-    return importlib.util.find_spec("tournoyons_gui.arbitre.client") is None
+    """Whether the code on the path is a revision before issue 27 (no ``--workers``). A
+    module the revision lacks would be found in this tree (the editable install's hook),
+    so what is asked is whether the revision's own ``serve`` has workers."""
+    from tournoyons_gui.server.cli import serve
+
+    return not hasattr(serve, "worker_app")
 
 
 def more_measures(
