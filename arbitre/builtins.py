@@ -16,9 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import TypeVar
 
 from tournoyons_gui.interfaces.plugin import Engine
+
+A = TypeVar("A")
+R = TypeVar("R")
 
 __all__ = ["INLINE_LIMIT", "TIMED_CALLS", "EngineRunner"]
 
@@ -46,17 +50,23 @@ class EngineRunner:
     async def call(self, name: tuple[str, str], engine: Engine, params: Mapping[str, str]) -> str:
         """Return ``engine``'s ``Value`` for the request ``params``; whatever the engine
         raises is raised here."""
+        return await self.run(name, engine, params)
+
+    async def run(self, name: tuple[str, str], work: Callable[[A], R], argument: A) -> R:
+        """Return ``work(argument)``, an engine ``name``'s work (a botsarena answer, say),
+        on the event loop or in a thread by that engine's recent calls; whatever it raises
+        is raised here."""
         if self.inline(name):
-            value, took = _timed(engine, params)
+            value, took = _timed(work, argument)
         else:
-            value, took = await asyncio.to_thread(_timed, engine, params)
+            value, took = await asyncio.to_thread(_timed, work, argument)
         calls, average = self._timed.get(name, (0, took))
         self._timed[name] = (calls + 1, average + WEIGHT * (took - average))
         return value
 
 
-def _timed(engine: Engine, params: Mapping[str, str]) -> tuple[str, float]:
-    """Return ``engine``'s value for ``params`` and the seconds it took."""
+def _timed(work: Callable[[A], R], argument: A) -> tuple[R, float]:
+    """Return ``work(argument)`` and the seconds it took."""
     started = time.perf_counter()
-    value = engine(params)
+    value = work(argument)
     return value, time.perf_counter() - started

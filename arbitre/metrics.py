@@ -113,7 +113,10 @@ def ended(set_name: str, status: str, result: str) -> None:
 
 def moved(set_name: str, count: int) -> None:
     """Count ``count`` moves recorded in a game of ``set_name``."""
-    _MOVES.labels(_set_label(set_name)).inc(count)
+    child = _BY_SET.get(set_name)
+    if child is None:
+        child = _BY_SET[set_name] = _MOVES.labels(_set_label(set_name))
+    child.inc(count)
 
 
 def answered(kinds: Sequence[str], answers: Sequence[Answer]) -> None:
@@ -135,6 +138,7 @@ def answered(kinds: Sequence[str], answers: Sequence[Answer]) -> None:
 _BY_STATUS: dict[int, Any] = {}
 #: Each (kind, outcome)'s histogram and each Set's moves' counter, found once.
 _BY_ANSWER: dict[tuple[str, str], Any] = {}
+_BY_SET: dict[str, Any] = {}
 
 
 def responded(status: int) -> None:

@@ -54,13 +54,14 @@ def sqlite_append(
     game_id: str,
     owner: str,
     moves: Sequence[NewMove],
-    exchanges: list[dict[str, object]],
     at: dt.datetime,
+    offset: dt.timedelta = dt.timedelta(0),
 ) -> Callable[[Connection], None]:
     """Return the write (for ``Database.write``) appending ``moves`` (numbered on from the
-    game's last, ``at`` their time) and ``exchanges`` (rows, times aware) to ``game_id``
-    if ``owner`` holds its lease and it has the moves before them; it raises
-    :func:`not_appended`'s error otherwise, having written nothing."""
+    game's last, ``at`` their time) and their exchanges (stamped by this host's clock,
+    ``offset`` behind the database's) to ``game_id`` if ``owner`` holds its lease and it
+    has the moves before them; it raises :func:`not_appended`'s error otherwise, having
+    written nothing."""
     first, last = moves[0], moves[-1]
     turn = json_text(last.turn)
     move_on = (turn, last.number, game_id, owner, first.number - 1)
@@ -81,11 +82,9 @@ def sqlite_append(
         for move in moves
     ]
     exchange_rows = [
-        tuple(
-            sqlite_time(value) if isinstance(value, dt.datetime) else value
-            for value in (row[c] for c in _EXCHANGE_COLUMNS)
-        )
-        for row in exchanges
+        (game_id, index, kind, str(move.number), detail[:DETAIL_CAP], sqlite_time(stamp + offset))
+        for move in moves
+        for index, kind, detail, stamp in move.exchanges
     ]
 
     def append(connection: Connection) -> None:

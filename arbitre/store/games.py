@@ -255,14 +255,14 @@ class GameStore(PendingStore):
         to the driver straight (see below)."""
         at = self.now()
         first, last = moves[0], moves[-1]
+        if not self.postgres:
+            await self.write(sqlite_append(game_id, owner, moves, at, self.clock_offset))
+            return dict(last.turn), last.number
         exchanges = [
             _exchange(game_id, index, kind, str(move.number), detail, self.from_host(stamped))
             for move in moves
             for index, kind, detail, stamped in move.exchanges
         ]
-        if not self.postgres:
-            await self.write(sqlite_append(game_id, owner, moves, exchanges, at))
-            return dict(last.turn), last.number
         rows = [
             {
                 "game_id": game_id,

@@ -112,8 +112,11 @@ class Served(Part):
             return JSONResponse({"error": "no such botsarena bot"}, 404)
         try:
             message = read_json(await read_body(request))
-            answer = await asyncio.to_thread(
-                answer_message, interface.botsarena, engine, name, message
+            bots = interface.botsarena
+            answer = await self.arbitre.services.engines.run(
+                (interface.key, name),
+                lambda told: answer_message(bots, engine, name, told),
+                message,
             )
         except (GameError, ValueError, IllegalMove) as refused:
             return JSONResponse({"error": str(refused)[:300]}, 400)
