@@ -53,14 +53,21 @@ class Registry:
         return len(self._sets)
 
 
-def load_registry(extra: Iterable[SetInterface] = ()) -> Registry:
-    """Return a registry of every Set declared in the entry-point group, then ``extra``.
+def load_registry(extra: Iterable[SetInterface] = (), *, only: str | None = None) -> Registry:
+    """Return a registry of every Set declared in the entry-point group, then ``extra``;
+    with ``only`` (a Set's name, as a headless command is given it), of that Set alone
+    when an entry point bears its name (lower-cased: ``TicTacToe`` -> ``tictactoe``), so
+    that a command playing one Set does not import the others; of every Set otherwise (an
+    alias is known only to its Set).
 
     An entry point that fails to import, or that is not a :class:`SetInterface`, is logged
     and skipped: one broken third-party Set must not take the others down.
     """
     registry = Registry()
-    for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
+    points = sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name)
+    if only is not None and any(p.name == only.lower() for p in points):
+        points = [p for p in points if p.name == only.lower()]
+    for point in points:
         try:
             interface = point.load()
         except Exception:

@@ -17,18 +17,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from tournoyons_gui.arbitre.answer import Answer
 from tournoyons_gui.arbitre.catalogue import PlayedSet
-from tournoyons_gui.arbitre.maitretarot.course import Course
-from tournoyons_gui.arbitre.maitretarot.lobby import Lobby, Opening
-from tournoyons_gui.arbitre.maitretarot.peer import SEND_SECONDS, Peer
-from tournoyons_gui.arbitre.maitretarot.table import TRIES, Table
 from tournoyons_gui.arbitre.match import Options, SeatSpec
 from tournoyons_gui.arbitre.seats.base import Position, SeatKind, Services
 from tournoyons_gui.arbitre.store import Seat
 from tournoyons_gui.arbitre.turns import turn_from
 from tournoyons_gui.interfaces.plugin import ArbitreRules, seat_count
+
+if TYPE_CHECKING:  # the MaitreTarot server is loaded when a table is played
+    from tournoyons_gui.arbitre.maitretarot.course import Course
+    from tournoyons_gui.arbitre.maitretarot.lobby import Lobby, Opening
+    from tournoyons_gui.arbitre.maitretarot.peer import Peer
 
 __all__ = ["JOIN_SECONDS", "MaitreTarotSeat"]
 
@@ -88,6 +90,9 @@ class MaitreTarotSeat(SeatKind):
                 else:
                     why = f"no MaitreTarot client came within {JOIN_SECONDS:g} s"
                 return Answer.failure("unreachable", why)
+        from tournoyons_gui.arbitre.maitretarot.peer import SEND_SECONDS
+        from tournoyons_gui.arbitre.maitretarot.table import TRIES
+
         limit = TRIES * position.options.timeout + SEND_SECONDS + ATTACH_SECONDS
         return await course.ask(position.seat.index, limit)
 
@@ -122,6 +127,8 @@ class MaitreTarotSeat(SeatKind):
     ) -> Opening:
         """Return the lobby's table for a game made elsewhere: its places of this kind
         without a client, the others' names."""
+        from tournoyons_gui.arbitre.maitretarot.lobby import Opening
+
         places = [s.index for s in seats if s.kind == self.name and not s.url]
         names = {s.index: s.name for s in seats}
 
@@ -159,6 +166,9 @@ class MaitreTarotSeat(SeatKind):
     ) -> None:
         """Play the table of ``game_id`` with its clients ``peers`` (by place) until it
         ends; the game's seats of this kind are asked through it."""
+        from tournoyons_gui.arbitre.maitretarot.course import Course
+        from tournoyons_gui.arbitre.maitretarot.table import Table
+
         attached = self._attached.setdefault(game_id, asyncio.Event())
         services = self.services
         found = await services.store.game(game_id)

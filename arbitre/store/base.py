@@ -56,7 +56,7 @@ from typing import Any, Self, TypeVar
 import orjson
 from sqlalchemy import Connection, Engine, create_engine, event, insert, select, update
 from sqlalchemy.engine import Dialect
-from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
@@ -351,6 +351,8 @@ class Database:
         return self.clock_offset
 
     async def _migrate(self) -> None:
+        if await self._schema_current():
+            return  # every table made and upgraded already: no table to look for
         async with self.engine.begin() as conn:
             if conn.dialect.name == "postgresql":
                 # Workers starting together create and upgrade the schema one at a time.
@@ -374,6 +376,17 @@ class Database:
                 await conn.execute(
                     update(MetaRow).where(MetaRow.key == "schema").values(value=str(version))
                 )
+
+    async def _schema_current(self) -> bool:
+        """Whether the records hold this program's schema version (a read; ``False`` when
+        there is no ``meta`` table yet)."""
+        try:
+            async with self.engine.connect() as conn:
+                row = await conn.execute(select(MetaRow.value).where(MetaRow.key == "schema"))
+                found = row.scalar_one_or_none()
+        except DBAPIError:
+            return False
+        return found is not None and found.isdigit() and int(found) == SCHEMA_VERSION
 
     async def statement(self, work: Callable[[Connection], T]) -> T:
         """Return ``work(connection)`` on PostgreSQL in autocommit: ``work`` runs one

@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from sqlalchemy import Connection, Table, case, delete, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 
 from tournoyons_gui.arbitre.store.base import Database
 from tournoyons_gui.arbitre.store.schema import HitRow, MetaRow, SlotRow
@@ -41,7 +40,13 @@ class LimitStore(Database):
 
     def _upsert(self) -> Any:
         """Return the dialect's ``insert`` that knows ``ON CONFLICT`` (PostgreSQL, SQLite)."""
-        return postgresql.insert if self.engine.dialect.name == "postgresql" else sqlite.insert
+        if self.engine.dialect.name == "postgresql":
+            from sqlalchemy.dialects import postgresql
+
+            return postgresql.insert
+        from sqlalchemy.dialects import sqlite
+
+        return sqlite.insert
 
     def epoch(self) -> float:
         """Return the time now by the database's clock, in seconds since the epoch."""

@@ -15,6 +15,7 @@ as an outside engine would (engine protocol section 4, MasterMind).
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Mapping
 
@@ -25,8 +26,13 @@ PEGS = 4
 LINE = 2 + PEGS
 #: Every code, ``AAAA`` .. ``HHHH``.
 ALL_CODES = tuple("".join(code) for code in itertools.product(COLOURS, repeat=PEGS))
-#: Each code's count of each colour, for fast marking.
-_COUNTS = {code: tuple(code.count(colour) for colour in COLOURS) for code in ALL_CODES}
+
+
+@functools.cache
+def _counts() -> dict[str, tuple[int, ...]]:
+    """Return each code's count of each colour, for fast marking (made at the first
+    guess, not when the Set is loaded: a server's start-up)."""
+    return {code: tuple(code.count(colour) for colour in COLOURS) for code in ALL_CODES}
 
 
 def _random_code() -> str:
@@ -70,12 +76,13 @@ def consistent_codes(lines: list[tuple[str, int, int]]) -> tuple[list[str], int]
     candidates = list(ALL_CODES)
     marked = 0
     for guess, well, misplaced in lines:
-        counts, common = _COUNTS[guess], well + misplaced
+        table = _counts()
+        counts, common = table[guess], well + misplaced
         marked += len(candidates)
         candidates = [
             code
             for code in candidates
-            if sum(map(min, _COUNTS[code], counts)) == common
+            if sum(map(min, table[code], counts)) == common
             and sum(map(str.__eq__, code, guess)) == well
         ]
         if not candidates:

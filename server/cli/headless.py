@@ -13,6 +13,7 @@ import uvicorn
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from tournoyons_gui.interfaces.registry import load_registry
 from tournoyons_gui.server.app import create_app
 from tournoyons_gui.server.cli.common import bind, engine_hosts
 
@@ -26,14 +27,18 @@ __all__ = ["arbitre_of", "progress_bar", "serving_here", "tournaments_of"]
 @asynccontextmanager
 async def serving_here(args: argparse.Namespace) -> AsyncIterator[Any]:
     """Serve the whole application on a free port of 127.0.0.1 while the block runs (its
-    records in ``args.database``, engine URLs limited to ``args.engine_hosts``); yield the
-    application made by ``create_app``, or ``None`` when it did not start."""
+    records in ``args.database``, engine URLs limited to ``args.engine_hosts``, the Set
+    ``args.set`` alone when it names one, no WebSocket); yield the application made by
+    ``create_app``, or ``None`` when it did not start."""
     sock, url = bind("127.0.0.1", 0)
     app = create_app(
-        database=args.database, public_url=url, engine_hosts=engine_hosts(args.engine_hosts)
+        registry=load_registry(only=getattr(args, "set", None)),
+        database=args.database,
+        public_url=url,
+        engine_hosts=engine_hosts(args.engine_hosts),
     )
     server = uvicorn.Server(
-        uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
+        uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", ws="none")
     )
     serving = asyncio.create_task(server.serve(sockets=[sock]))
     while not server.started:
