@@ -69,7 +69,9 @@ class Arbitre:
     default: this public URL's, with ``engine_hosts``). ``lease_seconds``,
     ``scan_every``, ``max_games``: the worker's (:class:`~tournoyons_gui.arbitre.worker.Worker`).
     ``run_folder``: where the workers of one machine sharing a SQLite file find each
-    other's bus (:class:`~tournoyons_gui.arbitre.live.SocketBus`).
+    other's bus (:class:`~tournoyons_gui.arbitre.live.SocketBus`). ``drive``: whether this
+    process drives games (``serve --no-drive``: a web process beside drivers on the same
+    PostgreSQL; it makes games for them, waking them at once, and drives none).
     """
 
     def __init__(
@@ -85,6 +87,7 @@ class Arbitre:
         scan_every: float = 1.0,
         max_games: int = 500,
         run_folder: str | None = None,
+        drive: bool = True,
     ) -> None:
         self.registry = registry
         self.store = store
@@ -92,6 +95,7 @@ class Arbitre:
         self.engine_hosts = engine_hosts
         self.outbound = outbound or Outbound.for_server(self.public_url, engine_hosts=engine_hosts)
         self.lease_seconds = lease_seconds
+        self.drives = drive
         self._turns = itertools.count()
         name = new_id(12)
         self.shared = store.shared
@@ -146,7 +150,7 @@ class Arbitre:
             name=name,
             lease_seconds=lease_seconds,
             scan_every=scan_every,
-            max_games=max_games,
+            max_games=max_games if drive else 0,
         )
 
     # --- the worker ------------------------------------------------------------------------
@@ -351,6 +355,8 @@ class Arbitre:
             )
             for index, seat in enumerate(made)
         ]
+        made_here = start
+        start = start and self.drives
         driver = self._driver() if start else None
         if driver is not None and driver != self.worker.name:
             game.lease_owner = game.lease_until = None  # the other worker takes it
@@ -360,6 +366,8 @@ class Arbitre:
             self.worker.start(game_id, made=(game, seats_made))
         elif driver is not None:
             await self.bus.send_to(driver, {"t": "drive", "id": game_id})
+        elif made_here and not self.drives:
+            await self.nudge()  # a driver's scan takes it now
         return game, seats_made
 
     def _driver(self) -> str:

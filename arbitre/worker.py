@@ -150,8 +150,10 @@ class Worker:
             await self.asks.heard(str(message.get("key", "")), str(message.get("move_id", "")))
         elif kind == "drive":
             game_id = str(message.get("id", ""))
-            if game_id not in self.tasks and await self.store.acquire(
-                game_id, self.name, self.lease_seconds
+            if (
+                self.max_games > 0
+                and game_id not in self.tasks
+                and await self.store.acquire(game_id, self.name, self.lease_seconds)
             ):
                 self.start(game_id)
         elif kind == "callback":

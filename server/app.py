@@ -88,6 +88,7 @@ def create_app(
     rooms: RoomOptions | None = None,
     shared: bool = False,
     run_folder: str | None = None,
+    drive: bool = True,
     metrics: str | int | None = None,
 ) -> ASGIApp:
     """Return the ASGI application serving every registered Set, and the Arbitre.
@@ -112,8 +113,10 @@ def create_app(
     socket and the settings of a MaitreTarot server to run beside (its tables are Tarot
     games); ``shared``: other processes drive games on the same records (``serve
     --workers N``), telling each other through Unix sockets in ``run_folder`` (SQLite) or
-    PostgreSQL's ``NOTIFY``; ``metrics``: where ``/metrics`` is served (``serve
-    --metrics``): ``None`` on a loopback server's listener and on no public one's,
+    PostgreSQL's ``NOTIFY``; ``drive``: whether this process drives games (``serve
+    --no-drive``: a web process making games for the drivers of its records);
+    ``metrics``: where ``/metrics`` is served (``serve --metrics``): ``None`` on a
+    loopback server's listener and on no public one's,
     ``"public"`` on every listener, a port number only to the requests reaching that port
     (a listener of its own).
     """
@@ -148,6 +151,7 @@ def create_app(
             outbound=outbound,
             lease_seconds=lease_seconds,
             run_folder=run_folder,
+            drive=drive,
         )
         holder.arbitre = arbitre
         holder.tournaments = Tournaments(arbitre)

@@ -124,6 +124,12 @@ def parser() -> argparse.ArgumentParser:
     add_table_options(serve)
     add_irc_options(serve, required=False)
     serve.add_argument(
+        "--no-drive",
+        action="store_true",
+        help="serve the pages and the API, drive no game: a web process beside drivers "
+        "(serve processes of the same --database) that play the games it makes",
+    )
+    serve.add_argument(
         "--workers",
         type=int,
         default=None,

@@ -203,6 +203,7 @@ def _app(
         shared=shared,
         run_folder=folder,
         metrics=metrics,
+        drive=not args.no_drive,
     )
 
 
