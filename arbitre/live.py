@@ -57,6 +57,8 @@ MAX_PAYLOAD = 7000
 WATCH_EVERY = 10.0
 #: Seconds a worker's word that it has watchers of a game holds for the game's driver.
 WATCHED_FOR = 3 * WATCH_EVERY
+#: Seconds a machine's bus waits for a full queue before dropping a message.
+SEND_FOR = 2.0
 #: Game ids in one ``watch`` message (12 characters each: well under :data:`MAX_PAYLOAD`).
 WATCH_IDS = 300
 
@@ -194,9 +196,12 @@ class SocketBus(Bus):
     """The workers of one machine (``serve --workers N`` on a SQLite file): each binds a
     Unix datagram socket ``<folder>/bus-<worker>.sock`` and sends each message to every
     other socket of the folder (a socket whose worker is gone is removed). A datagram is
-    delivered whole or not at all; one that cannot be sent at once (the receiver's queue
-    full) is dropped and logged, as a missed ``NOTIFY`` would be: a driver polls the
-    store for answers, a watcher's next event carries the whole news."""
+    delivered whole or not at all. A receiver's queue holds few datagrams (Linux's
+    ``net.unix.max_dgram_qlen``, 10 by default): a sender finding it full waits and sends
+    again (the receiver empties it whole at each wake), for :data:`SEND_FOR` seconds
+    at most, then drops the message and logs it, as a missed ``NOTIFY`` would be: a game
+    not taken is taken by the next scan, a watcher's next event carries the whole
+    news."""
 
     shared = True
 
@@ -257,7 +262,7 @@ class SocketBus(Bus):
         sent = 0
         for name in names:
             path = os.path.join(self.folder, name)
-            if name.startswith("bus-") and path != self.path and self._sendto(payload, path):
+            if name.startswith("bus-") and path != self.path and await self._sendto(payload, path):
                 sent += 1
         return sent
 
@@ -274,21 +279,32 @@ class SocketBus(Bus):
         """Send ``message`` to ``worker``'s socket alone."""
         if self._sock is not None:
             payload = json.dumps({**message, "from": self.worker}, separators=(",", ":"))
-            self._sendto(payload.encode(), os.path.join(self.folder, f"bus-{worker}.sock"))
+            await self._sendto(payload.encode(), os.path.join(self.folder, f"bus-{worker}.sock"))
 
-    def _sendto(self, payload: bytes, path: str) -> bool:
-        """Send one datagram to ``path``; return whether it went."""
-        assert self._sock is not None
-        try:
-            self._sock.sendto(payload, path)
-        except (ConnectionRefusedError, FileNotFoundError):
-            with contextlib.suppress(OSError):
-                os.unlink(path)  # its worker is gone
-            return False
-        except OSError as failed:
-            log.warning("bus: a message to %s dropped: %s", os.path.basename(path), failed)
-            return False
-        return True
+    async def _sendto(self, payload: bytes, path: str) -> bool:
+        """Send one datagram to ``path``, waiting while its queue is full; return whether
+        it went."""
+        deadline = time.monotonic() + SEND_FOR
+        pause = 0.0005
+        while self._sock is not None:
+            try:
+                self._sock.sendto(payload, path)
+            except (ConnectionRefusedError, FileNotFoundError):
+                with contextlib.suppress(OSError):
+                    os.unlink(path)  # its worker is gone
+                return False
+            except BlockingIOError:
+                if time.monotonic() < deadline:
+                    await asyncio.sleep(pause)
+                    pause = min(pause * 2, 0.05)
+                    continue
+                log.warning("bus: a message to %s dropped: its queue stayed full", path)
+                return False
+            except OSError as failed:
+                log.warning("bus: a message to %s dropped: %s", os.path.basename(path), failed)
+                return False
+            return True
+        return False
 
     async def close(self) -> None:
         """Stop reading and remove this worker's socket."""

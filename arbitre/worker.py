@@ -96,12 +96,23 @@ class Worker:
     ) -> None:
         """Drive ``game_id`` in a task of this process (``resumed``: taken over from a
         driver that died; ``made``: the game and its seats just stored by this worker,
-        with its lease, :meth:`GameMaster.drive`)."""
+        with its lease, :meth:`GameMaster.drive`). A game driven here already is left to
+        its task: a ``drive`` message and a scan may both take a game, each holding its
+        lease (a lease already this worker's is taken again), and two tasks of one game
+        would record its moves against each other."""
+        running = self.tasks.get(game_id)
+        if running is not None and not running.done():
+            return
         task = asyncio.create_task(
             self.master.drive(game_id, resumed=resumed, made=made), name=f"game {game_id}"
         )
         self.tasks[game_id] = task
-        task.add_done_callback(lambda _: self.tasks.pop(game_id, None))
+
+        def ended(done: asyncio.Task[None]) -> None:
+            if self.tasks.get(game_id) is done:
+                del self.tasks[game_id]
+
+        task.add_done_callback(ended)
 
     async def wait(self, game_id: str) -> None:
         """Return when ``game_id``'s task in this process has ended."""

@@ -74,3 +74,40 @@ def test_a_callback_is_decided_by_the_worker_waiting_for_it(tmp_path: Path) -> N
         await store.close()
 
     asyncio.run(run())
+
+
+def test_a_game_taken_twice_by_one_worker_has_one_driver(tmp_path: Path) -> None:
+    """A ``drive`` message and a scan may both take a game (the lease is this worker's
+    either way): the worker drives it once, not in two tasks recording against each
+    other."""
+    from typing import Any
+
+    from tournoyons_gui.arbitre.live import Hub, LocalBus
+    from tournoyons_gui.arbitre.worker import Worker
+
+    async def run() -> int:
+        driven: list[str] = []
+        release = asyncio.Event()
+
+        class Master:
+            async def drive(self, game_id: str, **_: Any) -> None:
+                driven.append(game_id)
+                await release.wait()
+
+        store = await Store.open(str(tmp_path / "w.sqlite3"))
+        bus = LocalBus("W")
+        catalogue = Catalogue(Registry(), store, Outbound())
+        asks = Asks(store, bus, catalogue, shared=False)
+        worker = Worker(store, bus, Hub(bus), asks, Master(), name="W")  # type: ignore[arg-type]
+        worker.start("G1")
+        worker.start("G1", resumed=True)
+        await asyncio.sleep(0.05)
+        release.set()
+        await worker.wait("G1")
+        worker.start("G1")  # over: a new drive may start
+        await asyncio.sleep(0.05)
+        await worker.wait("G1")
+        await store.close()
+        return len(driven)
+
+    assert asyncio.run(run()) == 2
