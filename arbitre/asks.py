@@ -220,8 +220,8 @@ class Asks:
         future: asyncio.Future[bool | None] = asyncio.get_running_loop().create_future()
         expected = [0]
         self._verdicts[nonce] = (future, set(), expected)
-        message = {"t": "callback", "id": nonce, "key": key, "move_id": move_id}
-        message.update(value=value, query=query, r=redirect)
+        message: dict[str, Any] = {"t": "callback", "id": nonce, "key": key}
+        message.update(move_id=move_id, value=value, query=query, r=redirect)
         deadline = time.monotonic() + VERDICT_WAIT
         try:
             while time.monotonic() < deadline:
