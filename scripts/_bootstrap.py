@@ -10,6 +10,10 @@ and :data:`CHROMIUM_FLAGS`, imported by ``tests/conftest.py``, ``benchmarks/run.
 on ``sys.path``; the scripts of this folder import ``_bootstrap``). :func:`find_chromium`,
 for ``scripts/test.py``, goes further (Playwright's own build first, then installing one)
 and hands its choice to the tests in ``$TOURNOYONS_CHROMIUM``.
+
+The other programs the tests and ``scripts/deploy.py`` run are found the same way, each
+installed with Debian's packages when missing and we are root: PostgreSQL's server
+(:func:`find_postgres`), ngIRCd (:func:`find_ngircd`) and nginx (:func:`find_nginx`).
 """
 
 from __future__ import annotations
@@ -254,4 +258,40 @@ def find_ngircd() -> str:
     sys.exit(
         "No ngIRCd could be found or installed. Install it (Debian/Ubuntu: 'sudo apt-get "
         "install ngircd') or set TOURNOYONS_NGIRCD to its path."
+    )
+
+
+def nginx_path() -> str | None:
+    """Return an nginx executable (``nginx`` on the PATH, Debian's ``/usr/sbin/nginx``), or
+    ``None``."""
+    found = shutil.which("nginx")
+    if found:
+        return found
+    debian = Path("/usr/sbin/nginx")
+    return str(debian) if debian.exists() else None
+
+
+def find_nginx() -> str:
+    """Return the nginx that ``scripts/deploy.py`` puts in front of the web processes (and
+    its test runs), installing it if need be.
+
+    Order: ``$TOURNOYONS_NGINX``; ``nginx`` on the PATH or ``/usr/sbin/nginx``; as root on
+    Debian or Ubuntu, ``apt-get install nginx-light`` (the smallest build: the proxy is
+    all we use), then ``nginx`` where there is no light build.
+    """
+    explicit = os.environ.get("TOURNOYONS_NGINX")
+    if explicit:
+        return explicit
+    found = nginx_path()
+    if found:
+        return found
+    for package in ("nginx-light", "nginx"):
+        if not _apt_install(package):
+            break
+        found = nginx_path()
+        if found:
+            return found
+    sys.exit(
+        "No nginx could be found or installed. Install it (Debian/Ubuntu: 'sudo apt-get "
+        "install nginx-light') or set TOURNOYONS_NGINX to its path."
     )

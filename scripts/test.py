@@ -14,7 +14,15 @@ import os
 import subprocess
 import sys
 
-from _bootstrap import ROOT, ensure_venv, find_chromium, find_ngircd, find_postgres, say
+from _bootstrap import (
+    ROOT,
+    ensure_venv,
+    find_chromium,
+    find_nginx,
+    find_ngircd,
+    find_postgres,
+    say,
+)
 
 # ``--long``: the robustness tests' larger counts (the README's long run), unless the
 # environment already sets them.
@@ -39,11 +47,14 @@ def main() -> int:
     say(f"PostgreSQL: {postgres}")
     ngircd = find_ngircd()
     say(f"ngIRCd: {ngircd}")
+    nginx = find_nginx()
+    say(f"nginx: {nginx}")
     env = {
         **os.environ,
         "TOURNOYONS_CHROMIUM": chromium,
         "TOURNOYONS_PG_BIN": postgres,
         "TOURNOYONS_NGIRCD": ngircd,
+        "TOURNOYONS_NGINX": nginx,
         "PYTHONDONTWRITEBYTECODE": "1",
     }
     args = sys.argv[1:]

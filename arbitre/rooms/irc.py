@@ -224,6 +224,10 @@ class IrcChat:
                 try:
                     await self._session()
                 except (OSError, irc.client.ServerConnectionError, OutboundRefused) as failed:
+                    # Said in the log too: a referee that never connects (a public
+                    # server refusing an internal chat server) opens no room, and the
+                    # operator must learn why.
+                    log.warning("IRC: cannot connect to %s:%d: %s", self.host, self.port, failed)
                     self._emit(Disconnected(f"cannot connect: {failed}"[:300]))
                 if self._closing:
                     break

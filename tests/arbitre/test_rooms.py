@@ -296,11 +296,11 @@ def test_the_server_stopped_mid_game_ends_it_as_server_error_and_the_room_reopen
 
 
 def test_a_public_server_reaches_an_internal_chat_server_only_when_allowed(
-    tmp_path: Path,
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Issue 20: the referee's connection goes through the outbound policy like every
     other: a public server does not connect to a chat server on an internal address
-    (here 127.0.0.1) unless ``--allow-hosts`` lists it."""
+    (here 127.0.0.1) unless ``--allow-hosts`` lists it, and says why in its log."""
 
     async def scenario(ircd: Ircd, folder: Path) -> None:
         public = "https://arbitre.example"
@@ -314,6 +314,9 @@ def test_a_public_server_reaches_an_internal_chat_server_only_when_allowed(
             alice.send(f"NAMES {ROOM}")
             names = await alice.expect(lambda h: h.command in ("353", "366"))
             assert "Arbitre" not in names.text and not referee.connected
+            assert f"IRC: cannot connect to 127.0.0.1:{ircd.port}: 127.0.0.1 is an internal" in (
+                caplog.text
+            )
         allowed = Outbound.for_server(public, public=True, allow_hosts=["127.0.0.1"])
         (folder / "allowed").mkdir()
         async with (
