@@ -52,6 +52,12 @@ measure is bounded in time or count; the table goes to stdout, progress to stder
    - *POSTs*: the same ``play-turn`` message posted to the same botsarena bot in a loop,
      one at a time, through the client the Arbitre calls bots with: the bots' floor.
 
+   Then the 16-in-flight row over HTTP again, one of its 16 slots playing a hostile
+   engine (:mod:`benchmarks.hostile`, a process of its own) against ``random``: for each
+   request it floods the Referee with forged callbacks, sits on every fifth for half a
+   second, and plays through the genuine engine. Its goal (issue 27): the 15 other slots'
+   *Arbitre ms/move* p50 within 20% of the row without it.
+
 3. Games at once: 10 each of TicTacToe, Reversi, Rochambeau, Seafight and MasterMind,
    built-in ``random`` against ``random``, all 50 created together; the wall time to the
    last game's end, moves and moves/s.
@@ -108,6 +114,7 @@ from starlette.types import ASGIApp
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.hostile import FLOOD, SLOW_EVERY, SLOW_S, hostile_engine  # noqa: E402
 from tournoyons_gui.arbitre.arbitre import Arbitre  # noqa: E402
 from tournoyons_gui.arbitre.calls import engine_client  # noqa: E402
 from tournoyons_gui.interfaces.connectfour.board import (  # noqa: E402
@@ -213,6 +220,7 @@ class Games:
     engine_ms: list[float] = field(default_factory=list)
     by_set: dict[str, tuple[int, int]] = field(default_factory=dict)  # games, moves
     failures: list[str] = field(default_factory=list)
+    hostile: dict[str, Any] = field(default_factory=dict)  # the hostile row's figures
 
 
 @dataclass
@@ -400,13 +408,20 @@ class Bench:
         arbitre: Arbitre = self.app.app.state.arbitre_holder()
         return arbitre
 
-    async def create(self, set_name: str, kind: str = "builtin", path: str = "") -> str:
+    async def create(
+        self,
+        set_name: str,
+        kind: str = "builtin",
+        path: str = "",
+        seats: list[dict[str, str]] | None = None,
+    ) -> str:
         """Start a game of ``set_name``, two seats of ``kind``: built-in ``random``, or an
-        ``engine`` or ``botsarena`` seat at ``path`` on the engines' server; return its id."""
+        ``engine`` or ``botsarena`` seat at ``path`` on the engines' server (or ``seats``
+        as given); return its id."""
         seat = {"kind": kind, "engine": f"{self.engines}{path}" if path else ENGINE}
         if self.maker is None:
             self.maker = aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar())
-        body = {"set": set_name, "seats": [seat, seat]}
+        body = {"set": set_name, "seats": seats or [seat, seat]}
         async with self.maker.post(f"{self.base}/api/games", json=body) as answer:
             text = await answer.text()
         if answer.status != 201:
@@ -420,12 +435,17 @@ class Bench:
             await self.maker.close()
 
     async def try_create(
-        self, set_name: str, games: Games, kind: str = "builtin", path: str = ""
+        self,
+        set_name: str,
+        games: Games,
+        kind: str = "builtin",
+        path: str = "",
+        seats: list[dict[str, str]] | None = None,
     ) -> str | None:
         """Start a game for ``games``; return its id, or ``None`` with the failure noted."""
         games.asked += 1
         try:
-            game_id = await self.create(set_name, kind, path)
+            game_id = await self.create(set_name, kind, path, seats)
         except (RuntimeError, aiohttp.ClientError) as failed:
             games.failures.append(f"{set_name}: not created: {failed}"[:300])
             return None
@@ -516,6 +536,47 @@ async def loop_games(
     games.wall = await for_a_while(seconds, loop.concurrency, one)
     games.cpu = cpu_seconds() - cpu
     return games
+
+
+async def hostile_games(
+    bench: Bench, url: str, seconds: float, progress: Progress, bar: TaskID
+) -> Games:
+    """Play the 16-in-flight row over HTTP for ``seconds`` again, but with one slot's games
+    seating the hostile engine at ``url`` (:mod:`benchmarks.hostile`) against ``random``:
+    return the row, its own times the 15 other slots' alone (``hostile``: the hostile
+    slot's games, moves and own times)."""
+    loop = LOOPS[3]
+    row = Games(f"{loop.label}, 1 of {IN_FLIGHT} hostile", IN_FLIGHT, loop.floor)
+    bad = Games("hostile", 1)
+    seats = [
+        {"kind": "engine", "engine": url},
+        {"kind": "engine", "engine": bench.engines + loop.path},
+    ]
+    started = time.monotonic()
+    deadline = started + seconds
+
+    async def slot(index: int) -> None:
+        games = bad if index == 0 else row
+        while time.monotonic() < deadline:
+            game_id = await bench.try_create(
+                loop.set_name, games, loop.kind, loop.path, seats if index == 0 else None
+            )
+            if game_id is not None:
+                await bench.arbitre.wait(game_id)
+            progress.update(bar, completed=min(seconds, time.monotonic() - started))
+
+    cpu = cpu_seconds()
+    await asyncio.gather(*(slot(index) for index in range(IN_FLIGHT)))
+    row.wall = time.monotonic() - started
+    row.cpu = cpu_seconds() - cpu
+    await bench.analyse(row)
+    await bench.analyse(bad)
+    row.asked += bad.asked
+    row.ids += bad.ids
+    row.moves += bad.moves
+    row.failures += [f"hostile slot: {failure}" for failure in bad.failures]
+    row.hostile = {"games": len(bad.ids), "moves": bad.moves}
+    return row
 
 
 async def at_once(bench: Bench, per_set: int, progress: Progress, bar: TaskID) -> Games:
@@ -632,6 +693,20 @@ async def run(
                         games = await loop_games(bench, loop, plan.loop_seconds, progress, bar)
                         await bench.analyse(games)
                         measures.append(games)
+                    bar = progress.add_task(
+                        f"{LOOPS[3].label}, 1 of {IN_FLIGHT} hostile",
+                        total=plan.loop_seconds,
+                        note="",
+                    )
+                    async with hostile_engine(engines_base + LOOPS[3].path) as (url, session):
+                        games = await hostile_games(bench, url, plan.loop_seconds, progress, bar)
+                        async with session.get(url.replace("/engine", "/counts")) as answer:
+                            games.hostile.update(json.loads(await answer.text()))
+                    if games.hostile.get("forged 200"):
+                        games.failures.append(
+                            f"{games.hostile['forged 200']} forged callback(s) answered 200"
+                        )
+                    measures.append(games)
                     count = plan.per_set * len(MIXED_SETS)
                     bar = progress.add_task(f"{count} games at once", total=count, note="")
                     games = await at_once(bench, plan.per_set, progress, bar)
@@ -784,7 +859,34 @@ def goals(measures: list[Games], floors: Floors) -> str:
                 f"{g.label}, one at a time: a move's own CPU {own:.2f} ms (≤ {OWN_CPU:g}), "
                 f"{share:.2f} of the {g.floor} floor (≥ {FLOOR_SHARE:g}) {mark}"
             )
+    said += _hostile_goal(measures)
     return "Goals (issue 27): " + "; ".join(said) + "."
+
+
+def _hostile_goal(measures: list[Games]) -> list[str]:
+    """Return the hostile row's goal (issue 27: the others' own ms p50 within 20% of the
+    same row without the hostile engine), or nothing when either row is missing."""
+    clean = [g for g in measures if g.label == LOOPS[3].label and g.concurrency == IN_FLIGHT]
+    bad = [g for g in measures if g.hostile]
+    if not clean or not bad or not clean[0].own_ms or not bad[0].own_ms:
+        return []
+    g, before = bad[0], percentile(clean[0].own_ms, 0.5)
+    after = percentile(g.own_ms, 0.5)
+    ratio = after / before if before else math.nan
+    forged = sum(v for k, v in g.hostile.items() if k.startswith("forged "))
+    answers = ", ".join(
+        f"{v} {k.removeprefix('forged ')}"
+        for k, v in sorted(g.hostile.items())
+        if k.startswith("forged ")
+    )
+    return [
+        f"one hostile engine among {IN_FLIGHT} games in flight "
+        f"({_count(g.hostile.get('games', 0), 'game')}, "
+        f"{_count(g.hostile.get('requests', 0), 'request')}, {forged} forged callbacks ({FLOOD} "
+        f"a request, answered: {answers or 'none'}), every {SLOW_EVERY}th request "
+        f"{SLOW_S:g} s late): the {IN_FLIGHT - 1} others' Arbitre ms/move p50 {after:.1f} "
+        f"against {before:.1f} without it, × {ratio:.2f} (≤ 1.2) {'✓' if ratio <= 1.2 else '✗'}"
+    ]
 
 
 def figures(measures: list[Games], floors: Floors) -> dict[str, dict[str, float]]:
