@@ -24,8 +24,8 @@ from _bootstrap import (
     say,
 )
 
-# ``--long``: the robustness tests' larger counts (the README's long run), unless the
-# environment already sets them.
+# ``--long``: the robustness tests' larger counts and every Set where a flow's test plays
+# a few (tests/runs.py): the README's long run, unless the environment already sets them.
 LONG_RUN = {
     "TOURNOYONS_FUZZ_EXAMPLES": "100000",
     "TOURNOYONS_FUZZ_PAGES": "100000",
@@ -35,6 +35,7 @@ LONG_RUN = {
     "TOURNOYONS_ENGINE_FUZZ": "3000",
     "TOURNOYONS_TIMI_GAMES": "20",
     "TOURNOYONS_TIMI_ROOMS": "10",
+    "TOURNOYONS_EVERY_SET": "1",
 }
 
 

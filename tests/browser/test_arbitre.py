@@ -42,6 +42,7 @@ from tests.browser.helpers import (
     get_status,
     query_of,
 )
+from tests.runs import sets_of
 
 
 def arbitre_sets() -> list[str]:
@@ -199,7 +200,13 @@ def test_the_form_shows_the_fields_of_the_kind_chosen(
 # --- 2. a whole game of every Set the Arbitre plays ------------------------------------
 
 
-@pytest.mark.parametrize("set_name", arbitre_sets())
+#: The default run's whole games (tests/runs.py): a grid, a board with gravity, a long
+#: line, a hidden secret, simultaneous moves and the third party's Set; the long run
+#: plays every Set (Seafight's preparation, BigTicTacToe, Reversi's passes, Poker).
+WHOLE_GAMES = ("TicTacToe", "ConnectFour", "Pente", "MasterMind", "Rochambeau", "Nim")
+
+
+@pytest.mark.parametrize("set_name", sets_of(arbitre_sets(), WHOLE_GAMES))
 def test_a_person_plays_a_whole_game_against_the_random_engine(
     live_server: str, page: Page, watch: PageWatch, set_name: str
 ) -> None:

@@ -24,6 +24,7 @@ from tests.browser.arbitre_helpers import create_game, record, view, wait_over
 from tests.browser.helpers import get_json, open_tester, query_of, values_returned
 from tests.conftest import PLUGINS, ROOT
 from tests.outside_interfaces import VARIANTS, OutsideInterfaces
+from tests.runs import sets_of
 from tournoyons_gui.interfaces.registry import load_registry
 
 #: Our own Sets (the third party's Nim of tests/plugins aside).
@@ -127,7 +128,12 @@ def test_the_check_reports_each_fault_and_none_it_lacks(
     assert sheet.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-@pytest.mark.parametrize("set_name", OURS)
+#: The default run's checks (tests/runs.py): the reference two-seat grid and four-seat
+#: Tarot's cards; the long run checks every one of our interfaces.
+CHECKED = ("tictactoe", "tarot")
+
+
+@pytest.mark.parametrize("set_name", sets_of(OURS, CHECKED))
 def test_our_interfaces_pass_the_check_run_by_the_server(
     live_server: str, page: Page, set_name: str
 ) -> None:

@@ -1,6 +1,6 @@
 """Generated queries in Chromium: no page error, no console error, no blank page.
 
-Per registered Set, ``TOURNOYONS_FUZZ_BROWSER`` queries (default 200; the long run 500+)
+Per registered Set, ``TOURNOYONS_FUZZ_BROWSER`` queries (default 40; the long run 500)
 from the same generator as the server-side fuzzing, each loaded in an iframe of a host page,
 as the Arbitre shows them, ten at a time. ``Wait`` is forced to 0 (the last value wins) so
 that every page is ready at once, and ``Mute`` to 1 (sound is not under test here: a
@@ -22,7 +22,7 @@ from tournoyons_gui.interfaces.registry import load_registry
 
 REGISTRY = load_registry()
 SETS = [pytest.param(interface, id=interface.key) for interface in REGISTRY]
-QUERIES = int(os.environ.get("TOURNOYONS_FUZZ_BROWSER", "120"))
+QUERIES = int(os.environ.get("TOURNOYONS_FUZZ_BROWSER", "40"))
 # Chromium takes long URLs, but a huge one only measures the URL parser: the server side
 # fuzzing sends those.
 MAX_QUERY = 6000

@@ -1,12 +1,13 @@
 """Server-side fuzzing: generated query strings never break a Set's page.
 
 Per registered Set (the third-party Nim included), ``TOURNOYONS_FUZZ_EXAMPLES`` query
-strings (default 10,000) from a seeded generator (:mod:`tests.robustness.queries`: random
-and near-valid Trays and values, every parameter absent, present, repeated or in odd case,
-the aliases, junk bytes, broken and legacy ``%u`` escapes, huge values) are sent to the ASGI
-application in-process (the first ``TOURNOYONS_FUZZ_PAGES``, default all). Each answer is a
-200 page with a board, a visible error sign, or Method None, and the Set's ``build()`` never
-raises on the query's context (the page would show that as ``data-error="set"``).
+strings (default 3,000; 100,000 with ``--long``) from a seeded generator
+(:mod:`tests.robustness.queries`: random and near-valid Trays and values, every parameter
+absent, present, repeated or in odd case, the aliases, junk bytes, broken and legacy
+``%u`` escapes, huge values) are sent to the ASGI application in-process (the first
+``TOURNOYONS_FUZZ_PAGES``, default 1,500). Each answer is a 200 page with a board, a
+visible error sign, or Method None, and the Set's ``build()`` never raises on the query's
+context (the page would show that as ``data-error="set"``).
 Hypothesis adds a smaller, shrinking property per Set.
 """
 
@@ -29,9 +30,9 @@ from tournoyons_gui.server import create_app
 
 REGISTRY = load_registry()
 SETS = [pytest.param(interface, id=interface.key) for interface in REGISTRY]
-EXAMPLES = int(os.environ.get("TOURNOYONS_FUZZ_EXAMPLES", "10000"))
+EXAMPLES = int(os.environ.get("TOURNOYONS_FUZZ_EXAMPLES", "3000"))
 # Of those, how many are also rendered as a whole page through the application.
-PAGES = min(EXAMPLES, int(os.environ.get("TOURNOYONS_FUZZ_PAGES", "5000")))
+PAGES = min(EXAMPLES, int(os.environ.get("TOURNOYONS_FUZZ_PAGES", "1500")))
 # Hypothesis examples per Set (shrinking-friendly failures), beside the seeded bulk.
 PROPERTY_EXAMPLES = int(os.environ.get("TOURNOYONS_FUZZ_PROPERTY", "100"))
 

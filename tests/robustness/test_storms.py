@@ -1,6 +1,6 @@
 """Exactly once under input storms: each storm returns one ReturnValue.
 
-``TOURNOYONS_STORMS`` storms in all (default 600; 9000 with ``--long``), dealt round-robin
+``TOURNOYONS_STORMS`` storms in all (default 200; 9000 with ``--long``), dealt round-robin
 to the registered Sets (one test per Set, so that xdist spreads them). A storm is played
 on the Input page of the Set's sample context (for Seafight, every other storm on its
 Prepare page), and is one of: a double click, a triple click, clicks on two controls
@@ -32,7 +32,7 @@ REGISTRY = load_registry()
 SETS = [
     pytest.param(index, interface, id=interface.key) for index, interface in enumerate(REGISTRY)
 ]
-STORMS = int(os.environ.get("TOURNOYONS_STORMS", "600"))
+STORMS = int(os.environ.get("TOURNOYONS_STORMS", "200"))
 BATCH = 100  # storms between two reads of the sink's log (it keeps the last 1000)
 EMBEDDED = 5  # storm pages embedded at once
 KINDS = ("double", "triple", "two-in-a-frame", "enter-held", "click-then-enter")
