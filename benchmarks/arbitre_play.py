@@ -29,6 +29,8 @@ from pathlib import Path
 
 import aiohttp
 
+from benchmarks.processes import helper_server
+
 ROOT = Path(__file__).resolve().parent.parent
 #: Goals of issue 27: play within this factor of the bots' own time and bare round trips;
 #: its start-up at most this many seconds.
@@ -85,48 +87,26 @@ def _play(args: list[str], env: dict[str, str], database: Path) -> tuple[float, 
 
 async def play_row(games: int, env: dict[str, str]) -> PlayRow:
     """Start the bots, measure the bare round trip, run ``play``, measure the start-up."""
-    bots = subprocess.Popen(
-        [sys.executable, str(ROOT / "benchmarks" / "bots.py")],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        assert bots.stdout is not None
-        line = await asyncio.to_thread(bots.stdout.readline)
-        base = line.split("bots on ", 1)[1].strip()
-        async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as session:
-            deadline = time.monotonic() + 60
-            while True:  # the bots' socket is bound before they serve
-                try:
-                    await _stats(session, base)
-                    break
-                except aiohttp.ClientError:
-                    if time.monotonic() > deadline:
-                        raise
-                    await asyncio.sleep(0.1)
-            bare = await _bare(session, base, 500)
-            seconds, posts = await _stats(session, base)
-            with tempfile.TemporaryDirectory(prefix="arbitre-play-") as work:
-                args = ["--set", "ConnectFour", "--games", str(games)]
-                args += ["--engine", f"botsarena:{base}/bot/1"]
-                args += ["--engine", f"botsarena:{base}/bot/2"]
-                wall, output, status = await asyncio.to_thread(
-                    _play, args, env, Path(work) / "play.sqlite3"
+    script = ROOT / "benchmarks" / "bots.py"
+    async with helper_server(script, [], "bots on", "/stats") as (base, session):
+        bare = await _bare(session, base, 500)
+        seconds, posts = await _stats(session, base)
+        with tempfile.TemporaryDirectory(prefix="arbitre-play-") as work:
+            args = ["--set", "ConnectFour", "--games", str(games)]
+            args += ["--engine", f"botsarena:{base}/bot/1"]
+            args += ["--engine", f"botsarena:{base}/bot/2"]
+            wall, output, status = await asyncio.to_thread(
+                _play, args, env, Path(work) / "play.sqlite3"
+            )
+            after, posted = await _stats(session, base)
+            startups = []
+            for number in range(3):
+                one = ["--set", "TicTacToe", "--games", "1"]
+                one += ["--engine", "builtin:random", "--engine", "builtin:random"]
+                took, _, _ = await asyncio.to_thread(
+                    _play, one, env, Path(work) / f"one-{number}.sqlite3"
                 )
-                after, posted = await _stats(session, base)
-                startups = []
-                for number in range(3):
-                    one = ["--set", "TicTacToe", "--games", "1"]
-                    one += ["--engine", "builtin:random", "--engine", "builtin:random"]
-                    took, _, _ = await asyncio.to_thread(
-                        _play, one, env, Path(work) / f"one-{number}.sqlite3"
-                    )
-                    startups.append(took)
-    finally:
-        bots.terminate()
-        bots.wait(10)
+                startups.append(took)
     ok = status == 0 and output.count(" moves ") >= games
     detail = "" if ok else output[-500:]
     return PlayRow(

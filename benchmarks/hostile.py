@@ -25,9 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import subprocess
 import sys
-import time
 from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -126,32 +124,13 @@ def app(engine: str) -> Starlette:
 async def hostile_engine(engine: str) -> AsyncIterator[tuple[str, aiohttp.ClientSession]]:
     """Start this module in a process of its own, playing through ``engine``; yield its
     engine URL and a session to read its ``/counts`` with; stop it at the end."""
-    process = subprocess.Popen(
-        [sys.executable, __file__, "--engine", engine],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
-        line = await asyncio.to_thread(process.stdout.readline)
-        base = line.split("hostile on ", 1)[1].strip()
-        async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as session:
-            deadline = time.monotonic() + 60
-            while True:  # its socket is bound before it serves
-                try:
-                    async with session.get(f"{base}/counts") as answer:
-                        await answer.read()
-                    break
-                except aiohttp.ClientError:
-                    if time.monotonic() > deadline:
-                        raise
-                    await asyncio.sleep(0.1)
-            yield f"{base}/engine", session
-    finally:
-        process.terminate()
-        process.wait(10)
+    from benchmarks.processes import helper_server
+
+    async with helper_server(Path(__file__), ["--engine", engine], "hostile on", "/counts") as (
+        base,
+        session,
+    ):
+        yield f"{base}/engine", session
 
 
 def main() -> int:

@@ -229,14 +229,20 @@ def find_postgres() -> str:
     )
 
 
+def sbin_program(name: str) -> str | None:
+    """Return the executable ``name`` on the PATH, else Debian's ``/usr/sbin/<name>`` (a
+    daemon's place, often off a user's PATH), or ``None``."""
+    found = shutil.which(name)
+    if found:
+        return found
+    debian = Path("/usr/sbin") / name
+    return str(debian) if debian.exists() else None
+
+
 def ngircd_path() -> str | None:
     """Return an ngIRCd executable (``ngircd`` on the PATH, Debian's ``/usr/sbin/ngircd``),
     or ``None``."""
-    found = shutil.which("ngircd")
-    if found:
-        return found
-    debian = Path("/usr/sbin/ngircd")
-    return str(debian) if debian.exists() else None
+    return sbin_program("ngircd")
 
 
 def find_ngircd() -> str:
@@ -264,11 +270,7 @@ def find_ngircd() -> str:
 def nginx_path() -> str | None:
     """Return an nginx executable (``nginx`` on the PATH, Debian's ``/usr/sbin/nginx``), or
     ``None``."""
-    found = shutil.which("nginx")
-    if found:
-        return found
-    debian = Path("/usr/sbin/nginx")
-    return str(debian) if debian.exists() else None
+    return sbin_program("nginx")
 
 
 def find_nginx() -> str:
