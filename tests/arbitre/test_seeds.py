@@ -185,3 +185,15 @@ def test_the_json_api_reads_a_seed() -> None:
     for wrong in ("x", 1.5, True, [1]):
         with pytest.raises(GameError, match="seed is a whole number"):
             read_options({"seed": wrong})
+
+
+@pytest.mark.parametrize("set_name", ["Poker", "Tarot", "Seafight"])
+def test_the_rules_benchmark_plays_the_same_games_for_one_seed(set_name: str) -> None:
+    from benchmarks.rules import measure
+
+    rules = REGISTRY.get(set_name)
+    assert rules is not None and rules.arbitre is not None
+    engine = rules.engines["random"]
+    runs = [measure(rules.arbitre, engine, 0.0, seed)[1:] for seed in (27, 27, 28, 29)]
+    assert runs[0] == runs[1] == (1, runs[0][1])  # one game, as long both times
+    assert runs[2] != runs[0] or runs[3] != runs[0]
