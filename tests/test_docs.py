@@ -8,12 +8,14 @@
   marked ``.tested`` in the order of the page, ``.tested-background`` started and waited
   for, ``.tested-file`` written; a shell block marked none of these (nor ``.not-tested``
   with a reason) fails the test. The convention: ``docs/development/testing.md``.
-- Nothing in the repository points at ``../shared``, which a clone does not have.
+- Nothing in the repository points at the folder ``shared`` beside it, which a clone
+  does not have.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import re
 import shlex
@@ -22,6 +24,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -245,6 +248,30 @@ def test_every_command_of_a_tutorial_runs(page: Path) -> None:
     if namespace:
         command = [*namespace, "sh", "-c", "ip link set lo up && exec bash tutorial.sh"]
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "NO_COLOR": "1", "COLUMNS": "100"}
+    with _one_at_a_time(alone=not namespace):
+        _run_tutorial(command, folder, env)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _one_at_a_time(*, alone: bool) -> Iterator[None]:
+    """Hold a lock shared by the test processes while the block runs, when ``alone``: the
+    tutorials' fixed ports (8000, 8001 ...) are then the machine's, and two pages at once
+    on two xdist workers would take the same ones."""
+    if not alone:
+        yield
+        return
+    with open(Path(tempfile.gettempdir()) / "tournoyons-tutorials.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _run_tutorial(command: list[str], folder: Path, env: dict[str, str]) -> None:
+    """Run a tutorial's script; fail with its output and its background blocks' logs
+    unless it exits 0. Whatever it started is killed in the end."""
     process = subprocess.Popen(
         command,
         cwd=folder,
@@ -266,7 +293,6 @@ def test_every_command_of_a_tutorial_runs(page: Path) -> None:
         for log in sorted(folder.glob("background-*.log"))
     )
     assert process.returncode == 0, f"{output[-6000:]}{logs}"
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 def _kill_leftovers(folder: Path) -> None:
@@ -281,7 +307,7 @@ def _kill_leftovers(folder: Path) -> None:
 
 def test_nothing_points_outside_the_repository() -> None:
     """The protocols are restated under docs/reference/: no file of the repository cites
-    ``../shared``, which a clone of it does not have."""
+    the folder ``shared`` beside it, which a clone of it does not have."""
     done = subprocess.run(
         ["git", "grep", "-n", "-I", "-F", "-e", "../" + "shared"],
         cwd=ROOT,
