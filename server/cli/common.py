@@ -149,7 +149,8 @@ def add_arbitre_options(parser: argparse.ArgumentParser) -> None:
         "--database",
         default=None,
         metavar="FILE|URL",
-        help="records: a SQLite file (default arbitre.sqlite3) or postgresql://",
+        help="where the records are: a SQLite file (default arbitre.sqlite3) or a "
+        "postgresql:// URL",
     )
     parser.add_argument(
         "--engine-hosts",
@@ -218,7 +219,8 @@ def add_maitretarot_options(parser: Options) -> None:
         "--byte-order",
         choices=("little", "network"),
         default="little",
-        help="a gint's byte order on the wire (default little; network: big-endian)",
+        help="the byte order of the 4-byte integers on the wire (default little; network: "
+        "big-endian)",
     )
     parser.add_argument(
         "--server-id",
