@@ -28,7 +28,8 @@ from _bootstrap import (
 )
 
 # ``--long``: the robustness tests' larger counts and every Set where a flow's test plays
-# a few (tests/runs.py): the README's long run, unless the environment already sets them.
+# a few (tests/runs.py): the long run of docs/development/testing.md, unless the
+# environment already sets them.
 LONG_RUN = {
     "TOURNOYONS_FUZZ_EXAMPLES": "100000",
     "TOURNOYONS_FUZZ_PAGES": "100000",

@@ -84,12 +84,12 @@ CROSS_SITE = "a request from another site may not start work here"
 
 @dataclass(frozen=True)
 class Limits:
-    """The limits of one Arbitre (issues 20 and 29), each documented in the README's
-    *Security*: ``work`` requests starting work per client address per ``window`` seconds,
-    ``registrations`` of them per ``registration_window`` seconds, ``token_work`` per
-    organiser token per ``window``; an anonymous organiser's tournament's ``entrants``,
-    ``games`` per pairing and ``concurrency``. ``counted``: whether requests are counted
-    at all (a loopback server's are not)."""
+    """The limits of one Arbitre (issues 20 and 29), each documented in
+    docs/how-to/security.md: ``work`` requests starting work per client address per
+    ``window`` seconds, ``registrations`` of them per ``registration_window`` seconds,
+    ``token_work`` per organiser token per ``window``; an anonymous organiser's
+    tournament's ``entrants``, ``games`` per pairing and ``concurrency``. ``counted``:
+    whether requests are counted at all (a loopback server's are not)."""
 
     work: int = 30
     window: float = 60.0
