@@ -451,8 +451,16 @@ def parser() -> argparse.ArgumentParser:
         "--matches", type=int, default=1, metavar="N", help="matches to play (default 1)"
     )
     add_maitretarot_options(client)
-    starter = commands.add_parser(
-        "new-engine", help="write a starter engine (Python, JavaScript or PHP) into a new folder"
+    starter = _command(
+        commands,
+        "new-engine",
+        "write a starter engine (Python, JavaScript or PHP) into a new folder",
+        "Write a complete Tournoyons engine, one file with nothing but its language, and\n"
+        "its README into DIR (made if missing; a folder that is not empty is refused and\n"
+        "nothing is written). It plays a random legal move in TicTacToe, ConnectFour and\n"
+        "Rochambeau, one function per Set at the top of the file.",
+        "example:\n  tournoyons-gui new-engine --lang python my-engine\n"
+        "  cd my-engine && python3 engine.py 8001    # at http://127.0.0.1:8001/",
     )
     starter.add_argument(
         "--lang",
@@ -461,7 +469,7 @@ def parser() -> argparse.ArgumentParser:
         help="the engine's language: python (python3 engine.py PORT), javascript "
         "(node engine.js PORT) or php (php -S 127.0.0.1:PORT engine.php)",
     )
-    starter.add_argument("dir", help="the folder to write it into: new, or empty")
+    starter.add_argument("dir", metavar="DIR", help="the folder to write it into: new, or empty")
     return top
 
 

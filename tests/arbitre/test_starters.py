@@ -26,6 +26,7 @@ import pytest
 
 from scripts._bootstrap import node_path, php_path
 from tests.arbitre.conftest import Served
+from tests.arbitre.ircd import _free_port as free_port
 from tests.conftest import PLUGINS, ROOT
 from tournoyons_gui.arbitre.starters import LANGUAGES, write_starter
 from tournoyons_gui.server.cli import main
@@ -51,13 +52,6 @@ def program(name: str) -> str:
     if not found:
         pytest.fail(f"no {name}: run the tests with scripts/test.py, which installs it")
     return found
-
-
-def free_port() -> int:
-    """Return a port of 127.0.0.1 free a moment ago."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass
