@@ -3,8 +3,9 @@
 
 Creates ``.venv`` with the project and its test dependencies, finds or installs a Chromium
 (see ``_bootstrap.find_chromium``), PostgreSQL's server programs (``find_postgres``: the
-tests run a throwaway server of their own) and ngIRCd (``find_ngircd``: an IRC server per
-test), then runs pytest: unit tests, server tests, the
+tests run a throwaway server of their own), ngIRCd (``find_ngircd``: an IRC server per
+test), nginx, Node.js and PHP (``find_node``, ``find_php``: the starter engines' runtimes),
+then runs pytest: unit tests, server tests, the
 Arbitre's tests, and the browser tests in real Chromium against the real server.
 """
 
@@ -20,6 +21,8 @@ from _bootstrap import (
     find_chromium,
     find_nginx,
     find_ngircd,
+    find_node,
+    find_php,
     find_postgres,
     say,
 )
@@ -51,12 +54,18 @@ def main() -> int:
     say(f"ngIRCd: {ngircd}")
     nginx = find_nginx()
     say(f"nginx: {nginx}")
+    node = find_node()
+    say(f"Node.js: {node}")
+    php = find_php()
+    say(f"PHP: {php}")
     env = {
         **os.environ,
         "TOURNOYONS_CHROMIUM": chromium,
         "TOURNOYONS_PG_BIN": postgres,
         "TOURNOYONS_NGIRCD": ngircd,
         "TOURNOYONS_NGINX": nginx,
+        "TOURNOYONS_NODE": node,
+        "TOURNOYONS_PHP": php,
         "PYTHONDONTWRITEBYTECODE": "1",
     }
     args = sys.argv[1:]

@@ -27,6 +27,9 @@ tables of four clients are Tarot games of the Arbitre; ``serve --maitretarot [HO
 does the same beside the web. ``tournoyons-gui maitretarot-client --connect HOST:PORT
 --nick NAME --engine builtin:NAME|URL`` seats one of our engines at a MaitreTarot server.
 
+``tournoyons-gui new-engine --lang python|javascript|php DIR`` writes a starter engine (one
+file, nothing but the language) and its README into a new folder.
+
 One package, a module per command. Here: the parser and :func:`main`, which imports the
 one command it runs (:mod:`.serve`, :mod:`.play`, :mod:`.tournament`, :mod:`.rooms`,
 :mod:`.room_player`, :mod:`.maitretarot`), so that ``--help`` loads neither the server
@@ -448,6 +451,25 @@ def parser() -> argparse.ArgumentParser:
         "--matches", type=int, default=1, metavar="N", help="matches to play (default 1)"
     )
     add_maitretarot_options(client)
+    starter = _command(
+        commands,
+        "new-engine",
+        "write a starter engine (Python, JavaScript or PHP) into a new folder",
+        "Write a complete Tournoyons engine, one file with nothing but its language, and\n"
+        "its README into DIR (made if missing; a folder that is not empty is refused and\n"
+        "nothing is written). It plays a random legal move in TicTacToe, ConnectFour and\n"
+        "Rochambeau, one function per Set at the top of the file.",
+        "example:\n  tournoyons-gui new-engine --lang python my-engine\n"
+        "  cd my-engine && python3 engine.py 8001    # at http://127.0.0.1:8001/",
+    )
+    starter.add_argument(
+        "--lang",
+        required=True,
+        choices=("python", "javascript", "php"),
+        help="the engine's language: python (python3 engine.py PORT), javascript "
+        "(node engine.js PORT) or php (php -S 127.0.0.1:PORT engine.php)",
+    )
+    starter.add_argument("dir", metavar="DIR", help="the folder to write it into: new, or empty")
     return top
 
 
@@ -462,6 +484,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tournoyons_gui.server.cli.serve import serve
 
         return serve(args)
+    if args.command == "new-engine":
+        from tournoyons_gui.server.cli.new_engine import new_engine
+
+        return new_engine(args)
     import asyncio
 
     if args.command == "token":
