@@ -17,7 +17,6 @@ from pydantic import BaseModel, Field
 __all__ = [
     "AddedSet",
     "BotsarenaAnswer",
-    "BotsarenaMessage",
     "Cancelled",
     "CheckRun",
     "EngineChanged",
@@ -361,20 +360,6 @@ class TesterTurn(BaseModel):
     state: dict[str, Any]
     params: dict[str, str]
     over: bool
-
-
-class BotsarenaMessage(BaseModel):
-    """A botsarena message (seed 003): ``init`` once, then ``play-turn`` for each move;
-    the ``board`` is the Set's (ConnectFour: 6 rows of 7 cells ``""``, ``"X"``, ``"O"``,
-    row 0 at the bottom). Read leniently, as botsarena's own bots do."""
-
-    action: str = Field(json_schema_extra={"enum": ["init", "play-turn"]})
-    game: str | None = None
-    players: int | None = None
-    board: Any = None
-    you: str | None = None
-    game_id: str | None = Field(None, alias="game-id")
-    player_index: int | None = Field(None, alias="player-index")
 
 
 class BotsarenaAnswer(BaseModel):

@@ -20,7 +20,6 @@ import typing
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
-import pydantic_core
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tournoyons_gui.arbitre.match import (
@@ -41,6 +40,7 @@ from tournoyons_gui.arbitre.tournaments.service import FORMATS, MAX_ENTRANTS
 __all__ = [
     "AddedSetBody",
     "Body",
+    "BotsarenaMessage",
     "EngineChange",
     "EngineRegistration",
     "EntrantBody",
@@ -55,7 +55,6 @@ __all__ = [
     "explain",
     "options_of",
     "parse",
-    "parse_json",
 ]
 
 M = TypeVar("M", bound="Body")
@@ -279,6 +278,29 @@ class InterfaceChange(Body):
     retired: bool = keep()
 
 
+class BotsarenaMessage(Body):
+    """``POST /engines/<set>/<name>/botsarena``: a botsarena message (seed 003): ``init``
+    once, then ``play-turn`` for each move. The ``board`` is the Set's (ConnectFour: 6
+    rows of 7 cells ``""``, ``"X"``, ``"O"``, row 0 at the bottom), read by the Set's own
+    botsarena module; a field botsarena may add later is let through (``extra="allow"``),
+    as botsarena's own bots do."""
+
+    model_config = ConfigDict(extra="allow", strict=True, frozen=True)
+
+    action: str = Field(json_schema_extra={"enum": ["init", "play-turn"]})
+    game: str | None = Field(None, examples=["connectFour"])
+    players: int | None = None
+    board: Any = None
+    you: str | None = Field(None, description='"X" (the first player) or "O".')
+    game_id: str | None = Field(None, alias="game-id")
+    player_index: int | None = Field(None, alias="player-index")
+
+    def message(self) -> dict[str, Any]:
+        """Return the message as sent, its fields by their botsarena names (absent: left
+        out)."""
+        return self.model_dump(by_alias=True, exclude_unset=True)
+
+
 class TesterPlay(Body):
     """``POST /tester/<set>/play``: the tester's hot-seat game, one move."""
 
@@ -292,15 +314,6 @@ def changes(body: Body, *, skip: Sequence[str] = ("token", "renew_key")) -> dict
 
 
 # --- errors ----------------------------------------------------------------------------
-
-
-def parse_json(body: bytes) -> Any:
-    """Decode a JSON body of any shape (a botsarena message); raise :class:`GameError`
-    as :func:`parse` does when it is not JSON."""
-    try:
-        return pydantic_core.from_json(body or b"null")
-    except ValueError as broken:
-        raise GameError(_not_json(body, str(broken))) from None
 
 
 def parse(model: type[M], body: bytes) -> M:

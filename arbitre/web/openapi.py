@@ -65,7 +65,7 @@ _MODELS: tuple[type[BaseModel], ...] = (
     a.TournamentSummary,
     a.Standing,
     a.TournamentGame,
-    a.BotsarenaMessage,
+    b.BotsarenaMessage,
     a.BotsarenaAnswer,
     a.TesterTurn,
     a.SinkEntry,

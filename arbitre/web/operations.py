@@ -74,7 +74,7 @@ PARAMETERS: dict[str, dict[str, Any]] = {
     },
     "name": {
         **_path("name", "A built-in engine's name (random, strong ...)."),
-        "example": "strong",
+        "example": "random",
     },
     "rules_set": {
         **_path("set", "A Set's key (tictactoe, reversi ...)."),
@@ -137,7 +137,7 @@ OPERATIONS: tuple[Operation, ...] = (
         examples={
             "set": "TicTacToe",
             "seats": [
-                {"kind": "builtin", "engine": "perfect", "name": ""},
+                {"kind": "builtin", "engine": "random", "name": ""},
                 {"kind": "engine", "engine": "https://example.org/engine", "name": "Mine"},
             ],
             "options": {"timeout": 10},
@@ -317,7 +317,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "set": "ConnectFour",
             "entrants": [
                 {"kind": "builtin", "engine": "random"},
-                {"kind": "builtin", "engine": "strong"},
+                {"kind": "builtin", "engine": "random", "name": "Other"},
             ],
             "format": "round-robin",
             "games": 2,
@@ -391,7 +391,7 @@ OPERATIONS: tuple[Operation, ...] = (
             400: _ERROR,
             404: ("No such botsarena bot.", a.Error),
         },
-        body=a.BotsarenaMessage,
+        body=b.BotsarenaMessage,
         params=("set", "name"),
     ),
     Operation(
