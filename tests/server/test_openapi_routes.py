@@ -186,3 +186,12 @@ def test_a_change_gives_only_the_fields_sent() -> None:
         bodies.EngineRegistration, b'{"name": "n", "url": "u", "sets": ["T"], "open": true}'
     )
     assert registration.model_dump()["open_entry"] is True
+
+
+def test_a_programs_page_takes_limit_and_after_once_each_and_never_blank(
+    client: TestClient,
+) -> None:
+    for query in ("limit=", "limit=2&limit=3", "after=x&after=y", "limit=0", "limit=%20"):
+        answer = client.get(f"/api/engines?{query}")
+        assert answer.status_code == 400 and answer.json()["error"], query
+    assert client.get("/api/engines?limit=2").status_code == 200
