@@ -166,8 +166,7 @@ def _document() -> dict[str, Any]:
                 "The Arbitre's HTTP API for programs: games, registered engines and "
                 "interfaces, tournaments and their exports. Every refusal is "
                 '`{"error": "..."}` with a 4xx status; lists are paged by a cursor '
-                '(`?after=`, `?limit=`, a `Link: <...>; rel="next"` header). '
-                "See docs/reference/http-api.md."
+                '(`?after=`, `?limit=`, a `Link: <...>; rel="next"` header).'
             ),
             "license": {"name": "MIT", "identifier": "MIT"},
         },
