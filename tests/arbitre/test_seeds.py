@@ -16,7 +16,7 @@ import pytest
 from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.match import MAX_SEED, GameError, Options, SeatSpec
 from tournoyons_gui.arbitre.store import Store
-from tournoyons_gui.arbitre.web.common import read_options
+from tournoyons_gui.arbitre.web.bodies import GameOptions, options_of, parse
 from tournoyons_gui.interfaces.plugin import seat_count
 from tournoyons_gui.interfaces.registry import load_registry
 
@@ -180,11 +180,15 @@ def test_a_record_hides_the_seed_while_the_game_is_played(tmp_path: Path) -> Non
 
 
 def test_the_json_api_reads_a_seed() -> None:
-    assert read_options({"seed": 12}).seed == 12
-    assert read_options({"seed": None}).seed is None and read_options({}).seed is None
-    for wrong in ("x", 1.5, True, [1]):
+    def seed_of(raw: str) -> int | None:
+        return options_of(parse(GameOptions, raw.encode())).seed
+
+    assert seed_of('{"seed": 12}') == 12
+    assert seed_of('{"seed": null}') is None and seed_of("{}") is None
+    for wrong in ('"12"', "1.5", "true", "[1]"):
         with pytest.raises(GameError, match="seed is a whole number"):
-            read_options({"seed": wrong})
+            seed_of(f'{{"seed": {wrong}}}')
+    assert GameOptions.model_json_schema()["properties"]["seed"]["maximum"] == MAX_SEED
 
 
 @pytest.mark.parametrize("set_name", ["Poker", "Tarot", "Seafight"])
