@@ -201,3 +201,16 @@ def test_the_rules_benchmark_plays_the_same_games_for_one_seed(set_name: str) ->
     runs = [measure(rules.arbitre, engine, 0.0, seed)[1:] for seed in (27, 27, 28, 29)]
     assert runs[0] == runs[1] == (1, runs[0][1])  # one game, as long both times
     assert runs[2] != runs[0] or runs[3] != runs[0]
+
+
+def test_a_petit_sec_redeal_follows_from_the_seed() -> None:
+    """Seed 1040's first pack deals a petit sec (found by scanning seeds): the deal is
+    dealt again from the seed's next pack, the same every time."""
+    tarot = REGISTRY.get("Tarot")
+    assert tarot is not None and tarot.arbitre is not None
+    start: Any = tarot.arbitre.start
+    first, again = start(1, deals=1, seed=1040).state, start(1, deals=1, seed=1040).state
+    assert first["redeals"] == 1 and first == again
+    unseeded = [start(1, deals=1).state["hands"] for _ in range(2)]
+    assert unseeded[0] != unseeded[1]
+    assert start(1, deals=1, seed=1041).state["hands"] != first["hands"]
