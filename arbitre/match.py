@@ -92,7 +92,8 @@ class Options:
     ``bot_timeout`` seconds for a botsarena bot's answer (1-60, default 10); ``deals``:
     the deals a match lasts in a Set played in deals (Tarot, tarot.md section 2; ``None``:
     the Set's default); ``open_table``: spectators of the game in play see every hand
-    (tarot.md section 3, "Who sees what"; persons still see only their own)."""
+    (tarot.md section 3, "Who sees what"; persons still see only their own); ``seed``:
+    the game's seed (a match's pair's, issue 33), ``None``: none."""
 
     timeout: int = DEFAULT_TIMEOUT
     level: int = 1
@@ -102,6 +103,7 @@ class Options:
     bot_timeout: int = DEFAULT_BOT_TIMEOUT
     deals: int | None = None
     open_table: bool = False
+    seed: int | None = None
 
     def __post_init__(self) -> None:
         if self.person_timeout is None:
@@ -122,6 +124,7 @@ class Options:
             bot_timeout=int(data.get("bot_timeout", DEFAULT_BOT_TIMEOUT)),
             deals=None if data.get("deals") is None else int(data["deals"]),
             open_table=bool(data.get("open_table", False)),
+            seed=None if data.get("seed") is None else int(data["seed"]),
         )._stored(data.get("person_timeout"))
 
     def _stored(self, person_timeout: Any) -> Options:
