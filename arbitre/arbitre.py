@@ -45,6 +45,7 @@ from tournoyons_gui.interfaces.plugin import (
     Turn,
     match_deals,
     seat_count,
+    starts_from_seed,
     starts_from_tray,
 )
 from tournoyons_gui.interfaces.registry import Registry
@@ -236,25 +237,31 @@ class Arbitre:
         level: int,
         start_tray: str | None,
         deals: int | None = None,
+        seed: int | None = None,
     ) -> Turn:
         """Return the Turn a game starts from: the Set's start (a match of ``deals`` deals
         when given, for a Set played in deals: :func:`match_deals`), or the position
         ``start_tray`` describes (seed 000 II, decision 15) for a Set whose Tray holds the
-        whole position; raise :class:`GameError` for another Set or a Tray that is not a
-        reachable position."""
+        whole position; dealt from ``seed`` when given, for a Set that deals from one
+        (:func:`starts_from_seed`; others ignore it); raise :class:`GameError` for another
+        Set or a Tray that is not a reachable position."""
+        start: Any = rules.start
+        chance: dict[str, int] = {}
+        if seed is not None and starts_from_seed(rules):
+            chance["seed"] = seed
         if start_tray is None or not start_tray.strip():
             if deals is not None and match_deals(rules) is not None:
-                start: Any = rules.start
-                turn: Turn = start(level, deals=deals)
+                turn: Turn = start(level, deals=deals, **chance)
                 return turn
-            return rules.start(level)
+            turn = start(level, **chance)
+            return turn
         if not starts_from_tray(rules):
             raise GameError(
                 f"{interface.name} cannot start from a position: its Tray does not hold "
                 "the whole game"
             )
         try:
-            turn = rules.start(level, start_tray.strip())
+            turn = start(level, start_tray.strip(), **chance)
         except IllegalMove as illegal:
             raise GameError(
                 f"the start Tray is not a position of {interface.name}: {illegal}"
@@ -319,7 +326,9 @@ class Arbitre:
         await self.catalogue.find(set_name)
         interface, rules, made = self.check(set_name, seats, options)
         turn = turn_json(
-            self.first_turn(interface, rules, options.level, start_tray, options.deals)
+            self.first_turn(
+                interface, rules, options.level, start_tray, options.deals, options.seed
+            )
         )
         game_id = new_id(12)
         place = tournament or (None, None, None, None, None)

@@ -145,7 +145,8 @@ def read_options(raw: Any) -> Options:
     """Return a match's :class:`Options` from a JSON object (``timeout``, ``level``,
     ``wait``, ``init_as_board`` (JSON ``true``), ``person_timeout`` (``null`` or absent: no
     limit), ``bot_timeout``, ``deals`` (``null`` or absent: the Set's default), ``open_table``
-    (JSON ``true``)); ``None`` gives the defaults. Raise :class:`GameError` for
+    (JSON ``true``), ``seed`` (``null`` or absent: none; a whole number makes the game
+    reproducible)); ``None`` gives the defaults. Raise :class:`GameError` for
     another type or a number that is not whole; the ranges are checked by the Arbitre."""
     if raw is None:
         raw = {}
@@ -163,13 +164,15 @@ def read_options(raw: Any) -> Options:
         bot_timeout=read_int(raw.get("bot_timeout"), DEFAULT_BOT_TIMEOUT, "bot_timeout"),
         deals=read_deals(raw.get("deals")),
         open_table=read_flag(raw.get("open_table"), "open_table"),
+        seed=read_deals(raw.get("seed"), "seed"),
     )
 
 
-def read_deals(raw: Any) -> int | None:
-    """Return the match option ``deals`` from a field or a JSON value: ``None`` when
-    missing or blank (the Set's default), else a whole number (the Arbitre checks its
-    range); raise :class:`GameError` otherwise."""
+def read_deals(raw: Any, name: str = "deals") -> int | None:
+    """Return the match option ``deals`` (or another optional whole number, ``name``:
+    ``seed``) from a field or a JSON value: ``None`` when missing or blank (the Set's
+    default), else a whole number (the Arbitre checks its range); raise
+    :class:`GameError` otherwise."""
     if raw is None or not str(raw).strip():
         return None
-    return read_int(raw, 0, "deals")
+    return read_int(raw, 0, name)
