@@ -13,9 +13,11 @@ N not a multiple of S leaves the last pair short: its games count in the wins, d
 losses, not in the pentanomial counts (fastchess drops an unfinished pair the same way).
 
 **Seeds.** The run's seed (``--seed``, else drawn and recorded, so that any run can be
-played again) shuffles the openings' order and gives each pair's seed,
-:func:`game_seed` (SHA-256 of the run's seed and the pair's number): two runs with one
-seed play the same games, whatever ran concurrently or was created first.
+played again) orders the openings (:func:`~tournoyons_gui.interfaces.openings.ordered`)
+and gives each pair's seed (:func:`~tournoyons_gui.interfaces.openings.pair_seed`: from
+the run's seed and the pair's number alone), the game option ``seed`` of both its games:
+the cards they are dealt and the built-in engines' choices. Two runs with one seed play
+the same games, whatever ran concurrently or was created first.
 
 **SPRT.** With a test (:class:`~tournoyons_gui.arbitre.stats.Sprt`, refused on a Set of
 more than two seats) the match is played until the LLR of the pairs completed crosses a
@@ -29,17 +31,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import hashlib
 import itertools
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec
 from tournoyons_gui.arbitre.match_summary import Outcome, Tally, outcome_of
 from tournoyons_gui.arbitre.stats import Sprt
 from tournoyons_gui.arbitre.store import Match, MatchEntry, MatchGame, new_id
+from tournoyons_gui.interfaces.openings import Opening, ordered, pair_seed
 
 if TYPE_CHECKING:
     from tournoyons_gui.arbitre.arbitre import Arbitre
@@ -48,10 +49,8 @@ __all__ = [
     "DEFAULT_SPRT_GAMES",
     "MatchPlan",
     "MatchRunner",
-    "OpeningLike",
     "Planned",
     "check_sprt",
-    "game_seed",
     "pair_games",
 ]
 
@@ -59,27 +58,6 @@ __all__ = [
 #: tests rarely need more than a few ten thousand games for bounds of a few Elo, and
 #: engines far apart decide in tens.
 DEFAULT_SPRT_GAMES = 20_000
-#: The largest run seed (a 63-bit signed integer: the records' BIGINT).
-MAX_SEED = 2**63 - 1
-
-
-class OpeningLike(Protocol):
-    """An opening as a match reads it: its ``line`` in its suite or file (from 1) and the
-    ``tray`` it starts from (:class:`~tournoyons_gui.interfaces.openings.Opening`)."""
-
-    @property
-    def line(self) -> int: ...
-
-    @property
-    def tray(self) -> str: ...
-
-
-def game_seed(seed: int, pair: int) -> int:
-    """Return the seed of pair ``pair``'s games in a run seeded ``seed``: the first 63
-    bits of SHA-256 of ``"<seed>/<pair>"``. The same for both games of a pair (one
-    duplicate deal), independent of when or where its games are made."""
-    digest = hashlib.sha256(f"{seed}/{pair}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
 
 
 def pair_games(seats: int, games: int) -> str:
@@ -108,7 +86,7 @@ class Planned:
     number: int
     pair: int
     seats: tuple[int, ...]
-    opening: OpeningLike | None
+    opening: Opening | None
     seed: int
 
 
@@ -125,17 +103,15 @@ class MatchPlan:
     options: Options
     games: int
     seed: int
-    openings: Sequence[OpeningLike] = ()
+    openings: Sequence[Opening] = ()
     openings_source: str = ""
     sprt: Sprt | None = None
     concurrency: int = 4
     start_tray: str | None = None
-    _order: list[int] = field(default_factory=list, repr=False)
+    _order: list[Opening] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
-        order = list(range(len(self.openings)))
-        random.Random(self.seed).shuffle(order)
-        self._order = order
+        self._order = ordered(self.openings, self.seed)
 
     @property
     def seats(self) -> int:
@@ -147,8 +123,8 @@ class MatchPlan:
         size = self.seats
         pair, turn = divmod(number, size)
         seats = tuple((seat + turn) % size for seat in range(size))
-        opening = self.openings[self._order[pair % len(self._order)]] if self._order else None
-        return Planned(number, pair, seats, opening, game_seed(self.seed, pair))
+        opening = self._order[pair % len(self._order)] if self._order else None
+        return Planned(number, pair, seats, opening, pair_seed(self.seed, pair + 1))
 
     def record(self, match_id: str, now: Any) -> Match:
         """Return the match's record as it starts."""
@@ -159,7 +135,7 @@ class MatchPlan:
             entrants=[{"name": e.name, "kind": e.kind, "engine": e.engine} for e in self.entrants],
             options=self.options.to_json(),
             seed=self.seed,
-            openings=self.openings_source,
+            openings=self.openings_source[:300],
             games=self.games,
             sprt=None
             if sprt is None
@@ -188,7 +164,6 @@ class MatchRunner:
         self.tally = Tally(plan.seats, plan.seats, plan.sprt)
         self.verdict = ""
         self._halt = asyncio.Event()
-        self._playing: set[str] = set()
         self._why = ""
 
     async def run(self, stop: asyncio.Event, on_game: OnGame) -> Match:
@@ -213,7 +188,7 @@ class MatchRunner:
                 status = "interrupted"
                 raise failed
         finally:
-            watcher.cancel()
+            watcher.cancel()  # it waits for a stop, and does nothing else
             with contextlib.suppress(asyncio.CancelledError):
                 await watcher
             for task in workers:
@@ -225,25 +200,24 @@ class MatchRunner:
         return found
 
     async def _watch(self, stop: asyncio.Event) -> None:
-        """On ``stop`` (Ctrl-C) or the verdict, end the games in play as interrupted."""
-        waiting = {asyncio.create_task(stop.wait()), asyncio.create_task(self._halt.wait())}
-        try:
-            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for task in waiting:
-                task.cancel()
-        if stop.is_set():
-            self._why = "interrupted: the match was stopped"
+        """Halt the match on ``stop`` (Ctrl-C): each worker ends its game in play."""
+        await stop.wait()
+        self._why = "interrupted: the match was stopped"
         self._halt.set()
-        await self._cancel_playing()
 
-    async def _cancel_playing(self) -> None:
-        """End every game of the match in play as interrupted, at once."""
-        playing = list(self._playing)
-        await asyncio.gather(
-            *(self.arbitre.cancel(game_id, self._why) for game_id in playing),
-            return_exceptions=True,
-        )
+    async def _until_over(self, game_id: str) -> None:
+        """Return once ``game_id`` is over, or ended as interrupted if the match halts
+        first (the SPRT's verdict, a stop); its record is then written."""
+        arbitre = self.arbitre
+        ended = asyncio.create_task(arbitre.wait(game_id))
+        halted = asyncio.create_task(self._halt.wait())
+        try:
+            await asyncio.wait({ended, halted}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            halted.cancel()
+        if not ended.done():
+            await arbitre.cancel(game_id, self._why or "interrupted: the match ended")
+        await ended
 
     async def _worker(self, numbers: itertools.count[int], on_game: OnGame) -> None:
         """Make, play and count the match's next games, one at a time, until they run
@@ -279,13 +253,7 @@ class MatchRunner:
                 self._why = "interrupted: a game of the match could not be made"
                 self._halt.set()
                 raise
-            self._playing.add(game.id)
-            try:
-                if self._halt.is_set():  # halted while it was made
-                    await arbitre.cancel(game.id, self._why or "interrupted")
-                await arbitre.wait(game.id)
-            finally:
-                self._playing.discard(game.id)
+            await self._until_over(game.id)
             found = await arbitre.store.game(game.id)
             if found is None:
                 continue

@@ -361,7 +361,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _headless(lambda: asyncio.run(tournament(args)), argv is None)
     from tournoyons_gui.server.cli.play import play
 
-    return _headless(lambda: asyncio.run(play(args)), argv is None)
+    def playing() -> int:
+        try:
+            return asyncio.run(play(args))
+        except KeyboardInterrupt:  # a second Ctrl-C: stopped at once, the records kept
+            return 130
+
+    return _headless(playing, argv is None)
 
 
 def _headless(run: Callable[[], int], exit_now: bool) -> int:

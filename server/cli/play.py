@@ -46,9 +46,8 @@ from tournoyons_gui.server.cli.headless import arbitre_of, progress_bar, serving
 if TYPE_CHECKING:
     from tournoyons_gui.arbitre.arbitre import Arbitre
     from tournoyons_gui.arbitre.catalogue import PlayedSet
-    from tournoyons_gui.arbitre.matches import OpeningLike
     from tournoyons_gui.arbitre.stats import Sprt
-    from tournoyons_gui.interfaces.plugin import ArbitreRules
+    from tournoyons_gui.interfaces.openings import Opening
 
 __all__ = ["named", "numbered", "parse_seat", "play"]
 
@@ -120,42 +119,27 @@ def _stopped_by_signals(stop: asyncio.Event, caught: list[int]) -> Iterator[None
             signal.signal(number, handler)
 
 
-def _openings(
-    args: argparse.Namespace, interface: PlayedSet, rules: ArbitreRules
-) -> tuple[Sequence[OpeningLike], str]:
-    """Return the openings ``--openings`` asks for and where they came from (``builtin``
-    or the file's name); ``((), "")`` without. Raises :class:`GameError` naming the file's
-    line that is not a position of the Set, or a Set that starts from no position."""
+def _openings(args: argparse.Namespace, interface: PlayedSet) -> Sequence[Opening]:
+    """Return the openings ``--openings`` asks for (``builtin``: the Set's own suite; else
+    a file's), ``()`` without. Raises :class:`GameError` with the reason, naming the file's
+    line that is not a position of the Set (before any game), or a Set that starts from no
+    position."""
     if not args.openings:
-        return (), ""
+        return ()
     if args.start_tray:
         raise GameError("--openings and --start-tray: one start position or the other")
-    from tournoyons_gui.interfaces.openings import (  # type: ignore[import-not-found]
-        OpeningsError,
-        builtin_openings,
-        read_openings,
-    )
+    from tournoyons_gui.interfaces.openings import OpeningsError, load_openings
+    from tournoyons_gui.interfaces.plugin import SetInterface
 
+    if not isinstance(interface, SetInterface):
+        raise GameError(f"{interface.name} is an added game: it has no openings")
     try:
-        if args.openings == "builtin":
-            found = builtin_openings(interface, rules)
-            if not found:
-                raise GameError(
-                    f"{interface.name} has no openings of its own: its pairs are "
-                    "seats swapped (and duplicate deals, where the Arbitre deals)"
-                )
-            return found, "builtin"
-        path = Path(args.openings)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as unread:
-            raise GameError(f"--openings {args.openings}: {unread}") from None
-        return read_openings(text, rules, interface.name, path.name), path.name
+        return load_openings(args.openings, interface)
     except OpeningsError as refused:
         raise GameError(str(refused)) from None
 
 
-def _games(args: argparse.Namespace, openings: Sequence[OpeningLike], seats: int) -> int:
+def _games(args: argparse.Namespace, openings: Sequence[Opening], seats: int) -> int:
     """Return the games to play: ``--games``, else one per seat of each opening, else the
     SPRT's most (:data:`~tournoyons_gui.arbitre.matches.DEFAULT_SPRT_GAMES`), else 1."""
     from tournoyons_gui.arbitre.matches import DEFAULT_SPRT_GAMES
@@ -170,7 +154,8 @@ def _games(args: argparse.Namespace, openings: Sequence[OpeningLike], seats: int
 
 
 async def _play(args: argparse.Namespace, console: Console, arbitre: Arbitre) -> int:
-    from tournoyons_gui.arbitre.matches import MAX_SEED, MatchPlan, MatchRunner, check_sprt
+    from tournoyons_gui.arbitre.match import MAX_SEED
+    from tournoyons_gui.arbitre.matches import MatchPlan, MatchRunner, check_sprt
 
     seats = [parse_seat(e) for e in args.engine]
     options = Options(
@@ -183,7 +168,7 @@ async def _play(args: argparse.Namespace, console: Console, arbitre: Arbitre) ->
         arbitre.first_turn(interface, rules, options.level, args.start_tray, options.deals)
         seats = numbered(named(seats, made))
         check_sprt(sprt, len(seats))
-        openings, source = _openings(args, interface, rules)
+        openings = _openings(args, interface)
         games = _games(args, openings, len(seats))
     except GameError as refused:
         console.print(f"[red]{refused}[/red]", highlight=False)
@@ -196,7 +181,7 @@ async def _play(args: argparse.Namespace, console: Console, arbitre: Arbitre) ->
         games,
         seed,
         openings,
-        source,
+        args.openings or "",
         sprt,
         args.concurrency,
         args.start_tray,
@@ -236,6 +221,8 @@ async def _report(
     outcomes = [outcome_of(entry) for entry in entries]
     moves = await store.match_moves(match.id) if args.json else None
     document = summarize(match, outcomes, moves)
+    if args.json:  # first: the file is what a script waits for, whatever the terminal
+        _write_json(Path(args.json), document)
     print_summary(console, document)
     failures = []
     for entry, outcome in zip(entries, outcomes, strict=True):
@@ -253,8 +240,6 @@ async def _report(
         markup=False,
         soft_wrap=True,
     )
-    if args.json:
-        _write_json(Path(args.json), document)
     if caught:
         return STOPPED_STATUS.get(signal.Signals(caught[0]), 130)
     cut = [o for o in outcomes if o.status != "over" and match.verdict == ""]

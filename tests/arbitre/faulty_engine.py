@@ -14,8 +14,9 @@ request whose ``Turn`` is ``N`` in these paths, where it does the same whoever c
 - ``/illegal/N``: calls back (tester mode: answers) cell 1, whether free or not;
 - ``/hang-after/K``: from the K-th request to this path on, hangs every request.
 
-``--exit-after K``: the process exits on its K-th request of a game in play, before
-answering it (a crash mid-match): every request after that finds no one listening.
+``--crash-at-game K``: the process exits on the first request of the K-th game it is
+asked in (told apart by their ``Game`` ids), before answering it (a crash mid-match):
+every request after that finds no one listening.
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ from collections import Counter
 ERROR_BODY = b"<b>Fatal error</b>: Uncaught TypeError: move(): Argument #1 in engine.php:12"
 GARBAGE = b"\x00\x17engine crashed \xff\xfe core dumped\r\n\r\n"
 _seen: Counter[str] = Counter()
-_exit_after = 0
-_requests = 0
+_crash_at = 0
+_games: set[str] = set()
 
 
 def first_free(tray: str) -> str:
@@ -59,7 +60,6 @@ def _call_back(referee: str, params: dict[str, str], value: str) -> None:
 
 
 async def _handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-    global _requests
     try:
         head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
     except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError):
@@ -74,8 +74,8 @@ async def _handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) ->
         await writer.drain()
         writer.close()
         return
-    _requests += 1
-    if _exit_after and _requests >= _exit_after:
+    _games.add(params.get("Game", ""))
+    if _crash_at and len(_games) >= _crash_at:
         os._exit(3)  # a crash: no answer, nobody listening any more
     kind, _, number = parts.path.strip("/").partition("/")
     _seen[kind] += 1
@@ -115,12 +115,12 @@ async def _serve(port: int) -> None:
 
 def main() -> None:
     """Serve until killed."""
-    global _exit_after
+    global _crash_at
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--exit-after", type=int, default=0)
+    parser.add_argument("--crash-at-game", type=int, default=0)
     args = parser.parse_args()
-    _exit_after = args.exit_after
+    _crash_at = args.crash_at_game
     try:
         asyncio.run(_serve(args.port))
     except KeyboardInterrupt:

@@ -14,9 +14,10 @@ import pytest
 from tournoyons_gui.arbitre.faults import curl_command, failure_of, stopped_answering
 from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec
 from tournoyons_gui.arbitre.match_summary import Outcome, Tally, summarize
-from tournoyons_gui.arbitre.matches import MatchPlan, check_sprt, game_seed, pair_games
+from tournoyons_gui.arbitre.matches import MatchPlan, check_sprt, pair_games
 from tournoyons_gui.arbitre.stats import Sprt, estimate_pentanomial, estimate_wdl
 from tournoyons_gui.arbitre.store import Exchange, Game, Match, MatchGame, Seat, Store
+from tournoyons_gui.interfaces.openings import Opening, pair_seed
 
 T0 = dt.datetime(2026, 12, 3, 12, 0, tzinfo=dt.UTC)
 #: The summary document's keys as issue 33 gives them.
@@ -183,8 +184,7 @@ def test_pairs_swap_the_seats_and_share_a_seed_derived_from_the_run_s() -> None:
     games = [plan.planned(n) for n in range(5)]
     assert [g.seats for g in games] == [(0, 1), (1, 0), (0, 1), (1, 0), (0, 1)]
     assert [g.pair for g in games] == [0, 0, 1, 1, 2]
-    assert games[0].seed == games[1].seed == game_seed(42, 0) != games[2].seed
-    assert game_seed(42, 0) == game_seed(42, 0) != game_seed(43, 0)
+    assert games[0].seed == games[1].seed == pair_seed(42, 1) != games[2].seed
     assert pair_games(2, 5) == "2 pairs of 2 games and 1 game unpaired"
     tarot = MatchPlan("Tarot", seats * 2, Options(), 4, seed=1)
     assert [tarot.planned(n).seats[0] for n in range(4)] == [0, 1, 2, 3]
@@ -193,11 +193,7 @@ def test_pairs_swap_the_seats_and_share_a_seed_derived_from_the_run_s() -> None:
 
 
 def test_the_openings_order_is_the_seed_s() -> None:
-    class Opening:
-        def __init__(self, line: int) -> None:
-            self.line, self.tray = line, f"tray {line}"
-
-    openings = [Opening(n) for n in range(1, 21)]
+    openings = [Opening(n, f"tray {n}", "book.txt") for n in range(1, 21)]
     seats = [SeatSpec("builtin", "random", "a"), SeatSpec("builtin", "random", "b")]
 
     def order(seed: int) -> list[int]:
