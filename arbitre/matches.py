@@ -54,17 +54,24 @@ __all__ = [
     "pair_games",
 ]
 
-#: The most games an SPRT plays by default (``--games`` says otherwise): fishtest's own
-#: tests rarely need more than a few ten thousand games for bounds of a few Elo, and
-#: engines far apart decide in tens.
+#: The most games an SPRT plays by default (``--games`` says otherwise): a cap, as a
+#: fishtest test has one; engines far apart decide in tens of games, bounds a few Elo
+#: apart in thousands.
 DEFAULT_SPRT_GAMES = 20_000
 
 
 def pair_games(seats: int, games: int) -> str:
-    """Return how ``games`` games fall into pairs of ``seats`` games, in words."""
+    """Return ``games`` games and how they fall into pairs of ``seats`` games, in words:
+    ``1 game``, ``200 games in 100 pairs``, ``5 games: 2 pairs and 1 game unpaired``;
+    ``in 2 pairs of 4 games`` at four seats."""
     whole, rest = divmod(games, seats)
-    said = f"{whole} pair{'' if whole == 1 else 's'} of {seats} games"
-    return said + (f" and {rest} game{'' if rest == 1 else 's'} unpaired" if rest else "")
+    said = f"{games} game{'' if games == 1 else 's'}"
+    if not whole:
+        return said
+    pairs = f"{whole} pair{'' if whole == 1 else 's'}" + (f" of {seats} games" if seats > 2 else "")
+    if not rest:
+        return f"{said} in {pairs}"
+    return f"{said}: {pairs} and {rest} game{'' if rest == 1 else 's'} unpaired"
 
 
 def check_sprt(sprt: Sprt | None, seats: int) -> None:

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
+from rich.text import Text
 
 from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec
 from tournoyons_gui.server.cli.common import split_engine
@@ -155,7 +156,7 @@ def _games(args: argparse.Namespace, openings: Sequence[Opening], seats: int) ->
 
 async def _play(args: argparse.Namespace, console: Console, arbitre: Arbitre) -> int:
     from tournoyons_gui.arbitre.match import MAX_SEED
-    from tournoyons_gui.arbitre.matches import MatchPlan, MatchRunner, check_sprt
+    from tournoyons_gui.arbitre.matches import MatchPlan, MatchRunner, check_sprt, pair_games
 
     seats = [parse_seat(e) for e in args.engine]
     options = Options(
@@ -171,7 +172,7 @@ async def _play(args: argparse.Namespace, console: Console, arbitre: Arbitre) ->
         openings = _openings(args, interface)
         games = _games(args, openings, len(seats))
     except GameError as refused:
-        console.print(f"[red]{refused}[/red]", highlight=False)
+        console.print(Text(str(refused), style="red"))
         return 2
     seed = args.seed if args.seed is not None else secrets.randbelow(MAX_SEED + 1)
     plan = MatchPlan(
@@ -188,6 +189,14 @@ async def _play(args: argparse.Namespace, console: Console, arbitre: Arbitre) ->
     )
     runner = MatchRunner(arbitre, plan)
     names = [seat.name for seat in seats]
+    told = f"Match {runner.match_id}: {interface.name}, "
+    told += (
+        f"{games} game{'' if games == 1 else 's'} at most"
+        if sprt
+        else pair_games(len(seats), games)
+    )
+    told += f", seed {seed}" + (f", openings {args.openings}" if args.openings else "")
+    console.print(told, highlight=False, markup=False)
     stop, caught = asyncio.Event(), list[int]()
     from tournoyons_gui.server.cli.match_report import game_line, progress_text
 
@@ -201,7 +210,7 @@ async def _play(args: argparse.Namespace, console: Console, arbitre: Arbitre) ->
         try:
             match = await runner.run(stop, on_game)
         except GameError as refused:
-            console.print(f"[red]{refused}[/red]", highlight=False)
+            console.print(Text(str(refused), style="red"))
             return 2
         progress.update(bar, total=progress.tasks[0].completed)
     return await _report(args, console, arbitre, match, caught)

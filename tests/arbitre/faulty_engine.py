@@ -12,7 +12,8 @@ request whose ``Turn`` is ``N`` in these paths, where it does the same whoever c
 - ``/garbage/N``: answers bytes that are not HTTP, and never calls back;
 - ``/error/N``: answers ``500`` with a PHP-like error message, and never calls back;
 - ``/illegal/N``: calls back (tester mode: answers) cell 1, whether free or not;
-- ``/hang-after/K``: from the K-th request to this path on, hangs every request.
+- ``/hang-at-game/K``: from the first request of the K-th game it is asked in on (told
+  apart by their ``Game`` ids), hangs every request: a process stuck mid-match.
 
 ``--crash-at-game K``: the process exits on the first request of the K-th game it is
 asked in (told apart by their ``Game`` ids), before answering it (a crash mid-match):
@@ -27,13 +28,11 @@ import os
 import sys
 import urllib.parse
 import urllib.request
-from collections import Counter
 
 ERROR_BODY = b"<b>Fatal error</b>: Uncaught TypeError: move(): Argument #1 in engine.php:12"
 GARBAGE = b"\x00\x17engine crashed \xff\xfe core dumped\r\n\r\n"
-_seen: Counter[str] = Counter()
 _crash_at = 0
-_games: set[str] = set()
+_games: list[str] = []
 
 
 def first_free(tray: str) -> str:
@@ -74,16 +73,18 @@ async def _handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) ->
         await writer.drain()
         writer.close()
         return
-    _games.add(params.get("Game", ""))
+    game = params.get("Game", "")
+    if game not in _games:
+        _games.append(game)
     if _crash_at and len(_games) >= _crash_at:
         os._exit(3)  # a crash: no answer, nobody listening any more
     kind, _, number = parts.path.strip("/").partition("/")
-    _seen[kind] += 1
     turn = params.get("Turn", "")
+    stuck = kind == "hang-at-game" and _games.index(game) + 1 >= int(number or 1)
     at = number.isdigit() and turn == number
     value = first_free(params.get("Tray", ""))
     try:
-        if (kind == "timeout" and at) or (kind == "hang-after" and _seen[kind] >= int(number)):
+        if (kind == "timeout" and at) or stuck:
             await asyncio.sleep(600)
             return
         if kind == "garbage" and at:

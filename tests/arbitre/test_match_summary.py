@@ -185,7 +185,8 @@ def test_pairs_swap_the_seats_and_share_a_seed_derived_from_the_run_s() -> None:
     assert [g.seats for g in games] == [(0, 1), (1, 0), (0, 1), (1, 0), (0, 1)]
     assert [g.pair for g in games] == [0, 0, 1, 1, 2]
     assert games[0].seed == games[1].seed == pair_seed(42, 1) != games[2].seed
-    assert pair_games(2, 5) == "2 pairs of 2 games and 1 game unpaired"
+    assert pair_games(2, 5) == "5 games: 2 pairs and 1 game unpaired"
+    assert pair_games(2, 1) == "1 game" and pair_games(4, 8) == "8 games in 2 pairs of 4 games"
     tarot = MatchPlan("Tarot", seats * 2, Options(), 4, seed=1)
     assert [tarot.planned(n).seats[0] for n in range(4)] == [0, 1, 2, 3]
     with pytest.raises(GameError, match="4 seats"):

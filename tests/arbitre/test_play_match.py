@@ -225,31 +225,33 @@ def test_each_fault_is_reported_with_a_curl_that_reproduces_it(tmp_path: Path) -
     assert 'data-seat-fault="malformed"' in page and "the engine answered HTTP 500" in page
 
 
-def test_an_engine_that_crashes_mid_match_loses_its_games_and_the_match_goes_on(
+def test_an_engine_that_crashes_or_hangs_mid_match_loses_its_games_and_the_match_goes_on(
     tmp_path: Path,
 ) -> None:
-    with faulty_engine("--crash-at-game", "3") as (base, process):
-        status, out = plays(
-            (
-                words(
-                    "--set TicTacToe --games 6 --concurrency 1 --timeout 4 --engine",
-                    f"{base}/good",
-                    "--engine builtin:random",
-                ),
-                tmp_path / "c.sqlite3",
-            )
-        )[0]
+    common = "--set TicTacToe --games 6 --concurrency 1 --timeout 4 --engine builtin:random"
+    with (
+        faulty_engine("--crash-at-game", "3") as (crashing, process),
+        faulty_engine() as (hanging, _),
+    ):
+        (crashed, crash_out), (hung, hang_out) = plays(
+            (words(common, "--engine", f"{crashing}/good"), tmp_path / "c.sqlite3"),
+            (words(common, "--engine", f"{hanging}/hang-at-game/5"), tmp_path / "h.sqlite3"),
+        )
         assert process.wait(5) == 3  # it crashed on the third game's first request
-    assert status == 0, out
-    lines = [line for line in out.splitlines() if " moves " in line]
-    assert len(lines) == 6 and not any("(" in line for line in lines[:2]), lines
-    # The request it died on found a connection closed with nothing (malformed) or
-    # refused; the next ones nobody listening (unreachable).
-    assert all("127.0.0.1, ply" in line for line in lines[2:]), lines
-    assert sum("(unreachable: 127.0.0.1" in line for line in lines[3:]) == 3, lines
-    said = next(line for line in out.splitlines() if line.startswith("127.0.0.1 lost its last"))
-    assert said.startswith("127.0.0.1 lost its last 4 games by fault (") and "unreachable" in said
-    assert "the match went on without it" in said
+    assert crashed == 0 and hung == 0, crash_out + hang_out
+    for out, kinds in ((crash_out, ("malformed", "unreachable")), (hang_out, ("timeout",))):
+        lines = [line for line in out.splitlines() if " moves " in line]
+        cut = 2 if kinds != ("timeout",) else 4
+        assert len(lines) == 6 and not any("(" in line for line in lines[:cut]), lines
+        assert all(
+            re.search(rf"\(({'|'.join(kinds)}): 127\.0\.0\.1, ply", line) for line in lines[cut:]
+        )
+        said = next(line for line in out.splitlines() if line.startswith("127.0.0.1 lost its last"))
+        assert said.startswith(f"127.0.0.1 lost its last {6 - cut} games by fault (")
+        assert "the match went on without it" in said
+    # The request the crashed engine died on found a connection closed with nothing
+    # (malformed) or refused; every one after it nobody listening (unreachable).
+    assert sum("(unreachable: 127.0.0.1" in line for line in crash_out.splitlines()) >= 3
 
 
 def test_ctrl_c_prints_the_games_finished_and_keeps_the_records(tmp_path: Path) -> None:
