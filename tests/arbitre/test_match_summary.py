@@ -287,41 +287,35 @@ def test_an_engine_that_stopped_answering_is_said_so() -> None:
     assert stopped_answering(every, ["A", "B"])[0].startswith("B lost every game by fault")
 
 
+async def match_listed_in_order(store: Store) -> None:
+    """Store a match and three games made out of order; check the store lists them in
+    order with their seats, finds a game's place and ends the match (any database)."""
+    await store.create_match(match(status="running"))
+    for number in (2, 0, 1):  # made out of order
+        game_id = f"GAME{number:08d}"
+        game = Game(game_id, "ConnectFour", "over", {}, {"s": 1}, {}, 3, 0, "seat1", "", T0)
+        seats = [
+            Seat(game_id, i, "builtin", n, "random", f"K{number}{i}", f"T{number}{i}", entrant=i)
+            for i, n in enumerate("AB")
+        ]
+        place = MatchGame("MATCH0000001", number, game_id, number // 2, 0, None, "", 2**62)
+        await store.create_game(game, seats, place)
+    listed = await store.match_games("MATCH0000001")
+    assert [e.place.number for e in listed] == [0, 1, 2]
+    assert [e.game.id for e in listed] == ["GAME00000000", "GAME00000001", "GAME00000002"]
+    assert [s.name for s in listed[0].seats] == ["A", "B"] and listed[0].game.turn == {}
+    assert listed[0].place.seed == 2**62 and listed[0].game.created_at == T0
+    assert (await store.game_place("GAME00000001")) == listed[1].place
+    await store.end_match("MATCH0000001", "over", 1.5, "H1")
+    ended = await store.match("MATCH0000001")
+    assert ended is not None and (ended.status, ended.verdict, ended.llr) == ("over", "H1", 1.5)
+
+
 def test_a_match_s_games_are_listed_in_order_along_an_index(tmp_path: Path) -> None:
     async def run() -> None:
         store = await Store.open(str(tmp_path / "m.sqlite3"))
         try:
-            await store.create_match(match(status="running"))
-            for number in (2, 0, 1):  # made out of order
-                game_id = f"GAME{number:08d}"
-                game = Game(game_id, "ConnectFour", "over", {}, {"s": 1}, {}, 3, 0, "seat1", "", T0)
-                seats = [
-                    Seat(
-                        game_id,
-                        i,
-                        "builtin",
-                        n,
-                        "random",
-                        f"K{number}{i}",
-                        f"T{number}{i}",
-                        entrant=i,
-                    )
-                    for i, n in enumerate("AB")
-                ]
-                place = MatchGame("MATCH0000001", number, game_id, number // 2, 0, None, "", 9)
-                await store.create_game(game, seats, place)
-            listed = await store.match_games("MATCH0000001")
-            assert [e.place.number for e in listed] == [0, 1, 2]
-            assert [e.game.id for e in listed] == ["GAME00000000", "GAME00000001", "GAME00000002"]
-            assert [s.name for s in listed[0].seats] == ["A", "B"] and listed[0].game.turn == {}
-            assert (await store.game_place("GAME00000001")) == listed[1].place
-            await store.end_match("MATCH0000001", "over", 1.5, "H1")
-            ended = await store.match("MATCH0000001")
-            assert ended is not None and (ended.status, ended.verdict, ended.llr) == (
-                "over",
-                "H1",
-                1.5,
-            )
+            await match_listed_in_order(store)
             plan = await store.read(
                 lambda c: c.exec_driver_sql(
                     "EXPLAIN QUERY PLAN SELECT * FROM match_games WHERE match_id = 'M' "
