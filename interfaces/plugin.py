@@ -117,7 +117,7 @@ class Rules(Protocol):
 @dataclass(frozen=True)
 class Result:
     """How a game ended, as the rules see it (engine protocol section 3.3; four seats:
-    ``../shared/spec/tarot.md`` section 3, T-decision 5).
+    ``docs/reference/tarot.md`` section 3, T-decision 5).
 
     ``winner`` is the winning player of a two-seat game, ``None`` for a draw; ``reason`` a
     short English note for the record (``"three in a row"``, ``"more discs 40-24"``), never
@@ -256,7 +256,7 @@ def seat_count(rules: object) -> int:
 
 def match_deals(rules: object) -> range | None:
     """Return the numbers of deals a match of ``rules`` may be asked to last (the match
-    option ``deals``; Tarot: ``../shared/spec/tarot.md`` section 2, "A match"): the rules'
+    option ``deals``; Tarot: ``docs/reference/tarot.md`` section 2, "A match"): the rules'
     ``deals_range`` attribute, whose ``start(level, deals=n)`` then takes ``deals``;
     ``None`` for rules without it (a match the Set's own length)."""
     found = getattr(rules, "deals_range", None)

@@ -2,7 +2,7 @@
 
 A :class:`Game` is read from the rules' state (JSON, :meth:`Game.state`), checked
 (:meth:`Game.problem`: every one of the 78 cards in one place ...), played one Value at a
-time (:meth:`Game.apply`: a bid, an écart, a card; ``../shared/spec/tarot.md`` section 2,
+time (:meth:`Game.apply`: a bid, an écart, a card; ``docs/reference/tarot.md`` section 2,
 with the count and score of :mod:`.play`) and written as each viewer is shown it
 (:meth:`Game.fields`: the nine-field Tray of section 3, the last Values, the totals).
 The rules (:mod:`.rules`) drive it for the Arbitre and the tester.

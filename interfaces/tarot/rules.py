@@ -1,6 +1,6 @@
 """French Tarot for four, as the Arbitre and the tester play it: a match of ``deals`` deals.
 
-A deal (``../shared/spec/tarot.md`` section 2): 18 cards to each seat and 6 to the dog from
+A deal (``docs/reference/tarot.md`` section 2): 18 cards to each seat and 6 to the dog from
 a fresh cryptographic shuffle (a hand holding the petit sec is dealt again by the same
 dealer); one round of bids from the seat after the dealer (a bid not above the highest
 counts as a pass; four passes show the dog and the next dealer deals, the deal not
