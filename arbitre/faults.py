@@ -26,6 +26,7 @@ import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from tournoyons_gui.arbitre.answer import FAULTS
 from tournoyons_gui.arbitre.match_summary import Outcome
 from tournoyons_gui.arbitre.record import redact
 from tournoyons_gui.arbitre.store import Exchange, Seat
@@ -137,7 +138,8 @@ def failure_of(
         if entry.kind == "body":
             answer = f"HTTP {entry.detail}" if entry.detail[:1].isdigit() else entry.detail
     if request is not None and not answer and errors:
-        answer = "nothing: " + errors[-1].detail
+        kind, _, why = errors[-1].detail.partition(": ")
+        answer = f"nothing: {why if kind in FAULTS else errors[-1].detail}"
     if answered_at is None and len(errors) > 1 and answer.startswith("no HTTP answer"):
         answered_at = errors[0].at  # when what was not HTTP came (the failure is later)
     sent = request.detail if request is not None else ""
