@@ -959,6 +959,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--no-workers", action="store_true", help="leave out the serve rows")
     parser.add_argument("--no-play", action="store_true", help="leave out the play row")
+    parser.add_argument(
+        "--no-match", action="store_true", help="leave out the match rows (SPRT, 1,000 games)"
+    )
     parser.add_argument("--json", metavar="PATH", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.before:

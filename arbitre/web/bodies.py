@@ -26,6 +26,7 @@ from tournoyons_gui.arbitre.match import (
     DEFAULT_BOT_TIMEOUT,
     DEFAULT_TIMEOUT,
     MAX_REGISTERED_NAME,
+    MAX_SEED,
     MAX_TIMEOUT,
     MIN_TIMEOUT,
     GameError,
@@ -122,6 +123,12 @@ class GameOptions(Body):
     open_table: bool | None = Field(
         None, description="Spectators see every hand while the game is played (Tarot)."
     )
+    seed: int | None = Field(
+        None,
+        description="The game's seed: its deal (Poker, Tarot) and the built-in engines' "
+        "choices, so that the game can be played again (null or absent: none).",
+        json_schema_extra={"minimum": 0, "maximum": MAX_SEED},
+    )
 
     def options(self) -> Options:
         """Return the match's :class:`Options`, defaults for what is absent."""
@@ -134,6 +141,7 @@ class GameOptions(Body):
             bot_timeout=DEFAULT_BOT_TIMEOUT if self.bot_timeout is None else self.bot_timeout,
             deals=self.deals,
             open_table=self.open_table is True,
+            seed=self.seed,
         )
 
 
