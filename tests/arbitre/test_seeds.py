@@ -1,6 +1,6 @@
 """A game's seed (issue 33, item 4): two games of one seed, played by a real Arbitre on a
 real SQLite file among other games in flight, are the same move for move: the built-in
-engines' choices come from the seed, the seat and the move, and the cards of a Set the
+engines' choices come from the seed, the entrant and the move, and the cards of a Set the
 Arbitre deals (Poker, Tarot) from the seed and the deal, whoever sits where. Another
 seed plays another game; an unseeded game keeps the system's randomness."""
 
@@ -79,6 +79,32 @@ def test_two_games_of_one_seed_are_the_same_move_for_move(tmp_path: Path, set_na
             assert free1 != first or free2 != first
             record = await arbitre.store.game(games[0][0])
             assert record is not None and record[0].options["seed"] == 20261203
+        finally:
+            await arbitre.close()
+            await store.close()
+
+    asyncio.run(run())
+
+
+def test_a_pair_is_two_games_not_one_mirrored(tmp_path: Path) -> None:
+    """The built-in engines' choices follow who plays, not the seat: the two games of a
+    pair (one seed, seats swapped) between two copies of ``random`` are two games (seeded
+    by seat, they were one game played twice, and every pair scored 1 point); two seats of
+    one name in one game still draw apart (Rochambeau's hands, asked at the same move)."""
+
+    async def run() -> None:
+        arbitre, store = await arbitre_in(tmp_path)
+        try:
+            order = seats("ConnectFour")
+            (_, first, _), (_, swapped, _) = await asyncio.gather(
+                played(arbitre, "ConnectFour", order, 5),
+                played(arbitre, "ConnectFour", order[::-1], 5),
+            )
+            assert [v for _, v in first] != [v for _, v in swapped]
+            twins = [SeatSpec("builtin", "random", "random")] * 2
+            _, hands, _ = await played(arbitre, "Rochambeau", twins, 5)
+            rounds = [(hands[n][1], hands[n + 1][1]) for n in range(0, len(hands) - 1, 2)]
+            assert any(a != b for a, b in rounds), rounds
         finally:
             await arbitre.close()
             await store.close()
