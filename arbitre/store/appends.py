@@ -313,9 +313,10 @@ class GroupedAppends:
         }
         self.statements += 1
         self.grouped += len(batch)
-        return await self.statement(
+        appended: set[str] = await self.statement(
             lambda connection: set(connection.execute(GROUP_APPEND, named).scalars())
         )
+        return appended
 
     async def _why(
         self, missing: list[PgAppend], *, recorded_counts: bool

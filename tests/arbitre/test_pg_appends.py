@@ -12,6 +12,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+import asyncpg
 import pytest
 from sqlalchemy.exc import DBAPIError
 
@@ -207,7 +208,17 @@ def test_postgresql_dropping_every_connection_mid_games_loses_no_move(postgres: 
         try:
             ids = await new_games(store, "drop", 32)
             told: dict[str, set[int]] = {g: set() for g in ids}
+            rng = random.Random(5)
             errors = []
+
+            async def taken_over(game_id: str) -> int:
+                """The next move's number as the record says (read again until the
+                database answers, as a worker's scan would)."""
+                while True:
+                    try:
+                        return (await recorded(store, game_id))[2] + 1
+                    except DBAPIError:
+                        await asyncio.sleep(0.05)
 
             async def drive(game_id: str) -> None:
                 number = 1
@@ -217,22 +228,35 @@ def test_postgresql_dropping_every_connection_mid_games_loses_no_move(postgres: 
                     except Exception as failed:  # given up: taken over from the record
                         errors.append(failed)
                         await asyncio.sleep(0.05)
-                        number = (await recorded(store, game_id))[2] + 1
+                        number = await taken_over(game_id)
                         continue
                     told[game_id].add(number)
                     number += 1
+                    await asyncio.sleep(rng.random() / 50)
 
-            async def drop() -> int:
-                await asyncio.sleep(0.05)
-                async with store.engine.connect() as connection:
-                    ended = await connection.exec_driver_sql(
-                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                        "WHERE pid <> pg_backend_pid() AND datname = current_database()"
-                    )
-                    return len(ended.all())
+            async def drop(playing: asyncio.Future[Any]) -> int:
+                """End the Arbitre's connections from a connection of the test's own,
+                every 50 ms while the games are played."""
+                ended = 0
+                killer = await asyncpg.connect(store.dsn)
+                try:
+                    while not playing.done():
+                        await asyncio.sleep(0.05)
+                        ended += len(
+                            await killer.fetch(
+                                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                "WHERE pid <> pg_backend_pid() AND datname = current_database()"
+                            )
+                        )
+                finally:
+                    await killer.close()
+                return ended
 
-            dropped, *_ = await asyncio.gather(drop(), *(drive(g) for g in ids))
+            playing = asyncio.gather(*(drive(g) for g in ids))
+            dropped = await drop(playing)
+            await playing
             assert dropped >= 1
+            await taken_over(ids[0])  # the pool's connections ended last: renewed here
             for game_id in ids:
                 moves, logged, count = await recorded(store, game_id)
                 assert moves == list(range(1, MOVES + 1)) and count == MOVES
@@ -251,9 +275,7 @@ def test_games_played_at_once_on_postgresql_are_whole(postgres: str, tmp_path: A
     served = Served(postgres)  # type: ignore[arg-type]
     try:
         seats = [{"kind": "builtin", "engine": "random"}, {"kind": "builtin", "engine": "random"}]
-        ids = [
-            served.create(name, seats) for name in ("TicTacToe", "Reversi", "ConnectFour") * 10
-        ]
+        ids = [served.create(name, seats) for name in ("TicTacToe", "Reversi", "ConnectFour") * 10]
         for game_id in ids:
             record = served.finished(game_id, within=120)
             numbers = [m["number"] for m in record["moves"]]
