@@ -14,6 +14,7 @@ The rest of the Arbitre, its pages and its API get plain records (:mod:`.records
 - :mod:`.tournaments`: registered engines and tournaments;
 - :mod:`.rooms`: timi rooms, their leases, the workers refereeing them;
 - :mod:`.interfaces`: registered graphical interfaces;
+- :mod:`.checks`: the interface checks run by the server, their progress and reports;
 - :mod:`.lists`: the lists read a page at a time (keyset paging), the leases counted;
 - :mod:`.limits`: the requests counted against the limits, the slots of work held, the
   key the lists' cursors are signed with (shared by the workers, issue 29).
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 from tournoyons_gui.arbitre.store import records
 from tournoyons_gui.arbitre.store.base import DEFAULT_DATABASE, aware, database_url, new_id, now
+from tournoyons_gui.arbitre.store.checks import CheckStore
 from tournoyons_gui.arbitre.store.games import MAX_PAGE, Conflict, LeaseLost
 from tournoyons_gui.arbitre.store.interfaces import InterfaceStore
 from tournoyons_gui.arbitre.store.limits import Hit, LimitStore
@@ -52,5 +54,5 @@ __all__ = [
 __all__ += records.__all__
 
 
-class Store(InterfaceStore, RoomStore, ListStore, LimitStore):
+class Store(InterfaceStore, RoomStore, ListStore, LimitStore, CheckStore):
     """The database and every query the Arbitre makes (:meth:`open` it, then use it)."""
