@@ -12,7 +12,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-import asyncpg
+import asyncpg  # type: ignore[import-untyped]
 import pytest
 from sqlalchemy.exc import DBAPIError
 
