@@ -14,5 +14,9 @@ setup(
         for name in find_packages(include=[top, f"{top}.*"])
     ],
     package_dir={f"tournoyons_gui.{top}": top for top in TOPS},
-    package_data={"": ["templates/**/*", "static/**/*", "py.typed", "*.js", "*.css"]},
+    package_data={
+        "": ["templates/**/*", "static/**/*", "py.typed", "*.js", "*.css", "openings.txt"],
+        # The starter engines: each language's files, written out by new-engine.
+        "tournoyons_gui.arbitre.starters": ["*/*"],
+    },
 )

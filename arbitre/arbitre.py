@@ -18,6 +18,7 @@ engines getting ``Status=9`` (decision 11, :meth:`Arbitre.recover`).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import itertools
 from collections.abc import Awaitable, Callable, Sequence
@@ -35,7 +36,7 @@ from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec, check_opt
 from tournoyons_gui.arbitre.outbound import Outbound
 from tournoyons_gui.arbitre.record import Records
 from tournoyons_gui.arbitre.seats import KINDS, SeatKind, Services
-from tournoyons_gui.arbitre.store import Game, Seat, Store, new_id
+from tournoyons_gui.arbitre.store import Game, MatchGame, Seat, Store, new_id
 from tournoyons_gui.arbitre.turns import turn_from, turn_json
 from tournoyons_gui.arbitre.worker import Worker
 from tournoyons_gui.interfaces.plugin import (
@@ -44,6 +45,7 @@ from tournoyons_gui.interfaces.plugin import (
     Turn,
     match_deals,
     seat_count,
+    starts_from_seed,
     starts_from_tray,
 )
 from tournoyons_gui.interfaces.registry import Registry
@@ -235,25 +237,31 @@ class Arbitre:
         level: int,
         start_tray: str | None,
         deals: int | None = None,
+        seed: int | None = None,
     ) -> Turn:
         """Return the Turn a game starts from: the Set's start (a match of ``deals`` deals
         when given, for a Set played in deals: :func:`match_deals`), or the position
         ``start_tray`` describes (seed 000 II, decision 15) for a Set whose Tray holds the
-        whole position; raise :class:`GameError` for another Set or a Tray that is not a
-        reachable position."""
+        whole position; dealt from ``seed`` when given, for a Set that deals from one
+        (:func:`starts_from_seed`; others ignore it); raise :class:`GameError` for another
+        Set or a Tray that is not a reachable position."""
+        start: Any = rules.start
+        chance: dict[str, int] = {}
+        if seed is not None and starts_from_seed(rules):
+            chance["seed"] = seed
         if start_tray is None or not start_tray.strip():
             if deals is not None and match_deals(rules) is not None:
-                start: Any = rules.start
-                turn: Turn = start(level, deals=deals)
+                turn: Turn = start(level, deals=deals, **chance)
                 return turn
-            return rules.start(level)
+            turn = start(level, **chance)
+            return turn
         if not starts_from_tray(rules):
             raise GameError(
                 f"{interface.name} cannot start from a position: its Tray does not hold "
                 "the whole game"
             )
         try:
-            turn = rules.start(level, start_tray.strip())
+            turn = start(level, start_tray.strip(), **chance)
         except IllegalMove as illegal:
             raise GameError(
                 f"the start Tray is not a position of {interface.name}: {illegal}"
@@ -271,6 +279,7 @@ class Arbitre:
         tournament: TournamentPlace | None = None,
         start_tray: str | None = None,
         entrants: Sequence[int | None] = (),
+        match_place: MatchGame | None = None,
     ) -> str:
         """Check, store and start a game; return its public id (:meth:`make`)."""
         game, _ = await self.make(
@@ -282,6 +291,7 @@ class Arbitre:
             tournament=tournament,
             start_tray=start_tray,
             entrants=entrants,
+            match_place=match_place,
         )
         return game.id
 
@@ -296,6 +306,7 @@ class Arbitre:
         tournament: TournamentPlace | None = None,
         start_tray: str | None = None,
         entrants: Sequence[int | None] = (),
+        match_place: MatchGame | None = None,
     ) -> tuple[Game, list[Seat]]:
         """Check, store and start a game; return it and its seats as stored. Raises
         :class:`GameError`,
@@ -308,13 +319,16 @@ class Arbitre:
         is a competition match, i.e. belongs to ``tournament``). ``start_tray``: the
         position the game starts from (:meth:`first_turn`). ``entrants``: each seat's
         tournament entrant (``None``: a table's filler), by default the ``tournament``'s
-        two.
+        two. ``match_place``: the game's place in a match (issue 33; its ``game_id`` is the new
+        game's), stored with it in one transaction.
         """
         options = options or Options()
         await self.catalogue.find(set_name)
         interface, rules, made = self.check(set_name, seats, options)
         turn = turn_json(
-            self.first_turn(interface, rules, options.level, start_tray, options.deals)
+            self.first_turn(
+                interface, rules, options.level, start_tray, options.deals, options.seed
+            )
         )
         game_id = new_id(12)
         place = tournament or (None, None, None, None, None)
@@ -360,7 +374,10 @@ class Arbitre:
         driver = self._driver() if start else None
         if driver is not None and driver != self.worker.name:
             game.lease_owner = game.lease_until = None  # the other worker takes it
-        await self.store.create_game(game, seats_made)
+        linked = None
+        if match_place is not None:
+            linked = dataclasses.replace(match_place, game_id=game_id)
+        await self.store.create_game(game, seats_made, linked)
         metrics.started(game.set_name)
         if driver == self.worker.name:
             self.worker.start(game_id, made=(game, seats_made))

@@ -21,6 +21,7 @@ __all__ = [
     "DEFAULT_PERSON_TIMEOUT",
     "DEFAULT_TIMEOUT",
     "MAX_REGISTERED_NAME",
+    "MAX_SEED",
     "MAX_TIMEOUT",
     "MIN_TIMEOUT",
     "GameError",
@@ -37,6 +38,9 @@ DEFAULT_BOT_TIMEOUT = 10
 #: Seconds a person has for a move unless the match says otherwise (issue 20): a game
 #: its persons abandoned ends, the seat asked losing as having abandoned it.
 DEFAULT_PERSON_TIMEOUT = 900
+#: The largest game seed (a signed 64-bit integer's, so that every store and client keeps
+#: it whole).
+MAX_SEED = 2**63 - 1
 
 
 class GameError(ValueError):
@@ -92,7 +96,11 @@ class Options:
     ``bot_timeout`` seconds for a botsarena bot's answer (1-60, default 10); ``deals``:
     the deals a match lasts in a Set played in deals (Tarot, tarot.md section 2; ``None``:
     the Set's default); ``open_table``: spectators of the game in play see every hand
-    (tarot.md section 3, "Who sees what"; persons still see only their own)."""
+    (tarot.md section 3, "Who sees what"; persons still see only their own); ``seed``: a
+    whole number 0 to :data:`MAX_SEED` that makes the game reproducible (the built-in
+    engines' choices, :func:`~tournoyons_gui.interfaces.engine_kit.seeded_choices`; the
+    cards of a Set the Arbitre deals, :func:`~tournoyons_gui.interfaces.plugin.starts_from_seed`),
+    ``None`` (the default, and every record made before it): the system's randomness."""
 
     timeout: int = DEFAULT_TIMEOUT
     level: int = 1
@@ -102,6 +110,7 @@ class Options:
     bot_timeout: int = DEFAULT_BOT_TIMEOUT
     deals: int | None = None
     open_table: bool = False
+    seed: int | None = None
 
     def __post_init__(self) -> None:
         if self.person_timeout is None:
@@ -122,6 +131,7 @@ class Options:
             bot_timeout=int(data.get("bot_timeout", DEFAULT_BOT_TIMEOUT)),
             deals=None if data.get("deals") is None else int(data["deals"]),
             open_table=bool(data.get("open_table", False)),
+            seed=None if data.get("seed") is None else int(data["seed"]),
         )._stored(data.get("person_timeout"))
 
     def _stored(self, person_timeout: Any) -> Options:
@@ -134,7 +144,7 @@ def check_options(name: str, rules: ArbitreRules | None, options: Options) -> Ar
     """Return the rules of the Set called ``name`` when the match ``options`` suit them;
     raise :class:`GameError` (no rules the Arbitre plays, TimeOut 4-54 s, a Level the Set
     has, Wait 0-600, the persons' and bots' limits, ``deals`` only for a Set played in deals
-    and within its range)."""
+    and within its range, a ``seed`` 0 to :data:`MAX_SEED`)."""
     if rules is None:
         raise GameError(f"{name} has no rules the Arbitre can play")
     if not MIN_TIMEOUT <= options.timeout <= MAX_TIMEOUT:
@@ -155,4 +165,7 @@ def check_options(name: str, rules: ArbitreRules | None, options: Options) -> Ar
             raise GameError(f"{name} is not played in deals")
         if options.deals not in deals:
             raise GameError(f"a match of {name} is {deals[0]} to {deals[-1]} deals")
+    seed = options.seed
+    if seed is not None and (type(seed) is not int or not 0 <= seed <= MAX_SEED):
+        raise GameError(f"a seed is a whole number 0 to {MAX_SEED}")
     return rules

@@ -67,9 +67,9 @@ def _unb64(text: str) -> bytes:
 
 
 def read_limit(raw: str | None, default: int = DEFAULT_LIMIT, most: int = MAX_LIMIT) -> int:
-    """Return the page size asked (``?limit=``): ``default`` when absent or blank, else a
-    whole number from 1 to ``most``; raise :class:`CursorError` otherwise."""
-    if raw is None or not raw.strip():
+    """Return the page size asked (``?limit=``): ``default`` when absent, else a whole
+    number from 1 to ``most``; raise :class:`CursorError` otherwise (a blank one too)."""
+    if raw is None:
         return default
     text = raw.strip()
     if not (text.isascii() and text.isdigit() and len(text) <= 6 and 1 <= int(text) <= most):

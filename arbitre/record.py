@@ -21,7 +21,7 @@ from tournoyons_gui.arbitre.store import Game, Move, Seat, Store
 from tournoyons_gui.arbitre.turns import turn_from
 from tournoyons_gui.interfaces.plugin import Turn
 
-__all__ = ["HIDDEN", "Records", "open_table", "redact", "result_text"]
+__all__ = ["HIDDEN", "Records", "open_table", "redact", "result_text", "shown_options"]
 
 #: What the record and the pages show for a value while the game hides information.
 HIDDEN = "?"
@@ -61,6 +61,17 @@ def result_text(game: Game, seats: Sequence[Seat]) -> str:
     if game.winner is not None and 0 <= game.winner < len(seats):
         return f"{seats[game.winner].name} wins"
     return "ended in error"
+
+
+def shown_options(game: Game) -> dict[str, Any]:
+    """Return the options a game's record shows: all of them, but its ``seed`` as
+    :data:`HIDDEN` while the game is played, since the seed tells the cards still to be
+    dealt and the built-in engines' coming choices (a fleet, a code); once it is over,
+    the seed replays the game."""
+    options = dict(game.options)
+    if game.status == "playing" and options.get("seed") is not None:
+        options["seed"] = HIDDEN
+    return options
 
 
 class Records:
@@ -115,7 +126,7 @@ class Records:
             "winner": game.winner,
             "reason": game.reason,
             "result_text": result_text(game, seats),
-            "options": game.options,
+            "options": shown_options(game),
             "created_at": game.created_at.isoformat(),
             "ended_at": game.ended_at.isoformat() if game.ended_at else None,
             "seats": [

@@ -966,6 +966,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--no-workers", action="store_true", help="leave out the serve rows")
     parser.add_argument("--no-play", action="store_true", help="leave out the play row")
+    parser.add_argument(
+        "--no-match", action="store_true", help="leave out the match rows (SPRT, 1,000 games)"
+    )
     parser.add_argument("--no-postgres", action="store_true", help="leave out the PostgreSQL rows")
     parser.add_argument(
         "--postgres-only",

@@ -41,6 +41,7 @@ __all__ = [
     "Refereeing",
     "Result",
     "Rules",
+    "SeedStarts",
     "SetInterface",
     "TrayStarts",
     "Turn",
@@ -49,6 +50,7 @@ __all__ = [
     "match_deals",
     "seat_count",
     "seat_totals",
+    "starts_from_seed",
     "starts_from_tray",
 ]
 
@@ -115,7 +117,7 @@ class Rules(Protocol):
 @dataclass(frozen=True)
 class Result:
     """How a game ended, as the rules see it (engine protocol section 3.3; four seats:
-    ``../shared/spec/tarot.md`` section 3, T-decision 5).
+    ``docs/reference/tarot.md`` section 3, T-decision 5).
 
     ``winner`` is the winning player of a two-seat game, ``None`` for a draw; ``reason`` a
     short English note for the record (``"three in a row"``, ``"more discs 40-24"``), never
@@ -254,7 +256,7 @@ def seat_count(rules: object) -> int:
 
 def match_deals(rules: object) -> range | None:
     """Return the numbers of deals a match of ``rules`` may be asked to last (the match
-    option ``deals``; Tarot: ``../shared/spec/tarot.md`` section 2, "A match"): the rules'
+    option ``deals``; Tarot: ``docs/reference/tarot.md`` section 2, "A match"): the rules'
     ``deals_range`` attribute, whose ``start(level, deals=n)`` then takes ``deals``;
     ``None`` for rules without it (a match the Set's own length)."""
     found = getattr(rules, "deals_range", None)
@@ -334,6 +336,42 @@ def starts_from_tray(rules: Rules | None) -> TypeGuard[TrayStarts]:
     ``tray_starts``, :class:`TrayStarts`); ``False`` for ``None`` and for rules without it,
     which are started with ``start(level)`` alone. Source: decision 15, issue 18."""
     return bool(getattr(rules, "tray_starts", False))
+
+
+class SeedStarts(ArbitreRules, Protocol):
+    """Rules whose game draws what the Arbitre deals (cards) from a seed the host gives:
+    Poker's deals, Tarot's. Such rules set the class attribute ``seed_starts = True``;
+    :func:`starts_from_seed` reads it, so Sets without it (third parties' included) are
+    started as before. A Set's rules opt in by taking a keyword ``seed`` in
+    :meth:`ArbitreRules.start`, beside whatever else their ``start`` takes (a ``tray``,
+    ``deals``).
+
+    A game of a seed must be dealt the same, deal after deal, by every process and
+    machine, whatever the seats and whatever the players do between two deals as far as
+    the rules allow (a duplicate deal: the same seed with the seats swapped or rotated
+    deals each seat the same cards): so derive each deal from the seed and the deal's
+    number (``random.Random(f"<set>-{seed}-{deal}")``, which hashes the text with
+    SHA-512), never from a generator carried from deal to deal, and keep the seed in the
+    game's ``state``. The seed is the match option ``seed`` (a whole number 0 to
+    2**63 - 1); whoever knows it knows the cards, so it is for reproducible runs, not for
+    games with something at stake.
+    """
+
+    #: ``True``: :meth:`start` takes a keyword ``seed``.
+    seed_starts: bool
+
+    def start(self, level: int = 1, *, seed: int | None = None) -> Turn:
+        """Return the first turn of a game at rule ``level`` whose chance follows from
+        ``seed`` (``None``: the system's randomness, the usual start)."""
+        ...
+
+
+def starts_from_seed(rules: Rules | None) -> TypeGuard[SeedStarts]:
+    """Return whether ``rules`` deal from a seed the host gives (their class attribute
+    ``seed_starts``, :class:`SeedStarts`); ``False`` for ``None`` and for rules without
+    it, which are started without one (their built-in engines' choices are still seeded
+    by the Arbitre, :func:`~tournoyons_gui.interfaces.engine_kit.seeded_choices`)."""
+    return bool(getattr(rules, "seed_starts", False))
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -65,7 +65,7 @@ class Method(enum.StrEnum):
 
 class Player(enum.IntEnum):
     """A seat in play order, 1-based: player one (first to play, ``Name1``/``Move1``/
-    ``Gain1``), player two, and for Sets of more seats (four-seat Tarot, ``../shared/spec/
+    ``Gain1``), player two, and for Sets of more seats (four-seat Tarot, ``docs/reference/
     tarot.md`` section 3) players three and four, spelled ``Input=Three``/``Four``.
 
     A two-seat Set only ever meets :data:`PAIR`; iterate over it, not over the class."""

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Run the whole Arbitre on one machine, without containers (issue 29; ``docs/deploy.md``).
+"""Run the whole Arbitre on one machine, without containers (issue 29; the docs'
+tutorial ``docs/tutorials/deploy.md``).
 
     python3 scripts/deploy.py --folder /srv/tournoyons [--port 8080] [--host 127.0.0.1]
         [--public-url https://arbitre.example.org] [--web 2] [--drivers 2] [-- SERVE OPTIONS]
@@ -661,6 +662,11 @@ class Deployment:
         others = [c for c in self.children if c.kind == "ngircd"]
         for child in others:
             say(f"ngIRCd on {self.irc_host}:{child.port}")
+            if not is_loopback(self.irc_host):
+                say(
+                    f"ngIRCd is public: anyone who reaches port {child.port} may connect, "
+                    "join and open channels (--no-irc for no chat server)"
+                )
             child.start()
         self._wait(others)
         serves = [c for c in self.children if c.kind == "serve"]
@@ -911,7 +917,7 @@ def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="deploy.py",
         description="Run the Arbitre on one machine: PostgreSQL, ngIRCd, web processes, "
-        "drivers and nginx (docs/deploy.md).",
+        "drivers and nginx (docs/tutorials/deploy.md).",
         epilog="Arguments after -- go to every serve process (-- --admin-token T).",
     )
     top.add_argument("--folder", type=Path, required=True, help="where the state and logs live")
@@ -948,7 +954,12 @@ def parser() -> argparse.ArgumentParser:
     )
     top.add_argument("--no-irc", action="store_true", help="no ngIRCd, no rooms")
     top.add_argument("--irc-port", type=int, default=6667, help="ngIRCd's port (default 6667)")
-    top.add_argument("--irc-host", default="", help="ngIRCd's address (default: --host)")
+    top.add_argument(
+        "--irc-host",
+        default="",
+        help="ngIRCd's address (default: --host; with --host 0.0.0.0 anyone may connect to "
+        "the chat server: see --no-irc)",
+    )
     top.add_argument(
         "--irc-name", default="irc.tournoyons.local", help="ngIRCd's server name (with a dot)"
     )

@@ -3,8 +3,9 @@
 
 Creates ``.venv`` with the project and its test dependencies, finds or installs a Chromium
 (see ``_bootstrap.find_chromium``), PostgreSQL's server programs (``find_postgres``: the
-tests run a throwaway server of their own) and ngIRCd (``find_ngircd``: an IRC server per
-test), then runs pytest: unit tests, server tests, the
+tests run a throwaway server of their own), ngIRCd (``find_ngircd``: an IRC server per
+test), nginx, Node.js and PHP (``find_node``, ``find_php``: the starter engines' runtimes),
+then runs pytest: unit tests, server tests, the
 Arbitre's tests, and the browser tests in real Chromium against the real server.
 """
 
@@ -20,12 +21,15 @@ from _bootstrap import (
     find_chromium,
     find_nginx,
     find_ngircd,
+    find_node,
+    find_php,
     find_postgres,
     say,
 )
 
 # ``--long``: the robustness tests' larger counts and every Set where a flow's test plays
-# a few (tests/runs.py): the README's long run, unless the environment already sets them.
+# a few (tests/runs.py): the long run of docs/development/testing.md, unless the
+# environment already sets them.
 LONG_RUN = {
     "TOURNOYONS_FUZZ_EXAMPLES": "100000",
     "TOURNOYONS_FUZZ_PAGES": "100000",
@@ -36,6 +40,7 @@ LONG_RUN = {
     "TOURNOYONS_TIMI_GAMES": "20",
     "TOURNOYONS_TIMI_ROOMS": "10",
     "TOURNOYONS_EVERY_SET": "1",
+    "TOURNOYONS_OPENAPI_EXAMPLES": "100",
 }
 
 
@@ -50,12 +55,18 @@ def main() -> int:
     say(f"ngIRCd: {ngircd}")
     nginx = find_nginx()
     say(f"nginx: {nginx}")
+    node = find_node()
+    say(f"Node.js: {node}")
+    php = find_php()
+    say(f"PHP: {php}")
     env = {
         **os.environ,
         "TOURNOYONS_CHROMIUM": chromium,
         "TOURNOYONS_PG_BIN": postgres,
         "TOURNOYONS_NGIRCD": ngircd,
         "TOURNOYONS_NGINX": nginx,
+        "TOURNOYONS_NODE": node,
+        "TOURNOYONS_PHP": php,
         "PYTHONDONTWRITEBYTECODE": "1",
     }
     args = sys.argv[1:]

@@ -31,6 +31,7 @@ from tournoyons_gui.arbitre.tournaments import Tournaments
 from tournoyons_gui.arbitre.web import ArbitreWeb, TournamentApi, TournamentPages
 from tournoyons_gui.arbitre.web.guard import UNLIMITED, Guard, GuardedApp, Limits
 from tournoyons_gui.arbitre.web.metrics import EVERYWHERE, NOWHERE, Metered
+from tournoyons_gui.arbitre.web.openapi import refused_route
 from tournoyons_gui.interfaces.plugin import SetInterface
 from tournoyons_gui.interfaces.registry import Registry, load_registry
 from tournoyons_gui.server.assets import load_assets
@@ -191,11 +192,17 @@ def create_app(
         Route("/healthz", pages.healthz),
         Route("/return", returns.record),
         Route("/return/log", returns.log),
-        Route("/tester/{set}/{action:str}", tester.turn, methods=["POST"]),
+        Route("/tester/{set}/new", tester.new, methods=["POST"]),
+        Route("/tester/{set}/play", tester.play, methods=["POST"]),
         Route("/static/{digest}/{namespace}/{name:path}", assets.serve),
         Route("/{set}", pages.set_page),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    # A program's path answers its 404 (no route: a mangled id) and 405 in JSON too.
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={404: refused_route, 405: refused_route},
+    )
     app.state.arbitre_holder = holder
     if metrics is None:
         where = NOWHERE if outbound.public else EVERYWHERE

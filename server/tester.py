@@ -1,19 +1,24 @@
 """The tester: a host page at ``/`` that embeds any Set as the Arbitre does, and its API
-(``POST /tester/<set>/new`` and ``/play``) that plays hot-seat games with the Set's rules."""
+(``POST /tester/<set>/new`` and ``/play``) that plays hot-seat games with the Set's rules
+(``{"error"}`` for anything else: 404 no such Set, 400 a body or state it cannot read)."""
 
 from __future__ import annotations
-
-import json
 
 import jinja2
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from tournoyons_gui.arbitre.match import GameError
+from tournoyons_gui.arbitre.web.bodies import TesterPlay, parse
+from tournoyons_gui.arbitre.web.common import read_body
 from tournoyons_gui.interfaces.plugin import IllegalMove, Turn, seat_count
 from tournoyons_gui.interfaces.registry import Registry
 from tournoyons_gui.server.http import make_page, respond
 
-__all__ = ["Tester"]
+__all__ = ["MAX_STATE", "Tester"]
+
+#: The largest body of a tester's move (a Tarot game's state is the longest, a few KiB).
+MAX_STATE = 256 * 1024
 
 
 class Tester:
@@ -50,31 +55,37 @@ class Tester:
         )
         return respond(request, make_page(body.encode()), "no-cache")
 
-    async def turn(self, request: Request) -> Response:
-        """``POST /tester/<set>/new`` or ``/play``: the next context from the Set's rules.
-
-        ``new`` starts a game; ``play`` takes JSON ``{"state": {...}, "value": "..."}``.
-        Answers ``{"state", "params", "over"}``; 404 for a Set without rules or another
-        action, 400 for an unreadable body, 422 (with the rules' reason) for an illegal move.
-        """
+    async def new(self, request: Request) -> Response:
+        """``POST /tester/<set>/new``: a new hot-seat game's first context from the Set's
+        rules (no body read); 404 for a Set without rules."""
         interface = self.registry.get(request.path_params["set"])
-        action = request.path_params["action"]
-        if interface is None or interface.rules is None or action not in ("new", "play"):
+        if interface is None or interface.rules is None:
+            return JSONResponse({"error": "this Set has no rules"}, 404)
+        return self._answer(interface.rules.new_game())
+
+    async def play(self, request: Request) -> Response:
+        """``POST /tester/<set>/play`` with JSON ``{"state": {...}, "value": "..."}``
+        (:class:`~tournoyons_gui.arbitre.web.bodies.TesterPlay`): the next context. 404
+        for a Set without rules, 400 for an unreadable body or state, 422 (with the rules'
+        reason) for an illegal move."""
+        interface = self.registry.get(request.path_params["set"])
+        if interface is None or interface.rules is None:
             return JSONResponse({"error": "this Set has no rules"}, 404)
         try:
-            turn: Turn
-            if action == "new":
-                turn = interface.rules.new_game()
-            else:
-                data = json.loads(await request.body() or b"{}")
-                state, value = data.get("state"), data.get("value")
-                if not isinstance(state, dict) or not isinstance(value, str):
-                    return JSONResponse({"error": "send {state: {...}, value: '...'}"}, 400)
-                turn = interface.rules.play(state, value)
+            body = parse(TesterPlay, await read_body(request, MAX_STATE))
+            turn = interface.rules.play(body.state, body.value)
         except IllegalMove as refused:
-            return JSONResponse({"error": str(refused)}, 422)
-        except (ValueError, TypeError) as broken:
-            return JSONResponse({"error": f"unreadable request: {broken}"}, 400)
+            return JSONResponse({"error": str(refused)[:300]}, 422)
+        except GameError as refused:
+            return JSONResponse({"error": str(refused)}, 400)
+        except (ValueError, TypeError, LookupError, AttributeError) as broken:
+            # A state the rules cannot read (the page sends back the state it was given:
+            # anything else is forged or broken).
+            return JSONResponse({"error": f"unreadable state: {str(broken)[:200]}"}, 400)
+        return self._answer(turn)
+
+    @staticmethod
+    def _answer(turn: Turn) -> Response:
         return JSONResponse(
             {"state": dict(turn.state), "params": dict(turn.params), "over": turn.over}
         )

@@ -1,6 +1,6 @@
 """Outside graphical interfaces of the tests' own (issue 24), served on 127.0.0.1 by
 :class:`~tests.arbitre.threaded.Threaded`: a plain static TicTacToe page written from the
-interface spec (``../shared/spec/interface-protocol.md`` sections 1-3: the query read
+interface spec (``docs/reference/interface-protocol.md`` sections 1-3: the query read
 case-insensitively, names, legend and count written as text, the board from ``Tray``, the
 last moves marked, ``Input`` making the empty cells playable, one move returned through a
 hidden iframe to ``URLReturn?ReturnValue=n`` and posted to the parent, ``tournoyons:ready``

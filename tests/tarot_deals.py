@@ -4,7 +4,7 @@ A deal is dealt from a seeded shuffle, bid (the seat after the dealer first), th
 when the taker bid a petite or a garde, and played with random legal cards (the rules'
 own :func:`legal_cards` and :func:`trick_winner`). :func:`positions` yields every
 position of the deal as the whole table knows it; :func:`seen_by` hides what a seat may not
-see (``../shared/spec/tarot.md`` section 3, *Who sees what*).
+see (``docs/reference/tarot.md`` section 3, *Who sees what*).
 """
 
 from __future__ import annotations

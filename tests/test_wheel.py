@@ -1,6 +1,7 @@
 """The wheel serves every page: built from the repository, installed in a fresh virtual
 environment, started as ``tournoyons-gui serve`` far from the source tree, and every Set's
-page loaded in Chromium with its stylesheets and scripts."""
+page loaded in Chromium with its stylesheets and scripts. Its ``new-engine`` writes the
+starter engines as the repository has them."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ from tests.conftest import ROOT, _serving, serve_arguments
 from tournoyons_gui.interfaces.registry import load_registry
 
 SETS = [s for s in load_registry() if not s.package.startswith("tournoyons_nim")]
+#: The starter engines' folders and engine files.
+STARTERS = (("python", "engine.py"), ("javascript", "engine.js"), ("php", "engine.php"))
 
 
 @pytest.fixture(scope="module")
@@ -77,6 +80,10 @@ def wheel_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     ):
         assert f"tournoyons_gui/arbitre/static/{name}" in names
     assert "tournoyons_gui/interfaces/tictactoe/templates/tictactoe/page.html" in names
+    # The starter engines that new-engine writes, each language's engine and README.
+    for language, engine in STARTERS:
+        for name in (engine, "README.md"):
+            assert f"tournoyons_gui/arbitre/starters/{language}/{name}" in names
     env_dir = folder / "venv"
     venv.EnvBuilder(with_pip=False).create(env_dir)
     python = env_dir / "bin" / "python"
@@ -107,6 +114,17 @@ def wheel_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     (Path(target) / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     console = env_dir / "bin" / "tournoyons-gui"
     assert console.read_text().startswith(f"#!{python}"), console.read_text()[:200]
+    # new-engine writes the starters from the installed package, as the repository has them.
+    for language, engine in STARTERS:
+        made = subprocess.run(
+            [str(console), "new-engine", "--lang", language, str(folder / language)],
+            capture_output=True,
+            text=True,
+            env={"PATH": "/usr/bin:/bin", "HOME": str(folder)},
+        )
+        assert made.returncode == 0, made.stdout + made.stderr
+        written = (folder / language / engine).read_bytes()
+        assert written == (ROOT / "arbitre" / "starters" / language / engine).read_bytes()
     process = subprocess.Popen(
         [str(console), *serve_arguments(folder / "arbitre.sqlite3")],
         cwd=folder,

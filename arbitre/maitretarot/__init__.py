@@ -1,4 +1,4 @@
-"""MaitreTarot's network protocol (seed 001; ``../shared/spec/tarot.md`` section 4): our
+"""MaitreTarot's network protocol (seed 001; ``docs/reference/tarot.md`` section 4): our
 server's tables and our client.
 
 - :mod:`.codec`: the messages of the seed's tables 3 to 15, their names and bytes;

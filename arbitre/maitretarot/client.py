@@ -1,6 +1,6 @@
 """Our MaitreTarot client: one of our engines (a built-in Tarot engine, or a Tournoyons
 engine at its URL) seated at anybody's MaitreTarot server (seed 001;
-``../shared/spec/tarot.md`` section 4).
+``docs/reference/tarot.md`` section 4).
 
 The client keeps the table as its seat sees it (:class:`SeatView`, built from the
 messages alone), and when asked turns it into the Tarot Set's engine parameters (section

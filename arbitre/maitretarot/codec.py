@@ -1,7 +1,7 @@
 """MaitreTarot's messages (seed 001, tables 3 to 15): their names, who sends them, their
 sizes, and their bytes.
 
-A message is N values with no header and no length (``../shared/spec/tarot.md`` section
+A message is N values with no header and no length (``docs/reference/tarot.md`` section
 4, T-decision 6): a ``gint`` is 4 bytes, signed, little-endian by default
 (:attr:`ByteOrder.LITTLE`; :attr:`ByteOrder.NETWORK` is big-endian); a ``gchar`` is 1
 byte. So the bytes alone do not say which message they are: the flow does

@@ -2,7 +2,7 @@
 :class:`~tournoyons_gui.arbitre.maitretarot.protocol.Connection`.
 
 The peer's bytes are read all the time, by a task of their own, so that bytes sent out of
-turn are seen when they come, not taken later for an answer (``../shared/spec/tarot.md``
+turn are seen when they come, not taken later for an answer (``docs/reference/tarot.md``
 section 4: "a connection that sends bytes out of turn is closed"). What goes wrong is a
 :class:`Fault` with the seat's failure kind: ``late`` (silent past the limit),
 ``unreachable`` (disconnected, or not reading what we send), ``illegal`` (bytes out of turn,

@@ -8,7 +8,7 @@ seed's tables 3 to 15 in order, written below as one sequence per phase (:func:`
 :func:`_deal`, :func:`_bidding`, :func:`_dog`, :func:`_play`). Since a message carries no
 header (T-decision 6), the flow is what says which message the next bytes are.
 
-What the flow holds to (``../shared/spec/tarot.md`` section 4):
+What the flow holds to (``docs/reference/tarot.md`` section 4):
 
 - a client answers only when asked: after GET_ID's reply, the protocol, its place, a
   question that is not 0, a refused écart or card, the replay question; bytes that come

@@ -6,7 +6,7 @@ Tournoyons engines).
 
 The table never decides a move: it asks its clients when the match asks their place,
 gives their values to the match, and tells every client what the match records.
-Faults (``../shared/spec/tarot.md`` section 4): a card or an écart the rules refuse gets
+Faults (``docs/reference/tarot.md`` section 4): a card or an écart the rules refuse gets
 ack ``0`` and is asked again, :data:`TRIES` times in all; a bid the rules refuse is a pass
 (table 7); silence past the table's ``timeout``, a disconnection, bytes out of turn or
 garbage: that client has failed (:meth:`TableGame.fail`), and every other client gets,

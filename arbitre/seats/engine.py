@@ -11,6 +11,10 @@ A built-in engine's ask is logged as an engine's is (the request's URL as it wou
 sent, then a callback with its ``Game``, ``MoveId`` and ``Value``), so that its game's
 exchange log reads the same whichever way the engine was reached; it is called on the
 event loop or in a thread by its own timings (:mod:`~tournoyons_gui.arbitre.builtins`).
+In a game with a seed (its option ``seed``) each call draws from a generator of its own,
+seeded by the game's seed, the seat and the move asked
+(:func:`~tournoyons_gui.interfaces.engine_kit.choice_seed`), so that the game is replayed
+move for move whatever else this process runs meanwhile.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from tournoyons_gui.arbitre.seats.base import Position, SeatKind, Services
 from tournoyons_gui.arbitre.signing import sign_url
 from tournoyons_gui.arbitre.store import Seat
 from tournoyons_gui.arbitre.urls import engine_url
+from tournoyons_gui.interfaces.engine_kit import choice_seed, seeded_choices
 from tournoyons_gui.interfaces.plugin import seat_count
 
 __all__ = ["MAX_KEYS_KEPT", "BuiltinSeat", "EngineSeat", "call_params"]
@@ -196,7 +201,8 @@ class BuiltinSeat(EngineSeat):
     async def ask(self, position: Position, deadline: float | None) -> Answer:
         """Call the built-in engine with the request for ``position`` and take its value
         as its callback would bring it (trimmed, upper-cased, decision 5); ``late`` past
-        ``deadline``, ``unreachable`` when the engine is gone or fails."""
+        ``deadline``, ``unreachable`` when the engine is gone or fails. In a game with a
+        seed, its choices come from the call's own generator (see the module)."""
         timeout = self.seconds_left(deadline, position.options)
         rules, seat = position.rules, position.seat
         engine = position.interface.engines.get(seat.url)
@@ -208,6 +214,7 @@ class BuiltinSeat(EngineSeat):
             position, request.params, move_id=move_id, referee=self.services.referee_url
         )
         started = time.monotonic()
+        seed = position.options.seed
         notes = [note("request", engine_url(self.url(position), params))]
         if engine is None:
             notes.append(note("error", "unreachable: no such built-in engine"))
@@ -215,7 +222,11 @@ class BuiltinSeat(EngineSeat):
         try:
             async with asyncio.timeout(timeout):
                 name = (position.interface.key, seat.url)
-                value = await self.services.engines.call(name, engine, params)
+                # The seed is set in this task's context, which a thread's call copies.
+                with seeded_choices(
+                    None if seed is None else choice_seed(seed, seat.index, position.number)
+                ):
+                    value = await self.services.engines.call(name, engine, params)
         except TimeoutError:
             detail = f"no callback within {timeout:g} s"
             notes.append(note("error", f"late: {detail}"))

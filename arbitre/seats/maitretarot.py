@@ -1,4 +1,4 @@
-"""MaitreTarot clients as seats (seed 001; ``../shared/spec/tarot.md`` section 4): a seat
+"""MaitreTarot clients as seats (seed 001; ``docs/reference/tarot.md`` section 4): a seat
 of a Tarot game played by a client connected to this process's MaitreTarot server.
 
 The seat's ``engine`` field is the client's address once one holds the seat, empty for a

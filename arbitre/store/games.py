@@ -39,6 +39,7 @@ from tournoyons_gui.arbitre.store.records import (
     GameEnd,
     GamePage,
     LogEntry,
+    MatchGame,
     Move,
     NewMove,
     Seat,
@@ -49,6 +50,7 @@ from tournoyons_gui.arbitre.store.schema import (
     AddedSetRow,
     ExchangeRow,
     GameRow,
+    MatchGameRow,
     MoveRow,
     SeatRow,
     TournamentRow,
@@ -75,6 +77,7 @@ _SEAT_END = (
         error=bindparam("end_error"),
         rank=bindparam("end_rank"),
         score=bindparam("end_score"),
+        fault=bindparam("end_fault"),
     )
 )
 
@@ -116,15 +119,20 @@ class GameStore(PendingStore):
 
     # --- games -----------------------------------------------------------------------------
 
-    async def create_game(self, game: Game, seats: Sequence[Seat]) -> None:
-        """Store a new game and its seats in one transaction; raise :class:`Conflict` when
-        a unique key is taken (a tournament's pairing made meanwhile by another worker)."""
+    async def create_game(
+        self, game: Game, seats: Sequence[Seat], place: MatchGame | None = None
+    ) -> None:
+        """Store a new game and its seats in one transaction, with its ``place`` in a
+        match when it has one; raise :class:`Conflict` when a unique key is taken (a
+        tournament's pairing made meanwhile by another worker)."""
         row = _values(game)
         rows = [{k: v for k, v in _values(seat).items() if k != "id"} for seat in seats]
+        places = [] if place is None else [_values(place)]
 
         def create(connection: Connection) -> None:
             connection.execute(insert(_GAMES), [row])
             _insert(connection, _SEATS, rows)
+            _insert(connection, cast(Table, MatchGameRow.__table__), places)
 
         try:
             await self.write(create)
@@ -253,9 +261,11 @@ class GameStore(PendingStore):
         The move path's one write (:meth:`write`): the game's row is updated only if
         ``owner`` holds its lease and it has the moves its driver knows of (which takes the
         row's lock, as ``SELECT ... FOR UPDATE`` did), then the moves and their exchanges
-        are inserted, each table in one ``executemany``; nothing is read back. On
-        PostgreSQL one statement in autocommit (:data:`_APPEND`); on SQLite three, given
-        to the driver straight (see below)."""
+        are inserted, each table in one ``executemany``; nothing is read back. On SQLite
+        three statements, given to the driver straight (:func:`sqlite_append`), grouped
+        with the other games' in the writer thread's transaction; on PostgreSQL one
+        statement in autocommit for the appends of every game asked meanwhile
+        (:class:`~.appends.GroupedAppends`)."""
         at = self.now()
         first, last = moves[0], moves[-1]
         if not self.postgres:
@@ -323,6 +333,7 @@ class GameStore(PendingStore):
                 "end_error": seat_end.error,
                 "end_rank": seat_end.rank,
                 "end_score": seat_end.score,
+                "end_fault": seat_end.fault,
             }
             for seat, seat_end in ends
         ]

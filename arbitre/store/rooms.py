@@ -191,7 +191,7 @@ class RoomStore(TournamentStore):
             rows = await session.execute(query.order_by(RoomRow.prefix, RoomRow.number))
             return [
                 (record_of(Room, room), None if game is None else record_of(Game, game))
-                for room, game in rows.tuples()
+                for room, game in rows.all()
             ]
 
     async def rooms_of(self, owner: str) -> list[str]:

@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     Float,
@@ -40,6 +41,8 @@ __all__ = [
     "GameRow",
     "HitRow",
     "InterfaceRow",
+    "MatchGameRow",
+    "MatchRow",
     "MetaRow",
     "MoveRow",
     "OrganiserRow",
@@ -142,6 +145,9 @@ class SeatRow(Base):
     entrant: Mapped[int | None] = mapped_column(Integer, nullable=True)
     #: The seat's total score at the end (a Set that keeps totals: Tarot), or ``None``.
     score: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: What the seat lost the game by failing (issue 33): ``timeout``, ``unreachable``,
+    #: ``malformed`` (no Value at all), ``illegal`` (a Value the rules refuse); ``""`` none.
+    fault: Mapped[str] = mapped_column(String(16), default="")
 
 
 class MoveRow(Base):
@@ -423,6 +429,53 @@ class CheckRow(Base):
     ended_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
+class MatchRow(Base):
+    """``matches``: a match of ``play`` (issue 33): its Set, its ``entrants`` in command
+    line order (``[{"name", "kind", "engine"}]``, the first one's side the summary's),
+    the games' ``options``, the run's ``seed`` (every game's derived from it), where its
+    ``openings`` came from (``builtin``, a file's name; ``""``: none), the ``games``
+    planned (the most, under an SPRT), the SPRT asked (``{"elo0", "elo1", "alpha",
+    "beta"}``, ``None``: none) with its last ``llr`` and ``verdict`` (``H0``, ``H1``,
+    ``""``: none), ``status`` ``running``, ``over`` or ``interrupted`` (Ctrl-C)."""
+
+    __tablename__ = "matches"
+    # The matches are read newest first a page at a time (keyset paging), as games are.
+    __table_args__ = (Index("ix_matches_created_id", "created_at", "id"),)
+    id: Mapped[str] = mapped_column(String(12), primary_key=True)
+    set_name: Mapped[str] = mapped_column(String(40))
+    entrants: Mapped[list[Any]] = mapped_column(JSON)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    openings: Mapped[str] = mapped_column(String(300), default="")
+    games: Mapped[int] = mapped_column(Integer)
+    sprt: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    llr: Mapped[float | None] = mapped_column(Float, nullable=True)
+    verdict: Mapped[str] = mapped_column(String(4), default="")
+    status: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    ended_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class MatchGameRow(Base):
+    """``match_games``: a match's games in the order they were made (``number`` from 0),
+    each with its ``pair`` (the games of one opening or one deal, seats swapped or
+    rotated), the entrant in its first seat (``first``), its ``opening`` (``line`` in its
+    suite or file, ``tray`` it starts from; ``None`` and ``""`` without) and its ``seed``
+    (the deal's and the built-in engines', from the match's seed and the pair). Read in
+    order by the primary key; a game's match by ``game_id``."""
+
+    __tablename__ = "match_games"
+    __table_args__ = (Index("ix_match_games_game", "game_id", unique=True),)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    pair: Mapped[int] = mapped_column(Integer)
+    first: Mapped[int] = mapped_column(Integer)
+    line: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    tray: Mapped[str] = mapped_column(Text, default="")
+    seed: Mapped[int] = mapped_column(BigInteger)
+
+
 # Upgrades: MIGRATIONS[v] takes a database from version v to v + 1. New tables are made by
 # ``create_all`` before the upgrades run: version 2 adds ``added_sets``, ``pending``,
 # ``engines``, ``tournaments`` and ``entrants``, and the columns below; version 3 each
@@ -433,10 +486,12 @@ class CheckRow(Base):
 # (tournaments at tables of four, tarot issue 21); version 7 the registrations' consent to
 # open tournaments, call key and seat kind, and ``organisers`` (issue 20). Version 8 adds
 # ``hits`` and ``slots`` (limits and checks counted across the workers, issue 29), made by
-# ``create_all``, and the indexes the lists are paged along. Versions 9 and 10 are the
-# lists' at a million games (issue 34, another branch: their steps land with it);
-# version 11 adds ``checks`` (interface checks kept in the store), made by
-# ``create_all``, and each room's referee and its operator status.
+# ``create_all``, and the indexes the lists are paged along. Version 9 adds ``matches``
+# and ``match_games`` (``play``'s matches, issue 33), made by ``create_all`` with their
+# indexes, and each seat's fault. Version 10 is the lists' at a million games (issue 34,
+# another branch: its steps land with it); version 11 adds ``checks`` (interface checks
+# kept in the store), made by ``create_all``, and each room's referee and its operator
+# status.
 MIGRATIONS: dict[int, Sequence[str]] = {
     1: (
         "ALTER TABLE games ADD COLUMN lease_owner VARCHAR(16)",
@@ -468,7 +523,7 @@ MIGRATIONS: dict[int, Sequence[str]] = {
         "CREATE INDEX IF NOT EXISTS ix_games_created_id ON games (created_at, id)",
         "CREATE INDEX IF NOT EXISTS ix_tournaments_created_id ON tournaments (created_at, id)",
     ),
-    8: (),
+    8: ("ALTER TABLE seats ADD COLUMN fault VARCHAR(16) NOT NULL DEFAULT ''",),
     9: (),
     10: (
         "ALTER TABLE rooms ADD COLUMN referee VARCHAR(60) NOT NULL DEFAULT ''",

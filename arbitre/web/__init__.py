@@ -15,6 +15,9 @@ from the Set's :class:`~tournoyons_gui.interfaces.plugin.ArbitreRules` through t
   tournaments, their pages, their API and exports (:mod:`.chart` draws a rating);
 - :mod:`.interface_pages`: registered graphical interfaces, their pages and API (issue
   24); :mod:`.compare`: a game through two interfaces side by side;
+- :mod:`.bodies`: the JSON API's request bodies, one pydantic model each (validation and
+  schema); :mod:`.answers`: its answers' models; :mod:`.operations` and :mod:`.openapi`:
+  its OpenAPI 3.1 document (``/api/openapi.json``) and the JSON 404/405 of its paths;
 - :mod:`.common`: what they share (a page rendered ``no-store``, bodies, fields);
   :mod:`.paging`: a list's page asked (``?after=``, ``?limit=``) and the next one linked;
   :mod:`.registering`: the one path of engines' and interfaces' registrations;

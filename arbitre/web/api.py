@@ -1,5 +1,6 @@
 """The Arbitre's JSON API, for programs: start a game, read its record, add a game of
-one's own (chapter VI). Bad input is answered 400 ``{"error"}`` and stores nothing.
+one's own (chapter VI). Bad input is answered 400 ``{"error"}`` and stores nothing; the
+bodies are the models of :mod:`.bodies`, the whole API described by :mod:`.openapi`.
 
 Routes:
 
@@ -11,37 +12,32 @@ Routes:
 - ``POST /api/sets`` (JSON ``{"name", "interface_url", "referee_url", "start_tray",
   "simultaneous"}``) -> 201 ``{"name", "key"}``.
 - ``POST /api/games/<id>/cancel`` (an organiser token): end a game as interrupted.
+- ``GET /api/openapi.json``: the OpenAPI 3.1 document of every route for programs.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from tournoyons_gui.arbitre.match import GameError, SeatSpec
+from tournoyons_gui.arbitre.match import GameError
 from tournoyons_gui.arbitre.paging import DEFAULT_LIMIT, CursorError
 from tournoyons_gui.arbitre.seats import through_pages
-from tournoyons_gui.arbitre.web.common import NO_STORE, Part, read_body, read_json, read_options
-from tournoyons_gui.arbitre.web.guard import is_organiser
+from tournoyons_gui.arbitre.web.bodies import AddedSetBody, GameBody, options_of, parse
+from tournoyons_gui.arbitre.web.common import NO_STORE, Part, read_body
+from tournoyons_gui.arbitre.web.guard import BEARER, NO_ORGANISER, is_organiser
+from tournoyons_gui.arbitre.web.openapi import openapi_json
 from tournoyons_gui.arbitre.web.pages import games_page
 from tournoyons_gui.arbitre.web.paging import listed_json
 
-__all__ = ["GameApi", "read_start_tray"]
+__all__ = ["GameApi", "start_tray"]
 
 
-def read_start_tray(data: dict[str, Any]) -> str | None:
-    """Return the position a game starts from (issue 18): ``data["start_tray"]``, a
-    ``Tray`` as a string, or ``None`` when absent, ``null`` or blank; raise
-    :class:`GameError` for anything else."""
-    raw = data.get("start_tray")
-    if raw is None:
-        return None
-    if not isinstance(raw, str):
-        raise GameError("start_tray is a string: the Tray to start from, as the Set writes it")
-    return raw.strip() or None
+def start_tray(raw: str | None) -> str | None:
+    """Return the position a game starts from (issue 18): a body's ``start_tray``, a
+    ``Tray`` as a string, or ``None`` when absent, ``null`` or blank."""
+    return (raw or "").strip() or None
 
 
 class GameApi(Part):
@@ -56,7 +52,13 @@ class GameApi(Part):
             Route("/games/{game_id}.json", self.export),
             Route("/api/sets", self.add_set, methods=["POST"]),
             Route("/api/games/{game_id}/cancel", self.cancel, methods=["POST"]),
+            Route("/api/openapi.json", self.openapi),
         ]
+
+    async def openapi(self, request: Request) -> Response:
+        """``GET /api/openapi.json``: the API's OpenAPI 3.1 document (:mod:`.openapi`)."""
+        del request
+        return Response(openapi_json(), media_type="application/json")
 
     async def games(self, request: Request) -> Response:
         """``GET /api/games[?set=S][&seat=NAME][&after=CURSOR][&limit=N]``: a page of the
@@ -97,21 +99,12 @@ class GameApi(Part):
         """``POST /api/games``: start a game; 201 with its id, its URLs and the URLs of the
         seats played through the pages (``persons``, each with its secret token)."""
         try:
-            data = read_json(await read_body(request))
-            if not isinstance(data, dict):
-                raise GameError("send a JSON object {set, seats, options}")
-            raw_seats = data.get("seats")
-            if not isinstance(raw_seats, list) or not all(isinstance(s, dict) for s in raw_seats):
-                raise GameError("seats is a list of {kind, engine, name}")
-            seats = [
-                SeatSpec(str(s.get("kind", "")), str(s.get("engine", "")), str(s.get("name", "")))
-                for s in raw_seats
-            ]
+            body = parse(GameBody, await read_body(request))
             game, made = await self.arbitre.make(
-                str(data.get("set", "")),
-                seats,
-                read_options(data.get("options")),
-                start_tray=read_start_tray(data),
+                body.set,
+                [seat.spec() for seat in body.seats],
+                options_of(body.options),
+                start_tray=start_tray(body.start_tray),
             )
         except GameError as refused:
             return JSONResponse({"error": str(refused)}, 400)
@@ -136,10 +129,10 @@ class GameApi(Part):
 
     async def cancel(self, request: Request) -> Response:
         """``POST /api/games/<id>/cancel`` with an organiser token: end the game as
-        interrupted; 200 ``{"id", "status"}``, 403 without the token, 409 when it is not in
+        interrupted; 200 ``{"id", "status"}``, 401 without the token, 409 when it is not in
         play here (over, or driven by another worker: ask again)."""
         if not is_organiser(request):
-            return JSONResponse({"error": "cancelling takes an organiser token"}, 403)
+            return JSONResponse(NO_ORGANISER, 401, headers=BEARER)
         game_id = request.path_params["game_id"]
         if not await self.arbitre.cancel(game_id):
             return JSONResponse({"error": "no game in play here by that id"}, 409)
@@ -156,15 +149,13 @@ class GameApi(Part):
     async def add_set(self, request: Request) -> Response:
         """``POST /api/sets``: add a game (chapter VI); 201 ``{"name", "key"}`` or 400."""
         try:
-            data = read_json(await read_body(request))
-            if not isinstance(data, dict):
-                raise GameError("send a JSON object {name, interface_url, referee_url}")
+            body = parse(AddedSetBody, await read_body(request))
             added = await self.arbitre.catalogue.add(
-                str(data.get("name", "")),
-                str(data.get("interface_url", "")),
-                str(data.get("referee_url", "")),
-                start_tray=read_start_tray(data) or "",
-                simultaneous=data.get("simultaneous") is True,
+                body.name,
+                body.interface_url,
+                body.referee_url,
+                start_tray=start_tray(body.start_tray) or "",
+                simultaneous=body.simultaneous is True,
             )
         except (GameError, ValueError) as refused:
             return JSONResponse({"error": str(refused)}, 400)

@@ -1,6 +1,6 @@
 """What every part of the Arbitre's web side shares: a page rendered with ``no-store``
-headers, a request body read up to a limit, a form or a JSON body decoded from it, a whole
-number read from a field, and the games' options read from a JSON object.
+headers, a request body read up to a limit, a form decoded from it, a whole number read
+from a field. JSON bodies are read by the models of :mod:`.bodies`.
 
 A request these helpers refuse raises :class:`~tournoyons_gui.arbitre.match.GameError`
 with a message fit to show (the pages show it above their form, the API answers 400
@@ -10,7 +10,6 @@ with a message fit to show (the pages show it above their form, the API answers 
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 import urllib.parse
 from collections.abc import Callable, Mapping
@@ -21,7 +20,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
-from tournoyons_gui.arbitre.match import DEFAULT_BOT_TIMEOUT, DEFAULT_TIMEOUT, GameError, Options
+from tournoyons_gui.arbitre.match import GameError
 
 __all__ = [
     "MAX_FORM",
@@ -31,8 +30,6 @@ __all__ = [
     "read_deals",
     "read_form",
     "read_int",
-    "read_json",
-    "read_options",
     "render",
 ]
 
@@ -101,28 +98,6 @@ def read_int(raw: Any, default: int, name: str, *, strict: bool = True) -> int:
     return default
 
 
-def read_flag(raw: Any, name: str) -> bool:
-    """Return a JSON option that is true or false (absent or ``null``: false); raise
-    :class:`GameError` ``"<name> is true or false"`` for anything else (``"yes"``, ``1``)."""
-    if raw is None or isinstance(raw, bool):
-        return raw is True
-    raise GameError(f"{name} is true or false")
-
-
-def read_json(body: bytes) -> Any:
-    """Decode a JSON request body (empty: ``None``); raise :class:`GameError` when it is
-    not JSON (nested too deep included) or holds a string that is not Unicode text (a lone
-    surrogate such as ``"\\ud800"``: no record, page or answer could carry it)."""
-    try:
-        data = json.loads(body or b"null")
-        json.dumps(data, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        raise GameError("the body holds a lone surrogate (\\ud800-\\udfff): not text") from None
-    except (ValueError, RecursionError):
-        raise GameError("the body is not JSON") from None
-    return data
-
-
 async def read_body(request: Request, limit: int = MAX_FORM) -> bytes:
     """Return the request's body; raise :class:`GameError` as soon as it is over ``limit``
     bytes (the rest is not read)."""
@@ -141,35 +116,10 @@ async def read_form(request: Request, limit: int = MAX_FORM) -> list[tuple[str, 
     return urllib.parse.parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True)
 
 
-def read_options(raw: Any) -> Options:
-    """Return a match's :class:`Options` from a JSON object (``timeout``, ``level``,
-    ``wait``, ``init_as_board`` (JSON ``true``), ``person_timeout`` (``null`` or absent: no
-    limit), ``bot_timeout``, ``deals`` (``null`` or absent: the Set's default), ``open_table``
-    (JSON ``true``)); ``None`` gives the defaults. Raise :class:`GameError` for
-    another type or a number that is not whole; the ranges are checked by the Arbitre."""
-    if raw is None:
-        raw = {}
-    if not isinstance(raw, dict):
-        raise GameError("options is an object")
-    person_timeout = raw.get("person_timeout")
-    return Options(
-        timeout=read_int(raw.get("timeout"), DEFAULT_TIMEOUT, "timeout"),
-        level=read_int(raw.get("level"), 1, "level"),
-        wait=read_int(raw.get("wait"), 0, "wait"),
-        init_as_board=read_flag(raw.get("init_as_board"), "init_as_board"),
-        person_timeout=None
-        if person_timeout in (None, "")
-        else read_int(person_timeout, 0, "person_timeout"),
-        bot_timeout=read_int(raw.get("bot_timeout"), DEFAULT_BOT_TIMEOUT, "bot_timeout"),
-        deals=read_deals(raw.get("deals")),
-        open_table=read_flag(raw.get("open_table"), "open_table"),
-    )
-
-
-def read_deals(raw: Any) -> int | None:
-    """Return the match option ``deals`` from a field or a JSON value: ``None`` when
-    missing or blank (the Set's default), else a whole number (the Arbitre checks its
-    range); raise :class:`GameError` otherwise."""
+def read_deals(raw: Any, name: str = "deals") -> int | None:
+    """Return the match option ``deals`` (or another optional whole number, ``name``)
+    from a field or a JSON value: ``None`` when missing or blank (the Set's default), else
+    a whole number (the Arbitre checks its range); raise :class:`GameError` otherwise."""
     if raw is None or not str(raw).strip():
         return None
-    return read_int(raw, 0, "deals")
+    return read_int(raw, 0, name)

@@ -16,8 +16,9 @@
   at once.
 - **Organiser tokens**: ``serve --admin-token T`` or a token made by ``tournoyons-gui
   token`` (stored hashed), sent as ``Authorization: Bearer T``, lift the limits per
-  address and the tournaments' caps, and may cancel a tournament or a game; each token is
-  held to :attr:`Limits.token_work` requests per window (a leaked token floods nothing).
+  address and the tournaments' caps, and may cancel a tournament or a game (without
+  one: ``401`` and ``WWW-Authenticate: Bearer``); each token is held to
+  :attr:`Limits.token_work` requests per window (a leaked token floods nothing).
 
 **Counted in the store** (issue 29), not in a process's memory: every worker of one
 database counts in the same rows (``hits``, one upsert a counted request:
@@ -50,7 +51,9 @@ from tournoyons_gui.arbitre.store import Store
 from tournoyons_gui.arbitre.tournaments import TournamentError
 
 __all__ = [
+    "BEARER",
     "CROSS_SITE",
+    "NO_ORGANISER",
     "REGISTRATION_PATHS",
     "TOO_MANY",
     "UNLIMITED",
@@ -80,16 +83,20 @@ REGISTRATION_PATHS = re.compile(r"(/api)?/engines|(/api)?/interfaces|/api/sets|/
 TOO_MANY = "too many requests: try again later"
 #: The error of a ``POST`` from another site.
 CROSS_SITE = "a request from another site may not start work here"
+#: The answer (401) to a request that needs an organiser token and has none that is known.
+NO_ORGANISER = {"error": "cancelling takes an organiser token"}
+#: What a 401 says the client should send (RFC 6750, section 3).
+BEARER = {"WWW-Authenticate": 'Bearer realm="tournoyons"'}
 
 
 @dataclass(frozen=True)
 class Limits:
-    """The limits of one Arbitre (issues 20 and 29), each documented in the README's
-    *Security*: ``work`` requests starting work per client address per ``window`` seconds,
-    ``registrations`` of them per ``registration_window`` seconds, ``token_work`` per
-    organiser token per ``window``; an anonymous organiser's tournament's ``entrants``,
-    ``games`` per pairing and ``concurrency``. ``counted``: whether requests are counted
-    at all (a loopback server's are not)."""
+    """The limits of one Arbitre (issues 20 and 29), each documented in
+    docs/how-to/security.md: ``work`` requests starting work per client address per
+    ``window`` seconds, ``registrations`` of them per ``registration_window`` seconds,
+    ``token_work`` per organiser token per ``window``; an anonymous organiser's
+    tournament's ``entrants``, ``games`` per pairing and ``concurrency``. ``counted``:
+    whether requests are counted at all (a loopback server's are not)."""
 
     work: int = 30
     window: float = 60.0

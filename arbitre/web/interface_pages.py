@@ -34,6 +34,7 @@ from starlette.routing import Route
 from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.guis import NO_SUCH, Interface, Interfaces, interface_json
 from tournoyons_gui.arbitre.paging import OUT_OF_RANGE, CursorError
+from tournoyons_gui.arbitre.web.bodies import InterfaceChange, InterfaceRegistration
 from tournoyons_gui.arbitre.web.common import NO_STORE, Part
 from tournoyons_gui.arbitre.web.paging import asked_page, listed_json, next_path
 from tournoyons_gui.arbitre.web.registering import Kind, form_change, form_register
@@ -53,6 +54,8 @@ def interface_kind(interfaces: Interfaces) -> Kind:
         update=interfaces.update,
         to_json=interface_json,
         shown_once=lambda row: {"edit_token": row.secret},
+        registration=InterfaceRegistration,
+        change=InterfaceChange,
     )
 
 

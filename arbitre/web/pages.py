@@ -351,7 +351,11 @@ class GamePages(Part):
     async def view(self, request: Request) -> Response:
         """``GET /games/<id>/view?move=N&seat=T[&list=1]``: JSON ``{"src", "move",
         "moves", "status", "result", "asked", "statuses"}`` (and ``"list"``, the moves);
-        404 ``{"error"}`` for no such game or move."""
+        404 ``{"error"}`` for no such game or move, 400 for a ``move`` that is not a whole
+        number (a program's route is strict where a page's deep link is lenient)."""
+        move = request.query_params.get("move")
+        if move is not None and not (move.isascii() and move.isdigit() and len(move) <= 9):
+            return JSONResponse({"error": "move is a whole number, 0 or more"}, 400)
         position = await self._position(request)
         if position is None:
             return JSONResponse({"error": "no such game or move"}, 404)

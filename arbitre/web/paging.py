@@ -17,7 +17,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from tournoyons_gui.arbitre.paging import DEFAULT_LIMIT, MAX_LIMIT, Cursors, read_limit
+from tournoyons_gui.arbitre.paging import DEFAULT_LIMIT, MAX_LIMIT, CursorError, Cursors, read_limit
 from tournoyons_gui.arbitre.store import Store
 
 __all__ = ["Asked", "asked_page", "cursors", "link_header", "listed_json", "next_path"]
@@ -55,7 +55,10 @@ async def asked_page(
 ) -> Asked:
     """Return the page ``request`` asks of list ``name`` with ``filters`` (its position
     holding ``size`` values); raise :class:`~tournoyons_gui.arbitre.paging.CursorError`
-    for a cursor or a limit that cannot be read."""
+    for a cursor or a limit that cannot be read, or either given twice."""
+    for once in ("limit", "after"):
+        if len(request.query_params.getlist(once)) > 1:
+            raise CursorError(f"give {once} once")
     found = await cursors(store)
     list_id = Cursors.list_id(name, filters)
     limit = read_limit(request.query_params.get("limit"), default, most)

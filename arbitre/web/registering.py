@@ -31,7 +31,8 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from tournoyons_gui.arbitre.match import GameError
 from tournoyons_gui.arbitre.paging import CursorError
 from tournoyons_gui.arbitre.tournaments import TournamentError
-from tournoyons_gui.arbitre.web.common import read_body, read_form, read_json
+from tournoyons_gui.arbitre.web.bodies import Body, changes, parse
+from tournoyons_gui.arbitre.web.common import read_body, read_form
 
 __all__ = [
     "MAX_BODY",
@@ -56,39 +57,17 @@ Refill = Callable[[Mapping[str, Any], str, int], Awaitable[Response]]
 RefillOne = Callable[[Mapping[str, Any] | None, str, int, str], Awaitable[Response]]
 
 
-def _text(data: Mapping[str, Any], name: str, *, nullable: bool = False) -> str:
-    """Return the JSON field ``name`` as text (``""`` when absent, or ``null`` when
-    ``nullable``); raise :class:`GameError` for a number, a list, an object (or ``null``)."""
-    if name not in data or (nullable and data[name] is None):
-        return ""
-    raw = data[name]
-    if not isinstance(raw, str):
-        raise GameError(f"{name} is a string")
-    return raw
-
-
-def _strings(raw: Any, name: str) -> list[str]:
-    if not isinstance(raw, list) or not all(isinstance(item, str) for item in raw):
-        raise GameError(f"{name} is a list of strings")
-    return list(raw)
-
-
-def _flag(raw: Any, name: str) -> bool:
-    if not isinstance(raw, bool):
-        raise GameError(f"{name} is true or false")
-    return raw
-
-
 @dataclass(frozen=True)
 class Kind:
     """A kind of registration: its ``noun`` (``engine``), its pages' ``path``
     (``/engines``), its service's ``register(**fields)`` and ``update(id, token=...,
     **changes)`` (each raising a :data:`Refused` error; :data:`WRONG_TOKEN` and
     ``not_found`` are 403 and 404), ``to_json(row)``, ``shown_once(row)`` (the secrets of
-    a new registration), and its fields: ``texts`` (JSON name -> field), ``flags`` (JSON
-    name -> field; the form's checkbox of the field's name), ``created`` (fields only a
-    registration takes: ``key``, ``kind``); ``changed(data, changes)`` adds a kind's own
-    changes (an engine's ``renew_key``) and returns what the answer shows of them."""
+    a new registration); the JSON bodies of a ``registration`` and of a ``change``
+    (:mod:`.bodies`: their field names are the service's arguments) and the forms' fields:
+    ``texts`` (form name -> field), ``flags`` (form name -> field, a checkbox);
+    ``changed(body, changes)`` adds a kind's own changes (an engine's ``renew_key``) and
+    returns what the answer shows of them."""
 
     noun: str
     path: str
@@ -97,12 +76,11 @@ class Kind:
     update: Callable[..., Awaitable[Any]]
     to_json: Callable[[Any], dict[str, Any]]
     shown_once: Callable[[Any], dict[str, Any]]
+    registration: type[Body]
+    change: type[Body]
     texts: Mapping[str, str] = field(default_factory=lambda: {"name": "name", "url": "url"})
     flags: Mapping[str, str] = field(default_factory=dict)
-    created: Mapping[str, str] = field(default_factory=dict)
-    changed: Callable[[Mapping[str, Any], dict[str, Any]], dict[str, Any]] = (
-        lambda _data, _changes: {}
-    )
+    changed: Callable[[Body, dict[str, Any]], dict[str, Any]] = lambda _body, _changes: {}
 
     def status(self, refused: Exception) -> int:
         """Return the status of a refusal: 404 no such registration, 403 wrong token, 400."""
@@ -113,18 +91,8 @@ class Kind:
     async def api_register(self, request: Request) -> Response:
         """``POST /api/<plural>``: register (201 with the secrets shown once) or 400."""
         try:
-            data = read_json(await read_body(request, MAX_BODY))
-            if not isinstance(data, dict):
-                raise GameError(f"send a JSON object {{{', '.join(['sets', *self.texts])}}}")
-            fields: dict[str, Any] = {"sets": _strings(data.get("sets", []), "sets")}
-            for name, target in self.texts.items():
-                fields[target] = _text(data, name)
-            for name, target in self.created.items():
-                fields[target] = _text(data, name, nullable=True)
-            for name, target in self.flags.items():
-                if name != "retired":
-                    fields[target] = data.get(name) is True
-            row = await self.register(**fields)
+            body = parse(self.registration, await read_body(request, MAX_BODY))
+            row = await self.register(**body.model_dump())
         except Refused as refused:
             return JSONResponse({"error": str(refused)}, 400)
         return JSONResponse({**self.to_json(row), **self.shown_once(row)}, 201)
@@ -132,23 +100,10 @@ class Kind:
     async def api_change(self, request: Request, row_id: str) -> Response:
         """``POST /api/<plural>/<id>``: change a registration with its edit token."""
         try:
-            data = read_json(await read_body(request, MAX_BODY))
-            if not isinstance(data, dict):
-                raise GameError("send a JSON object")
-            changes: dict[str, Any] = {}
-            for name, target in self.texts.items():
-                if name in data:
-                    changes[target] = _text(data, name)
-            if "sets" in data:
-                changes["sets"] = _strings(data["sets"], "sets")
-            for name, target in {**self.flags, "retired": "retired"}.items():
-                if name in data:
-                    changes[target] = _flag(data[name], name)
-            shown = self.changed(data, changes)
-            token = data.get("token")
-            row = await self.update(
-                row_id, token=token if isinstance(token, str) else "", **changes
-            )
+            body = parse(self.change, await read_body(request, MAX_BODY))
+            given = changes(body)
+            shown = self.changed(body, given)
+            row = await self.update(row_id, token=getattr(body, "token", ""), **given)
         except Refused as refused:
             return JSONResponse({"error": str(refused)}, self.status(refused))
         return JSONResponse({**self.to_json(row), **{k: v(row) for k, v in shown.items()}})

@@ -28,7 +28,8 @@ from tournoyons_gui.arbitre.client import BrokenAnswer, Unreachable
 from tournoyons_gui.arbitre.match import GameError
 from tournoyons_gui.arbitre.query import QueryTooLong, read_query
 from tournoyons_gui.arbitre.urls import engine_url, same_endpoint
-from tournoyons_gui.arbitre.web.common import Part, read_body, read_json
+from tournoyons_gui.arbitre.web.bodies import BotsarenaMessage, parse
+from tournoyons_gui.arbitre.web.common import Part, read_body
 from tournoyons_gui.interfaces.plugin import IllegalMove
 from tournoyons_gui.interfaces.protocol import safe_return_url
 from tournoyons_gui.interfaces.referee import read_call, referee
@@ -111,7 +112,7 @@ class Served(Part):
         if interface is None or engine is None or interface.botsarena is None:
             return JSONResponse({"error": "no such botsarena bot"}, 404)
         try:
-            message = read_json(await read_body(request))
+            message = parse(BotsarenaMessage, await read_body(request)).message()
             bots = interface.botsarena
             answer = await self.arbitre.services.engines.run(
                 (interface.key, name),

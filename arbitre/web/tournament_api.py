@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from starlette.requests import Request
@@ -42,14 +42,26 @@ from tournoyons_gui.arbitre.standings import Standing, csv_cell, standings_csv
 from tournoyons_gui.arbitre.store import Engine, Listed, Store, Tournament, new_id
 from tournoyons_gui.arbitre.tables import TableStanding, table_standings_csv
 from tournoyons_gui.arbitre.tournaments import (
-    EntrantSpec,
     TournamentError,
     Tournaments,
     standing_json,
     table_standing_json,
 )
-from tournoyons_gui.arbitre.web.common import NO_STORE, read_body, read_int, read_json, read_options
-from tournoyons_gui.arbitre.web.guard import Limits, check_tournament, is_organiser
+from tournoyons_gui.arbitre.web.bodies import (
+    EngineChange,
+    EngineRegistration,
+    TournamentBody,
+    options_of,
+    parse,
+)
+from tournoyons_gui.arbitre.web.common import NO_STORE, read_body
+from tournoyons_gui.arbitre.web.guard import (
+    BEARER,
+    NO_ORGANISER,
+    Limits,
+    check_tournament,
+    is_organiser,
+)
 from tournoyons_gui.arbitre.web.paging import asked_page, listed_json
 from tournoyons_gui.arbitre.web.registering import Kind
 
@@ -59,10 +71,10 @@ __all__ = ["MAX_BODY", "TournamentApi", "engine_json"]
 MAX_BODY = 64 * 1024
 
 
-def _renew_key(data: Mapping[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
-    """Add a new call key to ``changes`` when ``data`` asks ``renew_key`` (manual VIII);
-    return what the answer shows of it (the new key, this once)."""
-    if data.get("renew_key") is not True:
+def _renew_key(body: Any, changes: dict[str, Any]) -> dict[str, Any]:
+    """Add a new call key to ``changes`` when the change ``body`` asks ``renew_key``
+    (manual VIII); return what the answer shows of it (the new key, this once)."""
+    if not isinstance(body, EngineChange) or not body.renew_key:
         return {}
     changes["call_key"] = new_id(32)
     return {"key": lambda row: row.call_key}
@@ -76,6 +88,7 @@ def engine_kind(service: Tournaments) -> Kind:
 
     async def register(**fields: Any) -> Engine:
         fields["kind"] = fields.get("kind") or "engine"
+        fields["call_key"] = fields.get("call_key") or ""
         return await service.register(**fields)
 
     return Kind(
@@ -87,7 +100,8 @@ def engine_kind(service: Tournaments) -> Kind:
         to_json=engine_json,
         shown_once=lambda row: {"edit_token": row.secret, "key": row.call_key},
         flags={"poker_level2": "poker_level2", "open": "open_entry"},
-        created={"key": "call_key", "kind": "kind"},
+        registration=EngineRegistration,
+        change=EngineChange,
         changed=_renew_key,
     )
 
@@ -105,10 +119,6 @@ def engine_json(row: Engine) -> dict[str, Any]:
         "kind": row.kind,
         "created_at": row.created_at.isoformat(),
     }
-
-
-async def _json(request: Request) -> Any:
-    return read_json(await read_body(request, MAX_BODY))
 
 
 async def tournaments_page(
@@ -210,33 +220,19 @@ class TournamentApi:
             ]
             return listed_json(request, rows, cursor, NO_STORE)
         try:
-            data = await _json(request)
-            if not isinstance(data, dict):
-                raise TournamentError("send a JSON object {set, entrants, format ...}")
-            raw = data.get("entrants")
-            if not isinstance(raw, list) or not all(isinstance(e, dict) for e in raw):
-                raise TournamentError("entrants is a list of {kind, engine, name}")
-            entrants = [
-                EntrantSpec(
-                    str(e.get("kind", "")),
-                    str(e.get("engine", "")),
-                    str(e.get("name", "")),
-                    str(e.get("token", "")),
-                )
-                for e in raw
-            ]
-            games = read_int(data.get("games"), 2, "games")
-            concurrency = read_int(data.get("concurrency"), 4, "concurrency")
-            check_tournament(request, self.limits, len(entrants), games, concurrency)
+            body = parse(TournamentBody, await read_body(request, MAX_BODY))
+            games = 2 if body.games is None else body.games
+            concurrency = 4 if body.concurrency is None else body.concurrency
+            check_tournament(request, self.limits, len(body.entrants), games, concurrency)
             tournament_id = await service.create(
-                str(data.get("set", "")),
-                entrants,
-                format=str(data.get("format", "round-robin")),
+                body.set,
+                [entrant.spec() for entrant in body.entrants],
+                format=body.format,
                 games=games,
-                rounds=read_int(data.get("rounds"), 0, "rounds"),
+                rounds=body.rounds or 0,
                 concurrency=concurrency,
-                options=read_options(data.get("options")),
-                name=str(data.get("name", "")),
+                options=options_of(body.options),
+                name=body.name or "",
             )
         except (TournamentError, GameError) as refused:
             return JSONResponse({"error": str(refused)}, 400)
@@ -255,9 +251,9 @@ class TournamentApi:
 
     async def cancel(self, request: Request) -> Response:
         """``POST /api/tournaments/<id>/cancel`` with an organiser token: no more games,
-        its games in play ended as interrupted; 200 the summary, 403 without the token."""
+        its games in play ended as interrupted; 200 the summary, 401 without the token."""
         if not is_organiser(request):
-            return JSONResponse({"error": "cancelling takes an organiser token"}, 403)
+            return JSONResponse(NO_ORGANISER, 401, headers=BEARER)
         service = self.holder()
         tournament_id = request.path_params["tournament_id"]
         found = await service.tournament(tournament_id, positions=False)

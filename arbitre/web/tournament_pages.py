@@ -32,7 +32,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
-from tournoyons_gui.arbitre.match import GameError
+from tournoyons_gui.arbitre.match import DEFAULT_TIMEOUT, GameError, Options
 from tournoyons_gui.arbitre.paging import OUT_OF_RANGE, CursorError
 from tournoyons_gui.arbitre.tournaments import (
     FORMATS,
@@ -41,7 +41,7 @@ from tournoyons_gui.arbitre.tournaments import (
     Tournaments,
 )
 from tournoyons_gui.arbitre.web.chart import rating_chart
-from tournoyons_gui.arbitre.web.common import read_form, read_int, read_options, render
+from tournoyons_gui.arbitre.web.common import read_form, read_int, render
 from tournoyons_gui.arbitre.web.guard import Limits, check_tournament
 from tournoyons_gui.arbitre.web.paging import asked_page, next_path
 from tournoyons_gui.arbitre.web.registering import form_change, form_register
@@ -238,7 +238,10 @@ class TournamentPages:
         values: dict[str, str] = {}
         try:
             values = {name: value for name, value in reversed(await read_form(request, MAX_FORM))}
-            options = read_options({"timeout": values.get("timeout"), "level": values.get("level")})
+            options = Options(
+                timeout=read_int(values.get("timeout"), DEFAULT_TIMEOUT, "TimeOut"),
+                level=read_int(values.get("level"), 1, "Level"),
+            )
             entrants = _entrants(values)
             games = read_int(values.get("games"), 2, "games per pairing")
             concurrency = read_int(values.get("concurrency"), 4, "games at once")

@@ -23,7 +23,9 @@ decisions 19 and 24) follow the June manual where the tester's hot-seat game fol
 February's: any total at least the opponent's is legal (the dealer may call the big blind
 at step 1, a round may be opened with a check), a raise being by at least 1 chip (level 2:
 the small blind); both players acknowledge step 9 (two values, player one's then player
-two's); each deal's cards are a cryptographic draw. Level 2: capitals of 200 in
+two's); each deal's cards are a cryptographic draw, unless the game has a seed
+(:meth:`PokerRules.start`'s ``seed``: deal ``n``'s cards then follow from the seed and
+``n``, so two games of one seed are dealt alike, a duplicate deal). Level 2: capitals of 200 in
 ``Gain1``/``Gain2``, small blind 1 plus 2 every 8 deals, big blind double, totals at most 100
 and the smaller capital; the game ends when a capital is below the next big blind, after 15
 completed deals or after deal 99.
@@ -149,7 +151,15 @@ def _state_key(state: Mapping[str, Any]) -> _StateKey | None:
         whole = _WHOLE_OF(state)
     except KeyError:
         return None
-    return (*whole, state["arbitre"], tuple(cards), tuple(totals), tuple(gains), tuple(bets))
+    return (
+        *whole,
+        state["arbitre"],
+        tuple(cards),
+        tuple(totals),
+        tuple(gains),
+        tuple(bets),
+        state.get("seeded") is True,
+    )
 
 
 def _game_key(game: Game) -> _StateKey | None:
@@ -172,6 +182,7 @@ def _game_key(game: Game) -> _StateKey | None:
         game.totals,
         game.gains,
         game.bets,
+        game.seeded,
     )
 
 
@@ -193,7 +204,9 @@ class Game:
       Arbitre game, the requests answered); ``last``: who played last;
     - ``level``: rule level 1 or 2; ``arbitre``: a game played by the Arbitre (June rules,
       both acknowledge step 9); ``acks``: acknowledgements of step 9 received;
-      ``bets``: each player's last value in this deal (``"0"`` a fold, ``""`` none yet).
+      ``bets``: each player's last value in this deal (``"0"`` a fold, ``""`` none yet);
+    - ``seeded``: an Arbitre game whose cards follow from ``seed`` (the match option
+      ``seed``) rather than a cryptographic draw; kept in the state only when true.
     """
 
     seed: int
@@ -212,6 +225,7 @@ class Game:
     arbitre: bool = False
     acks: int = 0
     bets: tuple[str, str] = ("", "")
+    seeded: bool = False
 
     # --- state --------------------------------------------------------------------------
 
@@ -255,6 +269,7 @@ class Game:
                 arbitre=bool(state.get("arbitre", False)),
                 acks=int(state.get("acks", 0)),
                 bets=(str(bets[0]), str(bets[1])),
+                seeded=state.get("seeded") is True,
             )
         except (KeyError, IndexError, TypeError, ValueError) as broken:
             raise IllegalMove(f"the game's state is corrupt: {broken}") from None
@@ -276,8 +291,8 @@ class Game:
         )
 
     def state(self) -> dict[str, Any]:
-        """Return the JSON-serialisable state."""
-        return {
+        """Return the JSON-serialisable state (``seeded`` only when true)."""
+        state: dict[str, Any] = {
             "seed": self.seed,
             "deal": self.deal,
             "completed": self.completed,
@@ -295,6 +310,9 @@ class Game:
             "acks": self.acks,
             "bets": list(self.bets),
         }
+        if self.seeded:
+            state["seeded"] = True
+        return state
 
     @property
     def over(self) -> bool:
@@ -399,7 +417,7 @@ class Game:
         decks = self.decks
         if decks:
             cards, decks = decks[0], decks[1:]
-        elif self.arbitre:  # decision 19: a fresh deck, a cryptographic shuffle
+        elif self.arbitre and not self.seeded:  # decision 19: a cryptographic shuffle
             cards = tuple(_rng.sample(DECK, 9))
         else:
             cards = deal_cards(self.seed, deal)
@@ -510,6 +528,7 @@ def _unplayed(
     arbitre: bool,
     count: int = 0,
     decks: tuple[tuple[str, ...], ...] = (),
+    seeded: bool = False,
 ) -> Game:
     """Return a game before its first deal (``new_deal(1)`` deals it): the blinds' totals,
     no card yet, ``gains`` at the start (level 2: the capitals)."""
@@ -525,6 +544,7 @@ def _unplayed(
         level=level,
         arbitre=arbitre,
         decks=decks,
+        seeded=seeded,
     )
 
 
@@ -582,16 +602,33 @@ class PokerRules:
         """Return deal 1, player one dealing and to bet first (``decks``: scripted cards)."""
         return self._new(1, arbitre=False, decks=decks)
 
-    def start(self, level: int = 1, decks: Sequence[Sequence[str]] = ()) -> Turn:
+    #: A game may be dealt from a seed (:func:`~tournoyons_gui.interfaces.plugin.starts_from_seed`).
+    seed_starts = True
+
+    def start(
+        self, level: int = 1, decks: Sequence[Sequence[str]] = (), *, seed: int | None = None
+    ) -> Turn:
         """Return deal 1 of an Arbitre game at rule ``level`` 1 or 2 (``decks``: scripted
-        cards, for tests): the June rules, both players acknowledging step 9."""
+        cards, for tests): the June rules, both players acknowledging step 9. ``seed``:
+        each deal's nine cards follow from it and the deal's number (:func:`deal_cards`),
+        so two games of one seed get the same cards deal after deal, whoever sits where
+        (a duplicate deal); ``None``: a cryptographic draw per deal (decision 19)."""
         if level not in self.levels:
             raise IllegalMove(f"Poker plays rule level 1 or 2, not {level}")
-        return self._new(level, arbitre=True, decks=decks)
+        return self._new(level, arbitre=True, decks=decks, seed=seed)
 
-    def _new(self, level: int, *, arbitre: bool, decks: Sequence[Sequence[str]]) -> Turn:
+    def _new(
+        self,
+        level: int,
+        *,
+        arbitre: bool,
+        decks: Sequence[Sequence[str]],
+        seed: int | None = None,
+    ) -> Turn:
         load_pokerkit()  # the showdowns' hand tables, loaded before the game, not in it
-        seed = self.seed if self.seed is not None else random.SystemRandom().randrange(2**32)
+        seeded = seed is not None
+        if seed is None:
+            seed = self.seed if self.seed is not None else random.SystemRandom().randrange(2**32)
         gains = (CAPITAL, CAPITAL) if level == 2 else (0, 0)
         empty = _unplayed(
             seed=seed,
@@ -599,6 +636,7 @@ class PokerRules:
             level=level,
             arbitre=arbitre,
             decks=tuple(_cards(list(deck)) for deck in decks),
+            seeded=seeded,
         )
         game = empty.new_deal(1)
         return game.turn(game.bettor, None)

@@ -3,7 +3,7 @@
 Cards numbered 0..77 as MaitreTarot numbers them, bids 0..4, a Tray of nine fields joined
 by ``.`` (:mod:`.cards`), four seats with ``Input`` ``One`` .. ``Four``; the rules, the
 engines' view and the built-in engines in :mod:`.rules` and :mod:`.engines`. Methods
-Standard, End, None. Source: ``../shared/spec/tarot.md`` sections 1-3; seed 001.
+Standard, End, None. Source: ``docs/reference/tarot.md`` sections 1-3; seed 001.
 """
 
 from __future__ import annotations

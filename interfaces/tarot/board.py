@@ -16,7 +16,7 @@ to the trick, then, when it completed the trick, the trick goes to its winner.
 Geometry is in the table's own units (``viewBox`` ``0 0 WIDTH HEIGHT``); cards are drawn
 64x100 (:data:`CARD_W`, :data:`CARD_H`) and scaled.
 
-Sources: ``../shared/spec/tarot.md`` sections 1-3 (cards, the rules of play and of the
+Sources: ``docs/reference/tarot.md`` sections 1-3 (cards, the rules of play and of the
 écart, the Tray, the page and its DOM contract); spec ``interface-protocol.md`` section 6.
 """
 

@@ -1,6 +1,6 @@
 """French Tarot's 78 cards as MaitreTarot numbers them, and the Set's nine-field ``Tray``.
 
-Cards (``../shared/spec/tarot.md`` section 1; seed 001, table 1): ``0..13`` clubs, ``14..27``
+Cards (``docs/reference/tarot.md`` section 1; seed 001, table 1): ``0..13`` clubs, ``14..27``
 spades, ``28..41`` hearts, ``42..55`` diamonds, each 1..10, jack, knight, queen, king;
 ``56..76`` the trumps 1..21 (56 the petit, 76 the 21); ``77`` the excuse. The oudlers are
 56, 76 and 77. Points are counted here in **half points** (an int): an oudler or a king

@@ -1,6 +1,6 @@
 """Tarot's built-in engines: ``random`` (any legal choice) and ``strong``.
 
-An engine reads the request as an outside engine would (``../shared/spec/tarot.md``
+An engine reads the request as an outside engine would (``docs/reference/tarot.md``
 section 3): ``Seat`` (who it is), ``Tray`` (its own hand, the bids, the dog when shown,
 the trick in play, the tricks played). It answers a bid ``0``..``4``, an écart of 12 digits
 or a card of 2 digits; a request it cannot read gets ``0``, never an exception.

@@ -2,7 +2,7 @@
 
 A :class:`Game` is read from the rules' state (JSON, :meth:`Game.state`), checked
 (:meth:`Game.problem`: every one of the 78 cards in one place ...), played one Value at a
-time (:meth:`Game.apply`: a bid, an écart, a card; ``../shared/spec/tarot.md`` section 2,
+time (:meth:`Game.apply`: a bid, an écart, a card; ``docs/reference/tarot.md`` section 2,
 with the count and score of :mod:`.play`) and written as each viewer is shown it
 (:meth:`Game.fields`: the nine-field Tray of section 3, the last Values, the totals).
 The rules (:mod:`.rules`) drive it for the Arbitre and the tester.
@@ -99,14 +99,21 @@ _BID_VALUES = frozenset({_NONE, *range(len(Bid))})
 
 
 def _pack(
-    decks: tuple[tuple[Card, ...], ...],
+    decks: tuple[tuple[Card, ...], ...], seed: int | None, deal: int, attempt: int
 ) -> tuple[tuple[Card, ...], tuple[tuple[Card, ...], ...]]:
     """Return a pack in dealing order and the scripted packs left: the first of ``decks``
-    (tests), else a fresh cryptographic shuffle (spec section 2, "Deal")."""
+    (tests); else, in a match with a ``seed``, the pack of deal ``deal``'s ``attempt``
+    (0, then 1, 2 ... after petit sec redeals) shuffled by ``random.Random`` seeded with
+    ``"tarot-<seed>-<deal>-<attempt>"`` (SHA-512 of the text: the same pack on every
+    machine, so two matches of one seed are dealt alike, deal after deal, a duplicate
+    deal); else a fresh cryptographic shuffle (spec section 2, "Deal")."""
     if decks:
         return decks[0], decks[1:]
     pack = list(range(CARDS))
-    _RNG.shuffle(pack)
+    if seed is None:
+        _RNG.shuffle(pack)
+    else:
+        random.Random(f"tarot-{seed}-{deal}-{attempt}").shuffle(pack)
     return tuple(pack), ()
 
 
@@ -155,6 +162,7 @@ def state_key(state: Mapping[str, Any]) -> StateKey | None:
             None if score is None else tuple(score.items()),
             tuple(state.get("upcoming") or ()),
             state.get("redeals", 0),
+            state.get("seed"),
         )
     except (KeyError, TypeError, AttributeError):
         return None
@@ -183,6 +191,7 @@ def game_key(game: Game) -> StateKey | None:
         None if score is None else tuple(score.items()),
         game.upcoming,
         game.redeals,
+        game.seed,
     )
 
 
@@ -255,7 +264,9 @@ class Game:
     - ``totals``: each seat's total; ``moves``: each seat's last Value in this deal;
       ``count``: values applied in the match; ``score``: the last deal's, or ``None``;
     - ``upcoming``: the next deal's pack once a deal is scored and the match goes on;
-      ``redeals``: petit sec redeals in the match; ``decks``: scripted packs (tests).
+      ``redeals``: petit sec redeals in the match; ``decks``: scripted packs (tests);
+    - ``seed``: the match's seed, whose deals follow from it (a duplicate deal), or
+      ``None`` (a cryptographic shuffle per deal); kept in the state only when given.
     """
 
     deals: int
@@ -276,12 +287,13 @@ class Game:
     upcoming: tuple[Card, ...] = ()
     redeals: int = 0
     decks: tuple[tuple[Card, ...], ...] = ()
+    seed: int | None = None
 
     # --- the state ------------------------------------------------------------------------
 
     def state(self) -> dict[str, Any]:
-        """Return the JSON-serialisable state."""
-        return {
+        """Return the JSON-serialisable state (``seed`` only when the match has one)."""
+        state: dict[str, Any] = {
             "deals": self.deals,
             "played": self.played,
             "deal": self.deal,
@@ -301,6 +313,9 @@ class Game:
             "redeals": self.redeals,
             "decks": [list(deck) for deck in self.decks],
         }
+        if self.seed is not None:
+            state["seed"] = self.seed
+        return state
 
     @classmethod
     def load(cls, state: Mapping[str, Any]) -> Game:
@@ -345,6 +360,7 @@ class Game:
                 upcoming=ints(state.get("upcoming") or ()),
                 redeals=int(state.get("redeals", 0)),
                 decks=tuple(ints(deck, CARDS) for deck in state.get("decks") or ()),
+                seed=None if state.get("seed") is None else int(state["seed"]),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as broken:
             raise IllegalMove(f"the match's state is corrupt: {broken}") from None
@@ -445,14 +461,15 @@ class Game:
     # --- dealing ----------------------------------------------------------------------
 
     def dealt(self) -> Game:
-        """Return this deal dealt from a fresh pack (petit sec: dealt again, same dealer)."""
+        """Return this deal dealt from a fresh pack (petit sec: dealt again, same dealer);
+        with a seed, the deal's packs follow from it (:func:`_pack`)."""
         decks, redeals = self.decks, self.redeals
-        pack, decks = _pack(decks)
-        for _ in range(PETIT_SEC_REDEALS):
+        pack, decks = _pack(decks, self.seed, self.deal, 0)
+        for attempt in range(1, PETIT_SEC_REDEALS + 1):
             if not any(petit_sec(hand) for hand in _hands(pack)[0]):
                 break
             redeals += 1
-            pack, decks = _pack(decks)
+            pack, decks = _pack(decks, self.seed, self.deal, attempt)
         return _changed(self, decks=decks, redeals=redeals).from_pack(pack)
 
     def from_pack(self, pack: Sequence[Card]) -> Game:

@@ -1,7 +1,7 @@
 """The federation's rules of a deal for four, as pure functions over cards.
 
 What a seat may bid, put aside and play, who wins a trick, and what a deal scores
-(``../shared/spec/tarot.md`` section 2): following the suit led, trumping and
+(``docs/reference/tarot.md`` section 2): following the suit led, trumping and
 overtrumping, the excuse (its exchange, and at the last trick), the points needed with 0
 to 3 oudlers, the difference rounded up to the whole point (T-decision 2), petit au bout
 and chelem (T-decision 3), and the four scores summing to 0. Points are in half points.

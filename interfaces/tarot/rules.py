@@ -1,6 +1,6 @@
 """French Tarot for four, as the Arbitre and the tester play it: a match of ``deals`` deals.
 
-A deal (``../shared/spec/tarot.md`` section 2): 18 cards to each seat and 6 to the dog from
+A deal (``docs/reference/tarot.md`` section 2): 18 cards to each seat and 6 to the dog from
 a fresh cryptographic shuffle (a hand holding the petit sec is dealt again by the same
 dealer); one round of bids from the seat after the dealer (a bid not above the highest
 counts as a pass; four passes show the dog and the next dealer deals, the deal not
@@ -108,12 +108,24 @@ class TarotRules:
         """Return the first deal's bidding of a hot-seat match of the default length."""
         return self.start()
 
+    #: A match may be dealt from a seed (:func:`~..plugin.starts_from_seed`).
+    seed_starts = True
+
     def start(
-        self, level: int = 1, deals: int = DEFAULT_DEALS, decks: Sequence[Sequence[Card]] = ()
+        self,
+        level: int = 1,
+        deals: int = DEFAULT_DEALS,
+        decks: Sequence[Sequence[Card]] = (),
+        *,
+        seed: int | None = None,
     ) -> Turn:
         """Return the first deal's bidding of a match of ``deals`` deals (1 to
         :data:`MAX_MATCH_DEALS`); ``decks``: packs of the 78 cards in dealing order used
-        before fresh shuffles (tests). Raise :class:`IllegalMove` otherwise."""
+        before fresh shuffles (tests); ``seed``: every deal's pack follows from it and the
+        deal's number (petit sec redeals included), so two matches of one seed are dealt
+        the same hands seat by seat, deal after deal, whoever sits where (a duplicate
+        deal); ``None``: a cryptographic shuffle per deal. Raise :class:`IllegalMove`
+        otherwise."""
         if level not in self.levels:
             raise IllegalMove(f"Tarot plays rule level 1, not {level}")
         if not 1 <= deals <= MAX_MATCH_DEALS:
@@ -121,7 +133,7 @@ class TarotRules:
         packs = tuple(tuple(int(card) for card in deck) for deck in decks)
         if any(sorted(pack) != list(range(CARDS)) for pack in packs):
             raise IllegalMove("a pack is the 78 cards, each once")
-        return Game(deals=deals, decks=packs).dealt().turn()
+        return Game(deals=deals, decks=packs, seed=seed).dealt().turn()
 
     def play(self, state: Mapping[str, Any], value: str) -> Turn:
         """Apply the Value of the seat asked (a bid, an écart, a card); raise

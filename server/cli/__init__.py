@@ -4,9 +4,12 @@
 registered Set, the tester and the Arbitre with uvicorn. ``--port 0`` takes a free port;
 the first line printed says which.
 
-``tournoyons-gui play --set TicTacToe --engine builtin:perfect --engine URL [--games N]``
-plays games headless through an Arbitre of its own on 127.0.0.1, with a progress bar, one
-line per game, and exit status 0 when every game reached an end.
+``tournoyons-gui play --set TicTacToe --engine builtin:perfect --engine URL [--games N]
+[--openings builtin|FILE] [--seed N] [--sprt ELO0,ELO1] [--json FILE]`` plays a match
+headless through an Arbitre of its own on 127.0.0.1: games in pairs with the seats
+swapped, a progress bar, one line per game, then the summary (wins, draws, losses, faults,
+Elo, LOS, pentanomial counts, the SPRT), the failure report and the match's address; exit
+status 0 when every game reached an end, 130 after Ctrl-C.
 
 ``tournoyons-gui tournament --set TicTacToe --engine URL --engine builtin:random ...`` runs
 a round-robin or Swiss tournament the same way and prints its standings and cross table.
@@ -27,6 +30,9 @@ tables of four clients are Tarot games of the Arbitre; ``serve --maitretarot [HO
 does the same beside the web. ``tournoyons-gui maitretarot-client --connect HOST:PORT
 --nick NAME --engine builtin:NAME|URL`` seats one of our engines at a MaitreTarot server.
 
+``tournoyons-gui new-engine --lang python|javascript|php DIR`` writes a starter engine (one
+file, nothing but the language) and its README into a new folder.
+
 One package, a module per command. Here: the parser and :func:`main`, which imports the
 one command it runs (:mod:`.serve`, :mod:`.play`, :mod:`.tournament`, :mod:`.rooms`,
 :mod:`.room_player`, :mod:`.maitretarot`), so that ``--help`` loads neither the server
@@ -38,6 +44,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from tournoyons_gui.server.cli.common import (
     add_arbitre_options,
@@ -50,28 +57,92 @@ from tournoyons_gui.server.cli.common import (
     bind,
     lease,
     metrics_place,
+    seed,
+    sprt_test,
 )
 
 __all__ = ["bind", "main", "parser"]
 
 
+class _Version(argparse.Action):
+    """``--version``: print the installed distribution's version (its metadata, read only
+    when asked: the look-up scans the import path) and exit."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            number = version("tournoyons-gui")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            number = "unknown (not installed)"
+        print(f"{parser.prog} {number}")
+        parser.exit()
+
+
+def _command(
+    commands: Any, name: str, summary: str, description: str, epilog: str = ""
+) -> argparse.ArgumentParser:
+    """Add the command ``name``: ``summary`` in the list of commands, ``description`` (and
+    ``epilog``, examples) at the top (and bottom) of its own ``--help``."""
+    made: argparse.ArgumentParser = commands.add_parser(
+        name,
+        help=summary,
+        description=description,
+        epilog=epilog or None,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    return made
+
+
 def parser() -> argparse.ArgumentParser:
-    """Return the command line's parser: a command (``serve``, ``play``, ``tournament``)
-    and its options."""
-    top = argparse.ArgumentParser(prog="tournoyons-gui", description=__doc__.split("\n")[0])
-    commands = top.add_subparsers(dest="command", required=True)
-    serve = commands.add_parser("serve", help="serve the interfaces, the tester and the Arbitre")
-    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free)")
+    """Return the command line's parser: a command (``serve``, ``play``, ``tournament``
+    ...) and its options. The docs' command-line reference is made from it
+    (``docs/hooks/cli.py``)."""
+    top = argparse.ArgumentParser(
+        prog="tournoyons-gui",
+        description="Graphical interfaces and an Arbitre for Tournoyons-style bot "
+        "tournaments: serve the pages, play games and tournaments between engines, "
+        "referee Connect Four rooms on IRC and MaitreTarot tables.",
+        epilog="Each command has its own help: tournoyons-gui COMMAND --help.",
+    )
+    top.add_argument("--version", action=_Version, help="print the version and exit")
+    commands = top.add_subparsers(
+        dest="command", required=True, title="commands", metavar="COMMAND"
+    )
+    serve = _command(
+        commands,
+        "serve",
+        "serve the interfaces, the tester and the Arbitre",
+        "Serve every Set's page, the tester (at /) and the Arbitre (at /arbitre) over HTTP.\n"
+        "On 127.0.0.1 it is a local server; on any other address, or behind a public\n"
+        "--public-url, a public one, held to the limits of a public server.",
+        "example:\n  tournoyons-gui serve --port 8000 --database arbitre.sqlite3",
+    )
+    serve.add_argument(
+        "--host", default="127.0.0.1", metavar="ADDRESS", help="address to bind (default 127.0.0.1)"
+    )
+    serve.add_argument(
+        "--port", type=int, default=8000, metavar="PORT", help="port (default 8000; 0: any free)"
+    )
     serve.add_argument(
         "--frame-ancestors",
         default="*",
+        metavar="SOURCES",
         help="CSP frame-ancestors: who may embed the pages (default '*', any host)",
     )
     add_arbitre_options(serve)
+    public_options = serve.add_argument_group("a public server")
+    table_options = serve.add_argument_group(
+        "MaitreTarot tables beside the web (with --maitretarot)"
+    )
+    room_options = serve.add_argument_group("Connect Four rooms on IRC beside the web (with --irc)")
     serve.add_argument(
         "--public-url",
         default="",
+        metavar="URL",
         help="this server's URL as engines reach it (default http://HOST:PORT)",
     )
     serve.add_argument(
@@ -85,44 +156,47 @@ def parser() -> argparse.ArgumentParser:
         "--lease",
         type=lease,
         default=15.0,
+        metavar="SECONDS",
         help="seconds a game stays with a worker that stopped renewing its lease (killed) "
         "before another worker of the same database takes it over (default 15)",
     )
-    serve.add_argument(
+    public_options.add_argument(
         "--allow-hosts",
         default="",
+        metavar="HOSTS",
         help="comma-separated internal hosts, addresses or networks (10.1.0.0/16) a public "
         "server may call all the same (default: none)",
     )
-    serve.add_argument(
+    public_options.add_argument(
         "--admin-token",
         action="append",
         metavar="TOKEN",
         help="an organiser token (Authorization: Bearer TOKEN): lifts the limits, may "
         "cancel a tournament or a game (repeatable; see also the token command)",
     )
-    serve.add_argument(
+    public_options.add_argument(
         "--trust-proxy",
         default="",
         metavar="ADDRESSES",
         help="comma-separated addresses of a reverse proxy whose X-Forwarded-For and "
         "X-Forwarded-Proto are believed (default: none)",
     )
-    serve.add_argument(
+    public_options.add_argument(
         "--header-timeout",
         type=float,
         default=10.0,
+        metavar="SECONDS",
         help="seconds a client has to send a request's headers (default 10)",
     )
-    serve.add_argument(
+    table_options.add_argument(
         "--maitretarot",
         type=address,
         default=None,
         metavar="[HOST:]PORT",
         help="also be a MaitreTarot server there (seed 001): tables of four clients",
     )
-    add_table_options(serve)
-    add_irc_options(serve, required=False)
+    add_table_options(table_options)
+    add_irc_options(room_options, required=False)
     serve.add_argument(
         "--no-drive",
         action="store_true",
@@ -146,27 +220,89 @@ def parser() -> argparse.ArgumentParser:
         "(127.0.0.1:9464), public the public listener too (default: on a loopback "
         "server's listener, on no public one's)",
     )
-    serve.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
+    serve.add_argument(
+        "--log-level", default="info", metavar="LEVEL", help="uvicorn's log level (default info)"
+    )
     serve.add_argument("--no-access-log", action="store_true", help="do not log each request")
 
-    token = commands.add_parser(
-        "token", help="make an organiser token, stored hashed in the records, and print it"
+    token = _command(
+        commands,
+        "token",
+        "make an organiser token and print it",
+        "Make an organiser token, store its SHA-256 in the records and print it once.\n"
+        "Sent as 'Authorization: Bearer TOKEN', it lifts a public server's limits and\n"
+        "may cancel tournaments and games.",
     )
-    token.add_argument("--database", default=None, help="the records (as serve's)")
-    token.add_argument("--note", default="", help="who the token is for (kept with it)")
+    token.add_argument(
+        "--database", default=None, metavar="FILE|URL", help="the records (as serve's)"
+    )
+    token.add_argument(
+        "--note", default="", metavar="TEXT", help="who the token is for (kept with it)"
+    )
 
-    play = commands.add_parser("play", help="play games between engines, headless")
+    play = _command(
+        commands,
+        "play",
+        "play games between engines, headless",
+        "Play games between engines through an Arbitre of its own on 127.0.0.1, with a\n"
+        "progress bar and a line per game; exit status 0 when every game reached an end.",
+        "example:\n  tournoyons-gui play --set TicTacToe --engine builtin:perfect \\\n"
+        "      --engine http://127.0.0.1:9000/engine --games 10 --swap",
+    )
     add_match_options(
         play,
         "a seat, once per seat of the Set: a Tournoyons engine URL, builtin:NAME "
         "(builtin:random) or botsarena:URL (a botsarena JSON bot); NAME=... names it",
     )
-    play.add_argument("--games", type=int, default=1, help="games to play (default 1)")
     play.add_argument(
-        "--swap", action="store_true", help="alternate who plays first (seats rotate)"
+        "--games",
+        type=int,
+        default=None,
+        metavar="N",
+        help="games to play, in pairs with the seats swapped (default 1; with --openings "
+        "each opening once per seat; with --sprt the most, default 20000)",
     )
     play.add_argument(
-        "--deals", type=int, default=None, help="deals in a match (Tarot: 1-40, default 4)"
+        "--swap",
+        action="store_true",
+        help="(kept for old scripts: the games of a pair always swap the seats)",
+    )
+    play.add_argument(
+        "--openings",
+        default=None,
+        metavar="builtin|FILE",
+        help="start each pair of games from an opening: the Set's own suite (builtin) or "
+        "a file of Trays, one a line, # comments",
+    )
+    play.add_argument(
+        "--seed",
+        type=seed,
+        default=None,
+        metavar="N",
+        help="the run's seed (0 to 2^63-1): the openings' order, the deals and the built-in "
+        "engines' choices; the same command twice plays the same games (default: drawn, "
+        "and printed)",
+    )
+    play.add_argument(
+        "--sprt",
+        type=sprt_test,
+        default=None,
+        metavar="ELO0,ELO1[,ALPHA,BETA]",
+        help="play pairs until the SPRT of H0: Elo = ELO0 against H1: Elo = ELO1 (normalized "
+        "Elo, as fastchess) accepts one, or --games are played (alpha = beta = 0.05)",
+    )
+    play.add_argument(
+        "--json",
+        default=None,
+        metavar="FILE",
+        help="write the match's summary, every game listed, as JSON to FILE",
+    )
+    play.add_argument(
+        "--deals",
+        type=int,
+        default=None,
+        metavar="N",
+        help="deals in a match (Tarot: 1-40, default 4)",
     )
     play.add_argument(
         "--open-table",
@@ -181,12 +317,31 @@ def parser() -> argparse.ArgumentParser:
         "BigTicTacToe, Pente, Reversi, ConnectFour)",
     )
 
-    cup = commands.add_parser("tournament", help="run a tournament between engines, headless")
+    cup = _command(
+        commands,
+        "tournament",
+        "run a tournament between engines, headless",
+        "Run a round-robin, Swiss or tables-of-four tournament through an Arbitre of its\n"
+        "own on 127.0.0.1, with a progress bar, then print the standings and the cross\n"
+        "table. The records stay in --database, where 'serve' shows and exports them.\n\n"
+        "A registered engine enters only with its owner's consent: either its owner\n"
+        "opened it to every tournament, or its edit token is given in a --tokens file.",
+        "example:\n  tournoyons-gui tournament --set Reversi --engine builtin:greedy \\\n"
+        "      --engine Rand=builtin:random --engine registered:K2M7Q4ZX9T --tokens tokens.txt",
+    )
     add_match_options(
         cup,
         "an entrant, at least twice: a Tournoyons engine URL, builtin:NAME, "
         "registered:ID, botsarena:URL; NAME=... names it (Ann=builtin:random); "
         "engines by URL are named host[:port][/path], what tells them apart",
+    )
+    cup.add_argument(
+        "--tokens",
+        default=None,
+        metavar="FILE",
+        help="edit tokens of registered engines not open to every tournament: a line "
+        "each, the engine's id (or its URL), a space, its token (a file, since any "
+        "local user can read a command line)",
     )
     cup.add_argument(
         "--format",
@@ -198,6 +353,7 @@ def parser() -> argparse.ArgumentParser:
         "--games",
         type=int,
         default=None,
+        metavar="N",
         help="games per pairing, colours alternating (default 2); per table, seats "
         "rotating (1-4, default 1)",
     )
@@ -205,77 +361,159 @@ def parser() -> argparse.ArgumentParser:
         "--rounds",
         type=int,
         default=0,
+        metavar="N",
         help="Swiss rounds (default ceil(log2 n)); rounds at tables (default ceil((n-1)/3))",
     )
-    cup.add_argument("--name", default="", help="the tournament's name")
+    cup.add_argument("--name", default="", metavar="TEXT", help="the tournament's name")
 
-    rooms = commands.add_parser("rooms", help="referee Connect Four rooms on IRC (timi)")
+    rooms = _command(
+        commands,
+        "rooms",
+        "referee Connect Four rooms on IRC (timi)",
+        "Referee Connect Four rooms on an IRC server (the timi protocol): open --rooms\n"
+        "channels, seat the first two to join, and record each game like any other.",
+        "example:\n  tournoyons-gui rooms --irc irc://127.0.0.1:6667 --rooms 3",
+    )
     add_irc_options(rooms, required=True)
     add_arbitre_options(rooms)
     rooms.add_argument(
         "--public-url",
         default="http://127.0.0.1:8000",
+        metavar="URL",
         help="where the games' pages are served (a serve of the same database)",
     )
-    rooms.add_argument("--lease", type=lease, default=15.0, help="seconds a room's lease lasts")
+    rooms.add_argument(
+        "--lease",
+        type=lease,
+        default=15.0,
+        metavar="SECONDS",
+        help="seconds a room's lease lasts (default 15)",
+    )
 
-    player = commands.add_parser("room-player", help="play in timi rooms on IRC with an engine")
+    player = _command(
+        commands,
+        "room-player",
+        "play in timi rooms on IRC with an engine",
+        "Join a timi room on an IRC server (ours or anybody's) and play there with an\n"
+        "engine whenever the room's referee names it; then the next room.",
+        "example:\n  tournoyons-gui room-player --irc irc://127.0.0.1:6667 --room '#p4-1' \\\n"
+        "      --nick Strong --engine builtin:strong --games 10",
+    )
     player.add_argument("--irc", required=True, metavar="irc://HOST:PORT", help="the IRC server")
-    player.add_argument("--room", required=True, help="the room to join first ('#p4-1')")
     player.add_argument(
-        "--nick", required=True, help="the player's nick: a letter, then 8 letters or digits"
+        "--room", required=True, metavar="CHANNEL", help="the room to join first ('#p4-1')"
+    )
+    player.add_argument(
+        "--nick",
+        required=True,
+        metavar="NICK",
+        help="the player's nick: a letter, then 8 letters or digits",
     )
     player.add_argument(
         "--engine",
         required=True,
+        metavar="ENGINE",
         help="builtin:NAME (builtin:strong), a Tournoyons engine URL, or botsarena:URL",
     )
     player.add_argument(
         "--referee",
         default="",
+        metavar="NICK",
         help="the referee's nick (default: the room's operators); nobody else's play lines count",
     )
     add_count(player, "--games", 1, 10000, "games to play, each in the next room")
     player.add_argument(
         "--engine-hosts",
         default="",
+        metavar="HOSTS",
         help="comma-separated hosts the engine's URL may name (default: any)",
     )
 
-    check = commands.add_parser(
-        "check-interface", help="check a graphical interface in headless Chromium"
+    check = _command(
+        commands,
+        "check-interface",
+        "check a graphical interface in headless Chromium",
+        "Load an interface page in headless Chromium, embedded at 736x660 as the Arbitre\n"
+        "embeds it, through contexts made by the Set's rules, and report what is wrong.\n"
+        "Exit status 0 when every context passes, 1 otherwise, 2 when refused.",
+        "example:\n  tournoyons-gui check-interface https://example.org/ttt/ --set TicTacToe",
     )
     check.add_argument("url", help="the interface's page (http:// or https://)")
-    check.add_argument("--set", required=True, help="the Set to check it with (TicTacToe ...)")
+    check.add_argument(
+        "--set", required=True, metavar="SET", help="the Set to check it with (TicTacToe ...)"
+    )
     check.add_argument("--json", action="store_true", help="print the report as JSON")
-    check.add_argument("--sheet", default="", help="write the contact sheet (PNG) to this file")
+    check.add_argument(
+        "--sheet", default="", metavar="FILE", help="write the contact sheet (PNG) to this file"
+    )
     check.add_argument(
         "--alone",
         action="store_true",
         help="check it alone: no page of ours beside it on the sheet (half the visits)",
     )
-    tables = commands.add_parser("tables", help="be a MaitreTarot server: Tarot tables of clients")
+    tables = _command(
+        commands,
+        "tables",
+        "be a MaitreTarot server: Tarot tables of clients",
+        "Be a MaitreTarot server: seat clients four to a table in connection order, each\n"
+        "table a Tarot game of the Arbitre, recorded move by move.",
+        "example:\n  tournoyons-gui tables --listen 0.0.0.0:4004 --deals 4",
+    )
     tables.add_argument(
         "--listen", type=address, required=True, metavar="[HOST:]PORT", help="where to listen"
     )
     tables.add_argument(
-        "--tables", type=int, default=0, help="stop once this many tables ended (default: never)"
+        "--tables",
+        type=int,
+        default=0,
+        metavar="N",
+        help="stop once this many tables ended (default: never)",
     )
     add_table_options(tables)
     add_arbitre_options(tables)
 
-    client = commands.add_parser(
-        "maitretarot-client", help="seat one of our engines at a MaitreTarot server"
+    client = _command(
+        commands,
+        "maitretarot-client",
+        "seat one of our engines at a MaitreTarot server",
+        "Connect to a MaitreTarot server (ours or anybody's) as a client and play its\n"
+        "matches with a built-in Tarot engine or a Tournoyons engine.",
+        "example:\n  tournoyons-gui maitretarot-client --connect host:4004 --nick Ann \\\n"
+        "      --engine builtin:strong",
     )
-    client.add_argument("--connect", type=address, required=True, metavar="HOST:PORT")
-    client.add_argument("--nick", default="", help="the name sent to the server")
+    client.add_argument(
+        "--connect", type=address, required=True, metavar="HOST:PORT", help="the server"
+    )
+    client.add_argument("--nick", default="", metavar="NAME", help="the name sent to the server")
     client.add_argument(
         "--engine",
         required=True,
+        metavar="ENGINE",
         help="builtin:NAME (a built-in Tarot engine) or a Tournoyons engine URL",
     )
-    client.add_argument("--matches", type=int, default=1, help="matches to play (default 1)")
+    client.add_argument(
+        "--matches", type=int, default=1, metavar="N", help="matches to play (default 1)"
+    )
     add_maitretarot_options(client)
+    starter = _command(
+        commands,
+        "new-engine",
+        "write a starter engine (Python, JavaScript or PHP) into a new folder",
+        "Write a complete Tournoyons engine, one file with nothing but its language, and\n"
+        "its README into DIR (made if missing; a folder that is not empty is refused and\n"
+        "nothing is written). It plays a random legal move in TicTacToe, ConnectFour and\n"
+        "Rochambeau, one function per Set at the top of the file.",
+        "example:\n  tournoyons-gui new-engine --lang python my-engine\n"
+        "  cd my-engine && python3 engine.py 8001    # at http://127.0.0.1:8001/",
+    )
+    starter.add_argument(
+        "--lang",
+        required=True,
+        choices=("python", "javascript", "php"),
+        help="the engine's language: python (python3 engine.py PORT), javascript "
+        "(node engine.js PORT) or php (php -S 127.0.0.1:PORT engine.php)",
+    )
+    starter.add_argument("dir", metavar="DIR", help="the folder to write it into: new, or empty")
     return top
 
 
@@ -290,6 +528,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tournoyons_gui.server.cli.serve import serve
 
         return serve(args)
+    if args.command == "new-engine":
+        from tournoyons_gui.server.cli.new_engine import new_engine
+
+        return new_engine(args)
     import asyncio
 
     if args.command == "token":
@@ -318,7 +560,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _headless(lambda: asyncio.run(tournament(args)), argv is None)
     from tournoyons_gui.server.cli.play import play
 
-    return _headless(lambda: asyncio.run(play(args)), argv is None)
+    def playing() -> int:
+        try:
+            return asyncio.run(play(args))
+        except KeyboardInterrupt:  # a second Ctrl-C: stopped at once, the records kept
+            return 130
+
+    return _headless(playing, argv is None)
 
 
 def _headless(run: Callable[[], int], exit_now: bool) -> int:

@@ -14,6 +14,7 @@ import shutil
 import socket
 import sys
 from pathlib import Path
+from typing import TypeAlias
 
 __all__ = [
     "add_arbitre_options",
@@ -31,8 +32,13 @@ __all__ = [
     "metrics_place",
     "pace_rate",
     "prepare_metrics_dir",
+    "seed",
+    "sprt_test",
     "think",
 ]
+
+#: Where options are added: a parser or one of its groups (``serve --help`` groups them).
+Options: TypeAlias = "argparse.ArgumentParser | argparse._ArgumentGroup"
 
 #: The referee's pace by default (``--pace-burst``, ``--pace-rate``): those of
 #: :class:`~tournoyons_gui.arbitre.rooms.pace.Pace`, written here so that the command line
@@ -66,6 +72,31 @@ def lease(value: str) -> float:
     return seconds
 
 
+def seed(value: str) -> int:
+    """Read ``--seed``: a whole number from 0 to 2^63 - 1 (the records keep it as a signed
+    64-bit integer). Raises ``argparse.ArgumentTypeError`` otherwise."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number, not {value[:40]!r}") from None
+    if not 0 <= number <= 2**63 - 1:
+        raise argparse.ArgumentTypeError("a seed is 0 to 2^63 - 1")
+    return number
+
+
+def sprt_test(value: str) -> object:
+    """Read ``--sprt ELO0,ELO1[,ALPHA,BETA]``: the test
+    (:meth:`~tournoyons_gui.arbitre.stats.Sprt.parse`, imported only when the option is
+    given). Raises ``argparse.ArgumentTypeError`` with the reason: ELO0 not below ELO1,
+    ALPHA or BETA outside (0, 0.5), not numbers."""
+    from tournoyons_gui.arbitre.stats import Sprt
+
+    try:
+        return Sprt.parse(value)
+    except ValueError as refused:
+        raise argparse.ArgumentTypeError(str(refused)) from None
+
+
 def think(value: str) -> int:
     """Read ``--think``: 4 to 54 seconds (a match's TimeOut). Raises
     ``argparse.ArgumentTypeError`` otherwise."""
@@ -84,9 +115,7 @@ def pace_rate(value: str) -> float:
     return rate
 
 
-def add_count(
-    parser: argparse.ArgumentParser, flag: str, default: int, most: int, what: str
-) -> None:
+def add_count(parser: Options, flag: str, default: int, most: int, what: str) -> None:
     """Add ``flag N``: a whole number from 1 to ``most`` (``default``), ``what`` it counts."""
     parser.add_argument(
         flag,
@@ -98,7 +127,7 @@ def add_count(
     )
 
 
-def add_irc_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
+def add_irc_options(parser: Options, *, required: bool) -> None:
     """Add the timi rooms' options (``rooms``, ``serve``): ``--irc irc://HOST:PORT``,
     ``--nick``, ``--rooms``, ``--prefix``, ``--think``, and the pace of the referee's
     lines (``--pace-burst``, ``--pace-rate``: :class:`~tournoyons_gui.arbitre.rooms.pace.Pace`)."""
@@ -109,10 +138,20 @@ def add_irc_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
         metavar="irc://HOST:PORT",
         help="referee Connect Four rooms on this IRC server (the timi protocol)",
     )
-    parser.add_argument("--nick", default="Arbitre", help="the referee's nick (default Arbitre)")
+    parser.add_argument(
+        "--nick", default="Arbitre", metavar="NICK", help="the referee's nick (default Arbitre)"
+    )
     add_count(parser, "--rooms", 3, 100, "rooms open at once")
-    parser.add_argument("--prefix", default="#p4-", help="the rooms' names (default '#p4-')")
-    parser.add_argument("--think", type=think, default=15, help="seconds a move, 4-54 (default 15)")
+    parser.add_argument(
+        "--prefix", default="#p4-", metavar="TEXT", help="the rooms' names (default '#p4-')"
+    )
+    parser.add_argument(
+        "--think",
+        type=think,
+        default=15,
+        metavar="SECONDS",
+        help="seconds a move, 4-54 (default 15)",
+    )
     parser.add_argument(
         "--irc-oper",
         default=None,
@@ -144,11 +183,14 @@ def add_arbitre_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--database",
         default=None,
-        help="records: a SQLite file (default arbitre.sqlite3) or postgresql://",
+        metavar="FILE|URL",
+        help="where the records are: a SQLite file (default arbitre.sqlite3) or a "
+        "postgresql:// URL",
     )
     parser.add_argument(
         "--engine-hosts",
         default="",
+        metavar="HOSTS",
         help="comma-separated hosts engine URLs may name (default: any)",
     )
 
@@ -156,11 +198,19 @@ def add_arbitre_options(parser: argparse.ArgumentParser) -> None:
 def add_match_options(parser: argparse.ArgumentParser, engines: str) -> None:
     """Add what ``play`` and ``tournament`` share: the Set, the engines (``engines`` says
     what one is), the match options, then :func:`add_arbitre_options`."""
-    parser.add_argument("--set", required=True, help="the Set (TicTacToe, Reversi ...)")
+    parser.add_argument(
+        "--set", required=True, metavar="SET", help="the Set (TicTacToe, Reversi ...)"
+    )
     parser.add_argument("--engine", action="append", required=True, metavar="ENGINE", help=engines)
-    parser.add_argument("--timeout", type=int, default=20, help="TimeOut, 4-54 s (default 20)")
-    parser.add_argument("--level", type=int, default=1, help="rule level (Poker: 1 or 2)")
-    parser.add_argument("--concurrency", type=int, default=4, help="games at once (default 4)")
+    parser.add_argument(
+        "--timeout", type=int, default=20, metavar="SECONDS", help="TimeOut, 4-54 s (default 20)"
+    )
+    parser.add_argument(
+        "--level", type=int, default=1, metavar="N", help="rule level (Poker: 1 or 2)"
+    )
+    parser.add_argument(
+        "--concurrency", type=int, default=4, metavar="N", help="games at once (default 4)"
+    )
     add_arbitre_options(parser)
 
 
@@ -197,26 +247,37 @@ def bind_tcp(host: str, port: int) -> tuple[socket.socket, str]:
     return sock, f"{host}:{sock.getsockname()[1]}"
 
 
-def add_maitretarot_options(parser: argparse.ArgumentParser) -> None:
+def add_maitretarot_options(parser: Options) -> None:
     """Add a MaitreTarot server's or client's wire options: ``--byte-order`` and
     ``--server-id`` (tarot.md T-decisions 6 and 8)."""
     parser.add_argument(
         "--byte-order",
         choices=("little", "network"),
         default="little",
-        help="a gint's byte order on the wire (default little; network: big-endian)",
+        help="the byte order of the 4-byte integers on the wire (default little; network: "
+        "big-endian)",
     )
     parser.add_argument(
-        "--server-id", type=int, default=1, help="the MaitreTarot server id (default 1)"
+        "--server-id",
+        type=int,
+        default=1,
+        metavar="N",
+        help="the MaitreTarot server id (default 1)",
     )
 
 
-def add_table_options(parser: argparse.ArgumentParser) -> None:
+def add_table_options(parser: Options) -> None:
     """Add a MaitreTarot table's options: ``--timeout`` and ``--deals``, and the wire's."""
     parser.add_argument(
-        "--timeout", type=int, default=20, help="TimeOut of a client's answer, 4-54 s (default 20)"
+        "--timeout",
+        type=int,
+        default=20,
+        metavar="SECONDS",
+        help="TimeOut of a client's answer, 4-54 s (default 20)",
     )
-    parser.add_argument("--deals", type=int, default=4, help="deals in a match (default 4)")
+    parser.add_argument(
+        "--deals", type=int, default=4, metavar="N", help="deals in a match (default 4)"
+    )
     add_maitretarot_options(parser)
 
 

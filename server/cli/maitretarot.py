@@ -1,5 +1,5 @@
 """``tournoyons-gui tables`` and ``tournoyons-gui maitretarot-client``: MaitreTarot (seed
-001; ``../shared/spec/tarot.md`` section 4) both ways.
+001; ``docs/reference/tarot.md`` section 4) both ways.
 
 ``tables --listen [HOST:]PORT``: the whole server on a free port of 127.0.0.1 (the games
 watchable and replayable there, its URL printed) and a MaitreTarot server at the address

@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from rich import box
@@ -22,40 +24,72 @@ from tournoyons_gui.arbitre.match import GameError, Options
 from tournoyons_gui.arbitre.tournaments import EntrantSpec, TournamentError, Tournaments
 from tournoyons_gui.server.cli.headless import progress_bar, serving_here, tournaments_of
 
-__all__ = ["cross_table_of", "parse_entrant", "standings_table", "tournament"]
+__all__ = ["cross_table_of", "parse_entrant", "read_tokens", "standings_table", "tournament"]
 
 
-def parse_entrant(value: str) -> EntrantSpec:
+def parse_entrant(value: str, tokens: Mapping[str, str] | None = None) -> EntrantSpec:
     """Return the entrant an ``--engine`` names: ``builtin:NAME``, ``registered:ID`` (a
     registered engine), ``botsarena:URL`` or an engine URL; ``NAME=`` before any of them
-    names the entrant (``Ann=builtin:random``; a NAME has no ``:``)."""
+    names the entrant (``Ann=builtin:random``; a NAME has no ``:``). A registered engine's
+    edit token, its owner's consent, is ``tokens[ID]`` (or ``tokens[URL]`` for an engine
+    entered by its URL): :func:`read_tokens`."""
+    tokens = tokens or {}
     name = ""
     head, sep, rest = value.partition("=")
     if sep and "://" not in head and ":" not in head:
         name, value = head, rest
-    for prefix, kind in (("builtin:", "builtin"), ("registered:", "registered")):
-        if value.startswith(prefix):
-            return EntrantSpec(kind, value.removeprefix(prefix), name)
+    if value.startswith("builtin:"):
+        return EntrantSpec("builtin", value.removeprefix("builtin:"), name)
+    if value.startswith("registered:"):
+        engine = value.removeprefix("registered:")
+        return EntrantSpec("registered", engine, name, tokens.get(engine, ""))
     if value.startswith("botsarena:"):
         return EntrantSpec("botsarena", value.removeprefix("botsarena:"), name)
-    return EntrantSpec("engine", value, name)
+    return EntrantSpec("engine", value, name, tokens.get(value, ""))
+
+
+def read_tokens(path: str) -> dict[str, str]:
+    """Read ``tournament --tokens FILE``: one registered engine a line, its id (or the URL
+    it is entered by), white space, then its edit token; blank lines and lines starting
+    with ``#`` are skipped. A file, not the command line, since any local user reads a
+    command line (``ps``). Raises ``OSError`` when the file cannot be read and
+    ``ValueError`` for a line without a token."""
+    tokens: dict[str, str] = {}
+    text = Path(path).read_text(encoding="utf-8")
+    for number, line in enumerate(text.splitlines(), 1):
+        words = line.split()
+        if not words or words[0].startswith("#"):
+            continue
+        if len(words) != 2:
+            raise ValueError(
+                f"{path}, line {number}: write an engine's id (or URL), a space, its edit token"
+            )
+        tokens[words[0]] = words[1]
+    return tokens
 
 
 async def tournament(args: argparse.Namespace) -> int:
     """Run a tournament to its end; return 0 when it ended, 1 when the server did not start,
     2 when refused (an unknown Set, an entrant it cannot have ...)."""
     console = Console(stderr=False)
+    try:
+        tokens = read_tokens(args.tokens) if args.tokens else {}
+    except (OSError, ValueError) as refused:
+        console.print(f"[red]{escape(str(refused))}[/red]", highlight=False)
+        return 2
     async with serving_here(args) as app:
         if app is None:
             return 1
-        return await _tournament(args, console, tournaments_of(app))
+        return await _tournament(args, console, tournaments_of(app), tokens)
 
 
-async def _tournament(args: argparse.Namespace, console: Console, service: Tournaments) -> int:
+async def _tournament(
+    args: argparse.Namespace, console: Console, service: Tournaments, tokens: Mapping[str, str]
+) -> int:
     try:
         tournament_id = await service.create(
             args.set,
-            [parse_entrant(e) for e in args.engine],
+            [parse_entrant(e, tokens) for e in args.engine],
             format=args.format,
             games=args.games or (1 if args.format == "tables" else 2),
             rounds=args.rounds,

@@ -109,7 +109,7 @@ def test_games_and_refusals_from_the_command_line(tmp_path: Path) -> None:
 def test_play_tells_seats_of_one_name_apart_by_their_number(tmp_path: Path) -> None:
     """Issue 27: ``builtin:strong`` twice at a Tarot table read ``1. strong, strong``;
     a name two seats share is followed by the seat's number on the command line, in the
-    progress lines, the table and the records."""
+    progress lines, the summary and the records."""
     database = tmp_path / "names.sqlite3"
     done = run(
         "play",
@@ -131,8 +131,9 @@ def test_play_tells_seats_of_one_name_apart_by_their_number(tmp_path: Path) -> N
     line = next(text for text in done.stdout.splitlines() if " - " in text)
     assert line.endswith("strong #1 - strong #2 - random - Ann"), line
     game_id = line.split()[0]
-    row = next(text for text in done.stdout.splitlines() if text.startswith(f"│ {game_id}"))
-    assert "strong #1" in row and "strong #2" in row, done.stdout
+    # The summary ranks the four entrants by their totals, each by its name and number.
+    rows = [text.split("│")[2].strip() for text in done.stdout.splitlines() if "│" in text]
+    assert sorted(rows) == ["Ann", "random", "strong #1", "strong #2"], done.stdout
     with server_process(database) as http:
         record = http.get(f"/games/{game_id}.json").json()
     assert [s["name"] for s in record["seats"]] == ["strong #1", "strong #2", "random", "Ann"]
@@ -166,6 +167,52 @@ def test_engines_by_url_are_named_by_what_tells_them_apart_and_never_cut(tmp_pat
         "random",
     ]
     assert "…" not in done.stdout
+
+
+def test_a_registered_engine_enters_with_its_edit_token_from_a_file(tmp_path: Path) -> None:
+    """Issue 35: ``--engine registered:ID`` had no way to give an engine's edit token, so
+    only engines open to every tournament could enter from the command line. The token is
+    read from ``--tokens FILE`` (never the command line, which ``ps`` shows)."""
+    database = tmp_path / "cup.sqlite3"
+    with server_process(tmp_path / "engines.sqlite3") as engines:
+        url = f"{str(engines.base_url).rstrip('/')}/engines/tictactoe/perfect"
+        with server_process(database) as http:
+            made = http.post(
+                "/api/engines", json={"name": "Alpha", "url": url, "sets": ["TicTacToe"]}
+            )
+            assert made.status_code == 201, made.text
+            engine, token = made.json()["id"], made.json()["edit_token"]
+        entrants = ["--set", "TicTacToe", "--engine", f"registered:{engine}"]
+        entrants += ["--engine", "builtin:random", "--games", "2"]
+        refused = run("tournament", *entrants, database=database)
+        assert refused.returncode == 2, refused.stdout + refused.stderr
+        assert "Alpha enters a tournament with its edit token" in refused.stdout
+        tokens = tmp_path / "tokens.txt"
+        tokens.write_text(f"{engine}\n")
+        malformed = run("tournament", *entrants, "--tokens", str(tokens), database=database)
+        assert malformed.returncode == 2 and "line 1" in malformed.stdout, malformed.stdout
+        tokens.write_text(f"# engine id, its edit token\n\n{engine}  {token}\n")
+        done = run("tournament", *entrants, "--tokens", str(tokens), database=database)
+    assert done.returncode == 0, done.stdout + done.stderr
+    standings = done.stdout.split("standings", 1)[1].split("Cross table", 1)[0]
+    assert "Alpha" in standings and "2/2" in done.stdout
+
+
+def test_the_help_reads_in_plain_words_and_the_version_is_the_installed_one() -> None:
+    from importlib.metadata import version
+
+    shown = run("--version")
+    assert (
+        shown.returncode == 0
+        and shown.stdout.strip() == f"tournoyons-gui {version('tournoyons-gui')}"
+    )
+    top = run("--help")
+    assert top.returncode == 0 and "``" not in top.stdout and "COMMAND" in top.stdout
+    for command in ("serve", "token", "play", "tournament", "rooms", "room-player"):
+        page = run(command, "--help")
+        assert page.returncode == 0 and "``" not in page.stdout, command
+        assert "example:" in page.stdout or command == "token", command
+    assert "--tokens FILE" in run("tournament", "--help").stdout
 
 
 def summary_of(names: list[str]) -> dict[str, Any]:

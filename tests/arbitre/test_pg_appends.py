@@ -256,14 +256,17 @@ def test_postgresql_dropping_every_connection_mid_games_loses_no_move(postgres: 
             dropped = await drop(playing)
             await playing
             assert dropped >= 1
-            await taken_over(ids[0])  # the pool's connections ended last: renewed here
+        finally:
+            await store.close()
+        reader = await Store.open(postgres)  # the records as any worker reads them now
+        try:
             for game_id in ids:
-                moves, logged, count = await recorded(store, game_id)
+                moves, logged, count = await recorded(reader, game_id)
                 assert moves == list(range(1, MOVES + 1)) and count == MOVES
                 assert logged == [str(n) for n in range(1, MOVES + 1) for _ in range(2)]
                 assert told[game_id] <= set(moves)
         finally:
-            await store.close()
+            await reader.close()
 
     asyncio.run(check())
 

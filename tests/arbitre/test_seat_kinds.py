@@ -1,5 +1,5 @@
-"""A new seat kind, written as the README says: one class with one ``ask`` and its
-registration, nothing else. It plays whole games through the real server and its JSON API,
+"""A new seat kind, written as docs/how-to/seat-kind.md says: one class with one ``ask``
+and its registration, nothing else. It plays whole games through the real server and its JSON API,
 beside the built-in kinds, and its failures are a seat's failures like any other's."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Tarot in real Chromium against the real server: what a person sees and plays.
 
-Spec ``../shared/spec/tarot.md`` section 3 (the page, the DOM contract: ``[data-hand="N"]``
+Spec ``docs/reference/tarot.md`` section 3 (the page, the DOM contract: ``[data-hand="N"]``
 holding one ``[data-card]`` per card, ``[data-dog]``, ``[data-trick]`` whose cards carry
 ``data-seat``, ``[data-bid="0"]``..``[data-bid="4"]``, ``data-playable``, ``data-last-move``).
 The viewer's hand is fanned: a card is clicked on the strip of it that shows (its left edge).

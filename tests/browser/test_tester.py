@@ -177,10 +177,12 @@ def test_rules_api_refuses_illegal_values(live_server: str, page: Page) -> None:
     )
     assert rps.status == 422
 
-    for path in ("/tester/chess/new", "/tester/chess/play", "/tester/nim/jump"):
+    for path in ("/tester/chess/new", "/tester/chess/play"):
         missing = api.post(f"{live_server}{path}", data={"state": {}, "value": "1"})
         assert missing.status == 404, path
         assert missing.json()["error"]
+    # The tester's routes are /new and /play: another action is no route at all.
+    assert api.post(f"{live_server}/tester/nim/jump").status == 404
 
 
 # --- hot-seat games --------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Tarot: the engines' view, the pages' hidden information and the built-in engines.
 
-``../shared/spec/tarot.md`` section 3 (parameters, who sees what, Value, Status's ranks):
+``docs/reference/tarot.md`` section 3 (parameters, who sees what, Value, Status's ranks):
 an engine sees its own hand only, a spectator no hand, a replay every hand; ``Turn``,
 ``Gain1``..``Gain4``, ``Move1``..``Move4``; the built-in engines only ever play legal
 Values, answer garbage with ``0``, and the strong one plays a whole match.

@@ -1,6 +1,6 @@
 """Tarot's page without a browser: the view model from many Trays, and the page's HTML.
 
-Spec ``../shared/spec/tarot.md`` section 3 (the page, who sees what, the DOM contract); the
+Spec ``docs/reference/tarot.md`` section 3 (the page, who sees what, the DOM contract); the
 positions come from whole deals played at random (``tests/tarot_deals.py``).
 """
 

@@ -1,6 +1,6 @@
 """Tarot: the cards, the Tray and the federation's rules for four, without a browser.
 
-Every clause of ``../shared/spec/tarot.md`` section 2 has a case here (the deal and its
+Every clause of ``docs/reference/tarot.md`` section 2 has a case here (the deal and its
 dealer, the petit sec, the bidding and four passes, the dog and the écart, following,
 trumping and overtrumping, the excuse and its exchange and at the last trick, the count
 and its rounding, petit au bout, chelem, the match), and a Hypothesis property plays

@@ -4,15 +4,17 @@
 - ``perfect``: leaves the opponent a multiple of 4 whenever it can (then it cannot lose);
   from a multiple of 4 it takes at random, waiting for the opponent to err.
 
-Both read only the engine protocol's parameters (``Tray``: the matches left, ``Init`` = 12).
+Both read only the engine protocol's parameters (``Tray``: the matches left, ``Init`` = 12),
+and draw from the built-in engines' randomness (``engine_kit.RNG``), which the Arbitre
+seeds in a game with a seed, as a third party's Set may.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 
-_rng = random.SystemRandom()
+from tournoyons_gui.interfaces.engine_kit import RNG
+
 PILE = 12
 
 
@@ -25,7 +27,7 @@ def _matches(params: Mapping[str, str]) -> int:
 
 def random_engine(params: Mapping[str, str]) -> str:
     """Answer a random take of 1..3 matches, no more than are left."""
-    return str(_rng.randint(1, max(1, min(3, _matches(params)))))
+    return str(RNG.randint(1, max(1, min(3, _matches(params)))))
 
 
 def perfect_engine(params: Mapping[str, str]) -> str:

@@ -1,0 +1,374 @@
+"""What the JSON API answers, as pydantic models: their schemas are the responses of the
+OpenAPI document (:mod:`.openapi`), and the live server's answers are checked against
+them by schemathesis (tests/robustness/test_openapi.py), so a field renamed in the code
+and not here fails a test.
+
+The routes build their answers as they always did (dicts from the records); these models
+are the contract, not the code path. A field an answer may gain later is allowed
+(``additionalProperties`` is left open): a client reads the fields it knows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+__all__ = [
+    "AddedSet",
+    "BotsarenaAnswer",
+    "Cancelled",
+    "CheckRun",
+    "EngineChanged",
+    "EngineRecord",
+    "EngineRegistered",
+    "Error",
+    "GameCreated",
+    "GameRecord",
+    "GameRow",
+    "GameView",
+    "Health",
+    "InterfaceOut",
+    "InterfaceRegistered",
+    "RegisteredEngine",
+    "SinkEntry",
+    "Standing",
+    "TesterTurn",
+    "TooMany",
+    "TournamentCreated",
+    "TournamentGame",
+    "TournamentRow",
+    "TournamentSummary",
+]
+
+#: A moment, as the records write it: ISO 8601 with its UTC offset.
+WHEN = "date-time"
+
+
+class Error(BaseModel):
+    """Every refusal: one sentence fit to show a person."""
+
+    error: str = Field(examples=["options.timeout is a whole number"])
+
+
+class TooMany(Error):
+    """429: past a limit of this server (per client address, or per organiser token)."""
+
+    retry_after: int = Field(description="Seconds to wait (also the Retry-After header).")
+
+
+class SeatRow(BaseModel):
+    """A seat as a list shows it."""
+
+    index: int
+    kind: str
+    name: str
+
+
+class GameRow(BaseModel):
+    """A game in ``GET /api/games``."""
+
+    id: str
+    set: str
+    status: str = Field(description="playing, over or interrupted.")
+    result: str | None
+    winner: int | None = Field(description="The winning seat's index, or null.")
+    moves: int
+    created_at: str = Field(json_schema_extra={"format": WHEN})
+    ended_at: str | None
+    tournament: str | None
+    seats: list[SeatRow]
+    url: str
+
+
+class GameUrls(BaseModel):
+    """Where a game is seen."""
+
+    game: str
+    json_: str = Field(alias="json")
+    events: str
+    log: str
+
+
+class PersonUrl(BaseModel):
+    """A seat played by a person through the pages: its page, its secret token in it."""
+
+    seat: int
+    url: str
+
+
+class GameCreated(BaseModel):
+    """201 to ``POST /api/games``."""
+
+    id: str
+    urls: GameUrls
+    persons: list[PersonUrl]
+
+
+class RecordSeat(SeatRow):
+    """A seat of a game's record (its secret Game id never shown: decision 8)."""
+
+    url: str = Field(description="The engine's URL, or empty.")
+    builtin: str = Field(description="The built-in engine's name, or empty.")
+    status: int | None = Field(description="Its final Status (engine protocol 3.3), or null.")
+    rank: int | None
+    score: float | int | None
+    error: str | None
+
+
+class RecordMove(BaseModel):
+    """A move of a game's record (``?`` while the game hides it)."""
+
+    number: int
+    seat: int
+    value: str
+    tray: str
+    ms: int | None
+    query: str
+    error: str | None
+    at: str = Field(json_schema_extra={"format": WHEN})
+
+
+class RecordExchange(BaseModel):
+    """An exchange with a seat's engine, bot or person, as logged."""
+
+    seat: int | None
+    kind: str
+    move: str | int | None
+    detail: str
+    at: str = Field(json_schema_extra={"format": WHEN})
+
+
+class GameRecord(BaseModel):
+    """A game's whole record (``/games/<id>.json``)."""
+
+    id: str
+    set: str
+    status: str
+    result: str | None
+    winner: int | None
+    reason: str | None
+    result_text: str
+    options: dict[str, Any]
+    created_at: str = Field(json_schema_extra={"format": WHEN})
+    ended_at: str | None
+    seats: list[RecordSeat]
+    hidden: bool
+    moves: list[RecordMove]
+    exchanges: list[RecordExchange]
+
+
+class Cancelled(BaseModel):
+    """A game cancelled."""
+
+    id: str
+    status: str = Field(examples=["interrupted"])
+
+
+class GameView(BaseModel):
+    """``/games/<id>/view``: the position after a move, as the game's page shows it."""
+
+    src: str = Field(description="The interface page's URL at that move.")
+    move: int
+    moves: int
+    status: str
+    result: str
+    asked: Any
+    statuses: list[int | None] = Field(description="Each seat's final Status, or null.")
+    list_: list[dict[str, Any]] | None = Field(None, alias="list")
+
+
+class AddedSet(BaseModel):
+    """201 to ``POST /api/sets``: the Set's name and its key (its pages' path)."""
+
+    name: str
+    key: str
+
+
+class RegisteredEngine(BaseModel):
+    """A registered engine (never its edit token)."""
+
+    id: str
+    name: str
+    url: str
+    sets: list[str]
+    poker_level2: bool
+    retired: bool
+    open: bool
+    kind: str
+    created_at: str = Field(json_schema_extra={"format": WHEN})
+
+
+class EngineRegistered(RegisteredEngine):
+    """201 to ``POST /api/engines``: the engine, its edit token and call key (shown once)."""
+
+    edit_token: str
+    key: str
+
+
+class EngineChanged(RegisteredEngine):
+    """200 to a change; ``key`` only when it was renewed (``renew_key``)."""
+
+    key: str | None = None
+
+
+class EngineRecord(RegisteredEngine):
+    """An engine's record: results per Set and per opponent, ratings, games."""
+
+    per_set: dict[str, dict[str, int]]
+    per_opponent: list[dict[str, Any]]
+    ratings: dict[str, list[dict[str, Any]]]
+    games: list[dict[str, Any]]
+
+
+class InterfaceOut(BaseModel):
+    """A graphical interface (ours are ``builtin``)."""
+
+    id: str
+    name: str
+    url: str
+    sets: list[str]
+    retired: bool
+    builtin: bool
+    created_at: str | None = None
+
+
+class InterfaceRegistered(InterfaceOut):
+    """201 to ``POST /api/interfaces``: with its edit token (shown once)."""
+
+    edit_token: str
+
+
+class TournamentUrls(BaseModel):
+    """Where a tournament is seen."""
+
+    page: str
+    json_: str = Field(alias="json")
+    standings_csv: str
+    games_csv: str
+
+
+class TournamentCreated(BaseModel):
+    """201 to ``POST /api/tournaments``."""
+
+    id: str
+    urls: TournamentUrls
+
+
+class TournamentRow(BaseModel):
+    """A tournament in ``GET /api/tournaments``."""
+
+    id: str
+    name: str
+    set: str
+    format: str
+    status: str
+    created_at: str = Field(json_schema_extra={"format": WHEN})
+
+
+class Standing(BaseModel):
+    """A line of the standings (pairs: wins, draws, losses; tables: firsts, score)."""
+
+    rank: int
+    entrant: int
+    name: str
+    played: int
+    errors: int
+    points: float | int
+    mu: float | int
+    sigma: float | int
+    ordinal: float | int
+
+
+class TournamentGame(BaseModel):
+    """A game of a tournament in its ``games.json``."""
+
+    id: str
+    url: str
+    round: int | None
+    first: str
+    second: str
+    status: str
+    result: str | None
+    winner: str | None
+    moves: int
+
+
+class Progress(BaseModel):
+    """How far a tournament is."""
+
+    planned: int
+    over: int
+    playing: int
+
+
+class TournamentSummary(BaseModel):
+    """A tournament's whole state."""
+
+    id: str
+    name: str
+    set: str
+    format: str
+    games_per_pairing: int
+    rounds: int
+    concurrency: int
+    options: dict[str, Any]
+    status: str
+    created_at: str = Field(json_schema_extra={"format": WHEN})
+    ended_at: str | None
+    progress: Progress
+    entrants: list[dict[str, Any]]
+    standings: list[Standing]
+    cross_table: Any
+    byes: list[list[Any]]
+    games: list[dict[str, Any]]
+
+
+class CheckRun(BaseModel):
+    """A server-run interface check: its progress, then its report. Kept in the records:
+    any web process of the Arbitre answers it, and a restart keeps it."""
+
+    id: str
+    interface: str
+    url: str
+    set: str
+    status: str = Field(
+        description="running, done, failed, or interrupted (the server running it stopped)",
+        examples=["running"],
+    )
+    done: int
+    total: int
+    label: str
+    finished: bool
+    error: str
+    report: dict[str, Any] | None
+
+
+class Health(BaseModel):
+    """``/healthz``."""
+
+    status: str = Field(examples=["ok"])
+    sets: list[str]
+
+
+class SinkEntry(BaseModel):
+    """A value the tester's return sink received."""
+
+    id: int
+    value: str | None
+    params: dict[str, str]
+
+
+class TesterTurn(BaseModel):
+    """The tester's next context."""
+
+    state: dict[str, Any]
+    params: dict[str, str]
+    over: bool
+
+
+class BotsarenaAnswer(BaseModel):
+    """``{"name"}`` to ``init``, ``{"play": <column>}`` to ``play-turn``."""
+
+    name: str | None = None
+    play: int | None = None

@@ -1,0 +1,256 @@
+"""The OpenAPI 3.1 document of the JSON API (``GET /api/openapi.json``), built by
+:func:`document` without a running server (the docs site renders it).
+
+**What is in it** (docs/reference/http-api.md): the routes for programs, that is every
+route under ``/api/``, every export (``/games/<id>.json``, ``/tournaments/<id>.json``,
+standings and games as JSON or CSV, a check's report), and every other route that takes
+or answers JSON (``/healthz``, a game's ``/view``, the built-in engines as botsarena
+bots, the tester's hot-seat moves, the return sink's log). Pages for people (HTML), the
+move path (``/referee``, ``/engines/<set>/<name>``, ``/play/...``: text, called by
+engines and pages), the live events (``text/event-stream``) and ``/metrics``
+(Prometheus's text) are not. tests/server/test_openapi_routes.py walks the application's
+routes and holds the two lists equal.
+
+The operations are the table of :mod:`.operations`; request bodies are the models of
+:mod:`.bodies`, answers those of :mod:`.answers`; every
+refusal is ``{"error": "..."}`` (:class:`~.answers.Error`), ``429`` adds
+``retry_after``.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+import re
+from typing import Any
+
+from pydantic import BaseModel
+from pydantic.json_schema import models_json_schema
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+
+import tournoyons_gui.arbitre.web.answers as a
+import tournoyons_gui.arbitre.web.bodies as b
+from tournoyons_gui.arbitre.web.guard import CROSS_SITE, TOO_MANY
+from tournoyons_gui.arbitre.web.operations import LINKS, OPERATIONS, PARAMETERS, Operation
+
+__all__ = ["VERSION", "document", "openapi_json", "program_path", "refused_route"]
+
+#: The API's version: the changelog says what each one changed.
+VERSION = "1.0.0"
+_REF = "#/components/schemas/{model}"
+_JSON = "application/json"
+
+
+_MODELS: tuple[type[BaseModel], ...] = (
+    a.Error,
+    a.TooMany,
+    a.GameRow,
+    a.GameCreated,
+    a.GameRecord,
+    a.GameView,
+    a.Cancelled,
+    a.AddedSet,
+    a.RegisteredEngine,
+    a.EngineRegistered,
+    a.EngineChanged,
+    a.EngineRecord,
+    a.InterfaceOut,
+    a.InterfaceRegistered,
+    a.CheckRun,
+    a.TournamentRow,
+    a.TournamentCreated,
+    a.TournamentSummary,
+    a.Standing,
+    a.TournamentGame,
+    b.BotsarenaMessage,
+    a.BotsarenaAnswer,
+    a.TesterTurn,
+    a.SinkEntry,
+    a.Health,
+    b.GameBody,
+    b.AddedSetBody,
+    b.EngineRegistration,
+    b.EngineChange,
+    b.InterfaceRegistration,
+    b.InterfaceChange,
+    b.TournamentBody,
+    b.TesterPlay,
+)
+
+
+def _schema(content: Any) -> dict[str, Any]:
+    if isinstance(content, list):
+        return {"type": "array", "items": _schema(content[0])}
+    if isinstance(content, type) and issubclass(content, BaseModel):
+        return {"$ref": _REF.format(model=content.__name__)}
+    return dict(content)
+
+
+def _response(description: str, content: Any) -> dict[str, Any]:
+    if content is None:
+        return {"description": description}
+    if isinstance(content, str):
+        binary = (
+            {"type": "string"}
+            if content.startswith("text/")
+            else {"type": "string", "contentMediaType": content}
+        )
+        return {"description": description, "content": {content: {"schema": binary}}}
+    return {"description": description, "content": {_JSON: {"schema": _schema(content)}}}
+
+
+def _operation(op: Operation) -> dict[str, Any]:
+    responses = {str(status): _response(*answer) for status, answer in op.answers.items()}
+    if op.paged:
+        responses["200"]["headers"] = {"Link": {"$ref": "#/components/headers/Link"}}
+    if op.work:
+        responses.setdefault("403", {"$ref": "#/components/responses/CrossSite"})
+        responses["429"] = {"$ref": "#/components/responses/TooMany"}
+    responses["4XX"] = {"$ref": "#/components/responses/Refused"}
+    made: dict[str, Any] = {
+        "tags": [op.tag],
+        "summary": op.summary,
+        "operationId": _operation_id(op),
+        "responses": responses,
+    }
+    if op.description:
+        made["description"] = op.description
+    if op.params:
+        made["parameters"] = [{"$ref": f"#/components/parameters/{p}"} for p in op.params]
+    if op.body is not None:
+        media: dict[str, Any] = {"schema": _schema(op.body)}
+        if op.examples:
+            media["example"] = dict(op.examples)
+        made["requestBody"] = {"required": True, "content": {_JSON: media}}
+    if op.organiser:
+        made["security"] = [{"organiser": []}]
+        made["responses"]["403"] = {
+            "description": "No organiser token (or a request from another site).",
+            "content": {_JSON: {"schema": _schema(a.Error)}},
+        }
+    elif op.work:
+        made["security"] = [{}, {"organiser": []}]
+    return made
+
+
+def _operation_id(op: Operation) -> str:
+    words = re.findall(r"[a-z0-9]+", op.path.replace("{", "by_").lower())
+    return op.method + "".join(w.capitalize() for w in words if w != "api")
+
+
+@functools.cache
+def _document() -> dict[str, Any]:
+    _, schemas = models_json_schema([(model, "validation") for model in _MODELS], ref_template=_REF)
+    paths: dict[str, dict[str, Any]] = {}
+    ids = {(op.method, op.path): _operation_id(op) for op in OPERATIONS}
+    for op in OPERATIONS:
+        made = paths.setdefault(op.path, {})[op.method] = _operation(op)
+        if (op.method, op.path) in LINKS:
+            name, targets = LINKS[op.method, op.path]
+            made["responses"]["201"]["links"] = {
+                ids[target]: {
+                    "operationId": ids[target],
+                    "parameters": {name: "$response.body#/id"},
+                }
+                for target in targets
+            }
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Tournoyons Arbitre",
+            "version": VERSION,
+            "description": (
+                "The Arbitre's HTTP API for programs: games, registered engines and "
+                "interfaces, tournaments and their exports. Every refusal is "
+                '`{"error": "..."}` with a 4xx status; lists are paged by a cursor '
+                '(`?after=`, `?limit=`, a `Link: <...>; rel="next"` header).'
+            ),
+            "license": {"name": "MIT", "identifier": "MIT"},
+        },
+        "servers": [{"url": "/", "description": "This server."}],
+        "tags": [{"name": name} for name in dict.fromkeys(op.tag for op in OPERATIONS)],
+        "paths": paths,
+        "components": {
+            "schemas": schemas["$defs"],
+            "parameters": PARAMETERS,
+            "headers": {
+                "Link": {
+                    "description": 'The next page: `<URL>; rel="next"` (none on the last).',
+                    "schema": {"type": "string"},
+                },
+                "Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}},
+            },
+            "responses": {
+                "Refused": {
+                    "description": "Refused (another 4xx): the reason in one sentence.",
+                    "content": {_JSON: {"schema": _schema(a.Error)}},
+                },
+                "CrossSite": {
+                    "description": "A browser's request from another site (Origin or Referer).",
+                    "content": {
+                        _JSON: {"schema": _schema(a.Error), "example": {"error": CROSS_SITE}}
+                    },
+                },
+                "TooMany": {
+                    "description": "Past a limit of this server (per client address, or "
+                    "per organiser token).",
+                    "headers": {"Retry-After": {"$ref": "#/components/headers/Retry-After"}},
+                    "content": {
+                        _JSON: {
+                            "schema": _schema(a.TooMany),
+                            "example": {"error": TOO_MANY, "retry_after": 42},
+                        }
+                    },
+                },
+            },
+            "securitySchemes": {
+                "organiser": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "An organiser token (serve --admin-token, or made by "
+                    "tournoyons-gui token): lifts the limits per client address and the "
+                    "anonymous tournaments' caps; needed to cancel.",
+                },
+            },
+        },
+    }
+
+
+def document() -> dict[str, Any]:
+    """Return the OpenAPI 3.1 document of the JSON API (a new copy each call: JSON-ready
+    dicts and lists)."""
+    return copy.deepcopy(_document())
+
+
+@functools.cache
+def openapi_json() -> bytes:
+    """Return the document as the server sends it (made once)."""
+    return json.dumps(_document(), ensure_ascii=False, separators=(",", ":")).encode()
+
+
+@functools.cache
+def _program_paths() -> re.Pattern[str]:
+    # A documented path, its parameters widened to anything (slashes too): a mangled id
+    # such as "a/b" still names a program's route, which answers JSON.
+    patterns = [re.sub(r"\\\{[^}]*\\\}", ".+", re.escape(op.path)) for op in OPERATIONS]
+    return re.compile("|".join(patterns))
+
+
+def program_path(path: str) -> bool:
+    """Whether ``path`` is one of the document's paths (any parameter value, even one
+    holding ``/``): its refusals are JSON."""
+    return _program_paths().fullmatch(path) is not None
+
+
+async def refused_route(request: Request, refused: Exception) -> Response:
+    """Answer the router's 404 (no route) and 405 (another method): ``{"error"}`` on a
+    program's path, Starlette's plain text elsewhere (a page's)."""
+    assert isinstance(refused, HTTPException)
+    status, headers = refused.status_code, refused.headers
+    if not program_path(request.url.path):
+        return PlainTextResponse(refused.detail, status, headers=headers)
+    error = "no such route" if status == 404 else f"{request.method} is not allowed here"
+    return JSONResponse({"error": error}, status, headers=headers)
