@@ -246,3 +246,45 @@ def wait_for_start(web: Check, interface_id: str, within: float = 30) -> str:
             return str(answer.headers["location"])
         assert answer.status_code == 429 and time.monotonic() < deadline, answer.text
         time.sleep(0.5)
+
+
+def test_the_stores_checks_are_held_interrupted_and_kept_to_the_last(
+    postgres: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In the store: a check not renewed within its hold is read as interrupted, and its
+    worker can then neither write its progress nor end it; a new check marks it so; the
+    checks beyond the newest kept are deleted, never a running one."""
+    from tournoyons_gui.arbitre.store import CheckRun, Store
+    from tournoyons_gui.arbitre.store import checks as checks_module
+
+    monkeypatch.setattr(checks_module, "KEPT_CHECKS", 2)
+
+    def run(number: int) -> CheckRun:
+        return CheckRun(f"KEPT{number:06d}", "B-tictactoe", "T", "/t/", "TicTacToe", "running")
+
+    async def check() -> None:
+        store = await Store.open(postgres)
+        try:
+            await store.start_check(run(1), "worker-a", 0.3)
+            assert await store.check_progress("KEPT000001", "worker-a", 1, 4, "start", 0.3)
+            await asyncio.sleep(0.5)
+            found = await store.check("KEPT000001")
+            assert found is not None and (found.status, found.done) == ("interrupted", 1)
+            await store.start_check(run(2), "worker-b", 30)
+            assert not await store.check_progress("KEPT000001", "worker-a", 2, 4, "x", 30)
+            assert not await store.end_check("KEPT000001", "worker-a", report={}, sheet=b"x")
+            assert await store.end_check(
+                "KEPT000002", "worker-b", report={"url": "/t/"}, sheet=b"P"
+            )
+            await store.start_check(run(3), "worker-b", 30)
+            await store.start_check(run(4), "worker-b", 30)
+            kept = [await store.check(f"KEPT{n:06d}") for n in range(1, 5)]
+            assert [k is not None for k in kept] == [False, False, True, True]
+            assert await store.check_sheet("KEPT000002") is None
+            assert await store.interrupt_checks("worker-b") == 2
+            found = await store.check("KEPT000004")
+            assert found is not None and found.status == "interrupted" and found.finished
+        finally:
+            await store.close()
+
+    asyncio.run(check())

@@ -242,3 +242,49 @@ def test_a_restarted_referee_gets_its_operator_status_back(postgres: str) -> Non
                 assert "@Arbitre" in await names(a)
 
     run(scenario, postgres)
+
+
+def test_a_schema_10_database_is_upgraded_with_its_rooms(postgres: str) -> None:
+    """A PostgreSQL database of schema 10 (no checks, no room referee) with a room open is
+    upgraded in place when a server opens it: the room is kept, its referee not known yet,
+    and checks can be stored."""
+    import datetime as dt
+
+    from tournoyons_gui.arbitre.store import SCHEMA_VERSION, CheckRun, Store
+
+    async def check() -> None:
+        store = await Store.open(postgres)
+        room = await store.take_room("#p4-", 1, "worker-a", 60)
+        assert room is not None
+        async with store.engine.begin() as connection:
+            await connection.exec_driver_sql("DROP TABLE checks")
+            await connection.exec_driver_sql("ALTER TABLE rooms DROP COLUMN referee")
+            await connection.exec_driver_sql("ALTER TABLE rooms DROP COLUMN referee_op")
+            await connection.exec_driver_sql("UPDATE meta SET value = '10' WHERE key = 'schema'")
+        await store.close()
+        store = await Store.open(postgres)
+        try:
+            [(found, _)] = await store.open_rooms()
+            assert (found.channel, found.referee, found.referee_op) == ("#p4-1", "", None)
+            assert await store.room_seen("#p4-1", "worker-a", {"players": ["ann"]}, "Arb", True)
+            [(found, _)] = await store.open_rooms()
+            assert (found.people, found.referee, found.referee_op) == (
+                {"players": ["ann"]},
+                "Arb",
+                True,
+            )
+            run = CheckRun("RUN0000001", "B-tictactoe", "T", "/t/", "TicTacToe", "running")
+            await store.start_check(run, "worker-a", 30)
+            stored = await store.check("RUN0000001")
+            assert stored is not None and stored.status == "running"
+            assert stored.started_at is not None
+            assert abs(stored.started_at - store.now()) < dt.timedelta(minutes=1)
+            async with store.engine.connect() as connection:
+                version = (
+                    await connection.exec_driver_sql("SELECT value FROM meta WHERE key = 'schema'")
+                ).scalar_one()
+            assert version == str(SCHEMA_VERSION)
+        finally:
+            await store.close()
+
+    asyncio.run(check())
