@@ -2,11 +2,14 @@
 and the entries of the exchange log that come with it (engine protocol decision 28).
 
 An answer is a value, or a failure with its reason: ``late`` (nothing within the seat's
-limit), ``unreachable`` (no connection: decision 12), ``illegal`` (a value the rules
-refuse, a broken answer), ``unneeded`` (another seat of the step failed first),
-``aborted`` (the way to the seats is gone, nobody's fault: the game ends with no result).
-Failures
-are statuses of the seat, never exceptions of the game (kaggle-environments' agents).
+limit), ``unreachable`` (no connection: decision 12), ``malformed`` (an answer that is no
+Value at all: an HTTP error status and no callback, a broken or empty answer, a callback
+without a Value), ``illegal`` (a Value the rules refuse), ``unneeded`` (another seat of
+the step failed first), ``aborted`` (the way to the seats is gone, nobody's fault: the
+game ends with no result). Failures are statuses of the seat, never exceptions of the
+game (kaggle-environments' agents, whose failures are classed Timeout, Error, Invalid).
+A seat that loses by failing has its **fault** recorded (:data:`FAULTS`: ``timeout``,
+``illegal``, ``unreachable``, ``malformed``), what a match's summary counts apart.
 A seat may also ``stopped`` the match as its protocol allows (a MaitreTarot client's
 replay answer 0): the match then ends with the ranks the answer gives, nobody failed.
 """
@@ -16,7 +19,18 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-__all__ = ["ABORTED", "STOPPED", "UNNEEDED", "UNRESUMED", "Answer", "Note", "note"]
+__all__ = [
+    "ABORTED",
+    "FAULTS",
+    "MALFORMED",
+    "STOPPED",
+    "UNNEEDED",
+    "UNRESUMED",
+    "Answer",
+    "Note",
+    "fault_of",
+    "note",
+]
 
 #: One entry of an exchange log: (kind, detail, when it happened by this host's clock, UTC).
 Note = tuple[str, str, dt.datetime]
@@ -34,6 +48,26 @@ ABORTED = "aborted"
 #: IRC session died with it; ``timi-rooms.md``'s ``end server error``).
 UNRESUMED = "server error"
 
+#: The failure of a seat whose answer is no Value at all (decision 12's "missing Value"):
+#: an HTTP error status or a broken answer and no callback by the deadline, an empty body,
+#: no JSON, a callback without ``Value``.
+MALFORMED = "malformed"
+#: The faults a seat loses a game by, as a match counts them apart (issue 33), by the
+#: answer's error: ``late`` is a ``timeout``.
+FAULTS = {
+    "late": "timeout",
+    "illegal": "illegal",
+    "unreachable": "unreachable",
+    MALFORMED: "malformed",
+}
+
+
+def fault_of(error: str) -> str:
+    """Return the fault (``timeout``, ``illegal``, ``unreachable``, ``malformed``) of an
+    answer's ``error``, ``""`` for one that is no fault of the seat (``unneeded``,
+    ``aborted``, ``stopped``)."""
+    return FAULTS.get(error, "")
+
 
 def note(kind: str, detail: str) -> Note:
     """Return a log entry stamped now."""
@@ -43,7 +77,8 @@ def note(kind: str, detail: str) -> Note:
 @dataclass
 class Answer:
     """A seat's answer: its ``value`` (as received: trimmed; an engine's upper-cased), or
-    ``None`` with ``error`` (``late``, ``unreachable``, ``illegal``, ``unneeded``) and
+    ``None`` with ``error`` (``late``, ``unreachable``, ``malformed``, ``illegal``,
+    ``unneeded`` ...) and
     ``detail`` (a short English reason for the record); ``ms`` from the ask to the answer;
     ``query`` an engine callback's raw query; ``log`` the exchanges to record with it;
     ``culprit`` the index of the seat to blame when it is not the seat asked (a timi

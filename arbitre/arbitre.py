@@ -18,6 +18,7 @@ engines getting ``Status=9`` (decision 11, :meth:`Arbitre.recover`).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import itertools
 from collections.abc import Awaitable, Callable, Sequence
@@ -35,7 +36,7 @@ from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec, check_opt
 from tournoyons_gui.arbitre.outbound import Outbound
 from tournoyons_gui.arbitre.record import Records
 from tournoyons_gui.arbitre.seats import KINDS, SeatKind, Services
-from tournoyons_gui.arbitre.store import Game, Seat, Store, new_id
+from tournoyons_gui.arbitre.store import Game, MatchGame, Seat, Store, new_id
 from tournoyons_gui.arbitre.turns import turn_from, turn_json
 from tournoyons_gui.arbitre.worker import Worker
 from tournoyons_gui.interfaces.plugin import (
@@ -278,6 +279,7 @@ class Arbitre:
         tournament: TournamentPlace | None = None,
         start_tray: str | None = None,
         entrants: Sequence[int | None] = (),
+        match_place: MatchGame | None = None,
     ) -> str:
         """Check, store and start a game; return its public id (:meth:`make`)."""
         game, _ = await self.make(
@@ -289,6 +291,7 @@ class Arbitre:
             tournament=tournament,
             start_tray=start_tray,
             entrants=entrants,
+            match_place=match_place,
         )
         return game.id
 
@@ -303,6 +306,7 @@ class Arbitre:
         tournament: TournamentPlace | None = None,
         start_tray: str | None = None,
         entrants: Sequence[int | None] = (),
+        match_place: MatchGame | None = None,
     ) -> tuple[Game, list[Seat]]:
         """Check, store and start a game; return it and its seats as stored. Raises
         :class:`GameError`,
@@ -315,7 +319,8 @@ class Arbitre:
         is a competition match, i.e. belongs to ``tournament``). ``start_tray``: the
         position the game starts from (:meth:`first_turn`). ``entrants``: each seat's
         tournament entrant (``None``: a table's filler), by default the ``tournament``'s
-        two.
+        two. ``match_place``: the game's place in a match (issue 33; its ``game_id`` is the new
+        game's), stored with it in one transaction.
         """
         options = options or Options()
         await self.catalogue.find(set_name)
@@ -369,7 +374,10 @@ class Arbitre:
         driver = self._driver() if start else None
         if driver is not None and driver != self.worker.name:
             game.lease_owner = game.lease_until = None  # the other worker takes it
-        await self.store.create_game(game, seats_made)
+        linked = None
+        if match_place is not None:
+            linked = dataclasses.replace(match_place, game_id=game_id)
+        await self.store.create_game(game, seats_made, linked)
         metrics.started(game.set_name)
         if driver == self.worker.name:
             self.worker.start(game_id, made=(game, seats_made))

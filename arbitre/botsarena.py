@@ -21,7 +21,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from tournoyons_gui.arbitre.answer import Answer, Note, note
+from tournoyons_gui.arbitre.answer import MALFORMED, Answer, Note, note
 from tournoyons_gui.arbitre.client import BrokenAnswer, Calls, Unreachable
 from tournoyons_gui.arbitre.urls import MAX_BODY
 from tournoyons_gui.interfaces.plugin import Botsarena, Engine, IllegalMove
@@ -93,17 +93,17 @@ class BotCaller:
         except Unreachable as refused:
             return self._fail("unreachable", str(refused).partition(":")[0], started, log)
         except BrokenAnswer as broken:
-            return self._fail("illegal", f"a broken answer: {broken}"[:300], started, log)
+            return self._fail(MALFORMED, f"a broken answer: {broken}"[:300], started, log)
         if status != 200:
-            return self._fail("illegal", f"the bot answered HTTP {status}", started, log)
+            return self._fail(MALFORMED, f"the bot answered HTTP {status}", started, log)
         if len(body) > MAX_BODY:
-            return self._fail("illegal", "the bot's answer is over 64 KiB", started, log)
+            return self._fail(MALFORMED, "the bot's answer is over 64 KiB", started, log)
         try:
             decoded = json.loads(body.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError):
-            return self._fail("illegal", "the bot's answer is not JSON", started, log)
+            return self._fail(MALFORMED, "the bot's answer is not JSON", started, log)
         if not isinstance(decoded, dict) or "play" not in decoded:
-            return self._fail("illegal", 'the bot\'s answer has no "play"', started, log)
+            return self._fail(MALFORMED, 'the bot\'s answer has no "play"', started, log)
         try:
             value = bots.value(decoded["play"])
         except IllegalMove as illegal:

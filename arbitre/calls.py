@@ -7,6 +7,13 @@ The callback itself reaches :class:`~tournoyons_gui.arbitre.asks.Asks` (through
 ``/referee`` or such a redirect), which wakes the ask waiting here. Headers are capped at
 16 KiB by the HTTP parser; the body is read only in tester mode, at most 64 KiB.
 
+An engine's own answer is not waited for, but what it was is kept (its status and first
+:data:`FIRST_BYTES` bytes, or why it was no HTTP answer): a request with no callback by the
+deadline is a ``malformed`` answer when the engine answered an HTTP error status or
+something that is not HTTP (the engine failed on the request: a 500, a crash's message),
+``late`` otherwise (decision 12; issue 33's faults), and the answer goes to the exchange
+log then, for the failure report.
+
 Requests, redirects and final calls go through the move path's client
 (:class:`~tournoyons_gui.arbitre.client.Calls`, aiohttp: a new connection each);
 :attr:`EngineCaller.kept` keeps connections for the calls whose protocol allows it (bots'
@@ -20,9 +27,10 @@ import asyncio
 import time
 import urllib.parse
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from tournoyons_gui.arbitre.answer import Answer, Note, note
+from tournoyons_gui.arbitre.answer import MALFORMED, Answer, Note, note
 from tournoyons_gui.arbitre.asks import POLL_EVERY, Asks, Callback
 from tournoyons_gui.arbitre.client import BrokenAnswer, Calls, Unreachable
 from tournoyons_gui.arbitre.outbound import Outbound
@@ -34,6 +42,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FINAL_CUT",
+    "FIRST_BYTES",
     "MAX_BODY",
     "MAX_CALLBACK_QUERY",
     "EngineCaller",
@@ -43,6 +52,46 @@ __all__ = [
 
 MAX_CALLBACK_QUERY = 8 * 1024
 FINAL_CUT = 10.0
+#: The bytes of an engine's answer kept for the log when no callback came (its first ones).
+FIRST_BYTES = 256
+
+
+@dataclass
+class _Heard:
+    """What an engine answered to a request (its last hop): the HTTP ``status`` (``None``:
+    none yet), its first bytes of ``body``, ``broken``: why it was no HTTP answer."""
+
+    status: int | None = None
+    body: bytes = b""
+    broken: str = ""
+
+    def failed(self) -> str:
+        """Return how the answer shows the engine failed on the request (an HTTP error
+        status, a broken answer), or ``""``: a 2xx or 3xx status, or none yet."""
+        if self.broken:
+            return "the engine's answer was not HTTP"
+        if self.status is not None and not 200 <= self.status < 400:
+            return f"the engine answered HTTP {self.status}"
+        return ""
+
+    def hint(self) -> str:
+        """Return what to tell the engine's author when it answered 200 with what reads as
+        a Value and never called back (an engine that takes every call for the tester's,
+        engine protocol section 5), else ``""``."""
+        text = self.body.decode("utf-8", "replace").strip()
+        if self.status != 200 or not text or len(text) > 40 or "\n" in text or text == "OK":
+            return ""
+        return (
+            f"; it answered {text!r} in its body, as in tester mode: with a Referee, an "
+            "engine calls it back with its Value"
+        )
+
+    def shown(self) -> str:
+        """Return the answer for the log: ``STATUS first bytes`` (as text, escaped)."""
+        if self.broken:
+            return f"no HTTP answer: {self.broken[:200]}"
+        text = self.body.decode("utf-8", "backslashreplace")
+        return f"{self.status} {text!r}" if self.body else f"{self.status} (no body)"
 
 
 def engine_client(
@@ -128,14 +177,17 @@ class EngineCaller:
     ) -> Answer:
         """Request ``url`` (already carrying its parameters) and wait for the callback
         naming (``key``, ``move_id``) for at most ``timeout`` seconds; return the answer
-        (``late``: no callback in time; ``unreachable``: no connection, decision 12) with
-        the exchanges: the request, the engine's HTTP answer and redirects, the callback.
+        (``late``: no callback in time; ``malformed``: none either, and the engine answered
+        an HTTP error status or no HTTP at all; ``unreachable``: no connection, decision
+        12) with the exchanges: the request, the engine's HTTP answer and redirects, the
+        callback, and on a failure the answer's status and first bytes (kind ``body``).
         When several workers share the records, the store is also asked every second for
         an answer another worker recorded (a missed message), and has the last word."""
         started = time.monotonic()
         future = self.asks.expect(key, move_id, game_id, seat)
         log: list[Note] = [note("request", url)]
-        call = asyncio.create_task(self._send(url, timeout + 5, log))
+        heard = _Heard()
+        call = asyncio.create_task(self._send(url, timeout + 5, log, heard))
         try:
             found = await self._wait(future, call, started, timeout, key, move_id)
             if isinstance(found, str):
@@ -143,6 +195,14 @@ class EngineCaller:
                 return Answer.failure("unreachable", found, _ms(started), log)
             if found is None:
                 detail = f"no callback within {timeout:g} s"
+                if heard.status is not None or heard.broken:
+                    log.append(note("body", heard.shown()))
+                failed = heard.failed()
+                if failed:
+                    detail = f"{detail}; {failed}"
+                    log.append(note("error", f"{MALFORMED}: {detail}"))
+                    return Answer.failure(MALFORMED, detail, _ms(started), log)
+                detail += heard.hint()
                 log.append(note("error", f"late: {detail}"))
                 return Answer.failure("late", detail, _ms(started), log)
             log.append(("callback", found.query, found.received))
@@ -191,19 +251,21 @@ class EngineCaller:
                 future.set_result(found)
         return future.result() if future.done() and not future.cancelled() else None
 
-    async def _send(self, url: str, cut: float, log: list[Note]) -> str:
-        """Send the request, follow redirects; return an error if no connection was made."""
+    async def _send(self, url: str, cut: float, log: list[Note], heard: _Heard) -> str:
+        """Send the request, follow redirects; return an error if no connection was made.
+        What the engine answered (the last hop) goes to ``heard``."""
         try:
             async with asyncio.timeout(cut):
                 for hop in range(MAX_REDIRECTS + 1):
                     try:
-                        answer = await self.fresh.get(url)
+                        answer = await self.fresh.get(url, read=FIRST_BYTES)
                     except Unreachable as refused:
                         if hop == 0:
                             return f"unreachable: {refused}"[:500]
                         log.append(note("error", f"redirect target unreachable: {refused}"[:500]))
                         return ""
                     log.append(note("answer", f"{answer.status} {url[:300]}"))
+                    heard.status, heard.body = answer.status, answer.body
                     location = answer.location
                     if answer.status not in (301, 302, 303, 307, 308) or not location:
                         return ""
@@ -229,6 +291,7 @@ class EngineCaller:
             log.append(note("error", "no answer within TimeOut + 5 s"))
         except BrokenAnswer as broken:  # a malformed answer is not a failure by itself
             log.append(note("error", str(broken)[:500]))
+            heard.broken = str(broken)
         return ""
 
     async def tester(self, url: str, timeout: float) -> tuple[int | None, bytes, str]:

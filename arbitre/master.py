@@ -29,7 +29,16 @@ from sqlalchemy.exc import InterfaceError, OperationalError, SQLAlchemyError
 
 from tournoyons_gui.arbitre import metrics
 from tournoyons_gui.arbitre.added import AddedRules, RefereeFailed
-from tournoyons_gui.arbitre.answer import ABORTED, STOPPED, UNNEEDED, UNRESUMED, Answer, note
+from tournoyons_gui.arbitre.answer import (
+    ABORTED,
+    MALFORMED,
+    STOPPED,
+    UNNEEDED,
+    UNRESUMED,
+    Answer,
+    fault_of,
+    note,
+)
 from tournoyons_gui.arbitre.catalogue import Catalogue, PlayedSet
 from tournoyons_gui.arbitre.match import Options
 from tournoyons_gui.arbitre.seats import Position, SeatKind, Services
@@ -90,6 +99,15 @@ def _forfeit(
         return own
     last = seats - len(failed) + 1
     return Result(None, why, tuple(last if i in failed else 1 for i in range(seats)))
+
+
+def _refused(answer: Answer, illegal: IllegalMove) -> None:
+    """Make ``answer``, whose value the rules refused, the failure it is: ``illegal`` (a
+    Value the rules refuse, decision 12) or, empty, ``malformed`` (no Value at all)."""
+    if answer.value and answer.value.strip():
+        answer.error, answer.detail = "illegal", f"illegal Value {answer.value!r}: {illegal}"
+    else:
+        answer.error, answer.detail = MALFORMED, f"an answer with no Value: {illegal}"
 
 
 class GameMaster:
@@ -267,7 +285,7 @@ class GameMaster:
         self, positions: Sequence[Position], answers: Sequence[Answer]
     ) -> tuple[dict[Player, str], list[tuple[Position, Answer]]]:
         """Return the rules' values of the answers by player, and the seats that failed
-        (an illegal value fails its seat, decision 12)."""
+        (a value the rules refuse fails its seat, decision 12: :func:`_refused`)."""
         values: dict[Player, str] = {}
         failed: list[tuple[Position, Answer]] = []
         for position, answer in zip(positions, answers, strict=True):
@@ -281,8 +299,7 @@ class GameMaster:
                     position, answer.value
                 )
             except IllegalMove as illegal:
-                answer.error = "illegal"
-                answer.detail = f"illegal Value {answer.value!r}: {illegal}"
+                _refused(answer, illegal)
                 failed.append((position, answer))
         return values, failed
 
@@ -307,6 +324,7 @@ class GameMaster:
         for position, answer in failed:
             blamed = position.seat.index if answer.culprit is None else answer.culprit
             seats[blamed].error = answer.detail[:2000]
+            seats[blamed].fault = fault_of(answer.error)
         if len(failed) == asked and asked > 1:
             why = "every player failed in the same round: " + "; ".join(a.detail for _, a in failed)
             await self.finish(game, seats, rules, turn, None, why)
@@ -432,6 +450,7 @@ class GameMaster:
                 seat.error,
                 None if ranks is None else ranks[seat.index],
                 None if totals is None else totals[seat.index],
+                seat.fault,
             )
             for seat in seats
         ]

@@ -16,8 +16,8 @@ mode):
   :meth:`GameMaster.play <tournoyons_gui.arbitre.master.GameMaster.play>` once appended);
 - ``tournoyons_answer_seconds{kind,outcome}``: a histogram of the time from an ask to its
   answer per seat kind (``engine``, ``builtin``, ``person`` ...) and outcome (``value``,
-  ``late``, ``illegal``, ``unreachable`` ...; :func:`answered`, in ``GameMaster.play``
-  after each step's asks);
+  ``late``, ``illegal``, ``unreachable``, ``malformed`` ...; :func:`answered`, in
+  ``GameMaster.play`` after each step's asks);
 - ``tournoyons_http_responses_total{status}``: the answers by HTTP status, so the 4xx,
   the 429 and the 5xx (:func:`responded`, by the web's middleware).
 

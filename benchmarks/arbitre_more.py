@@ -1,6 +1,8 @@
 """The Arbitre benchmark's measures beyond its one process: the rows on real ``serve``
-processes (:mod:`benchmarks.arbitre_workers`), the ``play`` row
-(:mod:`benchmarks.arbitre_play`), and ``--before REV``: the whole benchmark run on a
+processes (:mod:`benchmarks.arbitre_workers`), the PostgreSQL rows
+(:mod:`benchmarks.arbitre_postgres`), the ``play`` row (:mod:`benchmarks.arbitre_play`),
+the match rows (:mod:`benchmarks.arbitre_match`: an SPRT's games until its verdict, 1,000
+games at ``--concurrency 4``), and ``--before REV``: the whole benchmark run on a
 revision's code, then on this tree's, in one run (:func:`compare_runs`)."""
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 
 from rich.console import Console
 
+from benchmarks.arbitre_match import match_lines, match_rows
 from benchmarks.arbitre_play import play_lines, play_row
 from benchmarks.arbitre_workers import IN_FLIGHT, Run, worker_rows
 from benchmarks.revision import code_of
@@ -44,8 +47,8 @@ def before_issue_27() -> bool:
 def more_measures(
     args: argparse.Namespace, console: Console
 ) -> tuple[list[str], dict[str, dict[str, float]], bool]:
-    """Run the serve rows and the play row unless left out; return their report lines,
-    key figures, and whether a game failed."""
+    """Run the serve rows, the PostgreSQL rows and the play row unless left out; return
+    their report lines, key figures, and whether a game failed."""
     lines: list[str] = []
     found: dict[str, dict[str, float]] = {}
     failed = False
@@ -68,6 +71,13 @@ def more_measures(
         lines += ["", *table]
         found.update(found_rows)
         failed = failed or bad
+    if not args.no_postgres:
+        from benchmarks.arbitre_postgres import postgres_measure
+
+        table, found_rows, bad = postgres_measure(args.quick, env, console)
+        lines += ["", *table]
+        found.update(found_rows)
+        failed = failed or bad
     if not args.no_play:
         with console.status("play row"):
             row = asyncio.run(play_row(PLAY_GAMES[args.quick], env))
@@ -78,7 +88,33 @@ def more_measures(
             "start-up s": row.startup,
         }
         failed = failed or not row.ok
+    if not args.no_match and has_matches():
+        with console.status("match rows"):
+            runs, many = match_rows(args.quick, env)
+        lines += ["", *match_lines(runs, many)]
+        found["match"] = {
+            "SPRT games": sum(r.games for r in runs) / len(runs),
+            "1,000 games wall s": many.wall,
+            "÷ floor": many.wall / many.floor if many.floor else math.nan,
+        }
+        failed = failed or not many.ok or not all(r.ok for r in runs)
     return lines, found, failed
+
+
+def has_matches() -> bool:
+    """Whether the code on the path plays matches (``play --sprt``, issue 33): a revision
+    before it has no match row (its parser refuses the option)."""
+    import contextlib
+    import io
+
+    from tournoyons_gui.server.cli import parser
+
+    with contextlib.redirect_stderr(io.StringIO()):
+        try:
+            parser().parse_args(["play", "--set", "ConnectFour", "--engine", "a", "--sprt", "0,5"])
+        except SystemExit:
+            return False
+    return True
 
 
 def _workers_table(runs: list[Run]) -> tuple[list[str], dict[str, dict[str, float]], bool]:

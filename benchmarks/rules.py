@@ -106,7 +106,8 @@ def measure(
                 params = {"Turn": str(request.move_id), **request.params}
                 if seats > 2:
                     params.update(Seat=str(int(player)), Players=str(seats))
-                with seeded_choices(choice_seed(chance, int(player) - 1, number)):
+                entrant = f"seat {int(player)}"  # one engine in every seat: told apart
+                with seeded_choices(choice_seed(chance, entrant, number)):
                     value = engine(params).strip().upper()
                 values[player] = timed(
                     "engine_value", rules.engine_value, turn.state, player, value

@@ -65,14 +65,17 @@ class EngineRandom(random.Random):
 RNG = EngineRandom()
 
 
-def choice_seed(seed: int, seat: int, number: int) -> str:
+def choice_seed(seed: int, entrant: str, number: int) -> str:
     """Return the seed of the generator of one call to a built-in engine: the game's
-    ``seed``, the ``seat`` asked (its index, 0 the first) and the ``number`` of the move
-    asked (the game's moves + 1), written ``"engine-<seed>-<seat>-<number>"``;
+    ``seed``, the ``entrant`` asked (who plays the seat: its name, told apart from a seat
+    of the same name in that game by the caller) and the ``number`` of the move asked
+    (the game's moves + 1), written ``"engine-<seed>-<entrant>-<number>"``;
     :class:`random.Random` hashes such a string with SHA-512, the same on every platform
-    and Python version 3.2 on. A call's choices so depend on nothing but the game's
-    seed and the position asked about."""
-    return f"engine-{seed}-{seat}-{number}"
+    and Python version 3.2 on. A call's choices so depend on nothing but the game's seed,
+    who plays and the position asked about: the two games of a pair (one seed, the seats
+    swapped) are two games, not one game played twice, and an engine facing two versions
+    of another from one seed makes the same choices wherever their games agree."""
+    return f"engine-{seed}-{entrant}-{number}"
 
 
 @contextlib.contextmanager
@@ -81,9 +84,9 @@ def seeded_choices(seed: str | int | None) -> Iterator[None]:
     (the current task, and the threads ``asyncio.to_thread`` starts from it, which copy
     the context); ``None`` leaves the system's randomness. Nests and restores on exit.
 
-    >>> with seeded_choices(choice_seed(7, 0, 1)):
+    >>> with seeded_choices(choice_seed(7, "random", 1)):
     ...     a = RNG.random()
-    >>> with seeded_choices(choice_seed(7, 0, 1)):
+    >>> with seeded_choices(choice_seed(7, "random", 1)):
     ...     a == RNG.random()
     True
     """

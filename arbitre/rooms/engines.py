@@ -31,7 +31,7 @@ from typing import Any, Protocol
 
 import httpx
 
-from tournoyons_gui.arbitre.answer import Answer
+from tournoyons_gui.arbitre.answer import MALFORMED, Answer
 from tournoyons_gui.arbitre.botsarena import BotCaller
 from tournoyons_gui.arbitre.calls import tester_call
 from tournoyons_gui.arbitre.client import Calls
@@ -140,7 +140,7 @@ class UrlEngine:
             late = error.startswith("no answer")
             return Answer.failure("late" if late else "unreachable", error)
         if status != 200:
-            return Answer.failure("illegal", f"the engine answered HTTP {status}")
+            return Answer.failure(MALFORMED, f"the engine answered HTTP {status}")
         return _checked(rules, ask, body.decode("utf-8", "replace"), started)
 
 

@@ -12,9 +12,10 @@ sent, then a callback with its ``Game``, ``MoveId`` and ``Value``), so that its 
 exchange log reads the same whichever way the engine was reached; it is called on the
 event loop or in a thread by its own timings (:mod:`~tournoyons_gui.arbitre.builtins`).
 In a game with a seed (its option ``seed``) each call draws from a generator of its own,
-seeded by the game's seed, the seat and the move asked
+seeded by the game's seed, the entrant asked (the seat's name) and the move asked
 (:func:`~tournoyons_gui.interfaces.engine_kit.choice_seed`), so that the game is replayed
-move for move whatever else this process runs meanwhile.
+move for move whatever else this process runs meanwhile, and the two games of a pair,
+seats swapped, are not the same game mirrored.
 """
 
 from __future__ import annotations
@@ -224,7 +225,7 @@ class BuiltinSeat(EngineSeat):
                 name = (position.interface.key, seat.url)
                 # The seed is set in this task's context, which a thread's call copies.
                 with seeded_choices(
-                    None if seed is None else choice_seed(seed, seat.index, position.number)
+                    None if seed is None else choice_seed(seed, _entrant(position), position.number)
                 ):
                     value = await self.services.engines.call(name, engine, params)
         except TimeoutError:
@@ -244,3 +245,12 @@ class BuiltinSeat(EngineSeat):
 def _ms(started: float) -> int:
     """Return the whole milliseconds since ``started`` (``time.monotonic()``)."""
     return int((time.monotonic() - started) * 1000)
+
+
+def _entrant(position: Position) -> str:
+    """Return who plays the seat asked, for its built-in engine's seed: the seat's name, or
+    with another seat of the game of that name (two ``random`` of a game made through the
+    API) the name and the seat's number, so that the two never draw alike."""
+    seat = position.seat
+    twins = sum(1 for other in position.seats if other.name == seat.name)
+    return seat.name if twins == 1 else f"{seat.name}#{seat.index + 1}"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import time
 
-from tournoyons_gui.arbitre.answer import Answer, Note, note
+from tournoyons_gui.arbitre.answer import MALFORMED, Answer, Note, note
 from tournoyons_gui.arbitre.seats.base import Position
 from tournoyons_gui.arbitre.seats.engine import EngineSeat, call_params
 from tournoyons_gui.arbitre.seats.sync import exchange
@@ -28,7 +28,7 @@ class ServiceSeat(EngineSeat):
 
     async def ask(self, position: Position, deadline: float | None) -> Answer:
         """``POST`` the context and the key as JSON; read ``Value`` from the JSON answer
-        (another status, no JSON object or no string ``Value`` is illegal)."""
+        (another status, no JSON object or no string ``Value`` is malformed)."""
         timeout = self.seconds_left(deadline, position.options)
         request = position.rules.request(
             position.turn.state, position.player, init_as_board=position.options.init_as_board
@@ -62,7 +62,7 @@ class ServiceSeat(EngineSeat):
         if status != 200 or not isinstance(value, str | int) or isinstance(value, bool):
             detail = f"HTTP {status}" if status != 200 else 'no {"Value": ...} in the answer'
             log.append(note("error", detail))
-            return Answer.failure("illegal", detail, ms, log)
+            return Answer.failure(MALFORMED, detail, ms, log)
         return Answer(str(value).strip(), ms=ms, log=log)
 
     def final_call(self, position: Position, status: int) -> str | None:

@@ -10,7 +10,7 @@ import asyncio
 import time
 from typing import TYPE_CHECKING
 
-from tournoyons_gui.arbitre.answer import Answer, Note, note
+from tournoyons_gui.arbitre.answer import MALFORMED, Answer, Note, note
 from tournoyons_gui.arbitre.seats.base import Position
 from tournoyons_gui.arbitre.seats.engine import EngineSeat, call_params
 from tournoyons_gui.arbitre.signing import sign_url
@@ -33,7 +33,8 @@ async def exchange(
     """Send one request through the Arbitre's ``client`` (its outbound policy, no
     redirect followed) and return its status and at most 64 KiB of body within
     ``timeout`` seconds; or a failed :class:`Answer`: ``late`` (no whole answer in time),
-    ``unreachable`` (no connection, decision 12), ``illegal`` (a broken answer). Every
+    ``unreachable`` (no connection, decision 12), ``malformed`` (a broken answer, or one
+    over 64 KiB). Every
     step goes to ``log``."""
     import httpx
 
@@ -52,7 +53,7 @@ async def exchange(
             async for chunk in answer.aiter_bytes():
                 body += chunk
                 if len(body) > MAX_BODY:
-                    return failed("illegal", f"an answer over {MAX_BODY} bytes")
+                    return failed(MALFORMED, f"an answer over {MAX_BODY} bytes")
             log.append(
                 note("answer", f"{answer.status_code} {body[:300].decode('utf-8', 'replace')}")
             )
@@ -62,7 +63,7 @@ async def exchange(
     except (httpx.ConnectError, httpx.UnsupportedProtocol, httpx.InvalidURL) as refused:
         return failed("unreachable", f"{type(refused).__name__}: {refused}"[:300])
     except httpx.HTTPError as broken:
-        return failed("illegal", f"a broken answer: {type(broken).__name__}")
+        return failed(MALFORMED, f"a broken answer: {type(broken).__name__}")
 
 
 class SyncSeat(EngineSeat):
@@ -77,7 +78,7 @@ class SyncSeat(EngineSeat):
 
     async def ask(self, position: Position, deadline: float | None) -> Answer:
         """Send the request with an empty ``Referee``; read the Value from the body's
-        first line (a status other than 200, or no Value, is illegal)."""
+        first line (a status other than 200, or no Value, is malformed)."""
         timeout = self.seconds_left(deadline, position.options)
         request = position.rules.request(
             position.turn.state, position.player, init_as_board=position.options.init_as_board
@@ -96,5 +97,5 @@ class SyncSeat(EngineSeat):
         if status != 200 or not value:
             detail = f"HTTP {status}" if status != 200 else "no Value in the answer's body"
             log.append(note("error", detail))
-            return Answer.failure("illegal", detail, ms, log)
+            return Answer.failure(MALFORMED, detail, ms, log)
         return Answer(value, ms=ms, log=log)

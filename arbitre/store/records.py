@@ -14,7 +14,9 @@ from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
 __all__ = [
+    "CHECK_STATUSES",
     "AddedSetRecord",
+    "CheckRun",
     "Engine",
     "Entrant",
     "Exchange",
@@ -23,6 +25,9 @@ __all__ = [
     "GamePage",
     "InterfaceRecord",
     "LogEntry",
+    "Match",
+    "MatchEntry",
+    "MatchGame",
     "Move",
     "NewMove",
     "Received",
@@ -87,7 +92,9 @@ class Seat:
     24), ``final_status`` (engine protocol 3.3), ``error`` (why it failed), ``registration``
     (a registered engine's id, sent as ``Opponent``, decision 27), ``rank`` once over,
     ``entrant`` (the tournament's entrant in the seat, ``None`` outside one and for a
-    table's filler), ``score`` (the seat's total at the end, a Set that keeps totals)."""
+    table's filler), ``score`` (the seat's total at the end, a Set that keeps totals),
+    ``fault`` (what it lost by failing: ``timeout``, ``unreachable``, ``malformed``,
+    ``illegal``; ``""`` none, :data:`~tournoyons_gui.arbitre.answer.FAULTS`)."""
 
     game_id: str
     index: int
@@ -103,6 +110,7 @@ class Seat:
     id: int | None = None
     entrant: int | None = None
     score: int | None = None
+    fault: str = ""
 
 
 @dataclass(slots=True)
@@ -173,13 +181,14 @@ class GameEnd:
 @dataclass(frozen=True, slots=True)
 class SeatEnd:
     """How one seat ended a game: its final ``status`` (the final call's ``Status``), its
-    ``error`` (why it failed, or ``""``), its ``rank`` (``None``: no ranking) and its total
-    ``score`` (``None``: the Set keeps none)."""
+    ``error`` (why it failed, or ``""``), its ``rank`` (``None``: no ranking), its total
+    ``score`` (``None``: the Set keeps none) and its ``fault`` (``""``: none)."""
 
     status: int
     error: str = ""
     rank: int | None = None
     score: int | None = None
+    fault: str = ""
 
 
 @dataclass(slots=True)
@@ -302,7 +311,9 @@ class Room:
     """A timi room (``timi-rooms.md``): its ``channel`` (``prefix`` and ``number``), the
     ``slot`` it fills, ``status`` ``open`` or ``archived``, the ``game_id`` in play or last
     played, ``people`` (``{"players": [...], "spectators": [...]}``) as its holder last
-    wrote, when it was opened and closed, and its lease."""
+    wrote, when it was opened and closed, and its lease; the nick its ``referee`` is in it
+    as and whether that referee is its operator (``referee_op``, ``None``: not in the
+    room yet), as its holder last saw."""
 
     channel: str
     prefix: str
@@ -315,3 +326,92 @@ class Room:
     closed_at: dt.datetime | None = None
     lease_owner: str | None = None
     lease_until: dt.datetime | None = None
+    referee: str = ""
+    referee_op: bool | None = None
+
+
+#: A check's statuses: running, then done (a report), failed (an error) or interrupted.
+CHECK_STATUSES = ("running", "done", "failed", "interrupted")
+
+
+@dataclass(slots=True)
+class CheckRun:
+    """An interface check as stored (issue 34): its ``id``, the interface
+    (``interface_id``, ``name``, the ``url`` loaded) and the Set (``set_name``),
+    ``status`` (``running``, ``done``, ``failed`` or ``interrupted``: a ``running`` one
+    whose worker stopped renewing it is read as ``interrupted``), ``done`` of ``total``
+    visits with the ``label`` of the last, the ``error``, the ``report`` (JSON, the
+    contact sheet aside; ``None`` until done) and whether a contact sheet is kept
+    (``has_sheet``), when it started and ended. The sheet itself is read alone
+    (:meth:`~tournoyons_gui.arbitre.store.checks.CheckStore.check_sheet`)."""
+
+    id: str
+    interface_id: str
+    name: str
+    url: str
+    set_name: str
+    status: str
+    done: int = 0
+    total: int = 0
+    label: str = ""
+    error: str = ""
+    report: dict[str, Any] | None = None
+    has_sheet: bool = False
+    started_at: dt.datetime | None = None
+    ended_at: dt.datetime | None = None
+
+    @property
+    def finished(self) -> bool:
+        """Whether the check has ended (done, failed or interrupted)."""
+        return self.status != "running"
+
+
+@dataclass(slots=True)
+class Match:
+    """A match of ``play`` (issue 33): its ``set_name``, ``entrants`` in command line order
+    (``[{"name", "kind", "engine"}]``; the first one's side is the summary's), the games'
+    ``options``, the run's ``seed``, its ``openings`` source (``builtin``, a file's name,
+    ``""``), the ``games`` planned (the most, under an SPRT), the ``sprt`` asked
+    (``{"elo0", "elo1", "alpha", "beta"}`` or ``None``), its last ``llr`` and ``verdict``
+    (``H0``, ``H1``, ``""``), ``status`` ``running``, ``over`` or ``interrupted``."""
+
+    id: str
+    set_name: str
+    entrants: list[Any]
+    options: dict[str, Any]
+    seed: int
+    openings: str
+    games: int
+    sprt: dict[str, Any] | None
+    llr: float | None
+    verdict: str
+    status: str
+    created_at: dt.datetime
+    ended_at: dt.datetime | None = None
+
+
+@dataclass(slots=True)
+class MatchGame:
+    """A game's place in its match: ``number`` (from 0, the order the games were made),
+    its ``pair`` (the games of one opening or deal), the entrant in its first seat
+    (``first``, an index of the match's entrants), its opening (``line`` in its suite or
+    file and the ``tray`` it starts from; ``None`` and ``""`` without) and its ``seed``."""
+
+    match_id: str
+    number: int
+    game_id: str
+    pair: int
+    first: int
+    line: int | None
+    tray: str
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEntry:
+    """One game of a match as listed: its ``place`` in the match, the ``game`` (its
+    positions, ``turn`` and ``first``, left out: ``{}``) and its ``seats`` in play order."""
+
+    place: MatchGame
+    game: Game
+    seats: list[Seat]

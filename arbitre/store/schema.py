@@ -14,12 +14,14 @@ from typing import Any, ClassVar
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     Float,
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     Text,
     UniqueConstraint,
@@ -32,12 +34,15 @@ __all__ = [
     "SCHEMA_VERSION",
     "AddedSetRow",
     "Base",
+    "CheckRow",
     "EngineRow",
     "EntrantRow",
     "ExchangeRow",
     "GameRow",
     "HitRow",
     "InterfaceRow",
+    "MatchGameRow",
+    "MatchRow",
     "MetaRow",
     "MoveRow",
     "OrganiserRow",
@@ -49,7 +54,7 @@ __all__ = [
     "TournamentRow",
 ]
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 11
 
 
 class Base(DeclarativeBase):
@@ -140,6 +145,9 @@ class SeatRow(Base):
     entrant: Mapped[int | None] = mapped_column(Integer, nullable=True)
     #: The seat's total score at the end (a Set that keeps totals: Tarot), or ``None``.
     score: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: What the seat lost the game by failing (issue 33): ``timeout``, ``unreachable``,
+    #: ``malformed`` (no Value at all), ``illegal`` (a Value the rules refuse); ``""`` none.
+    fault: Mapped[str] = mapped_column(String(16), default="")
 
 
 class MoveRow(Base):
@@ -322,8 +330,9 @@ class RoomRow(Base):
     (``#p4-3``: ``prefix`` and ``number``, a number never used again), the ``slot`` it
     fills (1..the rooms configured), ``status`` ``open`` or ``archived``, the ``game_id``
     in play or last played, who is in it as its holder last wrote (``people``:
-    ``{"players": [...], "spectators": [...]}``), and the lease of the worker holding it
-    (one IRC session per room)."""
+    ``{"players": [...], "spectators": [...]}``, written as it changes), its referee's
+    nick and operator status, and the lease of the worker holding it (one IRC session
+    per room)."""
 
     __tablename__ = "rooms"
     # One open room per slot, whichever worker opens it.
@@ -344,6 +353,10 @@ class RoomRow(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)
     game_id: Mapped[str | None] = mapped_column(String(12), nullable=True)
     people: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: The nick the holder's referee is in the room as, and whether it is the room's
+    #: operator (``None``: not in the room yet), as the holder last saw (issue 34).
+    referee: Mapped[str] = mapped_column(String(60), default="")
+    referee_op: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
     opened_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     closed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     lease_owner: Mapped[str | None] = mapped_column(String(16), nullable=True)
@@ -386,6 +399,83 @@ class SlotRow(Base):
     until: Mapped[float] = mapped_column(Float)
 
 
+class CheckRow(Base):
+    """``checks``: an interface check run by the server (issue 24), kept in the store so
+    that every web process of the database shows it and a restart keeps it (issue 34):
+    the interface (``interface_id``, ``name``, the ``url`` loaded), the Set, ``status``
+    ``running``, ``done`` (a report), ``failed`` (``error`` says why) or ``interrupted``
+    (its worker stopped or died), the progress (``done`` of ``total`` visits, ``label``),
+    the ``report`` (JSON, the contact sheet aside) and the contact ``sheet`` (PNG), the
+    worker running it (``owner``) and until when it is known alive (``until``, seconds
+    since the epoch by the database's clock, renewed while it runs: a ``running`` check
+    past it was interrupted)."""
+
+    __tablename__ = "checks"
+    id: Mapped[str] = mapped_column(String(12), primary_key=True)
+    interface_id: Mapped[str] = mapped_column(String(12), index=True)
+    name: Mapped[str] = mapped_column(String(60))
+    url: Mapped[str] = mapped_column(Text)
+    set_name: Mapped[str] = mapped_column(String(40))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    done: Mapped[int] = mapped_column(Integer, default=0)
+    total: Mapped[int] = mapped_column(Integer, default=0)
+    label: Mapped[str] = mapped_column(String(200), default="")
+    error: Mapped[str] = mapped_column(Text, default="")
+    report: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    sheet: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
+    owner: Mapped[str] = mapped_column(String(16))
+    until: Mapped[float] = mapped_column(Float)
+    started_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), index=True)
+    ended_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class MatchRow(Base):
+    """``matches``: a match of ``play`` (issue 33): its Set, its ``entrants`` in command
+    line order (``[{"name", "kind", "engine"}]``, the first one's side the summary's),
+    the games' ``options``, the run's ``seed`` (every game's derived from it), where its
+    ``openings`` came from (``builtin``, a file's name; ``""``: none), the ``games``
+    planned (the most, under an SPRT), the SPRT asked (``{"elo0", "elo1", "alpha",
+    "beta"}``, ``None``: none) with its last ``llr`` and ``verdict`` (``H0``, ``H1``,
+    ``""``: none), ``status`` ``running``, ``over`` or ``interrupted`` (Ctrl-C)."""
+
+    __tablename__ = "matches"
+    # The matches are read newest first a page at a time (keyset paging), as games are.
+    __table_args__ = (Index("ix_matches_created_id", "created_at", "id"),)
+    id: Mapped[str] = mapped_column(String(12), primary_key=True)
+    set_name: Mapped[str] = mapped_column(String(40))
+    entrants: Mapped[list[Any]] = mapped_column(JSON)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    openings: Mapped[str] = mapped_column(String(300), default="")
+    games: Mapped[int] = mapped_column(Integer)
+    sprt: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    llr: Mapped[float | None] = mapped_column(Float, nullable=True)
+    verdict: Mapped[str] = mapped_column(String(4), default="")
+    status: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    ended_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class MatchGameRow(Base):
+    """``match_games``: a match's games in the order they were made (``number`` from 0),
+    each with its ``pair`` (the games of one opening or one deal, seats swapped or
+    rotated), the entrant in its first seat (``first``), its ``opening`` (``line`` in its
+    suite or file, ``tray`` it starts from; ``None`` and ``""`` without) and its ``seed``
+    (the deal's and the built-in engines', from the match's seed and the pair). Read in
+    order by the primary key; a game's match by ``game_id``."""
+
+    __tablename__ = "match_games"
+    __table_args__ = (Index("ix_match_games_game", "game_id", unique=True),)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    pair: Mapped[int] = mapped_column(Integer)
+    first: Mapped[int] = mapped_column(Integer)
+    line: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    tray: Mapped[str] = mapped_column(Text, default="")
+    seed: Mapped[int] = mapped_column(BigInteger)
+
+
 # Upgrades: MIGRATIONS[v] takes a database from version v to v + 1. New tables are made by
 # ``create_all`` before the upgrades run: version 2 adds ``added_sets``, ``pending``,
 # ``engines``, ``tournaments`` and ``entrants``, and the columns below; version 3 each
@@ -396,7 +486,12 @@ class SlotRow(Base):
 # (tournaments at tables of four, tarot issue 21); version 7 the registrations' consent to
 # open tournaments, call key and seat kind, and ``organisers`` (issue 20). Version 8 adds
 # ``hits`` and ``slots`` (limits and checks counted across the workers, issue 29), made by
-# ``create_all``, and the indexes the lists are paged along.
+# ``create_all``, and the indexes the lists are paged along. Version 9 adds ``matches``
+# and ``match_games`` (``play``'s matches, issue 33), made by ``create_all`` with their
+# indexes, and each seat's fault. Version 10 is the lists' at a million games (issue 34,
+# another branch: its steps land with it); version 11 adds ``checks`` (interface checks
+# kept in the store), made by ``create_all``, and each room's referee and its operator
+# status.
 MIGRATIONS: dict[int, Sequence[str]] = {
     1: (
         "ALTER TABLE games ADD COLUMN lease_owner VARCHAR(16)",
@@ -427,5 +522,11 @@ MIGRATIONS: dict[int, Sequence[str]] = {
     7: (
         "CREATE INDEX IF NOT EXISTS ix_games_created_id ON games (created_at, id)",
         "CREATE INDEX IF NOT EXISTS ix_tournaments_created_id ON tournaments (created_at, id)",
+    ),
+    8: ("ALTER TABLE seats ADD COLUMN fault VARCHAR(16) NOT NULL DEFAULT ''",),
+    9: (),
+    10: (
+        "ALTER TABLE rooms ADD COLUMN referee VARCHAR(60) NOT NULL DEFAULT ''",
+        "ALTER TABLE rooms ADD COLUMN referee_op BOOLEAN",
     ),
 }

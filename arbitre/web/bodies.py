@@ -125,9 +125,8 @@ class GameOptions(Body):
     )
     seed: int | None = Field(
         None,
-        description="Makes the game reproducible: the built-in engines' choices and the "
-        "cards of a Set the Arbitre deals follow from it (null or absent: none). The "
-        "record shows it once the game is over.",
+        description="The game's seed: its deal (Poker, Tarot) and the built-in engines' "
+        "choices, so that the game can be played again (null or absent: none).",
         json_schema_extra={"minimum": 0, "maximum": MAX_SEED},
     )
 

@@ -116,10 +116,10 @@ async def read_form(request: Request, limit: int = MAX_FORM) -> list[tuple[str, 
     return urllib.parse.parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True)
 
 
-def read_deals(raw: Any) -> int | None:
-    """Return the match option ``deals`` from a field or a JSON value: ``None`` when
-    missing or blank (the Set's default), else a whole number (the Arbitre checks its
-    range); raise :class:`GameError` otherwise."""
+def read_deals(raw: Any, name: str = "deals") -> int | None:
+    """Return the match option ``deals`` (or another optional whole number, ``name``)
+    from a field or a JSON value: ``None`` when missing or blank (the Set's default), else
+    a whole number (the Arbitre checks its range); raise :class:`GameError` otherwise."""
     if raw is None or not str(raw).strip():
         return None
-    return read_int(raw, 0, "deals")
+    return read_int(raw, 0, name)

@@ -4,9 +4,12 @@
 registered Set, the tester and the Arbitre with uvicorn. ``--port 0`` takes a free port;
 the first line printed says which.
 
-``tournoyons-gui play --set TicTacToe --engine builtin:perfect --engine URL [--games N]``
-plays games headless through an Arbitre of its own on 127.0.0.1, with a progress bar, one
-line per game, and exit status 0 when every game reached an end.
+``tournoyons-gui play --set TicTacToe --engine builtin:perfect --engine URL [--games N]
+[--openings builtin|FILE] [--seed N] [--sprt ELO0,ELO1] [--json FILE]`` plays a match
+headless through an Arbitre of its own on 127.0.0.1: games in pairs with the seats
+swapped, a progress bar, one line per game, then the summary (wins, draws, losses, faults,
+Elo, LOS, pentanomial counts, the SPRT), the failure report and the match's address; exit
+status 0 when every game reached an end, 130 after Ctrl-C.
 
 ``tournoyons-gui tournament --set TicTacToe --engine URL --engine builtin:random ...`` runs
 a round-robin or Swiss tournament the same way and prints its standings and cross table.
@@ -54,6 +57,8 @@ from tournoyons_gui.server.cli.common import (
     bind,
     lease,
     metrics_place,
+    seed,
+    sprt_test,
 )
 
 __all__ = ["bind", "main", "parser"]
@@ -249,9 +254,48 @@ def parser() -> argparse.ArgumentParser:
         "a seat, once per seat of the Set: a Tournoyons engine URL, builtin:NAME "
         "(builtin:random) or botsarena:URL (a botsarena JSON bot); NAME=... names it",
     )
-    play.add_argument("--games", type=int, default=1, metavar="N", help="games to play (default 1)")
     play.add_argument(
-        "--swap", action="store_true", help="alternate who plays first (seats rotate)"
+        "--games",
+        type=int,
+        default=None,
+        metavar="N",
+        help="games to play, in pairs with the seats swapped (default 1; with --openings "
+        "each opening once per seat; with --sprt the most, default 20000)",
+    )
+    play.add_argument(
+        "--swap",
+        action="store_true",
+        help="(kept for old scripts: the games of a pair always swap the seats)",
+    )
+    play.add_argument(
+        "--openings",
+        default=None,
+        metavar="builtin|FILE",
+        help="start each pair of games from an opening: the Set's own suite (builtin) or "
+        "a file of Trays, one a line, # comments",
+    )
+    play.add_argument(
+        "--seed",
+        type=seed,
+        default=None,
+        metavar="N",
+        help="the run's seed (0 to 2^63-1): the openings' order, the deals and the built-in "
+        "engines' choices; the same command twice plays the same games (default: drawn, "
+        "and printed)",
+    )
+    play.add_argument(
+        "--sprt",
+        type=sprt_test,
+        default=None,
+        metavar="ELO0,ELO1[,ALPHA,BETA]",
+        help="play pairs until the SPRT of H0: Elo = ELO0 against H1: Elo = ELO1 (normalized "
+        "Elo, as fastchess) accepts one, or --games are played (alpha = beta = 0.05)",
+    )
+    play.add_argument(
+        "--json",
+        default=None,
+        metavar="FILE",
+        help="write the match's summary, every game listed, as JSON to FILE",
     )
     play.add_argument(
         "--deals",
@@ -516,7 +560,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _headless(lambda: asyncio.run(tournament(args)), argv is None)
     from tournoyons_gui.server.cli.play import play
 
-    return _headless(lambda: asyncio.run(play(args)), argv is None)
+    def playing() -> int:
+        try:
+            return asyncio.run(play(args))
+        except KeyboardInterrupt:  # a second Ctrl-C: stopped at once, the records kept
+            return 130
+
+    return _headless(playing, argv is None)
 
 
 def _headless(run: Callable[[], int], exit_now: bool) -> int:

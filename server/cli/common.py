@@ -32,6 +32,8 @@ __all__ = [
     "metrics_place",
     "pace_rate",
     "prepare_metrics_dir",
+    "seed",
+    "sprt_test",
     "think",
 ]
 
@@ -68,6 +70,31 @@ def lease(value: str) -> float:
     if not 2 <= seconds <= 600:
         raise argparse.ArgumentTypeError("a lease is 2 to 600 seconds")
     return seconds
+
+
+def seed(value: str) -> int:
+    """Read ``--seed``: a whole number from 0 to 2^63 - 1 (the records keep it as a signed
+    64-bit integer). Raises ``argparse.ArgumentTypeError`` otherwise."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number, not {value[:40]!r}") from None
+    if not 0 <= number <= 2**63 - 1:
+        raise argparse.ArgumentTypeError("a seed is 0 to 2^63 - 1")
+    return number
+
+
+def sprt_test(value: str) -> object:
+    """Read ``--sprt ELO0,ELO1[,ALPHA,BETA]``: the test
+    (:meth:`~tournoyons_gui.arbitre.stats.Sprt.parse`, imported only when the option is
+    given). Raises ``argparse.ArgumentTypeError`` with the reason: ELO0 not below ELO1,
+    ALPHA or BETA outside (0, 0.5), not numbers."""
+    from tournoyons_gui.arbitre.stats import Sprt
+
+    try:
+        return Sprt.parse(value)
+    except ValueError as refused:
+        raise argparse.ArgumentTypeError(str(refused)) from None
 
 
 def think(value: str) -> int:
@@ -124,6 +151,14 @@ def add_irc_options(parser: Options, *, required: bool) -> None:
         default=15,
         metavar="SECONDS",
         help="seconds a move, 4-54 (default 15)",
+    )
+    parser.add_argument(
+        "--irc-oper",
+        default=None,
+        metavar="NAME:PASSWORD",
+        help="an IRC operator account the referee gives itself back a room's operator status "
+        "with (ngIRCd: OperCanUseMode = yes); default $TOURNOYONS_IRC_OPER, which other "
+        "users of the machine cannot read from the command line",
     )
     add_count(parser, "--pace-burst", PACE_BURST, 100, "lines the referee sends at once")
     parser.add_argument(

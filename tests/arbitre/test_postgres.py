@@ -12,6 +12,7 @@ import pytest
 
 from tests.arbitre.conftest import Served
 from tests.arbitre.postgres import postgres_server
+from tests.arbitre.test_match_summary import match_listed_in_order
 from tournoyons_gui.arbitre.store import (
     SCHEMA_VERSION,
     Game,
@@ -50,6 +51,17 @@ def test_games_are_recorded_in_postgresql(postgres: str) -> None:
         assert ids[1] in listed and ids[0] not in listed
     finally:
         served.stop()
+
+
+def test_a_match_s_games_are_listed_in_order_in_postgresql(postgres: str) -> None:
+    async def run() -> None:
+        store = await Store.open(postgres)
+        try:
+            await match_listed_in_order(store)
+        finally:
+            await store.close()
+
+    asyncio.run(run())
 
 
 def test_schema_version_is_kept_and_a_newer_one_refused(postgres: str) -> None:

@@ -1,13 +1,13 @@
 """A game's seed (issue 33, item 4): two games of one seed, played by a real Arbitre on a
 real SQLite file among other games in flight, are the same move for move: the built-in
-engines' choices come from the seed, the seat and the move, and the cards of a Set the
+engines' choices come from the seed, the entrant and the move, and the cards of a Set the
 Arbitre deals (Poker, Tarot) from the seed and the deal, whoever sits where. Another
 seed plays another game; an unseeded game keeps the system's randomness."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +78,32 @@ def test_two_games_of_one_seed_are_the_same_move_for_move(tmp_path: Path, set_na
             assert free1 != first or free2 != first
             record = await arbitre.store.game(games[0][0])
             assert record is not None and record[0].options["seed"] == 20261203
+        finally:
+            await arbitre.close()
+            await store.close()
+
+    asyncio.run(run())
+
+
+def test_a_pair_is_two_games_not_one_mirrored(tmp_path: Path) -> None:
+    """The built-in engines' choices follow who plays, not the seat: the two games of a
+    pair (one seed, seats swapped) between two copies of ``random`` are two games (seeded
+    by seat, they were one game played twice, and every pair scored 1 point); two seats of
+    one name in one game still draw apart (Rochambeau's hands, asked at the same move)."""
+
+    async def run() -> None:
+        arbitre, store = await arbitre_in(tmp_path)
+        try:
+            order = seats("ConnectFour")
+            (_, first, _), (_, swapped, _) = await asyncio.gather(
+                played(arbitre, "ConnectFour", order, 5),
+                played(arbitre, "ConnectFour", order[::-1], 5),
+            )
+            assert [v for _, v in first] != [v for _, v in swapped]
+            twins = [SeatSpec("builtin", "random", "random")] * 2
+            _, hands, _ = await played(arbitre, "Rochambeau", twins, 5)
+            rounds = [(hands[n][1], hands[n + 1][1]) for n in range(0, len(hands) - 1, 2)]
+            assert any(a != b for a, b in rounds), rounds
         finally:
             await arbitre.close()
             await store.close()
@@ -195,12 +221,25 @@ def test_the_json_api_reads_a_seed() -> None:
 def test_the_rules_benchmark_plays_the_same_games_for_one_seed(set_name: str) -> None:
     from benchmarks.rules import measure
 
-    rules = REGISTRY.get(set_name)
-    assert rules is not None and rules.arbitre is not None
-    engine = rules.engines["random"]
-    runs = [measure(rules.arbitre, engine, 0.0, seed)[1:] for seed in (27, 27, 28, 29)]
-    assert runs[0] == runs[1] == (1, runs[0][1])  # one game, as long both times
-    assert runs[2] != runs[0] or runs[3] != runs[0]
+    interface = REGISTRY.get(set_name)
+    assert interface is not None
+    rules = interface.arbitre
+    assert rules is not None
+    engine = interface.engines["random"]
+
+    def values(seed: int) -> list[str]:
+        played: list[str] = []
+
+        def recording(params: Mapping[str, str]) -> str:
+            played.append(engine(params))
+            return played[-1]
+
+        assert measure(rules, recording, 0.0, seed)[1] == 1  # one game
+        return played
+
+    first = values(27)
+    assert values(27) == first and len(first) > 10
+    assert values(28) != first
 
 
 def test_a_petit_sec_redeal_follows_from_the_seed() -> None:

@@ -1,0 +1,150 @@
+"""The store's matches (issue 33): a match of ``play`` and its games in order.
+
+A match is written when it starts (``running``), each of its games is linked to it in the
+transaction that creates the game (:meth:`~.games.GameStore.create_game`'s ``place``), and
+the match is ended with its SPRT's last LLR and verdict (``over``, or ``interrupted`` by
+Ctrl-C). Its games are read in order along ``match_games``' primary key (match, number),
+their seats along ``seats``' game index: two statements whatever the games' count.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from typing import cast
+
+from sqlalchemy import Connection, Table, insert, select, update
+
+from tournoyons_gui.arbitre.store.base import Database
+from tournoyons_gui.arbitre.store.records import (
+    Game,
+    Match,
+    MatchEntry,
+    MatchGame,
+    Seat,
+    record_of,
+)
+from tournoyons_gui.arbitre.store.schema import (
+    GameRow,
+    MatchGameRow,
+    MatchRow,
+    MoveRow,
+    SeatRow,
+)
+
+__all__ = ["MatchStore"]
+
+_MATCHES = cast(Table, MatchRow.__table__)
+_PLACES = cast(Table, MatchGameRow.__table__)
+_GAMES = cast(Table, GameRow.__table__)
+_SEATS = cast(Table, SeatRow.__table__)
+_MOVES = cast(Table, MoveRow.__table__)
+#: A game's columns but its positions (the bulk of a row: a Tarot deal's state).
+_LIGHT = [c for c in _GAMES.c if c.name not in ("turn", "first")]
+
+
+class MatchStore(Database):
+    """Matches and their games."""
+
+    async def create_match(self, match: Match) -> None:
+        """Store a new match (its games are linked as they are made)."""
+        row = {name: getattr(match, name) for name in Match.__dataclass_fields__}
+        await self.write(lambda connection: connection.execute(insert(_MATCHES), [row]))
+
+    async def end_match(
+        self, match_id: str, status: str, llr: float | None = None, verdict: str = ""
+    ) -> None:
+        """End a match as ``status`` (``over``, ``interrupted``) with its SPRT's last
+        ``llr`` and ``verdict`` (``H0``, ``H1``, ``""``)."""
+        statement = (
+            update(_MATCHES)
+            .where(_MATCHES.c.id == match_id)
+            .values(status=status, llr=llr, verdict=verdict, ended_at=self.now())
+        )
+        await self.write(lambda connection: connection.execute(statement))
+
+    async def match(self, match_id: str) -> Match | None:
+        """Return a match, or ``None``."""
+        statement = select(_MATCHES).where(_MATCHES.c.id == match_id)
+
+        def read(connection: Connection) -> Match | None:
+            row = connection.execute(statement).one_or_none()
+            return None if row is None else record_of(Match, row)
+
+        return await self.read(read)
+
+    async def match_games(self, match_id: str) -> list[MatchEntry]:
+        """Return a match's games in order (``number``), each with its place, the game
+        (no positions) and its seats in play order: two statements, along the primary key
+        of ``match_games`` and the index of ``seats.game_id``."""
+        games = (
+            select(*_PLACES.c, *_LIGHT)
+            .join_from(_PLACES, _GAMES, _GAMES.c.id == _PLACES.c.game_id)
+            .where(_PLACES.c.match_id == match_id)
+            .order_by(_PLACES.c.number)
+        )
+        seats = (
+            select(_SEATS)
+            .join_from(_PLACES, _SEATS, _SEATS.c.game_id == _PLACES.c.game_id)
+            .where(_PLACES.c.match_id == match_id)
+            .order_by(_PLACES.c.number, _SEATS.c.index)
+        )
+
+        def read(connection: Connection) -> list[MatchEntry]:
+            by_game: dict[str, list[Seat]] = {}
+            for row in connection.execute(seats):
+                by_game.setdefault(row.game_id, []).append(record_of(Seat, row))
+            entries = []
+            for row in connection.execute(games):
+                values = row._mapping
+                place = MatchGame(**{name: values[_PLACES.c[name]] for name in _place_fields()})
+                game = Game(
+                    **{c.name: values[c] for c in _LIGHT},
+                    turn={},
+                    first={},
+                )
+                entries.append(MatchEntry(place, _aware(game), by_game.get(place.game_id, [])))
+            return entries
+
+        return await self.read(read)
+
+    async def match_moves(self, match_id: str) -> dict[str, list[str]]:
+        """Return the values played in each game of a match, by game id, in move order
+        (one statement along ``moves``' (game, number) key)."""
+        statement = (
+            select(_MOVES.c.game_id, _MOVES.c.value)
+            .join_from(_PLACES, _MOVES, _MOVES.c.game_id == _PLACES.c.game_id)
+            .where(_PLACES.c.match_id == match_id)
+            .order_by(_PLACES.c.number, _MOVES.c.number)
+        )
+
+        def read(connection: Connection) -> dict[str, list[str]]:
+            values: dict[str, list[str]] = {}
+            for game_id, value in connection.execute(statement):
+                values.setdefault(game_id, []).append(value)
+            return values
+
+        return await self.read(read)
+
+    async def game_place(self, game_id: str) -> MatchGame | None:
+        """Return the match place of a game (``None``: the game belongs to no match)."""
+        statement = select(_PLACES).where(_PLACES.c.game_id == game_id)
+
+        def read(connection: Connection) -> MatchGame | None:
+            row = connection.execute(statement).one_or_none()
+            return None if row is None else record_of(MatchGame, row)
+
+        return await self.read(read)
+
+
+def _place_fields() -> Sequence[str]:
+    return tuple(MatchGame.__dataclass_fields__)
+
+
+def _aware(game: Game) -> Game:
+    """Return ``game`` with its times made aware (SQLite gives back UTC without a zone)."""
+    for name in ("created_at", "ended_at", "lease_until"):
+        value = getattr(game, name)
+        if isinstance(value, dt.datetime) and value.tzinfo is None:
+            setattr(game, name, value.replace(tzinfo=dt.UTC))
+    return game
