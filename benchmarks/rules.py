@@ -3,9 +3,12 @@
     .venv/bin/python benchmarks/rules.py                 # every Set, 3 s each
     .venv/bin/python benchmarks/rules.py --seconds 0.5   # a smoke run
     .venv/bin/python benchmarks/rules.py --sets connectfour,reversi
+    .venv/bin/python benchmarks/rules.py --seed 5        # other games (default 27)
 
 For each Set with the Arbitre's rules, whole games of its built-in ``random`` engine
-against itself (seeded: the same games on every run) are played in this process, with no
+against itself (seeded as the Arbitre seeds a game with the option ``seed``: the engine's
+choices per call, the cards of a Set that deals from a seed; ``--seed`` gives every game
+its own, so the same games are played on every run) are played in this process, with no
 I/O, and every call the game master makes for a move is timed: ``result`` and ``asked``
 (each step), ``request`` and ``engine_value`` (each seat asked; a game of more than two
 seats sends its engines ``Seat`` and ``Players`` too, as the Arbitre does), ``play`` (each
@@ -33,7 +36,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tournoyons_gui.interfaces.plugin import ArbitreRules, Turn, seat_count  # noqa: E402
+from tournoyons_gui.interfaces.engine_kit import choice_seed, seeded_choices  # noqa: E402
+from tournoyons_gui.interfaces.plugin import (  # noqa: E402
+    ArbitreRules,
+    Turn,
+    seat_count,
+    starts_from_seed,
+)
 from tournoyons_gui.interfaces.registry import load_registry  # noqa: E402
 
 #: Issue 27's goal: a Set's ``play`` at most this many µs.
@@ -51,13 +60,21 @@ def floor(seconds: float, state: Mapping[str, Any]) -> float:
     return (time.perf_counter() - started) * 1e6 / count
 
 
+def game_seed(seed: int, game: int) -> int:
+    """Return the seed of game ``game`` (1 the first) of a run of ``seed``: 63 bits of
+    ``random.Random("rules-<seed>-<game>")``, the same on every machine."""
+    return random.Random(f"rules-{seed}-{game}").getrandbits(63)
+
+
 def measure(
-    rules: ArbitreRules, engine: Callable[[Mapping[str, str]], str], seconds: float
+    rules: ArbitreRules,
+    engine: Callable[[Mapping[str, str]], str],
+    seconds: float,
+    seed: int = 27,
 ) -> tuple[dict[str, list[float]], int, int]:
-    """Play seeded games for about ``seconds``; return each call's times (µs), the games
-    and the moves played."""
+    """Play seeded games (:func:`game_seed`) for about ``seconds``; return each call's
+    times (µs), the games and the moves played."""
     times: dict[str, list[float]] = defaultdict(list)
-    random.seed(27)
     clock = time.perf_counter
 
     def timed(name: str, call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -72,9 +89,15 @@ def measure(
     games = moves = 0
     deadline = clock() + seconds
     while clock() < deadline or games == 0:
-        turn = rules.start(rules.levels[0])
         games += 1
-        for _ in range(5000):  # a bound: no Set's game is this long
+        chance = game_seed(seed, games)
+        start: Any = rules.start
+        turn = (
+            start(rules.levels[0], seed=chance)
+            if starts_from_seed(rules)
+            else rules.start(rules.levels[0])
+        )
+        for number in range(1, 5001):  # a bound: no Set's game is this long
             if timed("result", rules.result, turn.state) is not None:
                 break
             values = {}
@@ -83,7 +106,9 @@ def measure(
                 params = {"Turn": str(request.move_id), **request.params}
                 if seats > 2:
                     params.update(Seat=str(int(player)), Players=str(seats))
-                value = engine(params).strip().upper()
+                entrant = f"seat {int(player)}"  # one engine in every seat: told apart
+                with seeded_choices(choice_seed(chance, entrant, number)):
+                    value = engine(params).strip().upper()
                 values[player] = timed(
                     "engine_value", rules.engine_value, turn.state, player, value
                 )
@@ -99,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="per Set (default 3)")
     parser.add_argument("--sets", default="", help="Set keys, comma-separated (default all)")
+    parser.add_argument("--seed", type=int, default=27, help="the games' seed (default 27)")
     args = parser.parse_args(argv)
     wanted = {s.strip().lower() for s in args.sets.split(",") if s.strip()}
     rows, missed = [], []
@@ -107,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
         rules, engine = interface.arbitre, interface.engines.get("random")
         if rules is None or engine is None or (wanted and interface.key not in wanted):
             continue
-        times, games, moves = measure(rules, engine, args.seconds)
+        times, games, moves = measure(rules, engine, args.seconds, args.seed)
         total = sum(sum(v) for v in times.values()) / max(1, moves)
         play = statistics.mean(times["play"])
         mark = "✓" if play <= PLAY_GOAL else "✗"
@@ -119,8 +145,8 @@ def main(argv: list[str] | None = None) -> int:
             f"| {play / least:.0f}× {mark} |"
         )
     print(
-        f"Rules benchmark, {args.seconds:g} s per Set; floor (a state copied into a new Turn): "
-        f"{least:.2f} µs.\n"
+        f"Rules benchmark, {args.seconds:g} s per Set, seed {args.seed}; floor (a state "
+        f"copied into a new Turn): {least:.2f} µs.\n"
     )
     print(
         "| Set | games | moves/game | "

@@ -84,9 +84,9 @@ def seeded_choices(seed: str | int | None) -> Iterator[None]:
     (the current task, and the threads ``asyncio.to_thread`` starts from it, which copy
     the context); ``None`` leaves the system's randomness. Nests and restores on exit.
 
-    >>> with seeded_choices(choice_seed(7, 0, 1)):
+    >>> with seeded_choices(choice_seed(7, "random", 1)):
     ...     a = RNG.random()
-    >>> with seeded_choices(choice_seed(7, 0, 1)):
+    >>> with seeded_choices(choice_seed(7, "random", 1)):
     ...     a == RNG.random()
     True
     """

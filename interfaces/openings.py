@@ -115,6 +115,10 @@ def read_openings(
             over = turn.over or played.result(turn.state) is not None
         except IllegalMove as illegal:
             raise OpeningsError(f"{where}: not a position of {set_name}: {illegal}") from None
+        except (ValueError, KeyError, TypeError, IndexError) as broken:
+            # A plugin's rules that fail on a Tray rather than refuse it: refused all the same.
+            reason = f"{type(broken).__name__}: {broken}"[:200]
+            raise OpeningsError(f"{where}: not a position of {set_name} ({reason})") from None
         if over:
             raise OpeningsError(f"{where}: the game is over in this position of {set_name}")
         key = _position_key(turn.state)

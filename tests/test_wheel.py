@@ -125,6 +125,21 @@ def wheel_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         assert made.returncode == 0, made.stdout + made.stderr
         written = (folder / language / engine).read_bytes()
         assert written == (ROOT / "arbitre" / "starters" / language / engine).read_bytes()
+    # Each grid Set's openings suite, read from the installed package as play reads it.
+    for key in ("tictactoe", "connectfour", "reversi", "pente", "bigtictactoe"):
+        assert f"tournoyons_gui/interfaces/{key}/openings.txt" in names
+    shipped = subprocess.run(
+        [
+            str(python),
+            "-c",
+            "from tournoyons_gui.interfaces.openings import builtin_openings as b;"
+            "print(len(b('ConnectFour')), b('Reversi')[0].source)",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=folder,
+    )
+    assert shipped.stdout.split() == ["60", "builtin"], shipped.stdout + shipped.stderr
     process = subprocess.Popen(
         [str(console), *serve_arguments(folder / "arbitre.sqlite3")],
         cwd=folder,

@@ -7,8 +7,7 @@ seed plays another game; an unseeded game keeps the system's randomness."""
 from __future__ import annotations
 
 import asyncio
-import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ import pytest
 from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.match import MAX_SEED, GameError, Options, SeatSpec
 from tournoyons_gui.arbitre.store import Store
-from tournoyons_gui.arbitre.web.bodies import GameOptions, parse
+from tournoyons_gui.arbitre.web.bodies import GameOptions, options_of, parse
 from tournoyons_gui.interfaces.plugin import seat_count
 from tournoyons_gui.interfaces.registry import load_registry
 
@@ -207,11 +206,50 @@ def test_a_record_hides_the_seed_while_the_game_is_played(tmp_path: Path) -> Non
 
 
 def test_the_json_api_reads_a_seed() -> None:
-    def read_options(raw: object) -> Options:
-        return parse(GameOptions, json.dumps(raw).encode()).options()
+    def seed_of(raw: str) -> int | None:
+        return options_of(parse(GameOptions, raw.encode())).seed
 
-    assert read_options({"seed": 12}).seed == 12
-    assert read_options({"seed": None}).seed is None and read_options({}).seed is None
-    for wrong in ("x", 1.5, True, [1]):
-        with pytest.raises(GameError, match="seed"):
-            read_options({"seed": wrong})
+    assert seed_of('{"seed": 12}') == 12
+    assert seed_of('{"seed": null}') is None and seed_of("{}") is None
+    for wrong in ('"12"', "1.5", "true", "[1]"):
+        with pytest.raises(GameError, match="seed is a whole number"):
+            seed_of(f'{{"seed": {wrong}}}')
+    assert GameOptions.model_json_schema()["properties"]["seed"]["maximum"] == MAX_SEED
+
+
+@pytest.mark.parametrize("set_name", ["Poker", "Tarot", "Seafight"])
+def test_the_rules_benchmark_plays_the_same_games_for_one_seed(set_name: str) -> None:
+    from benchmarks.rules import measure
+
+    interface = REGISTRY.get(set_name)
+    assert interface is not None
+    rules = interface.arbitre
+    assert rules is not None
+    engine = interface.engines["random"]
+
+    def values(seed: int) -> list[str]:
+        played: list[str] = []
+
+        def recording(params: Mapping[str, str]) -> str:
+            played.append(engine(params))
+            return played[-1]
+
+        assert measure(rules, recording, 0.0, seed)[1] == 1  # one game
+        return played
+
+    first = values(27)
+    assert values(27) == first and len(first) > 10
+    assert values(28) != first
+
+
+def test_a_petit_sec_redeal_follows_from_the_seed() -> None:
+    """Seed 1040's first pack deals a petit sec (found by scanning seeds): the deal is
+    dealt again from the seed's next pack, the same every time."""
+    tarot = REGISTRY.get("Tarot")
+    assert tarot is not None and tarot.arbitre is not None
+    start: Any = tarot.arbitre.start
+    first, again = start(1, deals=1, seed=1040).state, start(1, deals=1, seed=1040).state
+    assert first["redeals"] == 1 and first == again
+    unseeded = [start(1, deals=1).state["hands"] for _ in range(2)]
+    assert unseeded[0] != unseeded[1]
+    assert start(1, deals=1, seed=1041).state["hands"] != first["hands"]

@@ -11,6 +11,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
@@ -31,7 +32,7 @@ from tournoyons_gui.interfaces.registry import load_registry
 ROOT = Path(__file__).resolve().parents[2]
 REGISTRY = load_registry()
 #: The grid Sets' suites and the fewest openings each holds (issue 33: 50 for the three).
-SHIPPED = {"TicTacToe": 40}
+SHIPPED = {"ConnectFour": 60, "Reversi": 60, "Pente": 60, "TicTacToe": 46, "BigTicTacToe": 60}
 
 
 def interface(name: str) -> SetInterface:
@@ -120,6 +121,20 @@ def test_another_sets_trays_and_a_finished_game_are_refused() -> None:
     four = "1111000" + "2220000" + "0" * 28
     with pytest.raises(OpeningsError, match=r"line 1: not a position of ConnectFour"):
         read_openings(four, connectfour.rules, "ConnectFour", "c4.txt")
+
+
+def test_rules_that_fail_on_a_tray_rather_than_refuse_it_are_refused_too() -> None:
+    class Brittle:
+        """A plugin's rules that raise a bare ValueError on a Tray they cannot read."""
+
+        tray_starts = True
+        levels = (1,)
+
+        def start(self, level: int = 1, tray: str | None = None) -> Any:
+            raise ValueError(f"invalid literal for int(): {tray!r}")
+
+    with pytest.raises(OpeningsError, match=r"x\.txt, line 2: not a position of Brittle \(Value"):
+        read_openings("# c\nabc\n", cast(Any, Brittle()), "Brittle", "x.txt")
 
 
 def test_a_suite_reads_comments_blank_lines_and_crlf() -> None:
