@@ -39,6 +39,9 @@ __all__ = [
     "FAULT_KINDS",
     "Outcome",
     "Tally",
+    "elo_line",
+    "game_line",
+    "nelo_line",
     "outcome_of",
     "sprt_of",
     "summarize",
@@ -251,8 +254,9 @@ def _estimate(pairs: Sequence[int] | None, first: Mapping[str, Any]) -> tuple[Es
     return None
 
 
-def _game_line(outcome: Outcome, moves: Mapping[str, Sequence[str]] | None) -> dict[str, Any]:
-    """Return one game of the ``games_list``, from the first entrant's side."""
+def game_line(outcome: Outcome, moves: Mapping[str, Sequence[str]] | None) -> dict[str, Any]:
+    """Return one game of the ``games_list``, from the first entrant's side (its moves
+    too when ``moves``, the values played by game id, is given)."""
     entrant = 0
     result = None
     if outcome.points is not None:
@@ -280,15 +284,54 @@ def _game_line(outcome: Outcome, moves: Mapping[str, Sequence[str]] | None) -> d
     return line
 
 
+def _elo(value: float | None, infinite: str) -> str:
+    """Return an Elo figure signed to one decimal, ``infinite`` (``+∞`` or ``-∞``) when the
+    document has none (a score of 0 or 1: no finite Elo)."""
+    return infinite if value is None else f"{value:+.1f}"
+
+
+def elo_line(document: Mapping[str, Any]) -> str:
+    """Return the Elo line of a match of two entrants (cutechess's "Elo difference: 60.7
+    +/- 18.5, LOS: 100.0 %"), its 95% interval and its model; ``""`` with no game
+    decided."""
+    if document["elo_ci95"] is None:
+        return ""
+    entrants = document["entrants"]
+    sign = "+∞" if (document["score"] or 0) >= 0.5 else "-∞"
+    low, high = document["elo_ci95"]
+    elo = document["elo"]
+    said = f"Elo difference ({entrants[0]['name']} - {entrants[1]['name']}): {_elo(elo, sign)}"
+    if elo is None:
+        said += f" (a score of {document['score'] * 100:g} %: no finite Elo)"
+    elif low is not None and high is not None:
+        said += f" ± {(high - low) / 2:.1f}"
+    if elo is not None:
+        said += f" (95 %: {_elo(low, '-∞')} to {_elo(high, '+∞')})"
+    return said + f", LOS {document['los'] * 100:.1f} % ({document['elo_model']} model)"
+
+
+def nelo_line(document: Mapping[str, Any]) -> str:
+    """Return the normalized Elo of a match of two entrants with its 95% interval
+    (``nElo +41.2 (95 %: +10.3 to +72.1)``); ``""`` where the document has none (no game
+    decided, or every outcome the same: no noise to measure it by)."""
+    nelo, interval = document.get("nelo"), document.get("nelo_ci95")
+    if nelo is None or interval is None or None in interval:
+        return ""
+    return f"nElo {nelo:+.1f} (95 %: {interval[0]:+.1f} to {interval[1]:+.1f})"
+
+
 def summarize(
     match: Match,
     outcomes: Sequence[Outcome],
     moves: Mapping[str, Sequence[str]] | None = None,
+    *,
+    listed: bool = True,
 ) -> dict[str, Any]:
     """Return the match's summary document (``play --json``; ``docs/reference/
     match-json.md`` gives it field by field) from its games' outcomes in match order,
     from the first entrant's side; each game's moves (values in order, by game id) in
-    ``games_list`` when ``moves`` is given."""
+    ``games_list`` when ``moves`` is given; ``games_list`` empty when not ``listed``
+    (the match's page and JSON twin list the games a page at a time)."""
     size = len(match.entrants)
     sprt = sprt_of(match.sprt)
     tally = Tally(size, size, sprt)
@@ -316,7 +359,7 @@ def summarize(
         "elo_ci95": [_finite(estimate.elo_low), _finite(estimate.elo_high)] if estimate else None,
         "los": round(estimate.los, 4) if estimate else None,
         "sprt": None,
-        "games_list": [_game_line(o, moves) for o in outcomes],
+        "games_list": [game_line(o, moves) for o in outcomes] if listed else [],
         # What the issue's document leaves out (docs/reference/match-json.md).
         "match": match.id,
         "status": match.status,
@@ -326,6 +369,13 @@ def summarize(
         "points": first["points"],
         "elo_model": model,
         "entrants": lines,
+        "nelo": _finite(estimate.nelo) if estimate else None,
+        "nelo_ci95": [_finite(estimate.nelo_low), _finite(estimate.nelo_high)]
+        if estimate
+        else None,
+        "options": dict(match.options),
+        "created_at": match.created_at.isoformat(),
+        "ended_at": match.ended_at.isoformat() if match.ended_at else None,
     }
     if sprt is not None:
         llr = tally.llr

@@ -9,10 +9,10 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["rating_chart"]
+__all__ = ["rating_chart", "ticks"]
 
 
-def _ticks(low: float, high: float, count: int = 5) -> list[float]:
+def ticks(low: float, high: float, count: int = 5) -> list[float]:
     """Return round tick values covering ``low``..``high``."""
     span = max(high - low, 1e-9)
     raw = span / max(count - 1, 1)
@@ -45,7 +45,7 @@ def rating_chart(
     high = max(m + s for m, s in zip(mus, sigmas, strict=True))
     if high - low < 1:
         low, high = low - 0.5, high + 0.5
-    yticks = _ticks(low, high)
+    yticks = ticks(low, high)
     low, high = min(low, yticks[0]), max(high, yticks[-1])
     count = len(points)
 
