@@ -142,7 +142,7 @@ def gauge(
     fraction = (value - low) / span if span > 0 else 0.5
     clipped = not 0.0 <= fraction <= 1.0
     fraction = min(1.0, max(0.0, fraction))
-    r = size / 2 - 14
+    r = size / 2 - 24
     cx, cy = size / 2, size / 2 + 4
     tip_x, tip_y = _on(cx, cy, r - 12, fraction)
     return {
