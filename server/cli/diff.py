@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -162,7 +163,7 @@ def _print_text(
         if found["position"]:
             movers = found["to_move_a"]
             asked = f", {' and '.join(movers)} to move" if movers else ""
-            print(f"  the position after {found['ply'] - 1} moves{asked}:")
+            print(f"  before ply {found['ply']}{asked}:")
             for row in str(found["position"]).splitlines():
                 print(f"    {row}")
         for side in ("a", "b"):
@@ -215,5 +216,8 @@ def diff(args: argparse.Namespace) -> int:
             )
         )
     else:
-        _print_text(comparison, described, a, b, (args.a, args.b), args.most)
+        try:
+            _print_text(comparison, described, a, b, (args.a, args.b), args.most)
+        except BrokenPipeError:  # `diff ... | head`: the reader has what it wanted
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (closed at exit)
     return 1 if args.exit_code and comparison.differ else 0
