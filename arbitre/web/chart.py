@@ -9,7 +9,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["rating_chart", "ticks"]
+__all__ = ["box", "rating_chart", "ticks"]
 
 
 def ticks(low: float, high: float, count: int = 5) -> list[float]:
@@ -27,6 +27,20 @@ def ticks(low: float, high: float, count: int = 5) -> list[float]:
     if ticks[-1] < high:
         ticks.append(round(value, 6))
     return ticks
+
+
+def box(width: int, height: int, margins: tuple[int, int, int, int]) -> dict[str, int]:
+    """Return a chart's box: its ``width`` and ``height`` and its plot's edges (``left``,
+    ``right``, ``top``, ``bottom``) inside the ``margins`` (left, right, top, bottom)."""
+    left, right, top, bottom = margins
+    return {
+        "width": width,
+        "height": height,
+        "left": left,
+        "right": width - right,
+        "top": top,
+        "bottom": height - bottom,
+    }
 
 
 def rating_chart(
@@ -67,12 +81,7 @@ def rating_chart(
         lower = [(lower[0][0] - half, lower[0][1]), (lower[0][0] + half, lower[0][1])]
     shown = sorted({0, count - 1, *range(0, count, max(1, math.ceil(count / 8)))})
     return {
-        "width": width,
-        "height": height,
-        "left": left,
-        "right": width - right,
-        "top": top,
-        "bottom": height - bottom,
+        **box(width, height, (left, right, top, bottom)),
         "line": pairs(line),
         "band": pairs([*upper, *reversed(lower)]),
         "dots": [

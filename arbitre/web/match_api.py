@@ -16,21 +16,18 @@ No such match: 404 ``{"error"}``; a cursor or a limit that cannot be read: 400.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-import jinja2
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.match_summary import game_line
 from tournoyons_gui.arbitre.paging import MAX_LIMIT, CursorError
 from tournoyons_gui.arbitre.store import Match
-from tournoyons_gui.arbitre.web.common import NO_STORE, Part
+from tournoyons_gui.arbitre.web.common import NO_STORE
 from tournoyons_gui.arbitre.web.match_pages import matches_page
-from tournoyons_gui.arbitre.web.match_records import Summaries, games_page, names_of
+from tournoyons_gui.arbitre.web.match_records import MatchPart, games_page, names_of
 from tournoyons_gui.arbitre.web.paging import link_header, listed_json, next_path
 
 __all__ = ["MatchApi", "match_row"]
@@ -61,14 +58,8 @@ def match_row(match: Match, counts: tuple[int, int]) -> dict[str, Any]:
     }
 
 
-class MatchApi(Part):
+class MatchApi(MatchPart):
     """The matches' JSON (see the module); ``summaries`` is shared with their pages."""
-
-    def __init__(
-        self, holder: Callable[[], Arbitre], env: jinja2.Environment, summaries: Summaries
-    ) -> None:
-        super().__init__(holder, env)
-        self.summaries = summaries
 
     def routes(self) -> list[Route]:
         """Return the routes (``/matches/<id>.json`` before the page's ``/matches/<id>``)."""

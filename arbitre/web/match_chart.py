@@ -18,7 +18,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from tournoyons_gui.arbitre.web.chart import ticks
+from tournoyons_gui.arbitre.web.chart import box, ticks
 
 __all__ = ["MOST_POINTS", "downsample", "gauge", "llr_chart", "pentanomial_bars"]
 
@@ -83,12 +83,7 @@ def llr_chart(
     shown = downsample(points)
     last = points[-1]
     return {
-        "width": width,
-        "height": height,
-        "left": left,
-        "right": width - right,
-        "top": top,
-        "bottom": height - bottom,
+        **box(width, height, (left, right, top, bottom)),
         "points": " ".join(f"{x(g):.1f},{y(v):.1f}" for g, v in shown),
         "count": len(shown),
         "pairs": len(history),

@@ -22,22 +22,19 @@ A cursor that cannot be read is a 400 page with the reason; no such match, a 404
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-import jinja2
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.faults import Failure, failure_of
 from tournoyons_gui.arbitre.match_summary import Outcome, elo_line, nelo_line
 from tournoyons_gui.arbitre.paging import CursorError, newest_position
 from tournoyons_gui.arbitre.store import Match, MatchEntry, Store
-from tournoyons_gui.arbitre.web.common import Part
 from tournoyons_gui.arbitre.web.match_chart import gauge, llr_chart, pentanomial_bars
-from tournoyons_gui.arbitre.web.match_records import Summaries, games_page, names_of
+from tournoyons_gui.arbitre.web.match_records import MatchPart, games_page, names_of
 from tournoyons_gui.arbitre.web.paging import asked_page, next_path
 
 __all__ = [
@@ -162,14 +159,8 @@ async def matches_page(
     return listed.rows, counts, cursor
 
 
-class MatchPages(Part):
+class MatchPages(MatchPart):
     """The match pages (see the module); ``summaries`` is shared with their JSON twin."""
-
-    def __init__(
-        self, holder: Callable[[], Arbitre], env: jinja2.Environment, summaries: Summaries
-    ) -> None:
-        super().__init__(holder, env)
-        self.summaries = summaries
 
     def routes(self) -> list[Route]:
         """Return the pages' routes (after the JSON twin's ``/matches/<id>.json``)."""

@@ -15,19 +15,22 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import jinja2
 from starlette.requests import Request
 
+from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.faults import stopped_answering
 from tournoyons_gui.arbitre.match_summary import Outcome, outcome_of, summarize
 from tournoyons_gui.arbitre.paging import OUT_OF_RANGE, CursorError
 from tournoyons_gui.arbitre.store import Match, MatchEntry, Store
+from tournoyons_gui.arbitre.web.common import Part
 from tournoyons_gui.arbitre.web.paging import asked_page
 
-__all__ = ["KEPT", "GamesPage", "Summaries", "games_page", "names_of"]
+__all__ = ["KEPT", "GamesPage", "MatchPart", "Summaries", "games_page", "names_of"]
 
 #: The ended matches whose summaries are kept.
 KEPT = 32
@@ -87,6 +90,17 @@ class Summaries:
             while len(self._kept) > self.most:
                 self._kept.popitem(last=False)
         return document
+
+
+class MatchPart(Part):
+    """A part of the web side that shows matches: ``summaries`` is shared by the parts
+    (the pages and their JSON twin), so that a match's summary is computed once."""
+
+    def __init__(
+        self, holder: Callable[[], Arbitre], env: jinja2.Environment, summaries: Summaries
+    ) -> None:
+        super().__init__(holder, env)
+        self.summaries = summaries
 
 
 @dataclass(frozen=True)
