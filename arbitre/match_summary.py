@@ -33,7 +33,7 @@ from typing import Any
 
 from tournoyons_gui.arbitre.answer import FAULTS
 from tournoyons_gui.arbitre.stats import Estimate, Sprt, estimate_pentanomial, estimate_wdl
-from tournoyons_gui.arbitre.store import Match, MatchEntry
+from tournoyons_gui.arbitre.store import Match, MatchEntry, MatchResult
 
 __all__ = [
     "FAULT_KINDS",
@@ -43,6 +43,7 @@ __all__ = [
     "game_line",
     "nelo_line",
     "outcome_of",
+    "result_of",
     "sprt_of",
     "summarize",
 ]
@@ -92,38 +93,57 @@ class Outcome:
         return self.status == "over"
 
 
-def outcome_of(entry: MatchEntry) -> Outcome:
-    """Return the :class:`Outcome` of a match's game as the store lists it."""
-    place, game, seats = entry.place, entry.game, entry.seats
+def result_of(entry: MatchEntry) -> MatchResult:
+    """Return a match's game as the store lists it whole (:class:`MatchEntry`) reduced to
+    what its summary counts (:class:`MatchResult`)."""
+    game = entry.game
+    return MatchResult(
+        entry.place,
+        game.id,
+        game.status,
+        game.result,
+        game.ended_at,
+        game.reason,
+        game.moves,
+        tuple((s.entrant, s.rank, s.score, s.fault) for s in entry.seats),
+    )
+
+
+def outcome_of(entry: MatchEntry | MatchResult) -> Outcome:
+    """Return the :class:`Outcome` of a match's game as the store lists it (whole, or
+    only what the summary counts: :meth:`~tournoyons_gui.arbitre.store.Store.
+    match_results`)."""
+    found = result_of(entry) if isinstance(entry, MatchEntry) else entry
+    place, seats = found.place, found.seats
     size = len(seats)
-    by_seat = [s.entrant if s.entrant is not None else s.index for s in seats]
+    by_seat = [e if e is not None else index for index, (e, *_) in enumerate(seats)]
     ranks: list[int | None] = [None] * size
     totals: list[int | None] = [None] * size
-    for seat, entrant in zip(seats, by_seat, strict=True):
+    for (_, rank, score, _), entrant in zip(seats, by_seat, strict=True):
         if 0 <= entrant < size:
-            ranks[entrant], totals[entrant] = seat.rank, seat.score
+            ranks[entrant], totals[entrant] = rank, score
     points: tuple[float, ...] | None = None
-    if game.status == "over" and all(r is not None for r in ranks) and game.result != "error":
+    if found.status == "over" and all(r is not None for r in ranks) and found.result != "error":
         best = min(r for r in ranks if r is not None)
         firsts = sum(1 for r in ranks if r == best)
         points = tuple((1.0 if firsts == 1 else 0.5) if r == best else 0.0 for r in ranks)
-    faulted = [(by_seat[s.index], s.fault) for s in seats if s.fault]
+    faulted = [(by_seat[index], fault) for index, (*_, fault) in enumerate(seats) if fault]
     fault, fault_by = (faulted[0][1], faulted[0][0]) if faulted else ("", None)
     return Outcome(
-        game.id,
+        found.game_id,
         place.number,
         place.pair,
         tuple(by_seat),
-        game.status,
+        found.status,
         points,
         tuple(ranks),
         tuple(totals),
         fault,
         fault_by,
-        game.moves + 1 if faulted else None,
-        game.ended_at,
-        game.reason,
-        game.moves,
+        found.moves + 1 if faulted else None,
+        found.ended_at,
+        found.reason,
+        found.moves,
         place.seed,
         place.line,
         place.tray,

@@ -2,18 +2,23 @@
 summary, kept once the match has ended, and its games a page at a time.
 
 A match may hold 20,000 games. Its summary (W/D/L, faults, Elo, the SPRT's LLR pair by
-pair: :func:`~tournoyons_gui.arbitre.match_summary.summarize`) needs every game's outcome,
-so it is computed once per match that has ended (its records no longer change) and kept
-(the :data:`KEPT` latest, least recently read dropped first), computing it in a thread so
-that the server's loop goes on; a running match's is computed at each read. One read of
-a match at a time: a second asking meanwhile waits for the first's. The games themselves
-are read a page at a time, in match order after a cursor (a game's number, signed:
-:mod:`~tournoyons_gui.arbitre.paging`).
+pair: :func:`~tournoyons_gui.arbitre.match_summary.summarize`) needs every game's outcome
+(read as little as it counts: :meth:`~tournoyons_gui.arbitre.store.Store.match_results`),
+so it is computed in a thread, that the server's loop goes on, and kept (the :data:`KEPT`
+latest, the least recently read dropped first): a match that has ended is computed once
+(its records no longer change); a running match's is kept a while, five times as long as
+it took to compute and :data:`FRESH` seconds at least, so that however often its page is
+asked, its summary takes at most a sixth of a core (a 20,000-game SPRT: some 4 s to
+compute on this project's 2-core test machine). One read of a match at a time: a second
+asking meanwhile waits for the first's. The games themselves are read a page at a time,
+in match order after a cursor (a game's number, signed: :mod:`~tournoyons_gui.arbitre.
+paging`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -26,14 +31,16 @@ from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.faults import stopped_answering
 from tournoyons_gui.arbitre.match_summary import Outcome, outcome_of, summarize
 from tournoyons_gui.arbitre.paging import OUT_OF_RANGE, CursorError
-from tournoyons_gui.arbitre.store import Match, MatchEntry, Store
+from tournoyons_gui.arbitre.store import Match, MatchEntry, MatchResult, Store
 from tournoyons_gui.arbitre.web.common import Part
 from tournoyons_gui.arbitre.web.paging import asked_page
 
-__all__ = ["KEPT", "GamesPage", "MatchPart", "Summaries", "games_page", "names_of"]
+__all__ = ["FRESH", "KEPT", "GamesPage", "MatchPart", "Summaries", "games_page", "names_of"]
 
-#: The ended matches whose summaries are kept.
+#: The matches whose summaries are kept.
 KEPT = 32
+#: The fewest seconds a running match's summary is kept (see the module).
+FRESH = 2.0
 
 
 def names_of(match: Match) -> list[str]:
@@ -41,7 +48,7 @@ def names_of(match: Match) -> list[str]:
     return [str(entrant.get("name", "")) for entrant in match.entrants]
 
 
-def _summary(match: Match, entries: Sequence[MatchEntry]) -> dict[str, Any]:
+def _summary(match: Match, entries: Sequence[MatchResult]) -> dict[str, Any]:
     """Return the match's summary document without its games (``games_list`` empty), with
     ``faulted`` (the games lost by fault) and ``stopped`` (the entrants that stopped
     answering: :func:`~tournoyons_gui.arbitre.faults.stopped_answering`) added."""
@@ -54,26 +61,41 @@ def _summary(match: Match, entries: Sequence[MatchEntry]) -> dict[str, Any]:
 
 
 class Summaries:
-    """The matches' summaries (see the module), ``most`` ended ones kept."""
+    """The matches' summaries (see the module), ``most`` kept; ``clock`` gives seconds."""
 
-    def __init__(self, most: int = KEPT) -> None:
+    def __init__(self, most: int = KEPT, clock: Callable[[], float] = time.monotonic) -> None:
         self.most = most
-        self._kept: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self.clock = clock
+        # By match: the document, when it was computed, how long it took, the status then.
+        self._kept: OrderedDict[str, tuple[dict[str, Any], float, float, str]] = OrderedDict()
         self._reading: dict[str, asyncio.Future[dict[str, Any]]] = {}
+
+    def _still(self, match: Match) -> dict[str, Any] | None:
+        """Return the kept summary of ``match`` when it still holds (see the module)."""
+        kept = self._kept.get(match.id)
+        if kept is None:
+            return None
+        document, when, cost, status = kept
+        if status != match.status:
+            return None
+        if status == "running" and self.clock() - when > max(FRESH, 5 * cost):
+            return None
+        self._kept.move_to_end(match.id)
+        return document
 
     async def of(self, store: Store, match: Match) -> dict[str, Any]:
         """Return ``match``'s summary document (see :func:`_summary`)."""
-        ended = match.status != "running"
-        if ended and match.id in self._kept:
-            self._kept.move_to_end(match.id)
-            return self._kept[match.id]
+        kept = self._still(match)
+        if kept is not None:
+            return kept
         reading = self._reading.get(match.id)
         if reading is not None:
             return await asyncio.shield(reading)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._reading[match.id] = future
+        started = self.clock()
         try:
-            entries = await store.match_games(match.id)
+            entries = await store.match_results(match.id)
             document = await asyncio.to_thread(_summary, match, entries)
         except asyncio.CancelledError:
             future.cancel()
@@ -85,10 +107,11 @@ class Summaries:
         finally:
             del self._reading[match.id]
         future.set_result(document)
-        if ended:
-            self._kept[match.id] = document
-            while len(self._kept) > self.most:
-                self._kept.popitem(last=False)
+        now = self.clock()
+        self._kept[match.id] = (document, now, now - started, match.status)
+        self._kept.move_to_end(match.id)
+        while len(self._kept) > self.most:
+            self._kept.popitem(last=False)
         return document
 
 

@@ -153,7 +153,9 @@ def test_the_page_shows_the_summary_and_draws_the_sprt_between_its_bounds(
     )
     upper_y, lower_y = float(upper["y1"]), float(lower["y1"])
     assert top <= upper_y < points[0][1] < lower_y <= bottom  # LLR 0 between the bounds
-    assert points[-1][1] <= upper_y < min(y for _, y in points[:-1])  # crossed it last
+    # It ends past the bound, from below it (the games that ended while the verdict was
+    # reached count too, in the order they ended: the line may cross a pair early).
+    assert points[-1][1] <= upper_y < max(y for _, y in points)
     assert float(upper["x1"]) == left and float(upper["x2"]) == right
     # The gauge's needle at the dial's H1 end; the pairs' bars.
     assert attribute(text, "gauge") == ["llr-gauge", "los-gauge"]
@@ -165,6 +167,9 @@ def test_the_page_shows_the_summary_and_draws_the_sprt_between_its_bounds(
     assert rows == [g["id"] for g in document["games_list"]][:50]
     assert all(f'href="/games/{game}"' in text for game in rows)
     assert attribute(text, "faulted") == ["0"]
+    # And each game's page links back to its match.
+    second = page(recorded, f"/games/{rows[1]}")
+    assert f'Game 2 of <a href="/matches/{recorded.id("sprt")}">' in second
 
 
 def test_a_match_lost_by_fault_lists_each_fault_with_its_report(recorded: Recorded) -> None:

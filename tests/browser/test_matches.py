@@ -24,6 +24,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.arbitre.conftest import server_process
 from tests.arbitre.play_runs import command, faulty_engine, finish, start, words
 from tests.browser.helpers import PageWatch, cell
+from tests.browser.test_tournaments import assert_no_violation
 
 RUNS = {
     "sprt": "--set TicTacToe --engine builtin:perfect --engine builtin:random --sprt 0,50 --seed 1",
@@ -97,6 +98,7 @@ def test_the_page_of_a_play_run_shows_its_figures_and_the_plot(
     page.get_by_role("link", name=document["match"]).click()
     expect(page).to_have_url(f"{served.base}/matches/{document['match']}")
     _expect_the_figures(page, document)
+    assert_no_violation(page, "the match's page")
     expect(page.locator("[data-game-row]")).to_have_count(min(50, len(document["games_list"])))
     first = document["games_list"][0]["id"]
     page.locator(f"[data-game-row='{first}'] a").first.click()
@@ -138,3 +140,4 @@ def test_two_versions_games_side_by_side_at_the_ply_where_they_part(
         for index, code in enumerate(difference["tray"], 1):
             expect(cell(frames[side], index)).to_have_attribute("data-state", code)
     expect(page.locator("tr[data-ply='3'][aria-current='step']")).to_have_count(1)
+    assert_no_violation(page, "two games side by side")
