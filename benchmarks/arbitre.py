@@ -68,6 +68,13 @@ measure is bounded in time or count; the table goes to stdout, progress to stder
    about 0.1 s at most on a 2-core machine); MasterMind ``consistent``, mean ms a guess
    from three lines of marks (once about 50 ms at most).
 
+Then, beyond this process (:mod:`benchmarks.arbitre_more`): the rows on real ``serve``
+processes on SQLite, the ``play`` row, and the rows on PostgreSQL
+(:mod:`benchmarks.arbitre_postgres`: ``serve --workers 2`` on a PostgreSQL server started
+for the run with ``fsync`` on, 16 games in flight and the mixed games, against the rate
+that server commits one statement at a time, with its commits and WAL syncs per move;
+``--postgres-only`` runs them alone, ``--no-postgres`` leaves them out).
+
 The goals of issue 19 are printed under the table, each met (✓) or not (✗): one game at a
 time, engines over HTTP ≥ 0.7 of the pair floor, botsarena bots ≥ 0.7 of the POST floor;
 16 games in flight, the Arbitre's own time per move p50 ≤ 5 ms and p99 ≤ 25 ms.
@@ -962,6 +969,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-match", action="store_true", help="leave out the match rows (SPRT, 1,000 games)"
     )
+    parser.add_argument("--no-postgres", action="store_true", help="leave out the PostgreSQL rows")
+    parser.add_argument(
+        "--postgres-only",
+        action="store_true",
+        help="only the PostgreSQL rows (with --before: PostgreSQL's appends before and after)",
+    )
     parser.add_argument("--json", metavar="PATH", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.before:
@@ -981,6 +994,11 @@ def run_all(args: argparse.Namespace) -> tuple[str, dict[str, dict[str, float]],
     from benchmarks.arbitre_more import more_measures
 
     console = Console(stderr=True)
+    if args.postgres_only:
+        from benchmarks.arbitre_postgres import postgres_measure
+
+        lines, found, failed = postgres_measure(args.quick, dict(os.environ), console)
+        return "\n".join(lines), found, 1 if failed else 0
     factory = uvicorn.Config(Starlette()).get_loop_factory()  # what uvicorn.run would use
     plan = QUICK if args.quick else FULL
     with asyncio.Runner(loop_factory=factory) as runner:

@@ -1,9 +1,9 @@
 """The Arbitre benchmark's measures beyond its one process: the rows on real ``serve``
-processes (:mod:`benchmarks.arbitre_workers`), the ``play`` row
-(:mod:`benchmarks.arbitre_play`), the match rows (:mod:`benchmarks.arbitre_match`: an
-SPRT's games until its verdict, 1,000 games at ``--concurrency 4``), and ``--before
-REV``: the whole benchmark run on a revision's code, then on this tree's, in one run
-(:func:`compare_runs`)."""
+processes (:mod:`benchmarks.arbitre_workers`), the PostgreSQL rows
+(:mod:`benchmarks.arbitre_postgres`), the ``play`` row (:mod:`benchmarks.arbitre_play`),
+the match rows (:mod:`benchmarks.arbitre_match`: an SPRT's games until its verdict, 1,000
+games at ``--concurrency 4``), and ``--before REV``: the whole benchmark run on a
+revision's code, then on this tree's, in one run (:func:`compare_runs`)."""
 
 from __future__ import annotations
 
@@ -47,8 +47,8 @@ def before_issue_27() -> bool:
 def more_measures(
     args: argparse.Namespace, console: Console
 ) -> tuple[list[str], dict[str, dict[str, float]], bool]:
-    """Run the serve rows and the play row unless left out; return their report lines,
-    key figures, and whether a game failed."""
+    """Run the serve rows, the PostgreSQL rows and the play row unless left out; return
+    their report lines, key figures, and whether a game failed."""
     lines: list[str] = []
     found: dict[str, dict[str, float]] = {}
     failed = False
@@ -68,6 +68,13 @@ def more_measures(
                 )
             )
         table, found_rows, bad = _workers_table(runs)
+        lines += ["", *table]
+        found.update(found_rows)
+        failed = failed or bad
+    if not args.no_postgres:
+        from benchmarks.arbitre_postgres import postgres_measure
+
+        table, found_rows, bad = postgres_measure(args.quick, env, console)
         lines += ["", *table]
         found.update(found_rows)
         failed = failed or bad

@@ -80,10 +80,11 @@ def family(pid: int) -> list[int]:
 
 @contextlib.asynccontextmanager
 async def serve(
-    database: Path, workers: int | None, env: dict[str, str]
+    database: Path | str, workers: int | None, env: dict[str, str]
 ) -> AsyncIterator[tuple[str, int]]:
-    """Run ``serve`` on ``database`` (``--workers`` when given) while the block runs; yield
-    its base URL and pid once its workers have opened the records."""
+    """Run ``serve`` on ``database`` (a SQLite file, or a PostgreSQL URL; ``--workers``
+    when given) while the block runs; yield its base URL and pid once its workers have
+    opened the records (on PostgreSQL: once they are all started and one answers)."""
     args = [sys.executable, "-m", "tournoyons_gui.server.cli", "serve", "--port", "0"]
     args += ["--database", str(database), "--log-level", "warning", "--no-access-log"]
     if workers is not None:
@@ -101,7 +102,10 @@ async def serve(
         deadline = time.monotonic() + 120
         wanted = workers or 1
         while True:
-            opened = [p for p in family(process.pid) if _has_open(p, database)]
+            if isinstance(database, Path):
+                opened = [p for p in family(process.pid) if _has_open(p, database)]
+            else:  # the supervisor and its workers (one process alone: itself)
+                opened = family(process.pid)[1:] or ([process.pid] if wanted == 1 else [])
             if len(opened) >= wanted and await _healthy(base):
                 break
             if process.poll() is not None or time.monotonic() > deadline:

@@ -13,7 +13,11 @@ Starts, each a child of this process, with its state and logs in ``--folder``:
   database ``tournoyons`` with a password of its own, ``postgres/password``; reused after),
   listening on 127.0.0.1 only (``--pg-listen``);
 - ngIRCd (``irc/ngircd.conf``, written at each start; ``irc/conf.d/*.conf`` for more) for
-  the Connect Four rooms on IRC (``--no-irc``: none);
+  the Connect Four rooms on IRC (``--no-irc``: none), with an IRC operator account for the
+  rooms' referee (``irc/conf.d/tournoyons-referee.conf``, its password made once in
+  ``irc/referee-password``, readable by ngIRCd alone), which the drivers are given
+  (``$TOURNOYONS_IRC_OPER``) to take a room's operator status back when they take a room
+  over;
 - ``--web`` web processes (``serve --no-drive``: pages and API, no game driven) and
   ``--drivers`` drivers (plain ``serve``: they drive the games, and referee the rooms),
   each ``--workers 1`` on a loopback port, with ``/metrics`` on a loopback port of its own;
@@ -105,8 +109,19 @@ _NGIRCD_CONFIG = """# Written by scripts/deploy.py at each start: put your own s
     PAM = no
     Ident = no
     DNS = no
+    OperCanUseMode = yes
     IncludeDir = {folder}/irc/conf.d
 """
+
+#: The referee's IRC operator account, in a file of its own (its password is a secret).
+_NGIRCD_REFEREE = """# Written by scripts/deploy.py at each start: the rooms' referee's account
+# (it gives itself a room's operator status back with it, OperCanUseMode).
+[Operator]
+    Name = {name}
+    Password = {password}
+"""
+#: The name of the referee's IRC operator account.
+REFEREE_OPER = "tournoyons-referee"
 
 _CREATE_DATABASE = """
 import asyncio, sys, asyncpg
@@ -285,6 +300,7 @@ class Deployment:
         where = public_host if self.public else "127.0.0.1"
         self.irc_url = args.irc_url or f"irc://{where}:{args.irc_port}"
         self.password_file = self.folder / "postgres" / "password"
+        self.oper_file = self.folder / "irc" / "referee-password"
         self.state_file = self.folder / "run" / "deploy.json"
 
     # --- before anything starts -------------------------------------------------------
@@ -462,10 +478,13 @@ class Deployment:
             line += ["--host", "127.0.0.1", "--port", str(port), "--database", database]
             line += ["--public-url", self.public_url, "--lease", str(self.args.lease)]
             line += ["--metrics", f"127.0.0.1:{metrics_port}"]
+            own = env
             if role == "web":
                 line += ["--no-drive", "--trust-proxy", "127.0.0.1"]
             elif self.irc:
                 line += ["--irc", self.irc_url]
+                oper = f"{REFEREE_OPER}:{self.oper_file.read_text().strip()}"
+                own = {**env, "TOURNOYONS_IRC_OPER": oper}  # never on a command line
             children.append(
                 Child(
                     f"{role}-{number}",
@@ -473,7 +492,7 @@ class Deployment:
                     [*line, *self.serve_args],
                     self.folder / "logs" / f"{role}-{number}.log",
                     ("http", f"http://127.0.0.1:{port}/healthz"),
-                    env=env,
+                    env=own,
                     port=port,
                 )
             )
@@ -543,6 +562,17 @@ class Deployment:
             )
         )
         config.chmod(0o644)
+        if not self.oper_file.exists():
+            self.oper_file.write_text(secrets.token_urlsafe(24) + "\n")
+        self.oper_file.chmod(0o600)
+        referee = self.folder / "irc" / "conf.d" / "tournoyons-referee.conf"
+        referee.write_text(
+            _NGIRCD_REFEREE.format(name=REFEREE_OPER, password=self.oper_file.read_text().strip())
+        )
+        referee.chmod(0o600)
+        if self.root:  # ngIRCd runs as nobody, and reads it alone
+            nobody = pwd.getpwnam("nobody")
+            os.chown(referee, nobody.pw_uid, nobody.pw_gid)
 
     def _write_nginx_config(self) -> None:
         """Write ``nginx/nginx.conf`` from :data:`NGINX_TEMPLATE`."""

@@ -172,6 +172,7 @@ def create_app(
         try:
             yield
         finally:
+            await checks.close()  # this worker's checks: shown interrupted at once
             if tables is not None:
                 await tables.close()
             if referee is not None:

@@ -234,6 +234,17 @@ class CheckReport:
             "contexts": [{**asdict(r), "passed": r.passed} for r in self.results],
         }
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], sheet: bytes = b"") -> CheckReport:
+        """Return the report :meth:`to_json` gave (a stored check's), with its ``sheet``;
+        a key it does not know is left out (a report of another version)."""
+        known = set(ContextResult.__dataclass_fields__)
+        results = [
+            ContextResult(**{k: v for k, v in context.items() if k in known})
+            for context in data.get("contexts", [])
+        ]
+        return cls(str(data.get("url", "")), str(data.get("set", "")), results, sheet)
+
 
 def chromium_path() -> str | None:
     """Return the Chromium to launch: ``$TOURNOYONS_CHROMIUM``, else one on the PATH, else

@@ -11,24 +11,26 @@ Routes:
   while the check runs: a worker killed mid-check frees it when the lease ends; issue
   29), 400 for a Set the interface does not draw or that has no contexts (an added game).
 - ``GET /interfaces/<id>/checks/<run>``: progress, then the table; ``.json``: the same
-  for programs (``{"done", "total", "label", "error", "report"}``); ``/sheet.png``: the
-  contact sheet once done.
+  for programs (``{"status", "done", "total", "label", "finished", "error", "report"}``);
+  ``/sheet.png``: the contact sheet once done.
 
-Runs are kept in memory, the last :data:`KEPT_RUNS`. An outside interface's page is
-loaded through the Arbitre's outbound policy (issue 20): each request it makes is made by
-:class:`PolicyFetch` (the name resolved once, the address checked, each redirect followed
-and checked here), so a page cannot make the server's Chromium read an internal address
-and show it on the contact sheet.
+A check lives in the store (issue 34): every web process of the database shows its progress
+and its report, a restart keeps them, and a check whose process stopped or died while it
+ran is shown ``interrupted`` (its hold, renewed with its progress, runs out).
+
+An outside interface's page is loaded through the Arbitre's outbound policy (issue 20):
+each request it makes is made by :class:`PolicyFetch` (the name resolved once, the address
+checked, each redirect followed and checked here), so a page cannot make the server's
+Chromium read an internal address and show it on the contact sheet.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import urllib.parse
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import jinja2
@@ -42,7 +44,7 @@ from tournoyons_gui.arbitre.calls import engine_client
 if TYPE_CHECKING:
     import httpx
 from tournoyons_gui.arbitre.outbound import Outbound, OutboundRefused
-from tournoyons_gui.arbitre.store import new_id
+from tournoyons_gui.arbitre.store import CheckRun, new_id
 from tournoyons_gui.arbitre.web.common import NO_STORE, read_form, render
 from tournoyons_gui.interfaces.plugin import SetInterface
 from tournoyons_gui.server.check import (
@@ -58,20 +60,23 @@ __all__ = [
     "CHECKS_AT_ONCE",
     "CHECK_LEASE",
     "FETCHES_AT_ONCE",
-    "KEPT_RUNS",
     "MAX_FETCHED",
     "MAX_FETCHED_TOTAL",
+    "PROGRESS_EVERY",
     "Checks",
     "PolicyFetch",
+    "check_lease",
+    "run_json",
 ]
 
 log = logging.getLogger(__name__)
 
-#: Checks kept in memory (their reports and sheets), the oldest dropped first.
-KEPT_RUNS = 20
+#: Seconds between two writes of a check's progress to the store (at most).
+PROGRESS_EVERY = 0.25
 #: Interface checks running at once across every worker of one database.
 CHECKS_AT_ONCE = 1
-#: Seconds a check's slot is held without renewal (renewed every third of it).
+#: The most seconds a check and its slot are held without renewal (renewed every third of
+#: it): the worker's lease, at most this (:func:`check_lease`).
 CHECK_LEASE = 30.0
 #: The most bytes of one answer a checked page is given (more fails that request).
 MAX_FETCHED = 10 * 1024 * 1024
@@ -157,50 +162,15 @@ def _passed_on(headers: httpx.Headers) -> dict[str, str]:
     return kept
 
 
-@dataclass
-class Run:
-    """A check started here: what it checks, how far it is, its report once done."""
-
-    id: str
-    interface_id: str
-    name: str
-    url: str
-    set_name: str
-    done: int = 0
-    total: int = 0
-    label: str = "starting"
-    error: str = ""
-    report: CheckReport | None = None
-    task: asyncio.Task[None] | None = field(default=None, repr=False)
-
-    @property
-    def finished(self) -> bool:
-        """Whether the check has ended (with a report or an error)."""
-        return self.report is not None or bool(self.error)
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the run as JSON-ready data."""
-        return {
-            "id": self.id,
-            "interface": self.interface_id,
-            "url": self.url,
-            "set": self.set_name,
-            "done": self.done,
-            "total": self.total,
-            "label": self.label,
-            "finished": self.finished,
-            "error": self.error,
-            "report": self.report.to_json() if self.report else None,
-        }
-
-
 class Checks:
-    """The server's interface checks; ``holder()`` returns the running Arbitre."""
+    """The server's interface checks; ``holder()`` returns the running Arbitre. A check
+    runs in this process (its task, its browser); what it is, how far it is and its
+    report are in the store, where every web process of the database reads them."""
 
     def __init__(self, holder: Callable[[], Arbitre], env: jinja2.Environment) -> None:
         self.holder = holder
         self.env = env
-        self.runs: OrderedDict[str, Run] = OrderedDict()
+        self.running: dict[str, asyncio.Task[None]] = {}
         self.busy = asyncio.Lock()
         self._available: bool | None = None
 
@@ -237,82 +207,160 @@ class Checks:
         if not isinstance(played, SetInterface):
             return self._refused("the check knows only the Sets this server draws", 400)
         run_id = new_id(10)
+        lease = check_lease(arbitre)
         slot = None
         if not self.busy.locked():
-            slot = await arbitre.store.take_slot("check", CHECKS_AT_ONCE, run_id, CHECK_LEASE)
+            slot = await arbitre.store.take_slot("check", CHECKS_AT_ONCE, run_id, lease)
         if slot is None:
             return self._refused("another check is running: try again in a minute", 429)
         base = arbitre.public_url
         url = found.url if not found.builtin else f"{base}{found.url}"
-        run = Run(run_id, found.id, found.name, url, played.name)
-        self.runs[run.id] = run
-        while len(self.runs) > KEPT_RUNS:
-            self.runs.popitem(last=False)
+        run = CheckRun(run_id, found.id, found.name, url, played.name, "running", label="starting")
+        try:
+            await arbitre.store.start_check(run, arbitre.worker.name, lease)
+        except BaseException:
+            await arbitre.store.release_slot(slot, run_id)
+            raise
         ours = None if found.builtin else f"{base}/{played.key}/"
         fetch = None if found.builtin else PolicyFetch(arbitre.outbound)
-        run.task = asyncio.create_task(self._run(run, played, ours, fetch, slot))
+        task = asyncio.create_task(self._run(run, played, ours, fetch, slot, lease))
+        self.running[run_id] = task
+        task.add_done_callback(lambda _: self.running.pop(run_id, None))
         where = f"/interfaces/{urllib.parse.quote(found.id)}/checks/{run.id}"
         return RedirectResponse(where, 303)
 
     async def _run(
         self,
-        run: Run,
+        run: CheckRun,
         played: SetInterface,
         ours: str | None,
         fetch: PolicyFetch | None,
         slot: str,
+        lease: float,
     ) -> None:
+        arbitre = self.holder()
+        store, owner = arbitre.store, arbitre.worker.name
+        moved = asyncio.Event()
+
         def progress(done: int, total: int, label: str) -> None:
             run.done, run.total, run.label = done, total, label
+            moved.set()
 
-        store = self.holder().store
-
-        async def hold() -> None:
+        async def publish() -> None:
+            """Write the progress as it moves (at most every :data:`PROGRESS_EVERY`
+            seconds) and hold the check and its slot (every third of the lease)."""
             while True:
-                await asyncio.sleep(CHECK_LEASE / 3)
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(lease / 3):
+                        await moved.wait()
+                moved.clear()
                 try:
-                    await store.renew_slot(slot, run.id, CHECK_LEASE)
-                except Exception:  # the store away a moment: the next renewal may pass
-                    log.warning("could not renew the slot of check %s", run.id, exc_info=True)
+                    await store.check_progress(run.id, owner, run.done, run.total, run.label, lease)
+                    await store.renew_slot(slot, run.id, lease)
+                except Exception:  # the store away a moment: the next write may pass
+                    log.warning("could not write the progress of check %s", run.id, exc_info=True)
+                await asyncio.sleep(PROGRESS_EVERY)
 
-        holding = asyncio.create_task(hold())
-        async with self.busy:
+        publishing = asyncio.create_task(publish())
+        report: CheckReport | None = None
+        error = ""
+        try:
+            async with self.busy:
+                try:
+                    report = await check_interface(
+                        run.url, played, ours=ours, progress=progress, fetch=fetch
+                    )
+                except Exception as failed:
+                    error = str(failed)[:500] or type(failed).__name__
+        finally:
+            publishing.cancel()
+            await asyncio.gather(publishing, return_exceptions=True)
+            if fetch is not None:
+                await fetch.aclose()
             try:
-                run.report = await check_interface(
-                    run.url, played, ours=ours, progress=progress, fetch=fetch
-                )
-            except Exception as failed:
-                run.error = str(failed)[:500] or type(failed).__name__
+                if report is not None or error:
+                    await store.end_check(
+                        run.id,
+                        owner,
+                        error=error,
+                        report=report.to_json() if report is not None else None,
+                        sheet=report.sheet if report is not None else None,
+                        done=run.done,
+                        label=run.label,
+                    )
             finally:
-                holding.cancel()
-                if fetch is not None:
-                    await fetch.aclose()
                 await store.release_slot(slot, run.id)
 
-    def _find(self, request: Request) -> Run | None:
-        run = self.runs.get(request.path_params["run_id"])
+    async def close(self) -> None:
+        """Stop the checks running here and mark them interrupted (this worker stops)."""
+        tasks = list(self.running.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        arbitre = self.holder()
+        try:
+            await arbitre.store.interrupt_checks(arbitre.worker.name)
+        except Exception:
+            log.warning("could not mark this worker's checks interrupted", exc_info=True)
+
+    async def _find(self, request: Request) -> CheckRun | None:
+        run = await self.holder().store.check(request.path_params["run_id"])
         if run is None or run.interface_id != request.path_params["interface_id"]:
             return None
         return run
 
     async def run_page(self, request: Request) -> Response:
         """``GET /interfaces/<id>/checks/<run>``: its progress, then its table."""
-        run = self._find(request)
+        run = await self._find(request)
         if run is None:
             return render(self.env, "arbitre/missing.html", 404)
         config = {"json": f"{request.url.path}.json", "finished": run.finished}
-        return render(self.env, "interface_check.html", run=run, error=run.error, config=config)
+        report = CheckReport.from_json(run.report) if run.report is not None else None
+        return render(
+            self.env,
+            "interface_check.html",
+            run=run,
+            report=report,
+            error=run.error,
+            config=config,
+        )
 
     async def run_json(self, request: Request) -> Response:
         """``GET /interfaces/<id>/checks/<run>.json``: the run as JSON."""
-        run = self._find(request)
+        run = await self._find(request)
         if run is None:
             return JSONResponse({"error": "no such check"}, 404)
-        return JSONResponse(run.to_json(), headers=NO_STORE)
+        return JSONResponse(run_json(run), headers=NO_STORE)
 
     async def sheet(self, request: Request) -> Response:
         """``GET /interfaces/<id>/checks/<run>/sheet.png``: the contact sheet."""
-        run = self._find(request)
-        if run is None or run.report is None or not run.report.sheet:
+        run = await self._find(request)
+        sheet = None if run is None else await self.holder().store.check_sheet(run.id)
+        if not sheet:
             return JSONResponse({"error": "no such sheet"}, 404)
-        return Response(run.report.sheet, media_type="image/png", headers=NO_STORE)
+        return Response(sheet, media_type="image/png", headers=NO_STORE)
+
+
+def check_lease(arbitre: Arbitre) -> float:
+    """Return the seconds a check (and its slot) is held without renewal: the worker's
+    lease (``serve --lease``), at least :data:`CHECK_LEASE` / 10."""
+    return max(CHECK_LEASE / 10, min(CHECK_LEASE, arbitre.lease_seconds))
+
+
+def run_json(run: CheckRun) -> dict[str, Any]:
+    """Return a check as its ``.json`` gives it: ``id``, ``interface``, ``url``, ``set``,
+    ``status`` (``running``, ``done``, ``failed``, ``interrupted``), ``done``, ``total``,
+    ``label``, ``finished``, ``error`` and ``report`` (``None`` until done)."""
+    return {
+        "id": run.id,
+        "interface": run.interface_id,
+        "url": run.url,
+        "set": run.set_name,
+        "status": run.status,
+        "done": run.done,
+        "total": run.total,
+        "label": run.label,
+        "finished": run.finished,
+        "error": run.error,
+        "report": run.report,
+    }

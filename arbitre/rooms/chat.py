@@ -215,3 +215,14 @@ class Chat(Protocol):
     def list_rooms(self) -> str:
         """Ask for the rooms (answered by :class:`Listed`); return the line sent."""
         ...
+
+    @property
+    def privileged(self) -> bool:
+        """Return whether the chat system gives us its operators' powers (IRC: ``OPER``
+        accepted): a room's operator status can then be given back to us."""
+        ...
+
+    def operator(self, room: str, nick: str, on: bool = True) -> str:
+        """Make ``nick`` an operator of ``room`` (not, when not ``on``): answered by
+        :class:`Moded` or :class:`Refused`; return the line sent."""
+        ...

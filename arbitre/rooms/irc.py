@@ -16,7 +16,11 @@ referee needs around it.
   (:class:`~.pace.Lag`), and a probe unanswered for ``MOST_LAG`` seconds drops the
   connection (reconnected). Each line written is handed on as :class:`~.chat.Sent`.
 - **Errors from the server**: banned, channel full, invite only, no such channel, too many
-  channels become :class:`~.chat.Refused`.
+  channels, a mode refused become :class:`~.chat.Refused`.
+- **An IRC operator account** (``oper``: name and password, the referee's
+  ``--irc-oper``): sent (``OPER``) as soon as the server takes us in, before any room is
+  joined; once accepted (:attr:`IrcChat.privileged`) the referee may give itself back a
+  room's operator status (``MODE #room +o nick``: on ngIRCd, ``OperCanUseMode = yes``).
 """
 
 from __future__ import annotations
@@ -81,6 +85,13 @@ _REFUSALS = {
     "nosuchchannel": "no such channel",
     "toomanychannels": "too many channels",
     "needmoreparams": "refused",
+    "chanoprivsneeded": "not a channel operator",
+}
+#: The server's answers to ``OPER``: accepted, or why not.
+_OPER_ANSWERS = {
+    "youreoper": "",
+    "passwdmismatch": "wrong name or password",
+    "nooperhost": "no operator account for this host",
 }
 
 
@@ -179,8 +190,11 @@ class IrcChat:
         pace: Pace | None = None,
         backoff: Backoff | None = None,
         outbound: Outbound | None = None,
+        oper: tuple[str, str] | None = None,
     ) -> None:
         self.host, self.port = host, port
+        self.oper = oper
+        self._privileged = False
         self.outbound = outbound
         self.wanted = nick
         self._nick = nick
@@ -210,6 +224,12 @@ class IrcChat:
     def lag(self) -> float:
         """Return the server's lag now, seconds (:meth:`~.pace.Lag.seconds`)."""
         return self.probes.seconds(time.monotonic())
+
+    @property
+    def privileged(self) -> bool:
+        """Return whether the server took us as an IRC operator (``OPER`` accepted on this
+        connection)."""
+        return self._privileged
 
     # --- the interface ----------------------------------------------------------------
 
@@ -284,12 +304,18 @@ class IrcChat:
         """``LIST``: answered by a :class:`~.chat.Listed` event."""
         return self._queue("LIST", "")
 
+    def operator(self, room: str, nick: str, on: bool = True) -> str:
+        """``MODE room +o nick`` (``-o`` when not ``on``): answered by a
+        :class:`~.chat.Moded` event, or a :class:`~.chat.Refused` one."""
+        return self._queue(f"MODE {room} {'+' if on else '-'}o {nick}", room)
+
     # --- the connection ---------------------------------------------------------------
 
     async def _session(self) -> None:
         """One connection, from connecting to its loss."""
         self._lost.clear()
         self._welcomed.clear()
+        self._privileged = False
         self.outbox.clear()
         self.probes.reset()
         self.throttle = Throttle(self.pace)  # a new connection: nothing held at the server
@@ -316,6 +342,7 @@ class IrcChat:
             "pong",
             "disconnect",
             *_REFUSALS,
+            *_OPER_ANSWERS,
         ):
             reactor.add_global_handler(name, self._on_event)
         connection = reactor.server()
@@ -431,7 +458,14 @@ class IrcChat:
             self._nick = connection.get_nickname()
             self.backoff.reset()
             self._welcomed.set()
+            if self.oper is not None:  # before any room is joined (the same queue)
+                self._queue(f"OPER {self.oper[0]} {self.oper[1]}", "")
             self._emit(Connected(self._nick, raw))
+        elif kind in _OPER_ANSWERS:
+            why = _OPER_ANSWERS[kind]
+            self._privileged = not why
+            if why:
+                log.warning("IRC: %s:%d refused our OPER: %s", self.host, self.port, why)
         elif kind in ("nicknameinuse", "erroneusnickname", "nickcollision"):
             if self._welcomed.is_set():
                 return

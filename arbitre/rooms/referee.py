@@ -17,6 +17,16 @@ strategy and the rooms are joined again. Whoever is still in a room whose game e
 Every line out is logged when the chat writes it (:class:`~.chat.Sent`), and a room is
 archived once its ``PART`` is written (R-decision 6: after the ``end`` line, the final
 board and the game's address).
+
+Who is in each room, the referee's nick and whether it is the room's operator are written
+to the store as they change (:meth:`RoomStore.room_seen`), so that ``/rooms`` of any web
+process shows them at once. The referee is its rooms' operator (section 1: players that
+are not told its nick take the room's operator for it): one that finds itself not, on
+joining a room others kept (it reconnected, or took over a dead worker's room) or when
+someone takes the status from it, gives it back to itself when the chat system lets it
+(an IRC operator account, ``--irc-oper``: ``MODE +o``, and ``-o`` for whoever else took
+it meanwhile), at most :data:`RESTORES` times a minute; otherwise it says so in the log
+and ``/rooms`` shows it.
 """
 
 from __future__ import annotations
@@ -26,6 +36,7 @@ import contextlib
 import logging
 import math
 import random
+import time
 from dataclasses import dataclass, field
 
 from tournoyons_gui.arbitre.answer import note
@@ -39,6 +50,7 @@ from tournoyons_gui.arbitre.rooms.chat import (
     Disconnected,
     Joined,
     Left,
+    Moded,
     Names,
     Quit,
     Refused,
@@ -53,13 +65,18 @@ from tournoyons_gui.arbitre.seats.irc import TIMI_SET
 from tournoyons_gui.arbitre.store import Game, Seat
 from tournoyons_gui.arbitre.turns import turn_from
 
-__all__ = ["PART_WAIT", "RoomOptions", "RoomsReferee", "end_reason"]
+__all__ = ["PART_WAIT", "RESTORES", "RoomOptions", "RoomsReferee", "end_reason"]
 
 log = logging.getLogger(__name__)
 
 #: Seconds a room's archive waits for its last lines (``end``, the final board, the
 #: address, ``PART``) to be written before it is archived all the same.
 PART_WAIT = 300.0
+#: The most times a minute the referee gives itself back a room's operator status (a
+#: bound on a fight with whoever takes it).
+RESTORES = 3
+#: Seconds the store's view of the rooms waits to gather the changes of one moment.
+SEEN_EVERY = 0.05
 
 
 def end_reason(game: Game, seats: list[Seat], foul: tuple[str, str, str] | None) -> str:
@@ -83,7 +100,9 @@ class Held:
     """A room this worker holds: its ``channel`` and ``slot``, the referee's view of it
     (``state``), who is in it (``people``), the game in play (``session``, ``game_id``),
     and the game that ended as ``server error`` whose ``end`` line those still in the
-    room are owed (``owed``), then the line said for it (``owing``: line, game id)."""
+    room are owed (``owed``), then the line said for it (``owing``: line, game id);
+    whether the referee is the room's ``operator`` (``None``: not in it) and when it gave
+    itself the status back (``restored``, monotonic seconds)."""
 
     channel: str
     slot: int
@@ -95,9 +114,14 @@ class Held:
     task: asyncio.Task[None] | None = None
     owed: str | None = None
     owing: tuple[str, str] | None = None
+    operator: bool | None = None
+    restored: list[float] = field(default_factory=list)
 
     def snapshot(self) -> dict[str, list[str]]:
-        """Return who is in the room for ``/rooms``: the players, then the others."""
+        """Return who is in the room for ``/rooms``: the players, then the others (no one
+        while the referee is not in it: it does not know)."""
+        if not self.joined:
+            return {"players": [], "spectators": []}
         players = list(self.state.nicks())
         lowered = {p.casefold() for p in players}
         return {
@@ -133,6 +157,8 @@ class RoomsReferee:
         self.connected = False
         self._tasks: list[asyncio.Task[None]] = []
         self._logging: set[asyncio.Task[None]] = set()
+        self._changed: set[str] = set()
+        self._change = asyncio.Event()
 
     # --- running ----------------------------------------------------------------------
 
@@ -141,6 +167,7 @@ class RoomsReferee:
         self._tasks = [
             asyncio.create_task(self.chat.run(self.heard), name="chat"),
             asyncio.create_task(self._hold_loop(), name="rooms"),
+            asyncio.create_task(self._seen_loop(), name="rooms seen"),
         ]
 
     async def close(self) -> None:
@@ -166,6 +193,31 @@ class RoomsReferee:
             except Exception:
                 log.exception("holding the rooms")
             await asyncio.sleep(self.lease / 3)
+
+    def seen(self, held: Held) -> None:
+        """Have the store told, in a moment, who is in ``held``'s room and whether the
+        referee is its operator (:meth:`_seen_loop`)."""
+        self._changed.add(held.channel.casefold())
+        self._change.set()
+
+    async def _seen_loop(self) -> None:
+        """Write the rooms that changed to the store, one at a time (the latest view of
+        each), gathering the changes of :data:`SEEN_EVERY` seconds."""
+        while True:
+            await self._change.wait()
+            await asyncio.sleep(SEEN_EVERY)
+            self._change.clear()
+            changed, self._changed = self._changed, set()
+            for key in changed:
+                held = self.held.get(key)
+                if held is None:
+                    continue
+                try:
+                    await self.store.room_seen(
+                        held.channel, self.name, held.snapshot(), self.chat.nick, held.operator
+                    )
+                except Exception:
+                    log.exception("writing who is in %s", held.channel)
 
     async def hold(self) -> None:
         """Renew this worker's rooms, take free ones up to its share, hand an idle one
@@ -219,10 +271,14 @@ class RoomsReferee:
             self.connected = True
             for held in self.held.values():
                 held.state, held.people, held.joined = timi.Room(event.nick), [], False
+                held.operator = None
                 self.chat.join(held.channel)
+                self.seen(held)
         elif isinstance(event, Disconnected):
             self.connected = False
             for held in self.held.values():
+                held.operator = None
+                self.seen(held)
                 if held.session is not None and not held.state.over:
                     held.session.lost(event.why)
                     held.session, held.owed = None, held.game_id
@@ -244,6 +300,11 @@ class RoomsReferee:
             found = self.held.get(event.room.casefold())
             if found is not None:
                 self._present(found, event)
+                self._operator(found, event.operators)
+        elif isinstance(event, Moded):
+            found = self.held.get(event.room.casefold())
+            if found is not None and event.nick.casefold() == self.chat.nick.casefold():
+                self._operator(found, [event.nick] if event.operator else [])
         elif isinstance(event, Refused):
             log.warning("the chat refused %s: %s", event.room, event.why)
 
@@ -281,6 +342,7 @@ class RoomsReferee:
     def _in_room(self, held: Held, event: Joined | Left | Said | Quit | Renamed) -> None:
         if isinstance(event, Joined) and event.nick == self.chat.nick:
             held.joined = True
+            self.seen(held)
             return
         nick = event.old if isinstance(event, Renamed) else event.nick
         present = any(p.casefold() == nick.casefold() for p in held.people)
@@ -288,6 +350,8 @@ class RoomsReferee:
             return
         if held.session is not None:
             held.session.heard(event.raw)
+        if not isinstance(event, Said):
+            self.seen(held)
         if isinstance(event, Joined):
             held.people.append(event.nick)
             verdicts = held.state.joined(event.nick)
@@ -308,8 +372,38 @@ class RoomsReferee:
                 session = RoomSession(self.chat, held.channel, held.state, players, self._board)
                 held.session, held.game_id = session, None
                 held.task = asyncio.create_task(self._game(held, session), name=held.channel)
+                self.seen(held)
             elif held.session is not None:
                 held.session.verdict(verdict)
+
+    def _operator(self, held: Held, operators: list[str] | tuple[str, ...]) -> None:
+        """The room's operators as the chat system says (all of them on joining, or ours
+        given or taken): note whether the referee is one; when it is not, give the status
+        back to itself (and take it from the others) if the chat system lets it."""
+        me = self.chat.nick.casefold()
+        held.operator = any(o.casefold() == me for o in operators)
+        self.seen(held)
+        if held.operator:
+            return
+        now = time.monotonic()
+        held.restored = [t for t in held.restored if now - t < 60.0]
+        if not self.chat.privileged:
+            log.warning(
+                "not the operator of %s, and the chat system gives no way back: players "
+                "that take the room's operator for its referee will not follow it "
+                "(give the referee an IRC operator account: --irc-oper)",
+                held.channel,
+            )
+            return
+        if len(held.restored) >= RESTORES:
+            log.warning("%s: operator status taken again; not given back for now", held.channel)
+            return
+        held.restored.append(now)
+        log.info("%s: giving the referee its operator status back", held.channel)
+        self.chat.operator(held.channel, self.chat.nick)
+        for other in operators:
+            if other.casefold() != me:
+                self.chat.operator(held.channel, other, on=False)
 
     # --- a game -----------------------------------------------------------------------
 
@@ -391,7 +485,9 @@ class RoomOptions:
     ``server`` (``irc://HOST:PORT``), the referee's ``nick``, how many ``rooms`` are open at
     once, their channels' ``prefix``, the ``think`` seconds a move (4-54, the match's
     TimeOut), the web address of the games' pages (``public_url``, default the Arbitre's),
-    and the ``pace`` of the lines sent (default under common servers' flood limits)."""
+    the ``pace`` of the lines sent (default under common servers' flood limits), and the
+    IRC operator account (``oper``: name, password) with which the referee gives itself
+    back a room's operator status."""
 
     server: str
     nick: str = "Arbitre"
@@ -400,6 +496,7 @@ class RoomOptions:
     think: int = timi.THINK
     public_url: str = ""
     pace: Pace | None = None
+    oper: tuple[str, str] | None = field(default=None, repr=False)
 
     def referee(self, arbitre: Arbitre) -> RoomsReferee:
         """Return the referee of these rooms for ``arbitre``, on IRC, its connection held
@@ -407,7 +504,9 @@ class RoomOptions:
         chat server only when ``--allow-hosts`` lists it); raise ``ValueError`` for a
         server that is not ``irc://HOST[:PORT]``."""
         host, port = parse_irc_url(self.server)
-        chat = IrcChat(host, port, self.nick, pace=self.pace, outbound=arbitre.outbound)
+        chat = IrcChat(
+            host, port, self.nick, pace=self.pace, outbound=arbitre.outbound, oper=self.oper
+        )
         return RoomsReferee(
             arbitre,
             chat,

@@ -14,6 +14,7 @@ The rest of the Arbitre, its pages and its API get plain records (:mod:`.records
 - :mod:`.tournaments`: registered engines and tournaments;
 - :mod:`.rooms`: timi rooms, their leases, the workers refereeing them;
 - :mod:`.interfaces`: registered graphical interfaces;
+- :mod:`.checks`: the interface checks run by the server, their progress and reports;
 - :mod:`.matches`: ``play``'s matches and their games in order (issue 33);
 - :mod:`.lists`: the lists read a page at a time (keyset paging), the leases counted;
 - :mod:`.limits`: the requests counted against the limits, the slots of work held, the
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 from tournoyons_gui.arbitre.store import records
 from tournoyons_gui.arbitre.store.base import DEFAULT_DATABASE, aware, database_url, new_id, now
+from tournoyons_gui.arbitre.store.checks import CheckStore
 from tournoyons_gui.arbitre.store.games import MAX_PAGE, Conflict, LeaseLost
 from tournoyons_gui.arbitre.store.interfaces import InterfaceStore
 from tournoyons_gui.arbitre.store.limits import Hit, LimitStore
@@ -54,5 +56,5 @@ __all__ = [
 __all__ += records.__all__
 
 
-class Store(InterfaceStore, RoomStore, ListStore, LimitStore, MatchStore):
+class Store(InterfaceStore, RoomStore, ListStore, LimitStore, MatchStore, CheckStore):
     """The database and every query the Arbitre makes (:meth:`open` it, then use it)."""

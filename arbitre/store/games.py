@@ -14,23 +14,23 @@ from collections.abc import Sequence
 from typing import cast
 
 from sqlalchemy import (
-    CTE,
-    JSON,
     Connection,
-    Select,
     Table,
     bindparam,
-    column,
     func,
     insert,
     or_,
     select,
-    true,
     update,
 )
 from sqlalchemy.exc import IntegrityError
 
-from tournoyons_gui.arbitre.store.appends import LeaseLost, not_appended, sqlite_append
+from tournoyons_gui.arbitre.store.appends import (
+    GroupedAppends,
+    LeaseLost,
+    PgAppend,
+    sqlite_append,
+)
 from tournoyons_gui.arbitre.store.pending import CLOSE_PENDING, DETAIL_CAP, PendingStore
 from tournoyons_gui.arbitre.store.records import (
     AddedSetRecord,
@@ -113,6 +113,9 @@ class Conflict(Exception):
 
 class GameStore(PendingStore):
     """Games, seats, moves, exchanges, asks, leases and added Sets."""
+
+    #: PostgreSQL's appends grouped (made at the first one).
+    _grouped: GroupedAppends | None = None
 
     # --- games -----------------------------------------------------------------------------
 
@@ -258,48 +261,54 @@ class GameStore(PendingStore):
         The move path's one write (:meth:`write`): the game's row is updated only if
         ``owner`` holds its lease and it has the moves its driver knows of (which takes the
         row's lock, as ``SELECT ... FOR UPDATE`` did), then the moves and their exchanges
-        are inserted, each table in one ``executemany``; nothing is read back. On
-        PostgreSQL one statement in autocommit (:data:`_APPEND`); on SQLite three, given
-        to the driver straight (see below)."""
+        are inserted, each table in one ``executemany``; nothing is read back. On SQLite
+        three statements, given to the driver straight (:func:`sqlite_append`), grouped
+        with the other games' in the writer thread's transaction; on PostgreSQL one
+        statement in autocommit for the appends of every game asked meanwhile
+        (:class:`~.appends.GroupedAppends`)."""
         at = self.now()
         first, last = moves[0], moves[-1]
         if not self.postgres:
             await self.write(sqlite_append(game_id, owner, moves, at, self.clock_offset))
             return dict(last.turn), last.number
-        exchanges = [
-            _exchange(game_id, index, kind, str(move.number), detail, self.from_host(stamped))
-            for move in moves
-            for index, kind, detail, stamped in move.exchanges
-        ]
-        rows = [
-            {
-                "game_id": game_id,
-                "number": move.number,
-                "seat": move.seat,
-                "value": move.value,
-                "turn": move.turn,
-                "tray": move.tray,
-                "ms": move.ms,
-                "query": move.query[:DETAIL_CAP],
-                "error": "",
-                "at": at,
-            }
-            for move in moves
-        ]
-        named = {
-            "game_id": game_id,
-            "owner": owner,
-            "before": first.number - 1,
-            "new_turn": last.turn,
-            "after": last.number,
-            "moves": _as_json(rows),
-            "exchanges": _as_json(exchanges),
-        }
-        count = await self.statement(
-            lambda connection: connection.execute(_APPEND, named).scalar_one()
+        stamp = at.isoformat()
+        asked = PgAppend(
+            game_id,
+            owner,
+            first.number - 1,
+            last.number,
+            last.turn,
+            [
+                {
+                    "game_id": game_id,
+                    "number": move.number,
+                    "seat": move.seat,
+                    "value": move.value,
+                    "turn": move.turn,
+                    "tray": move.tray,
+                    "ms": move.ms,
+                    "query": move.query[:DETAIL_CAP],
+                    "error": "",
+                    "at": stamp,
+                }
+                for move in moves
+            ],
+            [
+                {
+                    "game_id": game_id,
+                    "seat": index,
+                    "kind": kind,
+                    "move_id": str(move.number),
+                    "detail": detail[:DETAIL_CAP],
+                    "at": self.from_host(stamped).isoformat(),
+                }
+                for move in moves
+                for index, kind, detail, stamped in move.exchanges
+            ],
         )
-        if count != 1:
-            raise await self.write(lambda connection: not_appended(connection, game_id, owner))
+        if self._grouped is None:
+            self._grouped = GroupedAppends(self.statement)
+        await self._grouped.append(asked)
         return dict(last.turn), last.number
 
     async def finish_game(
@@ -481,59 +490,3 @@ def _insert(connection: Connection, table: Table, rows: list[dict[str, object]])
     """Insert ``rows`` into ``table`` in one ``executemany`` (nothing when there are none)."""
     if rows:
         connection.execute(insert(table), rows)
-
-
-def _append_at_once() -> Select[int]:
-    """Return the one PostgreSQL statement that appends a step's moves and their
-    exchanges to a game and sets its Turn, only if the driver holds its lease and it has
-    the moves its driver knows of: data-modifying ``WITH`` queries, the game's row updated
-    first, the inserts taking their game id from it (nothing is written when it returns no
-    row), the rows given as JSON arrays (``json_to_recordset``, in order). It selects how
-    many games were updated: 1, or 0 (nothing written). Parameters: ``game_id``,
-    ``owner``, ``before`` (the moves known), ``new_turn``, ``after`` (the move count
-    after), ``moves`` and ``exchanges`` (lists of rows, times in ISO 8601)."""
-    game = (
-        update(_GAMES)
-        .where(
-            _GAMES.c.id == bindparam("game_id"),
-            _GAMES.c.lease_owner == bindparam("owner"),
-            _GAMES.c.status == "playing",
-            _GAMES.c.moves == bindparam("before"),
-        )
-        .values(turn=bindparam("new_turn", type_=_GAMES.c.turn.type), moves=bindparam("after"))
-        .returning(_GAMES.c.id)
-        .cte("game")
-    )
-    inserts = [_insert_from(game, table) for table in (_MOVES, _EXCHANGES)]
-    return select(func.count()).select_from(game).add_cte(*inserts)
-
-
-def _insert_from(game: CTE, table: Table) -> CTE:
-    """Return the ``WITH`` query inserting the rows of the JSON parameter named after
-    ``table`` with the game id ``game`` returns (none when it returns no row)."""
-    columns = [c for c in table.c if c.name not in ("id", "game_id")]
-    rows = (
-        func.json_to_recordset(bindparam(table.name, type_=JSON))
-        .table_valued(*[column(c.name, c.type) for c in columns])
-        .render_derived(name=f"new_{table.name}", with_types=True)
-    )
-    chosen = select(game.c.id, *[rows.c[c.name] for c in columns]).select_from(
-        game.join(rows, true())
-    )
-    return (
-        insert(table)
-        .from_select(["game_id", *[c.name for c in columns]], chosen)
-        .cte(f"{table.name}_inserted")
-    )
-
-
-#: The statement of :func:`_append_at_once`, made and compiled once.
-_APPEND = _append_at_once()
-
-
-def _as_json(rows: list[dict[str, object]]) -> list[dict[str, object]]:
-    """Return ``rows`` as a JSON array carries them (times in ISO 8601)."""
-    return [
-        {k: v.isoformat() if isinstance(v, dt.datetime) else v for k, v in row.items()}
-        for row in rows
-    ]

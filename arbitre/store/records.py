@@ -14,7 +14,9 @@ from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
 __all__ = [
+    "CHECK_STATUSES",
     "AddedSetRecord",
+    "CheckRun",
     "Engine",
     "Entrant",
     "Exchange",
@@ -310,7 +312,9 @@ class Room:
     """A timi room (``timi-rooms.md``): its ``channel`` (``prefix`` and ``number``), the
     ``slot`` it fills, ``status`` ``open`` or ``archived``, the ``game_id`` in play or last
     played, ``people`` (``{"players": [...], "spectators": [...]}``) as its holder last
-    wrote, when it was opened and closed, and its lease."""
+    wrote, when it was opened and closed, and its lease; the nick its ``referee`` is in it
+    as and whether that referee is its operator (``referee_op``, ``None``: not in the
+    room yet), as its holder last saw."""
 
     channel: str
     prefix: str
@@ -323,6 +327,44 @@ class Room:
     closed_at: dt.datetime | None = None
     lease_owner: str | None = None
     lease_until: dt.datetime | None = None
+    referee: str = ""
+    referee_op: bool | None = None
+
+
+#: A check's statuses: running, then done (a report), failed (an error) or interrupted.
+CHECK_STATUSES = ("running", "done", "failed", "interrupted")
+
+
+@dataclass(slots=True)
+class CheckRun:
+    """An interface check as stored (issue 34): its ``id``, the interface
+    (``interface_id``, ``name``, the ``url`` loaded) and the Set (``set_name``),
+    ``status`` (``running``, ``done``, ``failed`` or ``interrupted``: a ``running`` one
+    whose worker stopped renewing it is read as ``interrupted``), ``done`` of ``total``
+    visits with the ``label`` of the last, the ``error``, the ``report`` (JSON, the
+    contact sheet aside; ``None`` until done) and whether a contact sheet is kept
+    (``has_sheet``), when it started and ended. The sheet itself is read alone
+    (:meth:`~tournoyons_gui.arbitre.store.checks.CheckStore.check_sheet`)."""
+
+    id: str
+    interface_id: str
+    name: str
+    url: str
+    set_name: str
+    status: str
+    done: int = 0
+    total: int = 0
+    label: str = ""
+    error: str = ""
+    report: dict[str, Any] | None = None
+    has_sheet: bool = False
+    started_at: dt.datetime | None = None
+    ended_at: dt.datetime | None = None
+
+    @property
+    def finished(self) -> bool:
+        """Whether the check has ended (done, failed or interrupted)."""
+        return self.status != "running"
 
 
 @dataclass(slots=True)

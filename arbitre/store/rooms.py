@@ -130,6 +130,28 @@ class RoomStore(TournamentStore):
                 held.append(row.channel)
         return held
 
+    async def room_seen(
+        self,
+        channel: str,
+        owner: str,
+        people: dict[str, Any],
+        referee: str,
+        referee_op: bool | None,
+    ) -> bool:
+        """Write who is in ``channel`` (``people``), its referee's nick and whether it is
+        the room's operator, as ``owner`` (its lease holder) sees them now; return whether
+        ``owner`` still holds the room (nothing is written otherwise)."""
+        statement = (
+            update(RoomRow)
+            .where(
+                RoomRow.channel == channel,
+                RoomRow.lease_owner == owner,
+                RoomRow.status == "open",
+            )
+            .values(people=people, referee=referee[:60], referee_op=referee_op)
+        )
+        return await self.write(lambda connection: connection.execute(statement).rowcount == 1)
+
     async def room_game(self, channel: str, game_id: str) -> None:
         """Record the game in play in ``channel``."""
         async with self.session() as session:

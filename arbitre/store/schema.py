@@ -21,6 +21,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     Text,
     UniqueConstraint,
@@ -33,6 +34,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "AddedSetRow",
     "Base",
+    "CheckRow",
     "EngineRow",
     "EntrantRow",
     "ExchangeRow",
@@ -52,7 +54,7 @@ __all__ = [
     "TournamentRow",
 ]
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 11
 
 
 class Base(DeclarativeBase):
@@ -328,8 +330,9 @@ class RoomRow(Base):
     (``#p4-3``: ``prefix`` and ``number``, a number never used again), the ``slot`` it
     fills (1..the rooms configured), ``status`` ``open`` or ``archived``, the ``game_id``
     in play or last played, who is in it as its holder last wrote (``people``:
-    ``{"players": [...], "spectators": [...]}``), and the lease of the worker holding it
-    (one IRC session per room)."""
+    ``{"players": [...], "spectators": [...]}``, written as it changes), its referee's
+    nick and operator status, and the lease of the worker holding it (one IRC session
+    per room)."""
 
     __tablename__ = "rooms"
     # One open room per slot, whichever worker opens it.
@@ -350,6 +353,10 @@ class RoomRow(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)
     game_id: Mapped[str | None] = mapped_column(String(12), nullable=True)
     people: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: The nick the holder's referee is in the room as, and whether it is the room's
+    #: operator (``None``: not in the room yet), as the holder last saw (issue 34).
+    referee: Mapped[str] = mapped_column(String(60), default="")
+    referee_op: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
     opened_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     closed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     lease_owner: Mapped[str | None] = mapped_column(String(16), nullable=True)
@@ -390,6 +397,36 @@ class SlotRow(Base):
     name: Mapped[str] = mapped_column(String(40), primary_key=True)
     owner: Mapped[str] = mapped_column(String(16))
     until: Mapped[float] = mapped_column(Float)
+
+
+class CheckRow(Base):
+    """``checks``: an interface check run by the server (issue 24), kept in the store so
+    that every web process of the database shows it and a restart keeps it (issue 34):
+    the interface (``interface_id``, ``name``, the ``url`` loaded), the Set, ``status``
+    ``running``, ``done`` (a report), ``failed`` (``error`` says why) or ``interrupted``
+    (its worker stopped or died), the progress (``done`` of ``total`` visits, ``label``),
+    the ``report`` (JSON, the contact sheet aside) and the contact ``sheet`` (PNG), the
+    worker running it (``owner``) and until when it is known alive (``until``, seconds
+    since the epoch by the database's clock, renewed while it runs: a ``running`` check
+    past it was interrupted)."""
+
+    __tablename__ = "checks"
+    id: Mapped[str] = mapped_column(String(12), primary_key=True)
+    interface_id: Mapped[str] = mapped_column(String(12), index=True)
+    name: Mapped[str] = mapped_column(String(60))
+    url: Mapped[str] = mapped_column(Text)
+    set_name: Mapped[str] = mapped_column(String(40))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    done: Mapped[int] = mapped_column(Integer, default=0)
+    total: Mapped[int] = mapped_column(Integer, default=0)
+    label: Mapped[str] = mapped_column(String(200), default="")
+    error: Mapped[str] = mapped_column(Text, default="")
+    report: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    sheet: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
+    owner: Mapped[str] = mapped_column(String(16))
+    until: Mapped[float] = mapped_column(Float)
+    started_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), index=True)
+    ended_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class MatchRow(Base):
@@ -451,7 +488,10 @@ class MatchGameRow(Base):
 # ``hits`` and ``slots`` (limits and checks counted across the workers, issue 29), made by
 # ``create_all``, and the indexes the lists are paged along. Version 9 adds ``matches``
 # and ``match_games`` (``play``'s matches, issue 33), made by ``create_all`` with their
-# indexes, and each seat's fault.
+# indexes, and each seat's fault. Version 10 is the lists' at a million games (issue 34,
+# another branch: its steps land with it); version 11 adds ``checks`` (interface checks
+# kept in the store), made by ``create_all``, and each room's referee and its operator
+# status.
 MIGRATIONS: dict[int, Sequence[str]] = {
     1: (
         "ALTER TABLE games ADD COLUMN lease_owner VARCHAR(16)",
@@ -484,4 +524,9 @@ MIGRATIONS: dict[int, Sequence[str]] = {
         "CREATE INDEX IF NOT EXISTS ix_tournaments_created_id ON tournaments (created_at, id)",
     ),
     8: ("ALTER TABLE seats ADD COLUMN fault VARCHAR(16) NOT NULL DEFAULT ''",),
+    9: (),
+    10: (
+        "ALTER TABLE rooms ADD COLUMN referee VARCHAR(60) NOT NULL DEFAULT ''",
+        "ALTER TABLE rooms ADD COLUMN referee_op BOOLEAN",
+    ),
 }

@@ -327,12 +327,17 @@ class TournamentSummary(BaseModel):
 
 
 class CheckRun(BaseModel):
-    """A server-run interface check: its progress, then its report."""
+    """A server-run interface check: its progress, then its report. Kept in the records:
+    any web process of the Arbitre answers it, and a restart keeps it."""
 
     id: str
     interface: str
     url: str
     set: str
+    status: str = Field(
+        description="running, done, failed, or interrupted (the server running it stopped)",
+        examples=["running"],
+    )
     done: int
     total: int
     label: str

@@ -1,5 +1,6 @@
 """``GET /rooms``: the timi rooms open now (``timi-rooms.md``), who is in each (the players,
-then the spectators, as the worker holding the room last wrote) and a link to the game in
+then the spectators, as the worker holding the room wrote them when they last changed),
+its referee and whether the referee is the room's operator, and a link to the game in
 play; the rooms of every worker of the database."""
 
 from __future__ import annotations

@@ -152,6 +152,14 @@ def add_irc_options(parser: Options, *, required: bool) -> None:
         metavar="SECONDS",
         help="seconds a move, 4-54 (default 15)",
     )
+    parser.add_argument(
+        "--irc-oper",
+        default=None,
+        metavar="NAME:PASSWORD",
+        help="an IRC operator account the referee gives itself back a room's operator status "
+        "with (ngIRCd: OperCanUseMode = yes); default $TOURNOYONS_IRC_OPER, which other "
+        "users of the machine cannot read from the command line",
+    )
     add_count(parser, "--pace-burst", PACE_BURST, 100, "lines the referee sends at once")
     parser.add_argument(
         "--pace-rate",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import signal
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
@@ -18,7 +19,10 @@ from tournoyons_gui.arbitre.store import Store
 from tournoyons_gui.interfaces.registry import load_registry
 from tournoyons_gui.server.cli.common import engine_hosts
 
-__all__ = ["room_options", "rooms"]
+__all__ = ["OPER_VARIABLE", "irc_oper", "room_options", "rooms"]
+
+#: The environment variable holding the referee's IRC operator account (``NAME:PASSWORD``).
+OPER_VARIABLE = "TOURNOYONS_IRC_OPER"
 
 
 def room_options(args: argparse.Namespace) -> RoomOptions | None:
@@ -31,6 +35,7 @@ def room_options(args: argparse.Namespace) -> RoomOptions | None:
         parse_irc_url(args.irc)
     except ValueError as refused:
         raise SystemExit(f"tournoyons-gui: {refused}") from None
+    oper = irc_oper(getattr(args, "irc_oper", None) or os.environ.get(OPER_VARIABLE, ""))
     return RoomOptions(
         args.irc,
         nick=args.nick,
@@ -39,7 +44,22 @@ def room_options(args: argparse.Namespace) -> RoomOptions | None:
         think=args.think,
         public_url=getattr(args, "public_url", "") or "",
         pace=Pace(args.pace_burst, args.pace_rate),
+        oper=oper,
     )
+
+
+def irc_oper(value: str) -> tuple[str, str] | None:
+    """Read ``--irc-oper`` (or ``$TOURNOYONS_IRC_OPER``): ``NAME:PASSWORD`` as (name,
+    password), ``None`` when empty; raise ``SystemExit`` for a value that is not
+    two words of IRC's ``OPER`` (no space, no colon in the name, no line break)."""
+    if not value:
+        return None
+    name, colon, password = value.partition(":")
+    if not colon or not name or not password or any(c in value for c in " \r\n\0"):
+        raise SystemExit(
+            f"tournoyons-gui: --irc-oper (or ${OPER_VARIABLE}) is NAME:PASSWORD, no spaces"
+        )
+    return name, password
 
 
 async def rooms(args: argparse.Namespace) -> int:

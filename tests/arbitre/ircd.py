@@ -6,7 +6,9 @@ The program comes from ``$TOURNOYONS_NGIRCD`` (set by ``scripts/test.py``, which
 it when missing) or the usual places. Its penalty for fast clients is off by default, so
 that the tests' players can flood as the tests need (the referee paces itself all the
 same); ``penalty=True`` keeps ngIRCd's own limits (it reads 3 lines a second of a client),
-as a real server runs. An operator account (:data:`OPER`) can ``KILL`` a client.
+as a real server runs. An operator account (:data:`OPER`) can ``KILL`` a client and set
+any channel's modes (``OperCanUseMode``: the referee's ``--irc-oper`` gives itself back a
+room's operator status with it).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ _CONFIG = """[Global]
     PAM = no
     DNS = no
     Ident = no
+    OperCanUseMode = yes
 [Operator]
     Name = {oper[0]}
     Password = {oper[1]}

@@ -41,9 +41,14 @@ def _free_port() -> int:
 
 
 @contextmanager
-def postgres_server() -> Iterator[str]:
+def postgres_server(
+    *, fsync: bool = False, settings: dict[str, str] | None = None
+) -> Iterator[str]:
     """Run a PostgreSQL server with its data in a new temporary folder (one the ``postgres``
-    user can reach when we are root); yield its ``postgresql://`` URL."""
+    user can reach when we are root); yield its ``postgresql://`` URL. ``fsync``: commits
+    reach the disk as a real server's do (off for the tests: faster, and a test's data
+    need not outlive a crash of the machine; on for the benchmarks of commits);
+    ``settings``: more of the server's settings (``-c name=value``)."""
     binaries = pg_bin()
     folder = Path(tempfile.mkdtemp(prefix="tournoyons-pg-"))
     data = folder / "data"
@@ -68,7 +73,9 @@ def postgres_server() -> Iterator[str]:
         check=True,
         capture_output=True,
     )
-    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+    synced = "on" if fsync else "off"
+    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync={synced}"
+    options += "".join(f" -c {name}={value}" for name, value in (settings or {}).items())
     subprocess.run(
         [
             *prefix,

@@ -272,6 +272,17 @@ async def _rooms(port: int) -> list[str]:
         return sorted(room for room in listed if room.startswith("#"))
 
 
+async def _irc_operators(port: int) -> int:
+    """Return how many IRC operators the server counts (``LUSERS``: its 252 reply)."""
+    async with raw_player(port, f"visitor{random.randrange(10**6)}") as watcher:
+        mark = len(watcher.heard)
+        watcher.send("LUSERS")
+        end = await watcher.expect(lambda h: h.command in ("252", "255"), since=mark)
+        if end.command == "255":  # no 252 reply: no operator
+            return 0
+        return int(end.target.split()[1])
+
+
 def _a_game_in_play(http: httpx.Client, tournament_id: str) -> str:
     """Return a game of the tournament in play with an engine of the test's own in it
     (entrants 2 and 3: its moves take a tenth of a second at least)."""
@@ -362,6 +373,16 @@ def test_the_deployment_plays_a_tournament_through_nginx_and_survives_a_driver()
         while (rooms := _rooms_or_log(deployed)) != ["#p4-1", "#p4-2", "#p4-3"]:
             assert time.monotonic() < deadline, rooms
             time.sleep(0.5)
+        # /rooms through nginx: each room's referee is its operator; the drivers' IRC
+        # operator account (given back its status with it) was taken by ngIRCd.
+        while (shown := httpx.get(f"{base}/rooms", trust_env=False).text).count(
+            'data-referee-op="yes"'
+        ) != 3:
+            assert time.monotonic() < deadline, shown
+            time.sleep(0.5)
+        for name in ("driver-1", "driver-2"):
+            assert "refused our OPER" not in deployed.log(name), deployed.log(name)[-3000:]
+        assert asyncio.run(_irc_operators(deployed.ports[-1])) == 2
         # Every part answers, driver-1 started again included (--status).
         status = _script(deployed, "--status")
         assert status.returncode == 0, status.stdout

@@ -382,8 +382,8 @@ def test_the_limits_per_registration_and_per_token(tmp_path: Path) -> None:
 
 def test_an_upgraded_database_keeps_its_records_and_pages(tmp_path: Path) -> None:
     """A database of schema 7 is upgraded in place to the current one (8: the limits'
-    tables and the paging's indexes; 9: the matches' tables and each seat's fault) and its
-    games are listed by the new paging."""
+    tables and the paging's indexes; 9: the matches' tables and each seat's fault; 11: the
+    checks' table and each room's referee) and its games are listed by the new paging."""
     database = tmp_path / "old.sqlite3"
 
     async def run() -> None:
@@ -396,7 +396,10 @@ def test_an_upgraded_database_keeps_its_records_and_pages(tmp_path: Path) -> Non
     with sqlite3.connect(database) as connection:
         connection.execute("DROP TABLE hits")
         connection.execute("DROP TABLE slots")
+        connection.execute("DROP TABLE checks")
         connection.execute("DROP INDEX ix_games_created_id")
+        connection.execute("ALTER TABLE rooms DROP COLUMN referee")
+        connection.execute("ALTER TABLE rooms DROP COLUMN referee_op")
         connection.execute("DROP TABLE match_games")
         connection.execute("DROP TABLE matches")
         connection.execute("ALTER TABLE seats DROP COLUMN fault")
@@ -412,5 +415,7 @@ def test_an_upgraded_database_keeps_its_records_and_pages(tmp_path: Path) -> Non
         indexes = {row[1] for row in connection.execute("PRAGMA index_list('games')")}
         faults = [row[0] for row in connection.execute("SELECT fault FROM seats")]
         tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+        rooms = {row[1] for row in connection.execute("PRAGMA table_info('rooms')")}
     assert version == (str(SCHEMA_VERSION),) and "ix_games_created_id" in indexes
     assert faults == ["", ""] and {"matches", "match_games", "ix_match_games_game"} <= tables
+    assert "checks" in tables and {"referee", "referee_op"} <= rooms

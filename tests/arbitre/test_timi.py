@@ -186,6 +186,12 @@ class Recorder:
         self.sent.append("LIST")
         return self.sent[-1]
 
+    privileged = False
+
+    def operator(self, room: str, nick: str, on: bool = True) -> str:
+        self.sent.append(f"MODE {room} {'+' if on else '-'}o {nick}")
+        return self.sent[-1]
+
 
 class Column:
     """An engine that plays ``C`` and keeps the Trays it was asked on."""

@@ -130,7 +130,8 @@ async def raw_player(port: int, nick: str) -> AsyncIterator[RawPlayer]:
     player = RawPlayer(nick, reader, writer)
     player._task = asyncio.create_task(player.read())
     player.send(f"NICK {nick}")
-    player.send(f"USER {nick[:9] or 'x'} 0 * :test player")
+    user = "".join(c for c in nick if c.isalnum())[:9] or "x"  # a nick's odd characters
+    player.send(f"USER {user} 0 * :test player")  # are no user name's
     await player.expect(lambda h: h.command == "001")
     try:
         yield player

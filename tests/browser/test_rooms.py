@@ -104,7 +104,7 @@ def test_a_room_game_followed_live_then_replayed(
     on_irc.run(bob.join(ROOM))
     on_irc.run(alice.said(ROOM, "play alice 10"))
     game_id = game_of(alice, ROOM)
-    # /rooms: the room, its players, the game in play (the lease renewal writes who is in).
+    # /rooms: the room, its players, the game in play (written as they come in).
     for _ in range(100):
         page.reload()
         row = page.locator(f"[data-room='{ROOM}']")
