@@ -164,3 +164,29 @@ def test_the_position_where_they_part_is_replayed_and_drawn_as_text() -> None:
     assert rochambeau is not None and rochambeau.arbitre is not None
     turn = position_before(rochambeau.arbitre, ["1", "2"])
     assert turn is not None and position_text(rochambeau.arbitre, turn.state) is None
+
+
+@pytest.mark.parametrize(
+    ("set_name", "rows", "columns", "marks"),
+    [
+        ("Reversi", "12345678", "ABCDEFGH", {"X": 2, "O": 2}),
+        ("Pente", "ABCDEFGHIJKLMNOPQRS", "ABCDEFGHIJKLMNOPQRS", {"X": 0, "O": 0}),
+        ("BigTicTacToe", "0123456789", "ABCDEFGHIJ", {"X": 0, "O": 0}),
+    ],
+)
+def test_each_grid_set_draws_its_start_with_its_labels(
+    set_name: str, rows: str, columns: str, marks: dict[str, int]
+) -> None:
+    played = load_registry().get(set_name)
+    assert played is not None and played.arbitre is not None
+    turn = position_before(played.arbitre, [])
+    assert turn is not None
+    drawn = position_text(played.arbitre, turn.state)
+    assert drawn is not None
+    lines = drawn.splitlines()
+    assert [line[0] for line in lines[:-1]] == list(rows)
+    assert lines[-1] == "  " + " ".join(columns)
+    assert all(len(line.split()) == len(columns) + 1 for line in lines[:-1])
+    cells = [cell for line in lines[:-1] for cell in line.split()[1:]]
+    assert {mark: cells.count(mark) for mark in marks} == marks
+    assert cells.count(".") == len(rows) * len(columns) - sum(marks.values())
