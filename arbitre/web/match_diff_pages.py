@@ -154,6 +154,8 @@ class MatchDiffPages(Part):
         move = read_int(query.get("move"), ply, "move", strict=False)
         move = min(max(move, 0), longest)
         frames = [await self._frame(game, move) for game in (game_a, game_b)]
+        if None in frames:
+            return self.html("arbitre/missing.html", 404)
 
         def link(to: int) -> str:
             return "?" + urllib.parse.urlencode(
@@ -178,12 +180,14 @@ class MatchDiffPages(Part):
             link=link,
         )
 
-    async def _frame(self, game: Game, move: int) -> dict[str, Any]:
+    async def _frame(self, game: Game, move: int) -> dict[str, Any] | None:
         """Return one side of the page: the game's frame after ``move`` (its last when it
-        has fewer), through our page of its Set, as a spectator sees it."""
+        has fewer), through our page of its Set, as a spectator sees it; ``None`` when
+        the game or its Set is no longer there (deleted meanwhile)."""
         position = await self.arbitre.position(game.id, move)
         played = await self.arbitre.find_set(game.set_name)
-        assert position is not None and played is not None  # the game was just read
+        if position is None or played is None:
+            return None
         shown = (*position, played)
         chosen = await self.arbitre.interfaces.choose(played, None)
         query, _ = await position_query(self.arbitre, shown, [])
