@@ -158,10 +158,15 @@ def failure_of(
     )
 
 
+#: The faults that say an engine gave no answer at all (an illegal Value is an answer).
+SILENT = frozenset({"timeout", "unreachable", "malformed"})
+
+
 def stopped_answering(outcomes: Sequence[Outcome], names: Sequence[str]) -> list[str]:
     """Return a sentence per entrant whose last two games or more (by the time they
-    ended) were all lost by its own fault: it crashed, hangs or went away mid-match
-    (or never answered at all); the match went on without it."""
+    ended) were all lost by its own fault of no answer (:data:`SILENT`: an engine that
+    answers illegal Values is answering): it crashed, hangs or went away mid-match (or
+    never answered at all); the match went on without it."""
     ended = sorted(
         (o for o in outcomes if o.counted and o.ended_at is not None),
         key=lambda o: (o.ended_at, o.number),
@@ -171,7 +176,7 @@ def stopped_answering(outcomes: Sequence[Outcome], names: Sequence[str]) -> list
         played = [o for o in ended if entrant in o.seats]
         run: list[Outcome] = []
         for outcome in reversed(played):
-            if outcome.fault_by != entrant:
+            if outcome.fault_by != entrant or outcome.fault not in SILENT:
                 break
             run.append(outcome)
         if len(run) < 2:

@@ -33,13 +33,17 @@ from typing import Any
 
 from tournoyons_gui.arbitre.answer import FAULTS
 from tournoyons_gui.arbitre.stats import Estimate, Sprt, estimate_pentanomial, estimate_wdl
-from tournoyons_gui.arbitre.store import Match, MatchEntry
+from tournoyons_gui.arbitre.store import Match, MatchEntry, MatchResult
 
 __all__ = [
     "FAULT_KINDS",
     "Outcome",
     "Tally",
+    "elo_line",
+    "game_line",
+    "nelo_line",
     "outcome_of",
+    "result_of",
     "sprt_of",
     "summarize",
 ]
@@ -89,38 +93,57 @@ class Outcome:
         return self.status == "over"
 
 
-def outcome_of(entry: MatchEntry) -> Outcome:
-    """Return the :class:`Outcome` of a match's game as the store lists it."""
-    place, game, seats = entry.place, entry.game, entry.seats
+def result_of(entry: MatchEntry) -> MatchResult:
+    """Return a match's game as the store lists it whole (:class:`MatchEntry`) reduced to
+    what its summary counts (:class:`MatchResult`)."""
+    game = entry.game
+    return MatchResult(
+        entry.place,
+        game.id,
+        game.status,
+        game.result,
+        game.ended_at,
+        game.reason,
+        game.moves,
+        tuple((s.entrant, s.rank, s.score, s.fault) for s in entry.seats),
+    )
+
+
+def outcome_of(entry: MatchEntry | MatchResult) -> Outcome:
+    """Return the :class:`Outcome` of a match's game as the store lists it (whole, or
+    only what the summary counts: :meth:`~tournoyons_gui.arbitre.store.Store.
+    match_results`)."""
+    found = result_of(entry) if isinstance(entry, MatchEntry) else entry
+    place, seats = found.place, found.seats
     size = len(seats)
-    by_seat = [s.entrant if s.entrant is not None else s.index for s in seats]
+    by_seat = [e if e is not None else index for index, (e, *_) in enumerate(seats)]
     ranks: list[int | None] = [None] * size
     totals: list[int | None] = [None] * size
-    for seat, entrant in zip(seats, by_seat, strict=True):
+    for (_, rank, score, _), entrant in zip(seats, by_seat, strict=True):
         if 0 <= entrant < size:
-            ranks[entrant], totals[entrant] = seat.rank, seat.score
+            ranks[entrant], totals[entrant] = rank, score
     points: tuple[float, ...] | None = None
-    if game.status == "over" and all(r is not None for r in ranks) and game.result != "error":
+    if found.status == "over" and all(r is not None for r in ranks) and found.result != "error":
         best = min(r for r in ranks if r is not None)
         firsts = sum(1 for r in ranks if r == best)
         points = tuple((1.0 if firsts == 1 else 0.5) if r == best else 0.0 for r in ranks)
-    faulted = [(by_seat[s.index], s.fault) for s in seats if s.fault]
+    faulted = [(by_seat[index], fault) for index, (*_, fault) in enumerate(seats) if fault]
     fault, fault_by = (faulted[0][1], faulted[0][0]) if faulted else ("", None)
     return Outcome(
-        game.id,
+        found.game_id,
         place.number,
         place.pair,
         tuple(by_seat),
-        game.status,
+        found.status,
         points,
         tuple(ranks),
         tuple(totals),
         fault,
         fault_by,
-        game.moves + 1 if faulted else None,
-        game.ended_at,
-        game.reason,
-        game.moves,
+        found.moves + 1 if faulted else None,
+        found.ended_at,
+        found.reason,
+        found.moves,
         place.seed,
         place.line,
         place.tray,
@@ -251,8 +274,9 @@ def _estimate(pairs: Sequence[int] | None, first: Mapping[str, Any]) -> tuple[Es
     return None
 
 
-def _game_line(outcome: Outcome, moves: Mapping[str, Sequence[str]] | None) -> dict[str, Any]:
-    """Return one game of the ``games_list``, from the first entrant's side."""
+def game_line(outcome: Outcome, moves: Mapping[str, Sequence[str]] | None) -> dict[str, Any]:
+    """Return one game of the ``games_list``, from the first entrant's side (its moves
+    too when ``moves``, the values played by game id, is given)."""
     entrant = 0
     result = None
     if outcome.points is not None:
@@ -280,15 +304,54 @@ def _game_line(outcome: Outcome, moves: Mapping[str, Sequence[str]] | None) -> d
     return line
 
 
+def _elo(value: float | None, infinite: str) -> str:
+    """Return an Elo figure signed to one decimal, ``infinite`` (``+∞`` or ``-∞``) when the
+    document has none (a score of 0 or 1: no finite Elo)."""
+    return infinite if value is None else f"{value:+.1f}"
+
+
+def elo_line(document: Mapping[str, Any]) -> str:
+    """Return the Elo line of a match of two entrants (cutechess's "Elo difference: 60.7
+    +/- 18.5, LOS: 100.0 %"), its 95% interval and its model; ``""`` with no game
+    decided."""
+    if document["elo_ci95"] is None:
+        return ""
+    entrants = document["entrants"]
+    sign = "+∞" if (document["score"] or 0) >= 0.5 else "-∞"
+    low, high = document["elo_ci95"]
+    elo = document["elo"]
+    said = f"Elo difference ({entrants[0]['name']} - {entrants[1]['name']}): {_elo(elo, sign)}"
+    if elo is None:
+        said += f" (a score of {document['score'] * 100:g} %: no finite Elo)"
+    elif low is not None and high is not None:
+        said += f" ± {(high - low) / 2:.1f}"
+    if elo is not None:
+        said += f" (95 %: {_elo(low, '-∞')} to {_elo(high, '+∞')})"
+    return said + f", LOS {document['los'] * 100:.1f} % ({document['elo_model']} model)"
+
+
+def nelo_line(document: Mapping[str, Any]) -> str:
+    """Return the normalized Elo of a match of two entrants with its 95% interval
+    (``nElo +41.2 (95 %: +10.3 to +72.1)``); ``""`` where the document has none (no game
+    decided, or every outcome the same: no noise to measure it by)."""
+    nelo, interval = document.get("nelo"), document.get("nelo_ci95")
+    if nelo is None or interval is None or None in interval:
+        return ""
+    return f"nElo {nelo:+.1f} (95 %: {interval[0]:+.1f} to {interval[1]:+.1f})"
+
+
 def summarize(
     match: Match,
     outcomes: Sequence[Outcome],
     moves: Mapping[str, Sequence[str]] | None = None,
+    *,
+    listed: bool = True,
 ) -> dict[str, Any]:
     """Return the match's summary document (``play --json``; ``docs/reference/
     match-json.md`` gives it field by field) from its games' outcomes in match order,
     from the first entrant's side; each game's moves (values in order, by game id) in
-    ``games_list`` when ``moves`` is given."""
+    ``games_list`` when ``moves`` is given; ``games_list`` empty when not ``listed``
+    (the match's page and JSON twin list the games a page at a time)."""
     size = len(match.entrants)
     sprt = sprt_of(match.sprt)
     tally = Tally(size, size, sprt)
@@ -316,7 +379,7 @@ def summarize(
         "elo_ci95": [_finite(estimate.elo_low), _finite(estimate.elo_high)] if estimate else None,
         "los": round(estimate.los, 4) if estimate else None,
         "sprt": None,
-        "games_list": [_game_line(o, moves) for o in outcomes],
+        "games_list": [game_line(o, moves) for o in outcomes] if listed else [],
         # What the issue's document leaves out (docs/reference/match-json.md).
         "match": match.id,
         "status": match.status,
@@ -326,6 +389,13 @@ def summarize(
         "points": first["points"],
         "elo_model": model,
         "entrants": lines,
+        "nelo": _finite(estimate.nelo) if estimate else None,
+        "nelo_ci95": [_finite(estimate.nelo_low), _finite(estimate.nelo_high)]
+        if estimate
+        else None,
+        "options": dict(match.options),
+        "created_at": match.created_at.isoformat(),
+        "ended_at": match.ended_at.isoformat() if match.ended_at else None,
     }
     if sprt is not None:
         llr = tally.llr

@@ -77,6 +77,31 @@ class Grid:
         """Return the grid whose cells are numbered from ``1``: TicTacToe's ``1``..``9``."""
         return cls(width, height, [str(number) for number in range(1, width * height + 1)])
 
+    def drawn(
+        self,
+        tray: str,
+        marks: Mapping[str, str],
+        *,
+        columns: str = "",
+        rows: str = "",
+        bottom_up: bool = False,
+    ) -> str:
+        """Return ``tray`` (one code a cell, row by row from its first) drawn as text for a
+        terminal: a line per row, the top one first, each cell its code's mark
+        (``marks``; ``.`` for any other code), separated by spaces; each row's label
+        (``rows``, one character a row in the Tray's order) on its left and the columns'
+        (``columns``) under the last, when given. ``bottom_up``: the Tray's first row is
+        the board's bottom (ConnectFour), so it is drawn last."""
+        order = range(self.height - 1, -1, -1) if bottom_up else range(self.height)
+        lines = []
+        for row in order:
+            cells = tray[row * self.width : (row + 1) * self.width].ljust(self.width)
+            drawn = " ".join(marks.get(code, ".") for code in cells)
+            lines.append(f"{rows[row]} {drawn}" if len(rows) == self.height else drawn)
+        if len(columns) == self.width:
+            lines.append(("  " if len(rows) == self.height else "") + " ".join(columns))
+        return "\n".join(lines)
+
     def name(self, index: int) -> str:
         """Return the name of cell ``index``; ``IndexError`` when it is off the board."""
         return self.names[index]

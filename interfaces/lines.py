@@ -26,13 +26,15 @@ from tournoyons_gui.interfaces.grid import Codes
 from tournoyons_gui.interfaces.plugin import EngineRequest, IllegalMove, Result, Turn
 from tournoyons_gui.interfaces.protocol import PAIR, PageParams, Player, opponent_move
 
-__all__ = ["ENGINE_CODES", "MARK", "OWN", "OWNER", "WINNING", "LineRules"]
+__all__ = ["ENGINE_CODES", "MARK", "OWN", "OWNER", "TEXT_MARKS", "WINNING", "LineRules"]
 
 MARK = {Player.ONE: "1", Player.TWO: "2"}
 WINNING = {Player.ONE: "3", Player.TWO: "4"}
 OWNER = {"1": Player.ONE, "3": Player.ONE, "2": Player.TWO, "4": Player.TWO}
 #: The codes a player's Move may point at: their mark, plain or winning.
 OWN = {player: MARK[player] + WINNING[player] for player in PAIR}
+#: A mark's code drawn as text (``tournoyons-gui diff``): player one's ``X``, two's ``O``.
+TEXT_MARKS = {"1": "X", "2": "O", "3": "X", "4": "O"}
 #: The codes of the engines' Tray (no winning mark), read at C speed.
 ENGINE_CODES = Codes("012")
 

@@ -48,6 +48,7 @@ __all__ = [
     "View",
     "forfeit_result",
     "match_deals",
+    "position_text",
     "seat_count",
     "seat_totals",
     "starts_from_seed",
@@ -282,6 +283,21 @@ def forfeit_result(
     if not isinstance(result, Result):
         return None
     return Result(result.winner, reason, result.ranks)
+
+
+def position_text(rules: object, state: Mapping[str, Any]) -> str | None:
+    """Return a position drawn as text for a terminal (``tournoyons-gui diff`` prints it)
+    by the rules' optional ``text(state) -> str`` (the grid Sets: the board's rows, the
+    top one first, ``X`` player one's, ``O`` player two's); ``None`` for rules without it
+    or a state it cannot read."""
+    method = getattr(rules, "text", None)
+    if not callable(method):
+        return None
+    try:
+        drawn = method(state)
+    except (IllegalMove, ValueError, KeyError, TypeError, IndexError):
+        return None
+    return drawn if isinstance(drawn, str) and drawn else None
 
 
 def seat_totals(rules: object, state: Mapping[str, Any]) -> tuple[int, ...] | None:

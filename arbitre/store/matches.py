@@ -4,23 +4,38 @@ A match is written when it starts (``running``), each of its games is linked to 
 transaction that creates the game (:meth:`~.games.GameStore.create_game`'s ``place``), and
 the match is ended with its SPRT's last LLR and verdict (``over``, or ``interrupted`` by
 Ctrl-C). Its games are read in order along ``match_games``' primary key (match, number),
-their seats along ``seats``' game index: two statements whatever the games' count.
+their seats along ``seats``' game index: two statements whatever the games' count, or a
+page of them after a game's number (keyset paging, as the lists are: a page costs its rows
+whatever its depth). The matches are listed newest first along ``ix_matches_created_id``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from typing import cast
+from typing import Any, cast
 
-from sqlalchemy import Connection, Table, insert, select, update
+from sqlalchemy import (
+    Connection,
+    Select,
+    Table,
+    case,
+    exists,
+    func,
+    insert,
+    select,
+    tuple_,
+    update,
+)
 
 from tournoyons_gui.arbitre.store.base import Database
+from tournoyons_gui.arbitre.store.lists import Listed, NewestKey
 from tournoyons_gui.arbitre.store.records import (
     Game,
     Match,
     MatchEntry,
     MatchGame,
+    MatchResult,
     Seat,
     record_of,
 )
@@ -77,34 +92,66 @@ class MatchStore(Database):
         """Return a match's games in order (``number``), each with its place, the game
         (no positions) and its seats in play order: two statements, along the primary key
         of ``match_games`` and the index of ``seats.game_id``."""
+        return await self.read(lambda connection: _entries(connection, match_id))
+
+    async def match_results(self, match_id: str) -> list[MatchResult]:
+        """Return a match's games in order as its summary counts them
+        (:class:`MatchResult`: the columns it reads, no record made whole): two
+        statements, as :meth:`match_games`, a fraction of its time on a long match."""
+        names = _place_fields()
         games = (
-            select(*_PLACES.c, *_LIGHT)
+            select(
+                *(_PLACES.c[name] for name in names),
+                _GAMES.c.status,
+                _GAMES.c.result,
+                _GAMES.c.ended_at,
+                _GAMES.c.reason,
+                _GAMES.c.moves,
+            )
             .join_from(_PLACES, _GAMES, _GAMES.c.id == _PLACES.c.game_id)
             .where(_PLACES.c.match_id == match_id)
             .order_by(_PLACES.c.number)
         )
         seats = (
-            select(_SEATS)
+            select(
+                _SEATS.c.game_id, _SEATS.c.entrant, _SEATS.c.rank, _SEATS.c.score, _SEATS.c.fault
+            )
             .join_from(_PLACES, _SEATS, _SEATS.c.game_id == _PLACES.c.game_id)
             .where(_PLACES.c.match_id == match_id)
             .order_by(_PLACES.c.number, _SEATS.c.index)
         )
 
-        def read(connection: Connection) -> list[MatchEntry]:
-            by_game: dict[str, list[Seat]] = {}
-            for row in connection.execute(seats):
-                by_game.setdefault(row.game_id, []).append(record_of(Seat, row))
-            entries = []
+        def read(connection: Connection) -> list[MatchResult]:
+            by_game: dict[str, list[tuple[int | None, int | None, int | None, str]]] = {}
+            for game_id, entrant, rank, score, fault in connection.execute(seats):
+                by_game.setdefault(game_id, []).append((entrant, rank, score, fault))
+            found = []
             for row in connection.execute(games):
-                values = row._mapping
-                place = MatchGame(**{name: values[_PLACES.c[name]] for name in _place_fields()})
-                game = Game(
-                    **{c.name: values[c] for c in _LIGHT},
-                    turn={},
-                    first={},
+                place = MatchGame(*row[: len(names)])
+                status, result, ended_at, reason, moves = row[len(names) :]
+                if isinstance(ended_at, dt.datetime) and ended_at.tzinfo is None:
+                    ended_at = ended_at.replace(tzinfo=dt.UTC)
+                seated = tuple(by_game.get(place.game_id, ()))
+                found.append(
+                    MatchResult(
+                        place, place.game_id, status, result, ended_at, reason, moves, seated
+                    )
                 )
-                entries.append(MatchEntry(place, _aware(game), by_game.get(place.game_id, [])))
-            return entries
+            return found
+
+        return await self.read(read)
+
+    async def match_games_page(
+        self, match_id: str, *, after: int | None = None, limit: int = 50, faulted: bool = False
+    ) -> Listed[MatchEntry]:
+        """Return up to ``limit`` games of a match in order after the game number ``after``
+        (``None``: from the first), as :meth:`match_games` gives them; ``faulted``: only
+        the games a seat lost by fault (each game's seats looked up along their index, the
+        match's games walked in order until the page is full)."""
+
+        def read(connection: Connection) -> Listed[MatchEntry]:
+            found = _entries(connection, match_id, after=after, limit=limit + 1, faulted=faulted)
+            return Listed(found[:limit], len(found) > limit)
 
         return await self.read(read)
 
@@ -126,6 +173,64 @@ class MatchStore(Database):
 
         return await self.read(read)
 
+    async def moves_of(self, game_ids: Sequence[str]) -> dict[str, list[str]]:
+        """Return the values played in each of ``game_ids`` (a page's), by game id, in move
+        order: one statement along ``moves``' (game, number) key."""
+        if not game_ids:
+            return {}
+        statement = (
+            select(_MOVES.c.game_id, _MOVES.c.value)
+            .where(_MOVES.c.game_id.in_(list(game_ids)))
+            .order_by(_MOVES.c.game_id, _MOVES.c.number)
+        )
+
+        def read(connection: Connection) -> dict[str, list[str]]:
+            values: dict[str, list[str]] = {game_id: [] for game_id in game_ids}
+            for game_id, value in connection.execute(statement):
+                values[game_id].append(value)
+            return values
+
+        return await self.read(read)
+
+    async def matches_page(
+        self, *, after: NewestKey | None = None, limit: int = 25
+    ) -> Listed[Match]:
+        """Return up to ``limit`` matches newest first (``created_at``, then ``id``, both
+        descending) after the position ``after`` (the last match of the page before)."""
+        statement = select(_MATCHES)
+        if after is not None:
+            statement = statement.where(
+                tuple_(_MATCHES.c.created_at, _MATCHES.c.id) < tuple_(*after)
+            )
+        statement = statement.order_by(_MATCHES.c.created_at.desc(), _MATCHES.c.id.desc())
+
+        def read(connection: Connection) -> Listed[Match]:
+            rows = list(connection.execute(statement.limit(limit + 1)))
+            return Listed([record_of(Match, row) for row in rows[:limit]], len(rows) > limit)
+
+        return await self.read(read)
+
+    async def match_counts(self, match_ids: Sequence[str]) -> dict[str, tuple[int, int]]:
+        """Return, per match of ``match_ids`` (a page's), its games made and those played
+        to an end (``over``): one grouped count over those matches' games."""
+        if not match_ids:
+            return {}
+        over = func.sum(_ended())
+        statement = (
+            select(_PLACES.c.match_id, func.count(), over)
+            .join_from(_PLACES, _GAMES, _GAMES.c.id == _PLACES.c.game_id)
+            .where(_PLACES.c.match_id.in_(list(match_ids)))
+            .group_by(_PLACES.c.match_id)
+        )
+
+        def read(connection: Connection) -> dict[str, tuple[int, int]]:
+            return {
+                str(match_id): (int(made), int(ended or 0))
+                for match_id, made, ended in connection.execute(statement)
+            }
+
+        return await self.read(read)
+
     async def game_place(self, game_id: str) -> MatchGame | None:
         """Return the match place of a game (``None``: the game belongs to no match)."""
         statement = select(_PLACES).where(_PLACES.c.game_id == game_id)
@@ -135,6 +240,62 @@ class MatchStore(Database):
             return None if row is None else record_of(MatchGame, row)
 
         return await self.read(read)
+
+
+def _ended() -> Any:
+    """Return 1 for a game played to an end (``over``), else 0, as SQL."""
+    return case((_GAMES.c.status == "over", 1), else_=0)
+
+
+def _entries(
+    connection: Connection,
+    match_id: str,
+    *,
+    after: int | None = None,
+    limit: int | None = None,
+    faulted: bool = False,
+) -> list[MatchEntry]:
+    """Return a match's games in order after the number ``after``, at most ``limit``
+    (``faulted``: only those a seat lost by fault), with their seats (see
+    :meth:`MatchStore.match_games`)."""
+    places: Select[Any] = select(_PLACES.c.match_id, _PLACES.c.number, _PLACES.c.game_id).where(
+        _PLACES.c.match_id == match_id
+    )
+    if after is not None:
+        places = places.where(_PLACES.c.number > after)
+    if faulted:
+        places = places.where(
+            exists().where(_SEATS.c.game_id == _PLACES.c.game_id, _SEATS.c.fault != "")
+        )
+    places = places.order_by(_PLACES.c.number)
+    if limit is not None:
+        places = places.limit(limit)
+    chosen = places.subquery()
+    games = (
+        select(*_PLACES.c, *_LIGHT)
+        .join_from(
+            chosen,
+            _PLACES,
+            (_PLACES.c.match_id == chosen.c.match_id) & (_PLACES.c.number == chosen.c.number),
+        )
+        .join(_GAMES, _GAMES.c.id == _PLACES.c.game_id)
+        .order_by(_PLACES.c.number)
+    )
+    seats = (
+        select(_SEATS)
+        .join_from(chosen, _SEATS, _SEATS.c.game_id == chosen.c.game_id)
+        .order_by(chosen.c.number, _SEATS.c.index)
+    )
+    by_game: dict[str, list[Seat]] = {}
+    for row in connection.execute(seats):
+        by_game.setdefault(row.game_id, []).append(record_of(Seat, row))
+    entries = []
+    for row in connection.execute(games):
+        values = row._mapping
+        place = MatchGame(**{name: values[_PLACES.c[name]] for name in _place_fields()})
+        game = Game(**{c.name: values[c] for c in _LIGHT}, turn={}, first={})
+        entries.append(MatchEntry(place, _aware(game), by_game.get(place.game_id, [])))
+    return entries
 
 
 def _place_fields() -> Sequence[str]:

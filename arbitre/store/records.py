@@ -28,6 +28,7 @@ __all__ = [
     "Match",
     "MatchEntry",
     "MatchGame",
+    "MatchResult",
     "Move",
     "NewMove",
     "Received",
@@ -415,3 +416,20 @@ class MatchEntry:
     place: MatchGame
     game: Game
     seats: list[Seat]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """A game of a match as its summary counts it, and nothing more (a long match's
+    summary reads every game): its ``place``, the game's ``game_id``, ``status``,
+    ``result``, ``ended_at``, ``reason`` and ``moves`` (their count), and its ``seats`` in
+    play order, each ``(entrant, rank, score, fault)`` (a :class:`Seat`'s)."""
+
+    place: MatchGame
+    game_id: str
+    status: str
+    result: str | None
+    ended_at: dt.datetime | None
+    reason: str
+    moves: int
+    seats: tuple[tuple[int | None, int | None, int | None, str], ...]

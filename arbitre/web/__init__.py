@@ -15,6 +15,9 @@ from the Set's :class:`~tournoyons_gui.interfaces.plugin.ArbitreRules` through t
   tournaments, their pages, their API and exports (:mod:`.chart` draws a rating);
 - :mod:`.interface_pages`: registered graphical interfaces, their pages and API (issue
   24); :mod:`.compare`: a game through two interfaces side by side;
+- :mod:`.match_pages` and :mod:`.match_api`: ``play``'s matches, their pages and their
+  JSON twins (issue 33; :mod:`.match_records` reads them, :mod:`.match_chart` draws the
+  SPRT); :mod:`.match_diff_pages`: two runs compared, two games side by side at a ply;
 - :mod:`.bodies`: the JSON API's request bodies, one pydantic model each (validation and
   schema); :mod:`.answers`: its answers' models; :mod:`.operations` and :mod:`.openapi`:
   its OpenAPI 3.1 document (``/api/openapi.json``) and the JSON 404/405 of its paths;
@@ -41,6 +44,10 @@ from tournoyons_gui.arbitre.web.api import GameApi
 from tournoyons_gui.arbitre.web.compare import Compare
 from tournoyons_gui.arbitre.web.hot import HotRoutes
 from tournoyons_gui.arbitre.web.interface_pages import InterfacePages
+from tournoyons_gui.arbitre.web.match_api import MatchApi
+from tournoyons_gui.arbitre.web.match_diff_pages import MatchDiffPages
+from tournoyons_gui.arbitre.web.match_pages import MatchPages
+from tournoyons_gui.arbitre.web.match_records import Summaries
 from tournoyons_gui.arbitre.web.pages import GamePages
 from tournoyons_gui.arbitre.web.returns import Returns
 from tournoyons_gui.arbitre.web.rooms import RoomPages
@@ -56,6 +63,9 @@ __all__ = [
     "GamePages",
     "HotRoutes",
     "InterfacePages",
+    "MatchApi",
+    "MatchDiffPages",
+    "MatchPages",
     "Returns",
     "RoomPages",
     "Served",
@@ -85,6 +95,10 @@ class ArbitreWeb:
         self.served = Served(holder, env)
         self.tools = Tools(holder, env)
         self.rooms = RoomPages(holder, env)
+        summaries = Summaries()
+        self.match_api = MatchApi(holder, env, summaries)
+        self.match_diff = MatchDiffPages(holder, env)
+        self.matches = MatchPages(holder, env, summaries)
 
     def hot(self, app: ASGIApp) -> HotRoutes:
         """Return ``app`` behind the move path's two routes (:class:`HotRoutes`)."""
@@ -102,4 +116,9 @@ class ArbitreWeb:
             *self.served.routes(),
             *self.tools.routes(),
             *self.rooms.routes(),
+            # The JSON twin's /matches/<id>.json and the diff's /matches/diff before
+            # the page's /matches/<id>, which would take them.
+            *self.match_api.routes(),
+            *self.match_diff.routes(),
+            *self.matches.routes(),
         ]

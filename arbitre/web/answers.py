@@ -30,6 +30,8 @@ __all__ = [
     "Health",
     "InterfaceOut",
     "InterfaceRegistered",
+    "MatchDocument",
+    "MatchRow",
     "RegisteredEngine",
     "SinkEntry",
     "Standing",
@@ -372,3 +374,125 @@ class BotsarenaAnswer(BaseModel):
 
     name: str | None = None
     play: int | None = None
+
+
+class SprtAsked(BaseModel):
+    """An SPRT as ``play --sprt`` asks it: H0's and H1's normalized Elo, α and β."""
+
+    elo0: float
+    elo1: float
+    alpha: float
+    beta: float
+
+
+class MatchRow(BaseModel):
+    """A match of ``play`` in ``GET /api/matches``."""
+
+    id: str
+    set: str
+    status: str = Field(description="running, over or interrupted.")
+    entrants: list[str] = Field(description="The entrants' names, in command line order.")
+    seed: int
+    openings: str | None
+    games: int = Field(description="The games planned (the most, under an SPRT).")
+    made: int = Field(description="The games made so far.")
+    over: int = Field(description="The games played to an end.")
+    sprt: SprtAsked | None
+    llr: float | None
+    verdict: str | None = Field(description="H0, H1, or null.")
+    created_at: str = Field(json_schema_extra={"format": WHEN})
+    ended_at: str | None
+    url: str
+
+
+class MatchFaults(BaseModel):
+    """Losses by fault, by kind."""
+
+    timeout: int
+    illegal: int
+    unreachable: int
+    malformed: int
+
+
+class MatchSprt(SprtAsked):
+    """A match's SPRT: its LLR, its bounds, its verdict and the LLR after each pair."""
+
+    model: str
+    llr: float
+    lower: float
+    upper: float
+    verdict: str | None
+    history: list[list[float]] = Field(description="[games, LLR] after each pair completed.")
+
+
+class MatchEntrant(BaseModel):
+    """An entrant's counts in a match."""
+
+    name: str
+    kind: str
+    engine: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    errors: int
+    faults: MatchFaults
+    points: float
+    score: float | None
+    total: int | None
+    mean_rank: float | None
+    rank: int
+
+
+class MatchGameLine(BaseModel):
+    """A game of a match, from the first entrant's side, with its moves."""
+
+    id: str
+    opening: str | None
+    opening_line: int | None
+    pair: int
+    first: int
+    seats: list[int]
+    seed: int
+    status: str
+    result: str | None = Field(description="win, draw, loss (the first entrant's), or null.")
+    fault: str | None
+    fault_by: int | None
+    ply: int | None
+    plies: int
+    ranks: list[int | None]
+    totals: list[int | None]
+    reason: str
+    moves: list[str]
+
+
+class MatchDocument(BaseModel):
+    """A match's document (``play --json``'s), a page of its games in ``games_list``."""
+
+    set: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    faults: MatchFaults
+    score: float | None
+    pentanomial: list[int] | None
+    elo: float | None
+    elo_ci95: list[float | None] | None
+    los: float | None
+    sprt: MatchSprt | None
+    games_list: list[MatchGameLine]
+    games_next: str | None = Field(description="The next page of games, or null on the last.")
+    match: str
+    status: str
+    seed: int
+    openings: str | None
+    errors: int
+    points: float
+    elo_model: str | None
+    entrants: list[MatchEntrant]
+    nelo: float | None
+    nelo_ci95: list[float | None] | None
+    options: dict[str, Any]
+    created_at: str = Field(json_schema_extra={"format": WHEN})
+    ended_at: str | None

@@ -9,10 +9,10 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["rating_chart"]
+__all__ = ["box", "rating_chart", "ticks"]
 
 
-def _ticks(low: float, high: float, count: int = 5) -> list[float]:
+def ticks(low: float, high: float, count: int = 5) -> list[float]:
     """Return round tick values covering ``low``..``high``."""
     span = max(high - low, 1e-9)
     raw = span / max(count - 1, 1)
@@ -27,6 +27,20 @@ def _ticks(low: float, high: float, count: int = 5) -> list[float]:
     if ticks[-1] < high:
         ticks.append(round(value, 6))
     return ticks
+
+
+def box(width: int, height: int, margins: tuple[int, int, int, int]) -> dict[str, int]:
+    """Return a chart's box: its ``width`` and ``height`` and its plot's edges (``left``,
+    ``right``, ``top``, ``bottom``) inside the ``margins`` (left, right, top, bottom)."""
+    left, right, top, bottom = margins
+    return {
+        "width": width,
+        "height": height,
+        "left": left,
+        "right": width - right,
+        "top": top,
+        "bottom": height - bottom,
+    }
 
 
 def rating_chart(
@@ -45,7 +59,7 @@ def rating_chart(
     high = max(m + s for m, s in zip(mus, sigmas, strict=True))
     if high - low < 1:
         low, high = low - 0.5, high + 0.5
-    yticks = _ticks(low, high)
+    yticks = ticks(low, high)
     low, high = min(low, yticks[0]), max(high, yticks[-1])
     count = len(points)
 
@@ -67,12 +81,7 @@ def rating_chart(
         lower = [(lower[0][0] - half, lower[0][1]), (lower[0][0] + half, lower[0][1])]
     shown = sorted({0, count - 1, *range(0, count, max(1, math.ceil(count / 8)))})
     return {
-        "width": width,
-        "height": height,
-        "left": left,
-        "right": width - right,
-        "top": top,
-        "bottom": height - bottom,
+        **box(width, height, (left, right, top, bottom)),
         "line": pairs(line),
         "band": pairs([*upper, *reversed(lower)]),
         "dots": [

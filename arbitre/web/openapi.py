@@ -65,6 +65,8 @@ _MODELS: tuple[type[BaseModel], ...] = (
     a.TournamentSummary,
     a.Standing,
     a.TournamentGame,
+    a.MatchRow,
+    a.MatchDocument,
     b.BotsarenaMessage,
     a.BotsarenaAnswer,
     a.TesterTurn,
@@ -164,7 +166,7 @@ def _document() -> dict[str, Any]:
             "version": VERSION,
             "description": (
                 "The Arbitre's HTTP API for programs: games, registered engines and "
-                "interfaces, tournaments and their exports. Every refusal is "
+                "interfaces, tournaments and their exports, play's matches. Every refusal is "
                 '`{"error": "..."}` with a 4xx status; lists are paged by a cursor '
                 '(`?after=`, `?limit=`, a `Link: <...>; rel="next"` header).'
             ),

@@ -66,6 +66,7 @@ PARAMETERS: dict[str, dict[str, Any]] = {
     "game_id": _path("game_id", "A game's id (10 characters A-Z, 2-7)."),
     "engine_id": _path("engine_id", "A registered engine's id."),
     "tournament_id": _path("tournament_id", "A tournament's id."),
+    "match_id": _path("match_id", "A match's id (play prints it)."),
     "interface_id": _path("interface_id", "An interface's id (ours: builtin-<set>)."),
     "run_id": _path("run_id", "A check's id."),
     "set": {
@@ -380,6 +381,34 @@ OPERATIONS: tuple[Operation, ...] = (
         "The games as CSV",
         {200: ("The games.", _CSV), 404: _NO_TOURNAMENT},
         params=("tournament_id",),
+    ),
+    Operation(
+        "get",
+        "/api/matches",
+        "Matches",
+        "A page of play's matches, newest first",
+        {200: ("The matches.", [a.MatchRow]), 400: _BAD_PAGE},
+        params=("after", "limit"),
+        paged=True,
+    ),
+    *(
+        Operation(
+            "get",
+            path,
+            "Matches",
+            "A match's document (play --json's), a page of its games",
+            {
+                200: ("The summary; games_list a page of the games.", a.MatchDocument),
+                400: _BAD_PAGE,
+                404: ("No such match.", a.Error),
+            },
+            params=("match_id", "after", "limit"),
+            paged=True,
+            description="The summary is the whole match's on every page; games_list holds "
+            "a page of its games in match order, with their moves (100 at most), and "
+            "games_next the next page's path.",
+        )
+        for path in ("/api/matches/{match_id}", "/matches/{match_id}.json")
     ),
     Operation(
         "post",

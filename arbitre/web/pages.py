@@ -338,6 +338,8 @@ class GamePages(Part):
             keep=kept_query(tokens, picked),
             result=result_text(game, seats),
             hidden=HIDDEN if self.arbitre.hides(game, interface) else None,
+            # A game of play's match links it (one look-up along a unique index).
+            place=await self.arbitre.store.game_place(game.id),
             config={
                 "id": game.id,
                 "moves": game.moves,

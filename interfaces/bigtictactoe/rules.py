@@ -202,6 +202,13 @@ class BigTicTacToeRules:
         params = PageParams().played(player, cell_name(index), tray, count, over, written).params
         return Turn(state=new_state, params=params, over=over)
 
+    def text(self, state: Mapping[str, Any]) -> str:
+        """Return the position drawn as text (``tournoyons-gui diff`` prints it): the ten
+        rows, the top one first, of ``X`` (player one), ``O`` and ``.``, with the rows'
+        numbers and the columns' letters."""
+        board = str(state.get("tray", ""))
+        return GRID.drawn(board, {"1": "X", "2": "O"}, columns="ABCDEFGHIJ", rows="0123456789")
+
     # --- the Arbitre's part (engine protocol section 4, BigTicTacToe; decisions 14, 21) ----
 
     #: A game may start from a position (``TrayStarts``, decision 15).

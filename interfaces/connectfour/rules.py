@@ -21,6 +21,7 @@ from tournoyons_gui.interfaces.connectfour.board import (
     EMPTY_TRAY,
     GRID,
     HEIGHT,
+    ROWS,
     WIDTH,
     column_of,
     counts,
@@ -28,7 +29,7 @@ from tournoyons_gui.interfaces.connectfour.board import (
     landing,
     winning_cells,
 )
-from tournoyons_gui.interfaces.lines import LineRules
+from tournoyons_gui.interfaces.lines import TEXT_MARKS, LineRules
 from tournoyons_gui.interfaces.plugin import IllegalMove, RefereeCall, Turn
 from tournoyons_gui.interfaces.protocol import Player
 
@@ -88,6 +89,12 @@ class ConnectFourRules(LineRules):
         player = self.to_move(tray)
         tray, _ = drop(tray, column, player)
         return self.placed(state, tray, player, COLUMNS[column])
+
+    def text(self, state: Mapping[str, Any]) -> str:
+        """Return the position drawn as text (``tournoyons-gui diff`` prints it): the six
+        rows, the top one first, of ``X`` (player one's discs), ``O`` and ``.``, with the
+        rows' numbers and the columns' letters."""
+        return GRID.drawn(self.board(state), TEXT_MARKS, columns=COLUMNS, rows=ROWS, bottom_up=True)
 
     # --- the Arbitre's part (engine protocol section 4, ConnectFour) ----------------------
 

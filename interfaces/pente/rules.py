@@ -36,6 +36,7 @@ from tournoyons_gui.interfaces.pente.board import (
     EMPTY_TRAY,
     FORBIDDEN,
     GRID,
+    LETTERS,
     MAX_GAIN,
     POINTS,
     SIZE,
@@ -261,6 +262,13 @@ class PenteRules:
             f"move{player}": point_name(index),
         }
         return Turn(state=new_state, params=params, over=over)
+
+    def text(self, state: Mapping[str, Any]) -> str:
+        """Return the position drawn as text (``tournoyons-gui diff`` prints it): the 19
+        rows, the top one first, of ``X`` (player one's stones), ``O`` and ``.``, with the
+        rows' and the columns' letters."""
+        board = str(state.get("tray", ""))
+        return GRID.drawn(board, {"1": "X", "2": "O"}, columns=LETTERS, rows=LETTERS)
 
     # --- the Arbitre's part (engine protocol section 4, Pente; decisions 14, 20) -----------
 

@@ -30,6 +30,7 @@ from tournoyons_gui.interfaces.reversi.board import (
     CELLS,
     DISC,
     EMPTY,
+    GRID,
     HINT,
     INIT_TRAY,
     PASS,
@@ -210,6 +211,13 @@ class ReversiRules:
             f"move{int(player)}": value,
         }
         return Turn(state=new_state, params=params, over=over)
+
+    def text(self, state: Mapping[str, Any]) -> str:
+        """Return the position drawn as text (``tournoyons-gui diff`` prints it): the eight
+        rows, the top one first, of ``X`` (black, player one), ``O`` (white) and ``.``,
+        with the rows' numbers and the columns' letters."""
+        board = str(state.get("tray", ""))
+        return GRID.drawn(board, {"3": "X", "4": "O"}, columns="ABCDEFGH", rows="12345678")
 
     # --- the Arbitre's part (engine protocol section 4, Reversi; decisions 14, 15, 22) -----
 

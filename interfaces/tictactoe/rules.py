@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tournoyons_gui.interfaces.grid import Codes, Lines, cells_of
-from tournoyons_gui.interfaces.lines import MARK, LineRules
+from tournoyons_gui.interfaces.lines import MARK, TEXT_MARKS, LineRules
 from tournoyons_gui.interfaces.plugin import IllegalMove, RefereeCall, Turn
 from tournoyons_gui.interfaces.protocol import PAIR, Player
 from tournoyons_gui.interfaces.tictactoe.board import EMPTY_TRAY, GRID, read_move
@@ -55,6 +55,11 @@ class TicTacToeRules(LineRules):
         player = self.to_move(tray)
         tray = tray[: number - 1] + MARK[player] + tray[number:]
         return self.placed(state, tray, player, str(number))
+
+    def text(self, state: Mapping[str, Any]) -> str:
+        """Return the position drawn as text (``tournoyons-gui diff`` prints it): three
+        rows of ``X`` (player one), ``O`` and ``.``, the top row first."""
+        return GRID.drawn(self.board(state), TEXT_MARKS)
 
     # --- the Arbitre's part (engine protocol section 4, TicTacToe) ------------------------
 

@@ -317,6 +317,38 @@ def parser() -> argparse.ArgumentParser:
         "BigTicTacToe, Pente, Reversi, ConnectFour)",
     )
 
+    compared = _command(
+        commands,
+        "diff",
+        "compare two runs of play game by game: where two engines first play differently",
+        "Compare two 'play --json' documents of the same Set, seed and openings (engine v1\n"
+        "then v2, each against the same opponent): for each game that differs, the first ply\n"
+        "where the two part, the position there, both moves and both results, and the page\n"
+        "showing the two games side by side; then how many are the same move for move.\n"
+        "Runs of other Sets, seeds or openings are refused (exit status 2).",
+        "example:\n  tournoyons-gui play --set ConnectFour --engine http://127.0.0.1:8001/ \\\n"
+        "      --engine builtin:strong --games 20 --seed 7 --json v1.json\n"
+        "  (change the engine, then the same with --json v2.json)\n"
+        "  tournoyons-gui diff v1.json v2.json",
+    )
+    compared.add_argument("a", metavar="A.json", help="the first run's document (play --json)")
+    compared.add_argument("b", metavar="B.json", help="the second run's")
+    compared.add_argument(
+        "--json", action="store_true", help='print {"same", "differ": [...]} as JSON instead'
+    )
+    compared.add_argument(
+        "--most",
+        type=int,
+        default=20,
+        metavar="N",
+        help="the differing games printed (default 20; 0: all)",
+    )
+    compared.add_argument(
+        "--exit-code",
+        action="store_true",
+        help="exit with status 1 when a game differs (0 when all are the same)",
+    )
+
     cup = _command(
         commands,
         "tournament",
@@ -532,6 +564,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tournoyons_gui.server.cli.new_engine import new_engine
 
         return new_engine(args)
+    if args.command == "diff":
+        from tournoyons_gui.server.cli.diff import diff
+
+        return diff(args)
     import asyncio
 
     if args.command == "token":

@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tournoyons_gui.arbitre.faults import Failure
-from tournoyons_gui.arbitre.match_summary import Outcome, Tally
+from tournoyons_gui.arbitre.match_summary import Outcome, Tally, elo_line, nelo_line
 
 __all__ = [
     "elo_line",
@@ -71,35 +71,9 @@ def progress_text(set_name: str, tally: Tally) -> str:
     return text
 
 
-def _elo(value: float | None, infinite: str) -> str:
-    """Return an Elo figure signed to one decimal, ``infinite`` (``+∞`` or ``-∞``) when the
-    document has none (a score of 0 or 1: no finite Elo)."""
-    return infinite if value is None else f"{value:+.1f}"
-
-
 def _faults(faults: Mapping[str, int]) -> str:
     """Return an entrant's losses by fault: ``2 timeout, 1 illegal``, or ``·`` for none."""
     return ", ".join(f"{n} {kind}" for kind, n in faults.items() if n) or "·"
-
-
-def elo_line(document: Mapping[str, Any]) -> str:
-    """Return the Elo line of a match of two entrants (cutechess's "Elo difference: 60.7
-    +/- 18.5, LOS: 100.0 %"), its 95% interval and its model; ``""`` with no game
-    decided."""
-    if document["elo_ci95"] is None:
-        return ""
-    entrants = document["entrants"]
-    sign = "+∞" if (document["score"] or 0) >= 0.5 else "-∞"
-    low, high = document["elo_ci95"]
-    elo = document["elo"]
-    said = f"Elo difference ({entrants[0]['name']} - {entrants[1]['name']}): {_elo(elo, sign)}"
-    if elo is None:
-        said += f" (a score of {document['score'] * 100:g} %: no finite Elo)"
-    elif low is not None and high is not None:
-        said += f" ± {(high - low) / 2:.1f}"
-    if elo is not None:
-        said += f" (95 %: {_elo(low, '-∞')} to {_elo(high, '+∞')})"
-    return said + f", LOS {document['los'] * 100:.1f} % ({document['elo_model']} model)"
 
 
 def print_summary(console: Console, document: Mapping[str, Any]) -> None:
@@ -150,9 +124,9 @@ def print_summary(console: Console, document: Mapping[str, Any]) -> None:
         )
     if multi:
         return
-    said = elo_line(document)
-    if said:
-        console.print(said, highlight=False, markup=False)
+    for said in (elo_line(document), nelo_line(document)):
+        if said:
+            console.print(said, highlight=False, markup=False)
     penta = document["pentanomial"]
     if penta is not None and sum(penta):
         console.print(f"{_PENTA_HEAD}: {penta}, {sum(penta)} pairs", highlight=False, markup=False)

@@ -12,6 +12,8 @@ request whose ``Turn`` is ``N`` in these paths, where it does the same whoever c
 - ``/garbage/N``: answers bytes that are not HTTP, and never calls back;
 - ``/error/N``: answers ``500`` with a PHP-like error message, and never calls back;
 - ``/illegal/N``: calls back (tester mode: answers) cell 1, whether free or not;
+- ``/differ/N``: plays the last free cell instead of the first (a version 2 of ``/good``
+  that answers otherwise at that ply: ``tournoyons-gui diff`` finds it);
 - ``/hang-at-game/K``: from the first request of the K-th game it is asked in on (told
   apart by their ``Game`` ids), hangs every request: a process stuck mid-match.
 
@@ -38,6 +40,11 @@ _games: list[str] = []
 def first_free(tray: str) -> str:
     """Return TicTacToe's first free cell (1-9) on an engine Tray."""
     return str(tray.index("0") + 1) if len(tray) == 9 and "0" in tray else "1"
+
+
+def last_free(tray: str) -> str:
+    """Return TicTacToe's last free cell (1-9) on an engine Tray."""
+    return str(tray.rindex("0") + 1) if len(tray) == 9 and "0" in tray else "1"
 
 
 def _response(status: str, body: bytes) -> bytes:
@@ -94,6 +101,8 @@ async def _handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) ->
         else:
             if kind == "illegal" and at:
                 value = "1"
+            if kind == "differ" and at:
+                value = last_free(params.get("Tray", ""))
             if referee:
                 await asyncio.to_thread(_call_back, referee, params, value)
                 writer.write(_response("200 OK", b"OK"))

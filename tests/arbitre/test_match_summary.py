@@ -285,6 +285,10 @@ def test_an_engine_that_stopped_answering_is_said_so() -> None:
     assert "G00000000002" in said[0]
     every = [two(n, 1.0, fault="timeout", by=1) for n in range(2)]
     assert stopped_answering(every, ["A", "B"])[0].startswith("B lost every game by fault")
+    # Illegal Values are answers: an engine that plays them is not silent.
+    illegal = [two(n, 1.0, fault="illegal", by=1) for n in range(3)]
+    assert stopped_answering(illegal, ["A", "B"]) == []
+    assert stopped_answering([*every, two(2, 1.0, fault="illegal", by=1)], ["A", "B"]) == []
 
 
 async def match_listed_in_order(store: Store) -> None:

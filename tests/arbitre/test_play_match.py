@@ -6,101 +6,16 @@ depend on each other run at once."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 import signal
 import subprocess
-import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from tests.arbitre.conftest import server_process
-from tests.conftest import PLUGINS, ROOT
-from tournoyons_gui.arbitre.store import Store
-
-ENV = {"PYTHONPATH": f"{PLUGINS}", "PATH": "/usr/bin:/bin", "COLUMNS": "160"}
-
-
-def words(*parts: str | Path) -> list[str]:
-    """Return the words of ``parts`` in order: each text split on its spaces, each path
-    one word."""
-    return [
-        word for part in parts for word in ([str(part)] if isinstance(part, Path) else part.split())
-    ]
-
-
-def start(*args: str, database: Path) -> subprocess.Popen[str]:
-    """Start ``tournoyons-gui play ARGS --database DATABASE``."""
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tournoyons_gui.server.cli",
-            "play",
-            *args,
-            "--database",
-            str(database),
-        ],
-        cwd=ROOT,
-        env=ENV,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-
-
-def finish(process: subprocess.Popen[str]) -> tuple[int, str]:
-    """Wait for a ``play`` process; return its exit status and its output."""
-    out, err = process.communicate(timeout=240)
-    return process.returncode, out + err
-
-
-def plays(*runs: tuple[list[str], Path]) -> list[tuple[int, str]]:
-    """Run several ``play`` commands at once; return each one's status and output."""
-    started = [start(*args, database=database) for args, database in runs]
-    return [finish(process) for process in started]
-
-
-@contextmanager
-def faulty_engine(*extra: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """Run :mod:`tests.arbitre.faulty_engine` in a process of its own; yield its base URL
-    and the process."""
-    process = subprocess.Popen(
-        [sys.executable, str(ROOT / "tests" / "arbitre" / "faulty_engine.py"), *extra],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        assert line.startswith("engine on "), line
-        yield line.split()[-1], process
-    finally:
-        process.kill()
-        process.wait(10)
-        if process.stdout is not None:
-            process.stdout.close()
-
-
-def stored(database: Path) -> tuple[list[Any], dict[str, list[Any]]]:
-    """Return the matches in ``database`` and each one's games in order."""
-
-    async def read() -> tuple[list[Any], dict[str, list[Any]]]:
-        store = await Store.open(str(database))
-        try:
-            ids = await store.read(
-                lambda c: [row[0] for row in c.exec_driver_sql("SELECT id FROM matches")]
-            )
-            matches = [await store.match(match_id) for match_id in ids]
-            return matches, {m: await store.match_games(m) for m in ids}
-        finally:
-            await store.close()
-
-    return asyncio.run(read())
+from tests.arbitre.play_runs import faulty_engine, finish, plays, start, stored, words
 
 
 def test_a_match_s_summary_json_and_record(tmp_path: Path) -> None:
