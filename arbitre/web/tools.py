@@ -85,8 +85,11 @@ class Tools(Part):
             if q.get(name):
                 params[name] = q[name]
         params.update({"Turn": str(turn), "MoveId": str(turn), "Referee": ""})
-        if "tray" in q:
-            params["Tray"] = q["tray"]
+        tray = q.get("tray", "")
+        if tray.strip():
+            params["Tray"] = tray
+        elif turn == 1:
+            params.update(first_tray(rules))
         sent = engine_url(url, params)
         status, body, error = await self.arbitre.caller.tester(sent, TESTER_TIMEOUT)
         value = tester_value(body)
@@ -168,3 +171,13 @@ def tester_verdict(rules: ArbitreRules, turn: int, params: Mapping[str, str], va
     except IllegalMove as illegal:
         return f"illegal at Turn 1: {illegal}"
     return "legal at Turn 1"
+
+
+def first_tray(rules: ArbitreRules) -> dict[str, str]:
+    """Return the ``Tray`` the Arbitre sends a Set's first player at Turn 1 (``Init`` for
+    most, decision 14), or nothing for a Set that sends none (Rochambeau): what the tester
+    sends when its Tray is left empty, so that an engine is first tried on the call it
+    will get first."""
+    start = rules.start(rules.levels[0])
+    tray = rules.request(start.state, Player.ONE).params.get("Tray")
+    return {} if tray is None else {"Tray": tray}

@@ -247,7 +247,7 @@ def parser() -> argparse.ArgumentParser:
         "Play games between engines through an Arbitre of its own on 127.0.0.1, with a\n"
         "progress bar and a line per game; exit status 0 when every game reached an end.",
         "example:\n  tournoyons-gui play --set TicTacToe --engine builtin:perfect \\\n"
-        "      --engine http://127.0.0.1:9000/engine --games 10 --swap",
+        "      --engine http://127.0.0.1:9000/engine --games 10",
     )
     add_match_options(
         play,

@@ -41,7 +41,7 @@ def new_engine(args: argparse.Namespace) -> int:
         f"  {starter.command(EXAMPLE_PORT)}          # the engine, at {url}\n"
         "and, in another terminal, let it play ten games against our random engine:\n"
         f"  tournoyons-gui play --set ConnectFour --engine {url} --engine builtin:random "
-        "--games 10 --swap\n"
+        "--games 10\n"
         f"Your logic goes in {starter.engine}'s functions at the top of the file "
         "(tictactoe, connectfour, rochambeau); README.md says what to try next."
     )

@@ -294,10 +294,12 @@ def test_the_engine_tester_reads_a_legal_move(served: Served, engine: Running) -
         )
         assert page.status_code == 200
         assert "legal at Turn 1" in page.text, page.text[-2000:]
-    page = served.http.post(
-        "/engine-tester", data={"url": engine.url, "set": "Rochambeau", "turn": "1"}
-    )
-    assert "legal at Turn 1" in page.text, page.text[-2000:]
+    # The form as a newcomer leaves it: the Tray empty sends the start the Arbitre sends.
+    for set_name in ("TicTacToe", "ConnectFour", "Rochambeau"):
+        page = served.http.post(
+            "/engine-tester", data={"url": engine.url, "set": set_name, "turn": "1", "tray": ""}
+        )
+        assert "legal at Turn 1" in page.text, page.text[-2000:]
 
 
 @pytest.mark.parametrize(
