@@ -18,6 +18,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from scripts._bootstrap import CHROMIUM_FLAGS, system_chromium
+from tests.processes import end
 from tournoyons_gui.server import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -148,14 +149,7 @@ def _serving(process: subprocess.Popen[str]) -> Iterator[str]:
             pytest.fail("the server did not start:\n" + "".join(seen))
         yield base
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        if process.stdout:
-            process.stdout.close()
+        end(process)
 
 
 @pytest.fixture(scope="session")

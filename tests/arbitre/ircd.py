@@ -23,6 +23,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from tests.processes import end
+
 #: Seconds to wait for the server to accept connections.
 START_WAIT = 15.0
 #: The operator account of the test server: ``OPER <name> <password>``.
@@ -107,13 +109,8 @@ class Ircd:
 
     def stop(self) -> None:
         """Stop the server (its clients see their connections closed)."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+        if self.process is not None:
+            end(self.process)
         self.process = None
 
 

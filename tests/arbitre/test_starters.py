@@ -9,6 +9,7 @@ through a Referee of the tests' own, and fed hostile input."""
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -28,6 +29,7 @@ from scripts._bootstrap import node_path, php_path
 from tests.arbitre.conftest import Served
 from tests.arbitre.ircd import _free_port as free_port
 from tests.conftest import PLUGINS, ROOT
+from tests.processes import end
 from tournoyons_gui.arbitre.starters import LANGUAGES, write_starter
 from tournoyons_gui.server.cli import main
 
@@ -97,12 +99,7 @@ class Running:
         """Stop the engine and close the client."""
         self.http.close()
         if self.process is not None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+            end(self.process)
 
     def log(self) -> str:
         """Return the end of what the engine printed."""
@@ -448,7 +445,9 @@ def test_the_readme_play_command(engine: Running, tmp_path: Path) -> None:
         timeout=120,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "four in a row" in done.stdout or "draw" in done.stdout, done.stdout
+    # The game's line (a winner, or a draw), then the match's summary, no seat at fault.
+    assert re.search(r"^[A-Z0-9]{12}  (.+ wins|draw)  \d+ moves", done.stdout, re.M), done.stdout
+    assert "Lost by fault" in done.stdout and "timeout" not in done.stdout, done.stdout
 
 
 def test_new_engine_refuses_a_folder_that_is_not_empty(

@@ -31,6 +31,7 @@ from types import SimpleNamespace
 import pytest
 
 from tests.conftest import PLUGINS, ROOT, serve_arguments
+from tests.processes import end
 from tests.robustness import openapi_hooks
 
 EXAMPLES = int(os.environ.get("TOURNOYONS_OPENAPI_EXAMPLES", "10"))
@@ -100,14 +101,7 @@ def isolated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Isolated]:
     try:
         yield Isolated(process, _wait(process), database)
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        if process.stdout:
-            process.stdout.close()
+        end(process)
 
 
 def test_the_server_reaches_nothing_but_loopback(isolated: Isolated) -> None:
