@@ -17,6 +17,7 @@ The rest of the Arbitre, its pages and its API get plain records (:mod:`.records
 - :mod:`.checks`: the interface checks run by the server, their progress and reports;
 - :mod:`.matches`: ``play``'s matches and their games in order (issue 33);
 - :mod:`.lists`: the lists read a page at a time (keyset paging), the leases counted;
+- :mod:`.kept`: the kept aggregates the pages read instead of counting (issue 34);
 - :mod:`.limits`: the requests counted against the limits, the slots of work held, the
   key the lists' cursors are signed with (shared by the workers, issue 29).
 """

@@ -65,6 +65,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from tournoyons_gui.arbitre.store.kept import backfill
 from tournoyons_gui.arbitre.store.schema import MIGRATIONS, SCHEMA_VERSION, Base, MetaRow
 
 __all__ = [
@@ -79,6 +80,9 @@ __all__ = [
 ]
 
 _SCHEMA_LOCK = 0x70756E6F79
+#: The schema version that brought the kept aggregates (issue 34): upgrading to it fills
+#: them from the rows already there (:func:`.kept.backfill`).
+_KEPT_SINCE = 12
 #: Seconds a pooled PostgreSQL connection may sit idle and still be used without a ping.
 PING_IDLE = 5.0
 DEFAULT_DATABASE = "arbitre.sqlite3"
@@ -372,10 +376,19 @@ class Database:
             while version < SCHEMA_VERSION:
                 for statement in MIGRATIONS[version]:
                     await conn.exec_driver_sql(statement)
+                if version + 1 == _KEPT_SINCE:
+                    await conn.run_sync(backfill)
                 version += 1
                 await conn.execute(
                     update(MetaRow).where(MetaRow.key == "schema").values(value=str(version))
                 )
+
+    async def backfill_kept(self) -> None:
+        """Fill the kept aggregates anew from the rows (:mod:`.kept`), in one
+        transaction: after a bulk load that wrote the base rows only
+        (``benchmarks/scale.py``)."""
+        async with self.engine.begin() as conn:
+            await conn.run_sync(backfill)
 
     async def _schema_current(self) -> bool:
         """Whether the records hold this program's schema version (a read; ``False`` when
