@@ -196,9 +196,9 @@ class Interfaces:
 
     async def for_set(self, played: PlayedSet) -> list[Interface]:
         """Return the interfaces that draw ``played``: ours first, then the registered
-        ones not retired, by name."""
-        rows = await self.store.interfaces(retired=False)
-        return [_ours(played)] + [_registered(r) for r in rows if played.name in r.sets]
+        ones not retired, by name (the first 200: those of this Set only are read)."""
+        rows = await self.store.interfaces_for(played.name)
+        return [_ours(played)] + [_registered(r) for r in rows]
 
     async def find(self, interface_id: str) -> Interface | None:
         """Return the interface ``interface_id`` (``B-<key>``: ours), or ``None``."""

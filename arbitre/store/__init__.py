@@ -30,7 +30,14 @@ from tournoyons_gui.arbitre.store.checks import CheckStore
 from tournoyons_gui.arbitre.store.games import MAX_PAGE, Conflict, LeaseLost
 from tournoyons_gui.arbitre.store.interfaces import InterfaceStore
 from tournoyons_gui.arbitre.store.limits import Hit, LimitStore
-from tournoyons_gui.arbitre.store.lists import GameList, Listed, ListStore, NewestKey
+from tournoyons_gui.arbitre.store.lists import (
+    MAX_OFFSET,
+    GameList,
+    Listed,
+    ListStore,
+    NewestKey,
+    SeatFilter,
+)
 from tournoyons_gui.arbitre.store.matches import MatchStore
 from tournoyons_gui.arbitre.store.pending import PENDING_KEPT
 from tournoyons_gui.arbitre.store.records import *  # noqa: F403 (every plain record)
@@ -39,6 +46,7 @@ from tournoyons_gui.arbitre.store.schema import SCHEMA_VERSION
 
 __all__ = [
     "DEFAULT_DATABASE",
+    "MAX_OFFSET",
     "MAX_PAGE",
     "PENDING_KEPT",
     "SCHEMA_VERSION",
@@ -48,6 +56,7 @@ __all__ = [
     "LeaseLost",
     "Listed",
     "NewestKey",
+    "SeatFilter",
     "Store",
     "aware",
     "database_url",

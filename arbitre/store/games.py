@@ -31,6 +31,7 @@ from tournoyons_gui.arbitre.store.appends import (
     PgAppend,
     sqlite_append,
 )
+from tournoyons_gui.arbitre.store.kept_lists import count_game
 from tournoyons_gui.arbitre.store.pending import CLOSE_PENDING, DETAIL_CAP, PendingStore
 from tournoyons_gui.arbitre.store.records import (
     AddedSetRecord,
@@ -47,6 +48,7 @@ from tournoyons_gui.arbitre.store.records import (
     record_of,
 )
 from tournoyons_gui.arbitre.store.schema import (
+    SEAT_NAME_KEY,
     AddedSetRow,
     ExchangeRow,
     GameRow,
@@ -126,13 +128,18 @@ class GameStore(PendingStore):
         match when it has one; raise :class:`Conflict` when a unique key is taken (a
         tournament's pairing made meanwhile by another worker)."""
         row = _values(game)
-        rows = [{k: v for k, v in _values(seat).items() if k != "id"} for seat in seats]
+        # Each seat carries its game's time and Set: the seat filters page along them.
+        copied = {"created_at": game.created_at, "set_name": game.set_name}
+        rows = [
+            {**{k: v for k, v in _values(seat).items() if k != "id"}, **copied} for seat in seats
+        ]
         places = [] if place is None else [_values(place)]
 
         def create(connection: Connection) -> None:
             connection.execute(insert(_GAMES), [row])
             _insert(connection, _SEATS, rows)
             _insert(connection, cast(Table, MatchGameRow.__table__), places)
+            count_game(connection, game.set_name)
 
         try:
             await self.write(create)
@@ -202,18 +209,17 @@ class GameStore(PendingStore):
     async def list_games(
         self, *, set_name: str = "", seat: str = "", page: int = 1, per_page: int = 25
     ) -> GamePage:
-        """Return a page of games, newest first, filtered by Set and by a seat's name/URL
-        (``page`` 1 the first, :data:`MAX_PAGE` at most)."""
+        """Return a page of games, newest first, filtered by Set (its name as games hold
+        it) and by a seat's name (any case) or URL, whole (``page`` 1 the first,
+        :data:`MAX_PAGE` at most), with the number of games the filters match: a count of
+        them, for programs and tests (no page of the web reads it: see :mod:`.lists`)."""
         page = max(1, min(page, MAX_PAGE))
         async with self.sessions() as session:
             query = select(GameRow)
             if set_name:
-                query = query.where(func.lower(GameRow.set_name) == set_name.lower())
+                query = query.where(GameRow.set_name == set_name)
             if seat:
-                pattern = f"%{seat.lower()}%"
-                named = func.lower(SeatRow.name).like(pattern) | func.lower(SeatRow.url).like(
-                    pattern
-                )
+                named = (func.lower(seat) == SEAT_NAME_KEY) | (SeatRow.url == seat)
                 query = query.where(GameRow.id.in_(select(SeatRow.game_id).where(named)))
             total = await session.scalar(select(func.count()).select_from(query.subquery()))
             rows = list(

@@ -6,6 +6,15 @@ whatever the list's length or the page's depth, where ``OFFSET`` reads and drops
 before it. Each read asks for one row more than the page holds, to tell whether a next
 page exists without counting.
 
+At a million games (issue 34) every filter of the games list is one range of one index:
+a Set's games along ``games (set_name, created_at, id)`` (the Set's canonical name, as
+games hold it: the web resolves what was asked), a seat's along ``seats``' copies of its
+game's time and Set (``(lower(name), created_at, game_id)``, ``(url, ...)`` and the
+same led by ``set_name``). A seat filter matches a seat's whole name (any case) or its
+whole URL, not a part of either: a part cannot be found along an index in the list's
+order. The totals the games page shows are kept per Set (:mod:`.kept_lists`); a seat
+filter has none (its page links the next, as every page does).
+
 Also the counts an operator watches (:meth:`ListStore.lease_counts`): the games driven
 under a live lease and those waiting for a worker.
 """
@@ -17,9 +26,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import Select, func, select, tuple_
+from sqlalchemy import Select, func, literal_column, select, tuple_
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from tournoyons_gui.arbitre.store.base import Database
+from tournoyons_gui.arbitre.store.kept_lists import SetCountRow
 from tournoyons_gui.arbitre.store.records import (
     Engine,
     Game,
@@ -29,6 +40,8 @@ from tournoyons_gui.arbitre.store.records import (
     record_of,
 )
 from tournoyons_gui.arbitre.store.schema import (
+    SEAT_NAME_KEY,
+    SEAT_URL_KEY,
     EngineRow,
     EntrantRow,
     GameRow,
@@ -37,7 +50,7 @@ from tournoyons_gui.arbitre.store.schema import (
     TournamentRow,
 )
 
-__all__ = ["GameList", "ListStore", "Listed", "NewestKey"]
+__all__ = ["MAX_OFFSET", "GameList", "ListStore", "Listed", "NewestKey", "SeatFilter"]
 
 R = TypeVar("R")
 #: The position in a list ordered newest first: the last row's (created_at, id).
@@ -62,16 +75,73 @@ class GameList:
     more: bool
 
 
-def _games_where(query: Select[Any], set_name: str, seat: str) -> Select[Any]:
-    """Return ``query`` filtered by Set (any case) and by a seat's name or URL (a part of
-    it, any case)."""
-    if set_name:
-        query = query.where(func.lower(GameRow.set_name) == set_name.lower())
-    if seat:
-        pattern = f"%{seat.lower()}%"
-        named = func.lower(SeatRow.name).like(pattern) | func.lower(SeatRow.url).like(pattern)
-        query = query.where(GameRow.id.in_(select(SeatRow.game_id).where(named)))
-    return query
+#: The most games an old ``?page=N`` link skips (:meth:`ListStore.games_page`'s
+#: ``offset``): ``OFFSET`` reads every row it skips, so a page deeper than this is empty.
+MAX_OFFSET = 1000
+
+
+@dataclass(frozen=True)
+class SeatFilter:
+    """The games list's seat filter: a seat named ``name`` (compared in any case: SQL's
+    ``lower()``, ASCII letters only on SQLite) or whose URL is ``url``, whole (an
+    engine's URL, a built-in engine's name). Either may be ``""`` (not compared)."""
+
+    name: str
+    url: str
+
+
+def _newest(query: Select[Any], at: Any, row_id: Any, after: NewestKey | None) -> Select[Any]:
+    """Return ``query`` after the position ``after`` and ordered newest first along the
+    columns ``at`` and ``row_id``."""
+    if after is not None:
+        query = query.where(tuple_(at, row_id) < tuple_(*after))
+    return query.order_by(at.desc(), row_id.desc())
+
+
+def _seat_ranges(set_name: str, seat: SeatFilter) -> list[Select[Any]]:
+    """Return the seats' reads a seat filter is made of: each one range of one index of
+    ``seats`` (``ix_seats[_set]_name_newest``, ``ix_seats[_set]_url_newest``), giving
+    ``(created_at, game_id)``."""
+    reads: list[Select[Any]] = []
+    conditions = []
+    if seat.name:
+        conditions.append([func.lower(seat.name) == SEAT_NAME_KEY])
+    if seat.url:
+        key = func.substr(seat.url, literal_column("1"), literal_column("500"))
+        conditions.append([key == SEAT_URL_KEY, SeatRow.url == seat.url])
+    for condition in conditions:
+        query: Select[Any] = select(SeatRow.created_at, SeatRow.game_id).where(*condition)
+        if set_name:
+            query = query.where(SeatRow.set_name == set_name)
+        reads.append(query)
+    return reads
+
+
+async def _seat_matches(
+    session: AsyncSession, reads: list[Select[Any]], after: NewestKey | None, want: int
+) -> list[tuple[Any, str]]:
+    """Return the first ``want`` games (``(created_at, id)``, newest first, each once)
+    the seat ``reads`` find after ``after``: each read in order along its index, a chunk
+    at a time, until it has given ``want`` games or none are left (a game appears once per
+    matching seat: at most its seats' number of rows per game are read)."""
+    found: set[tuple[Any, str]] = set()
+    for read in reads:
+        games: set[str] = set()
+        position = after
+        while len(games) < want:
+            chunk = max(8, 2 * (want - len(games)))
+            rows = (
+                await session.execute(
+                    _newest(read, SeatRow.created_at, SeatRow.game_id, position).limit(chunk)
+                )
+            ).all()
+            for at, game_id in rows:
+                games.add(game_id)
+                found.add((at, game_id))
+            if len(rows) < chunk:
+                break
+            position = (rows[-1][0], rows[-1][1])
+    return sorted(found, reverse=True)[:want]
 
 
 class ListStore(Database):
@@ -81,21 +151,40 @@ class ListStore(Database):
         self,
         *,
         set_name: str = "",
-        seat: str = "",
+        seat: SeatFilter | None = None,
         after: NewestKey | None = None,
         offset: int = 0,
         limit: int = 25,
     ) -> GameList:
         """Return up to ``limit`` games newest first (``created_at``, then ``id``, both
-        descending), filtered by Set and seat (:func:`_games_where`), after the position
-        ``after`` (the last game of the page before); ``offset`` skips rows (the old
-        ``?page=N`` links only: it reads what it skips)."""
+        descending) after the position ``after`` (the last game of the page before),
+        filtered by Set (``set_name``: the name as games hold it, the Set's canonical
+        name) and by ``seat`` (:class:`SeatFilter`); ``offset`` skips rows (the old
+        ``?page=N`` links only), at most :data:`MAX_OFFSET` (a page deeper is empty).
+
+        Every filter reads one range of one index in order, newest first: the games'
+        ``(created_at, id)`` or ``(set_name, created_at, id)``, the seats' ``(lower(name)
+        | url, created_at, game_id)`` or the same led by ``set_name``: a page costs the
+        rows it shows (and those ``offset`` skips), whatever the number of games."""
+        if offset > MAX_OFFSET:
+            return GameList([], {}, False)
         async with self.sessions() as session:
-            query = _games_where(select(GameRow), set_name, seat)
-            if after is not None:
-                query = query.where(tuple_(GameRow.created_at, GameRow.id) < tuple_(*after))
-            query = query.order_by(GameRow.created_at.desc(), GameRow.id.desc())
-            rows = list(await session.scalars(query.offset(offset).limit(limit + 1)))
+            if seat is not None and (seat.name or seat.url):
+                want = offset + limit + 1
+                matched = await _seat_matches(session, _seat_ranges(set_name, seat), after, want)
+                matched = matched[offset:]
+                ids = [game_id for _, game_id in matched]
+                by_id = {
+                    row.id: row
+                    for row in await session.scalars(select(GameRow).where(GameRow.id.in_(ids)))
+                }
+                rows = [by_id[game_id] for game_id in ids if game_id in by_id]
+            else:
+                query = select(GameRow)
+                if set_name:
+                    query = query.where(GameRow.set_name == set_name)
+                query = _newest(query, GameRow.created_at, GameRow.id, after)
+                rows = list(await session.scalars(query.offset(offset).limit(limit + 1)))
             more = len(rows) > limit
             rows = rows[:limit]
             seats: dict[str, list[Seat]] = {row.id: [] for row in rows}
@@ -106,12 +195,16 @@ class ListStore(Database):
                     seats[seat_row.game_id].append(record_of(Seat, seat_row))
             return GameList([record_of(Game, r) for r in rows], seats, more)
 
-    async def count_games(self, *, set_name: str = "", seat: str = "") -> int:
-        """Return how many games the filters match (the games page says it)."""
+    async def count_games(self, *, set_name: str = "") -> int:
+        """Return how many games the records hold (every status), of Set ``set_name``
+        (its name as games hold it) when given: read from the kept ``set_counts``
+        (:mod:`.kept_lists`), one row, or the sum of one row per Set; never a count of
+        ``games``. A seat filter has no total (see the module)."""
         async with self.sessions() as session:
-            query = _games_where(select(GameRow.id), set_name, seat)
-            total = await session.scalar(select(func.count()).select_from(query.subquery()))
-            return int(total or 0)
+            query = select(func.coalesce(func.sum(SetCountRow.games), 0))
+            if set_name:
+                query = query.where(SetCountRow.set_name == set_name)
+            return int(await session.scalar(query) or 0)
 
     async def engines_page(
         self, *, after: str | None = None, limit: int = 50, retired: bool = True

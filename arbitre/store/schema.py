@@ -25,6 +25,8 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    func,
+    literal_column,
     text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -32,6 +34,8 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 __all__ = [
     "MIGRATIONS",
     "SCHEMA_VERSION",
+    "SEAT_NAME_KEY",
+    "SEAT_URL_KEY",
     "AddedSetRow",
     "Base",
     "CheckRow",
@@ -86,6 +90,18 @@ class GameRow(Base):
     __table_args__ = (
         Index("ix_games_tournament_pairing", "tournament_id", "pairing", unique=True),
         Index("ix_games_created_id", "created_at", "id"),
+        # A Set's games newest first (the list filtered by Set, issue 34).
+        Index("ix_games_set_created_id", "set_name", "created_at", "id"),
+        # The games in play only (the drivers' scans: orphans, leases, playing): the
+        # finished games, nearly all of them, are not in it.
+        Index(
+            "ix_games_in_play",
+            "created_at",
+            "id",
+            "lease_until",
+            sqlite_where=text("status = 'playing'"),
+            postgresql_where=text("status = 'playing'"),
+        ),
     )
     id: Mapped[str] = mapped_column(String(12), primary_key=True)
     set_name: Mapped[str] = mapped_column(String(40), index=True)
@@ -148,6 +164,37 @@ class SeatRow(Base):
     #: What the seat lost the game by failing (issue 33): ``timeout``, ``unreachable``,
     #: ``malformed`` (no Value at all), ``illegal`` (a Value the rules refuse); ``""`` none.
     fault: Mapped[str] = mapped_column(String(16), default="")
+    #: The game's ``created_at`` and ``set_name``, copied (issue 34): the games list
+    #: filtered by seat pages along the seats' indexes below, newest first, without
+    #: reading the games it skips (``None`` only in a bulk load not yet backfilled).
+    created_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    set_name: Mapped[str | None] = mapped_column(String(40), nullable=True)
+
+
+#: The part of a seat's URL its indexes hold: PostgreSQL's B-tree takes an entry of at
+#: most about 2,700 bytes, which 2,000 characters of UTF-8 may pass; 500 characters cannot.
+#: The seat filter compares this part (the index's key) and then the whole URL.
+SEAT_URL_KEY = func.substr(SeatRow.url, literal_column("1"), literal_column("500"))
+#: A seat's name as the seat filter compares it (any case).
+SEAT_NAME_KEY = func.lower(SeatRow.name)
+# The games list filtered by a seat's name or URL, with or without a Set, newest first
+# (issue 34): each filter is one range of one of these, read in order.
+Index("ix_seats_name_newest", SEAT_NAME_KEY, SeatRow.created_at, SeatRow.game_id)
+Index(
+    "ix_seats_set_name_newest",
+    SeatRow.set_name,
+    SEAT_NAME_KEY,
+    SeatRow.created_at,
+    SeatRow.game_id,
+)
+Index("ix_seats_url_newest", SEAT_URL_KEY, SeatRow.created_at, SeatRow.game_id)
+Index(
+    "ix_seats_set_url_newest",
+    SeatRow.set_name,
+    SEAT_URL_KEY,
+    SeatRow.created_at,
+    SeatRow.game_id,
+)
 
 
 class MoveRow(Base):
@@ -531,5 +578,27 @@ MIGRATIONS: dict[int, Sequence[str]] = {
         "ALTER TABLE rooms ADD COLUMN referee VARCHAR(60) NOT NULL DEFAULT ''",
         "ALTER TABLE rooms ADD COLUMN referee_op BOOLEAN",
     ),
-    11: (),
+    11: (
+        # --- the lists at a million games (issue 34): seats copy their game's time and
+        # Set, which the seat filters page along; a Set's games and the games in play
+        # have indexes of their own. The kept counts are filled by kept_lists.fill
+        # (kept.FILLERS) after these statements.
+        "ALTER TABLE seats ADD COLUMN created_at TIMESTAMP WITH TIME ZONE",
+        "ALTER TABLE seats ADD COLUMN set_name VARCHAR(40)",
+        "UPDATE seats SET"
+        " created_at = (SELECT games.created_at FROM games WHERE games.id = seats.game_id),"
+        " set_name = (SELECT games.set_name FROM games WHERE games.id = seats.game_id)",
+        "CREATE INDEX IF NOT EXISTS ix_seats_name_newest"
+        " ON seats (lower(name), created_at, game_id)",
+        "CREATE INDEX IF NOT EXISTS ix_seats_set_name_newest"
+        " ON seats (set_name, lower(name), created_at, game_id)",
+        "CREATE INDEX IF NOT EXISTS ix_seats_url_newest"
+        " ON seats (substr(url, 1, 500), created_at, game_id)",
+        "CREATE INDEX IF NOT EXISTS ix_seats_set_url_newest"
+        " ON seats (set_name, substr(url, 1, 500), created_at, game_id)",
+        "CREATE INDEX IF NOT EXISTS ix_games_set_created_id ON games (set_name, created_at, id)",
+        "CREATE INDEX IF NOT EXISTS ix_games_in_play ON games (created_at, id, lease_until)"
+        " WHERE status = 'playing'",
+        # --- end of the lists' statements.
+    ),
 }

@@ -7,7 +7,8 @@ Routes:
 - ``POST /api/games`` (JSON ``{"set", "seats": [{"kind", "engine", "name"}], "options",
   "start_tray"}``) -> 201 ``{"id", "urls", "persons"}``.
 - ``GET /api/games[?set=S][&seat=NAME][&after=CURSOR][&limit=N]``: a page of the games,
-  newest first, ``Link`` to the next (issue 29).
+  newest first, ``Link`` to the next (issue 29); ``seat`` a seat's whole name (any case)
+  or whole URL (issue 34).
 - ``GET /api/games/<id>`` and ``GET /games/<id>.json``: the record (one document).
 - ``POST /api/sets`` (JSON ``{"name", "interface_url", "referee_url", "start_tray",
   "simultaneous"}``) -> 201 ``{"name", "key"}``.
@@ -28,7 +29,7 @@ from tournoyons_gui.arbitre.web.bodies import AddedSetBody, GameBody, options_of
 from tournoyons_gui.arbitre.web.common import NO_STORE, Part, read_body
 from tournoyons_gui.arbitre.web.guard import BEARER, NO_ORGANISER, is_organiser
 from tournoyons_gui.arbitre.web.openapi import openapi_json
-from tournoyons_gui.arbitre.web.pages import games_page
+from tournoyons_gui.arbitre.web.pages import games_page, read_filters
 from tournoyons_gui.arbitre.web.paging import listed_json
 
 __all__ = ["GameApi", "start_tray"]
@@ -62,16 +63,14 @@ class GameApi(Part):
 
     async def games(self, request: Request) -> Response:
         """``GET /api/games[?set=S][&seat=NAME][&after=CURSOR][&limit=N]``: a page of the
-        games, newest first (``Link`` to the next; 400 ``{"error"}`` for a cursor or a
-        limit that cannot be read); ``POST``: start a game (:meth:`create`)."""
+        games, newest first (``Link`` to the next; ``seat`` a seat's whole name, any case,
+        or whole URL; 400 ``{"error"}`` for a filter, a cursor or a limit that cannot be
+        read: :func:`~.pages.read_filters`); ``POST``: start a game (:meth:`create`)."""
         if request.method == "POST":
             return await self.create(request)
-        set_name = request.query_params.get("set", "")[:40]
-        seat = request.query_params.get("seat", "")[:100]
         try:
-            listed, cursor, _ = await games_page(
-                request, self.arbitre, set_name, seat, DEFAULT_LIMIT
-            )
+            filters = await read_filters(request, self.arbitre)
+            listed, cursor, _ = await games_page(request, self.arbitre, filters, DEFAULT_LIMIT)
         except CursorError as refused:
             return JSONResponse({"error": str(refused)}, 400)
         rows = [

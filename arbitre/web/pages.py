@@ -9,7 +9,8 @@ Routes:
   target (303 to the game's page, with the person seats' tokens; 400 with the form
   refilled and the error shown).
 - ``GET /games[?set=S][&seat=NAME][&after=CURSOR]``: a page of the games, newest first, a
-  plain link to the next (issue 29; ``&page=N``, the old links, still works).
+  plain link to the next (issue 29; ``&page=N``, the old links, still works to a depth);
+  ``seat`` matches a seat's whole name (any case) or whole URL (issue 34).
 - ``GET /games/<id>[?move=N][&seat=TOKEN][&interface=ID]``: play, watch, replay, through
   our interface or any registered one for the Set (issue 24); ``GET /games/<id>/view``: the
   iframe's URL for a position (JSON, for the page's script);
@@ -21,8 +22,10 @@ Routes:
 from __future__ import annotations
 
 import json
+import unicodedata
 import urllib.parse
 from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from sse_starlette import EventSourceResponse, ServerSentEvent
@@ -35,16 +38,18 @@ from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.catalogue import PlayedSet
 from tournoyons_gui.arbitre.guis import Interface
 from tournoyons_gui.arbitre.match import (
+    BIDI_CONTROLS,
     DEFAULT_BOT_TIMEOUT,
     DEFAULT_TIMEOUT,
     GameError,
     Options,
     SeatSpec,
 )
+from tournoyons_gui.arbitre.outbound import MAX_URL
 from tournoyons_gui.arbitre.paging import CursorError, newest_position
 from tournoyons_gui.arbitre.record import open_table, redact, result_text
 from tournoyons_gui.arbitre.seats import KINDS, through_pages
-from tournoyons_gui.arbitre.store import MAX_PAGE, Game, GameList, Seat
+from tournoyons_gui.arbitre.store import MAX_OFFSET, MAX_PAGE, Game, GameList, Seat, SeatFilter
 from tournoyons_gui.arbitre.web.common import NO_STORE, Part, read_deals, read_form, read_int
 from tournoyons_gui.arbitre.web.paging import asked_page, next_path
 from tournoyons_gui.arbitre.web.returns import once_url
@@ -53,12 +58,16 @@ from tournoyons_gui.interfaces.protocol import Player
 
 __all__ = [
     "HIDDEN",
+    "MAX_SET_FILTER",
     "PER_PAGE",
+    "FilterError",
+    "GameFilters",
     "GamePages",
     "games_page",
     "kept_query",
     "load_position",
     "position_query",
+    "read_filters",
 ]
 
 #: What the moves list and the record show for a value while the game hides information.
@@ -134,23 +143,99 @@ async def position_query(
     return query, asked_seat.index if asked_seat else None
 
 
+class FilterError(CursorError):
+    """A filter of the games list that cannot be a Set's name, a seat's name or a URL
+    (answered 400 with the reason, as a cursor that cannot be read is)."""
+
+
+#: The longest Set filter read (a Set's name is at most 40 characters).
+MAX_SET_FILTER = 40
+
+
+@dataclass(frozen=True)
+class GameFilters:
+    """The games list's filters as asked: ``set_name`` (the Set's canonical name when it
+    is one of this Arbitre's, else the text asked: the games hold no other) and ``seat``
+    (the text asked, its ends stripped); ``""``: no filter."""
+
+    set_name: str = ""
+    seat: str = ""
+
+    def seat_filter(self) -> SeatFilter | None:
+        """Return the store's seat filter: a seat whose name is the text asked with its
+        spaces folded (any case), or whose URL is the text asked (whole); ``None``."""
+        if not self.seat:
+            return None
+        name = " ".join(self.seat.split())
+        return SeatFilter(name if len(name) <= MAX_SEAT_NAME else "", self.seat)
+
+    def query(self) -> list[tuple[str, str]]:
+        """Return the filters as query parameters (those given)."""
+        return [(k, v) for k, v in (("set", self.set_name), ("seat", self.seat)) if v]
+
+
+#: The longest seat name compared (names are shorter: a seat's is cut to 60 at the game's
+#: making; the column holds 200).
+MAX_SEAT_NAME = 200
+
+
+def _filter_text(raw: str, what: str, most: int) -> str:
+    """Return a filter's text, its ends stripped; raise :class:`FilterError` when it is
+    longer than ``most`` characters or holds what no name or URL holds (a control
+    character, NUL included; a lone surrogate; a bidirectional override)."""
+    if len(raw) > most:
+        raise FilterError(f"{what} is at most {most} characters: no name or URL is longer")
+    if any(unicodedata.category(c) in ("Cc", "Cs") or c in BIDI_CONTROLS for c in raw):
+        raise FilterError(f"{what} holds a control character: it cannot be a name or a URL")
+    return raw.strip()
+
+
+async def read_filters(request: Request, arbitre: Arbitre) -> GameFilters:
+    """Return the games list's filters ``request`` asks (``?set=``, ``?seat=``); raise
+    :class:`FilterError` for a query that is not UTF-8 text (a lone surrogate's bytes,
+    say), a filter given twice, too long, or holding a control character."""
+    try:
+        urllib.parse.parse_qsl(
+            request.scope.get("query_string", b"").decode("latin-1"),
+            keep_blank_values=True,
+            errors="strict",
+        )
+    except UnicodeDecodeError:
+        raise FilterError("the query is not UTF-8 text: it cannot be a name or a URL") from None
+    for once in ("set", "seat"):
+        if len(request.query_params.getlist(once)) > 1:
+            raise FilterError(f"give {once} once")
+    asked = _filter_text(request.query_params.get("set", ""), "set", MAX_SET_FILTER)
+    seat = _filter_text(request.query_params.get("seat", ""), "seat", MAX_URL)
+    set_name = asked
+    if asked:
+        found = await arbitre.find_set(asked)
+        set_name = found.name if found is not None else asked
+    return GameFilters(set_name, seat)
+
+
 async def games_page(
-    request: Request, arbitre: Arbitre, set_name: str, seat: str, default: int = PER_PAGE
+    request: Request, arbitre: Arbitre, filters: GameFilters, default: int = PER_PAGE
 ) -> tuple[GameList, str | None, int]:
-    """Return the page of games ``request`` asks (newest first, filtered by Set and seat,
-    after ``?after=``; ``?page=N`` without a cursor skips N-1 pages, the old links), the
+    """Return the page of games ``request`` asks (newest first, ``filters`` applied, after
+    ``?after=``; ``?page=N`` without a cursor skips N-1 pages, the old links: a page
+    deeper than :data:`~tournoyons_gui.arbitre.store.MAX_OFFSET` games is empty), the
     next page's cursor (``None`` on the last) and the rows skipped; raise
     :class:`CursorError` for a cursor or a limit that cannot be read."""
-    filters = [("set", set_name.lower()), ("seat", seat.lower())]
+    keyed = [("set", filters.set_name.lower()), ("seat", filters.seat.lower())]
     store = arbitre.store
-    asked = await asked_page(request, store, "games", filters, size=2, default=default)
+    asked = await asked_page(request, store, "games", keyed, size=2, default=default)
     after = newest_position(asked.after) if asked.after else None
     offset = 0
     if after is None:
         number = read_int(request.query_params.get("page"), 1, "page", strict=False)
         offset = (max(1, min(number, MAX_PAGE)) - 1) * asked.limit
     listed = await store.games_page(
-        set_name=set_name, seat=seat, after=after, offset=offset, limit=asked.limit
+        set_name=filters.set_name,
+        seat=filters.seat_filter(),
+        after=after,
+        offset=offset,
+        limit=asked.limit,
     )
     last = listed.games[-1] if listed.games else None
     cursor = asked.cursor([last.created_at.isoformat(), last.id]) if listed.more and last else None
@@ -270,25 +355,33 @@ class GamePages(Part):
     async def games(self, request: Request) -> Response:
         """``GET /games[?set=S][&seat=NAME][&after=CURSOR]``: a page of the games, newest
         first, with a plain link to the next (``?page=N``, the old links, still reads the
-        N-th page of 25); a cursor that cannot be read is a 400 page with the reason."""
-        set_name = request.query_params.get("set", "")[:40]
-        seat = request.query_params.get("seat", "")[:100]
-        kept = [(k, v) for k, v in (("set", set_name), ("seat", seat)) if v]
+        N-th page of 25, to :data:`~tournoyons_gui.arbitre.store.MAX_OFFSET` games deep);
+        the total (kept per Set) unless filtered by seat; a filter or a cursor that cannot
+        be read is a 400 page with the reason."""
+        try:
+            filters = await read_filters(request, self.arbitre)
+        except FilterError as refused:
+            return self.html("arbitre/bad_page.html", 400, error=refused, first_page="/games")
+        kept = filters.query()
         first = "/games" + ("?" + urllib.parse.urlencode(kept) if kept else "")
         try:
-            listed, cursor, offset = await games_page(request, self.arbitre, set_name, seat)
+            listed, cursor, offset = await games_page(request, self.arbitre, filters)
         except CursorError as refused:
             return self.html("arbitre/bad_page.html", 400, error=refused, first_page=first)
-        total = await self.arbitre.store.count_games(set_name=set_name, seat=seat)
+        total = None
+        if not filters.seat:
+            total = await self.arbitre.store.count_games(set_name=filters.set_name)
         return self.html(
             "arbitre/games.html",
             games=listed.games,
             seats=listed.seats,
             total=total,
+            too_deep=offset > MAX_OFFSET,
+            deepest=MAX_OFFSET // PER_PAGE + 1,
             first_page=first if request.query_params.get("after") or offset else None,
             next_page=next_path(request, cursor),
-            set_name=set_name,
-            seat=seat,
+            set_name=filters.set_name,
+            seat=filters.seat,
             result_text=result_text,
             sets=[s.name for s in self.arbitre.playable()],
         )
