@@ -48,6 +48,7 @@ from tournoyons_gui.arbitre.store.records import (
     record_of,
 )
 from tournoyons_gui.arbitre.store.schema import (
+    GAME_IN_PLAY,
     SEAT_NAME_KEY,
     AddedSetRow,
     ExchangeRow,
@@ -196,7 +197,7 @@ class GameStore(PendingStore):
     async def playing(self) -> list[str]:
         """Return the ids of the games still marked in progress."""
         async with self.sessions() as session:
-            rows = await session.scalars(select(GameRow.id).where(GameRow.status == "playing"))
+            rows = await session.scalars(select(GameRow.id).where(GAME_IN_PLAY))
             return list(rows)
 
     async def has_moved(self, game_id: str, seat: int) -> bool:
@@ -446,7 +447,7 @@ class GameStore(PendingStore):
         statement = (
             select(_GAMES.c.id)
             .where(
-                _GAMES.c.status == "playing",
+                GAME_IN_PLAY,
                 or_(_GAMES.c.lease_until.is_(None), _GAMES.c.lease_until < at),
             )
             .order_by(_GAMES.c.created_at, _GAMES.c.id)

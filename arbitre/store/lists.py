@@ -24,9 +24,9 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
-from sqlalchemy import Select, func, literal_column, select, tuple_
+from sqlalchemy import Select, func, literal, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tournoyons_gui.arbitre.store.base import Database
@@ -40,8 +40,10 @@ from tournoyons_gui.arbitre.store.records import (
     record_of,
 )
 from tournoyons_gui.arbitre.store.schema import (
+    GAME_IN_PLAY,
     SEAT_NAME_KEY,
     SEAT_URL_KEY,
+    URL_KEPT,
     EngineRow,
     EntrantRow,
     GameRow,
@@ -107,10 +109,16 @@ def _seat_ranges(set_name: str, seat: SeatFilter) -> list[Select[Any]]:
     if seat.name:
         conditions.append([func.lower(seat.name) == SEAT_NAME_KEY])
     if seat.url:
-        key = func.substr(seat.url, literal_column("1"), literal_column("500"))
-        conditions.append([key == SEAT_URL_KEY, SeatRow.url == seat.url])
+        # The index holds a URL's first 500 characters (SEAT_URL_KEY): a shorter URL
+        # is matched whole by them alone; a longer one is compared whole too, as an
+        # expression (``url || ''``), which SQLite's constant propagation leaves alone
+        # (a plain ``url = ?`` would turn the indexed expression into a constant).
+        conditions.append([literal(seat.url[:URL_KEPT]) == SEAT_URL_KEY])
+        if len(seat.url) >= URL_KEPT:
+            conditions[-1].append(SeatRow.url.concat("") == seat.url)
     for condition in conditions:
-        query: Select[Any] = select(SeatRow.created_at, SeatRow.game_id).where(*condition)
+        query = cast("Select[Any]", select(SeatRow.created_at, SeatRow.game_id))
+        query = query.where(*condition)
         if set_name:
             query = query.where(SeatRow.set_name == set_name)
         reads.append(query)
@@ -279,9 +287,7 @@ class ListStore(Database):
         live = GameRow.lease_until.is_not(None) & (GameRow.lease_until >= at)
         async with self.sessions() as session:
             rows = await session.execute(
-                select(live.label("live"), func.count())
-                .where(GameRow.status == "playing")
-                .group_by(live)
+                select(live.label("live"), func.count()).where(GAME_IN_PLAY).group_by(live)
             )
             counts = {bool(held): int(count) for held, count in rows.all()}
         return counts.get(True, 0), counts.get(False, 0)

@@ -32,10 +32,12 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
+    "GAME_IN_PLAY",
     "MIGRATIONS",
     "SCHEMA_VERSION",
     "SEAT_NAME_KEY",
     "SEAT_URL_KEY",
+    "URL_KEPT",
     "AddedSetRow",
     "Base",
     "CheckRow",
@@ -171,10 +173,16 @@ class SeatRow(Base):
     set_name: Mapped[str | None] = mapped_column(String(40), nullable=True)
 
 
+#: A game in play, as the partial index ``ix_games_in_play`` is defined: written as a
+#: literal (a parameter would keep PostgreSQL's generic plans from proving that the
+#: index holds the rows asked).
+GAME_IN_PLAY = GameRow.status == literal_column("'playing'")
+
 #: The part of a seat's URL its indexes hold: PostgreSQL's B-tree takes an entry of at
 #: most about 2,700 bytes, which 2,000 characters of UTF-8 may pass; 500 characters cannot.
 #: The seat filter compares this part (the index's key) and then the whole URL.
-SEAT_URL_KEY = func.substr(SeatRow.url, literal_column("1"), literal_column("500"))
+URL_KEPT = 500
+SEAT_URL_KEY = func.substr(SeatRow.url, literal_column("1"), literal_column(str(URL_KEPT)))
 #: A seat's name as the seat filter compares it (any case).
 SEAT_NAME_KEY = func.lower(SeatRow.name)
 # The games list filtered by a seat's name or URL, with or without a Set, newest first

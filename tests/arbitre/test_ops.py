@@ -380,6 +380,22 @@ def test_the_limits_per_registration_and_per_token(tmp_path: Path) -> None:
         served.stop()
 
 
+#: What takes a new database's lists back to schema 11 (issue 34's lists: the seats' copies
+#: of their game's time and Set, their indexes, the kept tables).
+LISTS_12 = (
+    "DROP INDEX ix_seats_name_newest",
+    "DROP INDEX ix_seats_set_name_newest",
+    "DROP INDEX ix_seats_url_newest",
+    "DROP INDEX ix_seats_set_url_newest",
+    "DROP INDEX ix_games_set_created_id",
+    "DROP INDEX ix_games_in_play",
+    "ALTER TABLE seats DROP COLUMN created_at",
+    "ALTER TABLE seats DROP COLUMN set_name",
+    "DROP TABLE set_counts",
+    "DROP TABLE interface_sets",
+)
+
+
 def test_an_upgraded_database_keeps_its_records_and_pages(tmp_path: Path) -> None:
     """A database of schema 7 is upgraded in place to the current one (8: the limits'
     tables and the paging's indexes; 9: the matches' tables and each seat's fault; 11: the
@@ -394,6 +410,8 @@ def test_an_upgraded_database_keeps_its_records_and_pages(tmp_path: Path) -> Non
     import sqlite3
 
     with sqlite3.connect(database) as connection:
+        for statement in LISTS_12:
+            connection.execute(statement)
         connection.execute("DROP TABLE hits")
         connection.execute("DROP TABLE slots")
         connection.execute("DROP TABLE checks")
