@@ -92,9 +92,19 @@ PARAMETERS: dict[str, dict[str, Any]] = {
         {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
     ),
     "set_filter": {
-        **_query("set", "Only the games of this Set.", {"type": "string"}),
+        **_query(
+            "set",
+            "Only the games of this Set (its name in any case, at most 40 characters).",
+            {"type": "string"},
+        ),
     },
-    "seat": _query("seat", "Only the games where a seat has this name.", {"type": "string"}),
+    "seat": _query(
+        "seat",
+        "Only the games where a seat has this whole name (any case) or this whole URL "
+        "(an engine's, a built-in engine's name): not a part of either; at most 2000 "
+        "characters, none a control character.",
+        {"type": "string"},
+    ),
     "move": _query(
         "move",
         "After which move (0: the start; default the last).",
