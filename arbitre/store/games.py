@@ -31,7 +31,7 @@ from tournoyons_gui.arbitre.store.appends import (
     PgAppend,
     sqlite_append,
 )
-from tournoyons_gui.arbitre.store.kept_lists import count_game
+from tournoyons_gui.arbitre.store.kept_lists import count_game, game_over
 from tournoyons_gui.arbitre.store.pending import CLOSE_PENDING, DETAIL_CAP, PendingStore
 from tournoyons_gui.arbitre.store.records import (
     AddedSetRecord,
@@ -359,6 +359,7 @@ class GameStore(PendingStore):
         def finish(connection: Connection) -> bool:
             if connection.execute(_END_GAME, named).rowcount != 1:
                 return False
+            game_over(connection, game_id)
             if seat_ends:
                 connection.execute(_SEAT_END, seat_ends)
             _insert(connection, _EXCHANGES, logged)

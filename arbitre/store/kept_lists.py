@@ -6,6 +6,11 @@ instead of counting or scanning rows.
   Sets), never from a ``count(*)`` over ``games``. Kept by
   :meth:`~tournoyons_gui.arbitre.store.games.GameStore.create_game`, in its transaction
   (:func:`count_game`); no game is ever deleted.
+- ``tournament_ends``: the games over (any status but ``playing``) of each tournament
+  that has one; the tournaments list says "games over" from it for the page's
+  tournaments, never from their games. Kept by
+  :meth:`~tournoyons_gui.arbitre.store.games.GameStore.finish_game` (:func:`game_over`),
+  in its transaction: every game ends there.
 - ``interface_sets``: the Sets each registered interface draws (its ``sets`` JSON list
   as rows), so that a game's page reads the interfaces of its Set only
   (:meth:`~tournoyons_gui.arbitre.store.interfaces.InterfaceStore.interfaces_for`). Kept by
@@ -14,7 +19,7 @@ instead of counting or scanning rows.
   which the seat filters page along (:mod:`.lists`): written by ``create_game``; the
   upgrade to schema 12 copies them for the seats already there.
 
-:func:`fill` (in :data:`.kept.FILLERS`) empties and fills the two tables anew from the
+:func:`fill` (in :data:`.kept.FILLERS`) empties and fills the three tables anew from the
 base rows and copies the games' time and Set into the seats that lack them (a bulk load
 that wrote none): running it twice gives the same result.
 """
@@ -32,6 +37,7 @@ from sqlalchemy import (
     delete,
     func,
     insert,
+    literal_column,
     select,
     update,
 )
@@ -44,8 +50,10 @@ from tournoyons_gui.arbitre.store.schema import Base, GameRow, InterfaceRow, Sea
 __all__ = [
     "InterfaceSetRow",
     "SetCountRow",
+    "TournamentEndsRow",
     "count_game",
     "fill",
+    "game_over",
     "interface_set_rows",
     "set_interface_sets",
 ]
@@ -57,6 +65,15 @@ class SetCountRow(Base):
 
     __tablename__ = "set_counts"
     set_name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class TournamentEndsRow(Base):
+    """``tournament_ends``: how many games of tournament ``tournament_id`` are over
+    (see the module)."""
+
+    __tablename__ = "tournament_ends"
+    tournament_id: Mapped[str] = mapped_column(String(12), primary_key=True)
     games: Mapped[int] = mapped_column(Integer, default=0)
 
 
@@ -72,6 +89,7 @@ class InterfaceSetRow(Base):
 
 _SET_COUNTS = cast(Table, SetCountRow.__table__)
 _INTERFACE_SETS = cast(Table, InterfaceSetRow.__table__)
+_TOURNAMENT_ENDS = cast(Table, TournamentEndsRow.__table__)
 _GAMES = cast(Table, GameRow.__table__)
 _SEATS = cast(Table, SeatRow.__table__)
 _INTERFACES = cast(Table, InterfaceRow.__table__)
@@ -86,6 +104,25 @@ def count_game(connection: Connection, set_name: str) -> None:
         statement.on_conflict_do_update(
             index_elements=[_SET_COUNTS.c.set_name],
             set_={"games": _SET_COUNTS.c.games + 1},
+        )
+    )
+
+
+def game_over(connection: Connection, game_id: str) -> None:
+    """Count one more game over in ``tournament_ends`` for the tournament of game
+    ``game_id`` (nothing for a game outside one), in the caller's transaction (the one
+    that ends the game)."""
+    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+    statement = dialect.insert(_TOURNAMENT_ENDS).from_select(
+        ["tournament_id", "games"],
+        select(_GAMES.c.tournament_id, literal_column("1")).where(
+            _GAMES.c.id == game_id, _GAMES.c.tournament_id.is_not(None)
+        ),
+    )
+    connection.execute(
+        statement.on_conflict_do_update(
+            index_elements=[_TOURNAMENT_ENDS.c.tournament_id],
+            set_={"games": _TOURNAMENT_ENDS.c.games + 1},
         )
     )
 
@@ -109,7 +146,8 @@ def set_interface_sets(connection: Connection, interface_id: str, sets: Iterable
 
 
 def fill(connection: Connection) -> None:
-    """Fill ``set_counts`` and ``interface_sets`` anew from ``games`` and ``interfaces``,
+    """Fill ``set_counts``, ``tournament_ends`` and ``interface_sets`` anew from ``games``
+    and ``interfaces``,
     and copy each game's ``created_at`` and ``set_name`` into its seats that lack them
     (see the module), in the caller's transaction."""
     connection.execute(
@@ -129,6 +167,15 @@ def fill(connection: Connection) -> None:
         insert(_SET_COUNTS).from_select(
             ["set_name", "games"],
             select(_GAMES.c.set_name, func.count()).group_by(_GAMES.c.set_name),
+        )
+    )
+    connection.execute(delete(_TOURNAMENT_ENDS))
+    connection.execute(
+        insert(_TOURNAMENT_ENDS).from_select(
+            ["tournament_id", "games"],
+            select(_GAMES.c.tournament_id, func.count())
+            .where(_GAMES.c.tournament_id.is_not(None), _GAMES.c.status != "playing")
+            .group_by(_GAMES.c.tournament_id),
         )
     )
     connection.execute(delete(_INTERFACE_SETS))

@@ -30,7 +30,7 @@ from sqlalchemy import Select, func, literal, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tournoyons_gui.arbitre.store.base import Database
-from tournoyons_gui.arbitre.store.kept_lists import SetCountRow
+from tournoyons_gui.arbitre.store.kept_lists import SetCountRow, TournamentEndsRow
 from tournoyons_gui.arbitre.store.records import (
     Engine,
     Game,
@@ -259,7 +259,9 @@ class ListStore(Database):
 
     async def counts_of(self, tournament_ids: Sequence[str]) -> dict[str, tuple[int, int]]:
         """Return, per tournament of ``tournament_ids`` (a page's), its number of entrants
-        and of games over: two grouped counts over those tournaments only."""
+        and of games over: a grouped count of those tournaments' entrants (along
+        ``entrants (tournament_id)``) and their kept games over (``tournament_ends``,
+        :mod:`.kept_lists`: one row each, never their games)."""
         if not tournament_ids:
             return {}
         ids = list(tournament_ids)
@@ -270,9 +272,9 @@ class ListStore(Database):
                 .group_by(EntrantRow.tournament_id)
             )
             over = await session.execute(
-                select(GameRow.tournament_id, func.count())
-                .where(GameRow.tournament_id.in_(ids), GameRow.status != "playing")
-                .group_by(GameRow.tournament_id)
+                select(TournamentEndsRow.tournament_id, TournamentEndsRow.games).where(
+                    TournamentEndsRow.tournament_id.in_(ids)
+                )
             )
             ended = {str(tournament): int(count) for tournament, count in over.all()}
             return {

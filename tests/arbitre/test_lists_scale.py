@@ -27,6 +27,7 @@ from tournoyons_gui.arbitre.store import (
     MAX_OFFSET,
     SCHEMA_VERSION,
     Game,
+    GameEnd,
     InterfaceRecord,
     Seat,
     SeatFilter,
@@ -287,6 +288,13 @@ def test_the_upgrade_from_schema_11_fills_the_kept_lists_on_sqlite(tmp_path: Pat
 _OLD_GUI = ("IOLD", "old gui", "https://old.example/", json.dumps(["Reversi"]), "2025-01-01")
 
 
+async def _ends(store: Store) -> dict[str, int]:
+    """Return the kept games over per tournament."""
+    async with store.engine.connect() as conn:
+        rows = (await conn.execute(text("SELECT tournament_id, games FROM tournament_ends"))).all()
+    return {str(tournament): int(games) for tournament, games in rows}
+
+
 async def _check_upgraded(url: str) -> None:
     """Open the database at ``url`` (schema 11 holding :data:`GAMES` and an interface of
     Reversi): upgraded, its kept counts, seat copies and interface pairs are filled."""
@@ -312,9 +320,19 @@ async def _check_upgraded(url: str) -> None:
         await store.create_game(_game(9, "Reversi"), _seats("G000000009", [("Ann", "a")]))
         assert await store.count_games(set_name="Reversi") == 3
         assert await store.count_games() == 6
+        # A tournament's game ended is counted over, in the transaction that ends it.
+        playing = _game(10, "Reversi")
+        playing.status, playing.tournament_id = "playing", "T1"
+        await store.create_game(playing, _seats(playing.id, [("Ann", "a"), ("Bob", "b")]))
+        assert await _ends(store) == {}
+        assert await store.acquire(playing.id, "w1", 30)
+        assert await store.finish_game(playing.id, "w1", GameEnd("over", 0, "seat1", ""), [], [])
+        assert not await store.finish_game(playing.id, "w1", GameEnd("over", 0, "", ""), [], [])
+        assert await _ends(store) == {"T1": 1}
         # Filling again gives the same.
         await store.backfill_kept()
-        assert await store.count_games() == 6
+        assert await store.count_games() == 7
+        assert await _ends(store) == {"T1": 1}
     finally:
         await store.close()
 
@@ -385,6 +403,7 @@ async def _scans(store: Store) -> list[tuple[str, Any]]:
         await store.count_games()
         await store.count_games(set_name="Reversi")
         await store.interfaces_for("Reversi")
+        await store.counts_of(["T1", "T2"])
     finally:
         capture.close()
     return [(sql, params) for sql, params in capture.statements if "FROM" in sql]
@@ -470,7 +489,7 @@ def test_postgresql_plans_read_an_index_in_order(postgres: str) -> None:
                 assert checked >= len(FILTERS)
                 # The drivers' scans read the games in play only, the counts kept rows.
                 scans = await _scans(store)
-                assert len(scans) == 6
+                assert len(scans) == 8
                 for sql, params in scans:
                     found = await conn.exec_driver_sql("EXPLAIN (FORMAT JSON) " + sql, params)
                     plan = found.scalar()

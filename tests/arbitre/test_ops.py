@@ -392,6 +392,7 @@ LISTS_12 = (
     "ALTER TABLE seats DROP COLUMN created_at",
     "ALTER TABLE seats DROP COLUMN set_name",
     "DROP TABLE set_counts",
+    "DROP TABLE tournament_ends",
     "DROP TABLE interface_sets",
 )
 
