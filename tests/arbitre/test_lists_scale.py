@@ -282,6 +282,12 @@ def test_the_upgrade_from_schema_11_fills_the_kept_lists_on_sqlite(tmp_path: Pat
         connection.execute("INSERT INTO interfaces VALUES (?, ?, ?, ?, 0, ?, '')", _OLD_GUI)
         connection.execute("UPDATE meta SET value = '11' WHERE key = 'schema'")
     asyncio.run(_check_upgraded(str(database)))
+    with sqlite3.connect(database) as connection:
+        indexes = {row[1] for row in connection.execute("PRAGMA index_list('games')")}
+        seats = {row[1] for row in connection.execute("PRAGMA index_list('seats')")}
+    assert {"ix_games_set_created_id", "ix_games_in_play"} <= indexes
+    assert "ix_games_set_name" not in indexes
+    assert {"ix_seats_name_newest", "ix_seats_set_url_newest"} <= seats
 
 
 #: An interface registered before schema 12 (id, name, url, sets, created_at).

@@ -389,6 +389,7 @@ LISTS_12 = (
     "DROP INDEX ix_seats_set_url_newest",
     "DROP INDEX ix_games_set_created_id",
     "DROP INDEX ix_games_in_play",
+    "CREATE INDEX ix_games_set_name ON games (set_name)",
     "ALTER TABLE seats DROP COLUMN created_at",
     "ALTER TABLE seats DROP COLUMN set_name",
     "DROP TABLE set_counts",
