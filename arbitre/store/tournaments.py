@@ -13,6 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from tournoyons_gui.arbitre.store.games import Conflict, GameStore
+from tournoyons_gui.arbitre.store.kept_records import RecordStore
 from tournoyons_gui.arbitre.store.records import (
     Engine,
     Entrant,
@@ -36,8 +37,9 @@ __all__ = ["TournamentStore"]
 _LIGHT = [c for c in GameRow.__table__.columns if c.name not in ("turn", "first")]
 
 
-class TournamentStore(GameStore):
-    """Registered engines, tournaments and their entrants."""
+class TournamentStore(RecordStore, GameStore):
+    """Registered engines (their records: :class:`~.kept_records.RecordStore`),
+    tournaments and their entrants."""
 
     # --- registered engines ------------------------------------------------------------
 
@@ -96,34 +98,6 @@ class TournamentStore(GameStore):
         async with self.sessions() as session:
             row = await session.scalar(select(EngineRow).where(EngineRow.url == url).limit(1))
             return None if row is None else record_of(Engine, row)
-
-    async def engine_games(
-        self, engine_id: str
-    ) -> tuple[list[Seat], dict[str, Game], dict[str, list[Seat]]]:
-        """Return a registered engine's seats, the finished games they are in (by id) and
-        every seat of those games (by game id)."""
-        async with self.sessions() as session:
-            mine = [
-                record_of(Seat, s)
-                for s in await session.scalars(
-                    select(SeatRow).where(SeatRow.registration == engine_id)
-                )
-            ]
-            ids = [s.game_id for s in mine]
-            if not ids:
-                return mine, {}, {}
-            games = {
-                g.id: record_of(Game, g)
-                for g in await session.scalars(
-                    select(GameRow).where(GameRow.id.in_(ids), GameRow.status != "playing")
-                )
-            }
-            seats: dict[str, list[Seat]] = {}
-            for row in await session.scalars(
-                select(SeatRow).where(SeatRow.game_id.in_(ids)).order_by(SeatRow.index)
-            ):
-                seats.setdefault(row.game_id, []).append(record_of(Seat, row))
-            return mine, games, seats
 
     # --- tournaments ---------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ tie-breaks, openskill ratings with their uncertainty; at tables
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
@@ -31,7 +31,7 @@ from tournoyons_gui.arbitre.tables import (
     meetings,
     table_standings,
 )
-from tournoyons_gui.arbitre.tournaments.engine_record import engine_record
+from tournoyons_gui.arbitre.tournaments.engine_record import RecordPage, engine_record
 from tournoyons_gui.arbitre.tournaments.registrations import (
     EntrantSpec,
     Registrations,
@@ -81,9 +81,15 @@ class Tournaments:
         """Return a registered engine."""
         return await self.registrations.engine(engine_id)
 
-    async def engine_record(self, engine_id: str) -> dict[str, Any] | None:
-        """Return a registered engine's games, results and ratings (:func:`engine_record`)."""
-        return await engine_record(self.store, engine_id)
+    async def engine_record(
+        self,
+        engine_id: str,
+        page: RecordPage | None = None,
+        cursor: Callable[[str, Sequence[Any]], str] | None = None,
+    ) -> dict[str, Any] | None:
+        """Return a page of a registered engine's record: results, ratings, opponents and
+        games (:func:`engine_record`)."""
+        return await engine_record(self.store, engine_id, page, cursor)
 
     # --- tournaments ---------------------------------------------------------------------
 

@@ -35,6 +35,7 @@ from tournoyons_gui.arbitre.paging import (
     DEFAULT_LIMIT,
     OUT_OF_RANGE,
     CursorError,
+    Cursors,
     index_position,
     newest_position,
 )
@@ -47,6 +48,7 @@ from tournoyons_gui.arbitre.tournaments import (
     standing_json,
     table_standing_json,
 )
+from tournoyons_gui.arbitre.tournaments.engine_record import OPPONENT_ORDERS, RecordPage
 from tournoyons_gui.arbitre.web.bodies import (
     EngineChange,
     EngineRegistration,
@@ -62,10 +64,10 @@ from tournoyons_gui.arbitre.web.guard import (
     check_tournament,
     is_organiser,
 )
-from tournoyons_gui.arbitre.web.paging import asked_page, listed_json
+from tournoyons_gui.arbitre.web.paging import asked_page, cursors, listed_json
 from tournoyons_gui.arbitre.web.registering import Kind
 
-__all__ = ["MAX_BODY", "TournamentApi", "engine_json"]
+__all__ = ["MAX_BODY", "TournamentApi", "asked_record", "engine_json"]
 
 #: The largest JSON body the tournaments' API reads (a tournament's entrants can be many).
 MAX_BODY = 64 * 1024
@@ -119,6 +121,55 @@ def engine_json(row: Engine) -> dict[str, Any]:
         "kind": row.kind,
         "created_at": row.created_at.isoformat(),
     }
+
+
+def _once(request: Request, name: str) -> str | None:
+    """Return query parameter ``name`` (``None`` when absent); raise
+    :class:`CursorError` when it is given more than once."""
+    values = request.query_params.getlist(name)
+    if len(values) > 1:
+        raise CursorError(f"give {name} once")
+    return values[0] if values else None
+
+
+async def asked_record(
+    request: Request | None, service: Tournaments, engine_id: str
+) -> dict[str, Any] | None:
+    """Return the page of a registered engine's record ``request`` asks (``None``: no
+    such engine): ``?opponents=name|games`` (the opponents' order), ``?opponents_after=``
+    and ``?games_after=`` (cursors of the record's lists, given by an earlier page: its
+    ``per_opponent_next`` and ``games_next``); raise :class:`CursorError` for a cursor or
+    an order that cannot be read. ``request`` ``None``: the first page."""
+    found = await cursors(service.store)
+
+    def list_id(name: str) -> str:
+        return Cursors.list_id(f"engine-{name}", [("engine", engine_id)])
+
+    def cursor(name: str, position: Sequence[Any]) -> str:
+        return found.make(list_id(name), position)
+
+    if request is None:
+        return await service.engine_record(engine_id, RecordPage(), cursor)
+    order = _once(request, "opponents") or "name"
+    if order not in OPPONENT_ORDERS:
+        raise CursorError(f"opponents is {' or '.join(OPPONENT_ORDERS)}")
+    games_before = opponents_after = None
+    raw = _once(request, "games_after")
+    if raw:
+        (games_before,) = found.read(list_id("games"), raw, 1)
+        if type(games_before) is not int or games_before < 0:
+            raise CursorError(OUT_OF_RANGE)
+    raw = _once(request, "opponents_after")
+    if raw:
+        first, key = found.read(list_id(f"opponents-{order}"), raw, 2)
+        kind = str if order == "name" else int
+        if type(first) is not kind or not isinstance(key, str) or len(key) > 200:
+            raise CursorError(OUT_OF_RANGE)
+        if kind is int and not 0 <= first < 2**31:
+            raise CursorError(OUT_OF_RANGE)
+        opponents_after = (first, key)
+    page = RecordPage(games_before, order, opponents_after)
+    return await service.engine_record(engine_id, page, cursor)
 
 
 async def tournaments_page(
@@ -193,7 +244,10 @@ class TournamentApi:
         engine_id = request.path_params["engine_id"]
         if request.method == "POST":
             return await engine_kind(service).api_change(request, engine_id)
-        record = await service.engine_record(engine_id)
+        try:
+            record = await asked_record(request, service, engine_id)
+        except CursorError as refused:
+            return JSONResponse({"error": str(refused)}, 400)
         if record is None:
             return JSONResponse({"error": "no such engine"}, 404)
         return JSONResponse(record, headers=NO_STORE)

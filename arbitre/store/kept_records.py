@@ -1,0 +1,595 @@
+"""A registered engine's record, kept as its games end (issue 34): what its page and its
+JSON record read instead of every game it played.
+
+Four tables (:mod:`.schema`): ``engine_sets`` (per engine and Set: the games won, drawn,
+lost and in error, and its openskill rating after its rated games), ``engine_opponents``
+(per engine and opponent, every Set together: the same counts), ``engine_opponent_ratings``
+(each opponent's rating as the engine's record sees it, per Set) and
+``engine_rating_points`` (the engine's rating after each rated game, per Set, numbered
+from 1). A game's end updates them in its own transaction (:func:`keep_game_end`, called
+by :meth:`~.games.GameStore.finish_game`): a few rows per registered seat, whatever the
+number of games before. :func:`fill_records` fills them anew from the games already there
+(the schema 12 upgrade, ``Store.backfill_kept``), one engine at a time.
+
+The rating is the one the record has always shown: openskill's Plackett-Luce model with
+its defaults, the engine (seat ``registration``) against each opponent (keyed by its
+registration, else its name; ``"?"`` when the game has no other seat), every opponent
+starting new in each engine's record and Set; a game in error (not ``over``, or
+``result`` ``error``) is counted but not rated; the games in the order they ended (the
+upgrade: by ``ended_at``, else ``created_at``, then id). The opponent of a seat is the
+game's first other seat in play order.
+
+On PostgreSQL a game's end locks its engines' ``engine_sets`` rows (in order of engine:
+no deadlock) before reading their rating, so that two games of one engine ending at once
+are rated one after the other.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+from openskill.models import PlackettLuce
+from sqlalchemy import Connection, Table, delete, insert, select, tuple_, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from tournoyons_gui.arbitre.store.base import Database
+from tournoyons_gui.arbitre.store.kept import FILLERS
+from tournoyons_gui.arbitre.store.schema import (
+    EngineOpponentRatingRow,
+    EngineOpponentRow,
+    EngineRatingPointRow,
+    EngineSetRow,
+    GameRow,
+    SeatRow,
+)
+
+__all__ = [
+    "NEW_RATING",
+    "NO_OPPONENT",
+    "OPPONENT_ORDERS",
+    "OUTCOMES",
+    "EndedSeat",
+    "EngineGame",
+    "EngineOpponent",
+    "EngineSet",
+    "RatingPoint",
+    "RecordStore",
+    "fill_records",
+    "keep_game_end",
+    "outcome",
+]
+
+#: The outcomes of a game for one seat, as the record counts them.
+OUTCOMES = ("won", "drawn", "lost", "error")
+#: The opponent's key in the ratings when a game has no other seat.
+NO_OPPONENT = "?"
+
+SETS = cast(Table, EngineSetRow.__table__)
+OPPONENTS = cast(Table, EngineOpponentRow.__table__)
+OPPONENT_RATINGS = cast(Table, EngineOpponentRatingRow.__table__)
+POINTS = cast(Table, EngineRatingPointRow.__table__)
+_SEATS = cast(Table, SeatRow.__table__)
+_GAMES = cast(Table, GameRow.__table__)
+
+_MODEL = PlackettLuce()
+_NEW = _MODEL.rating()
+#: A new rating (openskill's defaults: 25, 25/3).
+NEW_RATING = (float(_NEW.mu), float(_NEW.sigma))
+_RANKS = {"won": [1.0, 2.0], "lost": [2.0, 1.0], "drawn": [1.0, 1.0]}
+#: Engines read per batch, and rows inserted per statement, by the filler.
+_BATCH = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class EndedSeat:
+    """A seat of a game that ends: its ``index`` in play order, the ``name`` shown and
+    its ``registration`` (a registered engine's id, ``""`` none)."""
+
+    index: int
+    name: str
+    registration: str
+
+
+def outcome(status: str, result: str, winner: int | None, index: int) -> str:
+    """Return what a game ended with ``status``, ``result`` and ``winner`` (a seat index
+    or ``None``) is for seat ``index``: ``won``, ``drawn``, ``lost`` or ``error`` (not
+    ``over``, or without a result)."""
+    if status != "over" or result == "error":
+        return "error"
+    if winner is None:
+        return "drawn"
+    return "won" if winner == index else "lost"
+
+
+def rate(
+    mine: tuple[float, float], theirs: tuple[float, float], result: str
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Return the engine's and its opponent's ratings ``(mu, sigma)`` after a game the
+    engine ``won``, ``drew`` or ``lost`` (``result``), from ``mine`` and ``theirs``."""
+    [[me], [them]] = _MODEL.rate(
+        [
+            [_MODEL.rating(mu=mine[0], sigma=mine[1])],
+            [_MODEL.rating(mu=theirs[0], sigma=theirs[1])],
+        ],
+        ranks=_RANKS[result],
+    )
+    return (float(me.mu), float(me.sigma)), (float(them.mu), float(them.sigma))
+
+
+def opponent_of(seats: Sequence[EndedSeat], index: int) -> EndedSeat | None:
+    """Return the opponent of seat ``index``: the first other seat in play order."""
+    return next((s for s in sorted(seats, key=lambda s: s.index) if s.index != index), None)
+
+
+def _key(seat: EndedSeat | None) -> str:
+    return NO_OPPONENT if seat is None else (seat.registration or seat.name)
+
+
+def _insert(connection: Connection, table: Table) -> Any:
+    """Return an INSERT of ``table`` that knows ``ON CONFLICT`` (PostgreSQL, SQLite)."""
+    if connection.dialect.name == "postgresql":
+        return postgresql.insert(table)
+    return sqlite.insert(table)
+
+
+def keep_game_end(
+    connection: Connection,
+    *,
+    game_id: str,
+    set_name: str,
+    at: dt.datetime,
+    status: str,
+    result: str,
+    winner: int | None,
+    seats: Sequence[EndedSeat],
+) -> None:
+    """Update the records of the registered engines seated in a game that ends (in the
+    caller's transaction): their counts per Set and per opponent, and each one's rating
+    in the Set with its new point (see the module). Nothing for a game without a
+    registered seat."""
+    mine = sorted((s.registration, s.index) for s in seats if s.registration)
+    if not mine:
+        return
+    for engine in sorted({engine for engine, _ in mine}):
+        connection.execute(
+            _insert(connection, SETS)
+            .values(
+                engine_id=engine,
+                set_name=set_name,
+                won=0,
+                drawn=0,
+                lost=0,
+                error=0,
+                rated=0,
+                mu=NEW_RATING[0],
+                sigma=NEW_RATING[1],
+            )
+            .on_conflict_do_nothing()
+        )
+        connection.execute(
+            select(SETS.c.rated)
+            .where(SETS.c.engine_id == engine, SETS.c.set_name == set_name)
+            .with_for_update()
+        )
+    for engine, index in mine:
+        state = connection.execute(
+            select(SETS.c.mu, SETS.c.sigma, SETS.c.rated).where(
+                SETS.c.engine_id == engine, SETS.c.set_name == set_name
+            )
+        ).one()
+        other = opponent_of(seats, index)
+        got = outcome(status, result, winner, index)
+        changes: dict[str, Any] = {got: SETS.c[got] + 1}
+        if other is not None:
+            counts = {name: int(name == got) for name in OUTCOMES}
+            upsert = _insert(connection, OPPONENTS).values(
+                engine_id=engine,
+                opponent=_key(other),
+                name=other.name,
+                sort_name=other.name.lower(),
+                games=1,
+                **counts,
+            )
+            connection.execute(
+                upsert.on_conflict_do_update(
+                    index_elements=[OPPONENTS.c.engine_id, OPPONENTS.c.opponent],
+                    set_={"games": OPPONENTS.c.games + 1, got: OPPONENTS.c[got] + 1},
+                )
+            )
+        if got != "error":
+            key = _key(other)
+            where = (
+                OPPONENT_RATINGS.c.engine_id == engine,
+                OPPONENT_RATINGS.c.set_name == set_name,
+                OPPONENT_RATINGS.c.opponent == key,
+            )
+            found = connection.execute(
+                select(OPPONENT_RATINGS.c.mu, OPPONENT_RATINGS.c.sigma).where(*where)
+            ).one_or_none()
+            theirs = NEW_RATING if found is None else (found.mu, found.sigma)
+            now_mine, now_theirs = rate((state.mu, state.sigma), theirs, got)
+            if found is None:
+                connection.execute(
+                    insert(OPPONENT_RATINGS).values(
+                        engine_id=engine,
+                        set_name=set_name,
+                        opponent=key,
+                        mu=now_theirs[0],
+                        sigma=now_theirs[1],
+                    )
+                )
+            else:
+                connection.execute(
+                    update(OPPONENT_RATINGS)
+                    .where(*where)
+                    .values(mu=now_theirs[0], sigma=now_theirs[1])
+                )
+            number = state.rated + 1
+            connection.execute(
+                insert(POINTS).values(
+                    engine_id=engine,
+                    set_name=set_name,
+                    number=number,
+                    game_id=game_id,
+                    at=at,
+                    mu=now_mine[0],
+                    sigma=now_mine[1],
+                )
+            )
+            changes.update(mu=now_mine[0], sigma=now_mine[1], rated=number)
+        connection.execute(
+            update(SETS)
+            .where(SETS.c.engine_id == engine, SETS.c.set_name == set_name)
+            .values(**changes)
+        )
+
+
+# --- the filler: the records anew from the games ----------------------------------------
+
+
+def _engines(connection: Connection) -> Iterator[str]:
+    """Yield every registration seated in a game, in order, a batch at a time (the seats'
+    ``(registration, id)`` index)."""
+    last = ""
+    while True:
+        batch = list(
+            connection.scalars(
+                select(_SEATS.c.registration)
+                .where(_SEATS.c.registration > last)
+                .group_by(_SEATS.c.registration)
+                .order_by(_SEATS.c.registration)
+                .limit(_BATCH)
+            )
+        )
+        yield from batch
+        if len(batch) < _BATCH:
+            return
+        last = batch[-1]
+
+
+def _chunks(rows: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
+    for start in range(0, len(rows), _BATCH):
+        yield rows[start : start + _BATCH]
+
+
+def _fill_engine(connection: Connection, engine: str) -> None:
+    """Compute one engine's record from its finished games and insert it."""
+    played = connection.execute(
+        select(
+            _SEATS.c.index,
+            _GAMES.c.id,
+            _GAMES.c.set_name,
+            _GAMES.c.status,
+            _GAMES.c.result,
+            _GAMES.c.winner,
+            _GAMES.c.ended_at,
+            _GAMES.c.created_at,
+        )
+        .select_from(_SEATS.join(_GAMES, _GAMES.c.id == _SEATS.c.game_id))
+        .where(_SEATS.c.registration == engine, _GAMES.c.status != "playing")
+    ).all()
+    if not played:
+        return
+    seated: dict[str, list[EndedSeat]] = {}
+    mine = select(_SEATS.c.game_id).where(_SEATS.c.registration == engine)
+    for row in connection.execute(
+        select(_SEATS.c.game_id, _SEATS.c.index, _SEATS.c.name, _SEATS.c.registration)
+        .where(_SEATS.c.game_id.in_(mine))
+        .order_by(_SEATS.c.game_id, _SEATS.c.index)
+    ):
+        seated.setdefault(row.game_id, []).append(EndedSeat(row.index, row.name, row.registration))
+    played.sort(key=lambda r: (r.ended_at or r.created_at, r.id, r.index))
+    sets: dict[str, dict[str, Any]] = {}
+    opponents: dict[str, dict[str, Any]] = {}
+    ratings: dict[tuple[str, str], tuple[float, float]] = {}
+    points: list[dict[str, Any]] = []
+    for row in played:
+        seats = seated.get(row.id, [])
+        other = opponent_of(seats, row.index)
+        got = outcome(row.status, row.result, row.winner, row.index)
+        kept = sets.setdefault(
+            row.set_name,
+            {
+                "engine_id": engine,
+                "set_name": row.set_name,
+                **dict.fromkeys(OUTCOMES, 0),
+                "rated": 0,
+                "mu": NEW_RATING[0],
+                "sigma": NEW_RATING[1],
+            },
+        )
+        kept[got] += 1
+        if other is not None:
+            against = opponents.setdefault(
+                _key(other),
+                {
+                    "engine_id": engine,
+                    "opponent": _key(other),
+                    "name": other.name,
+                    "sort_name": other.name.lower(),
+                    "games": 0,
+                    **dict.fromkeys(OUTCOMES, 0),
+                },
+            )
+            against["games"] += 1
+            against[got] += 1
+        if got == "error":
+            continue
+        pair = (row.set_name, _key(other))
+        (kept["mu"], kept["sigma"]), ratings[pair] = rate(
+            (kept["mu"], kept["sigma"]), ratings.get(pair, NEW_RATING), got
+        )
+        kept["rated"] += 1
+        points.append(
+            {
+                "engine_id": engine,
+                "set_name": row.set_name,
+                "number": kept["rated"],
+                "game_id": row.id,
+                "at": row.ended_at or row.created_at,
+                "mu": kept["mu"],
+                "sigma": kept["sigma"],
+            }
+        )
+    connection.execute(insert(SETS), list(sets.values()))
+    for chunk in _chunks(list(opponents.values())):
+        connection.execute(insert(OPPONENTS), chunk)
+    rated = [
+        {"engine_id": engine, "set_name": s, "opponent": o, "mu": mu, "sigma": sigma}
+        for (s, o), (mu, sigma) in ratings.items()
+    ]
+    for chunk in _chunks(rated):
+        connection.execute(insert(OPPONENT_RATINGS), chunk)
+    for chunk in _chunks(points):
+        connection.execute(insert(POINTS), chunk)
+
+
+def fill_records(connection: Connection) -> None:
+    """Empty the kept records and fill them anew from the finished games, one engine at a
+    time (memory bounded by one engine's games), in the caller's transaction."""
+    for table in (POINTS, OPPONENT_RATINGS, OPPONENTS, SETS):
+        connection.execute(delete(table))
+    for engine in _engines(connection):
+        if engine:
+            _fill_engine(connection, engine)
+
+
+FILLERS.append(fill_records)
+
+
+# --- the reads of an engine's page and record ---------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EngineSet:
+    """A registered engine's record in one Set: the games ``won``, ``drawn``, ``lost``
+    and in ``error``, and its rating (``mu``, ``sigma``, openskill units) after its
+    ``rated`` rated games."""
+
+    set_name: str
+    won: int
+    drawn: int
+    lost: int
+    error: int
+    rated: int
+    mu: float
+    sigma: float
+
+
+@dataclass(frozen=True, slots=True)
+class EngineOpponent:
+    """A registered engine's results against one opponent (every Set): ``opponent`` its
+    key (registration, else name), its ``name``, the ``games`` and how they went."""
+
+    opponent: str
+    name: str
+    sort_name: str
+    games: int
+    won: int
+    drawn: int
+    lost: int
+    error: int
+
+
+@dataclass(frozen=True, slots=True)
+class RatingPoint:
+    """A registered engine's rating in a Set after its rated game ``number`` (from 1):
+    the game, when it ended, ``mu`` and ``sigma``."""
+
+    number: int
+    game_id: str
+    at: dt.datetime
+    mu: float
+    sigma: float
+
+
+@dataclass(frozen=True, slots=True)
+class EngineGame:
+    """A finished game of a registered engine as its page lists it: ``seat_id`` (the
+    position in the list: newest first), the game, its Set, the engine's seat ``index``,
+    the ``opponent``'s name (``""`` none), the ``outcome`` for the engine, the moves, when
+    it ended and its tournament."""
+
+    seat_id: int
+    game_id: str
+    set_name: str
+    index: int
+    opponent: str
+    outcome: str
+    moves: int
+    ended_at: dt.datetime | None
+    tournament_id: str | None
+
+
+#: The orders of an engine's opponents: by name (A to Z), by games (most first).
+OPPONENT_ORDERS = ("name", "games")
+
+
+def _aware(moment: dt.datetime | None) -> dt.datetime | None:
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=dt.UTC)
+
+
+class RecordStore(Database):
+    """The reads of a registered engine's page and JSON record, each bounded: its
+    records per Set, a page of its opponents, a bounded number of rating points, a page
+    of its games (keyset on its seats)."""
+
+    async def engine_sets(self, engine_id: str) -> list[EngineSet]:
+        """Return a registered engine's records per Set (by Set name)."""
+        statement = select(SETS).where(SETS.c.engine_id == engine_id).order_by(SETS.c.set_name)
+
+        def read(connection: Connection) -> list[EngineSet]:
+            return [
+                EngineSet(r.set_name, r.won, r.drawn, r.lost, r.error, r.rated, r.mu, r.sigma)
+                for r in connection.execute(statement)
+            ]
+
+        return await self.read(read)
+
+    async def engine_opponents(
+        self,
+        engine_id: str,
+        *,
+        order: str = "name",
+        after: tuple[Any, str] | None = None,
+        limit: int = 100,
+    ) -> tuple[list[EngineOpponent], bool]:
+        """Return a page of a registered engine's opponents and whether more follow:
+        ``order`` ``name`` (lower-case name, then key) or ``games`` (most first, then
+        key), after the position ``after`` (the last row's ``(sort_name, opponent)`` or
+        ``(games, opponent)``). Raises ``ValueError`` for another order."""
+        if order not in OPPONENT_ORDERS:
+            raise ValueError(f"order by {' or '.join(OPPONENT_ORDERS)}")
+        table = OPPONENTS
+        statement = select(table).where(table.c.engine_id == engine_id)
+        if order == "name":
+            if after is not None:
+                statement = statement.where(
+                    tuple_(table.c.sort_name, table.c.opponent) > tuple_(*after)
+                )
+            statement = statement.order_by(table.c.sort_name, table.c.opponent)
+        else:
+            if after is not None:
+                games, key = after
+                statement = statement.where(
+                    (table.c.games < games) | ((table.c.games == games) & (table.c.opponent < key))
+                )
+            statement = statement.order_by(table.c.games.desc(), table.c.opponent.desc())
+        statement = statement.limit(limit + 1)
+
+        def read(connection: Connection) -> list[EngineOpponent]:
+            return [
+                EngineOpponent(
+                    r.opponent, r.name, r.sort_name, r.games, r.won, r.drawn, r.lost, r.error
+                )
+                for r in connection.execute(statement)
+            ]
+
+        rows = await self.read(read)
+        return rows[:limit], len(rows) > limit
+
+    async def rating_points(
+        self, engine_id: str, set_name: str, numbers: Sequence[int] | None = None
+    ) -> list[RatingPoint]:
+        """Return a registered engine's rating points in a Set, by number: those
+        ``numbers`` (each an index probe), or every one (``None``: the caller knows them
+        few, :attr:`EngineSet.rated`)."""
+        where = [POINTS.c.engine_id == engine_id, POINTS.c.set_name == set_name]
+        if numbers is not None:
+            where.append(POINTS.c.number.in_(list(numbers)))
+        statement = select(POINTS).where(*where).order_by(POINTS.c.number)
+
+        def read(connection: Connection) -> list[RatingPoint]:
+            return [
+                RatingPoint(r.number, r.game_id, _aware(r.at) or r.at, r.mu, r.sigma)
+                for r in connection.execute(statement)
+            ]
+
+        return await self.read(read)
+
+    async def engine_games_page(
+        self, engine_id: str, *, before: int | None = None, limit: int = 50
+    ) -> tuple[list[EngineGame], bool]:
+        """Return a page of a registered engine's finished games, newest made first (its
+        seats by id: the ``(registration, id)`` index), those before the seat id
+        ``before``, and whether more follow."""
+        seats, games = _SEATS, _GAMES
+        where = [seats.c.registration == engine_id, games.c.status != "playing"]
+        if before is not None:
+            where.append(seats.c.id < before)
+        statement = (
+            select(
+                seats.c.id.label("seat_id"),
+                seats.c.index,
+                games.c.id,
+                games.c.set_name,
+                games.c.status,
+                games.c.result,
+                games.c.winner,
+                games.c.moves,
+                games.c.ended_at,
+                games.c.tournament_id,
+            )
+            .select_from(seats.join(games, games.c.id == seats.c.game_id))
+            .where(*where)
+            .order_by(seats.c.id.desc())
+            .limit(limit + 1)
+        )
+
+        def read(connection: Connection) -> list[EngineGame]:
+            rows = connection.execute(statement).all()[: limit + 1]
+            named: dict[str, list[EndedSeat]] = {}
+            if rows:
+                for seat in connection.execute(
+                    select(seats.c.game_id, seats.c.index, seats.c.name, seats.c.registration)
+                    .where(seats.c.game_id.in_({r.id for r in rows}))
+                    .order_by(seats.c.game_id, seats.c.index)
+                ):
+                    named.setdefault(seat.game_id, []).append(
+                        EndedSeat(seat.index, seat.name, seat.registration)
+                    )
+            listed = []
+            for r in rows:
+                other = opponent_of(named.get(r.id, []), r.index)
+                listed.append(
+                    EngineGame(
+                        r.seat_id,
+                        r.id,
+                        r.set_name,
+                        r.index,
+                        "" if other is None else other.name,
+                        outcome(r.status, r.result, r.winner, r.index),
+                        r.moves,
+                        _aware(r.ended_at),
+                        r.tournament_id,
+                    )
+                )
+            return listed
+
+        rows = await self.read(read)
+        return rows[:limit], len(rows) > limit
