@@ -366,8 +366,8 @@ class GameStore(PendingStore):
                 keep_game_end(
                     connection,
                     game_id=game_id,
-                    set_name=connection.scalar(
-                        select(_GAMES.c.set_name).where(_GAMES.c.id == game_id)
+                    set_name=str(
+                        connection.scalar(select(_GAMES.c.set_name).where(_GAMES.c.id == game_id))
                     ),
                     at=at,
                     status=end.status,

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from openskill.models import PlackettLuce
-from sqlalchemy import Connection, Table, delete, insert, select, tuple_, update
+from sqlalchemy import Connection, Select, Table, delete, insert, select, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from tournoyons_gui.arbitre.store.base import Database
@@ -58,7 +58,9 @@ __all__ = [
     "RatingPoint",
     "RecordStore",
     "fill_records",
+    "games_page_statement",
     "keep_game_end",
+    "opponents_statement",
     "outcome",
 ]
 
@@ -279,7 +281,7 @@ def _fill_engine(connection: Connection, engine: str) -> None:
     """Compute one engine's record from its finished games and insert it."""
     played = connection.execute(
         select(
-            _SEATS.c.index,
+            _SEATS.c.index.label("seat_index"),
             _GAMES.c.id,
             _GAMES.c.set_name,
             _GAMES.c.status,
@@ -293,23 +295,30 @@ def _fill_engine(connection: Connection, engine: str) -> None:
     ).all()
     if not played:
         return
+    played = sorted(played, key=lambda r: (r.ended_at or r.created_at, r.id, r.seat_index))
     seated: dict[str, list[EndedSeat]] = {}
     mine = select(_SEATS.c.game_id).where(_SEATS.c.registration == engine)
-    for row in connection.execute(
-        select(_SEATS.c.game_id, _SEATS.c.index, _SEATS.c.name, _SEATS.c.registration)
+    for seat in connection.execute(
+        select(
+            _SEATS.c.game_id,
+            _SEATS.c.index.label("seat_index"),
+            _SEATS.c.name,
+            _SEATS.c.registration,
+        )
         .where(_SEATS.c.game_id.in_(mine))
         .order_by(_SEATS.c.game_id, _SEATS.c.index)
     ):
-        seated.setdefault(row.game_id, []).append(EndedSeat(row.index, row.name, row.registration))
-    played.sort(key=lambda r: (r.ended_at or r.created_at, r.id, r.index))
+        seated.setdefault(seat.game_id, []).append(
+            EndedSeat(seat.seat_index, seat.name, seat.registration)
+        )
     sets: dict[str, dict[str, Any]] = {}
     opponents: dict[str, dict[str, Any]] = {}
     ratings: dict[tuple[str, str], tuple[float, float]] = {}
     points: list[dict[str, Any]] = []
     for row in played:
         seats = seated.get(row.id, [])
-        other = opponent_of(seats, row.index)
-        got = outcome(row.status, row.result, row.winner, row.index)
+        other = opponent_of(seats, row.seat_index)
+        got = outcome(row.status, row.result, row.winner, row.seat_index)
         kept = sets.setdefault(
             row.set_name,
             {
@@ -454,6 +463,60 @@ def _aware(moment: dt.datetime | None) -> dt.datetime | None:
     return moment.replace(tzinfo=dt.UTC)
 
 
+def games_page_statement(engine_id: str, before: int | None, limit: int) -> Select[Any]:
+    """Return the statement of a page of ``limit`` finished games of a registered engine,
+    newest made first, before its seat ``before`` (the ``(registration, id)`` index of
+    the seats, then each game by its key)."""
+    seats, games = _SEATS, _GAMES
+    where = [seats.c.registration == engine_id, games.c.status != "playing"]
+    if before is not None:
+        where.append(seats.c.id < before)
+    return (
+        select(
+            seats.c.id.label("seat_id"),
+            seats.c.index.label("seat_index"),
+            games.c.id,
+            games.c.set_name,
+            games.c.status,
+            games.c.result,
+            games.c.winner,
+            games.c.moves,
+            games.c.ended_at,
+            games.c.tournament_id,
+        )
+        .select_from(seats.join(games, games.c.id == seats.c.game_id))
+        .where(*where)
+        .order_by(seats.c.id.desc())
+        .limit(limit)
+    )
+
+
+def opponents_statement(
+    engine_id: str, order: str, after: tuple[Any, str] | None, limit: int
+) -> Select[Any]:
+    """Return the statement of a page of ``limit`` opponents of a registered engine in
+    ``order`` (``name`` or ``games``) after the position ``after`` (one of its indexes).
+    Raises ``ValueError`` for another order."""
+    if order not in OPPONENT_ORDERS:
+        raise ValueError(f"order by {' or '.join(OPPONENT_ORDERS)}")
+    table = OPPONENTS
+    statement = select(table).where(table.c.engine_id == engine_id)
+    if order == "name":
+        if after is not None:
+            statement = statement.where(
+                tuple_(table.c.sort_name, table.c.opponent) > tuple_(*after)
+            )
+        statement = statement.order_by(table.c.sort_name, table.c.opponent)
+    else:
+        if after is not None:
+            games, key = after
+            statement = statement.where(
+                (table.c.games < games) | ((table.c.games == games) & (table.c.opponent < key))
+            )
+        statement = statement.order_by(table.c.games.desc(), table.c.opponent.desc())
+    return statement.limit(limit)
+
+
 class RecordStore(Database):
     """The reads of a registered engine's page and JSON record, each bounded: its
     records per Set, a page of its opponents, a bounded number of rating points, a page
@@ -483,24 +546,7 @@ class RecordStore(Database):
         ``order`` ``name`` (lower-case name, then key) or ``games`` (most first, then
         key), after the position ``after`` (the last row's ``(sort_name, opponent)`` or
         ``(games, opponent)``). Raises ``ValueError`` for another order."""
-        if order not in OPPONENT_ORDERS:
-            raise ValueError(f"order by {' or '.join(OPPONENT_ORDERS)}")
-        table = OPPONENTS
-        statement = select(table).where(table.c.engine_id == engine_id)
-        if order == "name":
-            if after is not None:
-                statement = statement.where(
-                    tuple_(table.c.sort_name, table.c.opponent) > tuple_(*after)
-                )
-            statement = statement.order_by(table.c.sort_name, table.c.opponent)
-        else:
-            if after is not None:
-                games, key = after
-                statement = statement.where(
-                    (table.c.games < games) | ((table.c.games == games) & (table.c.opponent < key))
-                )
-            statement = statement.order_by(table.c.games.desc(), table.c.opponent.desc())
-        statement = statement.limit(limit + 1)
+        statement = opponents_statement(engine_id, order, after, limit + 1)
 
         def read(connection: Connection) -> list[EngineOpponent]:
             return [
@@ -538,52 +584,37 @@ class RecordStore(Database):
         """Return a page of a registered engine's finished games, newest made first (its
         seats by id: the ``(registration, id)`` index), those before the seat id
         ``before``, and whether more follow."""
-        seats, games = _SEATS, _GAMES
-        where = [seats.c.registration == engine_id, games.c.status != "playing"]
-        if before is not None:
-            where.append(seats.c.id < before)
-        statement = (
-            select(
-                seats.c.id.label("seat_id"),
-                seats.c.index,
-                games.c.id,
-                games.c.set_name,
-                games.c.status,
-                games.c.result,
-                games.c.winner,
-                games.c.moves,
-                games.c.ended_at,
-                games.c.tournament_id,
-            )
-            .select_from(seats.join(games, games.c.id == seats.c.game_id))
-            .where(*where)
-            .order_by(seats.c.id.desc())
-            .limit(limit + 1)
-        )
+        seats = _SEATS
+        statement = games_page_statement(engine_id, before, limit + 1)
 
         def read(connection: Connection) -> list[EngineGame]:
             rows = connection.execute(statement).all()[: limit + 1]
             named: dict[str, list[EndedSeat]] = {}
             if rows:
                 for seat in connection.execute(
-                    select(seats.c.game_id, seats.c.index, seats.c.name, seats.c.registration)
+                    select(
+                        seats.c.game_id,
+                        seats.c.index.label("seat_index"),
+                        seats.c.name,
+                        seats.c.registration,
+                    )
                     .where(seats.c.game_id.in_({r.id for r in rows}))
                     .order_by(seats.c.game_id, seats.c.index)
                 ):
                     named.setdefault(seat.game_id, []).append(
-                        EndedSeat(seat.index, seat.name, seat.registration)
+                        EndedSeat(seat.seat_index, seat.name, seat.registration)
                     )
             listed = []
             for r in rows:
-                other = opponent_of(named.get(r.id, []), r.index)
+                other = opponent_of(named.get(r.id, []), r.seat_index)
                 listed.append(
                     EngineGame(
                         r.seat_id,
                         r.id,
                         r.set_name,
-                        r.index,
+                        r.seat_index,
                         "" if other is None else other.name,
-                        outcome(r.status, r.result, r.winner, r.index),
+                        outcome(r.status, r.result, r.winner, r.seat_index),
                         r.moves,
                         _aware(r.ended_at),
                         r.tournament_id,

@@ -165,7 +165,7 @@ async def asked_record(
         kind = str if order == "name" else int
         if type(first) is not kind or not isinstance(key, str) or len(key) > 200:
             raise CursorError(OUT_OF_RANGE)
-        if kind is int and not 0 <= first < 2**31:
+        if isinstance(first, int) and not 0 <= first < 2**31:
             raise CursorError(OUT_OF_RANGE)
         opponents_after = (first, key)
     page = RecordPage(games_before, order, opponents_after)
