@@ -90,6 +90,9 @@ class GameRow(Base):
     __table_args__ = (
         Index("ix_games_tournament_pairing", "tournament_id", "pairing", unique=True),
         Index("ix_games_created_id", "created_at", "id"),
+        # A tournament's games are read in the order they were made a batch at a time
+        # (its games list and CSV, streamed: issue 34).
+        Index("ix_games_tournament_created", "tournament_id", "created_at", "id"),
     )
     id: Mapped[str] = mapped_column(String(12), primary_key=True)
     set_name: Mapped[str] = mapped_column(String(40), index=True)
@@ -614,9 +617,11 @@ MIGRATIONS: dict[int, Sequence[str]] = {
     ),
     11: (
         # --- the records at a million games (issue 34): a registered engine's games
-        # paged from its seats; its kept aggregates (engine_sets, engine_opponents,
-        # engine_opponent_ratings, engine_rating_points) are made by create_all and
-        # filled by .kept_records' filler.
+        # paged from its seats, a tournament's games streamed in the order made; the
+        # kept records (engine_sets, engine_opponents, engine_opponent_ratings,
+        # engine_rating_points) are made by create_all, filled by .kept_records.
         "CREATE INDEX IF NOT EXISTS ix_seats_registration_id ON seats (registration, id)",
+        "CREATE INDEX IF NOT EXISTS ix_games_tournament_created"
+        " ON games (tournament_id, created_at, id)",
     ),
 }

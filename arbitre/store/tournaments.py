@@ -9,7 +9,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, tuple_
 from sqlalchemy.exc import IntegrityError
 
 from tournoyons_gui.arbitre.store.games import Conflict, GameStore
@@ -145,15 +145,47 @@ class TournamentStore(RecordStore, GameStore):
                 ]
             else:
                 games = [
-                    Game(**{**dict(r._mapping), "turn": {}, "first": {}})
+                    _light(r)
                     for r in await session.execute(select(*_LIGHT).where(where).order_by(*order))
                 ]
-                for game in games:
-                    for name in ("created_at", "ended_at", "lease_until"):
-                        moment = getattr(game, name)
-                        if moment is not None and moment.tzinfo is None:
-                            setattr(game, name, moment.replace(tzinfo=dt.UTC))
             return record_of(Tournament, row), entrants, games
+
+    async def tournament_entrants(
+        self, tournament_id: str
+    ) -> tuple[Tournament, list[Entrant]] | None:
+        """Return a tournament and its entrants by index (not its games), or ``None``."""
+        async with self.sessions() as session:
+            row = await session.get(TournamentRow, tournament_id, populate_existing=True)
+            if row is None:
+                return None
+            entrants = [
+                record_of(Entrant, e)
+                for e in await session.scalars(
+                    select(EntrantRow)
+                    .where(EntrantRow.tournament_id == tournament_id)
+                    .order_by(EntrantRow.index)
+                )
+            ]
+            return record_of(Tournament, row), entrants
+
+    async def tournament_games(
+        self,
+        tournament_id: str,
+        *,
+        after: tuple[dt.datetime, str] | None = None,
+        limit: int = 500,
+    ) -> list[Game]:
+        """Return up to ``limit`` of a tournament's games in the order they were made,
+        after the position ``after`` (the last one's ``(created_at, id)``), without their
+        positions (``turn`` and ``first`` empty): a batch of its games list or CSV, read
+        along the ``(tournament_id, created_at, id)`` index."""
+        statement = select(*_LIGHT).where(GameRow.tournament_id == tournament_id)
+        if after is not None:
+            statement = statement.where(tuple_(GameRow.created_at, GameRow.id) > tuple_(*after))
+        statement = statement.order_by(GameRow.created_at, GameRow.id).limit(limit)
+        return await self.read(
+            lambda connection: [_light(r) for r in connection.execute(statement)]
+        )
 
     async def tournament_seats(self, tournament_id: str) -> dict[str, list[Seat]]:
         """Return the seats of a tournament's games, in play order, by game id (tables of
@@ -196,6 +228,16 @@ class TournamentStore(RecordStore, GameStore):
                 stored.status = "over"
                 stored.ended_at = self.now()
                 stored.lease_owner = stored.lease_until = None
+
+
+def _light(row: Any) -> Game:
+    """Return a game read without its positions (:data:`_LIGHT`), times made aware."""
+    game = Game(**{**dict(row._mapping), "turn": {}, "first": {}})
+    for name in ("created_at", "ended_at", "lease_until"):
+        moment = getattr(game, name)
+        if moment is not None and moment.tzinfo is None:
+            setattr(game, name, moment.replace(tzinfo=dt.UTC))
+    return game
 
 
 def _fields(cls: type[object]) -> list[str]:

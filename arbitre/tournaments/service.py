@@ -241,8 +241,9 @@ class Tournaments:
 
     async def summary(self, tournament_id: str) -> dict[str, Any] | None:
         """Return a tournament's whole state as JSON-ready data: its settings, progress,
-        entrants, standings (with ratings), cross table and games."""
-        found = await self.store.tournament(tournament_id)
+        entrants, standings (with ratings), cross table and games (read without their
+        positions: nothing here shows them)."""
+        found = await self.store.tournament(tournament_id, positions=False)
         if found is None:
             return None
         row, entrants, games = found
@@ -314,8 +315,9 @@ class Tournaments:
         return row.rounds * (count // 2) * row.games
 
     async def table(self, tournament_id: str) -> list[Standing] | list[TableStanding] | None:
-        """Return the standings computed from the records (at tables: by match points)."""
-        found = await self.store.tournament(tournament_id)
+        """Return the standings computed from the records (at tables: by match points);
+        the games are read without their positions."""
+        found = await self.store.tournament(tournament_id, positions=False)
         if found is None:
             return None
         row, entrants, games = found
