@@ -7,20 +7,35 @@ along indexes; on SQLite and on PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
+import csv
 import datetime as dt
+import io
 import itertools
 import json
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from sqlalchemy import Connection, select, text
 
+from tests.arbitre.conftest import Served
 from tests.arbitre.postgres import postgres_server
 from tournoyons_gui.arbitre.standings import GameResult, rating_history
-from tournoyons_gui.arbitre.store import Engine, Game, GameEnd, Seat, SeatEnd, Store, new_id
+from tournoyons_gui.arbitre.store import (
+    Engine,
+    Entrant,
+    Game,
+    GameEnd,
+    Seat,
+    SeatEnd,
+    Store,
+    Tournament,
+    new_id,
+)
 from tournoyons_gui.arbitre.store.kept_records import games_page_statement, opponents_statement
 from tournoyons_gui.arbitre.store.records import record_of
 from tournoyons_gui.arbitre.store.schema import GameRow, SeatRow
@@ -31,6 +46,7 @@ from tournoyons_gui.arbitre.tournaments.engine_record import (
     engine_record,
     spread,
 )
+from tournoyons_gui.arbitre.web import tournament_api
 
 OWNER = "tester"
 SETS = ("Nim", "TicTacToe")
@@ -403,3 +419,156 @@ def test_the_engine_pages_queries_read_along_indexes(database: str) -> None:
         assert "SCAN seats" not in plan and "SCAN engine_opponents " not in plan + " ", plan
         assert "Seq Scan" not in plan, plan
         assert "USE TEMP B-TREE" not in plan, plan
+
+
+# --- the pages, served -------------------------------------------------------------------
+
+
+async def _fill(path: Path) -> tuple[str, str, list[str]]:
+    """Fill a SQLite file: three registered engines' games and a tournament of 7 games
+    (over); return an engine's id, the tournament's id and its games' ids in order."""
+    rng = random.Random(7)
+    store = await Store.open(str(path))
+    try:
+        engines = [await register(store, name) for name in ("Alpha", "beta", "Gamma")]
+        named = list(zip(("Alpha", "beta", "Gamma"), engines, strict=True))
+        await play(store, rng, [*named, ("=zed", ""), ("Yann", "")], 140)
+        tournament_id = "T" + new_id(11)
+        await store.create_tournament(
+            Tournament(
+                tournament_id, "Cup", "Nim", "round-robin", 7, 0, 2, {}, "over", [], store.now()
+            ),
+            [
+                Entrant("engine", "Alpha", "http://alpha.test/", engines[0]),
+                Entrant("engine", "=beta", "http://b.test/", engines[1]),
+            ],
+        )
+        made = []
+        for number in range(7):
+            game = Game(
+                id=new_id(12),
+                set_name="Nim",
+                status="playing",
+                options={},
+                turn={},
+                first={},
+                moves=number,
+                winner=None,
+                result="",
+                reason="",
+                created_at=store.now(),
+                lease_owner=OWNER,
+                lease_until=store.now() + dt.timedelta(hours=1),
+                tournament_id=tournament_id,
+                round=1,
+                pairing=number,
+                entrant1=number % 2,
+                entrant2=1 - number % 2,
+            )
+            seats = [
+                Seat(game.id, i, "engine", n, "http://x.test/", new_id(10), new_id(32), None, "", r)
+                for i, (n, r) in enumerate([("Alpha", engines[0]), ("=beta", engines[1])])
+            ]
+            await store.create_game(game, seats)
+            await store.finish_game(
+                game.id,
+                OWNER,
+                GameEnd("over", 0, "seat1", "won"),
+                [(s, SeatEnd(1)) for s in seats],
+                [],
+            )
+            made.append(game.id)
+        return engines[0], tournament_id, made
+    finally:
+        await store.close()
+
+
+def _next(answer: httpx.Response) -> str | None:
+    found = re.search(r'<([^>]+)>; rel="next"', answer.headers.get("link", ""))
+    return found.group(1) if found else None
+
+
+def test_the_engine_page_and_the_tournament_exports_page_and_stream(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(engine_record_module, "GAMES_PER_PAGE", 20)
+    monkeypatch.setattr(engine_record_module, "OPPONENTS_PER_PAGE", 2)
+    monkeypatch.setattr(tournament_api, "CSV_BATCH", 3)
+    database = tmp_path / "served.sqlite3"
+    engine_id, tournament_id, made = asyncio.run(_fill(database))
+    served = Served(database)
+    try:
+        # The engine's JSON record, page after page: every game once, newest made first.
+        record = served.http.get(f"/api/engines/{engine_id}").json()
+        seen, opponents = [], []
+        page = record
+        while True:
+            seen += [g["id"] for g in page["games"]]
+            if page["games_next"] is None:
+                break
+            page = served.http.get(
+                f"/api/engines/{engine_id}", params={"games_after": page["games_next"]}
+            ).json()
+        assert len(seen) == record["games_total"] > 20
+        assert seen[:7] == made[::-1]  # the tournament's games, made last
+        page = served.http.get(f"/api/engines/{engine_id}", params={"opponents": "games"}).json()
+        while True:
+            opponents += page["per_opponent"]
+            if page["per_opponent_next"] is None:
+                break
+            page = served.http.get(
+                f"/api/engines/{engine_id}",
+                params={"opponents": "games", "opponents_after": page["per_opponent_next"]},
+            ).json()
+        assert len(opponents) >= 4 and len({o["name"] for o in opponents}) == len(opponents)
+        assert [o["games"] for o in opponents] == sorted(
+            (o["games"] for o in opponents), reverse=True
+        )
+        # Its page: the first games, a link to the older ones and to more opponents.
+        html = served.http.get(f"/engines/{engine_id}")
+        assert html.status_code == 200
+        assert (
+            f'data-game-row="{seen[0]}"' in html.text
+            and f'data-game-row="{seen[20]}"' not in html.text
+        )
+        older = re.search(r'<a href="([^"]+)#games" rel="next" data-older-games>', html.text)
+        assert older is not None and "data-more-opponents" in html.text
+        second = served.http.get(older.group(1).replace("&amp;", "&"))
+        assert (
+            f'data-game-row="{seen[20]}"' in second.text
+            and f'data-game-row="{seen[0]}"' not in second.text
+        )
+        # Bad input: a clear 400, never a 500.
+        for params in (
+            {"opponents": "wins"},
+            {"games_after": "forged.cursor"},
+            {"opponents": "games", "opponents_after": record["per_opponent_next"]},
+            {"games_after": record["per_opponent_next"]},
+            {"games_after": [record["games_next"], record["games_next"]]},
+        ):
+            answer = served.http.get(f"/api/engines/{engine_id}", params=params)
+            assert answer.status_code == 400 and answer.json()["error"], params
+            assert served.http.get(f"/engines/{engine_id}", params=params).status_code == 400
+        # The tournament's games: JSON paged along, CSV streamed in batches, the same games.
+        listed: list[dict[str, Any]] = []
+        url: str | None = f"/tournaments/{tournament_id}/games.json?limit=2"
+        while url:
+            answer = served.http.get(url)
+            listed += answer.json()
+            url = _next(answer)
+        assert [g["id"] for g in listed] == made
+        assert {(g["first"], g["winner"]) for g in listed} == {
+            ("Alpha", "Alpha"),
+            ("=beta", "=beta"),
+        }
+        text = served.http.get(f"/tournaments/{tournament_id}/games.csv").text
+        rows = list(csv.reader(io.StringIO(text)))
+        assert rows[0] == ["id", "round", "first", "second", "status", "result", "winner", "moves"]
+        assert [r[0] for r in rows[1:]] == made
+        assert rows[2][2] == "'=beta" and rows[1][3] == "'=beta"
+        old_cursor = served.http.get(
+            f"/tournaments/{tournament_id}/games.json", params={"after": "x.y"}
+        )
+        assert old_cursor.status_code == 400
+    finally:
+        served.stop()
