@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from openskill.models import PlackettLuce
-from sqlalchemy import Connection, Select, Table, delete, insert, select, tuple_, update
+from sqlalchemy import Connection, Select, Table, delete, func, insert, select, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from tournoyons_gui.arbitre.store.base import Database
@@ -81,8 +81,10 @@ _NEW = _MODEL.rating()
 #: A new rating (openskill's defaults: 25, 25/3).
 NEW_RATING = (float(_NEW.mu), float(_NEW.sigma))
 _RANKS = {"won": [1.0, 2.0], "lost": [2.0, 1.0], "drawn": [1.0, 1.0]}
-#: Engines read per batch, and rows inserted per statement, by the filler.
+#: Engines read per batch, and rows inserted per statement, by the filler; the seats a
+#: batch of engines holds at most (unless one engine has more).
 _BATCH = 1000
+_BATCH_SEATS = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,24 +254,32 @@ def keep_game_end(
 # --- the filler: the records anew from the games ----------------------------------------
 
 
-def _engines(connection: Connection) -> Iterator[str]:
-    """Yield every registration seated in a game, in order, a batch at a time (the seats'
-    ``(registration, id)`` index)."""
+def _engine_batches(connection: Connection) -> Iterator[list[str]]:
+    """Yield every registration seated in a game, in order, in batches of at most
+    :data:`_BATCH` engines and about :data:`_BATCH_SEATS` seats (an engine of more seats
+    alone): counted along the seats' ``(registration, id)`` index."""
     last = ""
     while True:
-        batch = list(
-            connection.scalars(
-                select(_SEATS.c.registration)
-                .where(_SEATS.c.registration > last)
-                .group_by(_SEATS.c.registration)
-                .order_by(_SEATS.c.registration)
-                .limit(_BATCH)
-            )
-        )
-        yield from batch
-        if len(batch) < _BATCH:
+        counted = connection.execute(
+            select(_SEATS.c.registration, func.count())
+            .where(_SEATS.c.registration > last)
+            .group_by(_SEATS.c.registration)
+            .order_by(_SEATS.c.registration)
+            .limit(_BATCH)
+        ).all()
+        batch: list[str] = []
+        seats = 0
+        for engine, count in counted:
+            if batch and seats + count > _BATCH_SEATS:
+                yield batch
+                batch, seats = [], 0
+            batch.append(engine)
+            seats += count
+        if batch:
+            yield batch
+        if len(counted) < _BATCH:
             return
-        last = batch[-1]
+        last = counted[-1][0]
 
 
 def _chunks(rows: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
@@ -277,10 +287,31 @@ def _chunks(rows: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
         yield rows[start : start + _BATCH]
 
 
-def _fill_engine(connection: Connection, engine: str) -> None:
-    """Compute one engine's record from its finished games and insert it."""
+class _Filled:
+    """The kept rows computed for a batch of engines, to be inserted."""
+
+    def __init__(self) -> None:
+        self.sets: list[dict[str, Any]] = []
+        self.opponents: list[dict[str, Any]] = []
+        self.ratings: list[dict[str, Any]] = []
+        self.points: list[dict[str, Any]] = []
+
+    def insert(self, connection: Connection) -> None:
+        for table, rows in (
+            (SETS, self.sets),
+            (OPPONENTS, self.opponents),
+            (OPPONENT_RATINGS, self.ratings),
+            (POINTS, self.points),
+        ):
+            for chunk in _chunks(rows):
+                connection.execute(insert(table), chunk)
+
+
+def _fill_engines(connection: Connection, engines: list[str]) -> None:
+    """Compute a batch of engines' records from their finished games and insert them."""
     played = connection.execute(
         select(
+            _SEATS.c.registration,
             _SEATS.c.index.label("seat_index"),
             _GAMES.c.id,
             _GAMES.c.set_name,
@@ -291,13 +322,12 @@ def _fill_engine(connection: Connection, engine: str) -> None:
             _GAMES.c.created_at,
         )
         .select_from(_SEATS.join(_GAMES, _GAMES.c.id == _SEATS.c.game_id))
-        .where(_SEATS.c.registration == engine, _GAMES.c.status != "playing")
+        .where(_SEATS.c.registration.in_(engines), _GAMES.c.status != "playing")
     ).all()
     if not played:
         return
-    played = sorted(played, key=lambda r: (r.ended_at or r.created_at, r.id, r.seat_index))
     seated: dict[str, list[EndedSeat]] = {}
-    mine = select(_SEATS.c.game_id).where(_SEATS.c.registration == engine)
+    theirs = select(_SEATS.c.game_id).where(_SEATS.c.registration.in_(engines))
     for seat in connection.execute(
         select(
             _SEATS.c.game_id,
@@ -305,12 +335,27 @@ def _fill_engine(connection: Connection, engine: str) -> None:
             _SEATS.c.name,
             _SEATS.c.registration,
         )
-        .where(_SEATS.c.game_id.in_(mine))
+        .where(_SEATS.c.game_id.in_(theirs))
         .order_by(_SEATS.c.game_id, _SEATS.c.index)
     ):
         seated.setdefault(seat.game_id, []).append(
             EndedSeat(seat.seat_index, seat.name, seat.registration)
         )
+    by_engine: dict[str, list[Any]] = {}
+    for row in played:
+        by_engine.setdefault(row.registration, []).append(row)
+    filled = _Filled()
+    for engine, rows in by_engine.items():
+        rows.sort(key=lambda r: (r.ended_at or r.created_at, r.id, r.seat_index))
+        _fill_engine(engine, rows, seated, filled)
+    filled.insert(connection)
+
+
+def _fill_engine(
+    engine: str, played: list[Any], seated: dict[str, list[EndedSeat]], filled: _Filled
+) -> None:
+    """Compute one engine's record from its finished games (``played``, in the order they
+    ended) and the games' seats; add its rows to ``filled``."""
     sets: dict[str, dict[str, Any]] = {}
     opponents: dict[str, dict[str, Any]] = {}
     ratings: dict[tuple[str, str], tuple[float, float]] = {}
@@ -363,27 +408,22 @@ def _fill_engine(connection: Connection, engine: str) -> None:
                 "sigma": kept["sigma"],
             }
         )
-    connection.execute(insert(SETS), list(sets.values()))
-    for chunk in _chunks(list(opponents.values())):
-        connection.execute(insert(OPPONENTS), chunk)
-    rated = [
+    filled.sets += sets.values()
+    filled.opponents += opponents.values()
+    filled.ratings += [
         {"engine_id": engine, "set_name": s, "opponent": o, "mu": mu, "sigma": sigma}
         for (s, o), (mu, sigma) in ratings.items()
     ]
-    for chunk in _chunks(rated):
-        connection.execute(insert(OPPONENT_RATINGS), chunk)
-    for chunk in _chunks(points):
-        connection.execute(insert(POINTS), chunk)
+    filled.points += points
 
 
 def fill_records(connection: Connection) -> None:
-    """Empty the kept records and fill them anew from the finished games, one engine at a
-    time (memory bounded by one engine's games), in the caller's transaction."""
+    """Empty the kept records and fill them anew from the finished games, a batch of
+    engines at a time (memory bounded by a batch's games), in the caller's transaction."""
     for table in (POINTS, OPPONENT_RATINGS, OPPONENTS, SETS):
         connection.execute(delete(table))
-    for engine in _engines(connection):
-        if engine:
-            _fill_engine(connection, engine)
+    for engines in _engine_batches(connection):
+        _fill_engines(connection, engines)
 
 
 FILLERS.append(fill_records)

@@ -29,7 +29,7 @@ GAMES_PER_PAGE = 50
 OPPONENTS_PER_PAGE = 100
 #: The most rating points given per Set: more rated games are shown by this many points
 #: evenly spread by number, the first and the last included.
-MAX_POINTS = 500
+MAX_POINTS = 200
 
 
 @dataclass(frozen=True)

@@ -216,7 +216,7 @@ class EngineChanged(RegisteredEngine):
 
 class EngineRecord(RegisteredEngine):
     """An engine's record: results per Set, its rating now and over time per Set (at most
-    500 points a Set, evenly spread), a page of its opponents and a page of its games
+    200 points a Set, evenly spread), a page of its opponents and a page of its games
     (newest first), each with the next page's cursor (``null`` on the last)."""
 
     per_set: dict[str, dict[str, int]]
