@@ -27,7 +27,7 @@ are rated one after the other.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -60,6 +60,7 @@ __all__ = [
     "fill_records",
     "games_page_statement",
     "keep_game_end",
+    "level_of",
     "opponents_statement",
     "outcome",
 ]
@@ -121,6 +122,11 @@ def rate(
         ranks=_RANKS[result],
     )
     return (float(me.mu), float(me.sigma)), (float(them.mu), float(them.sigma))
+
+
+def level_of(number: int) -> int:
+    """Return a rating point's level: the power of two dividing ``number`` (from 1)."""
+    return (number & -number).bit_length() - 1
 
 
 def opponent_of(seats: Sequence[EndedSeat], index: int) -> EndedSeat | None:
@@ -237,6 +243,7 @@ def keep_game_end(
                     engine_id=engine,
                     set_name=set_name,
                     number=number,
+                    level=level_of(number),
                     game_id=game_id,
                     at=at,
                     mu=now_mine[0],
@@ -402,6 +409,7 @@ def _fill_engine(
                 "engine_id": engine,
                 "set_name": row.set_name,
                 "number": kept["rated"],
+                "level": level_of(kept["rated"]),
                 "game_id": row.id,
                 "at": row.ended_at or row.created_at,
                 "mu": kept["mu"],
@@ -424,6 +432,13 @@ def fill_records(connection: Connection) -> None:
         connection.execute(delete(table))
     for engines in _engine_batches(connection):
         _fill_engines(connection, engines)
+    if connection.dialect.name == "postgresql":
+        # Their statistics (and the seats', bulk loaded before a fill), that the pages'
+        # plans be made for what is there now.
+        connection.exec_driver_sql(
+            "ANALYZE seats, engine_sets, engine_opponents, engine_opponent_ratings,"
+            " engine_rating_points"
+        )
 
 
 FILLERS.append(fill_records)
@@ -600,21 +615,33 @@ class RecordStore(Database):
         return rows[:limit], len(rows) > limit
 
     async def rating_points(
-        self, engine_id: str, set_name: str, numbers: Sequence[int] | None = None
-    ) -> list[RatingPoint]:
-        """Return a registered engine's rating points in a Set, by number: those
-        ``numbers`` (each an index probe), or every one (``None``: the caller knows them
-        few, :attr:`EngineSet.rated`)."""
-        where = [POINTS.c.engine_id == engine_id, POINTS.c.set_name == set_name]
-        if numbers is not None:
-            where.append(POINTS.c.number.in_(list(numbers)))
-        statement = select(POINTS).where(*where).order_by(POINTS.c.number)
+        self, engine_id: str, rated: Mapping[str, int], most: int
+    ) -> dict[str, list[RatingPoint]]:
+        """Return at most ``most`` (3 or more) of a registered engine's rating points in
+        each Set of ``rated`` (``{Set: its rated games}``), by number, in one read: every
+        one when they are that few, else the first, the last and every ``2**level``-th
+        between, the level the lowest that keeps them that few: evenly spread, read along
+        the ``(engine, Set, level, number)`` index (a bounded range, whatever the number
+        of games)."""
+        statements = []
+        for set_name, count in rated.items():
+            level = 0
+            while count > most and count >> level > most - 2:
+                level += 1
+            where = [POINTS.c.engine_id == engine_id, POINTS.c.set_name == set_name]
+            statements.append((set_name, select(POINTS).where(*where, POINTS.c.level >= level)))
+            if level:
+                ends = select(POINTS).where(*where, POINTS.c.number.in_([1, count]))
+                statements.append((set_name, ends))
 
-        def read(connection: Connection) -> list[RatingPoint]:
-            return [
-                RatingPoint(r.number, r.game_id, _aware(r.at) or r.at, r.mu, r.sigma)
-                for r in connection.execute(statement)
-            ]
+        def read(connection: Connection) -> dict[str, list[RatingPoint]]:
+            found: dict[str, dict[int, RatingPoint]] = {name: {} for name in rated}
+            for set_name, statement in statements:
+                for r in connection.execute(statement):
+                    found[set_name][r.number] = RatingPoint(
+                        r.number, r.game_id, _aware(r.at) or r.at, r.mu, r.sigma
+                    )
+            return {name: [kept[n] for n in sorted(kept)] for name, kept in found.items()}
 
         return await self.read(read)
 

@@ -547,13 +547,18 @@ class EngineOpponentRatingRow(Base):
 class EngineRatingPointRow(Base):
     """``engine_rating_points``: a registered engine's rating in one Set after its rated
     game ``number`` (from 1, in the order its games ended): the ``game_id``, when it ended
-    (``at``), ``mu`` and ``sigma`` (issue 34). The chart reads a bounded number of them by
-    number."""
+    (``at``), ``mu`` and ``sigma`` (issue 34). ``level`` is the power of two dividing
+    ``number`` (0 for an odd number, 3 for 8, 24, 40 ...): the chart reads the points of a
+    level and above, a bounded number of them evenly spread, along its index."""
 
     __tablename__ = "engine_rating_points"
+    __table_args__ = (
+        Index("ix_engine_rating_points_level", "engine_id", "set_name", "level", "number"),
+    )
     engine_id: Mapped[str] = mapped_column(String(12), primary_key=True)
     set_name: Mapped[str] = mapped_column(String(40), primary_key=True)
     number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    level: Mapped[int] = mapped_column(Integer, default=0)
     game_id: Mapped[str] = mapped_column(String(12))
     at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     mu: Mapped[float] = mapped_column(Float)

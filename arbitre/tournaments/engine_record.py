@@ -20,15 +20,15 @@ __all__ = [
     "OPPONENT_ORDERS",
     "RecordPage",
     "engine_record",
-    "spread",
 ]
 
 #: The games of a page of an engine's games (newest first).
 GAMES_PER_PAGE = 50
 #: The opponents of a page of an engine's opponents.
 OPPONENTS_PER_PAGE = 100
-#: The most rating points given per Set: more rated games are shown by this many points
-#: evenly spread by number, the first and the last included.
+#: The most rating points given per Set: more rated games are shown by at most this many
+#: points evenly spread by number (every 2**k-th rated game), the first and the last
+#: included (:meth:`~tournoyons_gui.arbitre.store.kept_records.RecordStore.rating_points`).
 MAX_POINTS = 200
 
 
@@ -41,15 +41,6 @@ class RecordPage:
     games_before: int | None = None
     opponents: str = "name"
     opponents_after: tuple[Any, str] | None = None
-
-
-def spread(count: int, most: int = MAX_POINTS) -> list[int] | None:
-    """Return the numbers (from 1) of the points shown of ``count``: ``None`` (every one)
-    when there are ``most`` or fewer, else ``most`` numbers evenly spread from 1 to
-    ``count``."""
-    if count <= most:
-        return None
-    return sorted({1 + round(k * (count - 1) / (most - 1)) for k in range(most)})
 
 
 def _point(point: RatingPoint) -> dict[str, Any]:
@@ -72,7 +63,7 @@ async def engine_record(
     its registration; ``per_set`` (``{Set: {"won", "drawn", "lost", "error"}}``);
     ``rating`` (``{Set: {"mu", "sigma", "rated"}}``, after its ``rated`` rated games);
     ``ratings`` (``{Set: [{"number", "game", "at", "mu", "sigma"}]}``, oldest first, at
-    most :data:`MAX_POINTS` a Set, see :func:`spread`); ``games_total``; a page of
+    most :data:`MAX_POINTS` a Set, evenly spread); ``games_total``; a page of
     ``per_opponent`` (``{"name", "games", "won", "drawn", "lost", "error"}``) and of
     ``games`` (newest first: ``{"id", "set", "seat", "opponent", "outcome", "moves",
     "ended_at", "tournament"}``) as ``page`` asks, with the next pages' cursors
@@ -83,10 +74,9 @@ async def engine_record(
     if engine is None:
         return None
     sets = await store.engine_sets(engine_id)
-    ratings: dict[str, list[dict[str, Any]]] = {}
-    for kept in sets:
-        points = await store.rating_points(engine_id, kept.set_name, spread(kept.rated))
-        ratings[kept.set_name] = [_point(p) for p in points]
+    rated = {kept.set_name: kept.rated for kept in sets}
+    points = await store.rating_points(engine_id, rated, MAX_POINTS)
+    ratings = {name: [_point(p) for p in shown] for name, shown in points.items()}
     opponents, more_opponents = await store.engine_opponents(
         engine_id, order=page.opponents, after=page.opponents_after, limit=OPPONENTS_PER_PAGE
     )

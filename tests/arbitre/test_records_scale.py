@@ -10,7 +10,6 @@ import asyncio
 import csv
 import datetime as dt
 import io
-import itertools
 import json
 import random
 import re
@@ -36,16 +35,15 @@ from tournoyons_gui.arbitre.store import (
     Tournament,
     new_id,
 )
-from tournoyons_gui.arbitre.store.kept_records import games_page_statement, opponents_statement
+from tournoyons_gui.arbitre.store.kept_records import (
+    games_page_statement,
+    level_of,
+    opponents_statement,
+)
 from tournoyons_gui.arbitre.store.records import record_of
 from tournoyons_gui.arbitre.store.schema import GameRow, SeatRow
 from tournoyons_gui.arbitre.tournaments import engine_record as engine_record_module
-from tournoyons_gui.arbitre.tournaments.engine_record import (
-    MAX_POINTS,
-    RecordPage,
-    engine_record,
-    spread,
-)
+from tournoyons_gui.arbitre.tournaments.engine_record import RecordPage, engine_record
 from tournoyons_gui.arbitre.web import tournament_api
 
 OWNER = "tester"
@@ -289,17 +287,24 @@ async def assert_kept_as_computed(store: Store, engine_ids: list[str]) -> None:
             o["games"] == o["won"] + o["drawn"] + o["lost"] + o["error"]
             for o in new["per_opponent"]
         )
-        shown = {
-            set_name: [{k: v for k, v in p.items() if k != "number"} for p in points]
-            for set_name, points in new["ratings"].items()
-        }
-        assert shown == old["ratings"]
-        for set_name, points in new["ratings"].items():
-            assert [p["number"] for p in points] == list(range(1, len(points) + 1))
+        most = engine_record_module.MAX_POINTS
+        for set_name, history in old["ratings"].items():
+            count = len(history)
+            numbers = list(range(1, count + 1))
+            if count > most:  # every 2**level-th, the first and the last
+                level = next(k for k in range(64) if count >> k <= most - 2)
+                numbers = sorted({1, count, *range(2**level, count + 1, 2**level)})
+                assert len(numbers) <= most
+            points = new["ratings"][set_name]
+            assert [p["number"] for p in points] == numbers
+            assert [{k: v for k, v in p.items() if k != "number"} for p in points] == [
+                history[n - 1] for n in numbers
+            ]
             rating = new["rating"][set_name]
-            assert rating["rated"] == len(points)
+            assert rating["rated"] == count
             if points:
                 assert (rating["mu"], rating["sigma"]) == (points[-1]["mu"], points[-1]["sigma"])
+        assert set(new["ratings"]) == set(old["ratings"])
         # Every finished game once, newest made first.
         assert sorted(new["games"], key=lambda g: (g["id"], g["seat"])) == old["games"]
         by_games = await whole_record(store, engine_id, "games")
@@ -358,18 +363,12 @@ def test_the_kept_record_is_the_one_computed_from_every_game(
     database: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(engine_record_module, "OPPONENTS_PER_PAGE", 2)  # pages of opponents
+    monkeypatch.setattr(engine_record_module, "MAX_POINTS", 7)  # long histories spread
     asyncio.run(_scenario(database))
 
 
-def test_a_long_rating_history_is_shown_by_a_bounded_spread_of_points() -> None:
-    assert spread(MAX_POINTS) is None
-    assert spread(3) is None
-    numbers = spread(35_000)
-    assert numbers is not None and len(numbers) == MAX_POINTS
-    assert numbers[0] == 1 and numbers[-1] == 35_000
-    assert numbers == sorted(set(numbers))
-    steps = {b - a for a, b in itertools.pairwise(numbers)}
-    assert max(steps) - min(steps) <= 1
+def test_a_rating_points_level_is_the_power_of_two_dividing_its_number() -> None:
+    assert [level_of(n) for n in (1, 2, 3, 4, 6, 8, 24, 40, 1024)] == [0, 1, 0, 2, 1, 3, 3, 3, 10]
 
 
 # --- the pages' queries use indexes ------------------------------------------------------
