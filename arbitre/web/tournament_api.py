@@ -160,7 +160,7 @@ async def asked_record(
     raw = _once(request, "games_after")
     if raw:
         (games_before,) = found.read(list_id("games"), raw, 1)
-        if type(games_before) is not int or games_before < 0:
+        if type(games_before) is not int or not 0 <= games_before < 2**31:
             raise CursorError(OUT_OF_RANGE)
     raw = _once(request, "opponents_after")
     if raw:
