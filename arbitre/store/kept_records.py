@@ -564,10 +564,7 @@ def opponents_statement(
         statement = statement.order_by(table.c.sort_name, table.c.opponent)
     else:
         if after is not None:
-            games, key = after
-            statement = statement.where(
-                (table.c.games < games) | ((table.c.games == games) & (table.c.opponent < key))
-            )
+            statement = statement.where(tuple_(table.c.games, table.c.opponent) < tuple_(*after))
         statement = statement.order_by(table.c.games.desc(), table.c.opponent.desc())
     return statement.limit(limit)
 

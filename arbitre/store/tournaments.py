@@ -9,7 +9,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import select, tuple_
+from sqlalchemy import Select, select, tuple_
 from sqlalchemy.exc import IntegrityError
 
 from tournoyons_gui.arbitre.store.games import Conflict, GameStore
@@ -31,7 +31,7 @@ from tournoyons_gui.arbitre.store.schema import (
     TournamentRow,
 )
 
-__all__ = ["TournamentStore"]
+__all__ = ["TournamentStore", "tournament_games_statement"]
 
 #: The columns of a game but its positions (the bulk of a row), for the scheduler.
 _LIGHT = [c for c in GameRow.__table__.columns if c.name not in ("turn", "first")]
@@ -179,10 +179,7 @@ class TournamentStore(RecordStore, GameStore):
         after the position ``after`` (the last one's ``(created_at, id)``), without their
         positions (``turn`` and ``first`` empty): a batch of its games list or CSV, read
         along the ``(tournament_id, created_at, id)`` index."""
-        statement = select(*_LIGHT).where(GameRow.tournament_id == tournament_id)
-        if after is not None:
-            statement = statement.where(tuple_(GameRow.created_at, GameRow.id) > tuple_(*after))
-        statement = statement.order_by(GameRow.created_at, GameRow.id).limit(limit)
+        statement = tournament_games_statement(tournament_id, after, limit)
         return await self.read(
             lambda connection: [_light(r) for r in connection.execute(statement)]
         )
@@ -228,6 +225,18 @@ class TournamentStore(RecordStore, GameStore):
                 stored.status = "over"
                 stored.ended_at = self.now()
                 stored.lease_owner = stored.lease_until = None
+
+
+def tournament_games_statement(
+    tournament_id: str, after: tuple[dt.datetime, str] | None, limit: int
+) -> Select[Any]:
+    """Return the statement of up to ``limit`` of a tournament's games (without their
+    positions) in the order made, after the position ``after`` (``(created_at, id)``),
+    along the ``(tournament_id, created_at, id)`` index."""
+    statement = select(*_LIGHT).where(GameRow.tournament_id == tournament_id)
+    if after is not None:
+        statement = statement.where(tuple_(GameRow.created_at, GameRow.id) > tuple_(*after))
+    return statement.order_by(GameRow.created_at, GameRow.id).limit(limit)
 
 
 def _light(row: Any) -> Game:

@@ -42,6 +42,7 @@ from tournoyons_gui.arbitre.store.kept_records import (
 )
 from tournoyons_gui.arbitre.store.records import record_of
 from tournoyons_gui.arbitre.store.schema import GameRow, SeatRow
+from tournoyons_gui.arbitre.store.tournaments import tournament_games_statement
 from tournoyons_gui.arbitre.tournaments import engine_record as engine_record_module
 from tournoyons_gui.arbitre.tournaments.engine_record import RecordPage, engine_record
 from tournoyons_gui.arbitre.web import tournament_api
@@ -383,6 +384,8 @@ async def _plans(url: str) -> list[str]:
             opponents_statement("ENGINE", "name", None, 101),
             opponents_statement("ENGINE", "name", ("m", "KEY"), 101),
             opponents_statement("ENGINE", "games", (10, "KEY"), 101),
+            tournament_games_statement("TOURNAMENT", None, 500),
+            tournament_games_statement("TOURNAMENT", (store.now(), "GAME"), 500),
         ]
 
         def explain(connection: Connection) -> list[str]:
@@ -408,14 +411,18 @@ async def _plans(url: str) -> list[str]:
 
 
 def test_the_engine_pages_queries_read_along_indexes(database: str) -> None:
-    games, games_after, by_name, by_name_after, by_games = asyncio.run(_plans(database))
+    plans = asyncio.run(_plans(database))
+    games, games_after, by_name, by_name_after, by_games, tournament, tournament_after = plans
     for plan in (games, games_after):
         assert "ix_seats_registration_id" in plan, plan
     for plan in (by_name, by_name_after):
         assert "ix_engine_opponents_name" in plan, plan
     assert "ix_engine_opponents_games" in by_games, by_games
-    for plan in (games, games_after, by_name, by_name_after, by_games):
-        assert "SCAN seats" not in plan and "SCAN engine_opponents " not in plan + " ", plan
+    for plan in (tournament, tournament_after):
+        assert "ix_games_tournament_created" in plan, plan
+    for plan in plans:
+        for table in ("seats", "games", "engine_opponents"):
+            assert f"SCAN {table} " not in plan + " ", plan
         assert "Seq Scan" not in plan, plan
         assert "USE TEMP B-TREE" not in plan, plan
 
