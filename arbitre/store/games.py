@@ -355,26 +355,22 @@ class GameStore(PendingStore):
         def finish(connection: Connection) -> bool:
             if connection.execute(_END_GAME, named).rowcount != 1:
                 return False
+            # The registered engines' kept records (issue 34, .kept_records).
+            keep_game_end(
+                connection,
+                game_id=game_id,
+                clock=self.now,
+                status=end.status,
+                result=end.result,
+                winner=end.winner,
+                seats=seated,
+            )
             if seat_ends:
                 connection.execute(_SEAT_END, seat_ends)
             _insert(connection, _EXCHANGES, logged)
             # The game's asks end with it: an answer arriving later, at any worker, is
             # refused as late and logged against the game.
             connection.execute(CLOSE_PENDING, {"p_game": game_id, "p_at": at})
-            if any(seat.registration for seat in seated):
-                # The registered engines' kept records (issue 34, .kept_records).
-                keep_game_end(
-                    connection,
-                    game_id=game_id,
-                    set_name=str(
-                        connection.scalar(select(_GAMES.c.set_name).where(_GAMES.c.id == game_id))
-                    ),
-                    at=at,
-                    status=end.status,
-                    result=end.result,
-                    winner=end.winner,
-                    seats=seated,
-                )
             return True
 
         return await self.write(finish)

@@ -27,7 +27,7 @@ are rated one after the other.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -149,20 +149,25 @@ def keep_game_end(
     connection: Connection,
     *,
     game_id: str,
-    set_name: str,
-    at: dt.datetime,
+    clock: Callable[[], dt.datetime],
     status: str,
     result: str,
     winner: int | None,
     seats: Sequence[EndedSeat],
 ) -> None:
     """Update the records of the registered engines seated in a game that ends (in the
-    caller's transaction): their counts per Set and per opponent, and each one's rating
-    in the Set with its new point (see the module). Nothing for a game without a
-    registered seat."""
+    caller's transaction, once the game's row is ended): their counts per Set and per
+    opponent, and each one's rating in the Set with its new point (see the module).
+    Nothing for a game without a registered seat.
+
+    The engines' rows of the Set are locked first (in order of engine), then the game's
+    end is stamped by ``clock`` (its ``ended_at`` set again): two games of one engine
+    ending at once are rated in the order of their ``ended_at``, the order the upgrade
+    and :func:`fill_records` rate them in."""
     mine = sorted((s.registration, s.index) for s in seats if s.registration)
     if not mine:
         return
+    set_name = str(connection.scalar(select(_GAMES.c.set_name).where(_GAMES.c.id == game_id)))
     for engine in sorted({engine for engine, _ in mine}):
         connection.execute(
             _insert(connection, SETS)
@@ -184,6 +189,8 @@ def keep_game_end(
             .where(SETS.c.engine_id == engine, SETS.c.set_name == set_name)
             .with_for_update()
         )
+    at = clock()
+    connection.execute(update(_GAMES).where(_GAMES.c.id == game_id).values(ended_at=at))
     for engine, index in mine:
         state = connection.execute(
             select(SETS.c.mu, SETS.c.sigma, SETS.c.rated).where(

@@ -368,6 +368,59 @@ def test_the_kept_record_is_the_one_computed_from_every_game(
     asyncio.run(_scenario(database))
 
 
+async def _at_once(url: str) -> None:
+    rng = random.Random(5)
+    store = await Store.open(url)
+    try:
+        engines = [await register(store, name) for name in ("One", "Two", "Three")]
+        players = [*zip(("One", "Two", "Three"), engines, strict=True), ("Other", "")]
+        made = []
+        for _ in range(40):
+            chosen = rng.sample(players, 2)
+            game = Game(
+                id=new_id(12),
+                set_name="Nim",
+                status="playing",
+                options={},
+                turn={},
+                first={},
+                moves=3,
+                winner=None,
+                result="",
+                reason="",
+                created_at=store.now(),
+                lease_owner=OWNER,
+                lease_until=store.now() + dt.timedelta(hours=1),
+            )
+            seats = [
+                Seat(game.id, i, "engine", n, "http://x.test/", new_id(10), new_id(32), None, "", r)
+                for i, (n, r) in enumerate(chosen)
+            ]
+            await store.create_game(game, seats)
+            made.append((game, seats, rng.choice([0, 1, None])))
+
+        async def end(game: Game, seats: list[Seat], winner: int | None) -> bool:
+            result = "draw" if winner is None else f"seat{winner + 1}"
+            ended = GameEnd("over", winner, result, "")
+            return await store.finish_game(
+                game.id, OWNER, ended, [(s, SeatEnd(1)) for s in seats], []
+            )
+
+        done = await asyncio.gather(*(end(*m) for m in made))
+        assert all(done)
+        await assert_kept_as_computed(store, engines)
+        counted = await engine_record(store, engines[0])
+        assert counted is not None and counted["games_total"] > 10
+    finally:
+        await store.close()
+
+
+def test_games_ending_at_once_are_rated_in_the_order_they_ended(database: str) -> None:
+    # Every game of an engine ending at the same moment (PostgreSQL: on connections of
+    # their own): none is lost, none fails, and the ratings follow their ends' order.
+    asyncio.run(_at_once(database))
+
+
 def test_a_rating_points_level_is_the_power_of_two_dividing_its_number() -> None:
     assert [level_of(n) for n in (1, 2, 3, 4, 6, 8, 24, 40, 1024)] == [0, 1, 0, 2, 1, 3, 3, 3, 10]
 
