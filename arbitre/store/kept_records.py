@@ -9,7 +9,7 @@ lost and in error, and its openskill rating after its rated games), ``engine_opp
 from 1). A game's end updates them in its own transaction (:func:`keep_game_end`, called
 by :meth:`~.games.GameStore.finish_game`): a few rows per registered seat, whatever the
 number of games before. :func:`fill_records` fills them anew from the games already there
-(the schema 12 upgrade, ``Store.backfill_kept``), one engine at a time.
+(the schema 12 upgrade, ``Store.backfill_kept``), a batch of engines at a time.
 
 The rating is the one the record has always shown: openskill's Plackett-Luce model with
 its defaults, the engine (seat ``registration``) against each opponent (keyed by its
@@ -19,9 +19,11 @@ starting new in each engine's record and Set; a game in error (not ``over``, or
 upgrade: by ``ended_at``, else ``created_at``, then id). The opponent of a seat is the
 game's first other seat in play order.
 
-On PostgreSQL a game's end locks its engines' ``engine_sets`` rows (in order of engine:
-no deadlock) before reading their rating, so that two games of one engine ending at once
-are rated one after the other.
+A game's end locks its engines' ``engine_sets`` rows (in order of engine: no deadlock;
+PostgreSQL, SQLite has one writer) before reading their rating and stamping the game's
+``ended_at``, so that two games of one engine ending at once are rated one after the
+other, in the order of their ``ended_at``. The chart reads a bounded number of points
+along an index: each point keeps its ``level`` (the power of two dividing its number).
 """
 
 from __future__ import annotations
