@@ -153,7 +153,8 @@ async def asked_record(
 
     if request is None:
         return await service.engine_record(engine_id, RecordPage(), cursor)
-    order = _once(request, "opponents") or "name"
+    given = _once(request, "opponents")
+    order = "name" if given is None else given
     if order not in OPPONENT_ORDERS:
         raise CursorError(f"opponents is {' or '.join(OPPONENT_ORDERS)}")
     games_before = opponents_after = None

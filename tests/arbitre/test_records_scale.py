@@ -600,6 +600,7 @@ def test_the_engine_page_and_the_tournament_exports_page_and_stream(
         # Bad input: a clear 400, never a 500.
         for params in (
             {"opponents": "wins"},
+            {"opponents": ""},
             {"games_after": "forged.cursor"},
             {"opponents": "games", "opponents_after": record["per_opponent_next"]},
             {"games_after": record["per_opponent_next"]},
