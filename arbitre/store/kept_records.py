@@ -29,6 +29,8 @@ along an index: each point keeps its ``level`` (the power of two dividing its nu
 from __future__ import annotations
 
 import datetime as dt
+import logging
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -88,6 +90,10 @@ _RANKS = {"won": [1.0, 2.0], "lost": [2.0, 1.0], "drawn": [1.0, 1.0]}
 #: batch of engines holds at most (unless one engine has more).
 _BATCH = 1000
 _BATCH_SEATS = 20_000
+#: Seconds between the filler's progress lines (a large database takes minutes).
+_SAY_EVERY = 5.0
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -439,8 +445,14 @@ def fill_records(connection: Connection) -> None:
     engines at a time (memory bounded by a batch's games), in the caller's transaction."""
     for table in (POINTS, OPPONENT_RATINGS, OPPONENTS, SETS):
         connection.execute(delete(table))
+    done, said = 0, time.monotonic()
     for engines in _engine_batches(connection):
         _fill_engines(connection, engines)
+        done += len(engines)
+        if time.monotonic() - said > _SAY_EVERY:
+            log.info("the engines' records: %d engines filled", done)
+            said = time.monotonic()
+    log.info("the engines' records: %d engines filled, done", done)
     if connection.dialect.name == "postgresql":
         # Their statistics (and the seats', bulk loaded before a fill), that the pages'
         # plans be made for what is there now.
