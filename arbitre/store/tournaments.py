@@ -12,8 +12,8 @@ from typing import Any
 from sqlalchemy import Select, select, tuple_
 from sqlalchemy.exc import IntegrityError
 
+from tournoyons_gui.arbitre.store.engine_records import RecordStore
 from tournoyons_gui.arbitre.store.games import Conflict, GameStore
-from tournoyons_gui.arbitre.store.kept_records import RecordStore
 from tournoyons_gui.arbitre.store.records import (
     Engine,
     Entrant,
@@ -38,7 +38,7 @@ _LIGHT = [c for c in GameRow.__table__.columns if c.name not in ("turn", "first"
 
 
 class TournamentStore(RecordStore, GameStore):
-    """Registered engines (their records: :class:`~.kept_records.RecordStore`),
+    """Registered engines (their records: :class:`~.engine_records.RecordStore`),
     tournaments and their entrants."""
 
     # --- registered engines ------------------------------------------------------------

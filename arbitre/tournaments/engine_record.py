@@ -1,8 +1,10 @@
 """A registered engine's record: its results per Set and per opponent, its rating over
 time per Set (openskill over its games in the order they ended) and its games, read from
-the records the store keeps as games end (:mod:`~tournoyons_gui.arbitre.store.kept_records`,
-issue 34): in bounded time and memory whatever the number of its games, its opponents
-and its games a page at a time, its rating over time a bounded number of points."""
+the records the store keeps as games end (issue 34: kept by
+:mod:`~tournoyons_gui.arbitre.store.kept_records`, read by
+:mod:`~tournoyons_gui.arbitre.store.engine_records`): in bounded time and memory
+whatever the number of its games, its opponents and its games a page at a time, its
+rating over time a bounded number of points."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tournoyons_gui.arbitre.store import Store
-from tournoyons_gui.arbitre.store.kept_records import OPPONENT_ORDERS, RatingPoint
+from tournoyons_gui.arbitre.store.engine_records import OPPONENT_ORDERS, RatingPoint
 
 __all__ = [
     "GAMES_PER_PAGE",
@@ -28,7 +30,7 @@ GAMES_PER_PAGE = 50
 OPPONENTS_PER_PAGE = 100
 #: The most rating points given per Set: more rated games are shown by at most this many
 #: points evenly spread by number (every 2**k-th rated game), the first and the last
-#: included (:meth:`~tournoyons_gui.arbitre.store.kept_records.RecordStore.rating_points`).
+#: included (:meth:`~tournoyons_gui.arbitre.store.engine_records.RecordStore.rating_points`).
 MAX_POINTS = 200
 
 

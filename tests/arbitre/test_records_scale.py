@@ -35,11 +35,8 @@ from tournoyons_gui.arbitre.store import (
     Tournament,
     new_id,
 )
-from tournoyons_gui.arbitre.store.kept_records import (
-    games_page_statement,
-    level_of,
-    opponents_statement,
-)
+from tournoyons_gui.arbitre.store.engine_records import games_page_statement, opponents_statement
+from tournoyons_gui.arbitre.store.kept_records import level_of
 from tournoyons_gui.arbitre.store.records import record_of
 from tournoyons_gui.arbitre.store.schema import GameRow, SeatRow
 from tournoyons_gui.arbitre.store.tournaments import tournament_games_statement
