@@ -32,6 +32,7 @@ from tournoyons_gui.arbitre.store.appends import (
     sqlite_append,
 )
 from tournoyons_gui.arbitre.store.kept_lists import count_game, game_over
+from tournoyons_gui.arbitre.store.kept_records import EndedSeat, keep_game_end
 from tournoyons_gui.arbitre.store.pending import CLOSE_PENDING, DETAIL_CAP, PendingStore
 from tournoyons_gui.arbitre.store.records import (
     AddedSetRecord,
@@ -330,7 +331,8 @@ class GameStore(PendingStore):
         calls to be sent (seat index, URL), logged, and its asks still open closed (an
         answer arriving later, at any worker, is refused as late); all in one transaction.
         Return ``False`` and change nothing when the game is over already or driven by
-        another worker."""
+        another worker. The records of its registered engines are kept up to date in the
+        same transaction (:func:`~.kept_records.keep_game_end`)."""
         at = self.now()
         seat_ends = [
             {
@@ -345,6 +347,7 @@ class GameStore(PendingStore):
             for seat, seat_end in ends
         ]
         logged = [_exchange(game_id, index, "final", "", url, at) for index, url in finals]
+        seated = [EndedSeat(seat.index, seat.name, seat.registration) for seat, _ in ends]
 
         named = {
             "g_id": game_id,
@@ -359,6 +362,16 @@ class GameStore(PendingStore):
         def finish(connection: Connection) -> bool:
             if connection.execute(_END_GAME, named).rowcount != 1:
                 return False
+            # The registered engines' kept records (issue 34, .kept_records).
+            keep_game_end(
+                connection,
+                game_id=game_id,
+                clock=self.now,
+                status=end.status,
+                result=end.result,
+                winner=end.winner,
+                seats=seated,
+            )
             game_over(connection, game_id)
             if seat_ends:
                 connection.execute(_SEAT_END, seat_ends)

@@ -41,7 +41,11 @@ __all__ = [
     "AddedSetRow",
     "Base",
     "CheckRow",
+    "EngineOpponentRatingRow",
+    "EngineOpponentRow",
+    "EngineRatingPointRow",
     "EngineRow",
+    "EngineSetRow",
     "EntrantRow",
     "ExchangeRow",
     "GameRow",
@@ -104,6 +108,9 @@ class GameRow(Base):
             sqlite_where=text("status = 'playing'"),
             postgresql_where=text("status = 'playing'"),
         ),
+        # A tournament's games are read in the order they were made a batch at a time
+        # (its games list and CSV, streamed: issue 34).
+        Index("ix_games_tournament_created", "tournament_id", "created_at", "id"),
     )
     id: Mapped[str] = mapped_column(String(12), primary_key=True)
     # Indexed by ix_games_set_created_id, which leads with it (schema 12 dropped the
@@ -144,7 +151,12 @@ class SeatRow(Base):
     """
 
     __tablename__ = "seats"
-    __table_args__ = (UniqueConstraint("game_id", "index"),)
+    # A registered engine's games are read newest first a page at a time from its seats
+    # (keyset paging on the seat's id, the order games were made: issue 34).
+    __table_args__ = (
+        UniqueConstraint("game_id", "index"),
+        Index("ix_seats_registration_id", "registration", "id"),
+    )
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
     index: Mapped[int] = mapped_column(Integer)
@@ -533,6 +545,83 @@ class MatchGameRow(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
 
 
+class EngineSetRow(Base):
+    """``engine_sets``: a registered engine's record in one Set, kept as its games end
+    (issue 34, :mod:`.kept_records`): the games won, drawn, lost and in error (an
+    unfinished or failed game), its openskill rating (``mu``, ``sigma``) after its
+    ``rated`` rated games (errors are not rated), each point kept in
+    ``engine_rating_points``. ``engine_id`` is a seat's ``registration``."""
+
+    __tablename__ = "engine_sets"
+    engine_id: Mapped[str] = mapped_column(String(12), primary_key=True)
+    set_name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    won: Mapped[int] = mapped_column(Integer, default=0)
+    drawn: Mapped[int] = mapped_column(Integer, default=0)
+    lost: Mapped[int] = mapped_column(Integer, default=0)
+    error: Mapped[int] = mapped_column(Integer, default=0)
+    rated: Mapped[int] = mapped_column(Integer, default=0)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+
+
+class EngineOpponentRow(Base):
+    """``engine_opponents``: a registered engine's results against one opponent, every
+    Set together, kept as its games end (issue 34): ``opponent`` the opponent's key (its
+    registration, else its name), ``name`` its name in the first game that ended,
+    ``sort_name`` that name in lower case (the order by name), ``games`` and the games
+    won, drawn, lost and in error. Read a page at a time by name or by games."""
+
+    __tablename__ = "engine_opponents"
+    __table_args__ = (
+        Index("ix_engine_opponents_name", "engine_id", "sort_name", "opponent"),
+        Index("ix_engine_opponents_games", "engine_id", "games", "opponent"),
+    )
+    engine_id: Mapped[str] = mapped_column(String(12), primary_key=True)
+    opponent: Mapped[str] = mapped_column(String(200), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    sort_name: Mapped[str] = mapped_column(String(200))
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    won: Mapped[int] = mapped_column(Integer, default=0)
+    drawn: Mapped[int] = mapped_column(Integer, default=0)
+    lost: Mapped[int] = mapped_column(Integer, default=0)
+    error: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class EngineOpponentRatingRow(Base):
+    """``engine_opponent_ratings``: an opponent's openskill rating as a registered engine's
+    record sees it in one Set (every opponent starts new in each engine's record, as the
+    record has always computed it), kept so that a game's end updates the engine's rating
+    in a few rows (issue 34)."""
+
+    __tablename__ = "engine_opponent_ratings"
+    engine_id: Mapped[str] = mapped_column(String(12), primary_key=True)
+    set_name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    opponent: Mapped[str] = mapped_column(String(200), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+
+
+class EngineRatingPointRow(Base):
+    """``engine_rating_points``: a registered engine's rating in one Set after its rated
+    game ``number`` (from 1, in the order its games ended): the ``game_id``, when it ended
+    (``at``), ``mu`` and ``sigma`` (issue 34). ``level`` is the power of two dividing
+    ``number`` (0 for an odd number, 3 for 8, 24, 40 ...): the chart reads the points of a
+    level and above, a bounded number of them evenly spread, along its index."""
+
+    __tablename__ = "engine_rating_points"
+    __table_args__ = (
+        Index("ix_engine_rating_points_level", "engine_id", "set_name", "level", "number"),
+    )
+    engine_id: Mapped[str] = mapped_column(String(12), primary_key=True)
+    set_name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    level: Mapped[int] = mapped_column(Integer, default=0)
+    game_id: Mapped[str] = mapped_column(String(12))
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+
+
 # Upgrades: MIGRATIONS[v] takes a database from version v to v + 1. New tables are made by
 # ``create_all`` before the upgrades run: version 2 adds ``added_sets``, ``pending``,
 # ``engines``, ``tournaments`` and ``entrants``, and the columns below; version 3 each
@@ -613,5 +702,12 @@ MIGRATIONS: dict[int, Sequence[str]] = {
         "CREATE INDEX IF NOT EXISTS ix_games_in_play ON games (created_at, id, lease_until)"
         " WHERE status = 'playing'",
         # --- end of the lists' statements.
+        # --- the records at a million games (issue 34): a registered engine's games
+        # paged from its seats, a tournament's games streamed in the order made; the
+        # kept records (engine_sets, engine_opponents, engine_opponent_ratings,
+        # engine_rating_points) are made by create_all, filled by .kept_records.
+        "CREATE INDEX IF NOT EXISTS ix_seats_registration_id ON seats (registration, id)",
+        "CREATE INDEX IF NOT EXISTS ix_games_tournament_created"
+        " ON games (tournament_id, created_at, id)",
     ),
 }

@@ -9,9 +9,10 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Select, select, tuple_
 from sqlalchemy.exc import IntegrityError
 
+from tournoyons_gui.arbitre.store.engine_records import RecordStore
 from tournoyons_gui.arbitre.store.games import Conflict, GameStore
 from tournoyons_gui.arbitre.store.records import (
     Engine,
@@ -30,14 +31,15 @@ from tournoyons_gui.arbitre.store.schema import (
     TournamentRow,
 )
 
-__all__ = ["TournamentStore"]
+__all__ = ["TournamentStore", "tournament_games_statement"]
 
 #: The columns of a game but its positions (the bulk of a row), for the scheduler.
 _LIGHT = [c for c in GameRow.__table__.columns if c.name not in ("turn", "first")]
 
 
-class TournamentStore(GameStore):
-    """Registered engines, tournaments and their entrants."""
+class TournamentStore(RecordStore, GameStore):
+    """Registered engines (their records: :class:`~.engine_records.RecordStore`),
+    tournaments and their entrants."""
 
     # --- registered engines ------------------------------------------------------------
 
@@ -97,34 +99,6 @@ class TournamentStore(GameStore):
             row = await session.scalar(select(EngineRow).where(EngineRow.url == url).limit(1))
             return None if row is None else record_of(Engine, row)
 
-    async def engine_games(
-        self, engine_id: str
-    ) -> tuple[list[Seat], dict[str, Game], dict[str, list[Seat]]]:
-        """Return a registered engine's seats, the finished games they are in (by id) and
-        every seat of those games (by game id)."""
-        async with self.sessions() as session:
-            mine = [
-                record_of(Seat, s)
-                for s in await session.scalars(
-                    select(SeatRow).where(SeatRow.registration == engine_id)
-                )
-            ]
-            ids = [s.game_id for s in mine]
-            if not ids:
-                return mine, {}, {}
-            games = {
-                g.id: record_of(Game, g)
-                for g in await session.scalars(
-                    select(GameRow).where(GameRow.id.in_(ids), GameRow.status != "playing")
-                )
-            }
-            seats: dict[str, list[Seat]] = {}
-            for row in await session.scalars(
-                select(SeatRow).where(SeatRow.game_id.in_(ids)).order_by(SeatRow.index)
-            ):
-                seats.setdefault(row.game_id, []).append(record_of(Seat, row))
-            return mine, games, seats
-
     # --- tournaments ---------------------------------------------------------------------
 
     async def create_tournament(self, tournament: Tournament, entrants: Sequence[Entrant]) -> None:
@@ -171,15 +145,44 @@ class TournamentStore(GameStore):
                 ]
             else:
                 games = [
-                    Game(**{**dict(r._mapping), "turn": {}, "first": {}})
+                    _light(r)
                     for r in await session.execute(select(*_LIGHT).where(where).order_by(*order))
                 ]
-                for game in games:
-                    for name in ("created_at", "ended_at", "lease_until"):
-                        moment = getattr(game, name)
-                        if moment is not None and moment.tzinfo is None:
-                            setattr(game, name, moment.replace(tzinfo=dt.UTC))
             return record_of(Tournament, row), entrants, games
+
+    async def tournament_entrants(
+        self, tournament_id: str
+    ) -> tuple[Tournament, list[Entrant]] | None:
+        """Return a tournament and its entrants by index (not its games), or ``None``."""
+        async with self.sessions() as session:
+            row = await session.get(TournamentRow, tournament_id, populate_existing=True)
+            if row is None:
+                return None
+            entrants = [
+                record_of(Entrant, e)
+                for e in await session.scalars(
+                    select(EntrantRow)
+                    .where(EntrantRow.tournament_id == tournament_id)
+                    .order_by(EntrantRow.index)
+                )
+            ]
+            return record_of(Tournament, row), entrants
+
+    async def tournament_games(
+        self,
+        tournament_id: str,
+        *,
+        after: tuple[dt.datetime, str] | None = None,
+        limit: int = 500,
+    ) -> list[Game]:
+        """Return up to ``limit`` of a tournament's games in the order they were made,
+        after the position ``after`` (the last one's ``(created_at, id)``), without their
+        positions (``turn`` and ``first`` empty): a batch of its games list or CSV, read
+        along the ``(tournament_id, created_at, id)`` index."""
+        statement = tournament_games_statement(tournament_id, after, limit)
+        return await self.read(
+            lambda connection: [_light(r) for r in connection.execute(statement)]
+        )
 
     async def tournament_seats(self, tournament_id: str) -> dict[str, list[Seat]]:
         """Return the seats of a tournament's games, in play order, by game id (tables of
@@ -222,6 +225,28 @@ class TournamentStore(GameStore):
                 stored.status = "over"
                 stored.ended_at = self.now()
                 stored.lease_owner = stored.lease_until = None
+
+
+def tournament_games_statement(
+    tournament_id: str, after: tuple[dt.datetime, str] | None, limit: int
+) -> Select[Any]:
+    """Return the statement of up to ``limit`` of a tournament's games (without their
+    positions) in the order made, after the position ``after`` (``(created_at, id)``),
+    along the ``(tournament_id, created_at, id)`` index."""
+    statement = select(*_LIGHT).where(GameRow.tournament_id == tournament_id)
+    if after is not None:
+        statement = statement.where(tuple_(GameRow.created_at, GameRow.id) > tuple_(*after))
+    return statement.order_by(GameRow.created_at, GameRow.id).limit(limit)
+
+
+def _light(row: Any) -> Game:
+    """Return a game read without its positions (:data:`_LIGHT`), times made aware."""
+    game = Game(**{**dict(row._mapping), "turn": {}, "first": {}})
+    for name in ("created_at", "ended_at", "lease_until"):
+        moment = getattr(game, name)
+        if moment is not None and moment.tzinfo is None:
+            setattr(game, name, moment.replace(tzinfo=dt.UTC))
+    return game
 
 
 def _fields(cls: type[object]) -> list[str]:

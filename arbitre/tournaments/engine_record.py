@@ -1,65 +1,97 @@
-"""A registered engine's record: its games, its results per Set and per opponent, and its
-rating over time per Set (openskill over its games in the order they ended)."""
+"""A registered engine's record: its results per Set and per opponent, its rating over
+time per Set (openskill over its games in the order they ended) and its games, read from
+the records the store keeps as games end (issue 34: kept by
+:mod:`~tournoyons_gui.arbitre.store.kept_records`, read by
+:mod:`~tournoyons_gui.arbitre.store.engine_records`): in bounded time and memory
+whatever the number of its games, its opponents and its games a page at a time, its
+rating over time a bounded number of points."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from tournoyons_gui.arbitre.standings import GameResult, rating_history
-from tournoyons_gui.arbitre.store import Game, Store
+from tournoyons_gui.arbitre.store import Store
+from tournoyons_gui.arbitre.store.engine_records import OPPONENT_ORDERS, RatingPoint
 
-__all__ = ["engine_record"]
+__all__ = [
+    "GAMES_PER_PAGE",
+    "MAX_POINTS",
+    "OPPONENTS_PER_PAGE",
+    "OPPONENT_ORDERS",
+    "RecordPage",
+    "engine_record",
+]
+
+#: The games of a page of an engine's games (newest first).
+GAMES_PER_PAGE = 50
+#: The opponents of a page of an engine's opponents.
+OPPONENTS_PER_PAGE = 100
+#: The most rating points given per Set: more rated games are shown by at most this many
+#: points evenly spread by number (every 2**k-th rated game), the first and the last
+#: included (:meth:`~tournoyons_gui.arbitre.store.engine_records.RecordStore.rating_points`).
+MAX_POINTS = 200
 
 
-async def engine_record(store: Store, engine_id: str) -> dict[str, Any] | None:
-    """Return a registered engine's games, its results per Set and per opponent, and
-    its rating over time per Set (openskill over its games in the order they ended)."""
+@dataclass(frozen=True)
+class RecordPage:
+    """What page of a record is asked: the games before the position ``games_before``
+    (``None``: the newest), the opponents in ``opponents`` order (``name`` or ``games``)
+    after the position ``opponents_after`` (``None``: the first)."""
+
+    games_before: int | None = None
+    opponents: str = "name"
+    opponents_after: tuple[Any, str] | None = None
+
+
+def _point(point: RatingPoint) -> dict[str, Any]:
+    return {
+        "number": point.number,
+        "game": point.game_id,
+        "at": point.at.isoformat(),
+        "mu": round(point.mu, 3),
+        "sigma": round(point.sigma, 3),
+    }
+
+
+async def engine_record(
+    store: Store,
+    engine_id: str,
+    page: RecordPage | None = None,
+    cursor: Callable[[str, Sequence[Any]], str] | None = None,
+) -> dict[str, Any] | None:
+    """Return a registered engine's record as JSON-ready data (``None``: no such engine):
+    its registration; ``per_set`` (``{Set: {"won", "drawn", "lost", "error"}}``);
+    ``rating`` (``{Set: {"mu", "sigma", "rated"}}``, after its ``rated`` rated games);
+    ``ratings`` (``{Set: [{"number", "game", "at", "mu", "sigma"}]}``, oldest first, at
+    most :data:`MAX_POINTS` a Set, evenly spread); ``games_total``; a page of
+    ``per_opponent`` (``{"name", "games", "won", "drawn", "lost", "error"}``) and of
+    ``games`` (newest first: ``{"id", "set", "seat", "opponent", "outcome", "moves",
+    "ended_at", "tournament"}``) as ``page`` asks, with the next pages' cursors
+    (``per_opponent_next``, ``games_next``: ``cursor(list, position)``, ``None`` on the
+    last page or without ``cursor``). Raises ``ValueError`` for an unknown order."""
+    page = page or RecordPage()
     engine = await store.registered(engine_id)
     if engine is None:
         return None
-    mine, games, by_game = await store.engine_games(engine_id)
-    rows = []
-    per_set: dict[str, dict[str, int]] = {}
-    per_opponent: dict[str, dict[str, Any]] = {}
-    for seat in mine:
-        game = games.get(seat.game_id)
-        if game is None:
-            continue
-        other = next((s for s in by_game.get(game.id, []) if s.index != seat.index), None)
-        outcome = _outcome(game, seat.index)
-        rows.append((game, seat, other, outcome))
-        counts = per_set.setdefault(game.set_name, {"won": 0, "drawn": 0, "lost": 0, "error": 0})
-        counts[outcome] += 1
-        if other is not None:
-            key = other.registration or other.name
-            entry = per_opponent.setdefault(
-                key,
-                {"name": other.name, "won": 0, "drawn": 0, "lost": 0, "error": 0},
-            )
-            entry[outcome] += 1
-    rows.sort(key=lambda r: (r[0].ended_at or r[0].created_at, r[0].id))
-    history: dict[str, list[dict[str, Any]]] = {}
-    for set_name in per_set:
-        played = [r for r in rows if r[0].set_name == set_name]
-        opponents = sorted({(r[2].registration or r[2].name) if r[2] else "?" for r in played})
-        index = {key: number + 1 for number, key in enumerate(opponents)}
-        results = []
-        for _game, _seat, other, outcome in played:
-            them = index[(other.registration or other.name) if other else "?"]
-            winner = {"won": 0, "lost": them, "drawn": None, "error": None}[outcome]
-            results.append(
-                GameResult(first=0, second=them, winner=winner, error=outcome == "error")
-            )
-        points = rating_history(len(opponents) + 1, results)[0]
-        history[set_name] = [
-            {
-                "game": played[number][0].id,
-                "at": (played[number][0].ended_at or played[number][0].created_at).isoformat(),
-                "mu": round(mu, 3),
-                "sigma": round(sigma, 3),
-            }
-            for number, mu, sigma in points
-        ]
+    sets = await store.engine_sets(engine_id)
+    rated = {kept.set_name: kept.rated for kept in sets}
+    points = await store.rating_points(engine_id, rated, MAX_POINTS)
+    ratings = {name: [_point(p) for p in shown] for name, shown in points.items()}
+    opponents, more_opponents = await store.engine_opponents(
+        engine_id, order=page.opponents, after=page.opponents_after, limit=OPPONENTS_PER_PAGE
+    )
+    games, more_games = await store.engine_games_page(
+        engine_id, before=page.games_before, limit=GAMES_PER_PAGE
+    )
+    opponents_next = games_next = None
+    if cursor is not None and more_opponents and opponents:
+        last = opponents[-1]
+        position = [last.sort_name if page.opponents == "name" else last.games, last.opponent]
+        opponents_next = cursor(f"opponents-{page.opponents}", position)
+    if cursor is not None and more_games and games:
+        games_next = cursor("games", [games[-1].seat_id])
     return {
         "id": engine.id,
         "name": engine.name,
@@ -70,28 +102,41 @@ async def engine_record(store: Store, engine_id: str) -> dict[str, Any] | None:
         "kind": engine.kind,
         "retired": engine.retired,
         "created_at": engine.created_at.isoformat(),
-        "per_set": per_set,
-        "per_opponent": sorted(per_opponent.values(), key=lambda e: str(e["name"]).lower()),
-        "ratings": history,
+        "per_set": {
+            s.set_name: {"won": s.won, "drawn": s.drawn, "lost": s.lost, "error": s.error}
+            for s in sets
+        },
+        "rating": {
+            s.set_name: {"mu": round(s.mu, 3), "sigma": round(s.sigma, 3), "rated": s.rated}
+            for s in sets
+        },
+        "ratings": ratings,
+        "games_total": sum(s.won + s.drawn + s.lost + s.error for s in sets),
+        "per_opponent": [
+            {
+                "name": o.name,
+                "games": o.games,
+                "won": o.won,
+                "drawn": o.drawn,
+                "lost": o.lost,
+                "error": o.error,
+            }
+            for o in opponents
+        ],
+        "per_opponent_order": page.opponents,
+        "per_opponent_next": opponents_next,
         "games": [
             {
-                "id": game.id,
+                "id": game.game_id,
                 "set": game.set_name,
-                "seat": seat.index,
-                "opponent": other.name if other else "",
-                "outcome": outcome,
+                "seat": game.index,
+                "opponent": game.opponent,
+                "outcome": game.outcome,
                 "moves": game.moves,
                 "ended_at": game.ended_at.isoformat() if game.ended_at else None,
                 "tournament": game.tournament_id,
             }
-            for game, seat, other, outcome in reversed(rows)
+            for game in games
         ],
+        "games_next": games_next,
     }
-
-
-def _outcome(game: Game, index: int) -> str:
-    if game.status != "over" or game.result == "error":
-        return "error"
-    if game.winner is None:
-        return "drawn"
-    return "won" if game.winner == index else "lost"

@@ -14,7 +14,7 @@ tie-breaks, openskill ratings with their uncertainty; at tables
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
@@ -31,7 +31,7 @@ from tournoyons_gui.arbitre.tables import (
     meetings,
     table_standings,
 )
-from tournoyons_gui.arbitre.tournaments.engine_record import engine_record
+from tournoyons_gui.arbitre.tournaments.engine_record import RecordPage, engine_record
 from tournoyons_gui.arbitre.tournaments.registrations import (
     EntrantSpec,
     Registrations,
@@ -81,9 +81,15 @@ class Tournaments:
         """Return a registered engine."""
         return await self.registrations.engine(engine_id)
 
-    async def engine_record(self, engine_id: str) -> dict[str, Any] | None:
-        """Return a registered engine's games, results and ratings (:func:`engine_record`)."""
-        return await engine_record(self.store, engine_id)
+    async def engine_record(
+        self,
+        engine_id: str,
+        page: RecordPage | None = None,
+        cursor: Callable[[str, Sequence[Any]], str] | None = None,
+    ) -> dict[str, Any] | None:
+        """Return a page of a registered engine's record: results, ratings, opponents and
+        games (:func:`engine_record`)."""
+        return await engine_record(self.store, engine_id, page, cursor)
 
     # --- tournaments ---------------------------------------------------------------------
 
@@ -235,8 +241,9 @@ class Tournaments:
 
     async def summary(self, tournament_id: str) -> dict[str, Any] | None:
         """Return a tournament's whole state as JSON-ready data: its settings, progress,
-        entrants, standings (with ratings), cross table and games."""
-        found = await self.store.tournament(tournament_id)
+        entrants, standings (with ratings), cross table and games (read without their
+        positions: nothing here shows them)."""
+        found = await self.store.tournament(tournament_id, positions=False)
         if found is None:
             return None
         row, entrants, games = found
@@ -308,8 +315,9 @@ class Tournaments:
         return row.rounds * (count // 2) * row.games
 
     async def table(self, tournament_id: str) -> list[Standing] | list[TableStanding] | None:
-        """Return the standings computed from the records (at tables: by match points)."""
-        found = await self.store.tournament(tournament_id)
+        """Return the standings computed from the records (at tables: by match points);
+        the games are read without their positions."""
+        found = await self.store.tournament(tournament_id, positions=False)
         if found is None:
             return None
         row, entrants, games = found

@@ -215,12 +215,19 @@ class EngineChanged(RegisteredEngine):
 
 
 class EngineRecord(RegisteredEngine):
-    """An engine's record: results per Set and per opponent, ratings, games."""
+    """An engine's record: results per Set, its rating now and over time per Set (at most
+    200 points a Set, evenly spread), a page of its opponents and a page of its games
+    (newest first), each with the next page's cursor (``null`` on the last)."""
 
     per_set: dict[str, dict[str, int]]
-    per_opponent: list[dict[str, Any]]
+    rating: dict[str, dict[str, float]]
     ratings: dict[str, list[dict[str, Any]]]
+    games_total: int
+    per_opponent: list[dict[str, Any]]
+    per_opponent_order: str = Field(json_schema_extra={"enum": ["name", "games"]})
+    per_opponent_next: str | None
     games: list[dict[str, Any]]
+    games_next: str | None
 
 
 class InterfaceOut(BaseModel):

@@ -48,7 +48,9 @@ def rating_chart(
 ) -> dict[str, Any] | None:
     """Return what the engine page's SVG chart draws for a rating history (``mu`` and
     ``sigma`` after each rated game, oldest first): the line of mu, the band of mu ± sigma,
-    a dot per game, the axes' ticks. ``None`` when there is no point."""
+    a dot per game, the axes' ticks. A point's ``number`` (its rated game's, from 1) labels
+    it when given (a long history is shown by a spread of its points), else its place.
+    ``None`` when there is no point."""
     if not points:
         return None
     left, right, top, bottom = 52, 14, 12, 36
@@ -62,9 +64,14 @@ def rating_chart(
     yticks = ticks(low, high)
     low, high = min(low, yticks[0]), max(high, yticks[-1])
     count = len(points)
+    numbers = [int(p.get("number", i + 1)) for i, p in enumerate(points)]
+
+    span = numbers[-1] - numbers[0]
 
     def x(index: int) -> float:
-        return left + (plot_w * index / (count - 1) if count > 1 else plot_w / 2)
+        if count < 2 or span <= 0:
+            return left + plot_w / 2
+        return left + plot_w * (numbers[index] - numbers[0]) / span
 
     def y(value: float) -> float:
         return top + plot_h * (high - value) / (high - low)
@@ -88,7 +95,7 @@ def rating_chart(
             {
                 "x": round(cx, 1),
                 "y": round(cy, 1),
-                "number": i + 1,
+                "number": numbers[i],
                 "mu": mus[i],
                 "sigma": sigmas[i],
                 "game": points[i].get("game", ""),
@@ -96,7 +103,8 @@ def rating_chart(
             for i, (cx, cy) in enumerate(line)
         ],
         "yticks": [{"y": round(y(v), 1), "label": f"{v:g}"} for v in yticks],
-        "xticks": [{"x": round(x(i), 1), "label": str(i + 1)} for i in shown],
+        "xticks": [{"x": round(x(i), 1), "label": str(numbers[i])} for i in shown],
+        "games": numbers[-1],
         "first": {"mu": mus[0], "sigma": sigmas[0]},
         "last": {"mu": mus[-1], "sigma": sigmas[-1]},
         "low": min(mus),

@@ -91,6 +91,21 @@ PARAMETERS: dict[str, dict[str, Any]] = {
         f"Rows on the page, 1 to {MAX_LIMIT}.",
         {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
     ),
+    "opponents": _query(
+        "opponents",
+        "The order of an engine's opponents: name (A to Z, the default) or games (most first).",
+        {"type": "string", "enum": ["name", "games"]},
+    ),
+    "opponents_after": _query(
+        "opponents_after",
+        "The cursor of the next page of an engine's opponents (its per_opponent_next).",
+        {"type": "string"},
+    ),
+    "games_after": _query(
+        "games_after",
+        "The cursor of the next page of an engine's games (its games_next).",
+        {"type": "string"},
+    ),
     "set_filter": {
         **_query(
             "set",
@@ -230,8 +245,15 @@ OPERATIONS: tuple[Operation, ...] = (
         "/api/engines/{engine_id}",
         "Engines",
         "An engine's record",
-        {200: ("Its results and ratings.", a.EngineRecord), 404: ("No such engine.", a.Error)},
-        params=("engine_id",),
+        {
+            200: (
+                "Its results, ratings, a page of its opponents and of its games.",
+                a.EngineRecord,
+            ),
+            400: _BAD_PAGE,
+            404: ("No such engine.", a.Error),
+        },
+        params=("engine_id", "opponents", "opponents_after", "games_after"),
     ),
     Operation(
         "post",

@@ -22,12 +22,13 @@ Every list is paged by a cursor (``?after=``, ``?limit=``; ``Link: <...>; rel="n
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any, cast
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from tournoyons_gui.arbitre.match import GameError
@@ -35,11 +36,12 @@ from tournoyons_gui.arbitre.paging import (
     DEFAULT_LIMIT,
     OUT_OF_RANGE,
     CursorError,
+    Cursors,
     index_position,
     newest_position,
 )
 from tournoyons_gui.arbitre.standings import Standing, csv_cell, standings_csv
-from tournoyons_gui.arbitre.store import Engine, Listed, Store, Tournament, new_id
+from tournoyons_gui.arbitre.store import Engine, Game, Listed, Store, Tournament, new_id
 from tournoyons_gui.arbitre.tables import TableStanding, table_standings_csv
 from tournoyons_gui.arbitre.tournaments import (
     TournamentError,
@@ -47,6 +49,7 @@ from tournoyons_gui.arbitre.tournaments import (
     standing_json,
     table_standing_json,
 )
+from tournoyons_gui.arbitre.tournaments.engine_record import OPPONENT_ORDERS, RecordPage
 from tournoyons_gui.arbitre.web.bodies import (
     EngineChange,
     EngineRegistration,
@@ -62,13 +65,15 @@ from tournoyons_gui.arbitre.web.guard import (
     check_tournament,
     is_organiser,
 )
-from tournoyons_gui.arbitre.web.paging import asked_page, listed_json
+from tournoyons_gui.arbitre.web.paging import asked_page, cursors, listed_json
 from tournoyons_gui.arbitre.web.registering import Kind
 
-__all__ = ["MAX_BODY", "TournamentApi", "engine_json"]
+__all__ = ["CSV_BATCH", "MAX_BODY", "TournamentApi", "asked_record", "engine_json", "game_json"]
 
 #: The largest JSON body the tournaments' API reads (a tournament's entrants can be many).
 MAX_BODY = 64 * 1024
+#: The games a tournament's CSV reads and writes at a time (streamed).
+CSV_BATCH = 500
 
 
 def _renew_key(body: Any, changes: dict[str, Any]) -> dict[str, Any]:
@@ -119,6 +124,56 @@ def engine_json(row: Engine) -> dict[str, Any]:
         "kind": row.kind,
         "created_at": row.created_at.isoformat(),
     }
+
+
+def _once(request: Request, name: str) -> str | None:
+    """Return query parameter ``name`` (``None`` when absent); raise
+    :class:`CursorError` when it is given more than once."""
+    values = request.query_params.getlist(name)
+    if len(values) > 1:
+        raise CursorError(f"give {name} once")
+    return values[0] if values else None
+
+
+async def asked_record(
+    request: Request | None, service: Tournaments, engine_id: str
+) -> dict[str, Any] | None:
+    """Return the page of a registered engine's record ``request`` asks (``None``: no
+    such engine): ``?opponents=name|games`` (the opponents' order), ``?opponents_after=``
+    and ``?games_after=`` (cursors of the record's lists, given by an earlier page: its
+    ``per_opponent_next`` and ``games_next``); raise :class:`CursorError` for a cursor or
+    an order that cannot be read. ``request`` ``None``: the first page."""
+    found = await cursors(service.store)
+
+    def list_id(name: str) -> str:
+        return Cursors.list_id(f"engine-{name}", [("engine", engine_id)])
+
+    def cursor(name: str, position: Sequence[Any]) -> str:
+        return found.make(list_id(name), position)
+
+    if request is None:
+        return await service.engine_record(engine_id, RecordPage(), cursor)
+    given = _once(request, "opponents")
+    order = "name" if given is None else given
+    if order not in OPPONENT_ORDERS:
+        raise CursorError(f"opponents is {' or '.join(OPPONENT_ORDERS)}")
+    games_before = opponents_after = None
+    raw = _once(request, "games_after")
+    if raw:
+        (games_before,) = found.read(list_id("games"), raw, 1)
+        if type(games_before) is not int or not 0 <= games_before < 2**31:
+            raise CursorError(OUT_OF_RANGE)
+    raw = _once(request, "opponents_after")
+    if raw:
+        first, key = found.read(list_id(f"opponents-{order}"), raw, 2)
+        kind = str if order == "name" else int
+        if type(first) is not kind or not isinstance(key, str) or len(key) > 200:
+            raise CursorError(OUT_OF_RANGE)
+        if isinstance(first, int) and not 0 <= first < 2**31:
+            raise CursorError(OUT_OF_RANGE)
+        opponents_after = (first, key)
+    page = RecordPage(games_before, order, opponents_after)
+    return await service.engine_record(engine_id, page, cursor)
 
 
 async def tournaments_page(
@@ -193,7 +248,10 @@ class TournamentApi:
         engine_id = request.path_params["engine_id"]
         if request.method == "POST":
             return await engine_kind(service).api_change(request, engine_id)
-        record = await service.engine_record(engine_id)
+        try:
+            record = await asked_record(request, service, engine_id)
+        except CursorError as refused:
+            return JSONResponse({"error": str(refused)}, 400)
         if record is None:
             return JSONResponse({"error": "no such engine"}, 404)
         return JSONResponse(record, headers=NO_STORE)
@@ -313,41 +371,64 @@ class TournamentApi:
 
     async def games_json(self, request: Request) -> Response:
         """The tournament's games as JSON (each with its result), in creation order, a page
-        at a time (``?after=``, ``?limit=``, 100 by default; ``Link`` to the next)."""
+        at a time (``?after=``, ``?limit=``, 100 by default; ``Link`` to the next), read
+        along an index: a page costs the same at any depth."""
         tournament_id = request.path_params["tournament_id"]
-        service = self.holder()
-        summary = await service.summary(tournament_id)
-        if summary is None:
+        store = self.holder().store
+        found = await store.tournament_entrants(tournament_id)
+        if found is None:
             return JSONResponse({"error": "no such tournament"}, 404)
         try:
-            shown, cursor = await computed_page(
-                request, service.store, f"games|{tournament_id}", _games(summary)
-            )
+            asked = await asked_page(request, store, f"games|{tournament_id}", size=2, default=100)
+            after = newest_position(asked.after) if asked.after else None
         except CursorError as refused:
             return JSONResponse({"error": str(refused)}, 400)
-        return listed_json(request, shown, cursor, NO_STORE)
+        games = await store.tournament_games(tournament_id, after=after, limit=asked.limit + 1)
+        names = [e.name for e in found[1]]
+        shown = games[: asked.limit]
+        last = shown[-1] if shown else None
+        cursor = None
+        if len(games) > asked.limit and last is not None:
+            cursor = asked.cursor([last.created_at.isoformat(), last.id])
+        return listed_json(request, [game_json(g, names) for g in shown], cursor, NO_STORE)
 
     async def games_csv(self, request: Request) -> Response:
-        """The tournament's games as CSV."""
+        """The tournament's games as CSV, streamed: read :data:`CSV_BATCH` games at a
+        time in creation order and written as they come (spreadsheet-safe names)."""
         tournament_id = request.path_params["tournament_id"]
-        summary = await self.holder().summary(tournament_id)
-        if summary is None:
+        store = self.holder().store
+        found = await store.tournament_entrants(tournament_id)
+        if found is None:
             return JSONResponse({"error": "no such tournament"}, 404)
-        out = io.StringIO()
+        names = [e.name for e in found[1]]
         columns = ["id", "round", "first", "second", "status", "result", "winner", "moves"]
-        writer = csv.DictWriter(out, columns, extrasaction="ignore", lineterminator="\r\n")
-        writer.writeheader()
-        for game in _games(summary):
-            writer.writerow(
-                {
-                    **game,
-                    "first": csv_cell(game["first"]),
-                    "second": csv_cell(game["second"]),
-                    "winner": csv_cell(game["winner"] or ""),
-                }
-            )
-        return Response(
-            out.getvalue(),
+
+        async def lines() -> AsyncIterator[str]:
+            out = io.StringIO()
+            writer = csv.DictWriter(out, columns, extrasaction="ignore", lineterminator="\r\n")
+            writer.writeheader()
+            after: tuple[dt.datetime, str] | None = None
+            while True:
+                batch = await store.tournament_games(tournament_id, after=after, limit=CSV_BATCH)
+                for game in batch:
+                    row = game_json(game, names)
+                    writer.writerow(
+                        {
+                            **row,
+                            "first": csv_cell(row["first"]),
+                            "second": csv_cell(row["second"]),
+                            "winner": csv_cell(row["winner"] or ""),
+                        }
+                    )
+                yield out.getvalue()
+                out.seek(0)
+                out.truncate()
+                if len(batch) < CSV_BATCH:
+                    return
+                after = (batch[-1].created_at, batch[-1].id)
+
+        return StreamingResponse(
+            lines(),
             media_type="text/csv; charset=utf-8",
             headers={
                 **NO_STORE,
@@ -356,26 +437,27 @@ class TournamentApi:
         )
 
 
-def _games(summary: dict[str, Any]) -> list[dict[str, Any]]:
-    names = [e["name"] for e in summary["entrants"]]
-    games = []
-    for game in summary["games"]:
-        first = names[game["first"]] if game["first"] is not None else ""
-        second = names[game["second"]] if game["second"] is not None else ""
-        winner = None
-        if game["status"] == "over" and game["winner"] is not None:
-            winner = first if game["winner"] == 0 else second
-        games.append(
-            {
-                "id": game["id"],
-                "url": f"/games/{game['id']}",
-                "round": game["round"],
-                "first": first,
-                "second": second,
-                "status": game["status"],
-                "result": game["result"],
-                "winner": winner,
-                "moves": game["moves"],
-            }
-        )
-    return games
+def game_json(game: Game, names: Sequence[str]) -> dict[str, Any]:
+    """Return a tournament's game as its games list and CSV give it: ``id``, ``url``,
+    ``round``, the entrants' names in seat 0 and 1 (``first``, ``second``, ``""`` none),
+    ``status``, ``result``, the ``winner``'s name (``None``: none, or not over) and
+    ``moves``."""
+
+    def name(entrant: int | None) -> str:
+        return names[entrant] if entrant is not None and 0 <= entrant < len(names) else ""
+
+    first, second = name(game.entrant1), name(game.entrant2)
+    winner = None
+    if game.status == "over" and game.winner is not None:
+        winner = first if game.winner == 0 else second
+    return {
+        "id": game.id,
+        "url": f"/games/{game.id}",
+        "round": game.round,
+        "first": first,
+        "second": second,
+        "status": game.status,
+        "result": game.result,
+        "winner": winner,
+        "moves": game.moves,
+    }

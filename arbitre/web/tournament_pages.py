@@ -40,12 +40,13 @@ from tournoyons_gui.arbitre.tournaments import (
     TournamentError,
     Tournaments,
 )
+from tournoyons_gui.arbitre.tournaments.engine_record import MAX_POINTS
 from tournoyons_gui.arbitre.web.chart import rating_chart
 from tournoyons_gui.arbitre.web.common import read_form, read_int, render
 from tournoyons_gui.arbitre.web.guard import Limits, check_tournament
 from tournoyons_gui.arbitre.web.paging import asked_page, next_path
 from tournoyons_gui.arbitre.web.registering import form_change, form_register
-from tournoyons_gui.arbitre.web.tournament_api import engine_kind, tournaments_page
+from tournoyons_gui.arbitre.web.tournament_api import asked_record, engine_kind, tournaments_page
 
 __all__ = ["ENTRANT_ROWS", "TournamentPages", "game_result"]
 
@@ -60,8 +61,6 @@ PER_PAGE = 25
 #: The registered engines the new-tournament form offers (the first by name; any other
 #: enters by its URL, its registration found from it).
 OFFERED = 200
-#: An engine's page lists at most this many of its games, newest first.
-MAX_GAMES_SHOWN = 200
 ENTRANT_KINDS = ("registered", "engine", "builtin")
 _ENTRANT_FIELD = re.compile(r"entrant(\d{1,3})_(kind|registered|url|builtin|name|token)")
 
@@ -82,6 +81,19 @@ def game_result(game: Mapping[str, Any], names: Sequence[str]) -> str:
         if seat is not None and 0 <= seat < len(names):
             return f"{names[seat]} wins"
     return "error"
+
+
+def _with(request: Request | None, **changes: str | None) -> str | None:
+    """Return the path and query of this page (``request``'s; ``None`` without one) with
+    ``changes`` made (a value ``None`` drops the parameter)."""
+    if request is None:
+        return None
+    url = request.url
+    for name, value in changes.items():
+        url = url.remove_query_params(name)
+        if value is not None:
+            url = url.include_query_params(**{name: value})
+    return f"{url.path}?{url.query}" if url.query else url.path
 
 
 def _entrants(values: Mapping[str, str]) -> list[EntrantSpec]:
@@ -185,13 +197,13 @@ class TournamentPages:
         engine_id = request.path_params["engine_id"]
         if request.method == "GET":
             token = request.query_params.get("token", "")[:40]
-            return await self._engine_page(engine_id, None, "", 200, token)
+            return await self._engine_page(engine_id, None, "", 200, token, request)
         return await form_change(
             engine_kind(self.holder()),
             request,
             engine_id,
             lambda values, error, status, token: self._engine_page(
-                engine_id, values, error, status, token
+                engine_id, values, error, status, token, request
             ),
             lambda: self._html("arbitre/missing.html", 404),
         )
@@ -203,8 +215,13 @@ class TournamentPages:
         error: str,
         status: int,
         token: str = "",
+        request: Request | None = None,
     ) -> Response:
-        record = await self.holder().engine_record(engine_id)
+        try:
+            record = await asked_record(request, self.holder(), engine_id)
+        except CursorError as refused:
+            first = f"/engines/{urllib.parse.quote(engine_id)}"
+            return self._html("arbitre/bad_page.html", 400, error=refused, first_page=first)
         if record is None:
             return self._html("arbitre/missing.html", 404)
         if values is None:
@@ -220,8 +237,14 @@ class TournamentPages:
             "arbitre/engine.html",
             status,
             record=record,
-            games=record["games"][:MAX_GAMES_SHOWN],
+            games=record["games"],
             charts=charts,
+            max_points=MAX_POINTS,
+            older_games=record["games_next"] and _with(request, games_after=record["games_next"]),
+            more_opponents=record["per_opponent_next"]
+            and _with(request, opponents_after=record["per_opponent_next"]),
+            by_name=_with(request, opponents="name", opponents_after=None),
+            by_games=_with(request, opponents="games", opponents_after=None),
             sets=await self._set_names(),
             values=values,
             error=error,

@@ -102,15 +102,20 @@ def register(web: Check, url: str) -> str:
     return str(answer.json()["id"])
 
 
-def start_check(web: Check, interface_id: str) -> str:
-    """Start a check of the interface through ``web``; return its page's path."""
-    answer = httpx.post(
+def ask_check(web: Check, interface_id: str) -> httpx.Response:
+    """Ask ``web`` for a TicTacToe check of the interface, as its page's form does."""
+    return httpx.post(
         f"{web.base}/interfaces/{interface_id}/check",
         data={"set": "TicTacToe"},
         headers={"Origin": web.base},
         timeout=30,
         trust_env=False,
     )
+
+
+def start_check(web: Check, interface_id: str) -> str:
+    """Start a check of the interface through ``web``; return its page's path."""
+    answer = ask_check(web, interface_id)
     assert answer.status_code == 303, answer.text
     return str(answer.headers["location"])
 
@@ -235,13 +240,7 @@ def wait_for_start(web: Check, interface_id: str, within: float = 30) -> str:
     go when its lease ends); return its page's path."""
     deadline = time.monotonic() + within
     while True:
-        answer = httpx.post(
-            f"{web.base}/interfaces/{interface_id}/check",
-            data={"set": "TicTacToe"},
-            headers={"Origin": web.base},
-            timeout=30,
-            trust_env=False,
-        )
+        answer = ask_check(web, interface_id)
         if answer.status_code == 303:
             return str(answer.headers["location"])
         assert answer.status_code == 429 and time.monotonic() < deadline, answer.text
