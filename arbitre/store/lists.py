@@ -77,8 +77,8 @@ class GameList:
     more: bool
 
 
-#: The most games an old ``?page=N`` link skips (:meth:`ListStore.games_page`'s
-#: ``offset``): ``OFFSET`` reads every row it skips, so a page deeper than this is empty.
+#: The games an old ``?page=N`` link reaches (:meth:`ListStore.games_page`'s ``offset``
+#: is below it): ``OFFSET`` reads every row it skips, so a page from this deep is empty.
 MAX_OFFSET = 1000
 
 
@@ -168,13 +168,13 @@ class ListStore(Database):
         descending) after the position ``after`` (the last game of the page before),
         filtered by Set (``set_name``: the name as games hold it, the Set's canonical
         name) and by ``seat`` (:class:`SeatFilter`); ``offset`` skips rows (the old
-        ``?page=N`` links only), at most :data:`MAX_OFFSET` (a page deeper is empty).
+        ``?page=N`` links only), below :data:`MAX_OFFSET` (a page deeper is empty).
 
         Every filter reads one range of one index in order, newest first: the games'
         ``(created_at, id)`` or ``(set_name, created_at, id)``, the seats' ``(lower(name)
         | url, created_at, game_id)`` or the same led by ``set_name``: a page costs the
         rows it shows (and those ``offset`` skips), whatever the number of games."""
-        if offset > MAX_OFFSET:
+        if offset >= MAX_OFFSET:
             return GameList([], {}, False)
         async with self.sessions() as session:
             if seat is not None and (seat.name or seat.url):
