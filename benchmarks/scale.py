@@ -38,7 +38,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -102,9 +101,7 @@ async def settle(database: str) -> tuple[float, int]:
         with sqlite3.connect(database) as lite:
             lite.execute("ANALYZE")
             lite.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        size = sum(
-            p.stat().st_size for p in Path(database).parent.glob(Path(database).name + "*")
-        )
+        size = sum(p.stat().st_size for p in Path(database).parent.glob(Path(database).name + "*"))
     return time.perf_counter() - started, size
 
 
@@ -160,7 +157,9 @@ class Targets:
                 offset = min(DEEP_PAGES * limit, total // 2)
                 at = await store.games_page(set_name=set_name, seat=seat, offset=offset, limit=1)
                 last = at.games[0]
-                list_id = Cursors.list_id("games", [("set", set_name.lower()), ("seat", seat.lower())])
+                list_id = Cursors.list_id(
+                    "games", [("set", set_name.lower()), ("seat", seat.lower())]
+                )
                 return cursors.make(list_id, [last.created_at.isoformat(), last.id])
 
             found.deep_games = await deep(25)
@@ -267,7 +266,9 @@ def ask(client: httpx.Client, path: str) -> float:
         status = answer.status_code
     took = (time.perf_counter() - started) * 1000
     if status != 200:
-        raise RuntimeError(f"{path}: {status} {answer.text[:200] if not path.endswith('/events') else ''}")
+        raise RuntimeError(
+            f"{path}: {status} {answer.text[:200] if not path.endswith('/events') else ''}"
+        )
     return took
 
 
@@ -298,7 +299,9 @@ def percentiles(times: list[float], floor: float) -> tuple[float, float, float]:
     return statistics.median(ordered), p95, ordered[-1]
 
 
-def measure_requests(base: str, targets: Targets, count: int) -> tuple[float, list[tuple[str, list[float]]]]:
+def measure_requests(
+    base: str, targets: Targets, count: int
+) -> tuple[float, list[tuple[str, list[float]]]]:
     """Ask every request ``count`` times (after one warm-up each); return the floor and
     each request's round trips."""
     results = []
@@ -385,17 +388,78 @@ def report(
     return worst
 
 
+def fill_step(database: str, games: int, folder: Path, console: Console) -> int:
+    """Play the template games (kept in ``folder``), fill ``database`` with ``games``
+    games, fill the kept aggregates, analyze; print the times and the size; return the
+    games the database holds."""
+    folder.mkdir(parents=True, exist_ok=True)
+    console.print("playing the template games (tournoyons-gui play, built-in engines) ...")
+    templates = read_templates(play_templates(folder))
+    took = asyncio.run(fill(database, games, templates, console=console))
+    settled, size = asyncio.run(settle(database))
+    present = asyncio.run(filled_games(database))
+    kind = "PostgreSQL" if is_postgres(database) else "SQLite"
+    console.print(
+        f"filled {present:,} games in {kind}: rows {took['rows']:.0f} s, indexes "
+        f"{took['indexes']:.0f} s, kept aggregates and ANALYZE {settled:.0f} s; "
+        f"{size / 1e9:.2f} GB, {size / max(1, present) / 1024:.1f} KB per game"
+    )
+    return present
+
+
+def measure_step(database: str, present: int, args: argparse.Namespace, console: Console) -> int:
+    """Measure every request and scan (or explain them with ``--explain``); print the
+    table, the worst p95 and the server's memory; return the exit status."""
+    kind = "PostgreSQL" if is_postgres(database) else "SQLite"
+    size = asyncio.run(database_size(database))
+    targets = asyncio.run(Targets.read(database))
+    if args.explain:
+        explain(database, targets, console)
+        return 0
+    process, base = serve(database)
+    try:
+        floor, rows = measure_requests(base, targets, args.requests)
+        rss = resident_mb(process.pid)
+    finally:
+        process.terminate()
+        process.wait(30)
+    scans = asyncio.run(measure_scans(database, args.requests))
+    per_game = size / max(1, present) / 1024
+    console.print(
+        f"{present:,} games in {kind} ({size / 1e9:.2f} GB, {per_game:.1f} KB per game); "
+        f"{args.requests} requests each, one at a time; {os.cpu_count()} cores"
+    )
+    worst = report(console, floor, rows, scans)
+    mark = "met" if rss <= RSS_GOAL_MB else "missed"
+    console.print(
+        f"serve process resident memory after the run: {rss:.0f} MB "
+        f"(goal ≤ {RSS_GOAL_MB:.0f} MB: {mark})"
+    )
+    print(f"worst p95 ms: {worst:.1f}")
+    return 0 if worst <= GOAL_MS else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     """Fill and measure (see the module); exit 1 when the worst p95 is over the goal."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=20_000, help="finished games to fill")
-    parser.add_argument("--database", default="", help="a SQLite file or a postgresql:// URL (default: a scratch SQLite file)")
+    parser.add_argument(
+        "--database",
+        default="",
+        help="a SQLite file or a postgresql:// URL (default: a scratch SQLite file)",
+    )
     parser.add_argument("--requests", type=int, default=30, help="times each request is asked")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     parser.add_argument("--fill-only", action="store_true", help="fill, measure nothing")
-    parser.add_argument("--measure-only", action="store_true", help="measure a database filled before")
+    parser.add_argument(
+        "--measure-only", action="store_true", help="measure a database filled before"
+    )
     parser.add_argument("--explain", action="store_true", help="print each request's SQL and plans")
-    parser.add_argument("--templates", default=str(Path(tempfile.gettempdir()) / "tournoyons-scale"), help="folder of the template games (kept)")
+    parser.add_argument(
+        "--templates",
+        default=str(Path(tempfile.gettempdir()) / "tournoyons-scale"),
+        help="folder of the template games (kept)",
+    )
     args = parser.parse_args(argv)
     console = Console()
     scratch = None
@@ -403,49 +467,16 @@ def main(argv: list[str] | None = None) -> int:
     if not database:
         scratch = Path(tempfile.mkdtemp(prefix="tournoyons-scale-"))
         database = str(scratch / "scale.sqlite3")
-    kind = "PostgreSQL" if is_postgres(database) else "SQLite"
     try:
         present = asyncio.run(filled_games(database))
         if not args.measure_only:
             if present:
-                console.print(f"{database} holds {present:,} games already: use --measure-only, or an empty database")
+                console.print(f"{database} holds {present:,} games already: use --measure-only")
                 return 2
-            folder = Path(args.templates)
-            folder.mkdir(parents=True, exist_ok=True)
-            console.print("playing the template games (tournoyons-gui play, built-in engines) ...")
-            templates = read_templates(play_templates(folder))
-            took = asyncio.run(fill(database, args.games, templates, console=console))
-            settled, size = asyncio.run(settle(database))
-            present = asyncio.run(filled_games(database))
-            console.print(
-                f"filled {present:,} games in {kind}: rows {took['rows']:.0f} s, indexes "
-                f"{took['indexes']:.0f} s, kept aggregates and ANALYZE {settled:.0f} s; "
-                f"{size / 1e9:.2f} GB, {size / max(1, present) / 1024:.1f} KB per game"
-            )
+            present = fill_step(database, args.games, Path(args.templates), console)
         if args.fill_only:
             return 0
-        size = asyncio.run(database_size(database))
-        targets = asyncio.run(Targets.read(database))
-        if args.explain:
-            explain(database, targets, console)
-            return 0
-        process, base = serve(database)
-        try:
-            floor, rows = measure_requests(base, targets, args.requests)
-            rss = resident_mb(process.pid)
-        finally:
-            process.terminate()
-            process.wait(30)
-        scans = asyncio.run(measure_scans(database, args.requests))
-        console.print(
-            f"{present:,} games in {kind} ({size / 1e9:.2f} GB, {size / max(1, present) / 1024:.1f} KB "
-            f"per game); {args.requests} requests each, one at a time; {os.cpu_count()} cores"
-        )
-        worst = report(console, floor, rows, scans)
-        mark = "met" if rss <= RSS_GOAL_MB else "missed"
-        console.print(f"serve process resident memory after the run: {rss:.0f} MB (goal ≤ {RSS_GOAL_MB:.0f} MB: {mark})")
-        print(f"worst p95 ms: {worst:.1f}")
-        return 0 if worst <= GOAL_MS else 1
+        return measure_step(database, present, args, console)
     finally:
         if scratch is not None and not args.keep:
             for path in scratch.iterdir():

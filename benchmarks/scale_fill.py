@@ -23,7 +23,6 @@ and unregistered engine URLs.
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import json
 import math
@@ -169,14 +168,21 @@ def read_templates(database: Path) -> Templates:
         for game in db.execute("SELECT * FROM games WHERE status = 'over' ORDER BY created_at"):
             start = _when(game["created_at"])
             seats = [
-                dict(s) for s in db.execute('SELECT * FROM seats WHERE game_id = ? ORDER BY "index"', (game["id"],))
+                dict(s)
+                for s in db.execute(
+                    'SELECT * FROM seats WHERE game_id = ? ORDER BY "index"', (game["id"],)
+                )
             ]
             moves, move_at = [], []
-            for m in db.execute("SELECT * FROM moves WHERE game_id = ? ORDER BY number", (game["id"],)):
+            for m in db.execute(
+                "SELECT * FROM moves WHERE game_id = ? ORDER BY number", (game["id"],)
+            ):
                 moves.append(tuple(m[c] for c in COLUMNS["moves"]))
                 move_at.append((_when(m["at"]) - start).total_seconds())
             exchanges, exchange_at = [], []
-            for e in db.execute("SELECT * FROM exchanges WHERE game_id = ? ORDER BY id", (game["id"],)):
+            for e in db.execute(
+                "SELECT * FROM exchanges WHERE game_id = ? ORDER BY id", (game["id"],)
+            ):
                 exchanges.append(tuple(e[c] for c in COLUMNS["exchanges"]))
                 exchange_at.append((_when(e["at"]) - start).total_seconds())
             ended = game["ended_at"]
@@ -321,9 +327,16 @@ class Seats:
             return self.engine(0)
         if pick < 0.88:
             # log-uniform over 1..engines-1: a few with thousands of games, a long tail
-            return self.engine(min(self.engines - 1, int(math.exp(self.rng.random() * math.log(self.engines)))))
+            return self.engine(
+                min(self.engines - 1, int(math.exp(self.rng.random() * math.log(self.engines))))
+            )
         number = self.rng.randrange(50_000)
-        return ("engine", f"http://anon{number}.example/play", f"http://anon{number}.example/play", "")
+        return (
+            "engine",
+            f"http://anon{number}.example/play",
+            f"http://anon{number}.example/play",
+            "",
+        )
 
 
 def engine_id(number: int) -> str:
@@ -341,23 +354,42 @@ def engine_url(number: int) -> str:
     return f"http://engines{number % 97}.example/{number}/play"
 
 
-async def _engines_and_interfaces(writer: Writer, count: int, interfaces: int, sets: list[str], now: dt.datetime) -> None:
+async def _engines_and_interfaces(
+    writer: Writer, count: int, interfaces: int, sets: list[str], now: dt.datetime
+) -> None:
     start = now - dt.timedelta(days=DAYS + 10)
-    rows = []
+    rows: list[tuple[Any, ...]] = []
     for number in range(count):
         at = writer.time(start + dt.timedelta(seconds=number * 60))
         rows.append(
-            (engine_id(number), engine_name(number), engine_url(number), json.dumps(sets), False,
-             number % 50 == 49, at, f"s{number:031d}", number % 3 == 0, "", "engine")
+            (
+                engine_id(number),
+                engine_name(number),
+                engine_url(number),
+                json.dumps(sets),
+                False,
+                number % 50 == 49,
+                at,
+                f"s{number:031d}",
+                number % 3 == 0,
+                "",
+                "engine",
+            )
         )
         if len(rows) >= BATCH:
             await writer.put("engines", rows)
             rows = []
     await writer.put("engines", rows)
-    rows = [
-        (f"I{number:011d}", f"interface-{number:05d}", f"https://draw{number}.example/page",
-         json.dumps(sets[number % len(sets):][:3]), number % 20 == 19,
-         writer.time(start + dt.timedelta(hours=number)), f"t{number:031d}")
+    rows: list[tuple[Any, ...]] = [
+        (
+            f"I{number:011d}",
+            f"interface-{number:05d}",
+            f"https://draw{number}.example/page",
+            json.dumps(sets[number % len(sets) :][:3]),
+            number % 20 == 19,
+            writer.time(start + dt.timedelta(hours=number)),
+            f"t{number:031d}",
+        )
         for number in range(interfaces)
     ]
     await writer.put("interfaces", rows)
@@ -383,7 +415,17 @@ class Filler:
 
     async def flush(self, force: bool = False) -> None:
         """Write the rows buffered (every table once its buffer is big, or all)."""
-        for table in ("games", "seats", "moves", "exchanges", "tournaments", "entrants", "matches", "match_games", "rooms"):
+        for table in (
+            "games",
+            "seats",
+            "moves",
+            "exchanges",
+            "tournaments",
+            "entrants",
+            "matches",
+            "match_games",
+            "rooms",
+        ):
             rows = self.buffers[table]
             if rows and (force or len(rows) >= BATCH):
                 await self.writer.put(table, rows)
@@ -415,10 +457,27 @@ class Filler:
         if tournament is not None:
             tid, rnd, pairing, e1, e2 = tournament
         self.buffers["games"].append(
-            (game_id, set_name, "playing" if playing else "over", source["options"], turn,
-             source["first"], len(moves), None if playing else source["winner"],
-             "" if playing else source["result"], "" if playing else source["reason"],
-             w.time(created), ended, lease_owner, lease_until, tid, rnd, pairing, e1, e2)
+            (
+                game_id,
+                set_name,
+                "playing" if playing else "over",
+                source["options"],
+                turn,
+                source["first"],
+                len(moves),
+                None if playing else source["winner"],
+                "" if playing else source["result"],
+                "" if playing else source["reason"],
+                w.time(created),
+                ended,
+                lease_owner,
+                lease_until,
+                tid,
+                rnd,
+                pairing,
+                e1,
+                e2,
+            )
         )
         for index, seat in enumerate(template.seats):
             kind, name, url, registration = sitters[index]
@@ -428,10 +487,23 @@ class Filler:
             if tournament is not None:
                 entrant = e1 if index == 0 else e2
             self.buffers["seats"].append(
-                (self.seat_id, game_id, index, kind, name, url, f"K{self.keys:09d}",
-                 f"T{self.keys:031d}", None if playing else seat["final_status"],
-                 None if playing else seat["rank"], seat["error"], registration, entrant,
-                 seat["score"], seat["fault"])
+                (
+                    self.seat_id,
+                    game_id,
+                    index,
+                    kind,
+                    name,
+                    url,
+                    f"K{self.keys:09d}",
+                    f"T{self.keys:031d}",
+                    None if playing else seat["final_status"],
+                    None if playing else seat["rank"],
+                    seat["error"],
+                    registration,
+                    entrant,
+                    seat["score"],
+                    seat["fault"],
+                )
             )
         for number, (move, offset) in enumerate(zip(moves, template.move_at, strict=False)):
             self.move_id += 1
@@ -443,18 +515,27 @@ class Filler:
         for exchange, offset in zip(template.exchanges[:cut], template.exchange_at, strict=False):
             self.exchange_id += 1
             self.buffers["exchanges"].append(
-                (self.exchange_id, game_id, *exchange[2:6], w.time(created + dt.timedelta(seconds=offset)))
+                (
+                    self.exchange_id,
+                    game_id,
+                    *exchange[2:6],
+                    w.time(created + dt.timedelta(seconds=offset)),
+                )
             )
         return game_id
 
     def sitters(self, set_name: str) -> list[tuple[str, str, str, str]]:
         """Return the seats of a game of ``set_name`` outside tournaments."""
         builtins = MATCHES[set_name]
-        return [self.seats.draw(builtins[index % len(builtins)] if index else "random")
-                for index in range(len(self.templates.games[set_name][0].seats))]
+        return [
+            self.seats.draw(builtins[index % len(builtins)] if index else "random")
+            for index in range(len(self.templates.games[set_name][0].seats))
+        ]
 
 
-async def fill(url: str, games: int, templates: Templates, *, seed: int = 34, console: Any = None) -> dict[str, float]:
+async def fill(
+    url: str, games: int, templates: Templates, *, seed: int = 34, console: Any = None
+) -> dict[str, float]:
     """Fill the database at ``url`` (a SQLite path or a ``postgresql://`` URL; it holds no
     games yet) with ``games`` games and the rest (see the module); return the seconds each
     step took."""
@@ -466,7 +547,19 @@ async def fill(url: str, games: int, templates: Templates, *, seed: int = 34, co
     writer = Writer(url)
     await writer.open()
     filler = Filler(writer, templates, games, seed)
-    loaded = ["games", "seats", "moves", "exchanges", "engines", "interfaces", "tournaments", "entrants", "rooms", "matches", "match_games"]
+    loaded = [
+        "games",
+        "seats",
+        "moves",
+        "exchanges",
+        "engines",
+        "interfaces",
+        "tournaments",
+        "entrants",
+        "rooms",
+        "matches",
+        "match_games",
+    ]
     await writer.drop_indexes(loaded)
     sets = sorted(templates.games)
     await _engines_and_interfaces(writer, filler.engines, max(10, games // 1000), sets, now)
@@ -480,10 +573,20 @@ async def fill(url: str, games: int, templates: Templates, *, seed: int = 34, co
     match_ids = _ids("M", seed)
     rng = filler.rng
     # Which game numbers start a tournament's 20 games, or a match's 20 games.
-    tournament_starts = set(rng.sample(range(0, games - 20, 20), min(tournaments, max(1, (games - 20) // 20)))) if games > 40 else set()
+    tournament_starts = (
+        set(rng.sample(range(0, games - 20, 20), min(tournaments, max(1, (games - 20) // 20))))
+        if games > 40
+        else set()
+    )
     free = [n for n in range(0, games - 20, 20) if n not in tournament_starts]
     match_starts = set(rng.sample(free, min(matches, len(free)))) if free else set()
-    columns = [TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"), TimeElapsedColumn(), TimeRemainingColumn()]
+    columns = [
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed:,}/{task.total:,}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    ]
     with Progress(*columns, console=console) as progress:
         task = progress.add_task("games", total=games + PLAYING)
         number = 0
@@ -502,13 +605,20 @@ async def fill(url: str, games: int, templates: Templates, *, seed: int = 34, co
                 progress.update(task, completed=number)
         for count in range(PLAYING):
             set_name = rng.choices(filler.sets, filler.weights)[0]
-            filler.game(set_name, now - dt.timedelta(seconds=PLAYING - count), filler.sitters(set_name), playing=True)
+            filler.game(
+                set_name,
+                now - dt.timedelta(seconds=PLAYING - count),
+                filler.sitters(set_name),
+                playing=True,
+            )
         _rooms(filler, now)
         await filler.flush(force=True)
         progress.update(task, completed=games + PLAYING)
         took["rows"] = time.perf_counter() - started
         index_task = progress.add_task("indexes", total=len(writer.indexes))
-        await writer.make_indexes(lambda name: progress.update(index_task, advance=1, description=f"index {name}"))
+        await writer.make_indexes(
+            lambda name: progress.update(index_task, advance=1, description=f"index {name}")
+        )
         await writer.finish()
         took["indexes"] = time.perf_counter() - started - took["rows"]
     del tournament_games
@@ -520,19 +630,40 @@ async def _tournament(filler: Filler, tournament_id: str, created: dt.datetime, 
     games, seats swapped); return the games made."""
     w, rng = filler.writer, filler.rng
     set_name = rng.choice(filler.two_seat)
-    numbers = sorted({min(filler.engines - 1, int(math.exp(rng.random() * math.log(filler.engines)))) for _ in range(8)})[:5]
+    numbers = sorted(
+        {
+            min(filler.engines - 1, int(math.exp(rng.random() * math.log(filler.engines))))
+            for _ in range(8)
+        }
+    )[:5]
     while len(numbers) < 5:
         numbers.append(rng.randrange(1, filler.engines))
         numbers = sorted(set(numbers))
     entrants = [filler.seats.engine(n) for n in numbers]
     end = created + dt.timedelta(seconds=step * 20)
     filler.buffers["tournaments"].append(
-        (tournament_id, f"Cup {tournament_id[-5:]}", set_name, "round-robin", 2, 0, 4,
-         json.dumps({"timeout": 20, "level": 1}), "over", "[]", w.time(created), w.time(end), None, None)
+        (
+            tournament_id,
+            f"Cup {tournament_id[-5:]}",
+            set_name,
+            "round-robin",
+            2,
+            0,
+            4,
+            json.dumps({"timeout": 20, "level": 1}),
+            "over",
+            "[]",
+            w.time(created),
+            w.time(end),
+            None,
+            None,
+        )
     )
     for index, (kind, name, url, registration) in enumerate(entrants):
         filler.entrant_id += 1
-        filler.buffers["entrants"].append((filler.entrant_id, tournament_id, index, kind, name, url, registration))
+        filler.buffers["entrants"].append(
+            (filler.entrant_id, tournament_id, index, kind, name, url, registration)
+        )
     pairs = [(a, b) for a in range(5) for b in range(a + 1, 5)]
     made = 0
     for pairing, (a, b) in enumerate(pairs):
@@ -557,14 +688,29 @@ async def _match(filler: Filler, match_id: str, created: dt.datetime, step: floa
     one, two = filler.sitters(set_name)
     entrants = json.dumps([{"name": s[1], "kind": s[0], "engine": s[2]} for s in (one, two)])
     filler.buffers["matches"].append(
-        (match_id, set_name, entrants, json.dumps({"timeout": 20, "level": 1}), rng.getrandbits(62),
-         "", 20, None, None, "", "over", w.time(created), w.time(created + dt.timedelta(seconds=step * 20)))
+        (
+            match_id,
+            set_name,
+            entrants,
+            json.dumps({"timeout": 20, "level": 1}),
+            rng.getrandbits(62),
+            "",
+            20,
+            None,
+            None,
+            "",
+            "over",
+            w.time(created),
+            w.time(created + dt.timedelta(seconds=step * 20)),
+        )
     )
     for number in range(20):
         pair, first = divmod(number, 2)
         seats = [one, two] if not first else [two, one]
         game_id = filler.game(set_name, created + dt.timedelta(seconds=step * number), seats)
-        filler.buffers["match_games"].append((match_id, number, game_id, pair, first, None, "", rng.getrandbits(62)))
+        filler.buffers["match_games"].append(
+            (match_id, number, game_id, pair, first, None, "", rng.getrandbits(62))
+        )
     return 20
 
 
@@ -576,10 +722,25 @@ def _rooms(filler: Filler, now: dt.datetime) -> None:
         is_open = number > 500
         opened = now - dt.timedelta(hours=505 - number)
         game_id = playing[number % len(playing)] if playing else None
-        people = json.dumps({"players": ["alice", "bob"], "spectators": ["carol"]} if is_open else {"players": [], "spectators": []})
+        people = json.dumps(
+            {"players": ["alice", "bob"], "spectators": ["carol"]}
+            if is_open
+            else {"players": [], "spectators": []}
+        )
         filler.buffers["rooms"].append(
-            (f"#p4-{number}", "#p4-", number, number - 500 if is_open else (number % 4) + 1,
-             "open" if is_open else "archived", game_id, people, "arbitre" if is_open else "",
-             True if is_open else None, w.time(opened), None if is_open else w.time(opened + dt.timedelta(minutes=30)),
-             "scale-w1" if is_open else None, w.time(now + dt.timedelta(days=1)) if is_open else None)
+            (
+                f"#p4-{number}",
+                "#p4-",
+                number,
+                number - 500 if is_open else (number % 4) + 1,
+                "open" if is_open else "archived",
+                game_id,
+                people,
+                "arbitre" if is_open else "",
+                True if is_open else None,
+                w.time(opened),
+                None if is_open else w.time(opened + dt.timedelta(minutes=30)),
+                "scale-w1" if is_open else None,
+                w.time(now + dt.timedelta(days=1)) if is_open else None,
+            )
         )
