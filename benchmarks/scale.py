@@ -483,6 +483,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     console = Console()
+    if not console.is_terminal:
+        console = Console(width=160)  # a log file: the table and the plans unwrapped
     scratch = None
     database = args.database
     if not database:

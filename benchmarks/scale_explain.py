@@ -138,7 +138,7 @@ def explain_requests(database: str, requests: Sequence[tuple[str, str]], console
                     )
                     for line in plan:
                         mark = "  ◀" if is_scan(line) else ""
-                        console.print(f"    {line}{mark}", markup=False, highlight=False)
+                        console.print(f"    {line[:300]}{mark}", markup=False, highlight=False)
     finally:
         server.should_exit = True
         thread.join(15)
