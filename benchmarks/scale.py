@@ -61,6 +61,8 @@ RSS_GOAL_MB = 150.0
 DEEP_PAGES = 10_000
 #: The fewest times a request is asked, however slow (see ``--budget``).
 LEAST = 5
+#: The label's start of a request of bad input: answered 200 or 400 (else 200 only).
+BAD = "bad input: "
 
 
 def is_postgres(database: str) -> bool:
@@ -237,6 +239,13 @@ def requests_of(t: Targets) -> list[tuple[str, str]]:
         ("/arbitre/sets", "/arbitre/sets"),
         ("/rooms", "/rooms"),
         ("/metrics", "/metrics"),
+        # Bad input (issue 34): the same bounded time, a 400 where it cannot be a name.
+        (f"{BAD}/api/games?seat=%", "/api/games?seat=%25"),
+        (f"{BAD}/api/games?seat=_", "/api/games?seat=_"),
+        (f"{BAD}/api/games?seat=<10,000 chars>", "/api/games?seat=" + "x" * 10_000),
+        (f"{BAD}/games?seat=%", "/games?seat=%25"),
+        (f"{BAD}/games?page=<past the end>", "/games?page=99999999"),
+        (f"{BAD}/api/games?page=<past the end>", "/api/games?page=99999999"),
     ]
 
 
@@ -254,8 +263,9 @@ def scans_of(store: Store) -> list[tuple[str, Callable[[], Awaitable[Any]]]]:
     ]
 
 
-def ask(client: httpx.Client, path: str) -> float:
-    """Ask ``path`` once (an event stream: until its first event); return the ms taken."""
+def ask(client: httpx.Client, path: str, refused: bool = False) -> float:
+    """Ask ``path`` once (an event stream: until its first event); return the ms taken.
+    Raise ``RuntimeError`` for an answer other than 200 (or 400 when ``refused``)."""
     started = time.perf_counter()
     if path.endswith("/events"):
         with client.stream("GET", path) as answer:
@@ -267,7 +277,7 @@ def ask(client: httpx.Client, path: str) -> float:
         answer = client.get(path)
         status = answer.status_code
     took = (time.perf_counter() - started) * 1000
-    if status != 200:
+    if status != 200 and not (refused and status == 400):
         raise RuntimeError(
             f"{path}: {status} {answer.text[:200] if not path.endswith('/events') else ''}"
         )
@@ -322,8 +332,9 @@ def measure_requests(
             ask(client, "/healthz")
         floor = statistics.median([ask(client, "/healthz") for _ in range(max(30, count))])
         for label, path in requests_of(targets):
-            ask(client, path)
-            results.append((label, repeat(lambda path=path: ask(client, path), count, budget)))
+            bad = label.startswith(BAD)
+            ask(client, path, bad)
+            results.append((label, repeat(lambda p=path, b=bad: ask(client, p, b), count, budget)))
     return floor, results
 
 
