@@ -66,7 +66,8 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from tournoyons_gui.arbitre.store.kept import backfill
-from tournoyons_gui.arbitre.store.schema import MIGRATIONS, SCHEMA_VERSION, Base, MetaRow
+from tournoyons_gui.arbitre.store.migrations import MIGRATIONS
+from tournoyons_gui.arbitre.store.schema import SCHEMA_VERSION, Base, MetaRow
 
 __all__ = [
     "DEFAULT_DATABASE",

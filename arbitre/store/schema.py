@@ -9,7 +9,6 @@ upgrades an older one step by step (:data:`MIGRATIONS`), never dropping a record
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from sqlalchemy import (
@@ -33,7 +32,6 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
     "GAME_IN_PLAY",
-    "MIGRATIONS",
     "SCHEMA_VERSION",
     "SEAT_NAME_KEY",
     "SEAT_URL_KEY",
@@ -620,94 +618,3 @@ class EngineRatingPointRow(Base):
     at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
-
-
-# Upgrades: MIGRATIONS[v] takes a database from version v to v + 1. New tables are made by
-# ``create_all`` before the upgrades run: version 2 adds ``added_sets``, ``pending``,
-# ``engines``, ``tournaments`` and ``entrants``, and the columns below; version 3 each
-# seat's rank (games of any number of seats); version 4 adds ``rooms`` and
-# ``room_referees`` (timi rooms), made by ``create_all``: its step has no statement.
-# Version 5 adds ``interfaces`` (registered graphical interfaces, issue 24), made by
-# ``create_all`` too. Version 6 each seat's tournament entrant and total score
-# (tournaments at tables of four, tarot issue 21); version 7 the registrations' consent to
-# open tournaments, call key and seat kind, and ``organisers`` (issue 20). Version 8 adds
-# ``hits`` and ``slots`` (limits and checks counted across the workers, issue 29), made by
-# ``create_all``, and the indexes the lists are paged along. Version 9 adds ``matches``
-# and ``match_games`` (``play``'s matches, issue 33), made by ``create_all`` with their
-# indexes, and each seat's fault. Version 10 is the lists' at a million games (issue 34,
-# another branch: its steps land with it); version 11 adds ``checks`` (interface checks
-# kept in the store), made by ``create_all``, and each room's referee and its operator
-# status. Version 12 is the lists and records at a million games (issue 34): indexes and
-# kept aggregates, filled from the rows already there by :data:`BACKFILLS` (version 10
-# had no step of its own: the branch that meant to fill it landed as this one).
-MIGRATIONS: dict[int, Sequence[str]] = {
-    1: (
-        "ALTER TABLE games ADD COLUMN lease_owner VARCHAR(16)",
-        "ALTER TABLE games ADD COLUMN lease_until TIMESTAMP WITH TIME ZONE",
-        "ALTER TABLE games ADD COLUMN tournament_id VARCHAR(12)",
-        "ALTER TABLE games ADD COLUMN round INTEGER",
-        "ALTER TABLE games ADD COLUMN pairing INTEGER",
-        "ALTER TABLE games ADD COLUMN entrant1 INTEGER",
-        "ALTER TABLE games ADD COLUMN entrant2 INTEGER",
-        "ALTER TABLE seats ADD COLUMN registration VARCHAR(12) NOT NULL DEFAULT ''",
-        "CREATE INDEX IF NOT EXISTS ix_games_lease_until ON games (lease_until)",
-        "CREATE INDEX IF NOT EXISTS ix_games_tournament_id ON games (tournament_id)",
-        "CREATE UNIQUE INDEX IF NOT EXISTS ix_games_tournament_pairing"
-        " ON games (tournament_id, pairing)",
-    ),
-    2: ("ALTER TABLE seats ADD COLUMN rank INTEGER",),
-    3: (),
-    4: (),
-    5: (
-        "ALTER TABLE seats ADD COLUMN entrant INTEGER",
-        "ALTER TABLE seats ADD COLUMN score INTEGER",
-    ),
-    6: (
-        "ALTER TABLE engines ADD COLUMN open_entry BOOLEAN NOT NULL DEFAULT FALSE",
-        "ALTER TABLE engines ADD COLUMN call_key VARCHAR(64) NOT NULL DEFAULT ''",
-        "ALTER TABLE engines ADD COLUMN kind VARCHAR(16) NOT NULL DEFAULT 'engine'",
-    ),
-    7: (
-        "CREATE INDEX IF NOT EXISTS ix_games_created_id ON games (created_at, id)",
-        "CREATE INDEX IF NOT EXISTS ix_tournaments_created_id ON tournaments (created_at, id)",
-    ),
-    8: ("ALTER TABLE seats ADD COLUMN fault VARCHAR(16) NOT NULL DEFAULT ''",),
-    9: (),
-    10: (
-        "ALTER TABLE rooms ADD COLUMN referee VARCHAR(60) NOT NULL DEFAULT ''",
-        "ALTER TABLE rooms ADD COLUMN referee_op BOOLEAN",
-    ),
-    11: (
-        # --- the lists at a million games (issue 34): seats copy their game's time and
-        # Set, which the seat filters page along; a Set's games and the games in play
-        # have indexes of their own. The kept counts are filled by kept_lists.fill
-        # (kept.FILLERS) after these statements.
-        "ALTER TABLE seats ADD COLUMN created_at TIMESTAMP WITH TIME ZONE",
-        "ALTER TABLE seats ADD COLUMN set_name VARCHAR(40)",
-        "UPDATE seats SET"
-        " created_at = (SELECT games.created_at FROM games WHERE games.id = seats.game_id),"
-        " set_name = (SELECT games.set_name FROM games WHERE games.id = seats.game_id)",
-        "CREATE INDEX IF NOT EXISTS ix_seats_name_newest"
-        " ON seats (lower(name), created_at, game_id)",
-        "CREATE INDEX IF NOT EXISTS ix_seats_set_name_newest"
-        " ON seats (set_name, lower(name), created_at, game_id)",
-        "CREATE INDEX IF NOT EXISTS ix_seats_url_newest"
-        " ON seats (substr(url, 1, 500), created_at, game_id)",
-        "CREATE INDEX IF NOT EXISTS ix_seats_set_url_newest"
-        " ON seats (set_name, substr(url, 1, 500), created_at, game_id)",
-        "CREATE INDEX IF NOT EXISTS ix_games_set_created_id ON games (set_name, created_at, id)",
-        # ix_games_set_created_id leads with the Set: the Set's own index is one more
-        # write per game for nothing.
-        "DROP INDEX IF EXISTS ix_games_set_name",
-        "CREATE INDEX IF NOT EXISTS ix_games_in_play ON games (created_at, id, lease_until)"
-        " WHERE status = 'playing'",
-        # --- end of the lists' statements.
-        # --- the records at a million games (issue 34): a registered engine's games
-        # paged from its seats, a tournament's games streamed in the order made; the
-        # kept records (engine_sets, engine_opponents, engine_opponent_ratings,
-        # engine_rating_points) are made by create_all, filled by .kept_records.
-        "CREATE INDEX IF NOT EXISTS ix_seats_registration_id ON seats (registration, id)",
-        "CREATE INDEX IF NOT EXISTS ix_games_tournament_created"
-        " ON games (tournament_id, created_at, id)",
-    ),
-}
