@@ -1,15 +1,16 @@
 """A registered engine's record, kept as its games end (issue 34): what its page and its
 JSON record read instead of every game it played.
 
-Four tables (:mod:`.schema`): ``engine_sets`` (per engine and Set: the games won, drawn,
-lost and in error, and its openskill rating after its rated games), ``engine_opponents``
-(per engine and opponent, every Set together: the same counts), ``engine_opponent_ratings``
-(each opponent's rating as the engine's record sees it, per Set) and
-``engine_rating_points`` (the engine's rating after each rated game, per Set, numbered
-from 1). A game's end updates them in its own transaction (:func:`keep_game_end`, called
-by :meth:`~.games.GameStore.finish_game`): a few rows per registered seat, whatever the
-number of games before. :func:`fill_records` fills them anew from the games already there
-(the schema 12 upgrade, ``Store.backfill_kept``), a batch of engines at a time.
+Four tables, defined here as :mod:`.kept_lists` defines its own: ``engine_sets`` (per
+engine and Set: the games won, drawn, lost and in error, and its openskill rating after
+its rated games), ``engine_opponents`` (per engine and opponent, every Set together: the
+same counts), ``engine_opponent_ratings`` (each opponent's rating as the engine's record
+sees it, per Set) and ``engine_rating_points`` (the engine's rating after each rated
+game, per Set, numbered from 1). A game's end updates them in its own transaction
+(:func:`keep_game_end`, called by :meth:`~.games.GameStore.finish_game`): a few rows per
+registered seat, whatever the number of games before. :func:`fill_records` fills them
+anew from the games already there (the schema 12 upgrade, ``Store.backfill_kept``), a
+batch of engines at a time.
 
 The rating is the one the record has always shown: openskill's Plackett-Luce model with
 its defaults, the engine (seat ``registration``) against each opponent (keyed by its
@@ -36,18 +37,25 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from openskill.models import PlackettLuce
-from sqlalchemy import Connection, Table, delete, func, insert, select, update
+from sqlalchemy import (
+    Connection,
+    DateTime,
+    Float,
+    Index,
+    Integer,
+    String,
+    Table,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Mapped, mapped_column
 
 from tournoyons_gui.arbitre.store.kept import FILLERS
-from tournoyons_gui.arbitre.store.schema import (
-    EngineOpponentRatingRow,
-    EngineOpponentRow,
-    EngineRatingPointRow,
-    EngineSetRow,
-    GameRow,
-    SeatRow,
-)
+from tournoyons_gui.arbitre.store.schema import Base, GameRow, SeatRow
 
 __all__ = [
     "NEW_RATING",
@@ -64,6 +72,84 @@ __all__ = [
 OUTCOMES = ("won", "drawn", "lost", "error")
 #: The opponent's key in the ratings when a game has no other seat.
 NO_OPPONENT = "?"
+
+
+class EngineSetRow(Base):
+    """``engine_sets``: a registered engine's record in one Set, kept as its games end
+    (issue 34, :mod:`.kept_records`): the games won, drawn, lost and in error (an
+    unfinished or failed game), its openskill rating (``mu``, ``sigma``) after its
+    ``rated`` rated games (errors are not rated), each point kept in
+    ``engine_rating_points``. ``engine_id`` is a seat's ``registration``."""
+
+    __tablename__ = "engine_sets"
+    engine_id: Mapped[str] = mapped_column(String(12), primary_key=True)
+    set_name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    won: Mapped[int] = mapped_column(Integer, default=0)
+    drawn: Mapped[int] = mapped_column(Integer, default=0)
+    lost: Mapped[int] = mapped_column(Integer, default=0)
+    error: Mapped[int] = mapped_column(Integer, default=0)
+    rated: Mapped[int] = mapped_column(Integer, default=0)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+
+
+class EngineOpponentRow(Base):
+    """``engine_opponents``: a registered engine's results against one opponent, every
+    Set together, kept as its games end (issue 34): ``opponent`` the opponent's key (its
+    registration, else its name), ``name`` its name in the first game that ended,
+    ``sort_name`` that name in lower case (the order by name), ``games`` and the games
+    won, drawn, lost and in error. Read a page at a time by name or by games."""
+
+    __tablename__ = "engine_opponents"
+    __table_args__ = (
+        Index("ix_engine_opponents_name", "engine_id", "sort_name", "opponent"),
+        Index("ix_engine_opponents_games", "engine_id", "games", "opponent"),
+    )
+    engine_id: Mapped[str] = mapped_column(String(12), primary_key=True)
+    opponent: Mapped[str] = mapped_column(String(200), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    sort_name: Mapped[str] = mapped_column(String(200))
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    won: Mapped[int] = mapped_column(Integer, default=0)
+    drawn: Mapped[int] = mapped_column(Integer, default=0)
+    lost: Mapped[int] = mapped_column(Integer, default=0)
+    error: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class EngineOpponentRatingRow(Base):
+    """``engine_opponent_ratings``: an opponent's openskill rating as a registered engine's
+    record sees it in one Set (every opponent starts new in each engine's record, as the
+    record has always computed it), kept so that a game's end updates the engine's rating
+    in a few rows (issue 34)."""
+
+    __tablename__ = "engine_opponent_ratings"
+    engine_id: Mapped[str] = mapped_column(String(12), primary_key=True)
+    set_name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    opponent: Mapped[str] = mapped_column(String(200), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+
+
+class EngineRatingPointRow(Base):
+    """``engine_rating_points``: a registered engine's rating in one Set after its rated
+    game ``number`` (from 1, in the order its games ended): the ``game_id``, when it ended
+    (``at``), ``mu`` and ``sigma`` (issue 34). ``level`` is the power of two dividing
+    ``number`` (0 for an odd number, 3 for 8, 24, 40 ...): the chart reads the points of a
+    level and above, a bounded number of them evenly spread, along its index."""
+
+    __tablename__ = "engine_rating_points"
+    __table_args__ = (
+        Index("ix_engine_rating_points_level", "engine_id", "set_name", "level", "number"),
+    )
+    engine_id: Mapped[str] = mapped_column(String(12), primary_key=True)
+    set_name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    level: Mapped[int] = mapped_column(Integer, default=0)
+    game_id: Mapped[str] = mapped_column(String(12))
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+
 
 SETS = cast(Table, EngineSetRow.__table__)
 OPPONENTS = cast(Table, EngineOpponentRow.__table__)

@@ -39,11 +39,7 @@ __all__ = [
     "AddedSetRow",
     "Base",
     "CheckRow",
-    "EngineOpponentRatingRow",
-    "EngineOpponentRow",
-    "EngineRatingPointRow",
     "EngineRow",
-    "EngineSetRow",
     "EntrantRow",
     "ExchangeRow",
     "GameRow",
@@ -541,80 +537,3 @@ class MatchGameRow(Base):
     line: Mapped[int | None] = mapped_column(Integer, nullable=True)
     tray: Mapped[str] = mapped_column(Text, default="")
     seed: Mapped[int] = mapped_column(BigInteger)
-
-
-class EngineSetRow(Base):
-    """``engine_sets``: a registered engine's record in one Set, kept as its games end
-    (issue 34, :mod:`.kept_records`): the games won, drawn, lost and in error (an
-    unfinished or failed game), its openskill rating (``mu``, ``sigma``) after its
-    ``rated`` rated games (errors are not rated), each point kept in
-    ``engine_rating_points``. ``engine_id`` is a seat's ``registration``."""
-
-    __tablename__ = "engine_sets"
-    engine_id: Mapped[str] = mapped_column(String(12), primary_key=True)
-    set_name: Mapped[str] = mapped_column(String(40), primary_key=True)
-    won: Mapped[int] = mapped_column(Integer, default=0)
-    drawn: Mapped[int] = mapped_column(Integer, default=0)
-    lost: Mapped[int] = mapped_column(Integer, default=0)
-    error: Mapped[int] = mapped_column(Integer, default=0)
-    rated: Mapped[int] = mapped_column(Integer, default=0)
-    mu: Mapped[float] = mapped_column(Float)
-    sigma: Mapped[float] = mapped_column(Float)
-
-
-class EngineOpponentRow(Base):
-    """``engine_opponents``: a registered engine's results against one opponent, every
-    Set together, kept as its games end (issue 34): ``opponent`` the opponent's key (its
-    registration, else its name), ``name`` its name in the first game that ended,
-    ``sort_name`` that name in lower case (the order by name), ``games`` and the games
-    won, drawn, lost and in error. Read a page at a time by name or by games."""
-
-    __tablename__ = "engine_opponents"
-    __table_args__ = (
-        Index("ix_engine_opponents_name", "engine_id", "sort_name", "opponent"),
-        Index("ix_engine_opponents_games", "engine_id", "games", "opponent"),
-    )
-    engine_id: Mapped[str] = mapped_column(String(12), primary_key=True)
-    opponent: Mapped[str] = mapped_column(String(200), primary_key=True)
-    name: Mapped[str] = mapped_column(String(200))
-    sort_name: Mapped[str] = mapped_column(String(200))
-    games: Mapped[int] = mapped_column(Integer, default=0)
-    won: Mapped[int] = mapped_column(Integer, default=0)
-    drawn: Mapped[int] = mapped_column(Integer, default=0)
-    lost: Mapped[int] = mapped_column(Integer, default=0)
-    error: Mapped[int] = mapped_column(Integer, default=0)
-
-
-class EngineOpponentRatingRow(Base):
-    """``engine_opponent_ratings``: an opponent's openskill rating as a registered engine's
-    record sees it in one Set (every opponent starts new in each engine's record, as the
-    record has always computed it), kept so that a game's end updates the engine's rating
-    in a few rows (issue 34)."""
-
-    __tablename__ = "engine_opponent_ratings"
-    engine_id: Mapped[str] = mapped_column(String(12), primary_key=True)
-    set_name: Mapped[str] = mapped_column(String(40), primary_key=True)
-    opponent: Mapped[str] = mapped_column(String(200), primary_key=True)
-    mu: Mapped[float] = mapped_column(Float)
-    sigma: Mapped[float] = mapped_column(Float)
-
-
-class EngineRatingPointRow(Base):
-    """``engine_rating_points``: a registered engine's rating in one Set after its rated
-    game ``number`` (from 1, in the order its games ended): the ``game_id``, when it ended
-    (``at``), ``mu`` and ``sigma`` (issue 34). ``level`` is the power of two dividing
-    ``number`` (0 for an odd number, 3 for 8, 24, 40 ...): the chart reads the points of a
-    level and above, a bounded number of them evenly spread, along its index."""
-
-    __tablename__ = "engine_rating_points"
-    __table_args__ = (
-        Index("ix_engine_rating_points_level", "engine_id", "set_name", "level", "number"),
-    )
-    engine_id: Mapped[str] = mapped_column(String(12), primary_key=True)
-    set_name: Mapped[str] = mapped_column(String(40), primary_key=True)
-    number: Mapped[int] = mapped_column(Integer, primary_key=True)
-    level: Mapped[int] = mapped_column(Integer, default=0)
-    game_id: Mapped[str] = mapped_column(String(12))
-    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
-    mu: Mapped[float] = mapped_column(Float)
-    sigma: Mapped[float] = mapped_column(Float)

@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy import Select, select, tuple_
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from tournoyons_gui.arbitre.store.engine_records import RecordStore
 from tournoyons_gui.arbitre.store.games import Conflict, GameStore
@@ -128,14 +129,7 @@ class TournamentStore(RecordStore, GameStore):
             row = await session.get(TournamentRow, tournament_id, populate_existing=True)
             if row is None:
                 return None
-            entrants = [
-                record_of(Entrant, e)
-                for e in await session.scalars(
-                    select(EntrantRow)
-                    .where(EntrantRow.tournament_id == tournament_id)
-                    .order_by(EntrantRow.index)
-                )
-            ]
+            entrants = await _entrants(session, tournament_id)
             order = (GameRow.created_at, GameRow.id)
             where = GameRow.tournament_id == tournament_id
             if positions:
@@ -158,14 +152,7 @@ class TournamentStore(RecordStore, GameStore):
             row = await session.get(TournamentRow, tournament_id, populate_existing=True)
             if row is None:
                 return None
-            entrants = [
-                record_of(Entrant, e)
-                for e in await session.scalars(
-                    select(EntrantRow)
-                    .where(EntrantRow.tournament_id == tournament_id)
-                    .order_by(EntrantRow.index)
-                )
-            ]
+            entrants = await _entrants(session, tournament_id)
             return record_of(Tournament, row), entrants
 
     async def tournament_games(
@@ -251,3 +238,13 @@ def _light(row: Any) -> Game:
 
 def _fields(cls: type[object]) -> list[str]:
     return list(cls.__dataclass_fields__)  # type: ignore[attr-defined]
+
+
+async def _entrants(session: AsyncSession, tournament_id: str) -> list[Entrant]:
+    """Return a tournament's entrants in seed order, read in ``session``."""
+    rows = await session.scalars(
+        select(EntrantRow)
+        .where(EntrantRow.tournament_id == tournament_id)
+        .order_by(EntrantRow.index)
+    )
+    return [record_of(Entrant, e) for e in rows]
