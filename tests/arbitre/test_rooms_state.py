@@ -250,6 +250,7 @@ def test_a_schema_10_database_is_upgraded_with_its_rooms(postgres: str) -> None:
     and checks can be stored."""
     import datetime as dt
 
+    from tests.arbitre.test_ops import LISTS_12
     from tournoyons_gui.arbitre.store import SCHEMA_VERSION, CheckRun, Store
 
     async def check() -> None:
@@ -260,6 +261,8 @@ def test_a_schema_10_database_is_upgraded_with_its_rooms(postgres: str) -> None:
             await connection.exec_driver_sql("DROP TABLE checks")
             await connection.exec_driver_sql("ALTER TABLE rooms DROP COLUMN referee")
             await connection.exec_driver_sql("ALTER TABLE rooms DROP COLUMN referee_op")
+            for statement in LISTS_12:  # schema 12's columns, added again by its upgrade
+                await connection.exec_driver_sql(statement)
             await connection.exec_driver_sql("UPDATE meta SET value = '10' WHERE key = 'schema'")
         await store.close()
         store = await Store.open(postgres)

@@ -102,6 +102,9 @@ class Oracle:
     def visit(self, url: str, value: str | None = None) -> None:
         """Open ``url``, play ``value`` if given, and record what ran and what was loaded."""
         open_ready(self.page, url)
+        # An image's onerror runs once its request fails, which may come after the page
+        # is ready; the document's load event waits for every image, failed ones too.
+        self.page.wait_for_load_state("load")
         self._inspect(self.page, url, value)
 
     def visit_embedded(self, host: Host, urls: list[str], value: str | None = None) -> None:
