@@ -93,10 +93,22 @@ class Deployed:
         return (self.folder / "logs" / f"{name}.log").read_text(errors="replace")
 
 
+def _ephemeral_low() -> int:
+    """Return the first port of the kernel's ephemeral range (32768 when unreadable)."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
 def _free_ports(count: int) -> list[int]:
-    """Return ``count`` consecutive ports free on 127.0.0.1 now."""
+    """Return ``count`` consecutive ports free on 127.0.0.1 now, below the kernel's
+    ephemeral range (``ip_local_port_range``, from 32768 by default): the ports the other
+    tests' connections and ``bind(0)`` probes take come from that range, so one of them
+    cannot take a port of the block between this probe and the deployment's bind."""
+    low = _ephemeral_low()
     for _ in range(200):
-        base = random.randrange(20000, 60000 - count)
+        base = random.randrange(10000, low - count)
         ports = list(range(base, base + count))
         with contextlib.ExitStack() as stack:
             try:
