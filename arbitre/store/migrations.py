@@ -25,7 +25,12 @@ __all__ = ["MIGRATIONS"]
 # kept in the store), made by ``create_all``, and each room's referee and its operator
 # status. Version 12 is the lists and records at a million games (issue 34): indexes and
 # kept aggregates, filled from the rows already there by :data:`BACKFILLS` (version 10
-# had no step of its own: the branch that meant to fill it landed as this one).
+# had no step of its own: the branch that meant to fill it landed as this one). Version 13
+# is another branch's (its step lands with it). Version 14 is the standing ladder: each
+# engine's ladder settings and state, each game's ladder mark; its tables
+# (``ladder_sets``, ``ladder_pairs``, ``ladder_games``, ``ladder_standings``,
+# ``ladder_meetings``, ``ladder_days``) are made by ``create_all``, empty: no engine is on
+# the ladder until its owner puts it there.
 MIGRATIONS: dict[int, Sequence[str]] = {
     1: (
         "ALTER TABLE games ADD COLUMN lease_owner VARCHAR(16)",
@@ -95,5 +100,18 @@ MIGRATIONS: dict[int, Sequence[str]] = {
         "CREATE INDEX IF NOT EXISTS ix_seats_registration_id ON seats (registration, id)",
         "CREATE INDEX IF NOT EXISTS ix_games_tournament_created"
         " ON games (tournament_id, created_at, id)",
+    ),
+    12: (),
+    13: (
+        "ALTER TABLE games ADD COLUMN ladder BOOLEAN NOT NULL DEFAULT FALSE",
+        "ALTER TABLE engines ADD COLUMN ladder BOOLEAN NOT NULL DEFAULT FALSE",
+        "ALTER TABLE engines ADD COLUMN ladder_concurrency INTEGER NOT NULL DEFAULT 1",
+        "ALTER TABLE engines ADD COLUMN ladder_rest INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE engines ADD COLUMN ladder_held INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE engines ADD COLUMN ladder_rest_until TIMESTAMP WITH TIME ZONE",
+        "ALTER TABLE engines ADD COLUMN ladder_faults INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE engines ADD COLUMN ladder_paused VARCHAR(16) NOT NULL DEFAULT ''",
+        "ALTER TABLE engines ADD COLUMN ladder_reason TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE engines ADD COLUMN ladder_paused_game VARCHAR(12) NOT NULL DEFAULT ''",
     ),
 }

@@ -30,6 +30,9 @@ __all__ = [
     "Health",
     "InterfaceOut",
     "InterfaceRegistered",
+    "LadderEntry",
+    "LadderPause",
+    "LadderTable",
     "MatchDocument",
     "MatchRow",
     "RegisteredEngine",
@@ -79,6 +82,7 @@ class GameRow(BaseModel):
     created_at: str = Field(json_schema_extra={"format": WHEN})
     ended_at: str | None
     tournament: str | None
+    ladder: bool = Field(description="A game of the standing ladder.")
     seats: list[SeatRow]
     url: str
 
@@ -187,8 +191,16 @@ class AddedSet(BaseModel):
     key: str
 
 
+class LadderPause(BaseModel):
+    """Why the ladder paused an engine: its last fault's kind, its message, the game."""
+
+    fault: str = Field(description="timeout, unreachable, malformed or illegal.")
+    reason: str
+    game: str
+
+
 class RegisteredEngine(BaseModel):
-    """A registered engine (never its edit token)."""
+    """A registered engine (never its edit token), with its ladder settings."""
 
     id: str
     name: str
@@ -199,6 +211,12 @@ class RegisteredEngine(BaseModel):
     open: bool
     kind: str
     created_at: str = Field(json_schema_extra={"format": WHEN})
+    ladder: bool = Field(description="On the standing ladder of every Set it plays.")
+    ladder_concurrency: int = Field(description="Ladder games it plays at once.")
+    ladder_rest: int = Field(description="Seconds of rest after each ladder game.")
+    ladder_paused: LadderPause | None = Field(
+        description="Paused by its faults (until its owner sets ladder true), or null."
+    )
 
 
 class EngineRegistered(RegisteredEngine):
@@ -228,6 +246,32 @@ class EngineRecord(RegisteredEngine):
     per_opponent_next: str | None
     games: list[dict[str, Any]]
     games_next: str | None
+
+
+class LadderEntry(BaseModel):
+    """An engine on a Set's ladder."""
+
+    rank: int | None = Field(description="Among the ranked engines; null: provisional or paused.")
+    id: str
+    name: str
+    rating: float = Field(description="The conservative rating, openskill's ordinal mu - 3 sigma.")
+    mu: float
+    sigma: float
+    games: int = Field(description="Its rated games in the Set (won, drawn or lost).")
+    wins: int
+    draws: int
+    losses: int
+    provisional: bool = Field(description="Fewer than 10 rated games in the Set.")
+    paused: bool
+    reason: str = Field(description="Why it is paused: the fault, its message, the game.")
+    last_game: str = Field(description="Its last ladder game's id, or empty.")
+
+
+class LadderTable(BaseModel):
+    """A Set's leaderboard: ranked (by rating), then provisional, then paused."""
+
+    set: str
+    engines: list[LadderEntry]
 
 
 class InterfaceOut(BaseModel):

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from tournoyons_gui.arbitre.ladder.settings import MAX_CONCURRENCY, MAX_REST
 from tournoyons_gui.arbitre.match import (
     DEFAULT_BOT_TIMEOUT,
     DEFAULT_TIMEOUT,
@@ -251,6 +252,19 @@ class EngineRegistration(Body):
         description="engine (default), service or sync.",
         json_schema_extra={"enum": list(REGISTERED_KINDS)},
     )
+    ladder: bool = Field(
+        False, description="It plays the standing ladder of every Set it plays (default false)."
+    )
+    ladder_concurrency: int | None = Field(
+        None,
+        description=f"Ladder games it plays at once (1 by default, 1-{MAX_CONCURRENCY}).",
+        json_schema_extra={"minimum": 1, "maximum": MAX_CONCURRENCY},
+    )
+    ladder_rest: int | None = Field(
+        None,
+        description=f"Seconds of rest after each ladder game (0 by default, at most {MAX_REST}).",
+        json_schema_extra={"minimum": 0, "maximum": MAX_REST},
+    )
 
 
 class EngineChange(Body):
@@ -265,6 +279,11 @@ class EngineChange(Body):
     open_entry: bool = keep("open")
     retired: bool = keep()
     renew_key: bool = Field(False, description="true: a new call key, answered this once as key.")
+    ladder: bool = keep(
+        description="true: on the standing ladder (back on after a pause); false: off it."
+    )
+    ladder_concurrency: int = keep(description=f"Ladder games at once, 1-{MAX_CONCURRENCY}.")
+    ladder_rest: int = keep(description=f"Seconds of rest after each ladder game, 0-{MAX_REST}.")
 
 
 class InterfaceRegistration(Body):

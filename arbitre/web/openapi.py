@@ -59,6 +59,7 @@ _MODELS: tuple[type[BaseModel], ...] = (
     a.EngineRecord,
     a.InterfaceOut,
     a.InterfaceRegistered,
+    a.LadderTable,
     a.CheckRun,
     a.TournamentRow,
     a.TournamentCreated,
@@ -166,7 +167,8 @@ def _document() -> dict[str, Any]:
             "version": VERSION,
             "description": (
                 "The Arbitre's HTTP API for programs: games, registered engines and "
-                "interfaces, tournaments and their exports, play's matches. Every refusal is "
+                "interfaces, the standing ladder, tournaments and their exports, play's "
+                "matches. Every refusal is "
                 '`{"error": "..."}` with a 4xx status; lists are paged by a cursor '
                 '(`?after=`, `?limit=`, a `Link: <...>; rel="next"` header).'
             ),

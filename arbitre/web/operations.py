@@ -77,6 +77,10 @@ PARAMETERS: dict[str, dict[str, Any]] = {
         **_path("name", "A built-in engine's name (random, strong ...)."),
         "example": "random",
     },
+    "ladder_set": {
+        **_path("set_name", "A Set's name (any case): ConnectFour, TicTacToe, Tarot ..."),
+        "example": "ConnectFour",
+    },
     "rules_set": {
         **_path("set", "A Set's key (tictactoe, reversi ...)."),
         "example": "tictactoe",
@@ -270,6 +274,24 @@ OPERATIONS: tuple[Operation, ...] = (
         params=("engine_id",),
         work=True,
         examples={"token": "the edit token", "retired": True},
+    ),
+    Operation(
+        "get",
+        "/api/ladder/{set_name}",
+        "Ladder",
+        "A Set's standing ladder",
+        {
+            200: (
+                "The engines on the Set's ladder: ranked by rating (openskill's ordinal, mu -"
+                " 3 sigma), then the provisional ones (fewer than 10 rated games in the Set),"
+                " then the paused ones with why; a page of them.",
+                a.LadderTable,
+            ),
+            400: _BAD_PAGE,
+            404: ("No such Set (or one without a ladder).", a.Error),
+        },
+        params=("ladder_set", "after", "limit"),
+        paged=True,
     ),
     Operation(
         "get",
