@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, and_, func, or_, select, tuple_, update
+from sqlalchemy import Connection, func, or_, select, tuple_, update
 
 from tournoyons_gui.arbitre.store.base import Database, aware
 from tournoyons_gui.arbitre.store.kept_records import POINTS
@@ -493,7 +493,7 @@ class LadderStore(Database):
             return {}
         statement = select(MEETINGS).where(
             MEETINGS.c.set_name == set_name,
-            or_(*(and_(MEETINGS.c.engine_id == a, MEETINGS.c.opponent == b) for a, b in pairs)),
+            tuple_(MEETINGS.c.engine_id, MEETINGS.c.opponent).in_(list(pairs)),
         )
 
         def read(connection: Connection) -> dict[tuple[str, str], Meeting]:
@@ -511,30 +511,31 @@ class LadderStore(Database):
     ) -> dict[str, list[float]]:
         """Return each engine's ordinal (mu - 3 sigma) after at most ``most`` of its
         rated games in the Set, evenly spread along the rating points' ``level`` index
-        (as the engine's chart reads them: a bounded range per engine), oldest first."""
-        statements = []
+        (as the engine's chart reads them: a bounded range per engine), oldest first:
+        one statement per level needed (the engines of a page need a few)."""
+        by_level: dict[int, list[str]] = {}
         for engine, count in rated.items():
             level = 0
             while count >> level > most:
                 level += 1
-            statements.append(
-                (
-                    engine,
-                    select(POINTS.c.number, POINTS.c.mu, POINTS.c.sigma)
-                    .where(
-                        POINTS.c.engine_id == engine,
-                        POINTS.c.set_name == set_name,
-                        POINTS.c.level >= level,
-                    )
-                    .order_by(POINTS.c.number),
-                )
+            by_level.setdefault(level, []).append(engine)
+        statements = [
+            select(POINTS.c.engine_id, POINTS.c.number, POINTS.c.mu, POINTS.c.sigma)
+            .where(
+                POINTS.c.engine_id.in_(engines),
+                POINTS.c.set_name == set_name,
+                POINTS.c.level >= level,
             )
+            .order_by(POINTS.c.engine_id, POINTS.c.number)
+            for level, engines in sorted(by_level.items())
+        ]
 
         def read(connection: Connection) -> dict[str, list[float]]:
-            return {
-                engine: [r.mu - 3 * r.sigma for r in connection.execute(statement)]
-                for engine, statement in statements
-            }
+            found: dict[str, list[float]] = {engine: [] for engine in rated}
+            for statement in statements:
+                for r in connection.execute(statement):
+                    found[r.engine_id].append(r.mu - 3 * r.sigma)
+            return found
 
         return await self.read(read)
 

@@ -10,7 +10,10 @@ VIII), as an engine of three strengths would, and one that stops answering on cu
 - ``/dying``: plays as ``/weak`` until :attr:`LadderEngines.dead` is set, then never
   answers (the connection is held open: its moves time out).
 
-Every request's path is counted (:attr:`LadderEngines.asked`).
+Each answer waits :attr:`LadderEngines.delay` seconds first (0 by default; more: a game
+that lasts, for a page to watch). Every request's path is counted
+(:attr:`LadderEngines.asked`), and the ``Opponent`` each path is told
+(:attr:`LadderEngines.opponents`).
 """
 
 from __future__ import annotations
@@ -89,7 +92,9 @@ class LadderEngines(Threaded):
     def __init__(self, seed: int = 7) -> None:
         self.rng = random.Random(seed)
         self.dead = False
+        self.delay = 0.0
         self.asked: Counter[str] = Counter()
+        self.opponents: dict[str, set[str]] = {}
         routes = [
             Route("/strong", self._engine(strong)),
             Route("/weak", self._engine(weak)),
@@ -103,11 +108,15 @@ class LadderEngines(Threaded):
     ) -> Callable[[Request], Awaitable[Response]]:
         async def answer(request: Request) -> Response:
             self.asked[request.url.path] += 1
+            if self.delay and request.query_params.get("MoveId"):
+                await asyncio.sleep(self.delay)
             return self._answer(request, choose)
 
         return answer
 
     def _answer(self, request: Request, choose: Callable[[str, random.Random], int]) -> Response:
+        told = self.opponents.setdefault(request.url.path, set())
+        told.add(request.query_params.get("Opponent", ""))
         tray = request.query_params.get("Tray", "")
         if tray in ("", "Init"):
             tray = EMPTY_TRAY
@@ -118,5 +127,7 @@ class LadderEngines(Threaded):
     async def _dying(self, request: Request) -> Response:
         self.asked[request.url.path] += 1
         if self.dead and request.query_params.get("MoveId"):
-            await asyncio.sleep(120)  # never answers: held open until the game gives up
+            # Never answers: held open until the game gives up (or the server stops).
+            while not self.server.should_exit:
+                await asyncio.sleep(0.1)
         return self._answer(request, weak)

@@ -380,9 +380,36 @@ def test_the_limits_per_registration_and_per_token(tmp_path: Path) -> None:
         served.stop()
 
 
+#: What takes a new database back to schema 13: the ladder's columns (its tables are made
+#: again by ``create_all``, empty, as an upgrade finds them).
+LADDER_14 = (
+    "ALTER TABLE games DROP COLUMN ladder",
+    *(
+        f"ALTER TABLE engines DROP COLUMN {column}"
+        for column in (
+            "ladder",
+            "ladder_concurrency",
+            "ladder_rest",
+            "ladder_held",
+            "ladder_rest_until",
+            "ladder_faults",
+            "ladder_paused",
+            "ladder_reason",
+            "ladder_paused_game",
+        )
+    ),
+    "DROP TABLE ladder_sets",
+    "DROP TABLE ladder_pairs",
+    "DROP TABLE ladder_games",
+    "DROP TABLE ladder_standings",
+    "DROP TABLE ladder_meetings",
+    "DROP TABLE ladder_days",
+)
 #: What takes a new database's lists back to schema 11 (issue 34's lists: the seats' copies
-#: of their game's time and Set, their indexes, the kept tables).
+#: of their game's time and Set, their indexes, the kept tables), after the later schemas'
+#: own (the ladder's, schema 14).
 LISTS_12 = (
+    *LADDER_14,
     "DROP INDEX ix_seats_name_newest",
     "DROP INDEX ix_seats_set_name_newest",
     "DROP INDEX ix_seats_url_newest",
