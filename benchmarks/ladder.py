@@ -135,59 +135,61 @@ def _count(label: str, seconds: float, count: Any) -> tuple[int, float]:
 def play(seconds: float) -> dict[str, Any]:
     """Measure the ladder's games per minute and the floor's (see the module)."""
     found: dict[str, Any] = {}
-    with tempfile.TemporaryDirectory(prefix="tournoyons-ladder-") as folder:
-        with LadderEngines().running() as engines:
-            serving = _serving(start_server(Path(folder) / "ladder.sqlite3", "--ladder"))
-            base = next(serving)
-            try:
-                with httpx.Client(base_url=base, timeout=30, trust_env=False) as http:
-                    _register(http, engines.base)
-                    games, spent = _count("ladder", seconds, lambda: _ladder_games(http))
-                    found["ladder"] = games * 60 / spent
-                    table = http.get(f"/api/ladder/{SET}").json()["engines"]
-                    found["order"] = [row["name"] for row in table]
-                    found["ladder_games"] = games
-            finally:
-                next(serving, None)
-            serving = _serving(start_server(Path(folder) / "floor.sqlite3"))
-            base = next(serving)
-            try:
-                with httpx.Client(base_url=base, timeout=30, trust_env=False) as http:
-                    ids = []
-                    for name in ENGINES:
-                        made = http.post(
-                            "/api/engines",
-                            json={
-                                "name": name,
-                                "url": f"{engines.base}/{name}",
-                                "sets": [SET],
-                                "kind": "sync",
-                                "open": True,
-                            },
-                        )
-                        made.raise_for_status()
-                        ids.append(made.json()["id"])
-                    created = http.post(
-                        "/api/tournaments",
+    with (
+        tempfile.TemporaryDirectory(prefix="tournoyons-ladder-") as folder,
+        LadderEngines().running() as engines,
+    ):
+        serving = _serving(start_server(Path(folder) / "ladder.sqlite3", "--ladder"))
+        base = next(serving)
+        try:
+            with httpx.Client(base_url=base, timeout=30, trust_env=False) as http:
+                _register(http, engines.base)
+                games, spent = _count("ladder", seconds, lambda: _ladder_games(http))
+                found["ladder"] = games * 60 / spent
+                table = http.get(f"/api/ladder/{SET}").json()["engines"]
+                found["order"] = [row["name"] for row in table]
+                found["ladder_games"] = games
+        finally:
+            next(serving, None)
+        serving = _serving(start_server(Path(folder) / "floor.sqlite3"))
+        base = next(serving)
+        try:
+            with httpx.Client(base_url=base, timeout=30, trust_env=False) as http:
+                ids = []
+                for name in ENGINES:
+                    made = http.post(
+                        "/api/engines",
                         json={
-                            "set": SET,
-                            "format": "round-robin",
-                            "games": 100,
-                            "concurrency": 1,
-                            "entrants": [{"kind": "registered", "engine": i} for i in ids],
+                            "name": name,
+                            "url": f"{engines.base}/{name}",
+                            "sets": [SET],
+                            "kind": "sync",
+                            "open": True,
                         },
                     )
-                    created.raise_for_status()
-                    path = f"/tournaments/{created.json()['id']}.json"
+                    made.raise_for_status()
+                    ids.append(made.json()["id"])
+                created = http.post(
+                    "/api/tournaments",
+                    json={
+                        "set": SET,
+                        "format": "round-robin",
+                        "games": 100,
+                        "concurrency": 1,
+                        "entrants": [{"kind": "registered", "engine": i} for i in ids],
+                    },
+                )
+                created.raise_for_status()
+                path = f"/tournaments/{created.json()['id']}.json"
 
-                    def over() -> int:
-                        return int(http.get(path).json()["progress"]["over"])
+                def over() -> int:
+                    return int(http.get(path).json()["progress"]["over"])
 
-                    games, spent = _count("floor", seconds, over)
-                    found["floor"] = games * 60 / spent
-                    found["floor_games"] = games
-            finally:
-                next(serving, None)
+                games, spent = _count("floor", seconds, over)
+                found["floor"] = games * 60 / spent
+                found["floor_games"] = games
+        finally:
+            next(serving, None)
     return found
 
 
