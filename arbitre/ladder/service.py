@@ -126,9 +126,16 @@ class LadderBoard:
         return BoardPage(shown, position)
 
     async def summaries(self, leaders: int = 3) -> list[SetSummary]:
-        """Return every laddered Set at a glance (its leaders, games today and in
-        flight), in the catalogue's order."""
-        return await self.store.ladder_summaries([s.name for s in self.sets()], leaders)
+        """Return every Set with a ladder at a glance (its leaders, games today and in
+        flight), in the catalogue's order; a Set no engine was ever on is read as empty
+        without asking the store."""
+        opened = set(await self.store.ladder_set_names())
+        names = [s.name for s in self.sets()]
+        found = {
+            s.set_name: s
+            for s in await self.store.ladder_summaries([n for n in names if n in opened], leaders)
+        }
+        return [found.get(name) or SetSummary(name, [], 0, 0) for name in names]
 
     async def standings(self, engine_id: str) -> list[Standing]:
         """Return an engine's standing in each Set's ladder it is on."""
