@@ -20,9 +20,9 @@ in flight (``--ladder-games``):
 Games are made for the workers' scans to take (``start=False``, as a tournament's), each
 pair from one opening of the Set's built-in suite (``interfaces/<set>/openings.txt``, in an
 order drawn once from the Set's ladder seed) and with one seed (a Set that deals deals both
-games alike: a duplicate deal), its engines told their ``Opponent`` (decision 27). A
-driver killed mid-step leaves its lease to expire; its games in play are taken over as
-any game is.
+games alike: a duplicate deal; a Set played in deals, Tarot, plays one deal a game), its
+engines told their ``Opponent`` (decision 27). A driver killed mid-step leaves its lease to
+expire; its games in play are taken over as any game is.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from tournoyons_gui.arbitre.seats.engine import BuiltinSeat
 from tournoyons_gui.arbitre.store import Conflict, LadderPlace
 from tournoyons_gui.arbitre.store.ladder_board import LadderEngine, OpenPair
 from tournoyons_gui.interfaces.openings import Opening, builtin_openings, ordered, pair_seed
-from tournoyons_gui.interfaces.plugin import SetInterface, seat_count, starts_from_tray
+from tournoyons_gui.interfaces.plugin import SetInterface, match_deals, seat_count, starts_from_tray
 
 __all__ = ["FILLER_ENGINE", "SEATS", "LadderScheduler"]
 
@@ -198,6 +198,8 @@ class LadderScheduler:
                 continue
             engine = engines[engine_id]
             seats.append(SeatSpec(engine.kind, engine.url, engine.name))
+        # A Set played in deals plays one deal a game: a pair is that deal at every seat.
+        deals = 1 if match_deals(interface.arbitre) is not None else None
         place = LadderPlace(
             interface.name,
             pair.number,
@@ -212,7 +214,7 @@ class LadderScheduler:
             await self.arbitre.make(
                 interface.name,
                 seats,
-                Options(timeout=self.timeout, seed=pair.seed),
+                Options(timeout=self.timeout, seed=pair.seed, deals=deals),
                 start=False,
                 registrations=list(order),
                 start_tray=pair.tray or None,

@@ -508,11 +508,13 @@ class LadderStore(Database):
 
     async def ladder_sparklines(
         self, set_name: str, rated: Mapping[str, int], most: int
-    ) -> dict[str, list[float]]:
-        """Return each engine's ordinal (mu - 3 sigma) after at most ``most`` of its
-        rated games in the Set, evenly spread along the rating points' ``level`` index
-        (as the engine's chart reads them: a bounded range per engine), oldest first:
-        one statement per level needed (the engines of a page need a few)."""
+    ) -> dict[str, list[tuple[int, float]]]:
+        """Return each engine's ordinal (mu - 3 sigma) after at most about ``most`` of its
+        rated games in the Set, as ``(number, ordinal)`` oldest first: the first one and
+        those of a level spread evenly (as the engine's chart reads them, along the
+        ``(engine, Set, level, number)`` index: a bounded range per engine), in one
+        statement per level needed (a page's engines need a few). The last one is the
+        engine's rating now, which its standing holds."""
         by_level: dict[int, list[str]] = {}
         for engine, count in rated.items():
             level = 0
@@ -520,22 +522,20 @@ class LadderStore(Database):
                 level += 1
             by_level.setdefault(level, []).append(engine)
         statements = [
-            select(POINTS.c.engine_id, POINTS.c.number, POINTS.c.mu, POINTS.c.sigma)
-            .where(
+            select(POINTS.c.engine_id, POINTS.c.number, POINTS.c.mu, POINTS.c.sigma).where(
                 POINTS.c.engine_id.in_(engines),
                 POINTS.c.set_name == set_name,
-                POINTS.c.level >= level,
+                or_(POINTS.c.level >= level, POINTS.c.number == 1),
             )
-            .order_by(POINTS.c.engine_id, POINTS.c.number)
             for level, engines in sorted(by_level.items())
         ]
 
-        def read(connection: Connection) -> dict[str, list[float]]:
-            found: dict[str, list[float]] = {engine: [] for engine in rated}
+        def read(connection: Connection) -> dict[str, list[tuple[int, float]]]:
+            found: dict[str, dict[int, float]] = {engine: {} for engine in rated}
             for statement in statements:
                 for r in connection.execute(statement):
-                    found[r.engine_id].append(r.mu - 3 * r.sigma)
-            return found
+                    found[r.engine_id][r.number] = r.mu - 3 * r.sigma
+            return {e: sorted(kept.items()) for e, kept in found.items()}
 
         return await self.read(read)
 

@@ -131,16 +131,21 @@ class LadderPages(Part):
         lines = await self.arbitre.store.ladder_sparklines(
             found.name, {row.engine_id: row.rated for row in rows}, SPARK_POINTS
         )
-        entries = [
-            {
-                "row": row,
-                "rank": rank,
-                "reason": reason_text(row),
-                "spark": sparkline(lines.get(row.engine_id, [])),
-                "above": above.get(row.engine_id),
-            }
-            for row, rank in page.rows
-        ]
+        entries = []
+        for row, rank in page.rows:
+            points = lines.get(row.engine_id, [])
+            values = [value for _, value in points]
+            if points and points[-1][0] != row.rated:
+                values.append(row.ordinal)  # its rating now, after its last rated game
+            entries.append(
+                {
+                    "row": row,
+                    "rank": rank,
+                    "reason": reason_text(row),
+                    "spark": sparkline(values),
+                    "above": above.get(row.engine_id),
+                }
+            )
         return self.html(
             "arbitre/ladder_set.html",
             set_name=found.name,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -218,6 +219,64 @@ def test_the_upgrade_from_schema_13_brings_the_ladder(tmp_path: Path) -> None:
     with sqlite3.connect(database) as connection:
         version = connection.execute("SELECT value FROM meta").fetchone()
     assert version == (str(SCHEMA_VERSION),)
+
+
+# --- Tarot: tables of four --------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_tarot_is_played_at_tables_of_four_one_deal_at_every_seat(tmp_path: Path) -> None:
+    from tests.arbitre.test_tarot_games import TarotEngines
+
+    database = tmp_path / "tarot.sqlite3"
+    served = Served(database, ladder_games=4, ladder_timeout=4)
+    tarot = TarotEngines()
+    tarot.start()
+    try:
+        ids = []
+        for name in ("Tarot one", "Tarot two"):
+            made = served.http.post(
+                "/api/engines",
+                json={
+                    "name": name,
+                    "url": f"{tarot.base}/tarot",
+                    "sets": ["Tarot"],
+                    "ladder": True,
+                },
+            )
+            assert made.status_code == 201, made.text
+            ids.append(made.json()["id"])
+        deadline = time.monotonic() + 120
+        while True:
+            with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
+                legs = db.execute(
+                    "SELECT l.leg, g.status, g.options, "
+                    " (SELECT group_concat(registration || ':' || name, ',') FROM "
+                    "   (SELECT registration, name FROM seats WHERE game_id = g.id "
+                    '    ORDER BY "index")) '
+                    "FROM ladder_games l JOIN games g ON g.id = l.game_id "
+                    "WHERE l.pair = 0 ORDER BY l.leg"
+                ).fetchall()
+            if len(legs) >= 2 and legs[1][1] != "playing":
+                break
+            assert time.monotonic() < deadline, legs
+            time.sleep(0.3)
+    finally:
+        served.stop()
+        tarot.stop()
+    # One table: the two engines and two of the Set's built-in engines, the seats turning
+    # from one game to the next; one deal a game, the same deal (one seed) at every seat.
+    first, second = (legs[0][3].split(","), legs[1][3].split(","))
+    assert sorted(seat.split(":")[0] for seat in first) == sorted(["", "", *ids])
+    assert second == first[1:] + first[:1]
+    assert [seat.split(":")[1] for seat in first if not seat.split(":")[0]] == [
+        "random (filler)",
+        "random (filler)",
+    ]
+    options = [json.loads(leg[2]) for leg in legs[:2]]
+    assert options[0]["deals"] == options[1]["deals"] == 1
+    assert options[0]["seed"] == options[1]["seed"] is not None
+    assert legs[0][1] == "over" and tarot.view_errors == []
 
 
 # --- a ladder that plays ----------------------------------------------------------------
