@@ -3,8 +3,9 @@ in the store (no process owns the ladder), at every scan of the drivers run with
 --ladder`` (a ladder game's end wakes their scans: its pair's next game starts at once).
 
 A step reads the Set's open pairs and the engines that may play
-(:meth:`~tournoyons_gui.arbitre.store.Store.ladder_state`), then, up to the Set's games
-in flight (``--ladder-games``):
+(:meth:`~tournoyons_gui.arbitre.store.Store.ladder_state`) and plans (:class:`Plan`): an idle
+ladder costs a read, no write. When there is something to do it takes the lease, reads
+again and, up to the Set's games in flight (``--ladder-games``):
 
 1. gives up a pair waiting for its next game when one of its engines may no longer
    play (paused by its faults, taken off the ladder or retired by its owner), its slots
@@ -28,9 +29,11 @@ expire; its games in play are taken over as any game is.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.catalogue import PlayedSet
@@ -39,11 +42,11 @@ from tournoyons_gui.arbitre.ladder.settings import DEFAULT_GAMES
 from tournoyons_gui.arbitre.match import DEFAULT_TIMEOUT, GameError, Options, SeatSpec
 from tournoyons_gui.arbitre.seats.engine import BuiltinSeat
 from tournoyons_gui.arbitre.store import Conflict, LadderPlace
-from tournoyons_gui.arbitre.store.ladder_board import LadderEngine, OpenPair
+from tournoyons_gui.arbitre.store.ladder_board import LadderEngine, LadderState, OpenPair
 from tournoyons_gui.interfaces.openings import Opening, builtin_openings, ordered, pair_seed
 from tournoyons_gui.interfaces.plugin import SetInterface, match_deals, seat_count, starts_from_tray
 
-__all__ = ["FILLER_ENGINE", "SEATS", "LadderScheduler"]
+__all__ = ["FILLER_ENGINE", "SEATS", "LadderScheduler", "Plan"]
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +57,21 @@ FILLER_ENGINE = "random"
 #: Seconds an engine whose game the Arbitre refused to make (its URL no longer allowed,
 #: say) is left out of this driver's new pairs, rather than tried at every step.
 REFUSED_FOR = 300.0
+
+
+@dataclass
+class Plan:
+    """What a step does: the open pairs it gives up (an engine may no longer play), those
+    whose next game it makes, the new pairs (tables) it makes."""
+
+    give_up: list[OpenPair] = field(default_factory=list)
+    legs: list[OpenPair] = field(default_factory=list)
+    tables: list[tuple[str, ...]] = field(default_factory=list)
+
+    @property
+    def idle(self) -> bool:
+        """Whether the step has nothing to do."""
+        return not (self.give_up or self.legs or self.tables)
 
 
 class LadderScheduler:
@@ -98,44 +116,47 @@ class LadderScheduler:
         return made
 
     async def _leased(self, set_name: str) -> int:
-        owner = self.arbitre.worker.name
-        if not await self.store.take_ladder_step(set_name, owner, self.arbitre.lease_seconds):
-            return 0
-        try:
-            return await self._step(set_name)
-        except Exception:
-            log.exception("the ladder of %s", set_name)
-            return 0
-        finally:
-            await self.store.end_ladder_step(set_name, owner)
-
-    async def _step(self, set_name: str) -> int:
+        """Run a step of the Set's ladder under its lease, when there is something to do:
+        the step is planned from a read first (no write while the ladder is idle), then
+        again once the lease is held."""
         interface = await self.arbitre.find_set(set_name)
         if interface is None or interface.arbitre is None:
             return 0
         seats = seat_count(interface.arbitre)
         if seats not in SEATS:
             return 0
-        now = self.store.now()
-        state = await self.store.ladder_state(set_name, now)
-        if state is None:
+        state = await self.store.ladder_state(set_name, self.store.now())
+        if state is None or self._plan(state, self.store.now(), seats).idle:
             return 0
+        owner = self.arbitre.worker.name
+        if not await self.store.take_ladder_step(set_name, owner, self.arbitre.lease_seconds):
+            return 0
+        try:
+            now = self.store.now()
+            state = await self.store.ladder_state(set_name, now)
+            if state is None:
+                return 0
+            return await self._act(interface, state, self._plan(state, now, seats))
+        except Exception:
+            log.exception("the ladder of %s", set_name)
+            return 0
+        finally:
+            await self.store.end_ladder_step(set_name, owner)
+
+    def _plan(self, state: LadderState, now: dt.datetime, seats: int) -> Plan:
+        """Return what a step does with ``state`` at ``now`` (see the module)."""
         room = self.games - sum(1 for pair in state.open if pair.playing is not None)
-        made = 0
+        plan = Plan()
         for pair in state.open:
             if pair.playing is not None:
                 continue
             engines = [state.seated.get(engine) for engine in pair.engines if engine]
             if any(engine is None or not engine.playable for engine in engines):
-                await self.store.give_up_pair(set_name, pair.number)
-                continue
-            rested = all(
+                plan.give_up.append(pair)
+            elif room > 0 and all(
                 e is not None and (e.rest_until is None or e.rest_until <= now) for e in engines
-            )
-            if room <= 0 or not rested:
-                continue
-            if await self._make(interface, pair, state.seated):
-                made += 1
+            ):
+                plan.legs.append(pair)
                 room -= 1
         clock = time.monotonic()
         waiting = [
@@ -143,14 +164,26 @@ class LadderScheduler:
             for c in state.candidates
             if self._refused.get(c.id, 0.0) < clock
         ]
+        plan.tables = pairings(waiting, now=now, room=max(0, room), seats=seats)
+        return plan
+
+    async def _act(self, interface: PlayedSet, state: LadderState, plan: Plan) -> int:
+        """Do what ``plan`` says (its pairs given up, its next games and new pairs made);
+        return the games made."""
+        for pair in plan.give_up:
+            await self.store.give_up_pair(interface.name, pair.number)
+        made = 0
+        for pair in plan.legs:
+            if await self._make(interface, pair, state.seated):
+                made += 1
         by_id = {c.id: c for c in state.candidates}
         number = state.next_pair
-        for table in pairings(waiting, now=now, room=max(0, room), seats=seats):
+        for table in plan.tables:
             opening = self._opening(interface, state.seed, number)
             pair = OpenPair(
                 number,
                 table,
-                seats,
+                len(table),
                 0,
                 None,
                 opening.line if opening else None,

@@ -85,12 +85,13 @@ def test_bad_ladder_settings_are_refused_naming_the_field(served: Served) -> Non
     assert "Climber" in [e["name"] for e in board(http, "TicTacToe")]
     # Out of bounds with its token: 400 naming the field, unchanged.
     token = engine["edit_token"]
-    for fields, field in (
+    changes: tuple[tuple[dict[str, Any], str], ...] = (
         ({"ladder_concurrency": 9}, "ladder_concurrency"),
         ({"ladder_rest": -5}, "ladder_rest"),
         ({"ladder": "no"}, "ladder"),
         ({"ladder": None}, "ladder"),
-    ):
+    )
+    for fields, field in changes:
         answer = http.post(path, json={"token": token, **fields})
         assert answer.status_code == 400 and answer.json()["error"].startswith(field), answer.text
     assert http.get(path).json()["ladder_concurrency"] == 2
