@@ -14,7 +14,7 @@ import os
 import signal
 import socket
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -173,7 +173,7 @@ async def _players(ircd: Ircd) -> AsyncIterator[tuple[RawPlayer, RawPlayer]]:
 
 
 def _rooms(
-    tmp_path: Path, scenario: Callable[[Ircd, int, str], Awaitable[None]], *extra: str
+    tmp_path: Path, scenario: Callable[[Ircd, int, str], Coroutine[Any, Any, None]], *extra: str
 ) -> None:
     """Run ``scenario(ircd, serve's pid, base URL)`` with an ngIRCd and ``serve --workers
     2 --irc`` refereeing one room on it."""
@@ -296,7 +296,7 @@ def test_a_room_game_cancelled_mid_game_is_ended_in_the_room_which_opens_again(
 # --- MaitreTarot tables -------------------------------------------------------------------
 
 
-def _tables(tmp_path: Path, scenario: Callable[[int, str, int], Awaitable[None]]) -> None:
+def _tables(tmp_path: Path, scenario: Callable[[int, str, int], Coroutine[Any, Any, None]]) -> None:
     """Run ``scenario(serve's pid, base URL, the tables' port)`` with ``serve --workers 2
     --maitretarot`` (one deal a match)."""
     with socket.socket() as probe:
