@@ -257,8 +257,8 @@ def test_every_shell_block_of_a_tutorial_is_marked(page: Path) -> None:
 
 def _network_of_its_own() -> list[str]:
     """Return the command that runs a script in a network namespace of its own with only
-    ``lo`` up (so a tutorial's fixed ports meet nobody else's, and nothing outside is
-    reached), or ``[]`` where namespaces are not allowed (not root)."""
+    ``lo`` up (so a tutorial's ports meet nobody else's, and nothing outside is reached),
+    or ``[]`` where namespaces are not allowed (not root)."""
     unshare = shutil.which("unshare")
     if unshare is None or os.geteuid() != 0:
         return []
@@ -363,8 +363,9 @@ def _bindable(port: int) -> bool:
 @contextlib.contextmanager
 def _one_at_a_time(*, alone: bool) -> Iterator[None]:
     """Hold a lock shared by the test processes while the block runs, when ``alone``: the
-    tutorials' fixed ports (8000, 8001 ...) are then the machine's, and two pages at once
-    on two xdist workers would take the same ones."""
+    ports are then the machine's, and the first page's (``getting-started.md``: 8000) are
+    its defaults; the others' are free when chosen, but two pages started at once on two
+    xdist workers may still meet on a port, or on one a server takes meanwhile."""
     if not alone:
         yield
         return
