@@ -32,7 +32,14 @@ from tournoyons_gui.arbitre.catalogue import Catalogue, PlayedSet
 from tournoyons_gui.arbitre.guis import Interfaces
 from tournoyons_gui.arbitre.live import Bus, Hub, LocalBus, PgBus, SocketBus
 from tournoyons_gui.arbitre.master import GameMaster
-from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec, check_options, check_text
+from tournoyons_gui.arbitre.match import (
+    MAX_SEAT_NAME,
+    GameError,
+    Options,
+    SeatSpec,
+    check_options,
+    check_text,
+)
 from tournoyons_gui.arbitre.outbound import Outbound
 from tournoyons_gui.arbitre.record import Records
 from tournoyons_gui.arbitre.seats import KINDS, SeatKind, Services
@@ -222,7 +229,7 @@ class Arbitre:
             kind = self.kinds.get(seat.kind)
             if kind is None:
                 raise GameError(f"seat {number} is one of {', '.join(KINDS)}, not {seat.kind!r}")
-            name = check_text(seat.name, f"seat {number}'s name", 60)
+            name = check_text(seat.name, f"seat {number}'s name", MAX_SEAT_NAME)
             made.append(kind.check(SeatSpec(seat.kind, seat.engine, name), interface, number))
         return interface, rules, made
 

@@ -21,11 +21,13 @@ __all__ = [
     "DEFAULT_PERSON_TIMEOUT",
     "DEFAULT_TIMEOUT",
     "MAX_REGISTERED_NAME",
+    "MAX_SEAT_NAME",
     "MAX_SEED",
     "MAX_TIMEOUT",
     "MIN_TIMEOUT",
     "GameError",
     "Options",
+    "TEXT_PATTERN",
     "SeatSpec",
     "check_options",
     "check_registered_name",
@@ -53,6 +55,15 @@ class GameError(ValueError):
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 #: The most characters of a registered engine's or interface's name.
 MAX_REGISTERED_NAME = 60
+#: The most characters of a seat's name as a game shows it.
+MAX_SEAT_NAME = 60
+#: What :func:`check_text` refuses, as a JSON Schema pattern (ECMA-262): a text with no
+#: control character (Unicode's category Cc: C0, DEL, C1) and no bidirectional control.
+TEXT_PATTERN = (
+    "^[^\\x00-\\x1f\\x7f-\\x9f"
+    + "".join(f"\\u{ord(c):04x}" for c in sorted(BIDI_CONTROLS))
+    + "]*$"
+)
 
 
 def check_text(text: str, what: str, most: int) -> str:

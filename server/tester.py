@@ -10,7 +10,7 @@ from starlette.responses import JSONResponse, Response
 
 from tournoyons_gui.arbitre.match import GameError
 from tournoyons_gui.arbitre.web.bodies import TesterPlay, parse
-from tournoyons_gui.arbitre.web.common import read_body
+from tournoyons_gui.arbitre.web.common import read_body, refusal
 from tournoyons_gui.interfaces.plugin import IllegalMove, Turn, seat_count
 from tournoyons_gui.interfaces.registry import Registry
 from tournoyons_gui.server.http import make_page, respond
@@ -77,7 +77,7 @@ class Tester:
         except IllegalMove as refused:
             return JSONResponse({"error": str(refused)[:300]}, 422)
         except GameError as refused:
-            return JSONResponse({"error": str(refused)}, 400)
+            return refusal(refused)
         except (ValueError, TypeError, LookupError, AttributeError) as broken:
             # A state the rules cannot read (the page sends back the state it was given:
             # anything else is forged or broken).

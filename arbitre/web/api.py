@@ -26,7 +26,7 @@ from tournoyons_gui.arbitre.match import GameError
 from tournoyons_gui.arbitre.paging import DEFAULT_LIMIT, CursorError
 from tournoyons_gui.arbitre.seats import through_pages
 from tournoyons_gui.arbitre.web.bodies import AddedSetBody, GameBody, options_of, parse
-from tournoyons_gui.arbitre.web.common import NO_STORE, Part, read_body
+from tournoyons_gui.arbitre.web.common import NO_STORE, Part, read_body, refusal
 from tournoyons_gui.arbitre.web.guard import BEARER, NO_ORGANISER, is_organiser
 from tournoyons_gui.arbitre.web.openapi import openapi_json
 from tournoyons_gui.arbitre.web.pages import games_page, read_filters
@@ -106,7 +106,7 @@ class GameApi(Part):
                 start_tray=start_tray(body.start_tray),
             )
         except GameError as refused:
-            return JSONResponse({"error": str(refused)}, 400)
+            return refusal(refused)
         game_id = game.id
         return JSONResponse(
             {
@@ -157,5 +157,5 @@ class GameApi(Part):
                 simultaneous=body.simultaneous is True,
             )
         except (GameError, ValueError) as refused:
-            return JSONResponse({"error": str(refused)}, 400)
+            return refusal(refused)
         return JSONResponse({"name": added.name, "key": added.key}, 201)

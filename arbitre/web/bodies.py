@@ -22,21 +22,33 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from tournoyons_gui.arbitre.added import ADDED_NAME
 from tournoyons_gui.arbitre.match import (
     DEFAULT_BOT_TIMEOUT,
+    DEFAULT_PERSON_TIMEOUT,
     DEFAULT_TIMEOUT,
     MAX_REGISTERED_NAME,
+    MAX_SEAT_NAME,
     MAX_SEED,
     MAX_TIMEOUT,
     MIN_TIMEOUT,
+    TEXT_PATTERN,
     GameError,
     Options,
     SeatSpec,
 )
+from tournoyons_gui.arbitre.outbound import MAX_URL
 from tournoyons_gui.arbitre.seats import KINDS
 from tournoyons_gui.arbitre.tournaments import EntrantSpec
 from tournoyons_gui.arbitre.tournaments.registrations import REGISTERED_KINDS
-from tournoyons_gui.arbitre.tournaments.service import FORMATS, MAX_ENTRANTS
+from tournoyons_gui.arbitre.tournaments.service import (
+    ENTRANT_KINDS,
+    FORMATS,
+    MAX_CONCURRENCY,
+    MAX_ENTRANTS,
+    MAX_GAMES,
+    MAX_TOURNAMENT_NAME,
+)
 
 __all__ = [
     "AddedSetBody",
@@ -64,6 +76,13 @@ M = TypeVar("M", bound="Body")
 def _seat_kinds(schema: dict[str, Any]) -> None:
     # Read when the schema is made: a seat kind registered later is in it too.
     schema["enum"] = list(KINDS)
+
+
+#: A URL's schema: http(s), at most the outbound policy's length (the policy checks the
+#: rest: a host, no credentials, a host allowed here).
+URL = {"maxLength": MAX_URL, "pattern": "^\\s*[Hh][Tt][Tt][Pp][Ss]?://"}
+#: A registered name's schema: 1 to 60 characters, no control character.
+REGISTERED_NAME = {"minLength": 1, "maxLength": MAX_REGISTERED_NAME, "pattern": TEXT_PATTERN}
 
 
 def _unchanged(schema: dict[str, Any]) -> None:
@@ -109,7 +128,7 @@ class GameOptions(Body):
     )
     person_timeout: int | None = Field(
         None,
-        description="Seconds a person has for a move (null or absent: 900).",
+        description=f"Seconds a person has for a move (null or absent: {DEFAULT_PERSON_TIMEOUT}).",
         json_schema_extra={"minimum": 1, "maximum": 86400},
     )
     bot_timeout: int | None = Field(
@@ -154,15 +173,24 @@ class SeatBody(Body):
     """A seat of a game: its kind, what plays it, the name shown."""
 
     kind: str = Field(
-        description="builtin (our engine), engine (a URL), person, registered, bot ...",
+        description="person (played through the pages), builtin (one of our engines), "
+        "engine (a Tournoyons engine's URL), botsarena (a botsarena bot's URL), service or "
+        "sync (an engine behind a school's wall), maitretarot (a MaitreTarot client), irc "
+        "(seated by a timi room, never through this API).",
         json_schema_extra=_seat_kinds,
     )
     engine: str = Field(
         "",
-        description="builtin: the engine's name (random, perfect ...); engine, service, "
-        "sync, bot: its URL; registered: the engine's id; person: empty.",
+        description="builtin: the engine's name (random, perfect ...; empty: the Set's "
+        "first); engine, botsarena, service, sync: its URL; person: empty.",
+        json_schema_extra={"maxLength": MAX_URL},
     )
-    name: str = Field("", description="The name shown (default: the engine's).")
+    name: str = Field(
+        "",
+        description=f"The name shown (empty: the engine's; at most {MAX_SEAT_NAME} "
+        "characters once its spaces are folded).",
+        json_schema_extra={"pattern": TEXT_PATTERN},
+    )
 
     def spec(self) -> SeatSpec:
         """Return the Arbitre's seat."""
@@ -183,10 +211,23 @@ class GameBody(Body):
 class AddedSetBody(Body):
     """``POST /api/sets``: add a game of one's own (engine protocol, chapter VI)."""
 
-    name: str = Field(description="The Set's name (1-60 characters, not one played here).")
-    interface_url: str = Field(description="The game's page (its interface), http(s).")
-    referee_url: str = Field(description="Its referee, called for each move, http(s).")
-    start_tray: str | None = Field(None, description="The first Tray (default Init).")
+    name: str = Field(
+        description="The Set's name: a letter, then letters or digits, 2-40 characters; not "
+        "one played here.",
+        json_schema_extra={"pattern": f"^\\s*{ADDED_NAME}\\s*$"},
+    )
+    interface_url: str = Field(
+        description="The game's page (its interface), http(s).", json_schema_extra=URL
+    )
+    referee_url: str = Field(
+        description="Its referee, called for each move, http(s).", json_schema_extra=URL
+    )
+    start_tray: str | None = Field(
+        None,
+        description="The first Tray (null, absent or blank: Init); at most 4000 characters, "
+        "never / or |.",
+        json_schema_extra={"maxLength": 4000, "pattern": "^[^/|]*$"},
+    )
     simultaneous: bool | None = Field(None, description="Both players move at once.")
 
 
@@ -194,10 +235,28 @@ class EntrantBody(Body):
     """An entrant of a tournament: a seat, and a registered engine's edit ``token`` when it
     is not open to every tournament."""
 
-    kind: str = Field(description="builtin, engine, registered ...", json_schema_extra=_seat_kinds)
-    engine: str = Field("", description="As a seat's engine.")
-    name: str = Field("", description="The name shown in the standings.")
-    token: str = Field("", description="A registered engine's edit token.")
+    kind: str = Field(
+        description="registered (a registered engine, by its id), engine (an engine's URL, "
+        "registered on the way), botsarena (a bot's URL) or builtin (one of our engines).",
+        json_schema_extra={"enum": list(ENTRANT_KINDS)},
+    )
+    engine: str = Field(
+        "",
+        description="registered: the engine's id; engine, botsarena: its URL; builtin: "
+        "the engine's name (empty: the Set's first).",
+        json_schema_extra={"maxLength": MAX_URL},
+    )
+    name: str = Field(
+        "",
+        description=f"The name shown in the standings (at most {MAX_REGISTERED_NAME} "
+        "characters; a registered engine's own unless its token is given).",
+        json_schema_extra={"maxLength": MAX_REGISTERED_NAME, "pattern": TEXT_PATTERN},
+    )
+    token: str = Field(
+        "",
+        description="A registered engine's edit token: needed to enter one that is not open "
+        "to every tournament.",
+    )
 
     def spec(self) -> EntrantSpec:
         """Return the tournaments' entrant."""
@@ -208,34 +267,53 @@ class TournamentBody(Body):
     """``POST /api/tournaments``: start a tournament (anonymous: the server's caps apply;
     an organiser token lifts them)."""
 
-    set: str = Field(description="The Set played.")
+    set: str = Field(description="The Set played (its name in any case).")
     entrants: list[EntrantBody] = Field(
-        description=f"2 to {MAX_ENTRANTS} entrants.", json_schema_extra={"minItems": 2}
+        description=f"2 to {MAX_ENTRANTS} entrants.",
+        json_schema_extra={"minItems": 2, "maxItems": MAX_ENTRANTS},
     )
-    format: str = Field("round-robin", json_schema_extra={"enum": list(FORMATS)})
+    format: str = Field(
+        "round-robin",
+        description="round-robin or swiss for a Set of two seats, tables for one of four.",
+        json_schema_extra={"enum": list(FORMATS)},
+    )
     games: int | None = Field(
         None,
-        description="Games per pairing (default 2; at tables: per table, 1 to 4).",
-        json_schema_extra={"minimum": 1, "maximum": 100},
+        description=f"Games per pairing (null or absent: 2; 1 to {MAX_GAMES}; at tables: "
+        "per table, 1 to 4).",
+        json_schema_extra={"minimum": 1, "maximum": MAX_GAMES},
     )
     rounds: int | None = Field(
-        None, description="Swiss or tables rounds (0 or absent: enough to tell a winner)."
+        None,
+        description="Swiss or tables rounds (0, null or absent: enough to tell a winner).",
+        json_schema_extra={"minimum": 0},
     )
     concurrency: int | None = Field(
         None,
-        description="Games at once (default 4).",
-        json_schema_extra={"minimum": 1, "maximum": 500},
+        description=f"Games at once (null or absent: 4; at most {MAX_CONCURRENCY}).",
+        json_schema_extra={"minimum": 1, "maximum": MAX_CONCURRENCY},
     )
     options: GameOptions | None = None
-    name: str | None = Field(None, description="The tournament's name (up to 100 characters).")
+    name: str | None = Field(
+        None,
+        description=f"The tournament's name (longer than {MAX_TOURNAMENT_NAME} characters: "
+        "cut; null, absent or blank: the Set and the format).",
+        json_schema_extra={"pattern": TEXT_PATTERN},
+    )
 
 
 class EngineRegistration(Body):
     """``POST /api/engines``: register an engine (its edit token is answered once)."""
 
-    name: str = Field(description=f"1-{MAX_REGISTERED_NAME} characters, unique here.")
-    url: str = Field(description="Its URL (engine protocol), http(s).")
-    sets: list[str] = Field(description="The Sets it plays (at least one).")
+    name: str = Field(
+        description=f"1-{MAX_REGISTERED_NAME} characters, unique here.",
+        json_schema_extra=REGISTERED_NAME,
+    )
+    url: str = Field(description="Its URL (engine protocol), http(s).", json_schema_extra=URL)
+    sets: list[str] = Field(
+        description="The Sets it plays (at least one; each name in any case).",
+        json_schema_extra={"minItems": 1},
+    )
     poker_level2: bool = Field(False, description="It plays Poker's Level 2.")
     open_entry: bool = Field(
         False, alias="open", description="Anyone may enter it in a tournament."
@@ -248,8 +326,8 @@ class EngineRegistration(Body):
     )
     kind: str | None = Field(
         None,
-        description="engine (default), service or sync.",
-        json_schema_extra={"enum": list(REGISTERED_KINDS)},
+        description="engine (null or absent: engine), service or sync.",
+        json_schema_extra={"enum": [*REGISTERED_KINDS, None]},
     )
 
 
@@ -271,9 +349,15 @@ class InterfaceRegistration(Body):
     """``POST /api/interfaces``: register a graphical interface (its edit token is answered
     once)."""
 
-    name: str = Field(description=f"1-{MAX_REGISTERED_NAME} characters, unique here.")
-    url: str = Field(description="Its page (interface protocol), http(s).")
-    sets: list[str] = Field(description="The Sets it draws (at least one).")
+    name: str = Field(
+        description=f"1-{MAX_REGISTERED_NAME} characters, unique here.",
+        json_schema_extra=REGISTERED_NAME,
+    )
+    url: str = Field(description="Its page (interface protocol), http(s).", json_schema_extra=URL)
+    sets: list[str] = Field(
+        description="The Sets it draws (at least one; each name in any case).",
+        json_schema_extra={"minItems": 1},
+    )
 
 
 class InterfaceChange(Body):
@@ -348,10 +432,31 @@ def _not_json(body: bytes, why: str) -> str:
     return "the body is not JSON"
 
 
+#: What an item of a list is called in a message, by the list's field: seats and
+#: entrants are counted from 1, as the pages count them (seat 1 is the first).
+ITEMS = {"seats": "seat", "entrants": "entrant"}
+
+
 def _where(loc: Sequence[int | str]) -> str:
+    """Return where ``loc`` (pydantic's location: field names and list indexes from 0) is,
+    in words counted from 1: ``("seats", 0, "kind")`` -> ``seat 1's kind``, ``("sets",
+    2)`` -> ``sets item 3``, ``("options", "timeout")`` -> ``options.timeout``."""
     text = ""
-    for part in loc:
-        text += f"[{part}]" if isinstance(part, int) else f".{part}" if text else str(part)
+    parts = list(loc)
+    for number, part in enumerate(parts):
+        if isinstance(part, int):
+            previous = parts[number - 1] if number else ""
+            item = ITEMS.get(str(previous))
+            if item is not None and text.endswith(str(previous)):
+                text = text[: -len(str(previous))] + f"{item} {part + 1}"
+            else:
+                text += f" item {part + 1}"
+        elif not text:
+            text = part
+        elif isinstance(parts[number - 1], int):
+            text += f"'s {part}"
+        else:
+            text += f".{part}"
     return text
 
 
@@ -440,7 +545,8 @@ def explain(model: type[Body], error: Mapping[str, Any], body: bytes = b"") -> s
         return f"send a JSON object {model.shape()}"
     holder, annotation = _field_at(model, loc)
     if kind == "extra_forbidden":
-        return f'unknown field "{where}": send {holder.shape()}'
+        inside = f" in {_where(loc[:-1])}" if len(loc) > 1 else ""
+        return f'unknown field "{loc[-1]}"{inside}: send {holder.shape()}'
     if kind == "missing":
         return f"{where} is required: send {holder.shape()}"
     if kind in _KINDS:

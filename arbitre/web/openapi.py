@@ -36,7 +36,15 @@ import tournoyons_gui.arbitre.web.bodies as b
 from tournoyons_gui.arbitre.web.guard import CROSS_SITE, TOO_MANY
 from tournoyons_gui.arbitre.web.operations import LINKS, OPERATIONS, PARAMETERS, Operation
 
-__all__ = ["VERSION", "document", "openapi_json", "program_path", "refused_route"]
+__all__ = [
+    "API_ROOTS",
+    "VERSION",
+    "document",
+    "no_route",
+    "openapi_json",
+    "program_path",
+    "refused_route",
+]
 
 #: The API's version: the changelog says what each one changed.
 VERSION = "1.0.0"
@@ -242,9 +250,24 @@ def _program_paths() -> re.Pattern[str]:
 
 
 def program_path(path: str) -> bool:
-    """Whether ``path`` is one of the document's paths (any parameter value, even one
-    holding ``/``): its refusals are JSON."""
+    """Whether ``path`` is a program's: ``/api`` and anything under it, or one of the
+    document's paths (any parameter value, even one holding ``/``): its refusals are
+    JSON, a bad token on it is refused (:mod:`.guard`), ``serve --cors`` opens it."""
+    if path == "/api" or path.startswith("/api/"):
+        return True
     return _program_paths().fullmatch(path) is not None
+
+
+#: The API's own root: no operation, yet a program's path (its 404 in JSON), routed before
+#: the Sets' ``/{set}/`` pages would take it for a Set's.
+API_ROOTS = ("/api", "/api/")
+
+
+async def no_route(request: Request) -> Response:
+    """Answer a path with no operation as the router does (``404``: :func:`refused_route`
+    makes it JSON on a program's path)."""
+    del request
+    raise HTTPException(404)
 
 
 async def refused_route(request: Request, refused: Exception) -> Response:

@@ -32,7 +32,7 @@ from tournoyons_gui.arbitre.match import GameError
 from tournoyons_gui.arbitre.paging import CursorError
 from tournoyons_gui.arbitre.tournaments import TournamentError
 from tournoyons_gui.arbitre.web.bodies import Body, changes, parse
-from tournoyons_gui.arbitre.web.common import read_body, read_form
+from tournoyons_gui.arbitre.web.common import read_body, read_form, refusal
 
 __all__ = [
     "MAX_BODY",
@@ -94,7 +94,7 @@ class Kind:
             body = parse(self.registration, await read_body(request, MAX_BODY))
             row = await self.register(**body.model_dump())
         except Refused as refused:
-            return JSONResponse({"error": str(refused)}, 400)
+            return refusal(refused)
         return JSONResponse({**self.to_json(row), **self.shown_once(row)}, 201)
 
     async def api_change(self, request: Request, row_id: str) -> Response:
@@ -105,7 +105,7 @@ class Kind:
             shown = self.changed(body, given)
             row = await self.update(row_id, token=getattr(body, "token", ""), **given)
         except Refused as refused:
-            return JSONResponse({"error": str(refused)}, self.status(refused))
+            return refusal(refused, self.status(refused))
         return JSONResponse({**self.to_json(row), **{k: v(row) for k, v in shown.items()}})
 
     # --- the forms ---------------------------------------------------------------------

@@ -57,7 +57,7 @@ from tournoyons_gui.arbitre.web.bodies import (
     options_of,
     parse,
 )
-from tournoyons_gui.arbitre.web.common import NO_STORE, read_body
+from tournoyons_gui.arbitre.web.common import NO_STORE, read_body, refusal
 from tournoyons_gui.arbitre.web.guard import (
     BEARER,
     NO_ORGANISER,
@@ -293,7 +293,7 @@ class TournamentApi:
                 name=body.name or "",
             )
         except (TournamentError, GameError) as refused:
-            return JSONResponse({"error": str(refused)}, 400)
+            return refusal(refused)
         return JSONResponse(
             {
                 "id": tournament_id,
