@@ -64,14 +64,14 @@ def test_registering_answers_an_id_and_a_token_once(
     assert plain["sets"] == ["TicTacToe"] and plain["builtin"] is False
     shown = served.http.get(f"/api/interfaces/{plain['id']}").json()
     assert "edit_token" not in shown and shown["url"] == plain["url"]
-    listed = served.http.get("/api/interfaces").json()
+    listed = served.http.get("/api/interfaces").json()["rows"]
     assert all("edit_token" not in row for row in listed)
 
 
 def test_ours_are_listed_first_as_built_in(
     served: Served, registered: dict[str, dict[str, Any]]
 ) -> None:
-    listed = served.http.get("/api/interfaces").json()
+    listed = served.http.get("/api/interfaces").json()["rows"]
     builtins = [row["builtin"] for row in listed]
     ours = builtins.index(False)
     assert ours >= 9 and all(builtins[:ours]) and not any(builtins[ours:])

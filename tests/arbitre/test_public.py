@@ -117,7 +117,7 @@ def test_a_refused_tournament_stores_nothing(served: Served, quirky: QuirkyEngin
         [{"kind": "engine", "engine": url}, {"kind": "builtin", "engine": "no-such-engine"}],
     )
     assert refused.status_code == 400
-    assert url not in [e["url"] for e in served.http.get("/api/engines").json()]
+    assert url not in [e["url"] for e in served.http.get("/api/engines").json()["rows"]]
 
 
 # --- finding 4: limits ---------------------------------------------------------------
