@@ -25,10 +25,11 @@ __all__ = [
     "MAX_SEED",
     "MAX_TIMEOUT",
     "MIN_TIMEOUT",
+    "TEXT_PATTERN",
     "GameError",
     "Options",
-    "TEXT_PATTERN",
     "SeatSpec",
+    "Taken",
     "check_options",
     "check_registered_name",
     "check_text",
@@ -49,6 +50,11 @@ class GameError(ValueError):
     """A game that cannot be made as asked (unknown Set, bad seat, option out of range)."""
 
 
+class Taken(ValueError):
+    """A registration's name taken by another one (an engine's, an interface's): beside
+    its kind's own error, it tells the API to answer ``409 Conflict`` rather than 400."""
+
+
 #: Unicode's explicit bidirectional embeddings, overrides and isolates (UAX #9, 2.1-2.4):
 #: in a name they would turn round the text shown after it on the same line, a result or
 #: another name included. The marks LRM and RLM (U+200E, U+200F) stay allowed.
@@ -60,9 +66,7 @@ MAX_SEAT_NAME = 60
 #: What :func:`check_text` refuses, as a JSON Schema pattern (ECMA-262): a text with no
 #: control character (Unicode's category Cc: C0, DEL, C1) and no bidirectional control.
 TEXT_PATTERN = (
-    "^[^\\x00-\\x1f\\x7f-\\x9f"
-    + "".join(f"\\u{ord(c):04x}" for c in sorted(BIDI_CONTROLS))
-    + "]*$"
+    "^[^\\x00-\\x1f\\x7f-\\x9f" + "".join(f"\\u{ord(c):04x}" for c in sorted(BIDI_CONTROLS)) + "]*$"
 )
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
-from tournoyons_gui.arbitre.match import GameError, check_registered_name
+from tournoyons_gui.arbitre.match import GameError, Taken, check_registered_name
 from tournoyons_gui.arbitre.naming import engine_names
 from tournoyons_gui.arbitre.store import Conflict, Engine, new_id
 from tournoyons_gui.arbitre.urls import check_engine_url
@@ -33,6 +33,10 @@ WRONG_TOKEN = "wrong edit token"
 
 class TournamentError(ValueError):
     """A tournament or a registration that cannot be made as asked."""
+
+
+class NameTaken(TournamentError, Taken):
+    """An engine's name taken by another registration."""
 
 
 @dataclass(frozen=True)
@@ -150,7 +154,7 @@ class Registrations:
         try:
             await self.store.add_engine(engine)
         except Conflict:
-            raise TournamentError(f"an engine is already registered as {engine.name!r}") from None
+            raise NameTaken(f"an engine is already registered as {engine.name!r}") from None
         return engine
 
     async def update(
@@ -191,7 +195,7 @@ class Registrations:
         except PermissionError:
             raise TournamentError(WRONG_TOKEN) from None
         except Conflict:
-            raise TournamentError("that name is taken by another engine") from None
+            raise NameTaken("that name is taken by another engine") from None
 
     async def engine(self, engine_id: str) -> Engine | None:
         """Return a registered engine."""

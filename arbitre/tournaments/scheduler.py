@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
+from tournoyons_gui.arbitre.live import tournament_key
 from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec
 from tournoyons_gui.arbitre.pairing import Pairing, round_robin, swiss_round
 from tournoyons_gui.arbitre.seats.engine import BuiltinSeat
@@ -186,6 +187,7 @@ class Scheduler:
             fresh += 1
         if fresh:
             await self.arbitre.nudge()
+            await self.arbitre.hub.publish(tournament_key(row.id), {"made": fresh})
         if playing == 0 and all(index in made for index, _ in wanted):
             found = await self.store.tournament(tournament_id, positions=False)
             if found is None:
@@ -200,6 +202,7 @@ class Scheduler:
                 if rounds_made < row.rounds:
                     return
             await self.store.end_tournament(row.id)
+            await self.arbitre.hub.publish(tournament_key(row.id), {"over": True})
 
     async def _make_game(
         self, row: Tournament, entrants: Sequence[Entrant], index: int, pairing: Pairing | Table

@@ -9,6 +9,7 @@ from the Set's :class:`~tournoyons_gui.interfaces.plugin.ArbitreRules` through t
   (``/play``), and the added games' ``ReturnURL``;
 - :mod:`.served`: what other Arbitres call here: the built-in engines, as engines and as
   botsarena bots, and each Set's rules as a chapter VI referee;
+- :mod:`.events`: the live events of a game and of a tournament (SSE);
 - :mod:`.tools`: the engine tester and the engine check;
 - :mod:`.rooms`: the timi rooms open on IRC, who is in each, their games;
 - :mod:`.tournament_pages` and :mod:`.tournament_api`: registered engines and
@@ -42,6 +43,7 @@ from starlette.types import ASGIApp
 from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.web.api import GameApi
 from tournoyons_gui.arbitre.web.compare import Compare
+from tournoyons_gui.arbitre.web.events import Events
 from tournoyons_gui.arbitre.web.hot import HotRoutes
 from tournoyons_gui.arbitre.web.interface_pages import InterfacePages
 from tournoyons_gui.arbitre.web.match_api import MatchApi
@@ -59,6 +61,7 @@ from tournoyons_gui.arbitre.web.tournament_pages import TournamentPages
 __all__ = [
     "ArbitreWeb",
     "Compare",
+    "Events",
     "GameApi",
     "GamePages",
     "HotRoutes",
@@ -89,6 +92,7 @@ class ArbitreWeb:
     ) -> None:
         self.api = GameApi(holder, env)
         self.compare = Compare(holder, env)
+        self.events = Events(holder, env)
         self.interfaces = InterfacePages(holder, env, can_check=can_check)
         self.pages = GamePages(holder, env)
         self.returns = Returns(holder, env)
@@ -110,6 +114,7 @@ class ArbitreWeb:
         return [
             *self.api.routes(),
             *self.pages.routes(),
+            *self.events.routes(),
             *self.compare.routes(),
             *self.interfaces.routes(),
             *self.returns.routes(),

@@ -57,8 +57,8 @@ from tournoyons_gui.arbitre.tournaments import TournamentError
 from tournoyons_gui.arbitre.web.cors import Cors
 
 __all__ = [
-    "BEARER",
     "BAD_TOKEN",
+    "BEARER",
     "CROSS_SITE",
     "INVALID_TOKEN",
     "NO_ORGANISER",
@@ -219,9 +219,9 @@ class Guard:
         if scheme.lower() == "basic":
             return None
         token = token.strip()
-        if scheme.lower() == "bearer" and TOKEN.fullmatch(token):
-            if await self.known(hash_token(token)):
-                return None
+        bearer = scheme.lower() == "bearer" and TOKEN.fullmatch(token) is not None
+        if bearer and await self.known(hash_token(token)):
+            return None
         return JSONResponse(BAD_TOKEN, 401, headers=INVALID_TOKEN)
 
     def counted(self, request: Request, organiser: str | None) -> list[tuple[str, float, int]]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import importlib.resources
 import json
 import re
 from typing import Any
@@ -33,8 +34,13 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 import tournoyons_gui.arbitre.web.answers as a
 import tournoyons_gui.arbitre.web.bodies as b
-from tournoyons_gui.arbitre.web.guard import CROSS_SITE, TOO_MANY
-from tournoyons_gui.arbitre.web.operations import LINKS, OPERATIONS, PARAMETERS, Operation
+from tournoyons_gui.arbitre.web.operations import (
+    EVENTS,
+    LINKS,
+    OPERATIONS,
+    PARAMETERS,
+    Operation,
+)
 
 __all__ = [
     "API_ROOTS",
@@ -47,7 +53,7 @@ __all__ = [
 ]
 
 #: The API's version: the changelog says what each one changed.
-VERSION = "1.0.0"
+VERSION = "2.0.0"
 _REF = "#/components/schemas/{model}"
 _JSON = "application/json"
 
@@ -56,25 +62,35 @@ _MODELS: tuple[type[BaseModel], ...] = (
     a.Error,
     a.TooMany,
     a.GameRow,
+    a.GamePage,
     a.GameCreated,
     a.GameRecord,
     a.GameView,
     a.Cancelled,
     a.AddedSet,
     a.RegisteredEngine,
+    a.EnginePage,
     a.EngineRegistered,
     a.EngineChanged,
     a.EngineRecord,
     a.InterfaceOut,
+    a.InterfacePage,
     a.InterfaceRegistered,
     a.CheckRun,
     a.TournamentRow,
+    a.TournamentPage,
     a.TournamentCreated,
     a.TournamentSummary,
     a.Standing,
+    a.StandingPage,
     a.TournamentGame,
+    a.TournamentGamePage,
     a.MatchRow,
+    a.MatchPage,
     a.MatchDocument,
+    a.MoveEvent,
+    a.ProgressEvent,
+    a.GameEndedEvent,
     b.BotsarenaMessage,
     a.BotsarenaAnswer,
     a.TesterTurn,
@@ -90,6 +106,26 @@ _MODELS: tuple[type[BaseModel], ...] = (
     b.TesterPlay,
 )
 
+#: The examples of every operation, captured from a running server by
+#: tests/server/test_api_answers.py (which compares them, ids and times aside, with what
+#: the server answers at each run, and writes them again when asked): a request and an
+#: answer for each status the capture reached.
+EXAMPLES = "examples.json"
+
+
+@functools.cache
+def examples() -> dict[str, Any]:
+    """Return the captured examples: ``{"GET /api/games": {"parameters": {...},
+    "request": <body or null>, "answers": {"200": <body>, ...}}}``."""
+    text = importlib.resources.files(__package__).joinpath(EXAMPLES).read_text("utf-8")
+    found: dict[str, Any] = json.loads(text)
+    return found
+
+
+def operation_key(method: str, path: str) -> str:
+    """Return an operation's key in the examples: ``GET /api/games``."""
+    return f"{method.upper()} {path}"
+
 
 def _schema(content: Any) -> dict[str, Any]:
     if isinstance(content, list):
@@ -99,49 +135,129 @@ def _schema(content: Any) -> dict[str, Any]:
     return dict(content)
 
 
-def _response(description: str, content: Any) -> dict[str, Any]:
+def _events_schema(events: Any) -> dict[str, Any]:
+    """Return the schema of one event of a stream, as OpenAPI 3.2 writes a
+    ``text/event-stream``'s ``itemSchema`` (here an extension of 3.1's media type): its
+    name, its id, its data (JSON, of the event's model)."""
+    return {
+        "oneOf": [
+            {
+                "type": "object",
+                "required": ["event", "data"],
+                "properties": {
+                    "event": {"const": name},
+                    "id": {"type": "string"},
+                    "data": {
+                        "type": "string",
+                        "contentMediaType": _JSON,
+                        "contentSchema": _schema(model),
+                    },
+                },
+            }
+            for name, model in events.items()
+        ]
+    }
+
+
+def _response(description: str, content: Any, op: Operation, example: Any) -> dict[str, Any]:
     if content is None:
         return {"description": description}
-    if isinstance(content, str):
-        binary = (
-            {"type": "string"}
+    media: dict[str, Any]
+    if content == EVENTS:
+        names = ", ".join(f"`{name}` ({model.__name__})" for name, model in op.events.items())
+        media = {
+            "schema": {
+                "type": "string",
+                "description": f"Server-sent events, one per blank line: {names}.",
+            },
+            "x-itemSchema": _events_schema(op.events),
+        }
+    elif isinstance(content, str):
+        media = {
+            "schema": {"type": "string"}
             if content.startswith("text/")
             else {"type": "string", "contentMediaType": content}
+        }
+    else:
+        media = {"schema": _schema(content)}
+    if example is not None:
+        media["example"] = example
+    kind = content if isinstance(content, str) else _JSON
+    return {"description": description, "content": {kind: media}}
+
+
+def _refusal(description: str, model: type[BaseModel] = a.Error) -> tuple[str, Any]:
+    return (description, model)
+
+
+def _answers(op: Operation) -> dict[int, tuple[str, Any]]:
+    """Return every status ``op`` may answer: its own, and those of the guard (401 for a
+    token that is not one; for work, 403 from another site and 429 past a limit; 413 for a
+    body over its limit)."""
+    answers = dict(op.answers)
+    if op.organiser:
+        answers[401] = _refusal(
+            "No organiser token, or one this server does not know (WWW-Authenticate: Bearer)."
         )
-        return {"description": description, "content": {content: {"schema": binary}}}
-    return {"description": description, "content": {_JSON: {"schema": _schema(content)}}}
+    else:
+        answers[401] = _refusal(
+            "An Authorization header that is not a bearer token this server knows (a request "
+            "without one is anonymous)."
+        )
+    if op.work:
+        answers.setdefault(
+            403, _refusal("A browser's request from another site (Origin or Referer).")
+        )
+        answers[429] = _refusal(
+            "Past a limit of this server (per client address, or per organiser token): wait "
+            "retry_after seconds.",
+            a.TooMany,
+        )
+    if op.body is not None:
+        answers[413] = _refusal("The body is over this route's limit.")
+    return dict(sorted(answers.items()))
+
+
+def _parameter(name: str, example: Any) -> dict[str, Any]:
+    made = dict(PARAMETERS[name])
+    if example is not None:
+        made["example"] = example
+    return made
 
 
 def _operation(op: Operation) -> dict[str, Any]:
-    responses = {str(status): _response(*answer) for status, answer in op.answers.items()}
+    captured = examples().get(operation_key(op.method, op.path), {})
+    shown = captured.get("answers", {})
+    responses: dict[str, Any] = {
+        str(status): _response(*answer, op, shown.get(str(status)))
+        for status, answer in _answers(op).items()
+    }
     if op.paged:
         responses["200"]["headers"] = {"Link": {"$ref": "#/components/headers/Link"}}
-    if op.work:
-        responses.setdefault("403", {"$ref": "#/components/responses/CrossSite"})
-        responses["429"] = {"$ref": "#/components/responses/TooMany"}
-    responses["4XX"] = {"$ref": "#/components/responses/Refused"}
+    if 429 in _answers(op):
+        responses["429"]["headers"] = {"Retry-After": {"$ref": "#/components/headers/Retry-After"}}
+    if "401" in responses:
+        responses["401"]["headers"] = {
+            "WWW-Authenticate": {"$ref": "#/components/headers/WWW-Authenticate"}
+        }
     made: dict[str, Any] = {
         "tags": [op.tag],
         "summary": op.summary,
+        "description": op.description,
         "operationId": _operation_id(op),
         "responses": responses,
     }
-    if op.description:
-        made["description"] = op.description
     if op.params:
-        made["parameters"] = [{"$ref": f"#/components/parameters/{p}"} for p in op.params]
+        given = captured.get("parameters", {})
+        made["parameters"] = [_parameter(p, given.get(PARAMETERS[p]["name"])) for p in op.params]
     if op.body is not None:
         media: dict[str, Any] = {"schema": _schema(op.body)}
-        if op.examples:
-            media["example"] = dict(op.examples)
+        if captured.get("request") is not None:
+            media["example"] = captured["request"]
         made["requestBody"] = {"required": True, "content": {_JSON: media}}
     if op.organiser:
         made["security"] = [{"organiser": []}]
-        made["responses"]["403"] = {
-            "description": "No organiser token (or a request from another site).",
-            "content": {_JSON: {"schema": _schema(a.Error)}},
-        }
-    elif op.work:
+    else:
         made["security"] = [{}, {"organiser": []}]
     return made
 
@@ -174,9 +290,14 @@ def _document() -> dict[str, Any]:
             "version": VERSION,
             "description": (
                 "The Arbitre's HTTP API for programs: games, registered engines and "
-                "interfaces, tournaments and their exports, play's matches. Every refusal is "
-                '`{"error": "..."}` with a 4xx status; lists are paged by a cursor '
-                '(`?after=`, `?limit=`, a `Link: <...>; rel="next"` header).'
+                "interfaces, tournaments and their exports, play's matches, and the live "
+                "events that say when a game or a tournament moves and ends. Every refusal "
+                'is `{"error": "..."}` with a 4xx status (each operation lists its own); '
+                'lists are paged by a cursor (`{"rows", "next", "next_url"}`, `?after=`, '
+                '`?limit=`, and a `Link: <...>; rel="next"` header). Seats are counted from '
+                "1 in every message (`seat 1` is the first), and from 0 in the data (an "
+                "`index`, a `winner`). An `Authorization` header that is not a bearer "
+                "token this server knows is refused 401, never taken as anonymous."
             ),
             "license": {"name": "MIT", "identifier": "MIT"},
         },
@@ -192,28 +313,10 @@ def _document() -> dict[str, Any]:
                     "schema": {"type": "string"},
                 },
                 "Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}},
-            },
-            "responses": {
-                "Refused": {
-                    "description": "Refused (another 4xx): the reason in one sentence.",
-                    "content": {_JSON: {"schema": _schema(a.Error)}},
-                },
-                "CrossSite": {
-                    "description": "A browser's request from another site (Origin or Referer).",
-                    "content": {
-                        _JSON: {"schema": _schema(a.Error), "example": {"error": CROSS_SITE}}
-                    },
-                },
-                "TooMany": {
-                    "description": "Past a limit of this server (per client address, or "
-                    "per organiser token).",
-                    "headers": {"Retry-After": {"$ref": "#/components/headers/Retry-After"}},
-                    "content": {
-                        _JSON: {
-                            "schema": _schema(a.TooMany),
-                            "example": {"error": TOO_MANY, "retry_after": 42},
-                        }
-                    },
+                "WWW-Authenticate": {
+                    "description": 'What to send: `Bearer realm="tournoyons"`, with '
+                    '`error="invalid_token"` when the token sent is not one this server knows.',
+                    "schema": {"type": "string"},
                 },
             },
             "securitySchemes": {

@@ -155,7 +155,7 @@ def test_a_name_is_registered_once(served: Served, registered: dict[str, dict[st
         "/api/interfaces",
         json={"name": "Outside plain", "url": "http://127.0.0.1:1/", "sets": ["TicTacToe"]},
     )
-    assert again.status_code == 400 and "already registered" in again.json()["error"]
+    assert again.status_code == 409 and "already registered" in again.json()["error"]
 
 
 def test_urls_are_held_to_the_engine_hosts(tmp_path: Path) -> None:

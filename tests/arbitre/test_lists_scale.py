@@ -215,7 +215,9 @@ def test_the_games_page_and_api_filter_as_documented(listed: tuple[Served, list[
     assert [x["id"] for x in api.json()["rows"]] == [g[1]]
     for wild in ("%", "_", "\\", "an%", "100%_x"):
         assert served.http.get("/api/games", params={"seat": wild}).json()["rows"] == [], wild
-    assert [x["id"] for x in served.http.get("/api/games?seat=100%25_x%5Cy").json()["rows"]] == [g[3]]
+    assert [x["id"] for x in served.http.get("/api/games?seat=100%25_x%5Cy").json()["rows"]] == [
+        g[3]
+    ]
     # A Set that is not one of ours finds the games of that name: none.
     assert served.http.get("/api/games", params={"set": "Nothing%_"}).json()["rows"] == []
 

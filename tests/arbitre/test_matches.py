@@ -215,7 +215,9 @@ def test_the_matches_are_listed_newest_first_a_page_at_a_time(recorded: Recorded
     assert [m["id"] for m in listed.json()["rows"]] == ids[:4]
     rest = recorded.http.get(listed.headers["link"].split(">")[0].lstrip("<"))
     assert [m["id"] for m in rest.json()["rows"]] == ids[4:] and "link" not in rest.headers
-    row = next(m for m in listed.json()["rows"] + rest.json()["rows"] if m["id"] == recorded.id("sprt"))
+    row = next(
+        m for m in listed.json()["rows"] + rest.json()["rows"] if m["id"] == recorded.id("sprt")
+    )
     sprt = recorded.documents["sprt"]
     assert (row["set"], row["status"], row["verdict"], row["entrants"]) == (
         "TicTacToe",

@@ -287,7 +287,9 @@ def test_games_and_tournaments_are_paged_newest_first(served: Served) -> None:
     path = f"/tournaments/{tournaments[0]}/games.json"
     one = served.http.get(path, params={"limit": 1})
     two = served.http.get(_next_link(one) or "")
-    assert [g["id"] for g in one.json()["rows"] + two.json()["rows"]] == [g["id"] for g in summary["games"]]
+    assert [g["id"] for g in one.json()["rows"] + two.json()["rows"]] == [
+        g["id"] for g in summary["games"]
+    ]
     standings = served.http.get(f"/tournaments/{tournaments[0]}/standings.json").json()["rows"]
     assert len(standings) == 2 and "link" not in served.http.get(path).headers
 
