@@ -666,7 +666,7 @@ def shape(value: Any, key: str = "") -> Any:
         return {k: shape(v, k) for k, v in sorted(value.items())}
     if isinstance(value, list):
         return [shape(value[0], key)] if value else []
-    if key in _STABLE and isinstance(value, str | bool) or value is None:
+    if (key in _STABLE and isinstance(value, str | bool)) or value is None:
         return value
     return type(value).__name__
 

@@ -18,7 +18,17 @@ from starlette.applications import Starlette
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from tournoyons_gui.arbitre.match import GameError
+from tournoyons_gui.arbitre.match import (
+    MAX_REGISTERED_NAME,
+    MAX_TIMEOUT,
+    MIN_TIMEOUT,
+    TEXT_PATTERN,
+    GameError,
+    check_text,
+)
+from tournoyons_gui.arbitre.paging import DEFAULT_LIMIT
+from tournoyons_gui.arbitre.seats import KINDS
+from tournoyons_gui.arbitre.tournaments.service import ENTRANT_KINDS, MAX_ENTRANTS
 from tournoyons_gui.arbitre.web import bodies
 from tournoyons_gui.arbitre.web.openapi import API_ROOTS, document, program_path
 
@@ -87,22 +97,46 @@ def test_every_route_for_programs_is_documented_and_every_documented_path_is_a_r
 def test_the_document_is_openapi_3_1_with_each_path_parameter_declared() -> None:
     doc = document()
     assert doc["openapi"] == "3.1.0" and doc["info"]["version"]
-    params = doc["components"]["parameters"]
     for path, item in doc["paths"].items():
         for method, operation in item.items():
-            declared = {
-                params[ref["$ref"].rsplit("/", 1)[1]]["name"]
-                for ref in operation.get("parameters", ())
-                if params[ref["$ref"].rsplit("/", 1)[1]]["in"] == "path"
-            }
+            declared = {p["name"] for p in operation.get("parameters", ()) if p["in"] == "path"}
             assert declared == set(re.findall(r"\{(\w+)\}", path)), (path, method)
-            assert "4XX" in operation["responses"], (path, method)
+            assert "4XX" not in operation["responses"], (path, method)  # each status named
+            assert "401" in operation["responses"], (path, method)
             for status, answer in operation["responses"].items():
-                assert "$ref" in answer or answer["description"], (path, method, status)
+                assert answer["description"], (path, method, status)
     # Every reference names something in the components.
     text = repr(doc)
     for kind, name in re.findall(r"#/components/(\w+)/([\w-]+)", text):
         assert name in doc["components"][kind], (kind, name)
+
+
+def test_the_schemas_take_the_servers_limits() -> None:
+    """The bodies' schemas say what the server checks, from the same constants."""
+    schemas = document()["components"]["schemas"]
+    assert schemas["EntrantBody"]["properties"]["kind"]["enum"] == list(ENTRANT_KINDS)
+    assert "registered" not in schemas["SeatBody"]["properties"]["kind"]["enum"]
+    assert schemas["SeatBody"]["properties"]["kind"]["enum"] == list(KINDS)
+    assert None in schemas["EngineRegistration"]["properties"]["kind"]["enum"]
+    name = schemas["EngineRegistration"]["properties"]["name"]
+    assert name["maxLength"] == MAX_REGISTERED_NAME and name["minLength"] == 1
+    options = schemas["GameOptions"]["properties"]["timeout"]
+    assert (options["minimum"], options["maximum"]) == (MIN_TIMEOUT, MAX_TIMEOUT)
+    entrants = schemas["TournamentBody"]["properties"]["entrants"]
+    assert entrants["maxItems"] == MAX_ENTRANTS
+    standing = schemas["PairStanding"]["properties"]
+    assert {"wins", "draws", "losses", "buchholz", "sonneborn_berger"} <= set(standing)
+    limit = next(
+        p for p in document()["paths"]["/api/games"]["get"]["parameters"] if p["name"] == "limit"
+    )
+    assert limit["schema"]["default"] == DEFAULT_LIMIT
+    # The text pattern refuses what check_text refuses.
+    pattern = re.compile(TEXT_PATTERN)
+    for refused in ("a\x00", "\x7f", "\x85", "\u202e", "\u2066x"):
+        assert not pattern.search(refused)
+        with pytest.raises(GameError):
+            check_text(refused, "a name", 60)
+    assert pattern.search("Ann \u200e Lee")
 
 
 def test_the_server_serves_the_document_as_built(client: TestClient) -> None:
