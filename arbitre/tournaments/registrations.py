@@ -18,6 +18,7 @@ from tournoyons_gui.arbitre.store import Conflict, Engine, new_id
 from tournoyons_gui.arbitre.urls import check_engine_url
 
 __all__ = [
+    "KEY",
     "REGISTERED_KINDS",
     "WRONG_TOKEN",
     "EntrantSpec",
@@ -59,8 +60,9 @@ class EntrantSpec:
 #: web service answering JSON (``service``) or its value in its body (``sync``), manual
 #: VIII.
 REGISTERED_KINDS = ("engine", "service", "sync")
-#: A call key: up to 64 printable ASCII characters.
-_KEY = re.compile(r"[!-~]{0,64}")
+#: A call key: up to 64 printable ASCII characters (no space).
+KEY = r"[!-~]{0,64}"
+_KEY = re.compile(KEY)
 
 
 def check_key(key: str) -> str:

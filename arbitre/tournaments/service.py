@@ -144,6 +144,8 @@ class Tournaments:
                 if format == "tables"
                 else f"1 to {MAX_GAMES} games per pairing"
             )
+        if rounds < 0:
+            raise TournamentError("rounds is 0 (enough to tell a winner) or more")
         if not 1 <= concurrency <= MAX_CONCURRENCY:
             raise TournamentError(f"1 to {MAX_CONCURRENCY} games at once")
         count = len(entrants)

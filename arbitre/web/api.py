@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from tournoyons_gui.arbitre.match import GameError
+from tournoyons_gui.arbitre.match import GameError, Taken
 from tournoyons_gui.arbitre.paging import DEFAULT_LIMIT, CursorError
 from tournoyons_gui.arbitre.seats import through_pages
 from tournoyons_gui.arbitre.web.bodies import AddedSetBody, GameBody, options_of, parse
@@ -57,9 +57,12 @@ class GameApi(Part):
         ]
 
     async def openapi(self, request: Request) -> Response:
-        """``GET /api/openapi.json``: the API's OpenAPI 3.1 document (:mod:`.openapi`)."""
+        """``GET /api/openapi.json``: the API's OpenAPI 3.1 document (:mod:`.openapi`),
+        its Sets those this server plays now (the added ones too)."""
         del request
-        return Response(openapi_json(), media_type="application/json")
+        await self.arbitre.load_added()
+        sets = tuple(s.name for s in self.arbitre.playable())
+        return Response(openapi_json(sets), media_type="application/json")
 
     async def games(self, request: Request) -> Response:
         """``GET /api/games[?set=S][&seat=NAME][&after=CURSOR][&limit=N]``: a page of the
@@ -157,5 +160,5 @@ class GameApi(Part):
                 simultaneous=body.simultaneous is True,
             )
         except (GameError, ValueError) as refused:
-            return refusal(refused)
+            return refusal(refused, 409 if isinstance(refused, Taken) else 400)
         return JSONResponse({"name": added.name, "key": added.key}, 201)

@@ -17,10 +17,10 @@ from __future__ import annotations
 import json
 import types
 import typing
-from collections.abc import Mapping, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from tournoyons_gui.arbitre.added import ADDED_NAME
 from tournoyons_gui.arbitre.match import (
@@ -39,8 +39,9 @@ from tournoyons_gui.arbitre.match import (
 )
 from tournoyons_gui.arbitre.outbound import MAX_URL
 from tournoyons_gui.arbitre.seats import KINDS
+from tournoyons_gui.arbitre.tables import TABLE_SEATS
 from tournoyons_gui.arbitre.tournaments import EntrantSpec
-from tournoyons_gui.arbitre.tournaments.registrations import REGISTERED_KINDS
+from tournoyons_gui.arbitre.tournaments.registrations import KEY, REGISTERED_KINDS
 from tournoyons_gui.arbitre.tournaments.service import (
     ENTRANT_KINDS,
     FORMATS,
@@ -73,27 +74,61 @@ __all__ = [
 M = TypeVar("M", bound="Body")
 
 
+def _whole(value: Any) -> Any:
+    # JSON Schema's integer is a number without a fraction: 20.0 is 20 (RFC 8259 has one
+    # kind of number); 20.5, "20" and true stay refused by the strict check after this.
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return value
+
+
+#: A whole number as JSON Schema's ``integer`` reads it (``20`` or ``20.0``).
+Whole = Annotated[int, BeforeValidator(_whole)]
+
+
 def _seat_kinds(schema: dict[str, Any]) -> None:
     # Read when the schema is made: a seat kind registered later is in it too.
     schema["enum"] = list(KINDS)
 
 
+#: The mark of a Set's name in a schema: the document puts there the names of the Sets
+#: its server plays (:func:`~tournoyons_gui.arbitre.web.openapi.document`).
+SETS = "x-sets"
+
+
+def _set_name(schema: dict[str, Any]) -> None:
+    schema[SETS] = True
+
+
+def _set_names(schema: dict[str, Any]) -> None:
+    schema["items"][SETS] = True
+    schema["minItems"] = 1
+
+
 #: A URL's schema: http(s), at most the outbound policy's length (the policy checks the
 #: rest: a host, no credentials, a host allowed here).
-URL = {"maxLength": MAX_URL, "pattern": "^\\s*[Hh][Tt][Tt][Pp][Ss]?://"}
+URL = {"maxLength": MAX_URL, "pattern": "^\\s*[Hh][Tt][Tt][Pp][Ss]?://[A-Za-z0-9]"}
 #: A registered name's schema: 1 to 60 characters, no control character.
 REGISTERED_NAME = {"minLength": 1, "maxLength": MAX_REGISTERED_NAME, "pattern": TEXT_PATTERN}
 
 
-def _unchanged(schema: dict[str, Any]) -> None:
-    # A change's field left out changes nothing: its schema has no default to show.
-    schema.pop("default", None)
-
-
-def keep(alias: str | None = None, description: str | None = None) -> Any:
+def keep(
+    alias: str | None = None,
+    description: str | None = None,
+    extra: dict[str, Any] | Callable[[dict[str, Any]], None] | None = None,
+) -> Any:
     """A change's field: absent, it is left as it is (``None`` in the model, no default
-    in the schema; ``null`` is refused as any other wrong type)."""
-    return Field(None, alias=alias, description=description, json_schema_extra=_unchanged)
+    in the schema; ``null`` is refused as any other wrong type); ``extra``: its schema's
+    limits, as the registration's field has them."""
+
+    def unchanged(schema: dict[str, Any]) -> None:
+        schema.pop("default", None)
+        if callable(extra):
+            extra(schema)
+        elif extra:
+            schema.update(extra)
+
+    return Field(None, alias=alias, description=description, json_schema_extra=unchanged)
 
 
 class Body(BaseModel):
@@ -112,13 +147,15 @@ class GameOptions(Body):
     """A match's options (``null`` or absent: the default); the Arbitre checks the ranges
     against the Set (:func:`~tournoyons_gui.arbitre.match.check_options`)."""
 
-    timeout: int | None = Field(
+    timeout: Whole | None = Field(
         None,
         description=f"TimeOut, seconds an engine has for a move (default {DEFAULT_TIMEOUT}).",
         json_schema_extra={"minimum": MIN_TIMEOUT, "maximum": MAX_TIMEOUT},
     )
-    level: int | None = Field(None, description="The Set's rule Level (default 1; Poker: 1 or 2).")
-    wait: int | None = Field(
+    level: Whole | None = Field(
+        None, description="The Set's rule Level (default 1; Poker: 1 or 2)."
+    )
+    wait: Whole | None = Field(
         None,
         description="Tenths of a second the pages wait between moves (default 0).",
         json_schema_extra={"minimum": 0, "maximum": 600},
@@ -126,23 +163,23 @@ class GameOptions(Body):
     init_as_board: bool | None = Field(
         None, description="Send the explicit empty board instead of Init (decision 14)."
     )
-    person_timeout: int | None = Field(
+    person_timeout: Whole | None = Field(
         None,
         description=f"Seconds a person has for a move (null or absent: {DEFAULT_PERSON_TIMEOUT}).",
         json_schema_extra={"minimum": 1, "maximum": 86400},
     )
-    bot_timeout: int | None = Field(
+    bot_timeout: Whole | None = Field(
         None,
         description=f"Seconds a botsarena bot has to answer (default {DEFAULT_BOT_TIMEOUT}).",
         json_schema_extra={"minimum": 1, "maximum": 60},
     )
-    deals: int | None = Field(
+    deals: Whole | None = Field(
         None, description="Deals in a match of a Set played in deals (Tarot: 1 to 40)."
     )
     open_table: bool | None = Field(
         None, description="Spectators see every hand while the game is played (Tarot)."
     )
-    seed: int | None = Field(
+    seed: Whole | None = Field(
         None,
         description="The game's seed: its deal (Poker, Tarot) and the built-in engines' "
         "choices, so that the game can be played again (null or absent: none).",
@@ -200,8 +237,14 @@ class SeatBody(Body):
 class GameBody(Body):
     """``POST /api/games``: start a game."""
 
-    set: str = Field(description="The Set played (TicTacToe, Reversi ...).")
-    seats: list[SeatBody] = Field(description="The seats in order (2, or 4 for Tarot).")
+    set: str = Field(
+        description="The Set played: one of this server's (any case is read).",
+        json_schema_extra=_set_name,
+    )
+    seats: list[SeatBody] = Field(
+        description=f"The seats in order (2, or {TABLE_SEATS} for a Set played at tables).",
+        json_schema_extra={"minItems": 2, "maxItems": TABLE_SEATS},
+    )
     options: GameOptions | None = None
     start_tray: str | None = Field(
         None, description="The position to start from, a Tray as the Set writes it."
@@ -267,7 +310,10 @@ class TournamentBody(Body):
     """``POST /api/tournaments``: start a tournament (anonymous: the server's caps apply;
     an organiser token lifts them)."""
 
-    set: str = Field(description="The Set played (its name in any case).")
+    set: str = Field(
+        description="The Set played: one of this server's (any case is read).",
+        json_schema_extra=_set_name,
+    )
     entrants: list[EntrantBody] = Field(
         description=f"2 to {MAX_ENTRANTS} entrants.",
         json_schema_extra={"minItems": 2, "maxItems": MAX_ENTRANTS},
@@ -277,18 +323,18 @@ class TournamentBody(Body):
         description="round-robin or swiss for a Set of two seats, tables for one of four.",
         json_schema_extra={"enum": list(FORMATS)},
     )
-    games: int | None = Field(
+    games: Whole | None = Field(
         None,
         description=f"Games per pairing (null or absent: 2; 1 to {MAX_GAMES}; at tables: "
         "per table, 1 to 4).",
         json_schema_extra={"minimum": 1, "maximum": MAX_GAMES},
     )
-    rounds: int | None = Field(
+    rounds: Whole | None = Field(
         None,
         description="Swiss or tables rounds (0, null or absent: enough to tell a winner).",
         json_schema_extra={"minimum": 0},
     )
-    concurrency: int | None = Field(
+    concurrency: Whole | None = Field(
         None,
         description=f"Games at once (null or absent: 4; at most {MAX_CONCURRENCY}).",
         json_schema_extra={"minimum": 1, "maximum": MAX_CONCURRENCY},
@@ -311,8 +357,8 @@ class EngineRegistration(Body):
     )
     url: str = Field(description="Its URL (engine protocol), http(s).", json_schema_extra=URL)
     sets: list[str] = Field(
-        description="The Sets it plays (at least one; each name in any case).",
-        json_schema_extra={"minItems": 1},
+        description="The Sets it plays (at least one; any case is read).",
+        json_schema_extra=_set_names,
     )
     poker_level2: bool = Field(False, description="It plays Poker's Level 2.")
     open_entry: bool = Field(
@@ -323,6 +369,7 @@ class EngineRegistration(Body):
         alias="key",
         description="The key its calls are signed with (up to 64 printable ASCII characters;"
         " a service engine without one is given one).",
+        json_schema_extra={"pattern": f"^\\s*{KEY}\\s*$"},
     )
     kind: str | None = Field(
         None,
@@ -336,9 +383,9 @@ class EngineChange(Body):
     left out is left as it is."""
 
     token: str = Field("", description="The edit token answered at registration (without it: 403).")
-    name: str = keep()
-    url: str = keep()
-    sets: list[str] = keep()
+    name: str = keep(extra=REGISTERED_NAME)
+    url: str = keep(extra=URL)
+    sets: list[str] = keep(extra=_set_names)
     poker_level2: bool = keep()
     open_entry: bool = keep("open")
     retired: bool = keep()
@@ -355,8 +402,8 @@ class InterfaceRegistration(Body):
     )
     url: str = Field(description="Its page (interface protocol), http(s).", json_schema_extra=URL)
     sets: list[str] = Field(
-        description="The Sets it draws (at least one; each name in any case).",
-        json_schema_extra={"minItems": 1},
+        description="The Sets it draws (at least one; any case is read).",
+        json_schema_extra=_set_names,
     )
 
 
@@ -364,9 +411,9 @@ class InterfaceChange(Body):
     """``POST /api/interfaces/<id>``: change a registration with its edit ``token``."""
 
     token: str = Field("", description="The edit token answered at registration (without it: 403).")
-    name: str = keep()
-    url: str = keep()
-    sets: list[str] = keep()
+    name: str = keep(extra=REGISTERED_NAME)
+    url: str = keep(extra=URL)
+    sets: list[str] = keep(extra=_set_names)
     retired: bool = keep()
 
 
@@ -377,15 +424,51 @@ class BotsarenaMessage(Body):
     botsarena module; a field botsarena may add later is let through (``extra="allow"``),
     as botsarena's own bots do."""
 
-    model_config = ConfigDict(extra="allow", strict=True, frozen=True)
+    model_config = ConfigDict(
+        extra="allow",
+        strict=True,
+        frozen=True,
+        # play-turn: a board (init takes none).
+        json_schema_extra={
+            "if": {"properties": {"action": {"const": "play-turn"}}},
+            "then": {
+                "required": ["board"],
+                "properties": {
+                    "board": {
+                        "type": "array",
+                        "minItems": 6,
+                        "maxItems": 6,
+                        "items": {
+                            "type": "array",
+                            "minItems": 7,
+                            "maxItems": 7,
+                            "items": {"type": "string", "pattern": "^[XxOo]?$"},
+                        },
+                    },
+                    "you": {"pattern": "^[XxOo]$"},
+                    "player-index": {"minimum": 0, "maximum": 1},
+                },
+            },
+        },
+    )
 
     action: str = Field(json_schema_extra={"enum": ["init", "play-turn"]})
     game: str | None = Field(None, examples=["connectFour"])
-    players: int | None = None
-    board: Any = None
-    you: str | None = Field(None, description='"X" (the first player) or "O".')
+    players: Whole | None = None
+    board: Any = Field(
+        None,
+        description="play-turn: the Set's board (ConnectFour: 6 rows of 7 cells, each "
+        '"", "X" or "O", row 0 at the bottom), a position of a game; init: not read.',
+    )
+    you: str | None = Field(
+        None, description='play-turn: "X" (the first player) or "O", the side to move.'
+    )
     game_id: str | None = Field(None, alias="game-id")
-    player_index: int | None = Field(None, alias="player-index")
+    player_index: Whole | None = Field(
+        None,
+        alias="player-index",
+        description="play-turn: 0 (the first player) or 1, the side to move.",
+    )
 
     def message(self) -> dict[str, Any]:
         """Return the message as sent, its fields by their botsarena names (absent: left

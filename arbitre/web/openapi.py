@@ -34,7 +34,9 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 import tournoyons_gui.arbitre.web.answers as a
 import tournoyons_gui.arbitre.web.bodies as b
+from tournoyons_gui.arbitre.tournaments.service import ENTRANT_KINDS
 from tournoyons_gui.arbitre.web.operations import (
+    BOTS,
     EVENTS,
     LINKS,
     OPERATIONS,
@@ -136,9 +138,9 @@ def _schema(content: Any) -> dict[str, Any]:
 
 
 def _events_schema(events: Any) -> dict[str, Any]:
-    """Return the schema of one event of a stream, as OpenAPI 3.2 writes a
-    ``text/event-stream``'s ``itemSchema`` (here an extension of 3.1's media type): its
-    name, its id, its data (JSON, of the event's model)."""
+    """Return the schema of one event of a stream (OpenAPI 3.2's ``itemSchema`` of a
+    ``text/event-stream``, which 3.1's tools read from its ``schema``): its name, its id,
+    its data (JSON, of the event's model)."""
     return {
         "oneOf": [
             {
@@ -165,12 +167,13 @@ def _response(description: str, content: Any, op: Operation, example: Any) -> di
     media: dict[str, Any]
     if content == EVENTS:
         names = ", ".join(f"`{name}` ({model.__name__})" for name, model in op.events.items())
+        # Each event's schema, as OpenAPI 3.1's tools read a stream's schema (3.2 names
+        # it itemSchema): its name, its id, its data (JSON of the event's model).
         media = {
             "schema": {
-                "type": "string",
+                **_events_schema(op.events),
                 "description": f"Server-sent events, one per blank line: {names}.",
-            },
-            "x-itemSchema": _events_schema(op.events),
+            }
         }
     elif isinstance(content, str):
         media = {
@@ -219,7 +222,7 @@ def _answers(op: Operation) -> dict[int, tuple[str, Any]]:
 
 
 def _parameter(name: str, example: Any) -> dict[str, Any]:
-    made = dict(PARAMETERS[name])
+    made = copy.deepcopy(PARAMETERS[name])
     if example is not None:
         made["example"] = example
     return made
@@ -267,9 +270,134 @@ def _operation_id(op: Operation) -> str:
     return op.method + "".join(w.capitalize() for w in words if w != "api")
 
 
-@functools.cache
-def _document() -> dict[str, Any]:
+def registered_sets() -> tuple[str, ...]:
+    """Return the names of the Sets the installed registry gives the Arbitre to play (the
+    Sets of a server without added games)."""
+    from tournoyons_gui.interfaces.registry import load_registry
+
+    return tuple(s.name for s in load_registry() if s.arbitre is not None)
+
+
+#: The seat kinds that name their engine by URL.
+URL_KINDS = ("engine", "botsarena", "service", "sync")
+
+
+def _per_set(sets: tuple[str, ...], *, entrants: bool = False) -> dict[str, Any]:
+    """Return what a game (or, ``entrants``, a tournament) of each registered Set of
+    ``sets`` takes besides its body's shape, as a ``oneOf`` of one branch a Set: its
+    number of seats (a tournament's formats), its built-in engines, the other kinds its
+    seats take, its Levels, its deals (only a Set played in deals); an added game (chapter
+    VI) is a branch of its own."""
+    from tournoyons_gui.arbitre.seats import KINDS
+    from tournoyons_gui.arbitre.seats.botsarena import BotsarenaSeat
+    from tournoyons_gui.arbitre.seats.engine import BuiltinSeat
+    from tournoyons_gui.arbitre.seats.irc import IrcSeat
+    from tournoyons_gui.arbitre.seats.maitretarot import TAROT, MaitreTarotSeat
+    from tournoyons_gui.arbitre.tables import TABLE_SEATS
+    from tournoyons_gui.interfaces.plugin import match_deals, seat_count
+    from tournoyons_gui.interfaces.registry import load_registry
+
+    registry = {s.name: s for s in load_registry() if s.arbitre is not None}
+    branches: list[dict[str, Any]] = []
+    for name in sets:
+        found = registry.get(name)
+        if found is None or found.arbitre is None:
+            branches.append({"properties": {"set": {"const": name}}})
+            continue
+        rules = found.arbitre
+        deals = match_deals(rules)
+        count = seat_count(rules)
+        # The kinds this Set's seats take (an IRC player is seated by its room, never
+        # through this API; MaitreTarot clients play Tarot; bots, a Set with bots).
+        kinds = [
+            kind
+            for kind in (ENTRANT_KINDS if entrants else KINDS)
+            if kind != IrcSeat.name
+            and (kind != BotsarenaSeat.name or found.botsarena is not None)
+            and (kind != MaitreTarotSeat.name or (rules.engine_set == TAROT and count == 4))
+        ]
+        builtin = {"enum": ["", *found.engines]}
+        seats = {
+            "anyOf": [
+                {
+                    "properties": {
+                        "kind": {"const": kind},
+                        **({"engine": builtin} if kind == BuiltinSeat.name else {}),
+                        **({"engine": b.URL} if kind in URL_KINDS else {}),
+                    },
+                    **({"required": ["engine"]} if kind in URL_KINDS else {}),
+                }
+                for kind in kinds
+            ]
+        }
+        options = {
+            "level": {"enum": [*rules.levels, None]},
+            "deals": {"enum": [None]}
+            if deals is None
+            else {"anyOf": [{"type": "null"}, {"minimum": deals[0], "maximum": deals[-1]}]},
+        }
+        made: dict[str, Any] = {
+            "set": {"const": name},
+            "options": {"anyOf": [{"type": "null"}, {"properties": options}]},
+        }
+        if entrants:
+            tables = count == TABLE_SEATS
+            made["entrants"] = {"items": seats, **({"minItems": TABLE_SEATS} if tables else {})}
+            made["format"] = {"enum": ["tables"] if tables else ["round-robin", "swiss"]}
+            if tables:
+                made["games"] = {"anyOf": [{"type": "null"}, {"maximum": TABLE_SEATS}]}
+        else:
+            made["seats"] = {"minItems": count, "maxItems": count, "items": seats}
+        branch: dict[str, Any] = {"properties": made}
+        if entrants and tables:
+            branch["required"] = ["format"]  # absent, it is round-robin
+        branches.append(branch)
+    return {"oneOf": branches}
+
+
+def _bots() -> dict[str, list[str]]:
+    """Return the Set keys and the engine names of the installed botsarena bots."""
+    from tournoyons_gui.interfaces.registry import load_registry
+
+    bots = [s for s in load_registry() if s.botsarena is not None]
+    return {
+        "set": sorted(s.key for s in bots),
+        "engine": sorted({e for s in bots for e in s.engines}),
+    }
+
+
+def _name_bots(node: Any, names: dict[str, list[str]]) -> None:
+    """Put the Set keys and engine names of the botsarena bots (``names``) where a
+    parameter's schema marks them (:data:`~.operations.BOTS`)."""
+    if isinstance(node, dict):
+        marked = node.pop(BOTS, None)
+        if marked is not None:
+            node["enum"] = names[marked]
+        for value in node.values():
+            _name_bots(value, names)
+    elif isinstance(node, list):
+        for value in node:
+            _name_bots(value, names)
+
+
+def _name_sets(node: Any, sets: tuple[str, ...]) -> None:
+    """Put the Sets' names where a body's schema marks a Set's name (:data:`~.bodies.SETS`)."""
+    if isinstance(node, dict):
+        if node.pop(b.SETS, False):
+            node["enum"] = list(sets)
+        for value in node.values():
+            _name_sets(value, sets)
+    elif isinstance(node, list):
+        for value in node:
+            _name_sets(value, sets)
+
+
+@functools.lru_cache(maxsize=8)
+def _document(sets: tuple[str, ...]) -> dict[str, Any]:
     _, schemas = models_json_schema([(model, "validation") for model in _MODELS], ref_template=_REF)
+    _name_sets(schemas, sets)
+    schemas["$defs"]["GameBody"]["allOf"] = [_per_set(sets)]
+    schemas["$defs"]["TournamentBody"]["allOf"] = [_per_set(sets, entrants=True)]
     paths: dict[str, dict[str, Any]] = {}
     ids = {(op.method, op.path): _operation_id(op) for op in OPERATIONS}
     for op in OPERATIONS:
@@ -283,6 +411,7 @@ def _document() -> dict[str, Any]:
                 }
                 for target in targets
             }
+    _name_bots(paths, _bots())
     return {
         "openapi": "3.1.0",
         "info": {
@@ -332,16 +461,18 @@ def _document() -> dict[str, Any]:
     }
 
 
-def document() -> dict[str, Any]:
+def document(sets: tuple[str, ...] | None = None) -> dict[str, Any]:
     """Return the OpenAPI 3.1 document of the JSON API (a new copy each call: JSON-ready
-    dicts and lists)."""
-    return copy.deepcopy(_document())
+    dicts and lists), a Set's name in a body one of ``sets`` (default: the installed
+    registry's, :func:`registered_sets`)."""
+    return copy.deepcopy(_document(registered_sets() if sets is None else sets))
 
 
-@functools.cache
-def openapi_json() -> bytes:
-    """Return the document as the server sends it (made once)."""
-    return json.dumps(_document(), ensure_ascii=False, separators=(",", ":")).encode()
+@functools.lru_cache(maxsize=8)
+def openapi_json(sets: tuple[str, ...] | None = None) -> bytes:
+    """Return the document as a server playing ``sets`` sends it (made once for them)."""
+    made = _document(registered_sets() if sets is None else sets)
+    return json.dumps(made, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 @functools.cache

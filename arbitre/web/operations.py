@@ -17,10 +17,13 @@ from tournoyons_gui.arbitre.match import TEXT_PATTERN
 from tournoyons_gui.arbitre.outbound import MAX_URL
 from tournoyons_gui.arbitre.paging import DEFAULT_LIMIT, MAX_LIMIT
 from tournoyons_gui.arbitre.tournaments.engine_record import OPPONENT_ORDERS
-from tournoyons_gui.arbitre.web.pages import MAX_SET_FILTER
+from tournoyons_gui.arbitre.web.pages import MAX_MOVE, MAX_SET_FILTER
 
-__all__ = ["EVENTS", "LINKS", "OPERATIONS", "PARAMETERS", "Operation"]
+__all__ = ["BOTS", "EVENTS", "LINKS", "OPERATIONS", "PARAMETERS", "Operation"]
 
+#: The mark of a botsarena bot's Set key or engine name: the document puts there those
+#: of the installed Sets with botsarena bots.
+BOTS = "x-bots"
 #: The content of an answer that is a stream of server-sent events.
 EVENTS = "text/event-stream"
 
@@ -98,10 +101,14 @@ PARAMETERS: dict[str, dict[str, Any]] = {
         "interface_id", "An interface's id (ours: B-<set>, B-tictactoe).", "B-tictactoe"
     ),
     "run_id": _path("run_id", "A check's id (the check's page gives it).", "C2M7Q4ZX9T"),
-    "set": _path(
-        "set", "A Set's key, lower case (connectfour: the Set with botsarena bots).", "connectfour"
-    ),
-    "name": _path("name", "A built-in engine's name (random, strong ...).", "random"),
+    "set": {
+        **_path("set", "The key of a Set with botsarena bots (connectfour).", "connectfour"),
+        "schema": {"type": "string", BOTS: "set"},
+    },
+    "name": {
+        **_path("name", "A built-in engine's name (random, strong ...).", "random"),
+        "schema": {"type": "string", BOTS: "engine"},
+    },
     "rules_set": _path("set", "A Set's key, lower case (tictactoe, reversi ...).", "tictactoe"),
     "after": _query(
         "after",
@@ -144,17 +151,15 @@ PARAMETERS: dict[str, dict[str, Any]] = {
     "move": _query(
         "move",
         "After which move (0: the start; default the last).",
-        {"type": "integer", "minimum": 0},
+        {"type": "integer", "minimum": 0, "maximum": MAX_MOVE},
     ),
     "seat_token": _query(
         "seat",
         "A person's seat token (their page, their hidden cards).",
-        {"type": "string", "maxLength": 100},
+        {"type": "string"},
     ),
     "list": _query("list", "Any value: add the moves (list).", {"type": "string"}),
-    "interface": _query(
-        "interface", "Draw through this interface's id.", {"type": "string", "maxLength": 100}
-    ),
+    "interface": _query("interface", "Draw through this interface's id.", {"type": "string"}),
     "tag": {
         **_query(
             "tag", "The tag the returns' query carried (one or more).", {"type": "string"}, "t1"
@@ -267,7 +272,11 @@ OPERATIONS: tuple[Operation, ...] = (
         "/api/sets",
         "Games",
         "Add a game of one's own (chapter VI)",
-        {201: ("Added: its name and key.", a.AddedSet), 400: _ERROR},
+        {
+            201: ("Added: its name and key.", a.AddedSet),
+            400: _ERROR,
+            409: ("A Set of that name is played here already.", a.Error),
+        },
         body=b.AddedSetBody,
         work=True,
         description="Adds a game the Arbitre does not know: its page (interface) and its "

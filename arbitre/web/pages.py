@@ -55,6 +55,7 @@ from tournoyons_gui.interfaces.protocol import Player
 
 __all__ = [
     "HIDDEN",
+    "MAX_MOVE",
     "MAX_SET_FILTER",
     "PER_PAGE",
     "FilterError",
@@ -145,6 +146,8 @@ class FilterError(CursorError):
     (answered 400 with the reason, as a cursor that cannot be read is)."""
 
 
+#: The largest move a program's ``/games/<id>/view?move=`` reads (9 digits).
+MAX_MOVE = 10**9 - 1
 #: The longest Set filter read (a Set's name is at most 40 characters).
 MAX_SET_FILTER = 40
 
@@ -445,7 +448,9 @@ class GamePages(Part):
         404 ``{"error"}`` for no such game or move, 400 for a ``move`` that is not a whole
         number (a program's route is strict where a page's deep link is lenient)."""
         move = request.query_params.get("move")
-        if move is not None and not (move.isascii() and move.isdigit() and len(move) <= 9):
+        if move is not None and not (
+            move.isascii() and move.isdigit() and len(move) <= len(str(MAX_MOVE))
+        ):
             return JSONResponse({"error": "move is a whole number, 0 or more"}, 400)
         position = await self._position(request)
         if position is None:

@@ -142,6 +142,10 @@ def scenario(engine_url: str) -> list[Call]:
                 "referee_url": engine_url,
             },
         ),
+        Call(
+            "POST /api/sets",
+            body={"name": "Quarto", "interface_url": engine_url, "referee_url": engine_url},
+        ),
         Call("POST /api/sets", body={"name": "1", "interface_url": "", "referee_url": ""}),
         Call(
             "POST /api/engines",
@@ -257,7 +261,7 @@ def scenario(engine_url: str) -> list[Call]:
             body={
                 "set": "TicTacToe",
                 "entrants": [
-                    {"kind": "registered", "engine": "{engine.id}"},
+                    {"kind": "engine", "engine": engine_url},
                     {"kind": "builtin", "engine": "random", "name": "Rand"},
                     {"kind": "builtin", "engine": "perfect"},
                 ],
@@ -272,6 +276,19 @@ def scenario(engine_url: str) -> list[Call]:
         ),
         Call("GET /tournaments/{tournament_id}/events", path={"tournament_id": "{cup.id}"}),
         Call("GET /tournaments/{tournament_id}/events", path={"tournament_id": "NOSUCH"}),
+        # The tutorial's main case: a registered engine, by its id.
+        Call(
+            "POST /api/tournaments",
+            example=False,
+            body={
+                "set": "TicTacToe",
+                "entrants": [
+                    {"kind": "registered", "engine": "{engine.id}"},
+                    {"kind": "builtin", "engine": "random"},
+                ],
+                "games": 1,
+            },
+        ),
         Call("GET /api/tournaments", query={"limit": 1}),
         Call("GET /api/tournaments", query={"after": "x.y"}),
         *(
@@ -623,7 +640,7 @@ def test_every_answer_is_one_the_document_gives(answers: list[Answer]) -> None:
         elif kind == "text/event-stream":
             events = events_of(answer.text)
             assert events, where
-            item = media[declared]["x-itemSchema"]
+            item = media[declared]["schema"]
             for event in events:
                 branch = next(
                     b for b in item["oneOf"] if b["properties"]["event"]["const"] == event["event"]
