@@ -40,7 +40,6 @@ from tournoyons_gui.arbitre.answer import (
     note,
 )
 from tournoyons_gui.arbitre.catalogue import Catalogue, PlayedSet
-from tournoyons_gui.arbitre.live import tournament_key
 from tournoyons_gui.arbitre.match import Options
 from tournoyons_gui.arbitre.seats import Position, SeatKind, Services
 from tournoyons_gui.arbitre.store import (
@@ -474,8 +473,6 @@ class GameMaster:
         self.services.asks.close_game(game.id)  # late from now on, at any worker
         await self.services.hub.publish(game.id, {"moves": game.moves, "over": True})
         if game.tournament_id is not None:
-            news = {"game": game.id, "over": False}
-            await self.services.hub.publish(tournament_key(game.tournament_id), news)
             await self.nudge()  # its tournament's next game may start now
         kinds = {seat.index: self.kinds[seat.kind] for seat in seats if seat.kind in self.kinds}
         answers = await asyncio.gather(*(kinds[index].send_final(url) for index, url in calls))

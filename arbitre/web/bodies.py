@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic.config import JsonDict
 
 from tournoyons_gui.arbitre.added import ADDED_NAME
 from tournoyons_gui.arbitre.match import (
@@ -54,7 +55,6 @@ from tournoyons_gui.arbitre.tournaments.service import (
 __all__ = [
     "AddedSetBody",
     "Body",
-    "BotsarenaMessage",
     "EngineChange",
     "EngineRegistration",
     "EntrantBody",
@@ -63,7 +63,6 @@ __all__ = [
     "InterfaceChange",
     "InterfaceRegistration",
     "SeatBody",
-    "TesterPlay",
     "TournamentBody",
     "changes",
     "explain",
@@ -107,15 +106,19 @@ def _set_names(schema: dict[str, Any]) -> None:
 
 #: A URL's schema: http(s), at most the outbound policy's length (the policy checks the
 #: rest: a host, no credentials, a host allowed here).
-URL = {"maxLength": MAX_URL, "pattern": "^\\s*[Hh][Tt][Tt][Pp][Ss]?://[A-Za-z0-9]"}
+URL: JsonDict = {"maxLength": MAX_URL, "pattern": "^\\s*[Hh][Tt][Tt][Pp][Ss]?://[A-Za-z0-9]"}
 #: A registered name's schema: 1 to 60 characters, no control character.
-REGISTERED_NAME = {"minLength": 1, "maxLength": MAX_REGISTERED_NAME, "pattern": TEXT_PATTERN}
+REGISTERED_NAME: JsonDict = {
+    "minLength": 1,
+    "maxLength": MAX_REGISTERED_NAME,
+    "pattern": TEXT_PATTERN,
+}
 
 
 def keep(
     alias: str | None = None,
     description: str | None = None,
-    extra: dict[str, Any] | Callable[[dict[str, Any]], None] | None = None,
+    extra: JsonDict | Callable[[dict[str, Any]], None] | None = None,
 ) -> Any:
     """A change's field: absent, it is left as it is (``None`` in the model, no default
     in the schema; ``null`` is refused as any other wrong type); ``extra``: its schema's
@@ -415,72 +418,6 @@ class InterfaceChange(Body):
     url: str = keep(extra=URL)
     sets: list[str] = keep(extra=_set_names)
     retired: bool = keep()
-
-
-class BotsarenaMessage(Body):
-    """``POST /engines/<set>/<name>/botsarena``: a botsarena message (seed 003): ``init``
-    once, then ``play-turn`` for each move. The ``board`` is the Set's (ConnectFour: 6
-    rows of 7 cells ``""``, ``"X"``, ``"O"``, row 0 at the bottom), read by the Set's own
-    botsarena module; a field botsarena may add later is let through (``extra="allow"``),
-    as botsarena's own bots do."""
-
-    model_config = ConfigDict(
-        extra="allow",
-        strict=True,
-        frozen=True,
-        # play-turn: a board (init takes none).
-        json_schema_extra={
-            "if": {"properties": {"action": {"const": "play-turn"}}},
-            "then": {
-                "required": ["board"],
-                "properties": {
-                    "board": {
-                        "type": "array",
-                        "minItems": 6,
-                        "maxItems": 6,
-                        "items": {
-                            "type": "array",
-                            "minItems": 7,
-                            "maxItems": 7,
-                            "items": {"type": "string", "pattern": "^[XxOo]?$"},
-                        },
-                    },
-                    "you": {"pattern": "^[XxOo]$"},
-                    "player-index": {"minimum": 0, "maximum": 1},
-                },
-            },
-        },
-    )
-
-    action: str = Field(json_schema_extra={"enum": ["init", "play-turn"]})
-    game: str | None = Field(None, examples=["connectFour"])
-    players: Whole | None = None
-    board: Any = Field(
-        None,
-        description="play-turn: the Set's board (ConnectFour: 6 rows of 7 cells, each "
-        '"", "X" or "O", row 0 at the bottom), a position of a game; init: not read.',
-    )
-    you: str | None = Field(
-        None, description='play-turn: "X" (the first player) or "O", the side to move.'
-    )
-    game_id: str | None = Field(None, alias="game-id")
-    player_index: Whole | None = Field(
-        None,
-        alias="player-index",
-        description="play-turn: 0 (the first player) or 1, the side to move.",
-    )
-
-    def message(self) -> dict[str, Any]:
-        """Return the message as sent, its fields by their botsarena names (absent: left
-        out)."""
-        return self.model_dump(by_alias=True, exclude_unset=True)
-
-
-class TesterPlay(Body):
-    """``POST /tester/<set>/play``: the tester's hot-seat game, one move."""
-
-    state: dict[str, Any] = Field(description="The state the last answer gave.")
-    value: str = Field(description="The move, as a page would return it.")
 
 
 def changes(body: Body, *, skip: Sequence[str] = ("token", "renew_key")) -> dict[str, Any]:

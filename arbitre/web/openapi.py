@@ -34,6 +34,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 import tournoyons_gui.arbitre.web.answers as a
 import tournoyons_gui.arbitre.web.bodies as b
+import tournoyons_gui.arbitre.web.served_bodies as sb
 from tournoyons_gui.arbitre.tournaments.service import ENTRANT_KINDS
 from tournoyons_gui.arbitre.web.operations import (
     BOTS,
@@ -93,7 +94,7 @@ _MODELS: tuple[type[BaseModel], ...] = (
     a.MoveEvent,
     a.ProgressEvent,
     a.GameEndedEvent,
-    b.BotsarenaMessage,
+    sb.BotsarenaMessage,
     a.BotsarenaAnswer,
     a.TesterTurn,
     a.SinkEntry,
@@ -105,7 +106,7 @@ _MODELS: tuple[type[BaseModel], ...] = (
     b.InterfaceRegistration,
     b.InterfaceChange,
     b.TournamentBody,
-    b.TesterPlay,
+    sb.TesterPlay,
 )
 
 #: The examples of every operation, captured from a running server by

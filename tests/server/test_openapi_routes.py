@@ -29,7 +29,7 @@ from tournoyons_gui.arbitre.match import (
 from tournoyons_gui.arbitre.paging import DEFAULT_LIMIT
 from tournoyons_gui.arbitre.seats import KINDS
 from tournoyons_gui.arbitre.tournaments.service import ENTRANT_KINDS, MAX_ENTRANTS
-from tournoyons_gui.arbitre.web import bodies
+from tournoyons_gui.arbitre.web import bodies, served_bodies
 from tournoyons_gui.arbitre.web.openapi import API_ROOTS, document, program_path
 
 METHODS = ("get", "post", "put", "patch", "delete")
@@ -204,7 +204,7 @@ def test_a_programs_path_answers_404_and_405_in_json_and_a_pages_path_in_text(
         (bodies.EngineChange, b'{"token": "t", "open": "yes"}', "open is true or false"),
         (bodies.EngineChange, b'{"token": "t", "name": null}', "name is a string"),
         (bodies.TournamentBody, b'{"set": "T", "entrants": [{"kind": 1}]}', "entrant 1's kind"),
-        (bodies.TesterPlay, b'{"state": [], "value": "1"}', "state is an object"),
+        (served_bodies.TesterPlay, b'{"state": [], "value": "1"}', "state is an object"),
     ],
 )
 def test_a_bad_body_is_told_in_one_sentence(
