@@ -19,9 +19,11 @@ from the Set's :class:`~tournoyons_gui.interfaces.plugin.ArbitreRules` through t
 - :mod:`.match_pages` and :mod:`.match_api`: ``play``'s matches, their pages and their
   JSON twins (issue 33; :mod:`.match_records` reads them, :mod:`.match_chart` draws the
   SPRT); :mod:`.match_diff_pages`: two runs compared, two games side by side at a ply;
-- :mod:`.bodies`: the JSON API's request bodies, one pydantic model each (validation and
-  schema); :mod:`.answers`: its answers' models; :mod:`.operations` and :mod:`.openapi`:
-  its OpenAPI 3.1 document (``/api/openapi.json``) and the JSON 404/405 of its paths;
+- :mod:`.bodies` (and :mod:`.served_bodies`): the JSON API's request bodies, one pydantic
+  model each (validation and schema); :mod:`.answers`: its answers' models;
+  :mod:`.operations`, :mod:`.parameters` and :mod:`.openapi`: its OpenAPI 3.1 document
+  (``/api/openapi.json``, its examples captured from a running server) and the JSON
+  404/405 of its paths; :mod:`.cors`: ``serve --cors``;
 - :mod:`.common`: what they share (a page rendered ``no-store``, bodies, fields);
   :mod:`.paging`: a list's page asked (``?after=``, ``?limit=``) and the next one linked;
   :mod:`.registering`: the one path of engines' and interfaces' registrations;

@@ -1,5 +1,6 @@
 """The Arbitre's JSON API, for programs: start a game, read its record, add a game of
-one's own (chapter VI). Bad input is answered 400 ``{"error"}`` and stores nothing; the
+one's own (chapter VI). Bad input is answered 400 ``{"error"}`` (413 for a body over its
+limit, 409 for an added game's name taken) and stores nothing; the
 bodies are the models of :mod:`.bodies`, the whole API described by :mod:`.openapi`.
 
 Routes:
@@ -7,8 +8,8 @@ Routes:
 - ``POST /api/games`` (JSON ``{"set", "seats": [{"kind", "engine", "name"}], "options",
   "start_tray"}``) -> 201 ``{"id", "urls", "persons"}``.
 - ``GET /api/games[?set=S][&seat=NAME][&after=CURSOR][&limit=N]``: a page of the games,
-  newest first, ``Link`` to the next (issue 29); ``seat`` a seat's whole name (any case)
-  or whole URL (issue 34).
+  newest first (``{"rows", "next", "next_url"}`` and ``Link`` to the next); ``seat`` a
+  seat's whole name (any case) or whole URL.
 - ``GET /api/games/<id>`` and ``GET /games/<id>.json``: the record (one document).
 - ``POST /api/sets`` (JSON ``{"name", "interface_url", "referee_url", "start_tray",
   "simultaneous"}``) -> 201 ``{"name", "key"}``.
@@ -66,7 +67,7 @@ class GameApi(Part):
 
     async def games(self, request: Request) -> Response:
         """``GET /api/games[?set=S][&seat=NAME][&after=CURSOR][&limit=N]``: a page of the
-        games, newest first (``Link`` to the next; ``seat`` a seat's whole name, any case,
+        games, newest first (:func:`~.paging.listed_json`; ``seat`` a seat's whole name, any case,
         or whole URL; 400 ``{"error"}`` for a filter, a cursor or a limit that cannot be
         read: :func:`~.pages.read_filters`); ``POST``: start a game (:meth:`create`)."""
         if request.method == "POST":
