@@ -13,7 +13,14 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from tournoyons_gui.interfaces.plugin import ArbitreRules, match_deals
+from tournoyons_gui.interfaces.plugin import (
+    ArbitreRules,
+    IllegalMove,
+    Turn,
+    match_deals,
+    starts_from_seed,
+    starts_from_tray,
+)
 
 __all__ = [
     "BIDI_CONTROLS",
@@ -33,6 +40,7 @@ __all__ = [
     "check_options",
     "check_registered_name",
     "check_text",
+    "first_turn",
 ]
 
 MIN_TIMEOUT, MAX_TIMEOUT, DEFAULT_TIMEOUT = 4, 54, 20
@@ -184,3 +192,38 @@ def check_options(name: str, rules: ArbitreRules | None, options: Options) -> Ar
     if seed is not None and (type(seed) is not int or not 0 <= seed <= MAX_SEED):
         raise GameError(f"a seed is a whole number 0 to {MAX_SEED}")
     return rules
+
+
+def first_turn(
+    set_name: str,
+    rules: ArbitreRules,
+    level: int,
+    start_tray: str | None,
+    deals: int | None = None,
+    seed: int | None = None,
+) -> Turn:
+    """Return the Turn a game starts from: the Set's start (a match of ``deals`` deals
+    when given, for a Set played in deals: :func:`match_deals`), or the position
+    ``start_tray`` describes (seed 000 II, decision 15) for a Set whose Tray holds the
+    whole position; dealt from ``seed`` when given, for a Set that deals from one
+    (:func:`starts_from_seed`; others ignore it); raise :class:`GameError` for another
+    Set or a Tray that is not a reachable position."""
+    start: Any = rules.start
+    chance: dict[str, int] = {}
+    if seed is not None and starts_from_seed(rules):
+        chance["seed"] = seed
+    if start_tray is None or not start_tray.strip():
+        if deals is not None and match_deals(rules) is not None:
+            turn: Turn = start(level, deals=deals, **chance)
+            return turn
+        turn = start(level, **chance)
+        return turn
+    if not starts_from_tray(rules):
+        raise GameError(
+            f"{set_name} cannot start from a position: its Tray does not hold the whole game"
+        )
+    try:
+        turn = start(level, start_tray.strip(), **chance)
+    except IllegalMove as illegal:
+        raise GameError(f"the start Tray is not a position of {set_name}: {illegal}") from None
+    return turn

@@ -384,7 +384,17 @@ def test_the_limits_per_registration_and_per_token(tmp_path: Path) -> None:
 
 #: What takes a new database's lists back to schema 11 (issue 34's lists: the seats' copies
 #: of their game's time and Set, their indexes, the kept tables).
+#: What schema 13 added (a game bound to the process holding its players' connections,
+#: and the workers alive), dropped to make a database of an older schema.
+BOUND_13 = (
+    "ALTER TABLE games DROP COLUMN bound",
+    "ALTER TABLE games DROP COLUMN holder",
+    "DROP TABLE workers",
+)
+#: What schema 12 added (the lists and records at a million games) and every later one,
+#: dropped to make a database of schema 11 or older.
 LISTS_12 = (
+    *BOUND_13,
     "DROP INDEX ix_seats_name_newest",
     "DROP INDEX ix_seats_set_name_newest",
     "DROP INDEX ix_seats_url_newest",
