@@ -33,6 +33,7 @@ from tournoyons_gui.arbitre.guis import Interfaces
 from tournoyons_gui.arbitre.live import Bus, Hub, LocalBus, PgBus, SocketBus
 from tournoyons_gui.arbitre.master import GameMaster
 from tournoyons_gui.arbitre.match import (
+    MAX_SEAT_NAME,
     GameError,
     Options,
     SeatSpec,
@@ -229,7 +230,7 @@ class Arbitre:
             kind = self.kinds.get(seat.kind)
             if kind is None:
                 raise GameError(f"seat {number} is one of {', '.join(KINDS)}, not {seat.kind!r}")
-            name = check_text(seat.name, f"seat {number}'s name", 60)
+            name = check_text(seat.name, f"seat {number}'s name", MAX_SEAT_NAME)
             made.append(kind.check(SeatSpec(seat.kind, seat.engine, name), interface, number))
         return interface, rules, made
 

@@ -28,12 +28,15 @@ __all__ = [
     "DEFAULT_PERSON_TIMEOUT",
     "DEFAULT_TIMEOUT",
     "MAX_REGISTERED_NAME",
+    "MAX_SEAT_NAME",
     "MAX_SEED",
     "MAX_TIMEOUT",
     "MIN_TIMEOUT",
+    "TEXT_PATTERN",
     "GameError",
     "Options",
     "SeatSpec",
+    "Taken",
     "check_options",
     "check_registered_name",
     "check_text",
@@ -55,12 +58,24 @@ class GameError(ValueError):
     """A game that cannot be made as asked (unknown Set, bad seat, option out of range)."""
 
 
+class Taken(ValueError):
+    """A registration's name taken by another one (an engine's, an interface's): beside
+    its kind's own error, it tells the API to answer ``409 Conflict`` rather than 400."""
+
+
 #: Unicode's explicit bidirectional embeddings, overrides and isolates (UAX #9, 2.1-2.4):
 #: in a name they would turn round the text shown after it on the same line, a result or
 #: another name included. The marks LRM and RLM (U+200E, U+200F) stay allowed.
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 #: The most characters of a registered engine's or interface's name.
 MAX_REGISTERED_NAME = 60
+#: The most characters of a seat's name as a game shows it.
+MAX_SEAT_NAME = 60
+#: What :func:`check_text` refuses, as a JSON Schema pattern (ECMA-262): a text with no
+#: control character (Unicode's category Cc: C0, DEL, C1) and no bidirectional control.
+TEXT_PATTERN = (
+    "^[^\\x00-\\x1f\\x7f-\\x9f" + "".join(f"\\u{ord(c):04x}" for c in sorted(BIDI_CONTROLS)) + "]*$"
+)
 
 
 def check_text(text: str, what: str, most: int) -> str:

@@ -39,8 +39,13 @@ import pytest
 from tests.conftest import ROOT
 
 DOCS = ROOT / "docs"
-#: The pages whose shell commands must all run: every tutorial, and the first page.
-TUTORIALS = [*sorted((DOCS / "tutorials").glob("*.md")), DOCS / "getting-started.md"]
+#: The pages whose shell commands must all run: every tutorial, the first page, and the
+#: how-to guides whose commands are a program's (their clients run against a server).
+TUTORIALS = [
+    *sorted((DOCS / "tutorials").glob("*.md")),
+    DOCS / "getting-started.md",
+    DOCS / "how-to" / "follow-a-game.md",
+]
 SHELL = {"sh", "bash", "shell", "console"}
 #: A block's marks: run it, start it in the background, write it to a file, or not run it.
 MARKS = {"tested", "tested-background", "tested-file", "not-tested"}

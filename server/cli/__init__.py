@@ -175,6 +175,13 @@ def parser() -> argparse.ArgumentParser:
         "cancel a tournament or a game (repeatable; see also the token command)",
     )
     public_options.add_argument(
+        "--cors",
+        action="append",
+        metavar="ORIGIN",
+        help="an origin (https://club.example.org) whose pages may call the JSON API, "
+        "or * for any origin's reads (GET); repeatable; default: none",
+    )
+    public_options.add_argument(
         "--trust-proxy",
         default="",
         metavar="ADDRESSES",

@@ -350,7 +350,7 @@ async def _match(port: int, how: list[Behaviour | None] | None = None, tag: str 
 
 def _tarot_games(base: str) -> list[dict[str, Any]]:
     """Return the records of every game of ``base``, newest first."""
-    listed = _get(base, "/api/games", limit=100)
+    listed = _get(base, "/api/games", limit=100)["rows"]
     return [_get(base, f"/games/{g['id']}.json") for g in listed]
 
 
