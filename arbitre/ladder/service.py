@@ -57,7 +57,7 @@ def entry_json(row: BoardLine, rank: int | None) -> dict[str, Any]:
         "rank": rank,
         "id": row.engine_id,
         "name": row.name,
-        "rating": round(row.ordinal, 3),
+        "rating": round(row.ordinal, 3) + 0.0,  # never -0.0
         "mu": round(row.mu, 3),
         "sigma": round(row.sigma, 3),
         "games": row.rated,

@@ -11,10 +11,12 @@ if TYPE_CHECKING:
     from tournoyons_gui.arbitre.store import Engine
 
 __all__ = [
+    "CONCURRENCY_SCHEMA",
     "DEFAULT_GAMES",
     "MAX_CONCURRENCY",
     "MAX_GAMES",
     "MAX_REST",
+    "REST_SCHEMA",
     "check_concurrency",
     "check_ladder",
     "check_rest",
@@ -29,6 +31,9 @@ MAX_REST = 86_400
 #: Ladder games in flight per Set by default (``serve --ladder-games``), and the most.
 DEFAULT_GAMES = 4
 MAX_GAMES = 500
+#: The settings' bounds as the API's schema says them (:mod:`~tournoyons_gui.arbitre.web.bodies`).
+CONCURRENCY_SCHEMA: dict[str, Any] = {"minimum": 1, "maximum": MAX_CONCURRENCY}
+REST_SCHEMA: dict[str, Any] = {"minimum": 0, "maximum": MAX_REST}
 
 
 def check_ladder(value: Any) -> bool:

@@ -9,8 +9,10 @@ Routes:
   engines, then provisional ones, then paused ones with why; each engine linked to its
   page, a sparkline of its rating, its record against the engine just above it;
 - ``GET /api/ladder/<set>[?after=CURSOR][&limit=N]``: the table as JSON, ``{"set",
-  "engines": [...]}`` (:func:`~tournoyons_gui.arbitre.ladder.entry_json`), ``Link`` to
-  the next page. An unknown Set, or a name no Set has (odd characters, too long), is a 404.
+  "engines": [...], "next", "next_url"}`` (each engine:
+  :func:`~tournoyons_gui.arbitre.ladder.entry_json`; the next page's cursor and URL,
+  ``null`` on the last, and a ``Link`` header). An unknown Set, or a name no Set has
+  (odd characters, too long), is a 404.
 """
 
 from __future__ import annotations
@@ -102,8 +104,15 @@ class LadderPages(Part):
             page, _, cursor = await self._page(request, found.name, 100)
         except CursorError as refused:
             return JSONResponse({"error": str(refused)}, 400)
-        body = {"set": found.name, "engines": [entry_json(row, rank) for row, rank in page.rows]}
-        return JSONResponse(body, headers={**NO_STORE, **link_header(request, cursor)})
+        link = link_header(request, cursor)
+        body = {
+            "set": found.name,
+            "engines": [entry_json(row, rank) for row, rank in page.rows],
+            # The next page in the body too, as every list of the API gives it.
+            "next": cursor,
+            "next_url": link["Link"][1:].split(">", 1)[0] if link else None,
+        }
+        return JSONResponse(body, headers={**NO_STORE, **link})
 
     async def overview(self, request: Request) -> Response:
         """``GET /ladder``: every Set's ladder at a glance."""

@@ -64,7 +64,8 @@ def test_bad_ladder_settings_are_refused_naming_the_field(served: Served) -> Non
         refused = register(http, "Refused one", **fields)
         assert refused.status_code == 400, (fields, refused.text)
         assert refused.json()["error"].startswith(field + " "), (fields, refused.json())
-    names = [e["name"] for e in http.get("/api/engines", params={"limit": 100}).json()]
+    listed = http.get("/api/engines", params={"limit": 100}).json()["rows"]
+    names = [e["name"] for e in listed]
     assert "Refused one" not in names  # nothing stored
     assert "Refused one" not in [e["name"] for e in board(http, "TicTacToe")]
 
@@ -158,7 +159,8 @@ def test_no_such_ladder_is_a_404_never_a_500(served: Served) -> None:
         assert page.status_code == 404 and "No such ladder" in page.text, name
     assert http.get("/api/ladder/a/b").json() == {"error": "no such route"}
     # Any case names the Set; an empty ladder is an empty table.
-    assert http.get("/api/ladder/connectfour").json() == {"set": "ConnectFour", "engines": []}
+    empty = {"set": "ConnectFour", "engines": [], "next": None, "next_url": None}
+    assert http.get("/api/ladder/connectfour").json() == empty
     assert "No engine on ConnectFour" in http.get("/ladder/ConnectFour").text
     for cursor in ("garbage", "x" * 5000):
         assert http.get("/api/ladder/TicTacToe", params={"after": cursor}).status_code == 400
@@ -304,10 +306,9 @@ def _games_of(http: httpx.Client, name: str) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
     url: str | None = f"/api/games?seat={name}&limit=100"
     while url:
-        answer = http.get(url)
-        found += answer.json()
-        link = answer.headers.get("link")
-        url = link.split("<", 1)[1].split(">", 1)[0] if link else None
+        page = http.get(url).json()
+        found += page["rows"]
+        url = page["next_url"]
     return found
 
 

@@ -65,7 +65,7 @@ def _over(url: str) -> int:
 
 def _playing(http: httpx.Client) -> list[str]:
     """Return the games in play among the newest."""
-    games = http.get("/api/games", params={"limit": 20}).json()
+    games = http.get("/api/games", params={"limit": 20}).json()["rows"]
     return [g["id"] for g in games if g["status"] == "playing"]
 
 

@@ -67,7 +67,8 @@ def _playing(base: str) -> bool:
     """Whether a game has just started (a few moves: it has many more to come)."""
     with httpx.Client(base_url=base, timeout=10, trust_env=False) as http:
         return any(
-            g["status"] == "playing" and g["moves"] < 4 for g in http.get("/api/games").json()
+            g["status"] == "playing" and g["moves"] < 4
+            for g in http.get("/api/games").json()["rows"]
         )
 
 
