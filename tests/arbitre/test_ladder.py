@@ -159,7 +159,7 @@ def test_no_such_ladder_is_a_404_never_a_500(served: Served) -> None:
         assert page.status_code == 404 and "No such ladder" in page.text, name
     assert http.get("/api/ladder/a/b").json() == {"error": "no such route"}
     # Any case names the Set; an empty ladder is an empty table.
-    empty = {"set": "ConnectFour", "engines": [], "next": None, "next_url": None}
+    empty: dict[str, Any] = {"set": "ConnectFour", "engines": [], "next": None, "next_url": None}
     assert http.get("/api/ladder/connectfour").json() == empty
     assert "No engine on ConnectFour" in http.get("/ladder/ConnectFour").text
     for cursor in ("garbage", "x" * 5000):
