@@ -120,11 +120,14 @@ class LadderScheduler:
         the step is planned from a read first (no write while the ladder is idle), then
         again once the lease is held."""
         interface = await self.arbitre.find_set(set_name)
-        if interface is None or interface.arbitre is None:
+        if (
+            interface is None
+            or interface.arbitre is None
+            or seat_count(interface.arbitre) not in SEATS
+        ):
+            await self._close(set_name)  # a Set no longer played here: its pairs end
             return 0
         seats = seat_count(interface.arbitre)
-        if seats not in SEATS:
-            return 0
         state = await self.store.ladder_state(set_name, self.store.now())
         if state is None or self._plan(state, self.store.now(), seats).idle:
             return 0
@@ -142,6 +145,14 @@ class LadderScheduler:
             return 0
         finally:
             await self.store.end_ladder_step(set_name, owner)
+
+    async def _close(self, set_name: str) -> None:
+        """Give up the open pairs of a Set this server no longer plays (their games, ended
+        as interrupted, have no next one): their engines' slots come back."""
+        state = await self.store.ladder_state(set_name, self.store.now())
+        for pair in state.open if state is not None else ():
+            if pair.playing is None:
+                await self.store.give_up_pair(set_name, pair.number)
 
     def _plan(self, state: LadderState, now: dt.datetime, seats: int) -> Plan:
         """Return what a step does with ``state`` at ``now`` (see the module)."""

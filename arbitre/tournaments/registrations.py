@@ -63,6 +63,8 @@ class EntrantSpec:
 #: web service answering JSON (``service``) or its value in its body (``sync``), manual
 #: VIII.
 REGISTERED_KINDS = ("engine", "service", "sync")
+#: A registration's ladder state once its owner put it on or took it off the ladder.
+_UNPAUSED = {"ladder_faults": 0, "ladder_paused": "", "ladder_reason": "", "ladder_paused_game": ""}
 #: A call key: up to 64 printable ASCII characters (no space).
 KEY = r"[!-~]{0,64}"
 _KEY = re.compile(KEY)
@@ -198,11 +200,9 @@ class Registrations:
         changes: dict[str, Any] = {}
         try:
             if ladder is not None:
+                # On again, or off: either way its faults and its pause are forgotten.
                 changes["ladder"] = check_ladder(ladder)
-                if ladder:
-                    changes.update(
-                        ladder_faults=0, ladder_paused="", ladder_reason="", ladder_paused_game=""
-                    )
+                changes.update(_UNPAUSED)
             if ladder_concurrency is not None:
                 changes["ladder_concurrency"] = check_concurrency(ladder_concurrency)
             if ladder_rest is not None:
@@ -224,7 +224,7 @@ class Registrations:
         if retired is not None:
             changes["retired"] = retired
             if retired:
-                changes["ladder"] = False  # retiring takes it off the ladder
+                changes.update(ladder=False, **_UNPAUSED)  # retiring takes it off the ladder
         try:
             return await self.store.update_engine(engine_id, token, changes)
         except LookupError:
