@@ -373,7 +373,9 @@ def test_engines_meet_on_the_ladder_and_the_dead_one_is_paused(
 
     # No engine played two ladder games at once (its concurrency is 1).
     for name in (*STRENGTH, "dying"):
-        played = sorted(_games_of(http, name), key=lambda g: g["created_at"])
+        played = sorted(
+            _games_of(http, name), key=lambda g: dt.datetime.fromisoformat(g["created_at"])
+        )
         assert all(g["ladder"] for g in played)
         for before, after in itertools.pairwise(played):
             assert before["ended_at"] is not None, (name, before)
