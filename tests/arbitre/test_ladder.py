@@ -367,7 +367,7 @@ def test_engines_meet_on_the_ladder_and_the_dead_one_is_paused(
     # Paused, it plays no more: no game made after its last one ended.
     time.sleep(2)
     dying = _games_of(http, "dying")
-    last_end = max(g["ended_at"] for g in dying if g["ended_at"], key=dt.datetime.fromisoformat)
+    last_end = max((g["ended_at"] for g in dying if g["ended_at"]), key=dt.datetime.fromisoformat)
     assert dying[0]["id"] == paused_game and dying[0]["ended_at"] == last_end
     assert all(g["status"] != "playing" for g in dying)
 
