@@ -3,7 +3,7 @@ engines of its own, against a floor measured in the same run; and the leaderboar
 server time with 100,000 registered engines on a Set's ladder.
 
     .venv/bin/python benchmarks/ladder.py                # 60 s of play each, 100,000 engines
-    .venv/bin/python benchmarks/ladder.py --quick        # a smoke run: 4 s, 1,000 engines
+    .venv/bin/python benchmarks/ladder.py --quick        # a smoke run: 3 s, 500 engines
     .venv/bin/python benchmarks/ladder.py --engines 100000 --database postgresql://...
 
 **Ladder games per minute.** A real ``tournoyons-gui serve --ladder`` (one worker, a
@@ -365,14 +365,14 @@ def leaderboard(database: str, count: int, requests: int) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     """Run both measures, print them against their goals; return 1 when one is missed."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="4 s of play, 1,000 engines")
+    parser.add_argument("--quick", action="store_true", help="3 s of play, 500 engines")
     parser.add_argument("--seconds", type=float, default=60.0, help="play measured (60)")
     parser.add_argument("--engines", type=int, default=100_000, help="engines (100,000)")
     parser.add_argument("--requests", type=int, default=50, help="requests per page (50)")
     parser.add_argument("--database", default="", help="a PostgreSQL URL (default SQLite)")
     args = parser.parse_args(argv)
     if args.quick:
-        args.seconds, args.engines, args.requests = 4.0, 1_000, 5
+        args.seconds, args.engines, args.requests = 3.0, 500, 5
     played = play(args.seconds)
     with tempfile.TemporaryDirectory(prefix="tournoyons-ladder-") as folder:
         database = args.database or str(Path(folder) / "board.sqlite3")

@@ -27,6 +27,6 @@ def test_the_ladder_benchmark_runs_at_its_smallest_size() -> None:
     assert "Traceback" not in done.stderr, done.stderr[-3000:]
     out = done.stdout
     assert "ladder: strong, weak, random" in out and "floor: their round-robin" in out, out
-    assert "The leaderboard at 1,000 engines" in out, out
+    assert "The leaderboard at 500 engines" in out, out
     assert "GET /api/ladder/ConnectFour (first page, 100)" in out, out
     assert "first page in order: True" in out, out
