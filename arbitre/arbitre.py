@@ -44,7 +44,7 @@ from tournoyons_gui.arbitre.match import (
 from tournoyons_gui.arbitre.outbound import Outbound
 from tournoyons_gui.arbitre.record import Records
 from tournoyons_gui.arbitre.seats import KINDS, SeatKind, Services
-from tournoyons_gui.arbitre.store import Game, MatchGame, Seat, Store, new_id
+from tournoyons_gui.arbitre.store import Game, LadderPlace, MatchGame, Seat, Store, new_id
 from tournoyons_gui.arbitre.turns import turn_from, turn_json
 from tournoyons_gui.arbitre.worker import Worker
 from tournoyons_gui.interfaces.plugin import (
@@ -177,7 +177,7 @@ class Arbitre:
 
     @property
     def on_scan(self) -> list[Callable[[], Awaitable[None]]]:
-        """Return the hooks run after every scan (the tournaments' scheduler)."""
+        """Return the hooks run after every scan (the tournaments', the ladder's)."""
         return self.worker.on_scan
 
     async def wait(self, game_id: str) -> None:
@@ -274,6 +274,7 @@ class Arbitre:
         start_tray: str | None = None,
         entrants: Sequence[int | None] = (),
         match_place: MatchGame | None = None,
+        ladder: LadderPlace | None = None,
     ) -> tuple[Game, list[Seat]]:
         """Check, store and start a game; return it and its seats as stored. Raises
         :class:`GameError`,
@@ -286,8 +287,8 @@ class Arbitre:
         is a competition match, i.e. belongs to ``tournament``). ``start_tray``: the
         position the game starts from (:func:`~.match.first_turn`). ``entrants``: each seat's
         tournament entrant (``None``: a table's filler), by default the ``tournament``'s
-        two. ``match_place``: the game's place in a match (issue 33; its ``game_id`` is the new
-        game's), stored with it in one transaction.
+        two. ``match_place``, ``ladder``: its place in a match or in the ladder (its pair,
+        the engines' slots), stored with it in one transaction.
         """
         options = options or Options()
         await self.catalogue.find(set_name)
@@ -321,6 +322,7 @@ class Arbitre:
             pairing=place[2],
             entrant1=place[3],
             entrant2=place[4],
+            ladder=ladder is not None,
         )
         seats_made = [
             Seat(
@@ -361,7 +363,7 @@ class Arbitre:
         linked = None
         if match_place is not None:
             linked = dataclasses.replace(match_place, game_id=game_id)
-        await self.store.create_game(game, seats_made, linked)
+        await self.store.create_game(game, seats_made, linked, ladder)
         metrics.started(game.set_name)
         if driver == self.worker.name:
             self.worker.start(game_id, made=(game, seats_made))

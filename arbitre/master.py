@@ -113,7 +113,7 @@ def _refused(answer: Answer, illegal: IllegalMove) -> None:
 class GameMaster:
     """Drives the games of one worker (``worker`` its lease owner's name, holding a game's
     lease for ``lease_seconds``): ``kinds`` the seat kinds by name, ``catalogue`` the Sets,
-    ``nudge`` wakes the workers' scans (a tournament's next game may start when one ends)."""
+    ``nudge`` wakes the workers' scans (a tournament's, the ladder's next game may start)."""
 
     def __init__(
         self,
@@ -472,8 +472,8 @@ class GameMaster:
         game.status = status
         self.services.asks.close_game(game.id)  # late from now on, at any worker
         await self.services.hub.publish(game.id, {"moves": game.moves, "over": True})
-        if game.tournament_id is not None:
-            await self.nudge()  # its tournament's next game may start now
+        if game.tournament_id is not None or game.ladder:
+            await self.nudge()  # its tournament's (its ladder pair's) next game may start now
         kinds = {seat.index: self.kinds[seat.kind] for seat in seats if seat.kind in self.kinds}
         answers = await asyncio.gather(*(kinds[index].send_final(url) for index, url in calls))
         await self.store.log_many(

@@ -25,6 +25,8 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
+from tournoyons_gui.arbitre.ladder import LadderScheduler
+from tournoyons_gui.arbitre.match import DEFAULT_TIMEOUT
 from tournoyons_gui.arbitre.outbound import Outbound
 from tournoyons_gui.arbitre.store import Store
 from tournoyons_gui.arbitre.tournaments import Tournaments
@@ -97,6 +99,8 @@ def create_app(
     drive: bool = True,
     metrics: str | int | None = None,
     cors: Iterable[str] = (),
+    ladder_games: int | None = None,
+    ladder_timeout: int = DEFAULT_TIMEOUT,
 ) -> ASGIApp:
     """Return the ASGI application serving every registered Set, and the Arbitre.
 
@@ -126,7 +130,10 @@ def create_app(
     loopback server's listener and on no public one's,
     ``"public"`` on every listener, a port number only to the requests reaching that port
     (a listener of its own); ``cors``: the origins that may call the API from another
-    site (``serve --cors``; ``*``: any origin, reads only; none by default).
+    site (``serve --cors``; ``*``: any origin, reads only; none by default);
+    ``ladder_games``: schedule the standing ladder (``serve --ladder``), that many ladder
+    games in flight per Set (``None``: this process schedules none; its pages show the
+    ladder all the same), each game's ``TimeOut`` ``ladder_timeout`` seconds.
     """
     registry = registry if registry is not None else load_registry(sets)
     assets = load_assets(registry)
@@ -166,6 +173,8 @@ def create_app(
         )
         holder.arbitre = arbitre
         holder.tournaments = Tournaments(arbitre)
+        if ladder_games is not None:
+            LadderScheduler(arbitre, games=ladder_games, timeout=ladder_timeout)
         interrupted = await arbitre.recover()
         if interrupted:
             log.warning("%d game(s) left in progress were ended as interrupted", len(interrupted))

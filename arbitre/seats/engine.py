@@ -54,7 +54,8 @@ def call_params(
 ) -> dict[str, str]:
     """Return a call's parameters in the order of section 2.1: ``Set``, ``Game``,
     ``MoveId``, ``Turn``, ``Status``, ``TimeOut``, ``Level`` (Sets of several levels),
-    ``Opponent`` (its opponent's registration in a competition match, decision 27),
+    ``Opponent`` (its opponent's registration in a competition match: a tournament's
+    game or a ladder game, decision 27),
     ``Seat`` and ``Players`` (games of more than two seats, tarot.md T-decision 4), the
     Set's own parameters, ``Referee`` last (in-progress calls: ``move_id`` given). A final
     call (no ``move_id``) of a game of more than two seats carries the seat's ``Rank``
@@ -73,7 +74,8 @@ def call_params(
     if len(rules.levels) > 1:
         params["Level"] = str(options.level)
     others = [s for s in position.seats if s.index != seat.index]
-    if position.game.tournament_id is not None and len(others) == 1 and others[0].registration:
+    competition = position.game.tournament_id is not None or position.game.ladder
+    if competition and len(others) == 1 and others[0].registration:
         params["Opponent"] = others[0].registration
     if seats > 2:
         params["Seat"] = str(seat.index + 1)

@@ -18,6 +18,8 @@ The rest of the Arbitre, its pages and its API get plain records (:mod:`.records
 - :mod:`.matches`: ``play``'s matches and their games in order (issue 33);
 - :mod:`.lists`: the lists read a page at a time (keyset paging), the leases counted;
 - :mod:`.kept`: the kept aggregates the pages read instead of counting (issue 34);
+- :mod:`.ladder` and :mod:`.ladder_board`: the standing ladder's pairs, standings and
+  meetings, its scheduling's lease and its leaderboard's reads;
 - :mod:`.limits`: the requests counted against the limits, the slots of work held, the
   key the lists' cursors are signed with (shared by the workers, issue 29).
 """
@@ -29,6 +31,8 @@ from tournoyons_gui.arbitre.store.base import DEFAULT_DATABASE, aware, database_
 from tournoyons_gui.arbitre.store.checks import CheckStore
 from tournoyons_gui.arbitre.store.games import MAX_PAGE, Conflict, LeaseLost
 from tournoyons_gui.arbitre.store.interfaces import InterfaceStore
+from tournoyons_gui.arbitre.store.ladder import LadderPlace
+from tournoyons_gui.arbitre.store.ladder_board import LadderStore
 from tournoyons_gui.arbitre.store.limits import Hit, LimitStore
 from tournoyons_gui.arbitre.store.lists import (
     MAX_OFFSET,
@@ -53,6 +57,7 @@ __all__ = [
     "Conflict",
     "GameList",
     "Hit",
+    "LadderPlace",
     "LeaseLost",
     "Listed",
     "NewestKey",
@@ -66,5 +71,5 @@ __all__ = [
 __all__ += records.__all__
 
 
-class Store(InterfaceStore, RoomStore, ListStore, LimitStore, MatchStore, CheckStore):
+class Store(InterfaceStore, RoomStore, ListStore, LimitStore, MatchStore, CheckStore, LadderStore):
     """The database and every query the Arbitre makes (:meth:`open` it, then use it)."""

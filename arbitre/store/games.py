@@ -32,6 +32,8 @@ from tournoyons_gui.arbitre.store.appends import (
 )
 from tournoyons_gui.arbitre.store.kept_lists import count_game, game_over
 from tournoyons_gui.arbitre.store.kept_records import EndedSeat, keep_game_end
+from tournoyons_gui.arbitre.store.ladder import LadderPlace, SlotTaken, ladder_game_made
+from tournoyons_gui.arbitre.store.ladder_ends import LadderSeat, keep_ladder_end
 from tournoyons_gui.arbitre.store.leases import LeaseStore
 from tournoyons_gui.arbitre.store.pending import CLOSE_PENDING, DETAIL_CAP
 from tournoyons_gui.arbitre.store.records import (
@@ -123,11 +125,17 @@ class GameStore(LeaseStore):
     # --- games -----------------------------------------------------------------------------
 
     async def create_game(
-        self, game: Game, seats: Sequence[Seat], place: MatchGame | None = None
+        self,
+        game: Game,
+        seats: Sequence[Seat],
+        place: MatchGame | None = None,
+        ladder: LadderPlace | None = None,
     ) -> None:
         """Store a new game and its seats in one transaction, with its ``place`` in a
-        match when it has one; raise :class:`Conflict` when a unique key is taken (a
-        tournament's pairing made meanwhile by another worker)."""
+        match when it has one, its ``ladder`` place (:func:`.ladder.ladder_game_made`:
+        its pair, the engines' slots) when it is a ladder game; raise :class:`Conflict`
+        when a unique key is taken (a tournament's pairing or a ladder pair made meanwhile
+        by another worker) or a ladder engine has no slot left."""
         row = _values(game)
         # Each seat carries its game's time and Set: the seat filters page along them.
         copied = {"created_at": game.created_at, "set_name": game.set_name}
@@ -140,11 +148,13 @@ class GameStore(LeaseStore):
             connection.execute(insert(_GAMES), [row])
             _insert(connection, _SEATS, rows)
             _insert(connection, cast(Table, MatchGameRow.__table__), places)
+            if ladder is not None:
+                ladder_game_made(connection, ladder, game.id, game.created_at)
             count_game(connection, game.set_name)
 
         try:
             await self.write(create)
-        except IntegrityError as taken:
+        except (IntegrityError, SlotTaken) as taken:
             raise Conflict(game.id) from taken
 
     async def game(self, game_id: str) -> tuple[Game, list[Seat]] | None:
@@ -347,6 +357,10 @@ class GameStore(LeaseStore):
         ]
         logged = [_exchange(game_id, index, "final", "", url, at) for index, url in finals]
         seated = [EndedSeat(seat.index, seat.name, seat.registration) for seat, _ in ends]
+        laddered = [
+            LadderSeat(seat.index, seat.registration, end.rank, end.fault, end.error)
+            for seat, end in ends
+        ]
 
         named = {
             "g_id": game_id,
@@ -370,6 +384,16 @@ class GameStore(LeaseStore):
                 result=end.result,
                 winner=end.winner,
                 seats=seated,
+            )
+            # The ladder's standings, pairs, rests and faults (.ladder_ends).
+            keep_ladder_end(
+                connection,
+                game_id=game_id,
+                clock=self.now,
+                status=end.status,
+                result=end.result,
+                winner=end.winner,
+                seats=laddered,
             )
             game_over(connection, game_id)
             if seat_ends:

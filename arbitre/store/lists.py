@@ -203,6 +203,19 @@ class ListStore(Database):
                     seats[seat_row.game_id].append(record_of(Seat, seat_row))
             return GameList([record_of(Game, r) for r in rows], seats, more)
 
+    async def games_in_play(self, limit: int = 6) -> list[Game]:
+        """Return the ``limit`` newest games in play (the front page's), read backwards
+        along the index of the games in play (``ix_games_in_play``: the finished games
+        are not in it)."""
+        async with self.sessions() as session:
+            rows = await session.scalars(
+                select(GameRow)
+                .where(GAME_IN_PLAY)
+                .order_by(GameRow.created_at.desc(), GameRow.id.desc())
+                .limit(limit)
+            )
+            return [record_of(Game, row) for row in rows]
+
     async def count_games(self, *, set_name: str = "") -> int:
         """Return how many games the records hold (every status), of Set ``set_name``
         (its name as games hold it) when given: read from the kept ``set_counts``

@@ -27,7 +27,11 @@ __all__ = ["MIGRATIONS"]
 # kept aggregates, filled from the rows already there by :data:`BACKFILLS` (version 10
 # had no step of its own: the branch that meant to fill it landed as this one). Version 13
 # binds a room's or a table's game to the process holding its players' connections
-# (``games.bound`` and ``holder``, and ``workers``: who is alive and holds what).
+# (``games.bound`` and ``holder``, and ``workers``: who is alive and holds what). Version
+# 14 is the standing ladder: each engine's ladder settings and state, each game's ladder
+# mark; its tables (``ladder_sets``, ``ladder_pairs``, ``ladder_games``,
+# ``ladder_standings``, ``ladder_meetings``, ``ladder_days``) are made by ``create_all``,
+# empty: no engine is on the ladder until its owner puts it there.
 MIGRATIONS: dict[int, Sequence[str]] = {
     1: (
         "ALTER TABLE games ADD COLUMN lease_owner VARCHAR(16)",
@@ -113,5 +117,17 @@ MIGRATIONS: dict[int, Sequence[str]] = {
         "UPDATE games SET holder = '-' WHERE status = 'playing' AND bound IS NOT NULL"
         " AND EXISTS (SELECT 1 FROM seats WHERE seats.game_id = games.id"
         " AND seats.kind = games.bound AND seats.url <> '')",
+    ),
+    13: (
+        "ALTER TABLE games ADD COLUMN ladder BOOLEAN NOT NULL DEFAULT FALSE",
+        "ALTER TABLE engines ADD COLUMN ladder BOOLEAN NOT NULL DEFAULT FALSE",
+        "ALTER TABLE engines ADD COLUMN ladder_concurrency INTEGER NOT NULL DEFAULT 1",
+        "ALTER TABLE engines ADD COLUMN ladder_rest INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE engines ADD COLUMN ladder_held INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE engines ADD COLUMN ladder_rest_until TIMESTAMP WITH TIME ZONE",
+        "ALTER TABLE engines ADD COLUMN ladder_faults INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE engines ADD COLUMN ladder_paused VARCHAR(16) NOT NULL DEFAULT ''",
+        "ALTER TABLE engines ADD COLUMN ladder_reason TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE engines ADD COLUMN ladder_paused_game VARCHAR(12) NOT NULL DEFAULT ''",
     ),
 }

@@ -86,6 +86,7 @@ class Game:
     entrant2: int | None = None
     bound: str | None = None
     holder: str | None = None
+    ladder: bool = False
 
 
 @dataclass(slots=True)
@@ -234,7 +235,11 @@ class Engine:
     ``secret`` its edit token (shown to whoever registered it, and nobody else),
     ``open_entry`` whether anyone may enter it in a tournament without that token,
     ``call_key`` the key its calls are signed with (or a service engine is given), ``kind``
-    its seat kind (``engine``, ``service``, ``sync``)."""
+    its seat kind (``engine``, ``service``, ``sync``); the standing ladder: ``ladder``
+    (its owner put it on), ``ladder_concurrency`` (ladder pairs at once, 1-8),
+    ``ladder_rest`` (seconds of rest after each ladder game), the pairs it is in
+    (``ladder_held``), when its rest ends, its faults in a row and, when they paused it,
+    the last one's kind (``ladder_paused``; ``""``: not paused), message and game."""
 
     id: str
     name: str
@@ -247,6 +252,15 @@ class Engine:
     open_entry: bool = False
     call_key: str = ""
     kind: str = "engine"
+    ladder: bool = False
+    ladder_concurrency: int = 1
+    ladder_rest: int = 0
+    ladder_held: int = 0
+    ladder_rest_until: dt.datetime | None = None
+    ladder_faults: int = 0
+    ladder_paused: str = ""
+    ladder_reason: str = ""
+    ladder_paused_game: str = ""
 
 
 @dataclass(slots=True)

@@ -29,6 +29,7 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.sql.expression import false
 
 __all__ = [
     "GAME_IN_PLAY",
@@ -58,7 +59,7 @@ __all__ = [
     "TournamentRow",
 ]
 
-SCHEMA_VERSION = 13
+SCHEMA_VERSION = 14
 
 
 class Base(DeclarativeBase):
@@ -140,6 +141,9 @@ class GameRow(Base):
     #: (:mod:`~tournoyons_gui.arbitre.store.leases`).
     bound: Mapped[str | None] = mapped_column(String(16), nullable=True)
     holder: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    #: A game of the standing ladder (made by its scheduler: its pair is in
+    #: ``ladder_games``): a competition match, its engines told their ``Opponent``.
+    ladder: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class SeatRow(Base):
@@ -323,6 +327,26 @@ class EngineRow(Base):
     #: The engine's seat kind: ``engine`` (the protocol's callbacks), ``service`` or
     #: ``sync`` (manual VIII).
     kind: Mapped[str] = mapped_column(String(16), default="engine")
+    #: The standing ladder (:mod:`~tournoyons_gui.arbitre.ladder`): the owner put it on
+    #: (in every Set of ``sets``); at most ``ladder_concurrency`` ladder pairs at once
+    #: (1-8), ``ladder_rest`` seconds of rest after each ladder game (0 to a day).
+    ladder: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    ladder_concurrency: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    ladder_rest: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: The ladder pairs it is in that are not over (the slots it holds, at most its
+    #: concurrency: the scheduler takes one with a conditional update), when its rest
+    #: ends, and its ladder games lost by fault in a row.
+    ladder_held: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    ladder_rest_until: Mapped[dt.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
+    ladder_faults: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: Paused by its faults: the last fault's kind (``timeout``, ``unreachable``,
+    #: ``malformed``, ``illegal``; ``""``: not paused), its message and the game; until
+    #: its owner sets ``ladder`` true again.
+    ladder_paused: Mapped[str] = mapped_column(String(16), default="", server_default="")
+    ladder_reason: Mapped[str] = mapped_column(Text, default="", server_default="")
+    ladder_paused_game: Mapped[str] = mapped_column(String(12), default="", server_default="")
 
 
 class OrganiserRow(Base):

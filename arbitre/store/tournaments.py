@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from tournoyons_gui.arbitre.store.engine_records import RecordStore
 from tournoyons_gui.arbitre.store.games import Conflict, GameStore
+from tournoyons_gui.arbitre.store.ladder import sync_engine_ladder
 from tournoyons_gui.arbitre.store.records import (
     Engine,
     Entrant,
@@ -45,7 +46,8 @@ class TournamentStore(RecordStore, GameStore):
     # --- registered engines ------------------------------------------------------------
 
     async def add_engine(self, engine: Engine) -> None:
-        """Store a registration; raise :class:`Conflict` when its name is taken."""
+        """Store a registration (on the ladder when it asks: its standings made in the
+        same transaction); raise :class:`Conflict` when its name is taken."""
         async with self.sessions() as session:
             taken = await session.scalar(
                 select(EngineRow.id).where(EngineRow.name == engine.name).limit(1)
@@ -55,13 +57,20 @@ class TournamentStore(RecordStore, GameStore):
         try:
             async with self.session() as session:
                 session.add(EngineRow(**{n: getattr(engine, n) for n in _fields(Engine)}))
+                await session.flush()
+                if engine.ladder:
+                    at = self.now()
+                    await session.run_sync(
+                        lambda sync: sync_engine_ladder(sync.connection(), engine.id, at)
+                    )
         except IntegrityError as taken_meanwhile:
             raise Conflict(engine.name) from taken_meanwhile
 
     async def update_engine(self, engine_id: str, token: str, changes: Mapping[str, Any]) -> Engine:
         """Change a registration's fields ``changes`` (by name) when ``token`` is its edit
-        token. Raises ``LookupError`` (no such engine), ``PermissionError`` (wrong token),
-        :class:`Conflict` (the new name is taken)."""
+        token, its ladder standings brought in line in the same transaction
+        (:func:`~.ladder.sync_engine_ladder`). Raises ``LookupError`` (no such engine),
+        ``PermissionError`` (wrong token), :class:`Conflict` (the new name is taken)."""
         try:
             async with self.session() as session:
                 row = await session.get(EngineRow, engine_id)
@@ -74,6 +83,11 @@ class TournamentStore(RecordStore, GameStore):
                 for name, value in changes.items():
                     setattr(row, name, value)
                 await session.flush()
+                at = self.now()
+                await session.run_sync(
+                    lambda sync: sync_engine_ladder(sync.connection(), engine_id, at)
+                )
+                await session.refresh(row)
                 return record_of(Engine, row)
         except IntegrityError as taken:
             raise Conflict(str(changes.get("name", ""))) from taken

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tournoyons_gui.arbitre.ladder.settings import ladder_fields
 from tournoyons_gui.arbitre.store import Store
 from tournoyons_gui.arbitre.store.engine_records import OPPONENT_ORDERS, RatingPoint
 
@@ -102,6 +103,7 @@ async def engine_record(
         "kind": engine.kind,
         "retired": engine.retired,
         "created_at": engine.created_at.isoformat(),
+        **ladder_fields(engine),
         "per_set": {
             s.set_name: {"won": s.won, "drawn": s.drawn, "lost": s.lost, "error": s.error}
             for s in sets

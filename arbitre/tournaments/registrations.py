@@ -1,6 +1,8 @@
 """Registered engines (the manual's "engines registered with Tournoyons"): a name, a URL,
 the Sets played, Poker level 2, an edit token given to whoever registers it, and a
-permanent id that opponents receive as ``Opponent`` in competition matches (decision 27).
+permanent id that opponents receive as ``Opponent`` in competition matches (decision 27);
+whether its owner put it on the standing ladder (:mod:`~tournoyons_gui.arbitre.ladder`),
+with its concurrency and rest there.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
+from tournoyons_gui.arbitre.ladder.settings import check_concurrency, check_ladder, check_rest
 from tournoyons_gui.arbitre.match import GameError, Taken, check_registered_name
 from tournoyons_gui.arbitre.naming import engine_names
 from tournoyons_gui.arbitre.store import Conflict, Engine, new_id
@@ -60,6 +63,8 @@ class EntrantSpec:
 #: web service answering JSON (``service``) or its value in its body (``sync``), manual
 #: VIII.
 REGISTERED_KINDS = ("engine", "service", "sync")
+#: A registration's ladder state once its owner put it on or took it off the ladder.
+_UNPAUSED = {"ladder_faults": 0, "ladder_paused": "", "ladder_reason": "", "ladder_paused_game": ""}
 #: A call key: up to 64 printable ASCII characters (no space).
 KEY = r"[!-~]{0,64}"
 _KEY = re.compile(KEY)
@@ -127,16 +132,26 @@ class Registrations:
         open_entry: bool = False,
         call_key: str = "",
         kind: str = "engine",
+        ladder: bool = False,
+        ladder_concurrency: int | None = None,
+        ladder_rest: int | None = None,
     ) -> Engine:
         """Register an engine; return it, with its edit token (``secret``: to be given to
         whoever registered it, and to nobody else). ``open_entry``: anyone may enter it in
         a tournament; ``call_key``: the key its calls are signed with (manual VII) or it
         is given (a ``service`` engine, manual VIII; one is made for it when empty);
-        ``kind``: its seat kind (:data:`REGISTERED_KINDS`). Raises
-        :class:`TournamentError` for a name taken or malformed, a URL an engine may not
-        have (decision 13), an unknown Set or kind, a key of more than 64 characters."""
+        ``kind``: its seat kind (:data:`REGISTERED_KINDS`); ``ladder``: on the standing
+        ladder of every Set it plays, ``ladder_concurrency`` ladder pairs at once (1 by
+        default, 1-8), ``ladder_rest`` seconds of rest after each ladder game (0 by
+        default, at most a day). Raises :class:`TournamentError` for a name taken or
+        malformed, a URL an engine may not have (decision 13), an unknown Set or kind, a
+        key of more than 64 characters, a ladder setting out of its bounds (the message
+        names the field); nothing is stored then."""
         if kind not in REGISTERED_KINDS:
             raise TournamentError(f"an engine's kind is {', '.join(REGISTERED_KINDS)}")
+        ladder_settings = self.check_ladder(
+            ladder, 1 if ladder_concurrency is None else ladder_concurrency, ladder_rest or 0
+        )
         call_key = check_key(call_key)
         if kind == "service" and not call_key:
             call_key = new_id(32)
@@ -152,6 +167,7 @@ class Registrations:
             open_entry=open_entry,
             call_key=call_key,
             kind=kind,
+            **ladder_settings,
         )
         try:
             await self.store.add_engine(engine)
@@ -171,11 +187,28 @@ class Registrations:
         retired: bool | None = None,
         open_entry: bool | None = None,
         call_key: str | None = None,
+        ladder: bool | None = None,
+        ladder_concurrency: int | None = None,
+        ladder_rest: int | None = None,
     ) -> Engine:
         """Change a registration (its id, what opponents know it by, never changes); only
         with its edit ``token`` (:class:`TournamentError` "wrong edit token" otherwise).
-        ``call_key``: a new key (a renewal, manual VIII)."""
+        ``call_key``: a new key (a renewal, manual VIII). ``ladder`` true puts it on the
+        ladder, or back on after its faults paused it (its faults forgotten); false, or
+        retiring it, takes it off. A value out of its bounds is refused before anything
+        is changed (the message names the field)."""
         changes: dict[str, Any] = {}
+        try:
+            if ladder is not None:
+                # On again, or off: either way its faults and its pause are forgotten.
+                changes["ladder"] = check_ladder(ladder)
+                changes.update(_UNPAUSED)
+            if ladder_concurrency is not None:
+                changes["ladder_concurrency"] = check_concurrency(ladder_concurrency)
+            if ladder_rest is not None:
+                changes["ladder_rest"] = check_rest(ladder_rest)
+        except ValueError as refused:
+            raise TournamentError(str(refused)) from None
         if open_entry is not None:
             changes["open_entry"] = open_entry
         if call_key is not None:
@@ -190,6 +223,8 @@ class Registrations:
             changes["poker_level2"] = poker_level2
         if retired is not None:
             changes["retired"] = retired
+            if retired:
+                changes.update(ladder=False, **_UNPAUSED)  # retiring takes it off the ladder
         try:
             return await self.store.update_engine(engine_id, token, changes)
         except LookupError:
@@ -202,6 +237,20 @@ class Registrations:
     async def engine(self, engine_id: str) -> Engine | None:
         """Return a registered engine."""
         return await self.store.registered(engine_id)
+
+    @staticmethod
+    def check_ladder(ladder: object, concurrency: object, rest: object) -> dict[str, Any]:
+        """Return a new registration's ladder settings as its fields; raise
+        :class:`TournamentError` naming the field out of its bounds
+        (:mod:`~tournoyons_gui.arbitre.ladder.settings`)."""
+        try:
+            return {
+                "ladder": check_ladder(ladder),
+                "ladder_concurrency": check_concurrency(concurrency),
+                "ladder_rest": check_rest(rest),
+            }
+        except ValueError as refused:
+            raise TournamentError(str(refused)) from None
 
     @staticmethod
     def consent(found: Engine, token: str, set_name: str, number: int) -> None:

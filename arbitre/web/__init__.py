@@ -2,8 +2,10 @@
 from the Set's :class:`~tournoyons_gui.interfaces.plugin.ArbitreRules` through the
 :class:`~tournoyons_gui.arbitre.arbitre.Arbitre`.
 
+- :mod:`.front`: the front page (``/arbitre``): what is going on, live;
 - :mod:`.pages`: for people: start a game, the games, a game live or replayed, its log,
   the added games (chapter VI);
+- :mod:`.ladder`: the standing ladder's pages and JSON;
 - :mod:`.api`: for programs: start a game, its record, add a game (JSON);
 - :mod:`.returns`: the engines' callbacks (``/referee``) and the persons' moves
   (``/play``), and the added games' ``ReturnURL``;
@@ -46,8 +48,10 @@ from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.web.api import GameApi
 from tournoyons_gui.arbitre.web.compare import Compare
 from tournoyons_gui.arbitre.web.events import Events
+from tournoyons_gui.arbitre.web.front import FrontPage
 from tournoyons_gui.arbitre.web.hot import HotRoutes
 from tournoyons_gui.arbitre.web.interface_pages import InterfacePages
+from tournoyons_gui.arbitre.web.ladder import LadderPages
 from tournoyons_gui.arbitre.web.match_api import MatchApi
 from tournoyons_gui.arbitre.web.match_diff_pages import MatchDiffPages
 from tournoyons_gui.arbitre.web.match_pages import MatchPages
@@ -64,10 +68,12 @@ __all__ = [
     "ArbitreWeb",
     "Compare",
     "Events",
+    "FrontPage",
     "GameApi",
     "GamePages",
     "HotRoutes",
     "InterfacePages",
+    "LadderPages",
     "MatchApi",
     "MatchDiffPages",
     "MatchPages",
@@ -94,6 +100,8 @@ class ArbitreWeb:
     ) -> None:
         self.api = GameApi(holder, env)
         self.compare = Compare(holder, env)
+        self.front = FrontPage(holder, env)
+        self.ladder = LadderPages(holder, env)
         self.events = Events(holder, env)
         self.interfaces = InterfacePages(holder, env, can_check=can_check)
         self.pages = GamePages(holder, env)
@@ -115,6 +123,8 @@ class ArbitreWeb:
         first: its ``/games/<id>.json`` would otherwise be taken by ``/games/<id>``."""
         return [
             *self.api.routes(),
+            *self.front.routes(),
+            *self.ladder.routes(),
             *self.pages.routes(),
             *self.events.routes(),
             *self.compare.routes(),

@@ -14,6 +14,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field, RootModel, create_model
 
+from tournoyons_gui.arbitre.web.ladder_answers import LadderSettings
+
 __all__ = [
     "AddedSet",
     "BotsarenaAnswer",
@@ -92,6 +94,7 @@ class GameRow(BaseModel):
     created_at: str = Field(json_schema_extra={"format": WHEN})
     ended_at: str | None
     tournament: str | None
+    ladder: bool = Field(description="A game of the standing ladder.")
     seats: list[SeatRow]
     url: str
 
@@ -200,8 +203,8 @@ class AddedSet(BaseModel):
     key: str
 
 
-class RegisteredEngine(BaseModel):
-    """A registered engine (never its edit token)."""
+class RegisteredEngine(LadderSettings):
+    """A registered engine (never its edit token), with its ladder settings."""
 
     id: str
     name: str

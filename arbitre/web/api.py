@@ -88,6 +88,7 @@ class GameApi(Part):
                 "created_at": game.created_at.isoformat(),
                 "ended_at": game.ended_at.isoformat() if game.ended_at else None,
                 "tournament": game.tournament_id,
+                "ladder": game.ladder,
                 "seats": [
                     {"index": s.index, "kind": s.kind, "name": s.name}
                     for s in listed.seats[game.id]

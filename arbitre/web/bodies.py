@@ -24,6 +24,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationEr
 from pydantic.config import JsonDict
 
 from tournoyons_gui.arbitre.added import ADDED_NAME
+from tournoyons_gui.arbitre.ladder.settings import CONCURRENCY_SCHEMA, REST_SCHEMA
 from tournoyons_gui.arbitre.match import (
     DEFAULT_BOT_TIMEOUT,
     DEFAULT_PERSON_TIMEOUT,
@@ -379,6 +380,15 @@ class EngineRegistration(Body):
         description="engine (null or absent: engine), service or sync.",
         json_schema_extra={"enum": [*REGISTERED_KINDS, None]},
     )
+    ladder: bool = Field(False, description="On the ladder of every Set it plays.")
+    ladder_concurrency: Whole | None = Field(
+        None, description="Ladder games at once (absent: 1).", json_schema_extra=CONCURRENCY_SCHEMA
+    )
+    ladder_rest: Whole | None = Field(
+        None,
+        description="Seconds of rest after a ladder game (absent: 0).",
+        json_schema_extra=REST_SCHEMA,
+    )
 
 
 class EngineChange(Body):
@@ -393,6 +403,9 @@ class EngineChange(Body):
     open_entry: bool = keep("open")
     retired: bool = keep()
     renew_key: bool = Field(False, description="true: a new call key, answered this once as key.")
+    ladder: bool = keep(description="true: on the ladder (back on after a pause); false: off.")
+    ladder_concurrency: Whole = keep(description="Ladder games at once.", extra=CONCURRENCY_SCHEMA)
+    ladder_rest: Whole = keep(description="Seconds of rest after a ladder game.", extra=REST_SCHEMA)
 
 
 class InterfaceRegistration(Body):

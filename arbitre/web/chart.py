@@ -1,6 +1,7 @@
 """The rating chart of an engine's page, drawn as SVG by the template from the coordinates
 computed here: the line of mu after each rated game, the band of mu ± sigma, a dot per game
-and the axes' round ticks. Pure: points in, numbers and SVG point lists out.
+and the axes' round ticks; and the leaderboard's sparklines (a rating's line, small).
+Pure: points in, numbers and SVG point lists out.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["box", "rating_chart", "ticks"]
+__all__ = ["box", "rating_chart", "sparkline", "ticks"]
 
 
 def ticks(low: float, high: float, count: int = 5) -> list[float]:
@@ -109,4 +110,28 @@ def rating_chart(
         "last": {"mu": mus[-1], "sigma": sigmas[-1]},
         "low": min(mus),
         "high": max(mus),
+    }
+
+
+def sparkline(values: Sequence[float], width: int = 120, height: int = 24) -> dict[str, Any] | None:
+    """Return what a leaderboard's sparkline draws for a rating's history (oldest first):
+    the SVG ``points`` of its line in a ``width`` x ``height`` box (1 pixel of margin),
+    its ``first``, ``last``, ``low`` and ``high`` values; ``None`` for fewer than two."""
+    if len(values) < 2:
+        return None
+    low, high = min(values), max(values)
+    span = (high - low) or 1.0
+    step = (width - 2) / (len(values) - 1)
+    points = " ".join(
+        f"{1 + i * step:.1f},{1 + (height - 2) * (high - v) / span:.1f}"
+        for i, v in enumerate(values)
+    )
+    return {
+        "width": width,
+        "height": height,
+        "points": points,
+        "first": values[0],
+        "last": values[-1],
+        "low": low,
+        "high": high,
     }

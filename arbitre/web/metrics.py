@@ -12,8 +12,10 @@ Where it is served (``serve --metrics``; :class:`Metered`'s ``where``):
 
 A scrape adds what the store knows of the whole Arbitre, whichever worker answers:
 ``tournoyons_leases_held`` (games in play driven under a live lease),
-``tournoyons_games_waiting`` (games in play waiting for a worker: the queue's depth) and
-``tournoyons_checks_running`` (interface checks running): two small counts.
+``tournoyons_games_waiting`` (games in play waiting for a worker: the queue's depth),
+``tournoyons_checks_running`` (interface checks running), and per Set with a ladder
+``tournoyons_ladder_games_in_flight{set}`` and ``tournoyons_ladder_engines_paused{set}``:
+small counts, each along an index.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
-from tournoyons_gui.arbitre.metrics import exposition, responded
+from tournoyons_gui.arbitre.metrics import MAX_SETS, exposition, responded
 
 __all__ = ["EVERYWHERE", "NOWHERE", "Metered", "store_metrics"]
 
@@ -41,21 +43,38 @@ _METRICS_PATHS = ("/metrics", "/healthz")
 
 
 class _Gauges:
-    """A collector yielding gauges whose values were read before (from the store)."""
+    """A collector yielding gauges whose values were read before (from the store), and
+    gauges labelled by Set (``by_set``: name, help, ``{set: value}``)."""
 
-    def __init__(self, values: list[tuple[str, str, float]]) -> None:
+    def __init__(
+        self,
+        values: list[tuple[str, str, float]],
+        by_set: list[tuple[str, str, dict[str, float]]] | None = None,
+    ) -> None:
         self.values = values
+        self.by_set = by_set or []
 
     def collect(self) -> Iterator[Metric]:
         """Yield each gauge."""
         for name, text, value in self.values:
             yield GaugeMetricFamily(name, text, value=value)
+        for name, text, values in self.by_set:
+            family = GaugeMetricFamily(name, text, labels=["set"])
+            for set_name, count in values.items():
+                family.add_metric([set_name], count)
+            yield family
 
 
 async def store_metrics(arbitre: Arbitre) -> bytes:
     """Return what the store knows of the whole Arbitre as gauges in the text format."""
     held, waiting = await arbitre.store.lease_counts()
     checks = await arbitre.store.slots_held("check")
+    ladders: dict[str, tuple[int, int]] = {}
+    for number, (name, counts) in enumerate((await arbitre.store.ladder_counts()).items()):
+        # At most MAX_SETS labels (added Sets are anyone's): the others as "other".
+        label = name if number < MAX_SETS else "other"
+        flying, paused = ladders.get(label, (0, 0))
+        ladders[label] = (flying + counts[0], paused + counts[1])
     registry = CollectorRegistry(auto_describe=True)
     registry.register(
         _Gauges(
@@ -71,7 +90,19 @@ async def store_metrics(arbitre: Arbitre) -> bytes:
                     waiting,
                 ),
                 ("tournoyons_checks_running", "Interface checks running.", checks),
-            ]
+            ],
+            [
+                (
+                    "tournoyons_ladder_games_in_flight",
+                    "Ladder games in play, by Set.",
+                    {name: float(flying) for name, (flying, _) in ladders.items()},
+                ),
+                (
+                    "tournoyons_ladder_engines_paused",
+                    "Engines the ladder paused for their faults, by Set.",
+                    {name: float(paused) for name, (_, paused) in ladders.items()},
+                ),
+            ],
         )
     )
     return generate_latest(registry)

@@ -34,6 +34,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 import tournoyons_gui.arbitre.web.answers as a
 import tournoyons_gui.arbitre.web.bodies as b
+import tournoyons_gui.arbitre.web.ladder_answers as la
 import tournoyons_gui.arbitre.web.served_bodies as sb
 from tournoyons_gui.arbitre.tournaments.service import ENTRANT_KINDS
 from tournoyons_gui.arbitre.web.operations import (
@@ -79,6 +80,7 @@ _MODELS: tuple[type[BaseModel], ...] = (
     a.InterfaceOut,
     a.InterfacePage,
     a.InterfaceRegistered,
+    la.LadderTable,
     a.CheckRun,
     a.TournamentRow,
     a.TournamentPage,
@@ -420,7 +422,8 @@ def _document(sets: tuple[str, ...]) -> dict[str, Any]:
             "version": VERSION,
             "description": (
                 "The Arbitre's HTTP API for programs: games, registered engines and "
-                "interfaces, tournaments and their exports, play's matches, and the live "
+                "interfaces, the standing ladder, tournaments and their exports, play's matches, "
+                "and the live "
                 "events that say when a game or a tournament moves and ends. Every refusal "
                 'is `{"error": "..."}` with a 4xx status (each operation lists its own); '
                 'lists are paged by a cursor (`{"rows", "next", "next_url"}`, `?after=`, '

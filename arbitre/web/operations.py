@@ -13,6 +13,7 @@ from pydantic import BaseModel
 
 import tournoyons_gui.arbitre.web.answers as a
 import tournoyons_gui.arbitre.web.bodies as b
+import tournoyons_gui.arbitre.web.ladder_answers as la
 import tournoyons_gui.arbitre.web.served_bodies as sb
 from tournoyons_gui.arbitre.web.parameters import BOTS, PARAMETERS
 
@@ -222,9 +223,31 @@ OPERATIONS: tuple[Operation, ...] = (
         body=b.EngineChange,
         params=("engine_id",),
         work=True,
-        description="Changes the fields sent (name, URL, Sets, flags, retired), with the "
-        "edit token answered at registration; renew_key gives a new call key, answered "
-        "this once.",
+        description="Changes the fields sent (name, URL, Sets, flags, retired, the ladder's "
+        "settings), with the edit token answered at registration; renew_key gives a new "
+        "call key, answered this once; ladder true puts a paused engine back on the ladder.",
+    ),
+    Operation(
+        "get",
+        "/api/ladder/{set_name}",
+        "Ladder",
+        "A Set's standing ladder",
+        {
+            200: (
+                "The engines on the Set's ladder: ranked by rating (openskill's ordinal, mu -"
+                " 3 sigma), then the provisional ones (fewer than 10 rated games in the Set),"
+                " then the paused ones with why; a page of them.",
+                la.LadderTable,
+            ),
+            400: _BAD_PAGE,
+            404: ("No such Set (or one without a ladder).", a.Error),
+        },
+        params=("ladder_set", "after", "limit_all"),
+        paged=True,
+        description="The engines on a Set's standing ladder, a page at a time (the next "
+        "one in the Link header): each with its rank, its conservative rating and its "
+        "record in the Set, whether it is provisional or paused and why, its last ladder "
+        "game. Read along an index: the same time at a hundred thousand engines as at ten.",
     ),
     Operation(
         "get",

@@ -5,7 +5,8 @@ makes the game page live.
 
 Routes:
 
-- ``GET /arbitre[?set=S]``: the form that starts a game; ``POST /arbitre/games``: its
+- ``GET /arbitre/new[?set=S]``: the form that starts a game (``/arbitre`` is the front
+  page, :mod:`.front`, which sends its old links here); ``POST /arbitre/games``: its
   target (303 to the game's page, with the person seats' tokens; 400 with the form
   refilled and the error shown).
 - ``GET /games[?set=S][&seat=NAME][&after=CURSOR]``: a page of the games, newest first, a
@@ -264,7 +265,7 @@ class GamePages(Part):
     def routes(self) -> list[Route]:
         """Return the pages' routes, in the order they are tried."""
         return [
-            Route("/arbitre", self.home),
+            Route("/arbitre/new", self.home),
             Route("/arbitre/games", self.form_create, methods=["POST"]),
             Route("/games", self.games),
             Route("/games/{game_id}", self.game_page),
@@ -276,7 +277,7 @@ class GamePages(Part):
     # --- starting a game ----------------------------------------------------------------
 
     async def home(self, request: Request) -> Response:
-        """``GET /arbitre[?set=S]``: the form that starts a game, ``S`` chosen."""
+        """``GET /arbitre/new[?set=S]``: the form that starts a game, ``S`` chosen."""
         await self.arbitre.load_added()
         chosen = request.query_params.get("set", "")
         found = self.arbitre.lookup(chosen) if chosen else None
@@ -522,7 +523,7 @@ class GamePages(Part):
             except GameError as refused:
                 return await self._sets_page(values, str(refused), 400)
             query = urllib.parse.urlencode({"set": added.name})
-            return RedirectResponse(f"/arbitre?{query}", 303)
+            return RedirectResponse(f"/arbitre/new?{query}", 303)
         return await self._sets_page(values, "", 200)
 
     async def _sets_page(self, values: Mapping[str, str], error: str, status: int) -> Response:

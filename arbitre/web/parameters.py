@@ -73,6 +73,9 @@ PARAMETERS: dict[str, dict[str, Any]] = {
         **_path("name", "A built-in engine's name (random, strong ...).", "random"),
         "schema": {"type": "string", BOTS: "engine"},
     },
+    "ladder_set": _path(
+        "set_name", "A Set's name, any case (ConnectFour, tictactoe ...).", "ConnectFour"
+    ),
     "rules_set": _path("set", "A Set's key, lower case (tictactoe, reversi ...).", "tictactoe"),
     "after": _query(
         "after",

@@ -42,6 +42,7 @@ __all__ = [
     "RefillOne",
     "form_change",
     "form_register",
+    "whole_number",
 ]
 
 #: The largest body a registration's request may have.
@@ -65,7 +66,9 @@ class Kind:
     ``not_found`` are 403 and 404), ``to_json(row)``, ``shown_once(row)`` (the secrets of
     a new registration); the JSON bodies of a ``registration`` and of a ``change``
     (:mod:`.bodies`: their field names are the service's arguments) and the forms' fields:
-    ``texts`` (form name -> field), ``flags`` (form name -> field, a checkbox);
+    ``texts`` (form name -> field), ``flags`` (form name -> field, a checkbox),
+    ``choices`` (form name -> field: ``yes`` true, ``no`` false, anything else left as it
+    is), ``numbers`` (form name -> field: a whole number, blank left as it is);
     ``changed(body, changes)`` adds a kind's own changes (an engine's ``renew_key``) and
     returns what the answer shows of them."""
 
@@ -80,6 +83,8 @@ class Kind:
     change: type[Body]
     texts: Mapping[str, str] = field(default_factory=lambda: {"name": "name", "url": "url"})
     flags: Mapping[str, str] = field(default_factory=dict)
+    choices: Mapping[str, str] = field(default_factory=dict)
+    numbers: Mapping[str, str] = field(default_factory=dict)
     changed: Callable[[Body, dict[str, Any]], dict[str, Any]] = lambda _body, _changes: {}
 
     def status(self, refused: Exception) -> int:
@@ -115,13 +120,19 @@ class Kind:
 
     def form_values(self, pairs: Sequence[tuple[str, str]]) -> dict[str, Any]:
         """Return a registration form's values: its texts (the first of each name), its
-        Sets (a list), its flags (checkboxes: ``on``)."""
+        Sets (a list), its flags (checkboxes: ``on``), its choices (``yes``, ``no``; else
+        ``None``: left as it is) and numbers (their text, ``None`` when blank: the kind's
+        service reads them, :func:`whole_number`)."""
         first = {name: value for name, value in reversed(pairs)}
         values: dict[str, Any] = {target: first.get(target, "") for target in self.texts.values()}
         values["sets"] = [value for name, value in pairs if name == "sets" and value]
         for target in self.flags.values():
             if target != "retired":
                 values[target] = first.get(target, "") in ("on", "1", "true")
+        for name, target in self.choices.items():
+            values[target] = {"yes": True, "no": False}.get(first.get(name, ""))
+        for name, target in self.numbers.items():
+            values[target] = first.get(name, "").strip() or None
         return values
 
     def blank(self) -> dict[str, Any]:
@@ -132,6 +143,18 @@ class Kind:
         """Return a registration's page with its edit token in the address."""
         query = urllib.parse.urlencode({"token": token})
         return f"{self.path}/{urllib.parse.quote(row_id)}?{query}"
+
+
+def whole_number(value: Any, field: str) -> int | None:
+    """Return a number field's value: ``None`` as it is, a JSON integer, or a form's text
+    read as a whole number; raise :class:`~tournoyons_gui.arbitre.match.GameError`
+    naming ``field`` otherwise."""
+    if value is None or type(value) is int:
+        return value
+    text = str(value).strip()
+    if text.isascii() and text.lstrip("-").isdigit() and len(text) <= 9:
+        return int(text)
+    raise GameError(f"{field} is a whole number")
 
 
 async def form_register(kind: Kind, request: Request, refill: Refill) -> Response:

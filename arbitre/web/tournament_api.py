@@ -31,6 +31,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from tournoyons_gui.arbitre.ladder.settings import ladder_fields
 from tournoyons_gui.arbitre.live import tournament_key
 from tournoyons_gui.arbitre.match import GameError
 from tournoyons_gui.arbitre.paging import (
@@ -67,7 +68,7 @@ from tournoyons_gui.arbitre.web.guard import (
     is_organiser,
 )
 from tournoyons_gui.arbitre.web.paging import asked_page, cursors, listed_json
-from tournoyons_gui.arbitre.web.registering import Kind
+from tournoyons_gui.arbitre.web.registering import Kind, whole_number
 
 __all__ = ["CSV_BATCH", "MAX_BODY", "TournamentApi", "asked_record", "engine_json", "game_json"]
 
@@ -89,23 +90,35 @@ def _renew_key(body: Any, changes: dict[str, Any]) -> dict[str, Any]:
 def engine_kind(service: Tournaments) -> Kind:
     """Return the registered engines as a kind of registration (the one path of
     :mod:`~tournoyons_gui.arbitre.web.registering`): ``name``, ``url``, ``sets``,
-    ``poker_level2``, ``open``, and at registration ``key`` and ``kind``; the edit token
-    and the key are shown once."""
+    ``poker_level2``, ``open``, ``ladder``, ``ladder_concurrency``, ``ladder_rest``, and at
+    registration ``key`` and ``kind``; the edit token and the key are shown once."""
+
+    def numbers(fields: dict[str, Any]) -> dict[str, Any]:
+        for name in ("ladder_concurrency", "ladder_rest"):
+            if name in fields:
+                fields[name] = whole_number(fields[name], name)
+        return fields
 
     async def register(**fields: Any) -> Engine:
         fields["kind"] = fields.get("kind") or "engine"
         fields["call_key"] = fields.get("call_key") or ""
-        return await service.register(**fields)
+        fields["ladder"] = bool(fields.get("ladder"))
+        return await service.register(**numbers(fields))
+
+    async def update(engine_id: str, *, token: str, **changes: Any) -> Engine:
+        return await service.update(engine_id, token=token, **numbers(changes))
 
     return Kind(
         noun="engine",
         path="/engines",
         not_found="no such engine",
         register=register,
-        update=service.update,
+        update=update,
         to_json=engine_json,
         shown_once=lambda row: {"edit_token": row.secret, "key": row.call_key},
         flags={"poker_level2": "poker_level2", "open": "open_entry"},
+        choices={"ladder": "ladder"},
+        numbers={"ladder_concurrency": "ladder_concurrency", "ladder_rest": "ladder_rest"},
         registration=EngineRegistration,
         change=EngineChange,
         changed=_renew_key,
@@ -113,7 +126,9 @@ def engine_kind(service: Tournaments) -> Kind:
 
 
 def engine_json(row: Engine) -> dict[str, Any]:
-    """Return a registered engine as JSON-ready data."""
+    """Return a registered engine as JSON-ready data: its registration, and its ladder
+    settings (``ladder``, ``ladder_concurrency``, ``ladder_rest``) and pause
+    (``ladder_paused``: ``{"fault", "reason", "game"}``, ``None`` when not paused)."""
     return {
         "id": row.id,
         "name": row.name,
@@ -124,6 +139,7 @@ def engine_json(row: Engine) -> dict[str, Any]:
         "open": row.open_entry,
         "kind": row.kind,
         "created_at": row.created_at.isoformat(),
+        **ladder_fields(row),
     }
 
 

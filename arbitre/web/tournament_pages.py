@@ -10,8 +10,10 @@ Routes:
   register one; ``POST /engines`` registers it (303 to its page; 400 with the form
   refilled and the error shown), through the one registration path (:mod:`.registering`).
 - ``GET /engines/<id>``: an engine's record (results per Set and per opponent, its games,
-  its rating over time per Set as an SVG chart drawn here) and the forms to edit, retire
-  or bring it back (``POST /engines/<id>``, ``action`` ``edit``, ``retire``, ``unretire``).
+  its rating over time per Set as an SVG chart drawn here, its ladder standing in each Set
+  and its results against each ladder opponent) and the forms to edit (its ladder
+  settings too), retire or bring it back (``POST /engines/<id>``, ``action`` ``edit``,
+  ``retire``, ``unretire``).
 - ``GET /tournaments[?after=CURSOR]``: a page of the tournaments (newest first, a plain
   link to the next) and the form to start one; ``POST /tournaments``
   starts it (303 to its page; 400 with the form refilled).
@@ -32,6 +34,8 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
+from tournoyons_gui.arbitre.ladder import LadderBoard
+from tournoyons_gui.arbitre.ladder.service import reason_text
 from tournoyons_gui.arbitre.match import DEFAULT_TIMEOUT, GameError, Options
 from tournoyons_gui.arbitre.paging import OUT_OF_RANGE, CursorError
 from tournoyons_gui.arbitre.tournaments import (
@@ -231,8 +235,13 @@ class TournamentPages:
                 "sets": record["sets"],
                 "poker_level2": record["poker_level2"],
                 "open_entry": record["open"],
+                "ladder": record["ladder"],
+                "ladder_concurrency": record["ladder_concurrency"],
+                "ladder_rest": record["ladder_rest"],
             }
+        values = {**values, "ladder_paused": bool(record["ladder_paused"])}
         charts = {set_name: rating_chart(points) for set_name, points in record["ratings"].items()}
+        board = LadderBoard(self.arbitre_holder())
         return self._html(
             "arbitre/engine.html",
             status,
@@ -249,6 +258,9 @@ class TournamentPages:
             values=values,
             error=error,
             token=token,
+            standings=await board.standings(engine_id),
+            meetings=await board.meetings(engine_id),
+            reason_text=reason_text,
         )
 
     # --- tournaments ---------------------------------------------------------------------

@@ -47,6 +47,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tournoyons_gui.server.cli.common import (
+    DEFAULT_LADDER_GAMES,
+    DEFAULT_TIMEOUT,
+    MAX_TIMEOUT,
+    MIN_TIMEOUT,
     add_arbitre_options,
     add_count,
     add_irc_options,
@@ -55,6 +59,8 @@ from tournoyons_gui.server.cli.common import (
     add_table_options,
     address,
     bind,
+    ladder_games,
+    ladder_timeout,
     lease,
     metrics_place,
     seed,
@@ -139,6 +145,7 @@ def parser() -> argparse.ArgumentParser:
         "MaitreTarot tables beside the web (with --maitretarot)"
     )
     room_options = serve.add_argument_group("Connect Four rooms on IRC beside the web (with --irc)")
+    ladder_options = serve.add_argument_group("the standing ladder (with --ladder)")
     serve.add_argument(
         "--public-url",
         default="",
@@ -204,6 +211,28 @@ def parser() -> argparse.ArgumentParser:
     )
     add_table_options(table_options)
     add_irc_options(room_options, required=False)
+    ladder_options.add_argument(
+        "--ladder",
+        action="store_true",
+        help="schedule the standing ladder: the engines their owners put on it play "
+        "each other all the time (any number of serve processes may: each Set's step "
+        "runs under a lease in the records)",
+    )
+    ladder_options.add_argument(
+        "--ladder-games",
+        type=ladder_games,
+        default=DEFAULT_LADDER_GAMES,
+        metavar="N",
+        help=f"ladder games in flight per Set (default {DEFAULT_LADDER_GAMES})",
+    )
+    ladder_options.add_argument(
+        "--ladder-timeout",
+        type=ladder_timeout,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"the ladder games' TimeOut, {MIN_TIMEOUT}-{MAX_TIMEOUT} s (default "
+        f"{DEFAULT_TIMEOUT}): an engine that stops answering loses by timeout",
+    )
     serve.add_argument(
         "--no-drive",
         action="store_true",

@@ -72,6 +72,37 @@ def lease(value: str) -> float:
     return seconds
 
 
+#: ``serve --ladder-games``' default and bounds, and ``--ladder-timeout``'s default
+#: (:mod:`tournoyons_gui.arbitre.ladder.settings` and the match's TimeOut say the same:
+#: tests/arbitre/test_ladder.py holds them equal; this module imports nothing else).
+DEFAULT_LADDER_GAMES, MAX_LADDER_GAMES = 4, 500
+DEFAULT_TIMEOUT, MIN_TIMEOUT, MAX_TIMEOUT = 20, 4, 54
+
+
+def ladder_games(value: str) -> int:
+    """Read ``--ladder-games``: 1 to 500 games in flight per Set. Raises
+    ``argparse.ArgumentTypeError`` otherwise."""
+    try:
+        games = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of games, not {value[:40]!r}") from None
+    if not 1 <= games <= MAX_LADDER_GAMES:
+        raise argparse.ArgumentTypeError(f"1 to {MAX_LADDER_GAMES} ladder games per Set")
+    return games
+
+
+def ladder_timeout(value: str) -> int:
+    """Read ``--ladder-timeout``: the ladder games' TimeOut, 4 to 54 seconds. Raises
+    ``argparse.ArgumentTypeError`` otherwise."""
+    try:
+        seconds = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number of seconds, not {value[:40]!r}") from None
+    if not MIN_TIMEOUT <= seconds <= MAX_TIMEOUT:
+        raise argparse.ArgumentTypeError(f"a TimeOut is {MIN_TIMEOUT} to {MAX_TIMEOUT} seconds")
+    return seconds
+
+
 def seed(value: str) -> int:
     """Read ``--seed``: a whole number from 0 to 2^63 - 1 (the records keep it as a signed
     64-bit integer). Raises ``argparse.ArgumentTypeError`` otherwise."""

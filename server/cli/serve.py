@@ -205,6 +205,8 @@ def _app(
         metrics=metrics,
         drive=not args.no_drive,
         cors=args.cors or (),
+        ladder_games=args.ladder_games if args.ladder else None,
+        ladder_timeout=args.ladder_timeout,
     )
 
 

@@ -250,8 +250,8 @@ def test_adding_a_set_refuses_bad_input_and_stores_nothing(served: Served) -> No
         data={**good, "name": "FormMade"},
         follow_redirects=False,
     )
-    assert form.status_code == 303 and form.headers["location"] == "/arbitre?set=FormMade"
-    home = served.http.get("/arbitre?set=FormMade").text
+    assert form.status_code == 303 and form.headers["location"] == "/arbitre/new?set=FormMade"
+    home = served.http.get("/arbitre/new?set=FormMade").text
     assert 'value="FormMade" selected' in home and "FormMade (added)" in home
     again = served.http.post("/arbitre/sets", data={**good, "name": "formmade"})
     assert again.status_code == 400 and "already" in again.text

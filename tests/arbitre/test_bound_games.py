@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from tests.arbitre.test_ops import BOUND_13
+from tests.arbitre.test_ops import BOUND_13, LADDER_14
 from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.match import SeatSpec
 from tournoyons_gui.arbitre.store import SCHEMA_VERSION, Store
@@ -139,7 +139,7 @@ def test_the_upgrade_from_schema_12_binds_the_games_of_rooms_and_tables(tmp_path
             seats = [SeatSpec("builtin", "random", "a"), SeatSpec("builtin", "random", "b")]
             free = await first.create("TicTacToe", seats, start=False)
         async with store_of(tmp_path) as old, old.engine.begin() as connection:
-            for statement in BOUND_13:
+            for statement in (*LADDER_14, *BOUND_13):  # the later schemas' too
                 await connection.exec_driver_sql(statement)
             await connection.exec_driver_sql("UPDATE meta SET value = '12' WHERE key = 'schema'")
         async with store_of(tmp_path) as store:

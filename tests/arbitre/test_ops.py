@@ -382,6 +382,31 @@ def test_the_limits_per_registration_and_per_token(tmp_path: Path) -> None:
         served.stop()
 
 
+#: What takes a new database back to schema 13: the ladder's columns (its tables are made
+#: again by ``create_all``, empty, as an upgrade finds them).
+LADDER_14 = (
+    "ALTER TABLE games DROP COLUMN ladder",
+    *(
+        f"ALTER TABLE engines DROP COLUMN {column}"
+        for column in (
+            "ladder",
+            "ladder_concurrency",
+            "ladder_rest",
+            "ladder_held",
+            "ladder_rest_until",
+            "ladder_faults",
+            "ladder_paused",
+            "ladder_reason",
+            "ladder_paused_game",
+        )
+    ),
+    "DROP TABLE ladder_sets",
+    "DROP TABLE ladder_pairs",
+    "DROP TABLE ladder_games",
+    "DROP TABLE ladder_standings",
+    "DROP TABLE ladder_meetings",
+    "DROP TABLE ladder_days",
+)
 #: What takes a new database's lists back to schema 11 (issue 34's lists: the seats' copies
 #: of their game's time and Set, their indexes, the kept tables).
 #: What schema 13 added (a game bound to the process holding its players' connections,
@@ -391,9 +416,11 @@ BOUND_13 = (
     "ALTER TABLE games DROP COLUMN holder",
     "DROP TABLE workers",
 )
-#: What schema 12 added (the lists and records at a million games) and every later one,
-#: dropped to make a database of schema 11 or older.
+#: What schema 12 added (the lists and records at a million games) and every later one
+#: (schema 13's, the ladder's of schema 14), dropped to make a database of schema 11 or
+#: older.
 LISTS_12 = (
+    *LADDER_14,
     *BOUND_13,
     "DROP INDEX ix_seats_name_newest",
     "DROP INDEX ix_seats_set_name_newest",

@@ -345,8 +345,9 @@ async def _scenario(url: str) -> None:
             connection.execute(text("UPDATE meta SET value = '11' WHERE key = 'schema'"))
 
         await store.write(downgrade)
-        emptied = await engine_record(store, engines[0])
-        assert emptied is not None and emptied["per_set"] == {} and emptied["games_total"] == 0
+        # Emptied (read from the kept table: the registrations lack the later schemas'
+        # columns until the upgrade).
+        assert await store.engine_sets(engines[0]) == []
     finally:
         await store.close()
     store = await Store.open(url)

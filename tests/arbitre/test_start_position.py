@@ -59,7 +59,7 @@ def test_the_api_refuses_a_tray_that_is_no_position(served: Served) -> None:
 
 
 def test_the_form_starts_a_game_from_a_tray(served: Served) -> None:
-    home = served.http.get("/arbitre")
+    home = served.http.get("/arbitre/new")
     assert re.search(r'Start position \(Tray\)\s*<input name="start_tray"', home.text)
     form = {
         "set": "TicTacToe",

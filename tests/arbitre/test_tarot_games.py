@@ -263,7 +263,7 @@ def test_the_deals_option_is_checked_and_stored(served: Served) -> None:
 
 
 def test_the_new_game_form_has_a_row_per_seat_and_starts_a_tarot_game(served: Served) -> None:
-    form = served.http.get("/arbitre", params={"set": "Tarot"})
+    form = served.http.get("/arbitre/new", params={"set": "Tarot"})
     assert form.status_code == 200
     for number in (1, 2, 3, 4):
         assert f'data-seat="{number}"' in form.text

@@ -155,7 +155,7 @@ def entrant_rows(*rows: tuple[str, str, str]) -> list[tuple[str, str]]:
 
 
 def test_the_pages_are_linked_and_unknown_ids_are_404(served: Served) -> None:
-    for path in ("/engines", "/tournaments", "/arbitre"):
+    for path in ("/engines", "/tournaments", "/arbitre", "/arbitre/new", "/ladder"):
         answer = served.http.get(path)
         assert answer.status_code == 200, path
         assert 'href="/engines"' in answer.text and 'href="/tournaments"' in answer.text

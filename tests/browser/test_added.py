@@ -28,7 +28,7 @@ def test_a_person_adds_a_game_and_plays_it_through_its_referee(
     live_server: str, elsewhere: str, page: Page, watch: PageWatch
 ) -> None:
     page.add_init_script(RECORD_PAGE)
-    page.goto(live_server + "/arbitre")
+    page.goto(live_server + "/arbitre/new")
     page.get_by_role("link", name="Add a game").click()
     form = page.locator("[data-add-set]")
     form.locator("input[name='name']").fill("Morpion3Outside")
@@ -37,7 +37,7 @@ def test_a_person_adds_a_game_and_plays_it_through_its_referee(
     form.locator("[data-add]").click()
 
     # Back on the new-game form, the added game chosen.
-    page.wait_for_url(re.compile(r"/arbitre\?set=Morpion3Outside$"))
+    page.wait_for_url(re.compile(r"/arbitre/new\?set=Morpion3Outside$"))
     new_game = page.locator("[data-new-game]")
     expect(new_game.locator("[data-set-select]")).to_have_value("Morpion3Outside")
     seat1, seat2 = new_game.locator("[data-seat='1']"), new_game.locator("[data-seat='2']")

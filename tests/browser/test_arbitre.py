@@ -117,7 +117,9 @@ def test_a_tictactoe_game_started_with_the_form_played_to_the_end(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
     page.add_init_script(RECORD_PAGE)  # on the game page it leads to
-    page.goto(live_server + "/arbitre")
+    page.goto(live_server + "/arbitre")  # the front page: the form one click away
+    page.get_by_role("link", name="Start a game").click()
+    page.wait_for_url(re.compile(r"/arbitre/new$"))
     form = page.locator("[data-new-game]")
     form.locator("[data-set-select]").select_option("TicTacToe")
     seat1, seat2 = form.locator("[data-seat='1']"), form.locator("[data-seat='2']")
@@ -170,7 +172,7 @@ def test_a_tictactoe_game_started_with_the_form_played_to_the_end(
 def test_the_form_shows_the_fields_of_the_kind_chosen(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
-    page.goto(live_server + "/arbitre")
+    page.goto(live_server + "/arbitre/new")
     form = page.locator("[data-new-game]")
     seat = form.locator("[data-seat='2']")
     builtin, url = seat.locator("[data-builtin]"), seat.locator("input[name='seat2_url']")
@@ -539,7 +541,7 @@ def test_the_form_refuses_bad_input_and_stores_nothing(live_server: str, page: P
     error = page.locator("[data-form-error]")
 
     def fresh_form() -> None:
-        page.goto(live_server + "/arbitre")
+        page.goto(live_server + "/arbitre/new")
         expect(error).to_have_count(0)
         form.locator("[data-set-select]").select_option("TicTacToe")
         form.locator("input[name='wait']").fill("0")
@@ -556,7 +558,7 @@ def test_the_form_refuses_bad_input_and_stores_nothing(live_server: str, page: P
         form.locator("input[name='timeout']").fill(timeout)
         form.locator("[data-start]").click()
         expect(form.locator("input[name='timeout']:invalid")).to_have_count(1)
-        assert page.url.endswith("/arbitre")
+        assert page.url.endswith("/arbitre/new")
         form.evaluate("f => { f.noValidate = true; }")
         form.locator("[data-start]").click()
         posted("TimeOut is 4 to 54 seconds")

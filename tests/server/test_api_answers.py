@@ -165,10 +165,19 @@ def scenario(engine_url: str) -> list[Call]:
         Call("POST /api/engines", body={"name": "No Set", "url": engine_url, "sets": []}),
         Call(
             "POST /api/engines",
-            body={"name": "Second", "url": engine_url + "?2", "sets": ["TicTacToe"]},
+            body={
+                "name": "Second",
+                "url": engine_url + "?2",
+                "sets": ["TicTacToe"],
+                "ladder": True,
+                "ladder_concurrency": 2,
+            },
         ),
         Call("GET /api/engines", query={"limit": 1}),
         Call("GET /api/engines", query={"after": "forged"}),
+        Call("GET /api/ladder/{set_name}", path={"set_name": "TicTacToe"}),
+        Call("GET /api/ladder/{set_name}", path={"set_name": "TicTacToe"}, query={"after": "x"}),
+        Call("GET /api/ladder/{set_name}", path={"set_name": "Quarto no more"}),
         Call("GET /api/engines/{engine_id}", path={"engine_id": "{engine.id}"}),
         Call(
             "GET /api/engines/{engine_id}",
