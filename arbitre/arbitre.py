@@ -34,6 +34,7 @@ from tournoyons_gui.arbitre.live import Bus, Hub, LocalBus, PgBus, SocketBus
 from tournoyons_gui.arbitre.master import GameMaster
 from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec, check_options, check_text
 from tournoyons_gui.arbitre.outbound import Outbound
+from tournoyons_gui.arbitre.processes import ProcessEngines
 from tournoyons_gui.arbitre.record import Records
 from tournoyons_gui.arbitre.seats import KINDS, SeatKind, Services
 from tournoyons_gui.arbitre.store import Game, MatchGame, Seat, Store, new_id
@@ -162,9 +163,17 @@ class Arbitre:
         await self.worker.run()
 
     async def close(self) -> None:
-        """Stop the games in play (they stay in progress, to be taken over) and the client."""
+        """Stop the games in play (they stay in progress, to be taken over), the client
+        and the process engines (their process groups killed)."""
         await self.worker.close()
         await self.caller.close()
+        await self.services.processes.close()
+
+    @property
+    def processes(self) -> ProcessEngines:
+        """Return the process engines this Arbitre may start (``cmd:``; none on a server:
+        ``play`` and ``tournament`` allow those of their command line)."""
+        return self.services.processes
 
     async def nudge(self) -> None:
         """Have every worker scan now."""

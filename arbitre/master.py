@@ -438,8 +438,9 @@ class GameMaster:
     ) -> None:
         """End the game with ``result`` (``None``: in error, Status 9 for every seat): store
         the result, each seat's Status and rank, and the final calls in one transaction;
-        publish; then send the final calls (decision 10). Each seat's total score is
-        stored too when the rules keep totals (:func:`seat_totals`)."""
+        publish; then send the final calls (decision 10) and let each seat's kind release
+        what it held (:meth:`SeatKind.ended`). Each seat's total score is stored too when
+        the rules keep totals (:func:`seat_totals`)."""
         ranks = None if result is None else result.ranking(len(seats))
         totals = None if rules is None else seat_totals(rules, turn.state)
         if totals is not None and len(totals) != len(seats):
@@ -483,6 +484,9 @@ class GameMaster:
                 for (index, _), answer in zip(calls, answers, strict=True)
             ],
         )
+        for seat in seats:  # what a seat held (a process engine's own process) let go
+            if seat.index in kinds:
+                await kinds[seat.index].ended(seat)
 
     def _final_calls(
         self,

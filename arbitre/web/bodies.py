@@ -33,6 +33,7 @@ from tournoyons_gui.arbitre.match import (
     Options,
     SeatSpec,
 )
+from tournoyons_gui.arbitre.processes import refuse_command
 from tournoyons_gui.arbitre.seats import KINDS
 from tournoyons_gui.arbitre.tournaments import EntrantSpec
 from tournoyons_gui.arbitre.tournaments.registrations import REGISTERED_KINDS
@@ -165,7 +166,9 @@ class SeatBody(Body):
     name: str = Field("", description="The name shown (default: the engine's).")
 
     def spec(self) -> SeatSpec:
-        """Return the Arbitre's seat."""
+        """Return the Arbitre's seat; raise :class:`GameError` for a ``cmd:`` engine (a
+        process engine is never started from the web: :func:`refuse_command`)."""
+        refuse_command(self.engine)
         return SeatSpec(self.kind, self.engine, self.name)
 
 
@@ -200,7 +203,9 @@ class EntrantBody(Body):
     token: str = Field("", description="A registered engine's edit token.")
 
     def spec(self) -> EntrantSpec:
-        """Return the tournaments' entrant."""
+        """Return the tournaments' entrant; raise :class:`GameError` for a ``cmd:`` engine
+        (:func:`refuse_command`)."""
+        refuse_command(self.engine)
         return EntrantSpec(self.kind, self.engine, self.name, self.token)
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,12 +48,15 @@ def names_of(match: Match) -> list[str]:
     return [str(entrant.get("name", "")) for entrant in match.entrants]
 
 
-def _summary(match: Match, entries: Sequence[MatchResult]) -> dict[str, Any]:
+def _summary(
+    match: Match, entries: Sequence[MatchResult], think: Mapping[int, Sequence[int]]
+) -> dict[str, Any]:
     """Return the match's summary document without its games (``games_list`` empty), with
-    ``faulted`` (the games lost by fault) and ``stopped`` (the entrants that stopped
-    answering: :func:`~tournoyons_gui.arbitre.faults.stopped_answering`) added."""
+    its entrants' thinking times (``think``), ``faulted`` (the games lost by fault) and
+    ``stopped`` (the entrants that stopped answering:
+    :func:`~tournoyons_gui.arbitre.faults.stopped_answering`) added."""
     outcomes = [outcome_of(entry) for entry in entries]
-    document = summarize(match, outcomes, listed=False)
+    document = summarize(match, outcomes, listed=False, think=think)
     document["faulted"] = sum(1 for o in outcomes if o.fault)
     document["stopped"] = stopped_answering(outcomes, names_of(match))
     document["made"] = len(outcomes)
@@ -96,7 +99,8 @@ class Summaries:
         started = self.clock()
         try:
             entries = await store.match_results(match.id)
-            document = await asyncio.to_thread(_summary, match, entries)
+            think = await store.match_think(match.id)
+            document = await asyncio.to_thread(_summary, match, entries, think)
         except asyncio.CancelledError:
             future.cancel()
             raise

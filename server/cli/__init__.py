@@ -57,6 +57,7 @@ from tournoyons_gui.server.cli.common import (
     bind,
     lease,
     metrics_place,
+    move_time,
     seed,
     sprt_test,
 )
@@ -251,8 +252,10 @@ def parser() -> argparse.ArgumentParser:
     )
     add_match_options(
         play,
-        "a seat, once per seat of the Set: a Tournoyons engine URL, builtin:NAME "
-        "(builtin:random) or botsarena:URL (a botsarena JSON bot); NAME=... names it",
+        "a seat, once per seat of the Set: a Tournoyons engine URL, cmd:COMMAND (a program "
+        "of this machine speaking over its standard input and output: cmd:'ruby engine.rb'), "
+        "builtin:NAME (builtin:random) or botsarena:URL (a botsarena JSON bot); NAME=... "
+        "names it",
     )
     play.add_argument(
         "--games",
@@ -296,6 +299,22 @@ def parser() -> argparse.ArgumentParser:
         default=None,
         metavar="FILE",
         help="write the match's summary, every game listed, as JSON to FILE",
+    )
+    play.add_argument(
+        "--games-file",
+        default=None,
+        metavar="FILE",
+        help="write every game's record (as /games/<id>.json gives it) to FILE, one JSON "
+        "object a line, in match order",
+    )
+    play.add_argument(
+        "--move-time",
+        type=move_time,
+        default=None,
+        metavar="MS",
+        help="the Arbitre's own limit on an engine's answer, in milliseconds, below the "
+        "protocol's 4 s if need be (the engine is still sent --timeout as its TimeOut): "
+        "a fast run that catches a slow engine",
     )
     play.add_argument(
         "--deals",
@@ -363,9 +382,10 @@ def parser() -> argparse.ArgumentParser:
     )
     add_match_options(
         cup,
-        "an entrant, at least twice: a Tournoyons engine URL, builtin:NAME, "
-        "registered:ID, botsarena:URL; NAME=... names it (Ann=builtin:random); "
-        "engines by URL are named host[:port][/path], what tells them apart",
+        "an entrant, at least twice: a Tournoyons engine URL, cmd:COMMAND (a program of "
+        "this machine over its standard input and output), builtin:NAME, registered:ID, "
+        "botsarena:URL; NAME=... names it (Ann=builtin:random); engines by URL are named "
+        "host[:port][/path], what tells them apart",
     )
     cup.add_argument(
         "--tokens",
@@ -593,13 +613,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "tournament":
         from tournoyons_gui.server.cli.tournament import tournament
 
-        return _headless(lambda: asyncio.run(tournament(args)), argv is None)
+        def running() -> int:
+            try:
+                return asyncio.run(tournament(args))
+            except KeyboardInterrupt:
+                from tournoyons_gui.arbitre.processes import kill_every_process
+
+                kill_every_process()
+                return 130
+
+        return _headless(running, argv is None)
     from tournoyons_gui.server.cli.play import play
 
     def playing() -> int:
         try:
             return asyncio.run(play(args))
         except KeyboardInterrupt:  # a second Ctrl-C: stopped at once, the records kept
+            from tournoyons_gui.arbitre.processes import kill_every_process
+
+            kill_every_process()  # no process engine left behind
             return 130
 
     return _headless(playing, argv is None)

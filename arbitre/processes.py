@@ -1,0 +1,495 @@
+"""Process engines: an engine that is a program on this machine, started by the Arbitre and
+spoken to over its standard input and output, one line each way (the engine protocol's
+line transport, ``docs/reference/engine-protocol.md`` section 8).
+
+Each request is the query string an engine over HTTP would receive, ``Referee`` empty (as
+in tester mode: the answer is the Value itself, no callback), written as one line to the
+program's standard input; its answer is the next line it writes to its standard output.
+A final call is a line too (``Status`` 1-5 or 9, no ``MoveId``, no ``Referee``); its line
+back is read and ignored. What the program writes to its standard error goes to the log
+of the game it was asked for, :data:`STDERR_PER_GAME` bytes a game and seat at most.
+
+Why a transport of its own: an engine's author writes no web server and no HTTP client (a
+Ruby author has no web server in the standard library since 3.0), and a line over a pipe
+costs a fraction of an HTTP round trip and its callback (cutechess and fastchess speak to
+chess engines so, UCI; CodinGame's bots read and write lines the same way).
+
+**Where it runs.** Only a command given on the command line of ``play`` or ``tournament``
+(:meth:`ProcessEngines.allow`) is ever started, never one that came over the web: a server
+refuses ``cmd:`` with a sentence (:data:`SERVER_REFUSES`). The command is split as a shell
+would split its words (:func:`shlex.split`: quotes and backslashes), never given to a
+shell: no variable, glob, pipe or redirection is expanded (``sh -c '...'`` for those).
+Each program runs in a process group of its own, so that Ctrl-C in the terminal reaches
+the Arbitre alone, which then ends the games and kills every group (grandchildren too).
+
+**How many.** With ``restart`` off (the default, as fastchess's ``restart=off``), one
+process per entrant and command for the whole run, asked one request at a time (a
+``Game`` id in each request tells its games apart), started again after it failed; with
+``restart`` on, one process per game and seat, stopped at the game's end.
+
+**Faults** are an HTTP engine's (decision 12): no line within the limit is ``late``; a
+program that cannot start, or exits, is ``unreachable``; a line over :data:`LINE_LIMIT`
+bytes (read without holding more than about twice that) or not UTF-8 is ``malformed``; an
+empty line is an answer with no Value (``malformed`` too, by the game master). After a
+fault the process is killed, since a late line would be read as the answer to the next
+request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shlex
+import signal
+import time
+import weakref
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from tournoyons_gui.arbitre.answer import ABORTED, MALFORMED, Note, note
+from tournoyons_gui.arbitre.match import GameError
+
+__all__ = [
+    "GRACE",
+    "LINE_LIMIT",
+    "PREFIX",
+    "SERVER_REFUSES",
+    "STDERR_PER_GAME",
+    "CommandError",
+    "EngineProcess",
+    "ProcessEngines",
+    "command_of",
+    "command_words",
+    "is_command",
+    "kill_every_process",
+    "refuse_command",
+]
+
+#: How a process engine is written where an engine URL would be: ``cmd:ruby engine.rb``.
+PREFIX = "cmd:"
+#: The longest line read from an engine, its newline included (as the HTTP body's limit).
+LINE_LIMIT = 64 * 1024
+#: The bytes of standard error logged per game and seat (then one line says how many more).
+STDERR_PER_GAME = 64 * 1024
+#: The bytes of standard error held between two requests (the rest counted, not kept).
+STDERR_HELD = 16 * 1024
+#: The longest line of standard error logged (a longer one is cut).
+STDERR_LINE = 2000
+#: Seconds an ended process has to exit once its standard input is closed, before its
+#: process group is killed.
+GRACE = 1.0
+#: Seconds a final call's line back is waited for (an HTTP final call's cut).
+FINAL_CUT = 10.0
+#: The seats whose process is remembered (for their final call and their end).
+MAX_SEATS = 10_000
+#: The longest command accepted (as an engine URL's 2000 characters).
+MAX_COMMAND = 2000
+
+#: What a server says to a ``cmd:`` engine given to it (a game, a tournament, a
+#: registration made over the web).
+SERVER_REFUSES = (
+    "a process engine (cmd:) is a program started on the Arbitre's own machine: only "
+    "play and tournament start one, for the engine's author on the command line; a server "
+    "plays engines by their http:// or https:// URL"
+)
+
+
+class CommandError(ValueError):
+    """A ``cmd:`` engine that cannot be started as given; the message says why."""
+
+
+def is_command(engine: str) -> bool:
+    """Whether ``engine`` (an ``--engine`` value's engine, a seat's URL) is a process
+    engine: ``cmd:`` then a command, any case, spaces around ignored."""
+    return engine.lstrip()[: len(PREFIX)].lower() == PREFIX
+
+
+def command_of(engine: str) -> str:
+    """Return the command of a ``cmd:`` engine, spaces around it removed."""
+    return engine.strip()[len(PREFIX) :].strip()
+
+
+def command_words(command: str) -> list[str]:
+    """Return ``command`` split into the program and its arguments as a POSIX shell splits
+    words (:func:`shlex.split`: quotes, backslashes; nothing expanded); raise
+    :class:`CommandError` for no command, one over :data:`MAX_COMMAND` characters, a
+    control character or a quote left open."""
+    if not command:
+        raise CommandError('cmd: names no command (cmd:"ruby engine.rb")')
+    if len(command) > MAX_COMMAND:
+        raise CommandError(f"a command is at most {MAX_COMMAND} characters")
+    if any(ord(c) < 32 or ord(c) == 127 for c in command):
+        raise CommandError("a command has no control character (one line)")
+    try:
+        words = shlex.split(command)
+    except ValueError as broken:
+        raise CommandError(f"the command {command[:80]!r} cannot be split: {broken}") from None
+    if not words:
+        raise CommandError('cmd: names no command (cmd:"ruby engine.rb")')
+    return words
+
+
+def refuse_command(engine: str) -> None:
+    """Raise :class:`GameError` (:data:`SERVER_REFUSES`) when ``engine`` is a ``cmd:``
+    engine: what the web's forms and bodies call before anything else."""
+    if is_command(engine):
+        raise GameError(SERVER_REFUSES)
+
+
+@dataclass
+class _Stderr:
+    """What a process wrote to its standard error and nobody logged yet: whole ``lines``,
+    the ``partial`` line after them, their ``held`` bytes, and the bytes ``dropped`` past
+    :data:`STDERR_HELD`."""
+
+    lines: list[str] = field(default_factory=list)
+    partial: bytes = b""
+    held: int = 0
+    dropped: int = 0
+
+    def take(self, chunk: bytes) -> None:
+        """Keep ``chunk``'s lines while :data:`STDERR_HELD` bytes are not held; count the
+        rest."""
+        data = self.partial + chunk
+        *whole, self.partial = data.split(b"\n")
+        if len(self.partial) > STDERR_LINE:  # a line that never ends: cut it now
+            whole.append(self.partial)
+            self.partial = b""
+        for raw in whole:
+            if self.held + len(raw) > STDERR_HELD:
+                self.dropped += len(raw) + 1
+                continue
+            self.held += len(raw) + 1
+            text = raw.decode("utf-8", "backslashreplace").rstrip("\r")
+            self.lines.append(text if len(text) <= STDERR_LINE else text[:STDERR_LINE] + "…")
+
+    def end(self) -> None:
+        """Take the partial line as a line (the stream ended)."""
+        if self.partial:
+            self.take(b"\n")
+
+
+@dataclass
+class Exchange:
+    """One line sent and what came of it: the ``line`` back (``None``: none), the failure
+    (``error``: ``late``, ``unreachable``, ``malformed``; ``""``: none) and its ``detail``,
+    the milliseconds from the write to the line (``ms``) and the log's entries (``notes``:
+    an error, what came instead of a line)."""
+
+    line: str | None
+    error: str = ""
+    detail: str = ""
+    ms: int = 0
+    notes: list[Note] = field(default_factory=list)
+
+
+class EngineProcess:
+    """One running engine program: started by :meth:`start`, asked by :meth:`exchange`
+    (one at a time: its owner holds :attr:`lock`), stopped by :meth:`stop` or
+    :meth:`kill`."""
+
+    def __init__(self, command: str) -> None:
+        self.command = command
+        self.lock = asyncio.Lock()
+        self.process: asyncio.subprocess.Process | None = None
+        self.stderr = _Stderr()
+        self._reader: asyncio.Task[None] | None = None
+        #: Whether it failed (killed, exited): never asked again.
+        self.failed = False
+
+    @property
+    def pid(self) -> int | None:
+        """Return the process's id (its group's too), ``None`` before it started."""
+        return self.process.pid if self.process is not None else None
+
+    async def start(self) -> str:
+        """Start the program (its own process group, pipes for its three streams); return
+        ``""``, or why it could not start."""
+        try:
+            words = command_words(self.command)
+            self.process = await asyncio.create_subprocess_exec(
+                *words,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                start_new_session=True,
+                limit=LINE_LIMIT,
+            )
+        except CommandError as refused:
+            self.failed = True
+            return str(refused)
+        except (OSError, ValueError) as failed:
+            self.failed = True
+            why = getattr(failed, "strerror", None) or str(failed)
+            return f"cannot start {self.command[:200]!r}: {why}"
+        self._reader = asyncio.create_task(self._read_stderr())
+        return ""
+
+    async def _read_stderr(self) -> None:
+        """Read standard error until it ends, into :attr:`stderr` (bounded)."""
+        assert self.process is not None and self.process.stderr is not None
+        stream = self.process.stderr
+        with contextlib.suppress(OSError, ValueError):
+            while chunk := await stream.read(4096):
+                self.stderr.take(chunk)
+        self.stderr.end()
+
+    async def exchange(self, line: str, timeout: float) -> Exchange:
+        """Write ``line`` and read the line back within ``timeout`` seconds (the caller
+        holds :attr:`lock`); on any failure the process is killed (:meth:`kill`)."""
+        process = self.process
+        assert process is not None and process.stdin is not None and process.stdout is not None
+        started = time.monotonic()
+        try:
+            async with asyncio.timeout(timeout):
+                process.stdin.write(line.encode("utf-8", "backslashreplace") + b"\n")
+                await process.stdin.drain()
+                raw = await process.stdout.readline()
+        except TimeoutError:
+            self.kill()
+            return self._failed("late", f"no line within {timeout:g} s", started)
+        except ValueError:  # the line is longer than the stream's limit
+            self.kill()
+            return self._failed(MALFORMED, f"a line of more than {LINE_LIMIT // 1024} KiB", started)
+        except (ConnectionError, OSError, RuntimeError):  # its standard input is closed
+            return self._failed("unreachable", await self._exited(), started)
+        ms = _ms(started)
+        if not raw:
+            return self._failed("unreachable", await self._exited(), started)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            self.kill()
+            shown = raw[:120].decode("utf-8", "backslashreplace")
+            return self._failed(MALFORMED, f"a line that is not UTF-8: {shown!r}", started)
+        return Exchange(text.rstrip("\n").rstrip("\r"), ms=ms)
+
+    def _failed(self, error: str, detail: str, started: float) -> Exchange:
+        self.failed = True
+        return Exchange(None, error, detail, _ms(started), [note("error", f"{error}: {detail}")])
+
+    async def _exited(self) -> str:
+        """Return how the process ended (it closed its output: it exited, or is exiting),
+        once it has, its standard error read to its end (a second at most each)."""
+        self.failed = True
+        process = self.process
+        assert process is not None
+        try:
+            code = await asyncio.wait_for(process.wait(), GRACE)
+        except TimeoutError:
+            self.kill()
+            return "the process closed its standard output without exiting (killed)"
+        if self._reader is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self._reader), GRACE)
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            return f"the process was killed by {name} before answering"
+        return f"the process exited with status {code} before answering"
+
+    def logged(self, budget: int) -> tuple[list[Note], int]:
+        """Return the log's entries of the standard error held (each line a ``stderr``
+        entry; what is past ``budget`` bytes, or was dropped, said in one line) and the
+        bytes they took; the held lines are then forgotten."""
+        held = self.stderr
+        notes: list[Note] = []
+        used = 0
+        over = held.dropped
+        for text in held.lines:
+            size = len(text.encode()) + 1
+            if used + size > budget:
+                over += size
+                continue
+            used += size
+            notes.append(note("stderr", text))
+        if over:
+            notes.append(note("stderr", f"… {over} more bytes of standard error not kept"))
+        held.lines, held.held, held.dropped = [], 0, 0
+        return notes, used
+
+    def kill(self) -> None:
+        """Kill the process's group at once (SIGKILL: the program and whatever it
+        started); it is never asked again."""
+        self.failed = True
+        if self.process is not None:
+            _kill_group(self.process.pid)
+
+    async def stop(self, grace: float = GRACE) -> None:
+        """End the process: its standard input closed (a program reading lines ends at the
+        end of its input), ``grace`` seconds to exit, then its whole group killed (what it
+        started included); reaped."""
+        self.failed = True
+        process = self.process
+        if process is None:
+            return
+        if process.stdin is not None:
+            with contextlib.suppress(OSError, RuntimeError):
+                process.stdin.close()
+        if process.returncode is None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(process.wait(), grace)
+        _kill_group(process.pid)
+        with contextlib.suppress(ProcessLookupError):
+            await process.wait()
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
+
+
+def _kill_group(pid: int) -> None:
+    """SIGKILL the process group ``pid`` leads (gone already: nothing)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+def _ms(started: float) -> int:
+    return int((time.monotonic() - started) * 1000)
+
+
+class ProcessEngines:
+    """The process engines of one Arbitre: the commands its command line allowed
+    (:meth:`allow`; none on a server), their running processes (see the module), each
+    seat's process for its final call and end."""
+
+    def __init__(self) -> None:
+        self.commands: set[str] = set()
+        #: ``True``: a process per game and seat; ``False``: one per entrant and command.
+        self.restart = False
+        self._running: dict[tuple[str, str], EngineProcess] = {}
+        self._seats: OrderedDict[str, tuple[str, str]] = OrderedDict()
+        self._logged: dict[str, int] = {}
+        self._stopping: set[asyncio.Task[None]] = set()
+        self._closed = False
+        _LIVE.add(self)
+
+    def allow(self, engine: str) -> str:
+        """Allow the command of ``engine`` (``cmd:COMMAND``, given on this process's
+        command line) to be started; return the engine as seats hold it
+        (``cmd:COMMAND``). Raises :class:`CommandError` for a command that cannot be
+        split (:func:`command_words`)."""
+        command = command_of(engine)
+        command_words(command)
+        self.commands.add(command)
+        return PREFIX + command
+
+    def check(self, engine: str) -> str:
+        """Return ``engine``'s command when this Arbitre may start it; raise
+        :class:`CommandError` (:data:`SERVER_REFUSES` when its command line allowed none,
+        or not that one)."""
+        command = command_of(engine)
+        if command not in self.commands:
+            raise CommandError(SERVER_REFUSES)
+        return command
+
+    def pids(self) -> list[int]:
+        """Return the ids of the processes running now (each leads its group)."""
+        return [p.pid for p in self._running.values() if p.pid is not None and not p.failed]
+
+    def _key(self, command: str, name: str, seat_key: str) -> tuple[str, str]:
+        return (command, seat_key if self.restart else f"entrant {name}")
+
+    def _remember(self, seat_key: str, key: tuple[str, str]) -> None:
+        self._seats[seat_key] = key
+        self._seats.move_to_end(seat_key)
+        while len(self._seats) > MAX_SEATS:
+            gone, _ = self._seats.popitem(last=False)
+            self._logged.pop(gone, None)
+
+    async def ask(
+        self, command: str, name: str, seat_key: str, line: str, timeout: float
+    ) -> tuple[Exchange, list[Note]]:
+        """Send ``line`` to the process of ``command`` for the entrant ``name`` (the seat
+        ``seat_key`` of a game), started if need be, and read its line back within
+        ``timeout`` seconds from the write; return the exchange and the standard error's
+        entries to log with it. Never raises for anything the program does."""
+        if self._closed or command not in self.commands:
+            why = "the process engine is not run by this process (the run that made the game ended)"
+            return Exchange(None, ABORTED, why, 0, [note("error", why)]), []
+        key = self._key(command, name, seat_key)
+        self._remember(seat_key, key)
+        while True:
+            process = self._running.get(key)
+            if process is None or process.failed:
+                if process is not None:
+                    self._stop(process)  # reaped, its standard error's reader ended
+                process = EngineProcess(command)
+                self._running[key] = process
+            async with process.lock:
+                if process.failed:
+                    continue  # it failed while this ask waited its turn: a new one
+                if process.process is None:
+                    why = await process.start()
+                    if why:
+                        return Exchange(None, "unreachable", why, 0, [note("error", why)]), []
+                exchange = await process.exchange(line, timeout)
+                return exchange, self._stderr(process, seat_key)
+
+    def _stderr(self, process: EngineProcess, seat_key: str) -> list[Note]:
+        used = self._logged.get(seat_key, 0)
+        notes, taken = process.logged(max(0, STDERR_PER_GAME - used))
+        self._logged[seat_key] = used + taken
+        return notes
+
+    async def final(self, seat_key: str, line: str) -> str:
+        """Send a final call's ``line`` to the process that played the seat ``seat_key``
+        and read its line back (ignored) within :data:`FINAL_CUT` seconds; return what is
+        logged of it: ``answered``, or why not (no process, late, exited)."""
+        key = self._seats.get(seat_key)
+        process = self._running.get(key) if key is not None else None
+        if process is None or process.failed or process.process is None:
+            return "not sent: no process of this engine runs"
+        async with process.lock:
+            if process.failed:
+                return "not sent: its process ended"
+            exchange = await process.exchange(line, FINAL_CUT)
+        return "answered" if exchange.error == "" else f"{exchange.error}: {exchange.detail}"
+
+    def ended(self, seat_key: str) -> None:
+        """Forget the seat ``seat_key`` of a game that ended; with ``restart`` on, stop its
+        process (in the background: the next game need not wait for its exit)."""
+        key = self._seats.pop(seat_key, None)
+        self._logged.pop(seat_key, None)
+        if key is None or not self.restart:
+            return
+        process = self._running.pop(key, None)
+        if process is not None:
+            self._stop(process)
+
+    def _stop(self, process: EngineProcess) -> None:
+        task = asyncio.create_task(process.stop())
+        self._stopping.add(task)
+        task.add_done_callback(self._stopping.discard)
+
+    async def close(self) -> None:
+        """Stop every process (their input closed, :data:`GRACE` seconds, their groups
+        killed) and wait for them; nothing is started afterwards."""
+        self._closed = True
+        running, self._running = list(self._running.values()), {}
+        for process in running:
+            self._stop(process)
+        if self._stopping:
+            await asyncio.gather(*self._stopping, return_exceptions=True)
+
+    def kill_all(self) -> None:
+        """Kill every process's group at once (SIGKILL), from any thread or a signal's
+        handler: a second Ctrl-C, the loop gone."""
+        self._closed = True
+        for process in list(self._running.values()):
+            process.kill()
+
+
+#: Every :class:`ProcessEngines` of this process, for :func:`kill_every_process`.
+_LIVE: weakref.WeakSet[ProcessEngines] = weakref.WeakSet()
+
+
+def kill_every_process() -> None:
+    """Kill the process group of every process engine this process started and that still
+    runs (SIGKILL): what a command does when it is stopped at once (a second Ctrl-C), its
+    event loop gone, so that no engine is left behind."""
+    for engines in list(_LIVE):
+        engines.kill_all()
