@@ -335,7 +335,9 @@ class EngineProcess:
         _kill_group(process.pid)
         with contextlib.suppress(ProcessLookupError):
             await process.wait()
-        if self._reader is not None:
+        if self._reader is not None:  # its last lines read, unless its group holds the pipe
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self._reader), 0.2)
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._reader
@@ -449,16 +451,21 @@ class ProcessEngines:
             exchange = await process.exchange(line, FINAL_CUT)
         return "answered" if exchange.error == "" else f"{exchange.error}: {exchange.detail}"
 
-    def ended(self, seat_key: str) -> None:
+    async def ended(self, seat_key: str) -> list[Note]:
         """Forget the seat ``seat_key`` of a game that ended; with ``restart`` on, stop its
-        process (in the background: the next game need not wait for its exit)."""
+        process (its input closed, :data:`GRACE` seconds to exit, its group killed) and
+        return the log's entries of what it wrote to standard error since its last line
+        (with ``restart`` off such lines go with its next request, whatever its game)."""
         key = self._seats.pop(seat_key, None)
-        self._logged.pop(seat_key, None)
+        budget = STDERR_PER_GAME - self._logged.pop(seat_key, 0)
         if key is None or not self.restart:
-            return
+            return []
         process = self._running.pop(key, None)
-        if process is not None:
-            self._stop(process)
+        if process is None:
+            return []
+        await process.stop()
+        notes, _ = process.logged(max(0, budget))
+        return notes
 
     def _stop(self, process: EngineProcess) -> None:
         task = asyncio.create_task(process.stop())

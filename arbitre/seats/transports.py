@@ -212,8 +212,11 @@ class ProcessTransport:
         return await self.services.processes.final(seat_key, line)
 
     async def ended(self, seat: Seat) -> None:
-        """Forget the seat; a process of its own (``restart`` on) is stopped."""
-        self.services.processes.ended(seat.key)
+        """Forget the seat; a process of its own (``restart`` on) is stopped, what it wrote
+        to standard error since its last line logged with the game."""
+        notes = await self.services.processes.ended(seat.key)
+        if notes:
+            await self.services.store.log_many(seat.game_id, [(seat.index, *n) for n in notes])
 
 
 def _game_of(line: str) -> str:
