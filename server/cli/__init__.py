@@ -30,8 +30,9 @@ tables of four clients are Tarot games of the Arbitre; ``serve --maitretarot [HO
 does the same beside the web. ``tournoyons-gui maitretarot-client --connect HOST:PORT
 --nick NAME --engine builtin:NAME|URL`` seats one of our engines at a MaitreTarot server.
 
-``tournoyons-gui new-engine --lang python|javascript|php DIR`` writes a starter engine (one
-file, nothing but the language) and its README into a new folder.
+``tournoyons-gui new-engine --lang python|javascript|php|ruby|go [--transport http|stdio]
+DIR`` writes a starter engine (one file, nothing but the language) and its README into a
+new folder.
 
 One package, a module per command. Here: the parser and :func:`main`, which imports the
 one command it runs (:mod:`.serve`, :mod:`.play`, :mod:`.tournament`, :mod:`.rooms`,
@@ -550,20 +551,35 @@ def parser() -> argparse.ArgumentParser:
     starter = _command(
         commands,
         "new-engine",
-        "write a starter engine (Python, JavaScript or PHP) into a new folder",
+        "write a starter engine (Python, JavaScript, PHP, Ruby or Go) into a new folder",
         "Write a complete Tournoyons engine, one file with nothing but its language, and\n"
         "its README into DIR (made if missing; a folder that is not empty is refused and\n"
         "nothing is written). It plays a random legal move in TicTacToe, ConnectFour and\n"
-        "Rochambeau, one function per Set at the top of the file.",
-        "example:\n  tournoyons-gui new-engine --lang python my-engine\n"
-        "  cd my-engine && python3 engine.py 8001    # at http://127.0.0.1:8001/",
+        "Rochambeau, one function per Set at the top of the file. Over HTTP it is a web\n"
+        "server at a URL; over standard input and output (--transport stdio) a program\n"
+        "that play starts itself (--engine cmd:...), reading a request per line.",
+        "examples:\n  tournoyons-gui new-engine --lang python my-engine\n"
+        "  cd my-engine && python3 engine.py 8001    # at http://127.0.0.1:8001/\n"
+        "  tournoyons-gui new-engine --lang ruby --transport stdio my-engine\n"
+        "  cd my-engine && tournoyons-gui play --set ConnectFour \\\n"
+        "      --engine me=cmd:'ruby engine.rb' --engine builtin:random",
     )
     starter.add_argument(
         "--lang",
         required=True,
-        choices=("python", "javascript", "php"),
-        help="the engine's language: python (python3 engine.py PORT), javascript "
-        "(node engine.js PORT) or php (php -S 127.0.0.1:PORT engine.php)",
+        choices=("python", "javascript", "php", "ruby", "go"),
+        help="the engine's language: python (python3 engine.py), javascript (node "
+        "engine.js), php (php -S 127.0.0.1:PORT engine.php over HTTP, php engine.php "
+        "otherwise), ruby (ruby engine.rb) or go (go build -o engine engine.go, then "
+        "./engine)",
+    )
+    starter.add_argument(
+        "--transport",
+        choices=("http", "stdio"),
+        default="http",
+        help="how the Arbitre reaches it: http, a web server at a URL that calls the "
+        "Referee back (default); stdio, a program started by play that reads a request "
+        "per line on its standard input and writes its move on its standard output",
     )
     starter.add_argument("dir", metavar="DIR", help="the folder to write it into: new, or empty")
     return top
