@@ -22,10 +22,13 @@ shell: no variable, glob, pipe or redirection is expanded (``sh -c '...'`` for t
 Each program runs in a process group of its own, so that Ctrl-C in the terminal reaches
 the Arbitre alone, which then ends the games and kills every group (grandchildren too).
 
-**How many.** With ``restart`` off (the default, as fastchess's ``restart=off``), one
-process per entrant and command for the whole run, asked one request at a time (a
-``Game`` id in each request tells its games apart), started again after it failed; with
-``restart`` on, one process per game and seat, stopped at the game's end.
+**How many.** As cutechess runs its engines, a process plays one game at a time: each seat
+of a game in play has its own, so that games played at once (``--concurrency``) never wait
+for each other's engine. With ``restart`` off (the default, as fastchess's
+``restart=off``) a process is kept when its game ends and plays the entrant's next game
+(each request names its game: ``Game``), so that a match starts as many processes as it
+plays games at once; one that failed is stopped and replaced. With ``restart`` on, each
+game has new processes, stopped at its end.
 
 **Faults** are an HTTP engine's (decision 12): no line within the limit is ``late``; a
 program that cannot start, or exits, is ``unreachable``; a line over :data:`LINE_LIMIT`
@@ -185,12 +188,13 @@ class Exchange:
 
 
 class EngineProcess:
-    """One running engine program: started by :meth:`start`, asked by :meth:`exchange`
-    (one at a time: its owner holds :attr:`lock`), stopped by :meth:`stop` or
-    :meth:`kill`."""
+    """One running engine program of the entrant ``entrant``: started by :meth:`start`,
+    asked by :meth:`exchange` (one at a time: its owner holds :attr:`lock`), stopped by
+    :meth:`stop` or :meth:`kill`."""
 
-    def __init__(self, command: str) -> None:
+    def __init__(self, command: str, entrant: str = "") -> None:
         self.command = command
+        self.entrant = entrant
         self.lock = asyncio.Lock()
         self.process: asyncio.subprocess.Process | None = None
         self.stderr = _Stderr()
@@ -355,15 +359,17 @@ def _ms(started: float) -> int:
 
 class ProcessEngines:
     """The process engines of one Arbitre: the commands its command line allowed
-    (:meth:`allow`; none on a server), their running processes (see the module), each
-    seat's process for its final call and end."""
+    (:meth:`allow`; none on a server), the process playing each seat of a game in play,
+    and between games (``restart`` off) the idle processes of each entrant, to be reused
+    (see the module)."""
 
     def __init__(self) -> None:
         self.commands: set[str] = set()
-        #: ``True``: a process per game and seat; ``False``: one per entrant and command.
+        #: ``True``: a new process for each game; ``False``: processes reused across games.
         self.restart = False
-        self._running: dict[tuple[str, str], EngineProcess] = {}
-        self._seats: OrderedDict[str, tuple[str, str]] = OrderedDict()
+        self._seats: OrderedDict[str, EngineProcess] = OrderedDict()
+        self._idle: dict[tuple[str, str], list[EngineProcess]] = {}
+        self._all: set[EngineProcess] = set()
         self._logged: dict[str, int] = {}
         self._stopping: set[asyncio.Task[None]] = set()
         self._closed = False
@@ -390,46 +396,51 @@ class ProcessEngines:
 
     def pids(self) -> list[int]:
         """Return the ids of the processes running now (each leads its group)."""
-        return [p.pid for p in self._running.values() if p.pid is not None and not p.failed]
+        return [p.pid for p in self._all if p.pid is not None and not p.failed]
 
-    def _key(self, command: str, name: str, seat_key: str) -> tuple[str, str]:
-        return (command, seat_key if self.restart else f"entrant {name}")
-
-    def _remember(self, seat_key: str, key: tuple[str, str]) -> None:
-        self._seats[seat_key] = key
-        self._seats.move_to_end(seat_key)
-        while len(self._seats) > MAX_SEATS:
-            gone, _ = self._seats.popitem(last=False)
+    def _process_for(self, command: str, name: str, seat_key: str) -> EngineProcess:
+        """Return the process that plays the seat ``seat_key``: the one it had, else an
+        idle one of the entrant ``name`` (``restart`` off), else a new one (not started)."""
+        process = self._seats.get(seat_key)
+        if process is not None and not process.failed:
+            return process
+        if process is not None:
+            self._retire(process)
+        idle = self._idle.get((command, name), [])
+        while idle and process is None:
+            candidate = idle.pop()
+            if candidate.failed:
+                self._retire(candidate)
+            else:
+                process = candidate
+        if process is None:
+            process = EngineProcess(command, name)
+            self._all.add(process)
+        self._seats[seat_key] = process
+        while len(self._seats) > MAX_SEATS:  # games that never ended here: let go
+            gone, forgotten = self._seats.popitem(last=False)
             self._logged.pop(gone, None)
+            self._retire(forgotten)
+        return process
 
     async def ask(
         self, command: str, name: str, seat_key: str, line: str, timeout: float
     ) -> tuple[Exchange, list[Note]]:
-        """Send ``line`` to the process of ``command`` for the entrant ``name`` (the seat
-        ``seat_key`` of a game), started if need be, and read its line back within
-        ``timeout`` seconds from the write; return the exchange and the standard error's
-        entries to log with it. Never raises for anything the program does."""
+        """Send ``line`` to the process playing the seat ``seat_key`` of a game for the
+        entrant ``name`` (started if need be) and read its line back within ``timeout``
+        seconds from the write; return the exchange and the standard error's entries to
+        log with it. Never raises for anything the program does."""
         if self._closed or command not in self.commands:
             why = "the process engine is not run by this process (the run that made the game ended)"
             return Exchange(None, ABORTED, why, 0, [note("error", why)]), []
-        key = self._key(command, name, seat_key)
-        self._remember(seat_key, key)
-        while True:
-            process = self._running.get(key)
-            if process is None or process.failed:
-                if process is not None:
-                    self._stop(process)  # reaped, its standard error's reader ended
-                process = EngineProcess(command)
-                self._running[key] = process
-            async with process.lock:
-                if process.failed:
-                    continue  # it failed while this ask waited its turn: a new one
-                if process.process is None:
-                    why = await process.start()
-                    if why:
-                        return Exchange(None, "unreachable", why, 0, [note("error", why)]), []
-                exchange = await process.exchange(line, timeout)
-                return exchange, self._stderr(process, seat_key)
+        process = self._process_for(command, name, seat_key)
+        async with process.lock:
+            if process.process is None:
+                why = await process.start()
+                if why:
+                    return Exchange(None, "unreachable", why, 0, [note("error", why)]), []
+            exchange = await process.exchange(line, timeout)
+            return exchange, self._stderr(process, seat_key)
 
     def _stderr(self, process: EngineProcess, seat_key: str) -> list[Note]:
         used = self._logged.get(seat_key, 0)
@@ -440,11 +451,10 @@ class ProcessEngines:
     async def final(self, seat_key: str, line: str) -> str:
         """Send a final call's ``line`` to the process that played the seat ``seat_key``
         and read its line back (ignored) within :data:`FINAL_CUT` seconds; return what is
-        logged of it: ``answered``, or why not (no process, late, exited)."""
-        key = self._seats.get(seat_key)
-        process = self._running.get(key) if key is not None else None
-        if process is None or process.failed or process.process is None:
-            return "not sent: no process of this engine runs"
+        logged of it: ``answered``, or why not (never asked, its process ended, late)."""
+        process = self._seats.get(seat_key)
+        if process is None or process.process is None:
+            return "not sent: the engine was not asked in this game"
         async with process.lock:
             if process.failed:
                 return "not sent: its process ended"
@@ -452,22 +462,26 @@ class ProcessEngines:
         return "answered" if exchange.error == "" else f"{exchange.error}: {exchange.detail}"
 
     async def ended(self, seat_key: str) -> list[Note]:
-        """Forget the seat ``seat_key`` of a game that ended; with ``restart`` on, stop its
-        process (its input closed, :data:`GRACE` seconds to exit, its group killed) and
-        return the log's entries of what it wrote to standard error since its last line
-        (with ``restart`` off such lines go with its next request, whatever its game)."""
-        key = self._seats.pop(seat_key, None)
-        budget = STDERR_PER_GAME - self._logged.pop(seat_key, 0)
-        if key is None or not self.restart:
-            return []
-        process = self._running.pop(key, None)
+        """Let go of the seat ``seat_key`` of a game that ended, its final call sent: its
+        process is stopped (``restart`` on, or it failed: input closed, :data:`GRACE`
+        seconds to exit, its group killed), else kept for the entrant's next game; return
+        the log's entries of what it wrote to standard error since its last line."""
+        process = self._seats.pop(seat_key, None)
+        budget = max(0, STDERR_PER_GAME - self._logged.pop(seat_key, 0))
         if process is None:
             return []
-        await process.stop()
-        notes, _ = process.logged(max(0, budget))
+        if self.restart or process.failed or self._closed:
+            self._all.discard(process)
+            await process.stop()
+            notes, _ = process.logged(budget)
+            return notes
+        notes, _ = process.logged(budget)
+        self._idle.setdefault((process.command, process.entrant), []).append(process)
         return notes
 
-    def _stop(self, process: EngineProcess) -> None:
+    def _retire(self, process: EngineProcess) -> None:
+        """Stop ``process`` in the background (reaped, its standard error's reader ended)."""
+        self._all.discard(process)
         task = asyncio.create_task(process.stop())
         self._stopping.add(task)
         task.add_done_callback(self._stopping.discard)
@@ -476,9 +490,10 @@ class ProcessEngines:
         """Stop every process (their input closed, :data:`GRACE` seconds, their groups
         killed) and wait for them; nothing is started afterwards."""
         self._closed = True
-        running, self._running = list(self._running.values()), {}
-        for process in running:
-            self._stop(process)
+        for process in list(self._all):
+            self._retire(process)
+        self._seats.clear()
+        self._idle.clear()
         if self._stopping:
             await asyncio.gather(*self._stopping, return_exceptions=True)
 
@@ -486,7 +501,7 @@ class ProcessEngines:
         """Kill every process's group at once (SIGKILL), from any thread or a signal's
         handler: a second Ctrl-C, the loop gone."""
         self._closed = True
-        for process in list(self._running.values()):
+        for process in list(self._all):
             process.kill()
 
 
