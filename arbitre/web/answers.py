@@ -152,6 +152,10 @@ class GameRecord(BaseModel):
     reason: str | None
     result_text: str
     options: dict[str, Any]
+    start_tray: str | None = Field(
+        description="The Tray the game started from (an opening, a start position), as "
+        "its engines read it; null from the Set's own start."
+    )
     created_at: str = Field(json_schema_extra={"format": WHEN})
     ended_at: str | None
     seats: list[RecordSeat]

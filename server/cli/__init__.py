@@ -14,6 +14,9 @@ status 0 when every game reached an end, 130 after Ctrl-C.
 ``tournoyons-gui tournament --set TicTacToe --engine URL --engine builtin:random ...`` runs
 a round-robin or Swiss tournament the same way and prints its standings and cross table.
 
+``tournoyons-gui show GAME|FILE [--ply N] [--database URL]`` replays a recorded game in
+the terminal, its board drawn as text, ply by ply (the arrow keys step through it).
+
 ``tournoyons-gui check-interface URL --set TicTacToe [--json] [--sheet FILE] [--alone]`` checks a
 graphical interface in headless Chromium (issue 24) and prints its report.
 
@@ -482,6 +485,44 @@ def parser() -> argparse.ArgumentParser:
         help="comma-separated hosts the engine's URL may name (default: any)",
     )
 
+    shown = _command(
+        commands,
+        "show",
+        "replay a game in the terminal: its board as text, ply by ply",
+        "Replay a recorded game in the terminal: each position drawn as text by its Set\n"
+        "(the grid Sets: the board's rows, X the first player's, O the second's), whose\n"
+        "turn it is and the move that led there. In a terminal the arrow keys step through\n"
+        "it (Home, End; q quits); piped, every ply is printed. GAME is a game's id in\n"
+        "--database; FILE a game's record (/games/<id>.json) or JSON Lines of them\n"
+        "(play --games-file, /matches/<id>/games.jsonl).",
+        "examples:\n  tournoyons-gui show K2M7Q4ZX9TAB\n"
+        "  tournoyons-gui show games.jsonl --game K2M7Q4ZX9TAB --ply 12\n"
+        "  tournoyons-gui show K2M7Q4ZX9TAB | less",
+    )
+    shown.add_argument("game", metavar="GAME|FILE", help="a game's id, or a file of records")
+    shown.add_argument(
+        "--ply",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the position after N moves (0: the start): where the replay starts in a "
+        "terminal, the one position printed when piped",
+    )
+    shown.add_argument(
+        "--game",
+        dest="game_id",
+        default=None,
+        metavar="ID",
+        help="the game to show among several in FILE",
+    )
+    shown.add_argument(
+        "--database",
+        default=None,
+        metavar="FILE|URL",
+        help="where the records are: a SQLite file (default arbitre.sqlite3) or a "
+        "postgresql:// URL",
+    )
+
     check = _command(
         commands,
         "check-interface",
@@ -604,6 +645,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tournoyons_gui.server.cli.diff import diff
 
         return diff(args)
+    if args.command == "show":
+        from tournoyons_gui.server.cli.show import show
+
+        return show(args)
     import asyncio
 
     if args.command == "token":
