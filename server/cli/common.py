@@ -219,9 +219,9 @@ def add_match_options(parser: argparse.ArgumentParser, engines: str) -> None:
         "--restart",
         choices=("on", "off"),
         default="off",
-        help="process engines (cmd:): on, a new process for each game; off, one process "
-        "per entrant for the whole run, a Game id in each request, started again after it "
-        "fails (default off)",
+        help="process engines (cmd:): on, new processes for each game; off, a process "
+        "plays game after game (one per game played at once, each request naming its "
+        "Game), replaced after it fails (default off)",
     )
     add_arbitre_options(parser)
     add_referee_options(parser)
