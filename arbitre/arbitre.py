@@ -34,7 +34,6 @@ from tournoyons_gui.arbitre.live import Bus, Hub, LocalBus, PgBus, SocketBus
 from tournoyons_gui.arbitre.master import GameMaster
 from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec, check_options, check_text
 from tournoyons_gui.arbitre.outbound import Outbound
-from tournoyons_gui.arbitre.processes import ProcessEngines
 from tournoyons_gui.arbitre.record import Records
 from tournoyons_gui.arbitre.seats import KINDS, SeatKind, Services
 from tournoyons_gui.arbitre.store import Game, MatchGame, Seat, Store, new_id
@@ -168,12 +167,6 @@ class Arbitre:
         await self.worker.close()
         await self.caller.close()
         await self.services.processes.close()
-
-    @property
-    def processes(self) -> ProcessEngines:
-        """Return the process engines this Arbitre may start (``cmd:``; none on a server:
-        ``play`` and ``tournament`` allow those of their command line)."""
-        return self.services.processes
 
     async def nudge(self) -> None:
         """Have every worker scan now."""

@@ -197,7 +197,7 @@ class Tournaments:
                 # A process engine of this command line: never registered (it is a
                 # program of this machine, not an engine others may reach).
                 try:
-                    command = self.arbitre.processes.check(spec.engine)
+                    command = self.arbitre.services.processes.check(spec.engine)
                 except CommandError as refused:
                     raise TournamentError(f"entrant {number}: {refused}") from None
                 row = Entrant("engine", spec.name or command[:60], PREFIX + command)

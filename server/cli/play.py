@@ -121,11 +121,11 @@ def allow_commands(arbitre: Arbitre, engines: Sequence[str], restart: bool) -> N
     cannot be split."""
     from tournoyons_gui.arbitre.processes import is_command
 
-    arbitre.processes.restart = restart
+    arbitre.services.processes.restart = restart
     for value in engines:
         _, _, engine = split_engine(value)
         if is_command(engine):
-            arbitre.processes.allow(engine)
+            arbitre.services.processes.allow(engine)
 
 
 def told_referee(args: argparse.Namespace, console: Console, public_url: str) -> None:

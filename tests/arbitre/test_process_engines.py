@@ -314,5 +314,5 @@ def test_a_server_refuses_cmd_wherever_an_engine_is_given(server: Served) -> Non
     assert page.status_code == 400 and "a process engine (cmd:)" in page.text
     # Even a game made in this process (as play makes its own): the server allowed none.
     arbitre = server.arbitre()
-    assert arbitre.processes.commands == set()
+    assert arbitre.services.processes.commands == set()
     assert not left_behind("m2")
