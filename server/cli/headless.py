@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 import urllib.parse
 from collections.abc import AsyncIterator, Sequence
@@ -41,12 +42,16 @@ UNWRAPPED = 10_000
 
 def output_console() -> Console:
     """Return the console a headless command prints to: the terminal's width in a
-    terminal; piped or redirected, lines are never wrapped (a line per game, the summary's
-    figures, whole, whatever ``$COLUMNS`` says) and tables take their natural width."""
+    terminal; piped or redirected, ``$COLUMNS`` when set (what a table fits), else wide
+    enough for a table's natural width (not rich's 80 columns). Its lines of text (a
+    line per game, the summary's figures) are printed whole in any case, never wrapped
+    (``soft_wrap`` on each): a script reads them."""
     console = Console(stderr=False)
     if console.is_terminal:
         return console
-    return Console(stderr=False, width=UNWRAPPED, soft_wrap=True)
+    columns = os.environ.get("COLUMNS", "")
+    width = int(columns) if columns.isdigit() and int(columns) > 0 else UNWRAPPED
+    return Console(stderr=False, width=width)
 
 
 def referee_address(args: argparse.Namespace) -> tuple[str, int, str]:

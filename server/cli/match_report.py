@@ -133,15 +133,21 @@ def print_summary(console: Console, document: Mapping[str, Any]) -> None:
             f"Games with no result (not counted): {document['errors']}",
             highlight=False,
             markup=False,
+            soft_wrap=True,
         )
     if multi:
         return
     for said in (elo_line(document), nelo_line(document)):
         if said:
-            console.print(said, highlight=False, markup=False)
+            console.print(said, highlight=False, markup=False, soft_wrap=True)
     penta = document["pentanomial"]
     if penta is not None and sum(penta):
-        console.print(f"{_PENTA_HEAD}: {penta}, {sum(penta)} pairs", highlight=False, markup=False)
+        console.print(
+            f"{_PENTA_HEAD}: {penta}, {sum(penta)} pairs",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
     sprt = document["sprt"]
     if sprt is not None:
         verdict = {"H0": "H0 accepted", "H1": "H1 accepted"}.get(sprt["verdict"] or "", "")
@@ -152,6 +158,7 @@ def print_summary(console: Console, document: Mapping[str, Any]) -> None:
             + (verdict or "no verdict (the games ran out, or the match was stopped)"),
             highlight=False,
             markup=False,
+            soft_wrap=True,
         )
 
 
@@ -161,14 +168,15 @@ def print_failures(console: Console, failures: Sequence[Failure], notes: Sequenc
     then what the games say of an engine that stopped answering."""
     if not failures:
         return
-    console.print(Text(f"\nGames lost by fault ({len(failures)})", style="bold"))
+    console.print(Text(f"\nGames lost by fault ({len(failures)})", style="bold"), soft_wrap=True)
     for failure in failures:
         console.print(
             Text(
                 f"{failure.kind}  game {failure.game_id}  ply {failure.ply}  "
                 f"{failure.name} (seat {failure.seat + 1})",
                 style="red",
-            )
+            ),
+            soft_wrap=True,
         )
         when = []
         if failure.latency_ms is not None:
@@ -187,4 +195,4 @@ def print_failures(console: Console, failures: Sequence[Failure], notes: Sequenc
                     f"  {label:<9} {value}", soft_wrap=True, highlight=False, markup=False
                 )
     for said in notes:
-        console.print(Text(said, style="yellow"))
+        console.print(Text(said, style="yellow"), soft_wrap=True)

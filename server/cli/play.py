@@ -108,7 +108,7 @@ async def play(args: argparse.Namespace) -> int:
         try:
             allow_commands(arbitre, args.engine, args.restart == "on")
         except CommandError as refused:
-            console.print(Text(str(refused), style="red"))
+            console.print(Text(str(refused), style="red"), soft_wrap=True)
             return 2
         told_referee(args, console, arbitre.public_url)
         return await _play(args, console, arbitre)
@@ -217,7 +217,7 @@ async def _play(args: argparse.Namespace, console: Console, arbitre: Arbitre) ->
         openings = _openings(args, interface)
         games = _games(args, openings, len(seats))
     except GameError as refused:
-        console.print(Text(str(refused), style="red"))
+        console.print(Text(str(refused), style="red"), soft_wrap=True)
         return 2
     seed = args.seed if args.seed is not None else secrets.randbelow(MAX_SEED + 1)
     plan = MatchPlan(
@@ -241,7 +241,7 @@ async def _play(args: argparse.Namespace, console: Console, arbitre: Arbitre) ->
         else pair_games(len(seats), games)
     )
     told += f", seed {seed}" + (f", openings {args.openings}" if args.openings else "")
-    console.print(told, highlight=False, markup=False)
+    console.print(told, highlight=False, markup=False, soft_wrap=True)
     stop, caught = asyncio.Event(), list[int]()
     from tournoyons_gui.server.cli.match_report import game_line, progress_text
 
@@ -249,13 +249,15 @@ async def _play(args: argparse.Namespace, console: Console, arbitre: Arbitre) ->
         bar = progress.add_task(interface.name, total=games)
 
         def on_game(outcome: Any, tally: Any) -> None:
-            progress.console.print(game_line(outcome, names), highlight=False, markup=False)
+            progress.console.print(
+                game_line(outcome, names), highlight=False, markup=False, soft_wrap=True
+            )
             progress.update(bar, advance=1, description=progress_text(interface.name, tally))
 
         try:
             match = await runner.run(stop, on_game)
         except GameError as refused:
-            console.print(Text(str(refused), style="red"))
+            console.print(Text(str(refused), style="red"), soft_wrap=True)
             return 2
         progress.update(bar, total=progress.tasks[0].completed)
     return await _report(args, console, arbitre, match, caught)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import sys
@@ -199,9 +200,21 @@ def _said(
     return "\n".join(lines)
 
 
-def _keys() -> Iterator[str]:
-    """Yield the keys pressed in the terminal (``left``, ``right``, ``home``, ``end``,
-    ``quit``), its mode raw meanwhile."""
+#: What each key does (its bytes as a terminal sends them), in :func:`_interactive`.
+KEYS = {
+    **dict.fromkeys(("q", "Q", "\x03", "\x04", "\x1b"), "quit"),
+    **dict.fromkeys(("\x1b[D", "\x1bOD", "h", "p"), "left"),
+    **dict.fromkeys(("\x1b[C", "\x1bOC", "l", "n", " "), "right"),
+    **dict.fromkeys(("\x1b[H", "\x1b[1~", "\x1bOH", "g"), "home"),
+    **dict.fromkeys(("\x1b[F", "\x1b[4~", "\x1bOF", "G"), "end"),
+}
+
+
+@contextlib.contextmanager
+def _cbreak() -> Iterator[int]:
+    """Put the terminal in cbreak mode (each key read as it is pressed, not echoed) while
+    the block runs; yield its file descriptor. Set before the first frame is drawn: a key
+    pressed once it shows is never flushed by the mode's change."""
     import termios
     import tty
 
@@ -209,44 +222,34 @@ def _keys() -> Iterator[str]:
     before = termios.tcgetattr(stream)
     tty.setcbreak(stream)
     try:
-        while True:
-            key = os.read(stream, 8).decode("latin-1")
-            if key in ("q", "Q", "\x03", "\x04", "\x1b"):
-                yield "quit"
-            elif key in ("\x1b[D", "h", "p"):
-                yield "left"
-            elif key in ("\x1b[C", "l", "n", " "):
-                yield "right"
-            elif key in ("\x1b[H", "\x1b[1~", "\x1bOH", "g"):
-                yield "home"
-            elif key in ("\x1b[F", "\x1b[4~", "\x1bOF", "G"):
-                yield "end"
+        yield stream
     finally:
         termios.tcsetattr(stream, termios.TCSADRAIN, before)
 
 
 def _interactive(replay: Replay, ply: int) -> None:
-    """Show ``replay`` from ply ``ply``, stepping with the keys until ``q``."""
+    """Show ``replay`` from ply ``ply``, stepping with the keys (:data:`KEYS`) until
+    ``q``."""
     hint = "← → step, Home End, q quits"
     out = sys.stdout
-    out.write("\x1b[?25l")  # the cursor hidden while the replay runs
-    try:
-        out.write(f"\x1b[H\x1b[2J{replay.frame(ply)}\n\n{hint}\n")
-        out.flush()
-        for key in _keys():
-            if key == "quit":
-                break
-            ply = {
-                "left": max(0, ply - 1),
-                "right": min(replay.plies, ply + 1),
-                "home": 0,
-                "end": replay.plies,
-            }[key]
-            out.write(f"\x1b[H\x1b[2J{replay.frame(ply)}\n\n{hint}\n")
+    with _cbreak() as stream:
+        out.write("\x1b[?25l")  # the cursor hidden while the replay runs
+        try:
+            while True:
+                out.write(f"\x1b[H\x1b[2J{replay.frame(ply)}\n\n{hint}\n")
+                out.flush()
+                key = KEYS.get(os.read(stream, 8).decode("latin-1"), "")
+                if key == "quit":
+                    break
+                ply = {
+                    "left": max(0, ply - 1),
+                    "right": min(replay.plies, ply + 1),
+                    "home": 0,
+                    "end": replay.plies,
+                }.get(key, ply)
+        finally:
+            out.write("\x1b[?25h\n")
             out.flush()
-    finally:
-        out.write("\x1b[?25h\n")
-        out.flush()
 
 
 def show(args: argparse.Namespace) -> int:

@@ -84,7 +84,7 @@ async def tournament(args: argparse.Namespace) -> int:
     try:
         tokens = read_tokens(args.tokens) if args.tokens else {}
     except (OSError, ValueError) as refused:
-        console.print(f"[red]{escape(str(refused))}[/red]", highlight=False)
+        console.print(f"[red]{escape(str(refused))}[/red]", highlight=False, soft_wrap=True)
         return 2
     async with serving_here(args) as app:
         if app is None:
@@ -92,7 +92,7 @@ async def tournament(args: argparse.Namespace) -> int:
         try:
             allow_commands(arbitre_of(app), args.engine, args.restart == "on")
         except CommandError as refused:
-            console.print(f"[red]{escape(str(refused))}[/red]", highlight=False)
+            console.print(f"[red]{escape(str(refused))}[/red]", highlight=False, soft_wrap=True)
             return 2
         told_referee(args, console, arbitre_of(app).public_url)
         return await _tournament(args, console, tournaments_of(app), tokens)
@@ -113,7 +113,7 @@ async def _tournament(
             name=args.name,
         )
     except (TournamentError, GameError) as refused:
-        console.print(f"[red]{refused}[/red]")
+        console.print(f"[red]{escape(str(refused))}[/red]", soft_wrap=True)
         return 2
     summary = await service.summary(tournament_id)
     assert summary is not None
@@ -134,7 +134,8 @@ async def _tournament(
     console.print(cross_table_of(summary))
     console.print(
         f"Records: /tournaments/{tournament_id} (standings.csv, games.csv, .json) "
-        f"in {args.database or 'arbitre.sqlite3'}"
+        f"in {args.database or 'arbitre.sqlite3'}",
+        soft_wrap=True,
     )
     return 0
 

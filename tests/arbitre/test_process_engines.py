@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import secrets
 import signal
+import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -316,3 +317,34 @@ def test_a_server_refuses_cmd_wherever_an_engine_is_given(server: Served) -> Non
     arbitre = server.arbitre()
     assert arbitre.services.processes.commands == set()
     assert not left_behind("m2")
+
+
+def test_a_tournament_plays_process_engines_and_registers_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    marker = f"marker-{secrets.token_hex(6)}"
+    database = tmp_path / "t.sqlite3"
+    status = main(
+        [
+            "tournament",
+            *("--set", "TicTacToe", "--engine", engine("good", "good", marker)),
+            *("--engine", engine("other", "slow 5", marker), "--engine", "builtin:random"),
+            *("--games", "2", "--database", str(database)),
+        ]
+    )
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "good" in out and "other" in out and "random" in out
+    no_process_left(marker)
+    with sqlite3.connect(database) as connection:
+        registered = connection.execute("SELECT count(*) FROM engines").fetchone()[0]
+        seats = connection.execute(
+            "SELECT DISTINCT url FROM seats WHERE kind = 'engine' ORDER BY url"
+        ).fetchall()
+        errors = connection.execute("SELECT count(*) FROM seats WHERE error != ''").fetchone()[0]
+    # Never registered: a program of this machine is no engine others may reach.
+    assert registered == 0 and errors == 0
+    assert [url.split(f" {ENGINES} ")[1] for (url,) in seats] == [
+        f"good {marker}",
+        f"slow 5 {marker}",
+    ]
