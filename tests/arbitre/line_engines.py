@@ -10,6 +10,7 @@ reproducing what a real program over standard input and output does, well or bad
 - ``exits``: says why on standard error and exits with status 3 before reading anything.
 - ``huge``: answers a line of 10 MiB.
 - ``empty``: answers empty lines.
+- ``chatty``: ``good``, writing 100 KiB to its standard error before each answer.
 - ``crash N FLAG``: ``good`` until its N-th request, then dies (SIGKILL from itself),
   once: it writes the file ``FLAG`` first, and a process that finds it never crashes.
 - ``family``: ``good``, having started a child that sleeps (MARKER its argument): what a
@@ -72,6 +73,10 @@ def main() -> None:
             with open(sys.argv[3], "w") as flag:
                 flag.write("crashed\n")
             os.kill(os.getpid(), signal.SIGKILL)
+        if mode == "chatty":
+            for _ in range(1024):
+                sys.stderr.write("x" * 99 + "\n")
+            sys.stderr.flush()
         if mode == "huge":
             sys.stdout.write("A" * (10 * 1024 * 1024) + "\n")
         elif mode == "empty":

@@ -7,6 +7,7 @@ refuses ``cmd:`` wherever an engine is given to it."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import secrets
 import signal
@@ -21,6 +22,8 @@ import pytest
 from tests.arbitre.conftest import Served
 from tests.arbitre.play_runs import start
 from tests.conftest import ROOT
+from tournoyons_gui.arbitre.faults import stopped_answering
+from tournoyons_gui.arbitre.match_summary import Outcome
 from tournoyons_gui.arbitre.processes import SERVER_REFUSES
 from tournoyons_gui.server.cli import main
 
@@ -348,3 +351,47 @@ def test_a_tournament_plays_process_engines_and_registers_none(
         f"good {marker}",
         f"slow 5 {marker}",
     ]
+
+
+def test_standard_error_is_logged_a_bounded_amount_per_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    marker = f"marker-{secrets.token_hex(6)}"
+    status, out, _, records = play(
+        tmp_path,
+        capsys,
+        *("--set", "TicTacToe", "--engine", engine("chatty", "chatty", marker)),
+        *("--engine", "builtin:random", "--games", "2"),
+    )
+    assert status == 0, out
+    for record in records:  # some 400 KiB written a game: 64 KiB logged, the rest counted
+        seat = next(s["index"] for s in record["seats"] if s["name"] == "chatty")
+        lines = [d for k, d in seat_log(record, seat) if k == "stderr"]
+        kept = sum(len(d) + 1 for d in lines if not d.startswith("…"))
+        assert 32 * 1024 < kept <= 64 * 1024, kept
+        assert lines[-1].startswith("… ") and lines[-1].endswith("bytes of standard error not kept")
+    no_process_left(marker)
+
+
+def test_the_hint_asks_whether_an_engine_runs_only_when_nothing_answered() -> None:
+    def lost(number: int, fault: str) -> Outcome:
+        ended = dt.datetime(2026, 12, 1, tzinfo=dt.UTC) + dt.timedelta(seconds=number)
+        return Outcome(
+            f"G{number}",
+            number,
+            number // 2,
+            (0, 1),
+            "over",
+            (0.0, 1.0),
+            (2, 1),
+            (None, None),
+            fault,
+            0,
+            3,
+            ended,
+        )
+
+    said = stopped_answering([lost(n, "timeout") for n in range(3)], ["slow", "random"])
+    assert said and "is it running" not in said[0] and "never answered in time" in said[0]
+    said = stopped_answering([lost(n, "unreachable") for n in range(3)], ["gone", "random"])
+    assert said and "is it running, at this URL" in said[0]
