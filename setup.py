@@ -19,5 +19,7 @@ setup(
         # The starter engines: each language's engine per transport and the READMEs'
         # templates, written out by new-engine.
         "tournoyons_gui.arbitre.starters": ["*/*/*", "*.md"],
+        # The HTTP API's examples, captured from a running server (its OpenAPI document).
+        "tournoyons_gui.arbitre.web": ["examples.json"],
     },
 )
