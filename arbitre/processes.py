@@ -330,13 +330,15 @@ class EngineProcess:
         process = self.process
         if process is None:
             return
-        if process.stdin is not None:
-            with contextlib.suppress(OSError, RuntimeError):
-                process.stdin.close()
-        if process.returncode is None:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(process.wait(), grace)
-        _kill_group(process.pid)
+        try:
+            if process.stdin is not None:
+                with contextlib.suppress(OSError, RuntimeError):
+                    process.stdin.close()
+            if process.returncode is None:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(process.wait(), grace)
+        finally:  # cancelled meanwhile (Ctrl-C ending its game) or not: its group dies
+            _kill_group(process.pid)
         with contextlib.suppress(ProcessLookupError):
             await process.wait()
         if self._reader is not None:  # its last lines read, unless its group holds the pipe
@@ -471,8 +473,10 @@ class ProcessEngines:
         if process is None:
             return []
         if self.restart or process.failed or self._closed:
-            self._all.discard(process)
-            await process.stop()
+            try:
+                await process.stop()
+            finally:  # known until its group is dead: kill_all reaches it meanwhile
+                self._all.discard(process)
             notes, _ = process.logged(budget)
             return notes
         notes, _ = process.logged(budget)
@@ -480,11 +484,16 @@ class ProcessEngines:
         return notes
 
     def _retire(self, process: EngineProcess) -> None:
-        """Stop ``process`` in the background (reaped, its standard error's reader ended)."""
-        self._all.discard(process)
+        """Stop ``process`` in the background (reaped, its standard error's reader
+        ended); it stays known (to :meth:`kill_all`) until it is."""
         task = asyncio.create_task(process.stop())
         self._stopping.add(task)
-        task.add_done_callback(self._stopping.discard)
+
+        def stopped(done: asyncio.Task[None]) -> None:
+            self._stopping.discard(done)
+            self._all.discard(process)
+
+        task.add_done_callback(stopped)
 
     async def close(self) -> None:
         """Stop every process (their input closed, :data:`GRACE` seconds, their groups

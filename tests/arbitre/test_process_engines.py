@@ -145,8 +145,9 @@ def test_a_bad_program_is_a_fault_of_its_games_and_the_match_goes_on(
 
 
 def test_good_program_think_times_restarts_and_its_log(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("COLUMNS", "200")  # the summary's table whole, its headers on a line
     marker = f"marker-{secrets.token_hex(6)}"
     runs = {}
     for restart in ("off", "on"):
