@@ -1,4 +1,4 @@
-"""A match's summary (issue 33): what ``play`` prints at the end, writes with ``--json``
+"""A match's summary: what ``play`` prints at the end, writes with ``--json``
 and what the match's page shows, computed from the records alone, with no I/O.
 
 Games count from the entrants' sides. In a game of two seats a win is 1 point, a draw ½,

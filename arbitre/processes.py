@@ -61,6 +61,7 @@ __all__ = [
     "STDERR_PER_GAME",
     "CommandError",
     "EngineProcess",
+    "Exchange",
     "ProcessEngines",
     "command_of",
     "command_words",

@@ -169,7 +169,7 @@ class BuiltinSeat(EngineSeat):
     async def send_final(self, url: str) -> str:
         """Answer the final call in this process as the engine's endpoint does (``200``: a
         built-in engine has nothing to do with it); no request goes out, since this
-        server's own URLs are no target of its own (issue 20, finding 1)."""
+        server's own URLs are no target of its own."""
         del url
         return "200"
 

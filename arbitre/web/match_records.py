@@ -1,9 +1,10 @@
-"""What the match pages and their JSON twins read of the records (issue 33): a match's
+"""What the match pages and their JSON twins read of the records: a match's
 summary, kept once the match has ended, and its games a page at a time.
 
 A match may hold 20,000 games. Its summary (W/D/L, faults, Elo, the SPRT's LLR pair by
-pair: :func:`~tournoyons_gui.arbitre.match_summary.summarize`) needs every game's outcome
-(read as little as it counts: :meth:`~tournoyons_gui.arbitre.store.Store.match_results`),
+pair, each entrant's thinking times: :func:`~tournoyons_gui.arbitre.match_summary.
+summarize`) needs every game's outcome (read as little as it counts:
+:meth:`~tournoyons_gui.arbitre.store.Store.match_results`) and every move's time,
 so it is computed in a thread, that the server's loop goes on, and kept (the :data:`KEPT`
 latest, the least recently read dropped first): a match that has ended is computed once
 (its records no longer change); a running match's is kept a while, five times as long as

@@ -1,21 +1,27 @@
 """``tournoyons-gui play``: a match between engines, one per seat of a Set (two, or four for
-Tarot), headless, with a progress bar, then its summary and failure report (issue 33).
+Tarot), headless, with a progress bar, then its summary and failure report.
 
-The whole server runs on 127.0.0.1 in this process (:func:`.headless.serving_here`); the
-games are played ``--concurrency`` at a time in pairs, seats swapped (rotated at four
-seats: :mod:`~tournoyons_gui.arbitre.matches`), one line printed per game (record id,
-result, moves, seats, the fault that decided it), then the summary
-(:mod:`.match_report`), every game lost by fault with a ``curl`` command reproducing it,
-and the match's address in the records (``/matches/<id>``, as ``tournoyons-gui serve``
-serves the same database). ``--openings builtin|FILE`` starts each pair from an opening;
-``--seed N`` makes the run reproducible; ``--sprt ELO0,ELO1[,ALPHA,BETA]`` plays until
-the SPRT's verdict; ``--json FILE`` writes the summary document
-(``docs/reference/match-json.md``). With ``--database postgresql://...`` other ``serve``
-workers of the same database share the games.
+The whole server runs in this process (:func:`.headless.serving_here`), on 127.0.0.1 or
+where ``--referee-host``, ``--referee-port`` and ``--public-url`` say (an engine
+elsewhere calls it back); the games are played ``--concurrency`` at a time in pairs,
+seats swapped (rotated at four seats: :mod:`~tournoyons_gui.arbitre.matches`), one line
+printed per game (record id, result, moves, seats, the fault that decided it), then the
+summary (:mod:`.match_report`: each engine's thinking times too), every game lost by
+fault with a command reproducing it, and the match's address in the records
+(``/matches/<id>``, as ``tournoyons-gui serve`` serves the same database).
+``--openings builtin|FILE`` starts each pair from an opening; ``--seed N`` makes the run
+reproducible; ``--sprt ELO0,ELO1[,ALPHA,BETA]`` plays until the SPRT's verdict; ``--json
+FILE`` writes the summary document (``docs/reference/match-json.md``), ``--games-file
+FILE`` every game's record, one a line; ``--move-time MS`` holds every engine to a limit
+of the Arbitre's own. An engine ``cmd:COMMAND`` is a program this process starts and
+speaks to over its standard input and output (:mod:`~tournoyons_gui.arbitre.processes`;
+``--restart`` says whether each game has new ones). Printed to a pipe or a file, no line
+is ever wrapped. With ``--database postgresql://...`` other ``serve`` workers of the same
+database share the games.
 
 Seats of one name (``builtin:strong`` twice) are told apart by their number on the
 command line (``strong #1``, ``strong #2``: the order of ``--engine``), in the records'
-names, the progress lines and the summary (issue 27).
+names, the progress lines and the summary.
 
 Exit status: 0 when every game was played to an end, 1 when one was not (or the server
 did not start), 2 when refused (the Set, a seat, an option, an openings file's line),
