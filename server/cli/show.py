@@ -210,6 +210,21 @@ KEYS = {
 }
 
 
+def _pressed(typed: str) -> list[str]:
+    """Return the keys in ``typed`` (what one read of the terminal gave: several keys when
+    they were pressed fast), each as :data:`KEYS` names it; what is no key is skipped."""
+    found, rest = [], typed
+    by_length = sorted(KEYS, key=len, reverse=True)
+    while rest:
+        key = next((k for k in by_length if rest.startswith(k)), None)
+        if key is None:
+            rest = rest[1:]
+            continue
+        found.append(KEYS[key])
+        rest = rest[len(key) :]
+    return found
+
+
 @contextlib.contextmanager
 def _cbreak() -> Iterator[int]:
     """Put the terminal in cbreak mode (each key read as it is pressed, not echoed) while
@@ -238,15 +253,16 @@ def _interactive(replay: Replay, ply: int) -> None:
             while True:
                 out.write(f"\x1b[H\x1b[2J{replay.frame(ply)}\n\n{hint}\n")
                 out.flush()
-                key = KEYS.get(os.read(stream, 8).decode("latin-1"), "")
-                if key == "quit":
+                keys = _pressed(os.read(stream, 64).decode("latin-1"))
+                if "quit" in keys:
                     break
-                ply = {
-                    "left": max(0, ply - 1),
-                    "right": min(replay.plies, ply + 1),
-                    "home": 0,
-                    "end": replay.plies,
-                }.get(key, ply)
+                for key in keys:
+                    ply = {
+                        "left": max(0, ply - 1),
+                        "right": min(replay.plies, ply + 1),
+                        "home": 0,
+                        "end": replay.plies,
+                    }.get(key, ply)
         finally:
             out.write("\x1b[?25h\n")
             out.flush()
