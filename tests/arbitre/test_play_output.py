@@ -15,13 +15,18 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.arbitre.conftest import server_process
 from tests.arbitre.ircd import _free_port as free_port
-from tests.arbitre.play_runs import ENV, command, faulty_engine
+from tests.arbitre.play_runs import ENV, faulty_engine
 from tests.conftest import ROOT
+from tournoyons_gui.server.cli import main
 
 
-def test_a_run_piped_for_a_script_and_its_referee_elsewhere(tmp_path: Path) -> None:
+def test_a_run_piped_for_a_script_and_its_referee_elsewhere(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     port = free_port()
     public = f"http://localhost:{port}"
     database, report, games = tmp_path / "m.sqlite3", tmp_path / "m.json", tmp_path / "g.jsonl"
@@ -78,19 +83,26 @@ def test_a_run_piped_for_a_script_and_its_referee_elsewhere(tmp_path: Path) -> N
         assert [line["id"] for line in lines] == [r["id"] for r in records]
         assert http.get("/matches/NOSUCHMATCH/games.jsonl").json() == {"error": "no such match"}
     game = records[0]
-    shown = command("show", game["id"], "--database", database)
-    assert shown.returncode == 0, shown.stderr
+
+    # show, in this process (as its command line runs it, its output piped).
+    def show(*args: str | Path) -> tuple[int, str, str]:
+        status = main(["show", *map(str, args)])
+        out, err = capsys.readouterr()
+        return status, out, err
+
+    status, shown, _ = show(game["id"], "--database", database)
+    assert status == 0
     plies = len(game["moves"])  # piped: every ply, from the start
-    assert [f"ply {n} of {plies}" in shown.stdout for n in range(plies + 1)] == [True] * (plies + 1)
-    assert shown.stdout.index("ply 0 of") < shown.stdout.index(f"ply {plies} of")
-    assert "the end: " in shown.stdout and "last move: v (X) played" in shown.stdout
-    last = command("show", games, "--game", game["id"], "--ply", str(plies))
-    assert last.returncode == 0 and last.stdout.startswith(f"TicTacToe {game['id']}: ")
-    assert f"the end: {game['result_text']}" in last.stdout
-    refused = command("show", games)
-    assert refused.returncode == 2 and "choose one with --game ID" in refused.stderr
-    assert command("show", "NOSUCHGAME", "--database", database).returncode == 2
-    assert "no records at" in command("show", "X", "--database", tmp_path / "none").stderr
+    assert [f"ply {n} of {plies}" in shown for n in range(plies + 1)] == [True] * (plies + 1)
+    assert shown.index("ply 0 of") < shown.index(f"ply {plies} of")
+    assert "the end: " in shown and "last move: v (X) played" in shown
+    status, last, _ = show(games, "--game", game["id"], "--ply", str(plies))
+    assert status == 0 and last.startswith(f"TicTacToe {game['id']}: ")
+    assert f"the end: {game['result_text']}" in last
+    status, _, refused = show(games)
+    assert status == 2 and "choose one with --game ID" in refused
+    assert show("NOSUCHGAME", "--database", database)[0] == 2
+    assert "no records at" in show("X", "--database", tmp_path / "none")[2]
 
 
 def test_show_steps_with_the_arrow_keys_in_a_terminal(tmp_path: Path) -> None:
