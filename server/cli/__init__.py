@@ -261,7 +261,7 @@ def parser() -> argparse.ArgumentParser:
         "status 0 when every game reached an end. An engine is a URL, a built-in engine,\n"
         "a botsarena bot, or a program this command starts (cmd:) and speaks to over its\n"
         "standard input and output, a line each way.",
-        "examples:\n  tournoyons-gui play --set TicTacToe --engine builtin:perfect \\\n"
+        "example:\n  tournoyons-gui play --set TicTacToe --engine builtin:perfect \\\n"
         "      --engine http://127.0.0.1:9000/engine --games 10\n"
         "  tournoyons-gui play --set ConnectFour --engine me=cmd:'ruby engine.rb' \\\n"
         "      --engine builtin:random --games 100 --move-time 500",
