@@ -16,8 +16,9 @@ setup(
     package_dir={f"tournoyons_gui.{top}": top for top in TOPS},
     package_data={
         "": ["templates/**/*", "static/**/*", "py.typed", "*.js", "*.css", "openings.txt"],
-        # The starter engines: each language's files, written out by new-engine.
-        "tournoyons_gui.arbitre.starters": ["*/*"],
+        # The starter engines: each language's engine per transport and the READMEs'
+        # templates, written out by new-engine.
+        "tournoyons_gui.arbitre.starters": ["*/*/*", "*.md"],
         # The HTTP API's examples, captured from a running server (its OpenAPI document).
         "tournoyons_gui.arbitre.web": ["examples.json"],
     },

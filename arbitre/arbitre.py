@@ -167,9 +167,11 @@ class Arbitre:
         await self.worker.run()
 
     async def close(self) -> None:
-        """Stop the games in play (they stay in progress, to be taken over) and the client."""
+        """Stop the games in play (they stay in progress, to be taken over), the client
+        and the process engines (their process groups killed)."""
         await self.worker.close()
         await self.caller.close()
+        await self.services.processes.close()
 
     async def nudge(self) -> None:
         """Have every worker scan now."""

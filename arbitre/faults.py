@@ -1,4 +1,4 @@
-"""A match's failure report (issue 33): every game lost by fault, told from its record so
+"""A match's failure report: every game lost by fault, told from its record so
 that its engine's author reproduces it in one paste.
 
 For each such game: the fault's kind (``timeout``, ``unreachable``, ``malformed``,
@@ -9,9 +9,10 @@ HTTP status and first bytes, its callback, or why nothing did), the latency (fro
 request to that answer, and to the failure), and a ``curl`` command sending the same
 context to the engine in tester mode (engine protocol section 5: an empty ``Referee``,
 ``Game=TEST`` as the original tester sent; the engine answers its Value in the body), or
-the same ``POST`` to a bot. A built-in engine gets no command: it was served by the
-``play`` process itself. All of it comes from the game's exchange log (decision 28), the
-failing step's entries being the seat's last request and what followed it.
+the same ``POST`` to a bot, or for a process engine its request's line piped to its
+command. A built-in engine gets no command: it was served by the ``play`` process itself.
+All of it comes from the game's exchange log (decision 28), the failing step's entries
+being the seat's last request and what followed it.
 
 An entrant whose last games were all lost by fault (a process that crashed or hangs
 mid-match) is said so once (:func:`stopped_answering`), after the games.
@@ -28,6 +29,7 @@ from dataclasses import dataclass
 
 from tournoyons_gui.arbitre.answer import FAULTS
 from tournoyons_gui.arbitre.match_summary import Outcome
+from tournoyons_gui.arbitre.processes import command_of, is_command
 from tournoyons_gui.arbitre.record import redact
 from tournoyons_gui.arbitre.store import Exchange, Seat
 from tournoyons_gui.arbitre.urls import engine_url
@@ -74,12 +76,15 @@ def curl_command(request: str, seat: Seat) -> str | None:
     """Return the ``curl`` command sending ``request`` (a recorded engine request ``URL``,
     or ``POST URL BODY``) to the seat in tester mode: ``Game`` the tester's ``TEST``, an
     empty ``Referee`` (the engine answers its Value in the body), no ``Signature``; a
-    bot's ``POST`` with its ``game-id`` as ``TEST``. It prints the body, then ``HTTP`` and
+    bot's ``POST`` with its ``game-id`` as ``TEST``; a process engine's line piped to its
+    command (:func:`_piped`). It prints the body, then ``HTTP`` and
     the status; it waits the request's ``TimeOut`` (curl's exit status 28 past it).
     ``None`` for a built-in engine (served by the ``play`` process, gone) or nothing
     recorded."""
     if seat.kind == "builtin" or not request:
         return None
+    if is_command(seat.url):
+        return _piped(request, seat)
     shown = "-w '\\nHTTP %{http_code}\\n'"
     if request.startswith("POST "):
         _, url, body = ([*request.split(" ", 2), ""])[:3]
@@ -99,6 +104,20 @@ def curl_command(request: str, seat: Seat) -> str | None:
     wait = params.get("TimeOut", "")
     seconds = int(wait) if wait.isdigit() else DEFAULT_WAIT
     return f"curl -sS --max-time {seconds} {shown} {shlex.quote(engine_url(base, params))}"
+
+
+def _piped(request: str, seat: Seat) -> str:
+    """Return the shell command that sends a process engine's request line (``Game`` the
+    tester's ``TEST``, no ``Signature``) to its command, run where ``play`` ran, and
+    prints its line back: ``printf '%s\\n' 'Set=...' | ruby engine.rb``."""
+    pairs = urllib.parse.parse_qsl(request, keep_blank_values=True)
+    params: dict[str, str] = {}
+    for name, value in pairs:
+        if name == "Signature" or name in params:
+            continue
+        params[name] = TESTER_GAME if name == "Game" else value
+    line = engine_url("", params)[1:]
+    return f"printf '%s\\n' {shlex.quote(line)} | {command_of(seat.url)}"
 
 
 def _ms(start: dt.datetime, end: dt.datetime) -> int:
@@ -158,6 +177,23 @@ def failure_of(
     )
 
 
+#: What to look at when an engine lost every game by one kind of fault.
+_HINTS = {
+    "unreachable": "nothing answered at its address (or its program did not start, or "
+    "exited): is it running, at this URL (this command)?",
+    "timeout": "it was reached, and never answered in time: does it call the Referee back "
+    "(over HTTP), write its Value as one line (a process), and within the TimeOut?",
+    "malformed": "it was reached, and its answers were no Value: an HTTP error or a "
+    "crash's message (see its output), an empty line, a line too long",
+}
+
+
+def _why(kinds: Sequence[str]) -> str:
+    """Return what to check of an engine that lost every game by the faults ``kinds``, a
+    hint per kind: "is it running?" only where nothing answered at all."""
+    return " ".join(_HINTS[kind] for kind in kinds if kind in _HINTS) or "see its failures above"
+
+
 #: The faults that say an engine gave no answer at all (an illegal Value is an answer).
 SILENT = frozenset({"timeout", "unreachable", "malformed"})
 
@@ -184,9 +220,7 @@ def stopped_answering(outcomes: Sequence[Outcome], names: Sequence[str]) -> list
         kinds = sorted({o.fault for o in run})
         since = run[-1]
         if len(run) == len(played):
-            said.append(
-                f"{name} lost every game by fault ({', '.join(kinds)}): is it running, at this URL?"
-            )
+            said.append(f"{name} lost every game by fault ({', '.join(kinds)}): {_why(kinds)}")
         else:
             said.append(
                 f"{name} lost its last {len(run)} games by fault ({', '.join(kinds)}), from "

@@ -436,10 +436,9 @@ class GameMaster:
         status: str = "over",
         failed: Sequence[int] = (),
     ) -> None:
-        """End the game with ``result`` (``None``: in error, Status 9 for every seat): store
-        the result, each seat's Status and rank, and the final calls in one transaction;
-        publish; then send the final calls (decision 10). Each seat's total score is
-        stored too when the rules keep totals (:func:`seat_totals`)."""
+        """End the game with ``result`` (``None``: in error, Status 9 everywhere): store the
+        result, Statuses, ranks, totals (:func:`seat_totals`) and final calls at once;
+        publish; send the final calls (decision 10); release each seat (``ended``)."""
         ranks = None if result is None else result.ranking(len(seats))
         totals = None if rules is None else seat_totals(rules, turn.state)
         if totals is not None and len(totals) != len(seats):
@@ -483,6 +482,7 @@ class GameMaster:
                 for (index, _), answer in zip(calls, answers, strict=True)
             ],
         )
+        await asyncio.gather(*(kinds[s.index].ended(s) for s in seats if s.index in kinds))
 
     def _final_calls(
         self,

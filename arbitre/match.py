@@ -27,6 +27,7 @@ __all__ = [
     "DEFAULT_BOT_TIMEOUT",
     "DEFAULT_PERSON_TIMEOUT",
     "DEFAULT_TIMEOUT",
+    "MAX_MOVE_TIME",
     "MAX_REGISTERED_NAME",
     "MAX_SEAT_NAME",
     "MAX_SEED",
@@ -49,6 +50,8 @@ DEFAULT_BOT_TIMEOUT = 10
 #: Seconds a person has for a move unless the match says otherwise (issue 20): a game
 #: its persons abandoned ends, the seat asked losing as having abandoned it.
 DEFAULT_PERSON_TIMEOUT = 900
+#: The longest ``move_time`` in milliseconds (the longest TimeOut's).
+MAX_MOVE_TIME = MAX_TIMEOUT * 1000
 #: The largest game seed (a signed 64-bit integer's, so that every store and client keeps
 #: it whole).
 MAX_SEED = 2**63 - 1
@@ -123,7 +126,11 @@ class Options:
     whole number 0 to :data:`MAX_SEED` that makes the game reproducible (the built-in
     engines' choices, :func:`~tournoyons_gui.interfaces.engine_kit.seeded_choices`; the
     cards of a Set the Arbitre deals, :func:`~tournoyons_gui.interfaces.plugin.starts_from_seed`),
-    ``None`` (the default, and every record made before it): the system's randomness."""
+    ``None`` (the default, and every record made before it): the system's randomness;
+    ``move_time``: the Arbitre's own limit on an engine's or a bot's answer in
+    milliseconds, 1 to :data:`MAX_MOVE_TIME` (``play --move-time``, a local run's, below
+    the protocol's 4 s minimum if need be: the engine is still sent the ``TimeOut``),
+    ``None``: none but the ``TimeOut``."""
 
     timeout: int = DEFAULT_TIMEOUT
     level: int = 1
@@ -134,14 +141,25 @@ class Options:
     deals: int | None = None
     open_table: bool = False
     seed: int | None = None
+    move_time: int | None = None
 
     def __post_init__(self) -> None:
         if self.person_timeout is None:
             object.__setattr__(self, "person_timeout", DEFAULT_PERSON_TIMEOUT)
 
     def to_json(self) -> dict[str, Any]:
-        """Return the options as stored: ``{"timeout": 10, "level": 1, ...}``, every field."""
-        return asdict(self)
+        """Return the options as stored: ``{"timeout": 10, "level": 1, ...}``, every field
+        (``move_time`` only when set: records without it read the same)."""
+        stored = asdict(self)
+        if self.move_time is None:
+            del stored["move_time"]
+        return stored
+
+    def limited(self, seconds: float) -> float:
+        """Return ``seconds``, or the ``move_time`` (in seconds) when it is shorter."""
+        if self.move_time is None:
+            return seconds
+        return min(seconds, self.move_time / 1000)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Options:
@@ -155,6 +173,7 @@ class Options:
             deals=None if data.get("deals") is None else int(data["deals"]),
             open_table=bool(data.get("open_table", False)),
             seed=None if data.get("seed") is None else int(data["seed"]),
+            move_time=None if data.get("move_time") is None else int(data["move_time"]),
         )._stored(data.get("person_timeout"))
 
     def _stored(self, person_timeout: Any) -> Options:
@@ -167,7 +186,8 @@ def check_options(name: str, rules: ArbitreRules | None, options: Options) -> Ar
     """Return the rules of the Set called ``name`` when the match ``options`` suit them;
     raise :class:`GameError` (no rules the Arbitre plays, TimeOut 4-54 s, a Level the Set
     has, Wait 0-600, the persons' and bots' limits, ``deals`` only for a Set played in deals
-    and within its range, a ``seed`` 0 to :data:`MAX_SEED`)."""
+    and within its range, a ``seed`` 0 to :data:`MAX_SEED`, a ``move_time`` 1 to
+    :data:`MAX_MOVE_TIME` milliseconds)."""
     if rules is None:
         raise GameError(f"{name} has no rules the Arbitre can play")
     if not MIN_TIMEOUT <= options.timeout <= MAX_TIMEOUT:
@@ -191,6 +211,9 @@ def check_options(name: str, rules: ArbitreRules | None, options: Options) -> Ar
     seed = options.seed
     if seed is not None and (type(seed) is not int or not 0 <= seed <= MAX_SEED):
         raise GameError(f"a seed is a whole number 0 to {MAX_SEED}")
+    move_time = options.move_time
+    if move_time is not None and not 1 <= move_time <= MAX_MOVE_TIME:
+        raise GameError(f"a move time is 1 to {MAX_MOVE_TIME} milliseconds")
     return rules
 
 

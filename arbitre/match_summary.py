@@ -1,4 +1,4 @@
-"""A match's summary (issue 33): what ``play`` prints at the end, writes with ``--json``
+"""A match's summary: what ``play`` prints at the end, writes with ``--json``
 and what the match's page shows, computed from the records alone, with no I/O.
 
 Games count from the entrants' sides. In a game of two seats a win is 1 point, a draw ½,
@@ -32,7 +32,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tournoyons_gui.arbitre.answer import FAULTS
-from tournoyons_gui.arbitre.stats import Estimate, Sprt, estimate_pentanomial, estimate_wdl
+from tournoyons_gui.arbitre.stats import (
+    Estimate,
+    Sprt,
+    estimate_pentanomial,
+    estimate_wdl,
+    think_times,
+)
 from tournoyons_gui.arbitre.store import Match, MatchEntry, MatchResult
 
 __all__ = [
@@ -228,11 +234,14 @@ def _finite(value: float) -> float | None:
     return round(value, 2) + 0.0 if math.isfinite(value) else None  # + 0.0: no -0.0
 
 
-def _entrant_lines(match: Match, outcomes: Sequence[Outcome]) -> list[dict[str, Any]]:
+def _entrant_lines(
+    match: Match, outcomes: Sequence[Outcome], think: Mapping[int, Sequence[int]] | None
+) -> list[dict[str, Any]]:
     """Return each entrant's counts: games, wins, draws, losses, errors, faults by kind,
     points, score (points per game decided, 0 to 1), total (its seats' totals summed, in a
-    Set that keeps totals), mean rank, and rank (by total where there are totals, else by
-    points; shared ranks as 1, 1, 3)."""
+    Set that keeps totals), mean rank, rank (by total where there are totals, else by
+    points; shared ranks as 1, 1, 3) and its thinking time per move (``think_ms``: p50,
+    p95 and max of ``think``'s milliseconds, by entrant; ``None`` without them)."""
     lines: list[dict[str, Any]] = []
     counted = [o for o in outcomes if o.counted]
     for index, entrant in enumerate(match.entrants):
@@ -256,6 +265,7 @@ def _entrant_lines(match: Match, outcomes: Sequence[Outcome]) -> list[dict[str, 
                 "score": round(points / len(decided), 4) if decided else None,
                 "total": sum(t for t in totals if t is not None) if totals else None,
                 "mean_rank": round(sum(ranks) / len(ranks), 4) if ranks else None,
+                "think_ms": think_times(think.get(index, ())) if think is not None else None,
             }
         )
     keys = [line["total"] if line["total"] is not None else line["points"] for line in lines]
@@ -346,12 +356,16 @@ def summarize(
     moves: Mapping[str, Sequence[str]] | None = None,
     *,
     listed: bool = True,
+    think: Mapping[int, Sequence[int]] | None = None,
 ) -> dict[str, Any]:
     """Return the match's summary document (``play --json``; ``docs/reference/
     match-json.md`` gives it field by field) from its games' outcomes in match order,
     from the first entrant's side; each game's moves (values in order, by game id) in
     ``games_list`` when ``moves`` is given; ``games_list`` empty when not ``listed``
-    (the match's page and JSON twin list the games a page at a time)."""
+    (the match's page and JSON twin list the games a page at a time); each entrant's
+    thinking times from ``think`` (milliseconds per move, by entrant:
+    :meth:`~tournoyons_gui.arbitre.store.Store.match_think`). The ``options`` are the
+    games' as recorded, ``seed`` the run's (each game's own is in ``games_list``)."""
     size = len(match.entrants)
     sprt = sprt_of(match.sprt)
     tally = Tally(size, size, sprt)
@@ -361,7 +375,7 @@ def summarize(
     )
     for outcome in ended:
         tally.add(outcome)
-    lines = _entrant_lines(match, outcomes)
+    lines = _entrant_lines(match, outcomes, think)
     first = lines[0]
     pairs = tally.pentanomial
     found = _estimate(pairs, first) if size == 2 else None
@@ -380,7 +394,7 @@ def summarize(
         "los": round(estimate.los, 4) if estimate else None,
         "sprt": None,
         "games_list": [game_line(o, moves) for o in outcomes] if listed else [],
-        # What the issue's document leaves out (docs/reference/match-json.md).
+        # The match's own keys (docs/reference/match-json.md), after the counts above.
         "match": match.id,
         "status": match.status,
         "seed": match.seed,
@@ -393,7 +407,7 @@ def summarize(
         "nelo_ci95": [_finite(estimate.nelo_low), _finite(estimate.nelo_high)]
         if estimate
         else None,
-        "options": dict(match.options),
+        "options": {**match.options, "seed": match.seed},
         "created_at": match.created_at.isoformat(),
         "ended_at": match.ended_at.isoformat() if match.ended_at else None,
     }

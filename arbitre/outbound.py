@@ -42,6 +42,8 @@ import urllib.parse
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 
+from tournoyons_gui.arbitre.processes import SERVER_REFUSES, is_command
+
 __all__ = [
     "CONTROL",
     "MAX_URL",
@@ -207,8 +209,12 @@ class Outbound:
         message naming ``what``) for another scheme than http(s), no host, a user or
         password (decision 13), a broken port, more than 2000 characters, a control
         character (:data:`CONTROL`), this server's own URL, an internal host on a public
-        server (unless allowed), or a host outside ``--engine-hosts``."""
+        server (unless allowed), or a host outside ``--engine-hosts``; a ``cmd:`` process
+        engine with :data:`~tournoyons_gui.arbitre.processes.SERVER_REFUSES` (only the
+        command line of ``play`` and ``tournament`` starts one)."""
         url = url.strip()
+        if is_command(url):
+            raise ValueError(SERVER_REFUSES)
         if CONTROL.search(url):
             raise ValueError(f"{what} has no control character")
         try:

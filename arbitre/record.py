@@ -19,9 +19,17 @@ from tournoyons_gui.arbitre.match import Options
 from tournoyons_gui.arbitre.seats import exported
 from tournoyons_gui.arbitre.store import Game, Move, Seat, Store
 from tournoyons_gui.arbitre.turns import turn_from
-from tournoyons_gui.interfaces.plugin import Turn
+from tournoyons_gui.interfaces.plugin import ArbitreRules, IllegalMove, Turn, starts_from_tray
 
-__all__ = ["HIDDEN", "Records", "open_table", "redact", "result_text", "shown_options"]
+__all__ = [
+    "HIDDEN",
+    "Records",
+    "open_table",
+    "redact",
+    "result_text",
+    "shown_options",
+    "start_tray",
+]
 
 #: What the record and the pages show for a value while the game hides information.
 HIDDEN = "?"
@@ -72,6 +80,28 @@ def shown_options(game: Game) -> dict[str, Any]:
     if game.status == "playing" and options.get("seed") is not None:
         options["seed"] = HIDDEN
     return options
+
+
+def start_tray(rules: ArbitreRules | None, game: Game) -> str | None:
+    """Return the Tray a game started from when it is not its Set's own start (an
+    opening, ``--start-tray``: decision 15), as its engines read it (the first request's
+    explicit board), so that its moves can be replayed from the record alone; ``None``
+    from the Set's start, for a Set that cannot start from a Tray, or a first position
+    that cannot be read."""
+    if rules is None or not starts_from_tray(rules) or not game.first:
+        return None
+    try:
+        first = turn_from(game.first)
+        level = int(Options.from_json(game.options).level)
+        if dict(first.state) == dict(rules.start(level).state):
+            return None
+        asked = rules.asked(first.state)
+        if not asked:
+            return None
+        tray = rules.request(first.state, asked[0], init_as_board=True).params.get("Tray")
+    except (IllegalMove, ValueError, KeyError, TypeError):
+        return None
+    return str(tray) if tray else None
 
 
 class Records:
@@ -127,6 +157,7 @@ class Records:
             "reason": game.reason,
             "result_text": result_text(game, seats),
             "options": shown_options(game),
+            "start_tray": None if hidden else start_tray(rules, game),
             "created_at": game.created_at.isoformat(),
             "ended_at": game.ended_at.isoformat() if game.ended_at else None,
             "seats": [

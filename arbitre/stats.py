@@ -51,7 +51,9 @@ __all__ = [
     "elo_from_score",
     "estimate_pentanomial",
     "estimate_wdl",
+    "nearest_rank",
     "pentanomial",
+    "think_times",
 ]
 
 #: The points of a pair from the first entrant's side, by index in the pentanomial counts.
@@ -338,3 +340,27 @@ def _mle_normalized(scores: Sequence[float], observed: Sequence[float], t: float
         if moved < 1e-4:
             break
     return p
+
+
+def nearest_rank(ordered: Sequence[int], percent: float) -> int:
+    """Return the ``percent`` percentile (0 < percent <= 100) of ``ordered`` (sorted, not
+    empty) by the nearest-rank method: the smallest value with at least ``percent`` % of
+    the values at or below it, ``ordered[ceil(percent/100 × n) - 1]`` (Hyndman and Fan's
+    definition 1, the inverse of the empirical distribution function): always one of the
+    values measured, never an interpolation between two."""
+    rank = max(1, math.ceil(percent / 100 * len(ordered) - 1e-9))
+    return ordered[min(rank, len(ordered)) - 1]
+
+
+def think_times(ms: Iterable[int]) -> dict[str, int] | None:
+    """Return ``{"p50", "p95", "max"}`` of thinking times in milliseconds (each move's,
+    from the request to the answer, as the Arbitre measured it), by the nearest rank
+    (:func:`nearest_rank`); ``None`` with none (an entrant that played no move)."""
+    ordered = sorted(ms)
+    if not ordered:
+        return None
+    return {
+        "p50": nearest_rank(ordered, 50),
+        "p95": nearest_rank(ordered, 95),
+        "max": ordered[-1],
+    }

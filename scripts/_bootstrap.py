@@ -14,7 +14,8 @@ and hands its choice to the tests in ``$TOURNOYONS_CHROMIUM``.
 The other programs the tests and ``scripts/deploy.py`` run are found the same way, each
 installed with Debian's packages when missing and we are root: PostgreSQL's server
 (:func:`find_postgres`), ngIRCd (:func:`find_ngircd`), nginx (:func:`find_nginx`), and the
-runtimes of the starter engines, Node.js (:func:`find_node`) and PHP (:func:`find_php`).
+runtimes of the starter engines, Node.js (:func:`find_node`), PHP (:func:`find_php`), Ruby
+(:func:`find_ruby`) and Go (:func:`find_go`).
 """
 
 from __future__ import annotations
@@ -352,3 +353,32 @@ def find_php() -> str:
     tests, installing it if need be. Order: ``$TOURNOYONS_PHP``; ``php`` on the PATH; as
     root on Debian or Ubuntu, ``apt-get install php-cli``."""
     return _find_runtime("TOURNOYONS_PHP", php_path, "php-cli")
+
+
+def ruby_path() -> str | None:
+    """Return a Ruby interpreter (``ruby`` on the PATH), or ``None``."""
+    return shutil.which("ruby")
+
+
+def go_path() -> str | None:
+    """Return a Go toolchain's ``go`` command (on the PATH, or Debian's
+    ``/usr/lib/go/bin/go``), or ``None``."""
+    found = shutil.which("go")
+    if found:
+        return found
+    debian = Path("/usr/lib/go/bin/go")
+    return str(debian) if debian.exists() else None
+
+
+def find_ruby() -> str:
+    """Return the Ruby that runs the Ruby starter engine in the tests, installing it if
+    need be. Order: ``$TOURNOYONS_RUBY``; ``ruby`` on the PATH; as root on Debian or
+    Ubuntu, ``apt-get install ruby``."""
+    return _find_runtime("TOURNOYONS_RUBY", ruby_path, "ruby")
+
+
+def find_go() -> str:
+    """Return the Go toolchain that builds the Go starter engine in the tests, installing
+    it if need be. Order: ``$TOURNOYONS_GO``; ``go`` on the PATH or Debian's
+    ``/usr/lib/go/bin/go``; as root on Debian or Ubuntu, ``apt-get install golang-go``."""
+    return _find_runtime("TOURNOYONS_GO", go_path, "golang-go")

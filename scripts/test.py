@@ -4,7 +4,8 @@
 Creates ``.venv`` with the project and its test dependencies, finds or installs a Chromium
 (see ``_bootstrap.find_chromium``), PostgreSQL's server programs (``find_postgres``: the
 tests run a throwaway server of their own), ngIRCd (``find_ngircd``: an IRC server per
-test), nginx, Node.js and PHP (``find_node``, ``find_php``: the starter engines' runtimes),
+test), nginx, Node.js, PHP, Ruby and Go (``find_node``, ``find_php``, ``find_ruby``, ``find_go``:
+the starter engines' runtimes),
 then runs pytest: unit tests, server tests, the
 Arbitre's tests, and the browser tests in real Chromium against the real server.
 """
@@ -19,11 +20,13 @@ from _bootstrap import (
     ROOT,
     ensure_venv,
     find_chromium,
+    find_go,
     find_nginx,
     find_ngircd,
     find_node,
     find_php,
     find_postgres,
+    find_ruby,
     say,
 )
 
@@ -59,6 +62,10 @@ def main() -> int:
     say(f"Node.js: {node}")
     php = find_php()
     say(f"PHP: {php}")
+    ruby = find_ruby()
+    say(f"Ruby: {ruby}")
+    go = find_go()
+    say(f"Go: {go}")
     env = {
         **os.environ,
         "TOURNOYONS_CHROMIUM": chromium,
@@ -67,6 +74,8 @@ def main() -> int:
         "TOURNOYONS_NGINX": nginx,
         "TOURNOYONS_NODE": node,
         "TOURNOYONS_PHP": php,
+        "TOURNOYONS_RUBY": ruby,
+        "TOURNOYONS_GO": go,
         "PYTHONDONTWRITEBYTECODE": "1",
     }
     args = sys.argv[1:]

@@ -26,6 +26,7 @@ from tournoyons_gui.arbitre.client import Calls
 from tournoyons_gui.arbitre.live import Hub
 from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec
 from tournoyons_gui.arbitre.outbound import Outbound
+from tournoyons_gui.arbitre.processes import ProcessEngines
 from tournoyons_gui.arbitre.store import Game, Seat, Store
 from tournoyons_gui.arbitre.urls import check_engine_url
 from tournoyons_gui.interfaces.plugin import ArbitreRules, Turn
@@ -60,7 +61,8 @@ class Services:
     process (by game id: a timi room's), the seats a part of this process is seating
     now (``seating``: a room's channel, lower-cased, -> its players' names), which a kind
     seated by its own room alone accepts, the ``outbound`` policy every URL and call is
-    held to, the runner of our built-in engines in this process (``engines``), this
+    held to, the runner of our built-in engines in this process (``engines``), the
+    process engines its command line allowed (``processes``: none on a server), this
     process's worker (its lease owner's name) and the bound seat kinds whose connections
     it holds now (``holding``: :attr:`SeatKind.bound`)."""
 
@@ -75,6 +77,7 @@ class Services:
     sessions: dict[str, Session] = field(default_factory=dict)
     seating: dict[str, tuple[str, ...]] = field(default_factory=dict)
     engines: EngineRunner = field(default_factory=EngineRunner)
+    processes: ProcessEngines = field(default_factory=ProcessEngines)
     worker: str = ""
     holding: set[str] = field(default_factory=set)
 
@@ -156,8 +159,9 @@ class SeatKind:
 
     def time_limit(self, options: Options) -> float | None:
         """Return the seconds a seat of this kind has for one answer (``None``: no limit);
-        by default the match's ``TimeOut``."""
-        return float(options.timeout)
+        by default the match's ``TimeOut``, or the Arbitre's own ``move_time`` when it is
+        shorter (``play --move-time``: the engine is still sent the ``TimeOut``)."""
+        return options.limited(float(options.timeout))
 
     def seconds_left(self, deadline: float | None, options: Options) -> float:
         """Return the seconds left until ``deadline`` (to the hundredth: a limit of 10 s
@@ -188,6 +192,11 @@ class SeatKind:
         its answer: the HTTP status, or the failure's name (decision 10: cut at 10 s,
         ignored)."""
         return await self.services.caller.final(url)
+
+    async def ended(self, seat: Seat) -> None:
+        """Release what the kind held for ``seat`` once its game ended, its final call
+        sent (a process engine's process of its own); by default nothing."""
+        del seat
 
     @classmethod
     def exported(cls, seat: Seat) -> dict[str, str]:

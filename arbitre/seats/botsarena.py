@@ -46,8 +46,9 @@ class BotsarenaSeat(SeatKind):
         return self.checked_url(spec, number)
 
     def time_limit(self, options: Options) -> float | None:
-        """Return the match's limit for a bot's answer (``bot_timeout``)."""
-        return float(options.bot_timeout)
+        """Return the match's limit for a bot's answer (``bot_timeout``; the Arbitre's own
+        ``move_time`` when shorter)."""
+        return options.limited(float(options.bot_timeout))
 
     async def ask(self, position: Position, deadline: float | None) -> Answer:
         """Post ``init`` (first move of the seat) then ``play-turn``; read ``play``."""

@@ -1,11 +1,13 @@
-"""Tournoyons engines as seats (engine protocol sections 1-3): an engine reached at its
-URL, and our built-in engines, called in this process (the same pure function their HTTP
-endpoint ``/engines/<set>/<name>`` serves to anyone else).
+"""Tournoyons engines as seats (engine protocol sections 1-3 and 8): an engine reached at
+its URL or a program started on this machine, each through its transport
+(:mod:`.transports`), and our built-in engines, called in this process (the same pure
+function their HTTP endpoint ``/engines/<set>/<name>`` serves to anyone else).
 
 Each ask sends the request with the parameters in the protocol's order (section 2.1),
-``Referee`` last, and waits for the callback within ``TimeOut``; a game taken over by
-another worker applies an answer recorded before it took the game, and asks nothing. At
-the end each engine gets its final call with its ``Status`` (decision 10).
+``Referee`` last, and waits for the answer within ``TimeOut`` (a callback over HTTP, a
+line from a process); a game taken over by another worker applies an answer recorded
+before it took the game, and asks nothing. At the end each engine gets its final call
+with its ``Status`` (decision 10).
 
 A built-in engine's ask is logged as an engine's is (the request's URL as it would be
 sent, then a callback with its ``Game``, ``MoveId`` and ``Value``), so that its game's
@@ -23,17 +25,23 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Mapping
 
 from tournoyons_gui.arbitre.answer import Answer, note
 from tournoyons_gui.arbitre.catalogue import PlayedSet
 from tournoyons_gui.arbitre.match import SeatSpec
+from tournoyons_gui.arbitre.processes import PREFIX, CommandError, is_command
 from tournoyons_gui.arbitre.seats.base import Position, SeatKind, Services
-from tournoyons_gui.arbitre.signing import sign_url
+from tournoyons_gui.arbitre.seats.transports import (
+    CallParams,
+    HttpTransport,
+    ProcessTransport,
+    Transport,
+    call_params,
+    transport_for,
+)
 from tournoyons_gui.arbitre.store import Seat
 from tournoyons_gui.arbitre.urls import engine_url
 from tournoyons_gui.interfaces.engine_kit import choice_seed, seeded_choices
-from tournoyons_gui.interfaces.plugin import seat_count
 
 __all__ = ["MAX_KEYS_KEPT", "BuiltinSeat", "EngineSeat", "call_params"]
 
@@ -44,51 +52,11 @@ log = logging.getLogger(__name__)
 MAX_KEYS_KEPT = 10_000
 
 
-def call_params(
-    position: Position,
-    game_params: Mapping[str, str],
-    *,
-    move_id: str | None,
-    referee: str,
-    status: int = 0,
-) -> dict[str, str]:
-    """Return a call's parameters in the order of section 2.1: ``Set``, ``Game``,
-    ``MoveId``, ``Turn``, ``Status``, ``TimeOut``, ``Level`` (Sets of several levels),
-    ``Opponent`` (its opponent's registration in a competition match: a tournament's
-    game or a ladder game, decision 27),
-    ``Seat`` and ``Players`` (games of more than two seats, tarot.md T-decision 4), the
-    Set's own parameters, ``Referee`` last (in-progress calls: ``move_id`` given). A final
-    call (no ``move_id``) of a game of more than two seats carries the seat's ``Rank``
-    (1..N, ``position.seat.rank``) beside ``Status`` (tarot.md T-decision 5)."""
-    rules, seat, options = position.rules, position.seat, position.options
-    params = {"Set": rules.engine_set, "Game": seat.key}
-    if move_id is not None:
-        params["MoveId"] = move_id
-    if "Turn" in game_params:
-        params["Turn"] = game_params["Turn"]
-    params["Status"] = str(status)
-    seats = seat_count(rules)
-    if move_id is None and seats > 2 and seat.rank is not None:
-        params["Rank"] = str(seat.rank)
-    params["TimeOut"] = str(options.timeout)
-    if len(rules.levels) > 1:
-        params["Level"] = str(options.level)
-    others = [s for s in position.seats if s.index != seat.index]
-    competition = position.game.tournament_id is not None or position.game.ladder
-    if competition and len(others) == 1 and others[0].registration:
-        params["Opponent"] = others[0].registration
-    if seats > 2:
-        params["Seat"] = str(seat.index + 1)
-        params["Players"] = str(seats)
-    params.update({k: v for k, v in game_params.items() if k != "Turn"})
-    if move_id is not None:
-        params["Referee"] = referee
-    return params
-
-
 class EngineSeat(SeatKind):
-    """A Tournoyons engine at its URL (``SeatSpec.engine``, an http(s) URL). A registered
-    engine given a key has its calls signed (manual VII, :mod:`~..signing`)."""
+    """A Tournoyons engine: at its URL (``SeatSpec.engine``, an http(s) URL), or a program
+    on this machine (``cmd:COMMAND``, given on ``play``'s or ``tournament``'s command
+    line), each reached by its transport (:mod:`.transports`). A registered engine given
+    a key has its calls signed (manual VII, :mod:`~..signing`)."""
 
     name = "engine"
     label = "engine"
@@ -99,6 +67,8 @@ class EngineSeat(SeatKind):
     def __init__(self, services: Services) -> None:
         super().__init__(services)
         self._keys: dict[tuple[str, str], str] = {}
+        self.http = HttpTransport(services, self.call_key, self._keys)
+        self.process = ProcessTransport(services)
 
     async def call_key(self, seat: Seat) -> str:
         """Return the key of the seat's registration (``""``: none, unsigned calls), read
@@ -116,55 +86,57 @@ class EngineSeat(SeatKind):
         return kept
 
     def check(self, spec: SeatSpec, interface: PlayedSet, number: int) -> SeatSpec:
-        """Return the seat with its URL checked (decision 13) and named after its host."""
-        return self.checked_url(spec, number)
+        """Return the seat with its URL checked (decision 13) and named after its host; a
+        ``cmd:`` engine only where this process's command line allowed its command, named
+        after it (:meth:`~tournoyons_gui.arbitre.processes.ProcessEngines.check`)."""
+        if not is_command(spec.engine):
+            return self.checked_url(spec, number)
+        try:
+            command = self.services.processes.check(spec.engine)
+        except CommandError as refused:
+            raise self.refuse(number, str(refused)) from None
+        return SeatSpec(self.name, PREFIX + command, spec.name or command[:60])
 
     def url(self, position: Position) -> str:
         """Return the URL the seat's requests go to."""
         return position.seat.url
 
+    def transport(self, url: str) -> Transport:
+        """Return the transport of the engine at ``url``: a ``cmd:`` command's process, else
+        HTTP."""
+        return transport_for(url, self.http, self.process)
+
     async def ask(self, position: Position, deadline: float | None) -> Answer:
-        """Send the engine request for ``position`` and wait for its callback."""
+        """Send the engine request for ``position`` through the seat's transport and return
+        its answer (a callback over HTTP, a line from a process)."""
         timeout = self.seconds_left(deadline, position.options)
-        rules, seat, game = position.rules, position.seat, position.game
-        request = rules.request(
+        request = position.rules.request(
             position.turn.state, position.player, init_as_board=position.options.init_as_board
         )
-        move_id = str(request.move_id)
-        services = self.services
-        received = await services.asks.open(
-            seat.key, move_id, game.id, seat.index, timeout, stored=services.asks.shared
-        )
-        if received is not None:
-            # Answered before this worker took the game over: apply it, ask nothing.
-            return Answer(
-                received.value,
-                query=received.query,
-                log=[("callback", received.query, received.received)],
-            )
-        params = call_params(
-            position, request.params, move_id=move_id, referee=services.referee_url
-        )
-        return await services.caller.ask(
-            sign_url(engine_url(self.url(position), params), await self.call_key(seat)),
-            seat.key,
-            move_id,
-            game.id,
-            seat.index,
-            timeout,
-        )
+        params = CallParams(position, request.params, str(request.move_id))
+        url = self.url(position)
+        return await self.transport(url).ask(position, url, params, timeout)
 
     def final_call(self, position: Position, status: int) -> str | None:
-        """Return the final call's URL: ``Status``, the final ``Turn``, ``Tray``, gains and
-        the opponent's last move, without ``MoveId`` and ``Referee`` (decision 10)."""
+        """Return the final call: ``Status``, the final ``Turn``, ``Tray``, gains and the
+        opponent's last move, without ``MoveId`` and ``Referee`` (decision 10), as its
+        transport writes it."""
         try:
             game_params = position.rules.final(position.turn.state, position.player)
         except Exception:  # a corrupt state must not stop the other final calls
             log.exception("final call of game %s", position.game.id)
             game_params = {}
         params = call_params(position, game_params, move_id=None, referee="", status=status)
-        key = self._keys.get((position.seat.registration, position.seat.game_id), "")
-        return sign_url(engine_url(self.url(position), params), key)
+        url = self.url(position)
+        return self.transport(url).final_call(position, url, params)
+
+    async def send_final(self, url: str) -> str:
+        """Send the final call through its transport; return what is logged of it."""
+        return await self.transport(url).send_final(url)
+
+    async def ended(self, seat: Seat) -> None:
+        """Release what the seat's transport held (a process of its own)."""
+        await self.transport(seat.url).ended(seat)
 
 
 class BuiltinSeat(EngineSeat):
@@ -197,7 +169,7 @@ class BuiltinSeat(EngineSeat):
     async def send_final(self, url: str) -> str:
         """Answer the final call in this process as the engine's endpoint does (``200``: a
         built-in engine has nothing to do with it); no request goes out, since this
-        server's own URLs are no target of its own (issue 20, finding 1)."""
+        server's own URLs are no target of its own."""
         del url
         return "200"
 

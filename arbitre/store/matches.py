@@ -173,6 +173,30 @@ class MatchStore(Database):
 
         return await self.read(read)
 
+    async def match_think(self, match_id: str) -> dict[int, list[int]]:
+        """Return each entrant's thinking times of a match: the milliseconds from request
+        to answer of every move it played (``moves.ms``, measured by the Arbitre), by
+        entrant (its index in the match), in no order: one statement along ``moves``'
+        (game, number) key and ``seats``' (game, index) one."""
+        statement = (
+            select(_SEATS.c.entrant, _MOVES.c.ms)
+            .join_from(_PLACES, _MOVES, _MOVES.c.game_id == _PLACES.c.game_id)
+            .join(
+                _SEATS,
+                (_SEATS.c.game_id == _MOVES.c.game_id) & (_SEATS.c.index == _MOVES.c.seat),
+            )
+            .where(_PLACES.c.match_id == match_id)
+        )
+
+        def read(connection: Connection) -> dict[int, list[int]]:
+            found: dict[int, list[int]] = {}
+            for entrant, ms in connection.execute(statement):
+                if entrant is not None:
+                    found.setdefault(int(entrant), []).append(int(ms or 0))
+            return found
+
+        return await self.read(read)
+
     async def moves_of(self, game_ids: Sequence[str]) -> dict[str, list[str]]:
         """Return the values played in each of ``game_ids`` (a page's), by game id, in move
         order: one statement along ``moves``' (game, number) key."""

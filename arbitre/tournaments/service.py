@@ -22,6 +22,7 @@ from tournoyons_gui.arbitre.catalogue import PlayedSet
 from tournoyons_gui.arbitre.match import GameError, Options, check_text
 from tournoyons_gui.arbitre.naming import engine_names
 from tournoyons_gui.arbitre.pairing import swiss_rounds_needed
+from tournoyons_gui.arbitre.processes import PREFIX, CommandError, is_command
 from tournoyons_gui.arbitre.record import result_text
 from tournoyons_gui.arbitre.standings import Standing, cross_table, standings
 from tournoyons_gui.arbitre.store import Engine, Entrant, Game, Seat, Tournament, new_id
@@ -194,7 +195,11 @@ class Tournaments:
         made: list[Entrant] = []
         new: list[Engine] = []
         names: set[str] = set()
-        urls = [spec.engine for spec in entrants if spec.kind in ("engine", "botsarena")]
+        urls = [
+            spec.engine
+            for spec in entrants
+            if spec.kind in ("engine", "botsarena") and not is_command(spec.engine)
+        ]
         default = dict(zip(urls, engine_names(urls), strict=True))
         for number, spec in enumerate(entrants, 1):
             if spec.kind == "registered":
@@ -205,6 +210,14 @@ class Tournaments:
                 # Only its owner (its token) names it otherwise in a tournament.
                 shown = spec.name if spec.token == found.secret else ""
                 row = Entrant(found.kind, shown or found.name, found.url, found.id)
+            elif spec.kind == "engine" and is_command(spec.engine):
+                # A process engine of this command line: never registered (it is a
+                # program of this machine, not an engine others may reach).
+                try:
+                    command = self.arbitre.services.processes.check(spec.engine)
+                except CommandError as refused:
+                    raise TournamentError(f"entrant {number}: {refused}") from None
+                row = Entrant("engine", spec.name or command[:60], PREFIX + command)
             elif spec.kind == "engine":
                 planned = {e.url: e for e in new}
                 url = self.registrations.check_url(spec.engine)

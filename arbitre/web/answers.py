@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, RootModel, create_model
 
+from tournoyons_gui.arbitre.web.event_answers import GameEndedEvent, MoveEvent, ProgressEvent
 from tournoyons_gui.arbitre.web.ladder_answers import LadderSettings
 
 __all__ = [
@@ -168,6 +169,7 @@ class GameRecord(BaseModel):
     reason: str | None
     result_text: str
     options: dict[str, Any]
+    start_tray: str | None = Field(description="Its start Tray (an opening); null: the Set's.")
     created_at: str = Field(json_schema_extra={"format": WHEN})
     ended_at: str | None
     seats: list[RecordSeat]
@@ -548,33 +550,6 @@ class MatchDocument(BaseModel):
     options: dict[str, Any]
     created_at: str = Field(json_schema_extra={"format": WHEN})
     ended_at: str | None
-
-
-class MoveEvent(BaseModel):
-    """A game's ``move`` event: how many moves its record holds, whether it is over, and
-    while a person is asked, which seat (its index, from 0). Read the record for the rest."""
-
-    moves: int
-    over: bool
-    asked: int | None = Field(None, description="The seat a person plays, asked now.")
-
-
-class ProgressEvent(BaseModel):
-    """A tournament's ``progress`` event: its status and its games (as its ``progress``)."""
-
-    status: str = Field(description="running, then over (played out or cancelled).")
-    planned: int
-    over: int
-    playing: int
-
-
-class GameEndedEvent(BaseModel):
-    """A tournament's ``game`` event: one of its games ended."""
-
-    id: str
-    status: str = Field(description="over, or interrupted.")
-    result: str | None = Field(description="seat1, seat2, draw, error ... or null.")
-    winner: int | None = Field(description="The winning seat's index, from 0, or null.")
 
 
 def paged(model: type[BaseModel], what: str) -> type[BaseModel]:

@@ -40,6 +40,7 @@ from tournoyons_gui.arbitre.match import (
     SeatSpec,
 )
 from tournoyons_gui.arbitre.outbound import MAX_URL
+from tournoyons_gui.arbitre.processes import refuse_command
 from tournoyons_gui.arbitre.seats import KINDS
 from tournoyons_gui.arbitre.tables import TABLE_SEATS
 from tournoyons_gui.arbitre.tournaments import EntrantSpec
@@ -234,7 +235,9 @@ class SeatBody(Body):
     )
 
     def spec(self) -> SeatSpec:
-        """Return the Arbitre's seat."""
+        """Return the Arbitre's seat; raise :class:`GameError` for a ``cmd:`` engine (a
+        process engine is never started from the web: :func:`refuse_command`)."""
+        refuse_command(self.engine)
         return SeatSpec(self.kind, self.engine, self.name)
 
 
@@ -306,7 +309,9 @@ class EntrantBody(Body):
     )
 
     def spec(self) -> EntrantSpec:
-        """Return the tournaments' entrant."""
+        """Return the tournaments' entrant; raise :class:`GameError` for a ``cmd:`` engine
+        (:func:`refuse_command`)."""
+        refuse_command(self.engine)
         return EntrantSpec(self.kind, self.engine, self.name, self.token)
 
 

@@ -1,9 +1,13 @@
-"""A match of ``play`` for programs (issue 33): the match pages' JSON twins.
+"""A match of ``play`` for programs: the match pages' JSON twins, and its games' records.
 
 Routes:
 
 - ``GET /api/matches[?after=CURSOR][&limit=N]``: a page of the matches, newest first
   (``Link: <...>; rel="next"`` to the next).
+- ``GET /matches/<id>/games.jsonl``: every game's record of the match (the JSON of
+  ``/games/<id>.json``), one a line in match order (JSON Lines), streamed: read
+  :data:`JSONL_BATCH` games at a time and written as they come, whatever the match's
+  length (``play --games-file`` writes the same lines).
 - ``GET /matches/<id>.json`` = ``GET /api/matches/<id>`` ``[?after=CURSOR][&limit=N]``:
   the match document ``play --json`` writes (``docs/reference/match-json.md``), computed
   from the records, its ``games_list`` a page of the games in match order with their
@@ -16,10 +20,12 @@ No such match: 404 ``{"error"}``; a cursor or a limit that cannot be read: 400.
 
 from __future__ import annotations
 
+import json
+from collections.abc import AsyncIterator
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from tournoyons_gui.arbitre.match_summary import game_line
@@ -30,7 +36,12 @@ from tournoyons_gui.arbitre.web.match_pages import matches_page
 from tournoyons_gui.arbitre.web.match_records import MatchPart, games_page, names_of
 from tournoyons_gui.arbitre.web.paging import link_header, listed_json, next_path
 
-__all__ = ["MatchApi", "match_row"]
+__all__ = ["JSONL", "JSONL_BATCH", "MatchApi", "match_row"]
+
+#: The games read at a time for ``games.jsonl``.
+JSONL_BATCH = 50
+#: The media type of JSON Lines (one JSON document a line).
+JSONL = "application/x-ndjson; charset=utf-8"
 
 #: The summary's keys a page of ``/matches/<id>.json`` leaves out (the pages' own).
 _PAGES_ONLY = ("faulted", "stopped", "made")
@@ -67,7 +78,44 @@ class MatchApi(MatchPart):
             Route("/api/matches", self.listing),
             Route("/api/matches/{match_id}", self.document),
             Route("/matches/{match_id}.json", self.document),
+            Route("/matches/{match_id}/games.jsonl", self.records),
         ]
+
+    async def records(self, request: Request) -> Response:
+        """``GET /matches/<id>/games.jsonl``: every game's record, one a line, streamed."""
+        arbitre = self.arbitre
+        match = await arbitre.store.match(request.path_params["match_id"][:40])
+        if match is None:
+            return JSONResponse({"error": "no such match"}, 404)
+        match_id = match.id
+
+        async def lines() -> AsyncIterator[str]:
+            after: int | None = None
+            while True:
+                page = await arbitre.store.match_games_page(
+                    match_id, after=after, limit=JSONL_BATCH
+                )
+                written = []
+                for entry in page.rows:
+                    record = await arbitre.record(entry.game.id)
+                    if record is not None:
+                        written.append(
+                            json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+                        )
+                if written:
+                    yield "\n".join(written) + "\n"
+                if not page.more or not page.rows:
+                    return
+                after = page.rows[-1].place.number
+
+        return StreamingResponse(
+            lines(),
+            media_type=JSONL,
+            headers={
+                **NO_STORE,
+                "Content-Disposition": f'attachment; filename="{match_id}-games.jsonl"',
+            },
+        )
 
     async def listing(self, request: Request) -> Response:
         """``GET /api/matches``: a page of the matches, newest first."""

@@ -1,4 +1,4 @@
-"""Two runs of a match compared, as pages (issue 33, item 5): where two versions of an engine
+"""Two runs of a match compared, as pages: where two versions of an engine
 first play differently (:mod:`~tournoyons_gui.arbitre.match_diff`), and two such games
 side by side at that ply through the Set's interface. Both work without JavaScript.
 
@@ -182,8 +182,10 @@ class MatchDiffPages(Part):
 
     async def _frame(self, game: Game, move: int) -> dict[str, Any] | None:
         """Return one side of the page: the game's frame after ``move`` (its last when it
-        has fewer), through our page of its Set, as a spectator sees it; ``None`` when
-        the game or its Set is no longer there (deleted meanwhile)."""
+        has fewer), through our page of its Set, as a spectator sees it, and the ``Count``
+        the page shows between the names (the Set's count of moves: the last move's
+        ``Turn``, which from a start position begins at 1 or 2, decision 15); ``None``
+        when the game or its Set is no longer there (deleted meanwhile)."""
         position = await self.arbitre.position(game.id, move)
         played = await self.arbitre.find_set(game.set_name)
         if position is None or played is None:
@@ -191,7 +193,13 @@ class MatchDiffPages(Part):
         shown = (*position, played)
         chosen = await self.arbitre.interfaces.choose(played, None)
         query, _ = await position_query(self.arbitre, shown, [])
-        return {"src": chosen.frame(query), "number": position[3], "name": chosen.name}
+        count = dict(urllib.parse.parse_qsl(query)).get("Count")
+        return {
+            "src": chosen.frame(query),
+            "number": position[3],
+            "name": chosen.name,
+            "count": count,
+        }
 
 
 def _rows(

@@ -1,4 +1,4 @@
-"""A match of ``play`` as pages (issue 33, item 7): what its summary says, drawn, and every
+"""A match of ``play`` as pages: what its summary says, drawn, and every
 game linked. Every page works without JavaScript (the charts are SVG drawn here, the
 lists plain links); nothing reads or draws a long match whole but its summary, computed
 once the match has ended (:mod:`.match_records`).
@@ -42,6 +42,7 @@ __all__ = [
     "MatchPages",
     "again",
     "game_row",
+    "llr_words",
     "matches_page",
     "result_words",
     "verdict_words",
@@ -117,6 +118,8 @@ def again(match: Match) -> str:
         words += ["--deals", str(options["deals"])]
     if options.get("open_table"):
         words.append("--open-table")
+    if options.get("move_time"):
+        words += ["--move-time", str(options["move_time"])]
     return " ".join(shlex.quote(word) for word in words)
 
 
@@ -142,6 +145,18 @@ def verdict_words(summary: dict[str, Any], names: Sequence[str], status: str) ->
     if status == "interrupted":
         return "No verdict: the match was stopped before the LLR reached a bound."
     return "No verdict: the games ran out before the LLR reached a bound."
+
+
+def llr_words(sprt: dict[str, Any]) -> str:
+    """Return where the SPRT's LLR stands against its bounds, in words: ``between its
+    bounds -2.94 (H0 accepted) and +2.94 (H1 accepted)``, or, once it crossed one (the
+    last pair may take it past), ``past its upper bound +2.94: H1 accepted``."""
+    llr, lower, upper = sprt["llr"], sprt["lower"], sprt["upper"]
+    if llr >= upper:
+        return f"past its upper bound {upper:+.2f}: H1 accepted (its lower bound {lower:+.2f})"
+    if llr <= lower:
+        return f"past its lower bound {lower:+.2f}: H0 accepted (its upper bound {upper:+.2f})"
+    return f"between its bounds {lower:+.2f} (H0 accepted) and {upper:+.2f} (H1 accepted)"
 
 
 async def matches_page(
@@ -286,6 +301,7 @@ def _figures(summary: dict[str, Any], names: Sequence[str], status: str) -> dict
     if sprt is not None:
         lower, upper = sprt["lower"], sprt["upper"]
         figures["verdict"] = verdict_words(summary, names, status)
+        figures["llr_words"] = llr_words(sprt)
         figures["llr"] = llr_chart(sprt["history"], lower, upper)
         figures["llr_gauge"] = gauge(
             sprt["llr"],

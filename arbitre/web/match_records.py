@@ -1,9 +1,10 @@
-"""What the match pages and their JSON twins read of the records (issue 33): a match's
+"""What the match pages and their JSON twins read of the records: a match's
 summary, kept once the match has ended, and its games a page at a time.
 
 A match may hold 20,000 games. Its summary (W/D/L, faults, Elo, the SPRT's LLR pair by
-pair: :func:`~tournoyons_gui.arbitre.match_summary.summarize`) needs every game's outcome
-(read as little as it counts: :meth:`~tournoyons_gui.arbitre.store.Store.match_results`),
+pair, each entrant's thinking times: :func:`~tournoyons_gui.arbitre.match_summary.
+summarize`) needs every game's outcome (read as little as it counts:
+:meth:`~tournoyons_gui.arbitre.store.Store.match_results`) and every move's time,
 so it is computed in a thread, that the server's loop goes on, and kept (the :data:`KEPT`
 latest, the least recently read dropped first): a match that has ended is computed once
 (its records no longer change); a running match's is kept a while, five times as long as
@@ -20,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,12 +49,15 @@ def names_of(match: Match) -> list[str]:
     return [str(entrant.get("name", "")) for entrant in match.entrants]
 
 
-def _summary(match: Match, entries: Sequence[MatchResult]) -> dict[str, Any]:
+def _summary(
+    match: Match, entries: Sequence[MatchResult], think: Mapping[int, Sequence[int]]
+) -> dict[str, Any]:
     """Return the match's summary document without its games (``games_list`` empty), with
-    ``faulted`` (the games lost by fault) and ``stopped`` (the entrants that stopped
-    answering: :func:`~tournoyons_gui.arbitre.faults.stopped_answering`) added."""
+    its entrants' thinking times (``think``), ``faulted`` (the games lost by fault) and
+    ``stopped`` (the entrants that stopped answering:
+    :func:`~tournoyons_gui.arbitre.faults.stopped_answering`) added."""
     outcomes = [outcome_of(entry) for entry in entries]
-    document = summarize(match, outcomes, listed=False)
+    document = summarize(match, outcomes, listed=False, think=think)
     document["faulted"] = sum(1 for o in outcomes if o.fault)
     document["stopped"] = stopped_answering(outcomes, names_of(match))
     document["made"] = len(outcomes)
@@ -96,7 +100,8 @@ class Summaries:
         started = self.clock()
         try:
             entries = await store.match_results(match.id)
-            document = await asyncio.to_thread(_summary, match, entries)
+            think = await store.match_think(match.id)
+            document = await asyncio.to_thread(_summary, match, entries, think)
         except asyncio.CancelledError:
             future.cancel()
             raise

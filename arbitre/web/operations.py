@@ -53,6 +53,7 @@ _NO_GAME = ("No such game.", a.Error)
 _NO_TOURNAMENT = ("No such tournament.", a.Error)
 _BAD_PAGE = ("A cursor or a limit that cannot be read, or given twice.", a.Error)
 _CSV = "text/csv; charset=utf-8"
+_JSONL = "application/x-ndjson; charset=utf-8"
 _TAKEN = ("The name is taken (by another registration).", a.Error)
 
 OPERATIONS: tuple[Operation, ...] = (
@@ -458,6 +459,20 @@ OPERATIONS: tuple[Operation, ...] = (
             "games_next the next page's path.",
         )
         for path in ("/api/matches/{match_id}", "/matches/{match_id}.json")
+    ),
+    Operation(
+        "get",
+        "/matches/{match_id}/games.jsonl",
+        "Matches",
+        "Every game's record of a match, one a line (JSON Lines), streamed",
+        {
+            200: ("Each line a game's record, as /games/<id>.json gives it.", _JSONL),
+            404: ("No such match.", a.Error),
+        },
+        params=("match_id",),
+        description="The games in match order, each line the JSON of /games/<id>.json "
+        "(play --games-file writes the same lines); read a batch at a time, whatever the "
+        "match's length.",
     ),
     Operation(
         "post",

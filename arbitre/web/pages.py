@@ -45,6 +45,7 @@ from tournoyons_gui.arbitre.match import (
 )
 from tournoyons_gui.arbitre.outbound import MAX_URL
 from tournoyons_gui.arbitre.paging import CursorError, newest_position
+from tournoyons_gui.arbitre.processes import refuse_command
 from tournoyons_gui.arbitre.record import open_table, redact, result_text
 from tournoyons_gui.arbitre.seats import KINDS, through_pages
 from tournoyons_gui.arbitre.store import MAX_OFFSET, MAX_PAGE, Game, GameList, Seat, SeatFilter
@@ -541,8 +542,10 @@ class GamePages(Part):
 
 def form_seat(form: Mapping[str, str], number: int) -> SeatSpec:
     """Return seat ``number`` of the new-game form: ``seat<n>_kind``, ``seat<n>_name``, and
-    the kind's own field (``seat<n>_builtin``, ``seat<n>_url``: :attr:`SeatKind.field`)."""
+    the kind's own field (``seat<n>_builtin``, ``seat<n>_url``: :attr:`SeatKind.field`);
+    raise :class:`GameError` for a ``cmd:`` engine (:func:`refuse_command`)."""
     name = form.get(f"seat{number}_kind", "")
     kind = KINDS.get(name)
     engine = form.get(f"seat{number}_{kind.field}", "") if kind and kind.field else ""
+    refuse_command(engine)  # a process engine is never started from the web
     return SeatSpec(name, engine, form.get(f"seat{number}_name", ""))

@@ -38,6 +38,7 @@ from tournoyons_gui.arbitre.ladder import LadderBoard
 from tournoyons_gui.arbitre.ladder.service import reason_text
 from tournoyons_gui.arbitre.match import DEFAULT_TIMEOUT, GameError, Options
 from tournoyons_gui.arbitre.paging import OUT_OF_RANGE, CursorError
+from tournoyons_gui.arbitre.processes import SERVER_REFUSES, is_command
 from tournoyons_gui.arbitre.tournaments import (
     FORMATS,
     EntrantSpec,
@@ -117,6 +118,8 @@ def _entrants(values: Mapping[str, str]) -> list[EntrantSpec]:
             if name:
                 raise TournamentError(f"entrant row {row} ({name}): choose its engine")
             continue  # an empty row
+        if is_command(engine):  # a process engine is never started from the web
+            raise TournamentError(SERVER_REFUSES)
         token = values.get(f"entrant{row}_token", "").strip()
         found.append(EntrantSpec(kind, engine, name, token))
     return found

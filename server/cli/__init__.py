@@ -14,6 +14,9 @@ status 0 when every game reached an end, 130 after Ctrl-C.
 ``tournoyons-gui tournament --set TicTacToe --engine URL --engine builtin:random ...`` runs
 a round-robin or Swiss tournament the same way and prints its standings and cross table.
 
+``tournoyons-gui show GAME|FILE [--ply N] [--database URL]`` replays a recorded game in
+the terminal, its board drawn as text, ply by ply (the arrow keys step through it).
+
 ``tournoyons-gui check-interface URL --set TicTacToe [--json] [--sheet FILE] [--alone]`` checks a
 graphical interface in headless Chromium (issue 24) and prints its report.
 
@@ -30,8 +33,9 @@ tables of four clients are Tarot games of the Arbitre; ``serve --maitretarot [HO
 does the same beside the web. ``tournoyons-gui maitretarot-client --connect HOST:PORT
 --nick NAME --engine builtin:NAME|URL`` seats one of our engines at a MaitreTarot server.
 
-``tournoyons-gui new-engine --lang python|javascript|php DIR`` writes a starter engine (one
-file, nothing but the language) and its README into a new folder.
+``tournoyons-gui new-engine --lang python|javascript|php|ruby|go [--transport http|stdio]
+DIR`` writes a starter engine (one file, nothing but the language) and its README into a
+new folder.
 
 One package, a module per command. Here: the parser and :func:`main`, which imports the
 one command it runs (:mod:`.serve`, :mod:`.play`, :mod:`.tournament`, :mod:`.rooms`,
@@ -63,6 +67,7 @@ from tournoyons_gui.server.cli.common import (
     ladder_timeout,
     lease,
     metrics_place,
+    move_time,
     seed,
     sprt_test,
 )
@@ -280,15 +285,22 @@ def parser() -> argparse.ArgumentParser:
         commands,
         "play",
         "play games between engines, headless",
-        "Play games between engines through an Arbitre of its own on 127.0.0.1, with a\n"
-        "progress bar and a line per game; exit status 0 when every game reached an end.",
+        "Play games between engines through an Arbitre of its own (on 127.0.0.1 unless\n"
+        "--referee-host says otherwise), with a progress bar and a line per game; exit\n"
+        "status 0 when every game reached an end. An engine is a URL, a built-in engine,\n"
+        "a botsarena bot, or a program this command starts (cmd:) and speaks to over its\n"
+        "standard input and output, a line each way.",
         "example:\n  tournoyons-gui play --set TicTacToe --engine builtin:perfect \\\n"
-        "      --engine http://127.0.0.1:9000/engine --games 10",
+        "      --engine http://127.0.0.1:9000/engine --games 10\n"
+        "  tournoyons-gui play --set ConnectFour --engine me=cmd:'ruby engine.rb' \\\n"
+        "      --engine builtin:random --games 100 --move-time 500",
     )
     add_match_options(
         play,
-        "a seat, once per seat of the Set: a Tournoyons engine URL, builtin:NAME "
-        "(builtin:random) or botsarena:URL (a botsarena JSON bot); NAME=... names it",
+        "a seat, once per seat of the Set: a Tournoyons engine URL, cmd:COMMAND (a program "
+        "of this machine speaking over its standard input and output: cmd:'ruby engine.rb'), "
+        "builtin:NAME (builtin:random) or botsarena:URL (a botsarena JSON bot); NAME=... "
+        "names it",
     )
     play.add_argument(
         "--games",
@@ -332,6 +344,22 @@ def parser() -> argparse.ArgumentParser:
         default=None,
         metavar="FILE",
         help="write the match's summary, every game listed, as JSON to FILE",
+    )
+    play.add_argument(
+        "--games-file",
+        default=None,
+        metavar="FILE",
+        help="write every game's record (as /games/<id>.json gives it) to FILE, one JSON "
+        "object a line, in match order",
+    )
+    play.add_argument(
+        "--move-time",
+        type=move_time,
+        default=None,
+        metavar="MS",
+        help="the Arbitre's own limit on an engine's answer, in milliseconds, below the "
+        "protocol's 4 s if need be (the engine is still sent --timeout as its TimeOut): "
+        "a fast run that catches a slow engine",
     )
     play.add_argument(
         "--deals",
@@ -399,9 +427,10 @@ def parser() -> argparse.ArgumentParser:
     )
     add_match_options(
         cup,
-        "an entrant, at least twice: a Tournoyons engine URL, builtin:NAME, "
-        "registered:ID, botsarena:URL; NAME=... names it (Ann=builtin:random); "
-        "engines by URL are named host[:port][/path], what tells them apart",
+        "an entrant, at least twice: a Tournoyons engine URL, cmd:COMMAND (a program of "
+        "this machine over its standard input and output), builtin:NAME, registered:ID, "
+        "botsarena:URL; NAME=... names it (Ann=builtin:random); engines by URL are named "
+        "host[:port][/path], what tells them apart",
     )
     cup.add_argument(
         "--tokens",
@@ -497,6 +526,44 @@ def parser() -> argparse.ArgumentParser:
         help="comma-separated hosts the engine's URL may name (default: any)",
     )
 
+    shown = _command(
+        commands,
+        "show",
+        "replay a game in the terminal: its board as text, ply by ply",
+        "Replay a recorded game in the terminal: each position drawn as text by its Set\n"
+        "(the grid Sets: the board's rows, X the first player's, O the second's), whose\n"
+        "turn it is and the move that led there. In a terminal the arrow keys step through\n"
+        "it (Home, End; q quits); piped, every ply is printed. GAME is a game's id in\n"
+        "--database; FILE a game's record (/games/<id>.json) or JSON Lines of them\n"
+        "(play --games-file, /matches/<id>/games.jsonl).",
+        "examples:\n  tournoyons-gui show K2M7Q4ZX9TAB\n"
+        "  tournoyons-gui show games.jsonl --game K2M7Q4ZX9TAB --ply 12\n"
+        "  tournoyons-gui show K2M7Q4ZX9TAB | less",
+    )
+    shown.add_argument("game", metavar="GAME|FILE", help="a game's id, or a file of records")
+    shown.add_argument(
+        "--ply",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the position after N moves (0: the start): where the replay starts in a "
+        "terminal, the one position printed when piped",
+    )
+    shown.add_argument(
+        "--game",
+        dest="game_id",
+        default=None,
+        metavar="ID",
+        help="the game to show among several in FILE",
+    )
+    shown.add_argument(
+        "--database",
+        default=None,
+        metavar="FILE|URL",
+        help="where the records are: a SQLite file (default arbitre.sqlite3) or a "
+        "postgresql:// URL",
+    )
+
     check = _command(
         commands,
         "check-interface",
@@ -568,20 +635,35 @@ def parser() -> argparse.ArgumentParser:
     starter = _command(
         commands,
         "new-engine",
-        "write a starter engine (Python, JavaScript or PHP) into a new folder",
+        "write a starter engine (Python, JavaScript, PHP, Ruby or Go) into a new folder",
         "Write a complete Tournoyons engine, one file with nothing but its language, and\n"
         "its README into DIR (made if missing; a folder that is not empty is refused and\n"
         "nothing is written). It plays a random legal move in TicTacToe, ConnectFour and\n"
-        "Rochambeau, one function per Set at the top of the file.",
-        "example:\n  tournoyons-gui new-engine --lang python my-engine\n"
-        "  cd my-engine && python3 engine.py 8001    # at http://127.0.0.1:8001/",
+        "Rochambeau, one function per Set at the top of the file. Over HTTP it is a web\n"
+        "server at a URL; over standard input and output (--transport stdio) a program\n"
+        "that play starts itself (--engine cmd:...), reading a request per line.",
+        "examples:\n  tournoyons-gui new-engine --lang python my-engine\n"
+        "  cd my-engine && python3 engine.py 8001    # at http://127.0.0.1:8001/\n"
+        "  tournoyons-gui new-engine --lang ruby --transport stdio my-engine\n"
+        "  cd my-engine && tournoyons-gui play --set ConnectFour \\\n"
+        "      --engine me=cmd:'ruby engine.rb' --engine builtin:random",
     )
     starter.add_argument(
         "--lang",
         required=True,
-        choices=("python", "javascript", "php"),
-        help="the engine's language: python (python3 engine.py PORT), javascript "
-        "(node engine.js PORT) or php (php -S 127.0.0.1:PORT engine.php)",
+        choices=("python", "javascript", "php", "ruby", "go"),
+        help="the engine's language: python (python3 engine.py), javascript (node "
+        "engine.js), php (php -S 127.0.0.1:PORT engine.php over HTTP, php engine.php "
+        "otherwise), ruby (ruby engine.rb) or go (go build -o engine engine.go, then "
+        "./engine)",
+    )
+    starter.add_argument(
+        "--transport",
+        choices=("http", "stdio"),
+        default="http",
+        help="how the Arbitre reaches it: http, a web server at a URL that calls the "
+        "Referee back (default); stdio, a program started by play that reads a request "
+        "per line on its standard input and writes its move on its standard output",
     )
     starter.add_argument("dir", metavar="DIR", help="the folder to write it into: new, or empty")
     return top
@@ -606,6 +688,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tournoyons_gui.server.cli.diff import diff
 
         return diff(args)
+    if args.command == "show":
+        from tournoyons_gui.server.cli.show import show
+
+        return show(args)
     import asyncio
 
     if args.command == "token":
@@ -631,13 +717,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "tournament":
         from tournoyons_gui.server.cli.tournament import tournament
 
-        return _headless(lambda: asyncio.run(tournament(args)), argv is None)
+        def running() -> int:
+            try:
+                return asyncio.run(tournament(args))
+            except KeyboardInterrupt:
+                from tournoyons_gui.arbitre.processes import kill_every_process
+
+                kill_every_process()
+                return 130
+
+        return _headless(running, argv is None)
     from tournoyons_gui.server.cli.play import play
 
     def playing() -> int:
         try:
             return asyncio.run(play(args))
         except KeyboardInterrupt:  # a second Ctrl-C: stopped at once, the records kept
+            from tournoyons_gui.arbitre.processes import kill_every_process
+
+            kill_every_process()  # no process engine left behind
             return 130
 
     return _headless(playing, argv is None)

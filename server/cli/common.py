@@ -22,6 +22,7 @@ __all__ = [
     "add_irc_options",
     "add_maitretarot_options",
     "add_match_options",
+    "add_referee_options",
     "add_table_options",
     "address",
     "bind",
@@ -30,7 +31,9 @@ __all__ = [
     "lease",
     "metrics_listener",
     "metrics_place",
+    "move_time",
     "pace_rate",
+    "port_number",
     "prepare_metrics_dir",
     "seed",
     "sprt_test",
@@ -228,7 +231,8 @@ def add_arbitre_options(parser: argparse.ArgumentParser) -> None:
 
 def add_match_options(parser: argparse.ArgumentParser, engines: str) -> None:
     """Add what ``play`` and ``tournament`` share: the Set, the engines (``engines`` says
-    what one is), the match options, then :func:`add_arbitre_options`."""
+    what one is), the match options and ``--restart`` (process engines), then
+    :func:`add_arbitre_options` and :func:`add_referee_options`."""
     parser.add_argument(
         "--set", required=True, metavar="SET", help="the Set (TicTacToe, Reversi ...)"
     )
@@ -242,13 +246,68 @@ def add_match_options(parser: argparse.ArgumentParser, engines: str) -> None:
     parser.add_argument(
         "--concurrency", type=int, default=4, metavar="N", help="games at once (default 4)"
     )
+    parser.add_argument(
+        "--restart",
+        choices=("on", "off"),
+        default="off",
+        help="process engines (cmd:): on, new processes for each game; off, a process "
+        "plays game after game (one per game played at once, each request naming its "
+        "Game), replaced after it fails (default off)",
+    )
     add_arbitre_options(parser)
+    add_referee_options(parser)
+
+
+def add_referee_options(parser: argparse.ArgumentParser) -> None:
+    """Add where the headless command's own server listens, so that engines elsewhere (a
+    container, another machine) call its Referee back: ``--referee-host``,
+    ``--referee-port``, ``--public-url``."""
+    group = parser.add_argument_group("the Referee engines call back (engines over HTTP)")
+    group.add_argument(
+        "--referee-host",
+        default="127.0.0.1",
+        metavar="ADDRESS",
+        help="the address the Referee listens on (default 127.0.0.1; 0.0.0.0: every "
+        "address, for an engine in a container or on another machine)",
+    )
+    group.add_argument(
+        "--referee-port",
+        type=port_number,
+        default=0,
+        metavar="PORT",
+        help="its port (default 0: a free one)",
+    )
+    group.add_argument(
+        "--public-url",
+        default="",
+        metavar="URL",
+        help="the Referee's base URL as engines reach it, behind a proxy or a container's "
+        "port mapping (default http://ADDRESS:PORT; the Referee is URL/referee)",
+    )
+
+
+def port_number(value: str) -> int:
+    """Read a TCP port: 0 to 65535. Raises ``argparse.ArgumentTypeError`` otherwise."""
+    if not (value.isascii() and value.isdigit()) or not 0 <= int(value) <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {value[:20]!r}")
+    return int(value)
+
+
+def move_time(value: str) -> int:
+    """Read ``play --move-time``: 1 to 54000 milliseconds (the longest TimeOut). Raises
+    ``argparse.ArgumentTypeError`` otherwise."""
+    if not (value.isascii() and value.isdigit()) or not 1 <= int(value) <= 54_000:
+        raise argparse.ArgumentTypeError(
+            f"a move time is 1 to 54000 milliseconds, not {value[:20]!r}"
+        )
+    return int(value)
 
 
 def split_engine(value: str) -> tuple[str, str, str]:
     """Return (name, kind, engine) of an ``--engine`` value: ``[NAME=]builtin:NAME``,
-    ``[NAME=]registered:ID``, ``[NAME=]botsarena:URL`` or ``[NAME=]URL`` (kind ``engine``);
-    ``NAME=`` (a NAME has no ``:``) names the seat or entrant, ``""`` when absent."""
+    ``[NAME=]registered:ID``, ``[NAME=]botsarena:URL``, ``[NAME=]URL`` or
+    ``[NAME=]cmd:COMMAND`` (a process engine; both kind ``engine``); ``NAME=`` (a NAME has
+    no ``:``) names the seat or entrant, ``""`` when absent."""
     name = ""
     head, sep, rest = value.partition("=")
     if sep and "://" not in head and ":" not in head:

@@ -1,4 +1,4 @@
-"""``tournoyons-gui diff A.json B.json``: two runs of ``play`` compared game by game (issue 33,
+"""``tournoyons-gui diff A.json B.json``: two runs of ``play`` compared game by game (a
 "version diff"): where two versions of an engine first play differently.
 
 ``A.json`` and ``B.json`` are two ``play --json`` documents of the same Set, ``--seed`` and
@@ -9,7 +9,9 @@ share there (the Set's rules replaying the common moves from the opening: the bo
 as text for the grid Sets, else the Tray), who is to move, both values played and both
 results, and the address of the two games side by side at that ply
 (``/matches/diff?a=...&b=...&ply=N``, a path of ``tournoyons-gui serve`` on the database
-both runs were recorded in); then how many couples are the same move for move.
+both runs were recorded in); then how many couples are the same move for move. Which
+entrant differs between the runs is said, with a warning when it is not the first (the
+runs then compare opponents, not versions) or when several do.
 
 ``--json`` prints ``{"same", "differ": [{"opening", "pair", "ply", "a", "b", "result_a",
 "result_b", ...}], ...}`` instead (``docs/reference/command-line.md``). Exit status: 0 when
@@ -39,7 +41,7 @@ from tournoyons_gui.arbitre.match_diff import (
 from tournoyons_gui.interfaces.plugin import ArbitreRules, position_text
 from tournoyons_gui.interfaces.protocol import Player
 
-__all__ = ["MOST_SHOWN", "diff", "read_document"]
+__all__ = ["MOST_SHOWN", "diff", "entrants_differ", "entrants_words", "read_document"]
 
 #: The differences printed by default (``--most``; ``--json`` lists them all).
 MOST_SHOWN = 20
@@ -121,6 +123,46 @@ def _described(
     return found
 
 
+def _entrant(entrant: Mapping[str, Any]) -> str:
+    """Return an entrant as the runs' documents tell it: its name, and what plays it when
+    that is not its name (``v1 (http://127.0.0.1:8001/)``)."""
+    name, engine = str(entrant.get("name", "?")), str(entrant.get("engine", ""))
+    return name if not engine or engine == name else f"{name} ({engine})"
+
+
+def entrants_differ(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Return the entrants that differ between the runs ``a`` and ``b`` (by name, kind or
+    what plays them), in command line order: ``{"entrant": index, "a": ..., "b": ...}``."""
+    found = []
+    for index, (one, other) in enumerate(zip(a["entrants"], b["entrants"], strict=False)):
+        keys = ("name", "kind", "engine")
+        if any(one.get(k) != other.get(k) for k in keys):
+            found.append({"entrant": index, "a": _entrant(one), "b": _entrant(other)})
+    return found
+
+
+def entrants_words(differ: Sequence[Mapping[str, Any]], a: Mapping[str, Any]) -> list[str]:
+    """Return what the runs' entrants say of the comparison, in sentences: which entrant
+    differs; a warning when it is not the first (the runs then compare the first
+    entrant's opponents, not two versions of one engine) or when several do."""
+    if not differ:
+        return ["The runs have the same entrants: an engine changed behind its address?"]
+    said = [f"Entrant {d['entrant'] + 1} differs: {d['a']} in A, {d['b']} in B." for d in differ]
+    if len(differ) > 1:
+        said.append(
+            "Warning: more than one entrant differs: the runs played other pairings, and "
+            "their games differ for more than one reason."
+        )
+    elif differ[0]["entrant"] != 0:
+        first = _entrant(a["entrants"][0])
+        said.append(
+            f"Warning: the first entrant, {first}, is the same in both runs and its "
+            "opponent differs: the runs compare opponents, not two versions of one engine "
+            "(diff expects the version changed in one --engine, the same opponent)."
+        )
+    return said
+
+
 def _value(value: str | None, end: str) -> str:
     return value if value is not None else f"(no move: {end})"
 
@@ -150,6 +192,8 @@ def _print_text(
     if comparison.only_a or comparison.only_b:
         print(f"; {comparison.only_a} played in A alone, {comparison.only_b} in B alone", end="")
     print(".")
+    for line in entrants_words(entrants_differ(a, b), a):
+        print(line)
     shown = described if most <= 0 else described[:most]
     for found in shown:
         game = _game(a, found["game_a"])
@@ -161,9 +205,12 @@ def _print_text(
         )
         print(f"\npair {found['pair']} ({seated}){opening}: ply {found['ply']}")
         if found["position"]:
-            movers = found["to_move_a"]
-            asked = f", {' and '.join(movers)} to move" if movers else ""
-            print(f"  before ply {found['ply']}{asked}:")
+            mover_a, mover_b = " and ".join(found["to_move_a"]), " and ".join(found["to_move_b"])
+            asked = f", {mover_a} to move" if mover_a else ""
+            if mover_a != mover_b:  # each run's own entrant at this seat
+                asked = f", {mover_a or '?'} to move in A, {mover_b or '?'} in B"
+            since = " (plies counted from the opening)" if found["opening"] else ""
+            print(f"  before ply {found['ply']}{since}{asked}:")
             for row in str(found["position"]).splitlines():
                 print(f"    {row}")
         for side in ("a", "b"):
@@ -181,8 +228,8 @@ def _print_text(
     if described:
         print(
             "\nEach link is a page of `tournoyons-gui serve --database FILE` on the database both "
-            "runs were recorded in (play's --database, arbitre.sqlite3 by default), e.g. "
-            f"http://127.0.0.1:8000{described[0]['link']}"
+            "runs were recorded in (play's --database, arbitre.sqlite3 by default), at the "
+            f"address it serves: {described[0]['link']} (http://127.0.0.1:8000 by default)"
         )
 
 
@@ -210,6 +257,7 @@ def diff(args: argparse.Namespace) -> int:
                     "seed": a["seed"],
                     "a": a.get("match"),
                     "b": b.get("match"),
+                    "entrants_differ": entrants_differ(a, b),
                 },
                 ensure_ascii=False,
                 indent=1,

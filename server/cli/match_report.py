@@ -1,4 +1,4 @@
-"""What ``play`` prints (issue 33): a line per game as it ends, the match's summary at a
+"""What ``play`` prints: a line per game as it ends, the match's summary at a
 glance (cutechess's and fastchess's reports: wins, draws, losses and score per entrant, the
 Elo difference with its interval and the LOS, the pentanomial counts, the SPRT), then the
 failure report, each game lost by fault with the command that reproduces it.
@@ -28,6 +28,7 @@ __all__ = [
     "print_summary",
     "progress_text",
     "result_words",
+    "think_words",
 ]
 
 _PENTA_HEAD = "Pentanomial (pairs of 0, ½, 1, 1½, 2 points)"
@@ -76,11 +77,20 @@ def _faults(faults: Mapping[str, int]) -> str:
     return ", ".join(f"{n} {kind}" for kind, n in faults.items() if n) or "·"
 
 
+def think_words(think: Mapping[str, int] | None) -> str:
+    """Return an entrant's thinking times as the summary shows them: ``12 / 30 / 95``
+    (p50, p95, max in milliseconds), ``·`` for none."""
+    if not think:
+        return "·"
+    return f"{think['p50']} / {think['p95']} / {think['max']}"
+
+
 def print_summary(console: Console, document: Mapping[str, Any]) -> None:
     """Print the match's summary from its document: a table of the entrants (wins, draws,
     losses, losses by fault by kind, points and score; at more than two seats ranked by
-    their totals), then for two entrants the Elo difference, its 95% interval and the
-    LOS, the pentanomial counts and the SPRT."""
+    their totals; each one's thinking time per move, p50, p95 and max, as the Arbitre
+    measured it from request to answer), then for two entrants the Elo difference, its
+    95% interval and the LOS, the pentanomial counts and the SPRT."""
     entrants = document["entrants"]
     games = document["games"]
     head = f"{document['set']}: {games} game{'' if games == 1 else 's'}"
@@ -99,6 +109,7 @@ def print_summary(console: Console, document: Mapping[str, Any]) -> None:
     table.add_column("Lost by fault", overflow="fold")
     table.add_column("Total" if multi else "Points", justify="right")
     table.add_column("Mean rank" if multi else "Score", justify="right")
+    table.add_column("Think ms p50/p95/max", justify="right")
     rows = sorted(entrants, key=lambda e: e["rank"]) if multi else entrants
     for entrant in rows:
         score = entrant["score"]
@@ -113,6 +124,7 @@ def print_summary(console: Console, document: Mapping[str, Any]) -> None:
             ("" if entrant["mean_rank"] is None else f"{entrant['mean_rank']:.2f}")
             if multi
             else ("" if score is None else f"{score * 100:.1f} %"),
+            think_words(entrant.get("think_ms")),
         ]
         table.add_row(*([str(entrant["rank"])] if multi else []), *cells)
     console.print(table)
@@ -121,15 +133,21 @@ def print_summary(console: Console, document: Mapping[str, Any]) -> None:
             f"Games with no result (not counted): {document['errors']}",
             highlight=False,
             markup=False,
+            soft_wrap=True,
         )
     if multi:
         return
     for said in (elo_line(document), nelo_line(document)):
         if said:
-            console.print(said, highlight=False, markup=False)
+            console.print(said, highlight=False, markup=False, soft_wrap=True)
     penta = document["pentanomial"]
     if penta is not None and sum(penta):
-        console.print(f"{_PENTA_HEAD}: {penta}, {sum(penta)} pairs", highlight=False, markup=False)
+        console.print(
+            f"{_PENTA_HEAD}: {penta}, {sum(penta)} pairs",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
     sprt = document["sprt"]
     if sprt is not None:
         verdict = {"H0": "H0 accepted", "H1": "H1 accepted"}.get(sprt["verdict"] or "", "")
@@ -140,6 +158,7 @@ def print_summary(console: Console, document: Mapping[str, Any]) -> None:
             + (verdict or "no verdict (the games ran out, or the match was stopped)"),
             highlight=False,
             markup=False,
+            soft_wrap=True,
         )
 
 
@@ -149,14 +168,15 @@ def print_failures(console: Console, failures: Sequence[Failure], notes: Sequenc
     then what the games say of an engine that stopped answering."""
     if not failures:
         return
-    console.print(Text(f"\nGames lost by fault ({len(failures)})", style="bold"))
+    console.print(Text(f"\nGames lost by fault ({len(failures)})", style="bold"), soft_wrap=True)
     for failure in failures:
         console.print(
             Text(
                 f"{failure.kind}  game {failure.game_id}  ply {failure.ply}  "
                 f"{failure.name} (seat {failure.seat + 1})",
                 style="red",
-            )
+            ),
+            soft_wrap=True,
         )
         when = []
         if failure.latency_ms is not None:
@@ -175,4 +195,4 @@ def print_failures(console: Console, failures: Sequence[Failure], notes: Sequenc
                     f"  {label:<9} {value}", soft_wrap=True, highlight=False, markup=False
                 )
     for said in notes:
-        console.print(Text(said, style="yellow"))
+        console.print(Text(said, style="yellow"), soft_wrap=True)

@@ -1,21 +1,27 @@
 """``tournoyons-gui play``: a match between engines, one per seat of a Set (two, or four for
-Tarot), headless, with a progress bar, then its summary and failure report (issue 33).
+Tarot), headless, with a progress bar, then its summary and failure report.
 
-The whole server runs on 127.0.0.1 in this process (:func:`.headless.serving_here`); the
-games are played ``--concurrency`` at a time in pairs, seats swapped (rotated at four
-seats: :mod:`~tournoyons_gui.arbitre.matches`), one line printed per game (record id,
-result, moves, seats, the fault that decided it), then the summary
-(:mod:`.match_report`), every game lost by fault with a ``curl`` command reproducing it,
-and the match's address in the records (``/matches/<id>``, as ``tournoyons-gui serve``
-serves the same database). ``--openings builtin|FILE`` starts each pair from an opening;
-``--seed N`` makes the run reproducible; ``--sprt ELO0,ELO1[,ALPHA,BETA]`` plays until
-the SPRT's verdict; ``--json FILE`` writes the summary document
-(``docs/reference/match-json.md``). With ``--database postgresql://...`` other ``serve``
-workers of the same database share the games.
+The whole server runs in this process (:func:`.headless.serving_here`), on 127.0.0.1 or
+where ``--referee-host``, ``--referee-port`` and ``--public-url`` say (an engine
+elsewhere calls it back); the games are played ``--concurrency`` at a time in pairs,
+seats swapped (rotated at four seats: :mod:`~tournoyons_gui.arbitre.matches`), one line
+printed per game (record id, result, moves, seats, the fault that decided it), then the
+summary (:mod:`.match_report`: each engine's thinking times too), every game lost by
+fault with a command reproducing it, and the match's address in the records
+(``/matches/<id>``, as ``tournoyons-gui serve`` serves the same database).
+``--openings builtin|FILE`` starts each pair from an opening; ``--seed N`` makes the run
+reproducible; ``--sprt ELO0,ELO1[,ALPHA,BETA]`` plays until the SPRT's verdict; ``--json
+FILE`` writes the summary document (``docs/reference/match-json.md``), ``--games-file
+FILE`` every game's record, one a line; ``--move-time MS`` holds every engine to a limit
+of the Arbitre's own. An engine ``cmd:COMMAND`` is a program this process starts and
+speaks to over its standard input and output (:mod:`~tournoyons_gui.arbitre.processes`;
+``--restart`` says whether each game has new ones). Printed to a pipe or a file, no line
+is ever wrapped. With ``--database postgresql://...`` other ``serve`` workers of the same
+database share the games.
 
 Seats of one name (``builtin:strong`` twice) are told apart by their number on the
 command line (``strong #1``, ``strong #2``: the order of ``--engine``), in the records'
-names, the progress lines and the summary (issue 27).
+names, the progress lines and the summary.
 
 Exit status: 0 when every game was played to an end, 1 when one was not (or the server
 did not start), 2 when refused (the Set, a seat, an option, an openings file's line),
@@ -30,6 +36,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+import shlex
 import signal
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -41,8 +48,14 @@ from rich.console import Console
 from rich.text import Text
 
 from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec, first_turn
+from tournoyons_gui.arbitre.processes import CommandError
 from tournoyons_gui.server.cli.common import split_engine
-from tournoyons_gui.server.cli.headless import arbitre_of, progress_bar, serving_here
+from tournoyons_gui.server.cli.headless import (
+    arbitre_of,
+    output_console,
+    progress_bar,
+    serving_here,
+)
 
 if TYPE_CHECKING:
     from tournoyons_gui.arbitre.arbitre import Arbitre
@@ -50,7 +63,7 @@ if TYPE_CHECKING:
     from tournoyons_gui.arbitre.stats import Sprt
     from tournoyons_gui.interfaces.openings import Opening
 
-__all__ = ["named", "numbered", "parse_seat", "play"]
+__all__ = ["allow_commands", "named", "numbered", "parse_seat", "play", "told_referee"]
 
 #: The exit status after a stop by signal: 128 + the signal's number, as shells report it.
 STOPPED_STATUS = {signal.SIGINT: 130, signal.SIGTERM: 143}
@@ -58,8 +71,9 @@ STOPPED_STATUS = {signal.SIGINT: 130, signal.SIGTERM: 143}
 
 def parse_seat(value: str) -> SeatSpec:
     """Return the seat an ``--engine`` names: ``builtin:NAME``, ``botsarena:URL`` (a
-    botsarena JSON bot, seed 003) or a Tournoyons engine URL (anything else; the Arbitre
-    checks it); ``NAME=`` before it names the seat (``Ann=builtin:random``)."""
+    botsarena JSON bot, seed 003), ``cmd:COMMAND`` (a process engine) or a Tournoyons
+    engine URL (anything else; the Arbitre checks it); ``NAME=`` before it names the seat
+    (``Ann=builtin:random``)."""
     name, kind, engine = split_engine(value)
     return SeatSpec(kind, engine, name)
 
@@ -92,11 +106,44 @@ def numbered(seats: Sequence[SeatSpec]) -> list[SeatSpec]:
 
 async def play(args: argparse.Namespace) -> int:
     """Play the match ``args`` asks for; return its exit status (see the module)."""
-    console = Console(stderr=False)
+    console = output_console()
     async with serving_here(args) as app:
         if app is None:
             return 1
-        return await _play(args, console, arbitre_of(app))
+        arbitre = arbitre_of(app)
+        try:
+            allow_commands(arbitre, args.engine, args.restart == "on")
+        except CommandError as refused:
+            console.print(Text(str(refused), style="red"), soft_wrap=True)
+            return 2
+        told_referee(args, console, arbitre.public_url)
+        return await _play(args, console, arbitre)
+
+
+def allow_commands(arbitre: Arbitre, engines: Sequence[str], restart: bool) -> None:
+    """Allow the Arbitre to start the process engines among ``engines`` (``--engine``
+    values: ``cmd:COMMAND``), each process for one game (``restart``) or for the whole
+    run; raise :class:`~tournoyons_gui.arbitre.processes.CommandError` for a command that
+    cannot be split."""
+    from tournoyons_gui.arbitre.processes import is_command
+
+    arbitre.services.processes.restart = restart
+    for value in engines:
+        _, _, engine = split_engine(value)
+        if is_command(engine):
+            arbitre.services.processes.allow(engine)
+
+
+def told_referee(args: argparse.Namespace, console: Console, public_url: str) -> None:
+    """Say where the Referee listens and is reached, when ``--referee-host``,
+    ``--referee-port`` or ``--public-url`` asked for it (engines elsewhere call it)."""
+    if args.referee_host == "127.0.0.1" and not args.referee_port and not args.public_url:
+        return
+    console.print(
+        f"Referee: {public_url}/referee (listening on {getattr(args, 'listening', '?')})",
+        highlight=False,
+        markup=False,
+    )
 
 
 @contextlib.contextmanager
@@ -160,7 +207,11 @@ async def _play(args: argparse.Namespace, console: Console, arbitre: Arbitre) ->
 
     seats = [parse_seat(e) for e in args.engine]
     options = Options(
-        timeout=args.timeout, level=args.level, deals=args.deals, open_table=args.open_table
+        timeout=args.timeout,
+        level=args.level,
+        deals=args.deals,
+        open_table=args.open_table,
+        move_time=args.move_time,
     )
     try:
         sprt: Sprt | None = args.sprt
@@ -172,7 +223,7 @@ async def _play(args: argparse.Namespace, console: Console, arbitre: Arbitre) ->
         openings = _openings(args, interface)
         games = _games(args, openings, len(seats))
     except GameError as refused:
-        console.print(Text(str(refused), style="red"))
+        console.print(Text(str(refused), style="red"), soft_wrap=True)
         return 2
     seed = args.seed if args.seed is not None else secrets.randbelow(MAX_SEED + 1)
     plan = MatchPlan(
@@ -196,7 +247,7 @@ async def _play(args: argparse.Namespace, console: Console, arbitre: Arbitre) ->
         else pair_games(len(seats), games)
     )
     told += f", seed {seed}" + (f", openings {args.openings}" if args.openings else "")
-    console.print(told, highlight=False, markup=False)
+    console.print(told, highlight=False, markup=False, soft_wrap=True)
     stop, caught = asyncio.Event(), list[int]()
     from tournoyons_gui.server.cli.match_report import game_line, progress_text
 
@@ -204,13 +255,15 @@ async def _play(args: argparse.Namespace, console: Console, arbitre: Arbitre) ->
         bar = progress.add_task(interface.name, total=games)
 
         def on_game(outcome: Any, tally: Any) -> None:
-            progress.console.print(game_line(outcome, names), highlight=False, markup=False)
+            progress.console.print(
+                game_line(outcome, names), highlight=False, markup=False, soft_wrap=True
+            )
             progress.update(bar, advance=1, description=progress_text(interface.name, tally))
 
         try:
             match = await runner.run(stop, on_game)
         except GameError as refused:
-            console.print(Text(str(refused), style="red"))
+            console.print(Text(str(refused), style="red"), soft_wrap=True)
             return 2
         progress.update(bar, total=progress.tasks[0].completed)
     return await _report(args, console, arbitre, match, caught)
@@ -229,9 +282,12 @@ async def _report(
     entries = await store.match_games(match.id)
     outcomes = [outcome_of(entry) for entry in entries]
     moves = await store.match_moves(match.id) if args.json else None
-    document = summarize(match, outcomes, moves)
+    think = await store.match_think(match.id)
+    document = summarize(match, outcomes, moves, think=think)
     if args.json:  # first: the file is what a script waits for, whatever the terminal
         _write_json(Path(args.json), document)
+    if args.games_file:
+        await _write_games(Path(args.games_file), arbitre, [e.game.id for e in entries], console)
     print_summary(console, document)
     failures = []
     for entry, outcome in zip(entries, outcomes, strict=True):
@@ -243,8 +299,9 @@ async def _report(
     print_failures(console, failures, stopped_answering(outcomes, names))
     database = args.database or "arbitre.sqlite3"
     console.print(
-        f"\nMatch {match.id} recorded: /matches/{match.id} as `tournoyons-gui serve "
-        f"--database {database}` serves it (http://127.0.0.1:8000/matches/{match.id})",
+        f"\nMatch {match.id} recorded in {database}: `tournoyons-gui serve --database "
+        f"{shlex.quote(database)}` shows it at /matches/{match.id} on the address it "
+        "serves (http://127.0.0.1:8000 by default)",
         highlight=False,
         markup=False,
         soft_wrap=True,
@@ -253,6 +310,23 @@ async def _report(
         return STOPPED_STATUS.get(signal.Signals(caught[0]), 130)
     cut = [o for o in outcomes if o.status != "over" and match.verdict == ""]
     return 1 if cut else 0
+
+
+async def _write_games(
+    path: Path, arbitre: Arbitre, game_ids: Sequence[str], console: Console
+) -> None:
+    """Write every game's record (:meth:`Arbitre.record`: the JSON of ``/games/<id>.json``)
+    to ``path``, one a line in match order, with a progress bar (a temporary file renamed:
+    a reader never sees half of it)."""
+    partial = path.with_name(f".{path.name}.partial")
+    with partial.open("w", encoding="utf-8") as out, progress_bar(console) as progress:
+        bar = progress.add_task(f"Writing {path.name}", total=len(game_ids))
+        for game_id in game_ids:
+            record = await arbitre.record(game_id)
+            if record is not None:
+                out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+            progress.update(bar, advance=1)
+    partial.replace(path)
 
 
 def _write_json(path: Path, document: dict[str, Any]) -> None:

@@ -21,15 +21,24 @@ from rich.markup import escape
 from rich.table import Table
 
 from tournoyons_gui.arbitre.match import GameError, Options
+from tournoyons_gui.arbitre.processes import CommandError
 from tournoyons_gui.arbitre.tournaments import EntrantSpec, TournamentError, Tournaments
-from tournoyons_gui.server.cli.headless import progress_bar, serving_here, tournaments_of
+from tournoyons_gui.server.cli.headless import (
+    arbitre_of,
+    output_console,
+    progress_bar,
+    serving_here,
+    tournaments_of,
+)
+from tournoyons_gui.server.cli.play import allow_commands, told_referee
 
 __all__ = ["cross_table_of", "parse_entrant", "read_tokens", "standings_table", "tournament"]
 
 
 def parse_entrant(value: str, tokens: Mapping[str, str] | None = None) -> EntrantSpec:
     """Return the entrant an ``--engine`` names: ``builtin:NAME``, ``registered:ID`` (a
-    registered engine), ``botsarena:URL`` or an engine URL; ``NAME=`` before any of them
+    registered engine), ``botsarena:URL``, ``cmd:COMMAND`` (a process engine, never
+    registered) or an engine URL; ``NAME=`` before any of them
     names the entrant (``Ann=builtin:random``; a NAME has no ``:``). A registered engine's
     edit token, its owner's consent, is ``tokens[ID]`` (or ``tokens[URL]`` for an engine
     entered by its URL): :func:`read_tokens`."""
@@ -71,15 +80,21 @@ def read_tokens(path: str) -> dict[str, str]:
 async def tournament(args: argparse.Namespace) -> int:
     """Run a tournament to its end; return 0 when it ended, 1 when the server did not start,
     2 when refused (an unknown Set, an entrant it cannot have ...)."""
-    console = Console(stderr=False)
+    console = output_console()
     try:
         tokens = read_tokens(args.tokens) if args.tokens else {}
     except (OSError, ValueError) as refused:
-        console.print(f"[red]{escape(str(refused))}[/red]", highlight=False)
+        console.print(f"[red]{escape(str(refused))}[/red]", highlight=False, soft_wrap=True)
         return 2
     async with serving_here(args) as app:
         if app is None:
             return 1
+        try:
+            allow_commands(arbitre_of(app), args.engine, args.restart == "on")
+        except CommandError as refused:
+            console.print(f"[red]{escape(str(refused))}[/red]", highlight=False, soft_wrap=True)
+            return 2
+        told_referee(args, console, arbitre_of(app).public_url)
         return await _tournament(args, console, tournaments_of(app), tokens)
 
 
@@ -98,7 +113,7 @@ async def _tournament(
             name=args.name,
         )
     except (TournamentError, GameError) as refused:
-        console.print(f"[red]{refused}[/red]")
+        console.print(f"[red]{escape(str(refused))}[/red]", soft_wrap=True)
         return 2
     summary = await service.summary(tournament_id)
     assert summary is not None
@@ -119,7 +134,8 @@ async def _tournament(
     console.print(cross_table_of(summary))
     console.print(
         f"Records: /tournaments/{tournament_id} (standings.csv, games.csv, .json) "
-        f"in {args.database or 'arbitre.sqlite3'}"
+        f"in {args.database or 'arbitre.sqlite3'}",
+        soft_wrap=True,
     )
     return 0
 

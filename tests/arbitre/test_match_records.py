@@ -23,6 +23,9 @@ class CountingStore:
         await asyncio.sleep(0.01)
         return []
 
+    async def match_think(self, match_id: str) -> dict[int, list[int]]:
+        return {}
+
 
 def match(status: str, match_id: str = "M1") -> Match:
     return Match(

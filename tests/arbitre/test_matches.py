@@ -47,6 +47,8 @@ OTHERS = {
     "--seed 9 --openings builtin",
     "connectfour": "--set ConnectFour --engine builtin:random --engine builtin:random --games 2 "
     "--seed 9",
+    # The same version against another opponent: what diff compares, and says so.
+    "opponent": "--set TicTacToe --engine v1=BASE/good --engine builtin:perfect --games 6 --seed 9",
 }
 
 
@@ -139,6 +141,16 @@ def test_the_page_shows_the_summary_and_draws_the_sprt_between_its_bounds(
     assert sprt["verdict"] == "H1" and attribute(text, "verdict") == ["H1"]
     assert "H1 accepted: perfect is stronger than random" in text
     assert data(text, "llr-value") == [f"{sprt['llr']:+.2f}"]
+    # Past its upper bound, it says so (not "between its bounds").
+    assert sprt["llr"] >= sprt["upper"]
+    assert data(text, "llr-words") == [
+        f"past its upper bound {sprt['upper']:+.2f}: H1 accepted (its lower bound "
+        f"{sprt['lower']:+.2f})"
+    ]
+    # Each entrant's thinking time per move, as the document has it.
+    assert data(text, "think") == [
+        "{p50} / {p95} / {max}".format(**e["think_ms"]) for e in document["entrants"]
+    ]
     box = [float(v) for v in attribute(text, "box")[0].split()]
     left, top, right, bottom = box
     line = svg_element(text, "polyline", "data-llr")
@@ -315,8 +327,22 @@ def test_diff_finds_the_ply_where_the_second_version_answers_otherwise(
     assert "6 games compared, 3 the same move for move, 3 differ." in said.stdout
     assert said.stdout.count(": ply 3\n") == 3
     assert f"  A  {first[0]['id']}  v1 played {first[0]['moves'][2]}  -> " in said.stdout
+    # Each run's own entrant is to move there, and the one that differs is named.
+    assert said.stdout.count("  before ply 3, v1 to move in A, v2 in B:\n") == 3, said.stdout
+    assert "Entrant 1 differs: v1 (" in said.stdout and "Warning" not in said.stdout
+    assert found["entrants_differ"][0]["entrant"] == 0
     assert found["differ"][0]["link"] in said.stdout and "serve --database" in said.stdout
     assert diff(recorded, "--exit-code", "v1", "v2").returncode == 1
+
+
+def test_diff_says_when_the_runs_compare_opponents_not_versions(recorded: Recorded) -> None:
+    said = diff(recorded, "v1", "opponent")
+    assert said.returncode == 0, said.stderr
+    assert "Entrant 2 differs: random in A, perfect in B." in said.stdout
+    assert "Warning: the first entrant, v1 (" in said.stdout
+    assert "the runs compare opponents, not two versions of one engine" in said.stdout
+    found = json.loads(diff(recorded, "--json", "v1", "opponent").stdout)
+    assert found["entrants_differ"] == [{"entrant": 1, "a": "random", "b": "perfect"}]
 
 
 def test_two_runs_of_one_version_are_the_same_move_for_move(recorded: Recorded) -> None:
@@ -380,6 +406,13 @@ def test_the_side_by_side_page_shows_each_game_at_the_ply_where_they_part(
 
     parted = page(recorded, f"/matches/diff?a={a}&b={b}")  # the ply found by itself
     assert data(parted, "differ-ply") == ["3"] and attribute(parted, "move") == ["3"]
+    # The number each frame shows between the names is labelled: the page's Count.
+    counts = [
+        parse_qs(urlsplit(html.unescape(src)).query)["Count"][0]
+        for src in re.findall(r'<iframe [^>]*src="([^"]+)"', parted)
+    ]
+    assert [label.split(",")[1].strip() for label in data(parted, "count-label")] == counts
+    assert "is the page's Count" in parted and "Plies count the moves played" in parted
     after = trays(parted)
     for tray, value in zip(after, (found["a"], found["b"]), strict=True):
         assert tray[int(value) - 1] == "1"  # each game's own answer, drawn

@@ -1,15 +1,22 @@
-"""The starter engines (issue 33), as an author gets them: written by the real
-``tournoyons-gui new-engine``, started in their real runtimes with the commands their
-README gives (``python3 engine.py PORT``, ``node engine.js PORT``,
-``php -S 127.0.0.1:PORT engine.php``; Node.js and PHP found or installed by
-``scripts/test.py``, never skipped), checked by the Arbitre's engine check and tester,
-made to play 20 games of each of their Sets against ``builtin:random``, called back
-through a Referee of the tests' own, and fed hostile input."""
+"""The starter engines, as an author gets them: written by the real ``tournoyons-gui
+new-engine``, started in their real runtimes with the commands their README gives.
+
+Over HTTP (``python3 engine.py PORT``, ``node engine.js PORT``, ``php -S 127.0.0.1:PORT
+engine.php``, ``ruby engine.rb PORT``, ``./engine PORT`` built by ``go build``): checked by
+the Arbitre's engine check and tester, made to play games of each of their Sets against
+``builtin:random`` both ways, called back through a Referee of the tests' own, and fed
+hostile input. Over standard input and output (``--transport stdio``): made to play each
+Set both ways by ``play --engine cmd:...``, and fed lines by hand, hostile ones among them.
+Node.js, PHP, Ruby and Go are found or installed by ``scripts/test.py``, never skipped; the
+Go starters are built once per test session, their build cache in a temporary folder and
+no network."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import shlex
 import socket
 import subprocess
 import sys
@@ -25,29 +32,31 @@ from typing import Any
 import httpx
 import pytest
 
-from scripts._bootstrap import node_path, php_path
+from scripts._bootstrap import go_path, node_path, php_path, ruby_path
 from tests.arbitre.conftest import Served
 from tests.arbitre.ircd import _free_port as free_port
 from tests.conftest import PLUGINS, ROOT
 from tests.processes import end
-from tournoyons_gui.arbitre.starters import LANGUAGES, write_starter
+from tournoyons_gui.arbitre.starters import LANGUAGES, TRANSPORTS, write_starter
 from tournoyons_gui.server.cli import main
 
 SETS = ("TicTacToe", "ConnectFour", "Rochambeau")
 RANDOM = {"kind": "builtin", "engine": "random"}
 NEW_ENGINE = ("new-engine", "--lang")
-#: Games of each Set against builtin:random, per language.
-GAMES = 20
+#: Games of each Set against builtin:random, per language, half of them each way.
+GAMES = 8
 #: The runtimes' environment variables (set by scripts/test.py) and their finders.
 RUNTIMES: dict[str, tuple[str, Callable[[], str | None]]] = {
     "node": ("TOURNOYONS_NODE", node_path),
     "php": ("TOURNOYONS_PHP", php_path),
+    "ruby": ("TOURNOYONS_RUBY", ruby_path),
+    "go": ("TOURNOYONS_GO", go_path),
 }
 
 
 def program(name: str) -> str:
-    """Return the runtime ``name`` (``node``, ``php``) to run: ``$TOURNOYONS_NODE`` or
-    ``$TOURNOYONS_PHP`` as ``scripts/test.py`` sets them, else the one on the PATH; a
+    """Return the runtime ``name`` (``node``, ``php``, ``ruby``, ``go``) to run:
+    ``$TOURNOYONS_NODE`` ... as ``scripts/test.py`` sets them, else the one on the PATH; a
     missing runtime fails the test (CI must have it), it never skips."""
     variable, finder = RUNTIMES[name]
     found = os.environ.get(variable) or finder()
@@ -66,6 +75,7 @@ class Running:
     url: str = ""
     process: subprocess.Popen[bytes] | None = None
     output: Path | None = None
+    built: Path | None = None
     http: httpx.Client = field(default_factory=lambda: httpx.Client(timeout=20, trust_env=False))
 
     def start(self) -> None:
@@ -77,6 +87,8 @@ class Running:
             "python3": [sys.executable, "-S"],  # -S: the standard library and nothing else
             "node": [program("node")],
             "php": [program("php")],
+            "ruby": [program("ruby")],
+            "./engine": [str(self.built)],  # go build's program, built for the session
         }[words[0]]
         self.output = self.folder.parent / f"{self.language}-output.txt"
         with self.output.open("wb") as out:
@@ -138,10 +150,14 @@ class Running:
         return self.process is not None and self.process.poll() is None
 
 
-def new_engine(language: str, folder: Path) -> subprocess.CompletedProcess[str]:
-    """Run ``tournoyons-gui new-engine --lang LANGUAGE FOLDER`` as a user does."""
+def new_engine(
+    language: str, folder: Path, transport: str = "http"
+) -> subprocess.CompletedProcess[str]:
+    """Run ``tournoyons-gui new-engine --lang LANGUAGE --transport TRANSPORT FOLDER`` as a
+    user does."""
+    words = [*NEW_ENGINE, language, "--transport", transport, str(folder)]
     return subprocess.run(
-        [sys.executable, "-m", "tournoyons_gui.server.cli", *NEW_ENGINE, language, str(folder)],
+        [sys.executable, "-m", "tournoyons_gui.server.cli", *words],
         cwd=ROOT,
         env={"PYTHONPATH": str(PLUGINS), "PATH": "/usr/bin:/bin"},
         capture_output=True,
@@ -150,15 +166,54 @@ def new_engine(language: str, folder: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+def go_build(source: Path, program_file: Path, cache: Path) -> None:
+    """Build the Go program ``source`` into ``program_file`` as its README says (``go build
+    -o engine engine.go``), the build cache and module folder in ``cache``, no network."""
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(cache),
+        "GOCACHE": str(cache / "build"),
+        "GOPATH": str(cache / "path"),
+        "GOTOOLCHAIN": "local",
+        "GOPROXY": "off",
+    }
+    done = subprocess.run(
+        [program("go"), "build", "-o", str(program_file), source.name],
+        cwd=source.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.fixture(scope="session")
+def go_programs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The Go starters (each transport's) built once for the test session, from the files
+    new-engine writes."""
+    folder = tmp_path_factory.mktemp("go-starters")
+    built = {}
+    for transport in TRANSPORTS:
+        source = folder / transport / "engine.go"
+        source.parent.mkdir()
+        source.write_bytes(LANGUAGES["go"].files(transport)["engine.go"])
+        go_build(source, source.parent / "engine", folder / "cache")
+        built[transport] = source.parent / "engine"
+    return built
+
+
 @pytest.fixture(scope="module", params=sorted(LANGUAGES))
 def engine(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Running]:
-    """Each language's starter, written by the real command and running."""
+    """Each language's starter over HTTP, written by the real command and running."""
     language = str(request.param)
     folder = tmp_path_factory.mktemp(language) / "my-engine"
     running = Running(language, folder, new_engine(language, folder))
     assert running.made.returncode == 0, running.made.stdout + running.made.stderr
+    if language == "go":
+        running.built = request.getfixturevalue("go_programs")["http"]
     try:
         running.start()
         yield running
@@ -263,7 +318,7 @@ def test_new_engine_writes_the_starter_and_says_what_to_run(engine: Running) -> 
     assert "tournoyons-gui play --set ConnectFour --engine http://127.0.0.1:8001/" in readme
 
 
-def test_the_engine_check_and_twenty_games_of_each_set(served: Served, engine: Running) -> None:
+def test_the_engine_check_and_games_of_each_set_both_ways(served: Served, engine: Running) -> None:
     games: list[tuple[str, int]] = []
     for set_name in SETS:
         page = served.http.post(
@@ -490,3 +545,127 @@ def test_a_file_that_appears_meanwhile_is_kept(
     with pytest.raises(FileExistsError):
         write_starter("python", folder)
     assert (folder / "README.md").read_text() == "mine\n"
+
+
+# --- over standard input and output ---------------------------------------------------
+
+
+@dataclass
+class LineEngine:
+    """A starter over standard input and output written by ``new-engine --transport
+    stdio`` into ``folder``, and the command that runs it (its runtime found here)."""
+
+    language: str
+    folder: Path
+    made: subprocess.CompletedProcess[str]
+    command: list[str]
+
+    def talk(self, *lines: str) -> tuple[list[str], str, int]:
+        """Run the engine, write ``lines`` (then close its input); return its lines of
+        output, its standard error and its exit status (it must end at the end of its
+        input)."""
+        done = subprocess.run(
+            self.command,
+            cwd=self.folder,
+            input="".join(f"{line}\n" for line in lines),
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        return done.stdout.split("\n")[:-1], done.stderr, done.returncode
+
+
+@pytest.fixture(scope="module", params=sorted(LANGUAGES))
+def line_engine(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> LineEngine:
+    """Each language's starter over standard input and output, written by the real
+    command; its run command from its README's, the runtime found here."""
+    language = str(request.param)
+    folder = tmp_path_factory.mktemp(f"{language}-stdio") / "my-engine"
+    made = new_engine(language, folder, "stdio")
+    assert made.returncode == 0, made.stdout + made.stderr
+    words = LANGUAGES[language].stdio.split()
+    runtime = {
+        "python3": [sys.executable, "-S"],
+        "node": [program("node")],
+        "php": [program("php")],
+        "ruby": [program("ruby")],
+        "./engine": [],
+    }[words[0]]
+    if language == "go":
+        runtime = [str(request.getfixturevalue("go_programs")["stdio"])]
+    # The engine's file by its whole path: play starts it in its own folder, not this one.
+    return LineEngine(language, folder, made, [*runtime, *(str(folder / w) for w in words[1:])])
+
+
+def test_new_engine_over_stdio_says_what_to_run(line_engine: LineEngine) -> None:
+    starter = LANGUAGES[line_engine.language]
+    written = {p.name: p.read_bytes() for p in line_engine.folder.iterdir()}
+    assert written == starter.files("stdio")
+    out = line_engine.made.stdout
+    assert "over standard input and output" in out and "cmd:" + starter.stdio in out, out
+    readme = written["README.md"].decode()
+    assert f'--engine me=cmd:"{starter.stdio}" --engine builtin:random' in readme
+    assert f"| {starter.stdio}" in readme  # the line sent by hand
+
+
+def test_a_stdio_starter_plays_each_set_both_ways(
+    line_engine: LineEngine, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    command = " ".join(shlex.quote(word) for word in line_engine.command)
+    for set_name in SETS:
+        report = tmp_path / f"{set_name}.json"
+        status = main(
+            [
+                "play",
+                *("--set", set_name, "--engine", f"{line_engine.language}=cmd:{command}"),
+                *("--engine", "builtin:random", "--games", "4", "--json", str(report)),
+                *("--database", str(tmp_path / "games.sqlite3")),
+            ]
+        )
+        out = capsys.readouterr().out
+        assert status == 0, out
+        document = json.loads(report.read_text())
+        # Four games, two first and two second, every one over with a result: no fault
+        # (an illegal move, a missing line would be one).
+        assert document["games"] == 4 and document["entrants"][0]["faults"] == dict.fromkeys(
+            ("timeout", "illegal", "unreachable", "malformed"), 0
+        ), out
+        assert [g["first"] for g in document["games_list"]] == [0, 1, 0, 1]
+        assert document["errors"] == 0 and document["entrants"][0]["think_ms"] is not None
+
+
+def test_a_stdio_starter_answers_each_line_and_plays_on(line_engine: LineEngine) -> None:
+    lines, stderr, status = line_engine.talk(
+        "Set=TicTacToe&Game=K7QX2MZP4D&MoveId=3&Turn=3&Status=0&TimeOut=20&Move2=5"
+        "&Tray=100020000&Referee=",
+        "Set=ConnectFour&Game=TEST&Turn=1&MoveId=1&Referee=&Tray=Init",
+        # Columns A to F full: only G is left.
+        "Set=ConnectFour&Turn=37&MoveId=37&Referee=&Tray=" + "1212120" * 6,
+        "Set=Rochambeau&Game=TEST&Turn=5&MoveId=5&Gain1=1&Gain2=0&Move2=3&Referee=",
+        # The original tester's form: no Set, read from the Tray.
+        "Game=TEST&Move2=5&Gain1=0&Gain2=0&Turn=3&MoveId=3&Referee=&Tray=100020000",
+        # A final call: OK, and nothing played.
+        "Set=TicTacToe&Game=K7QX2MZP4D&Turn=7&Status=1&TimeOut=20&Move2=4&Tray=102220111",
+        # Garbage: an empty line each (no move), and the engine goes on.
+        "%%%&&==&=&Set",
+        "Set=Chess&Turn=1&Referee=",
+        "Set=__proto__&Turn=1&Referee=",
+        "Set=TicTacToe&Turn=1&Referee=&Tray=12x000000",
+        "Set=TicTacToe&Turn=10&Referee=&Tray=121212212",
+        "Set=TicTacToe&Turn=%FF%FE&Referee=&Tray=%00%01",
+        "Set=TicTacToe&Turn=1&Referee=&Tray=" + "0" * 20_000,
+        "",
+        "Set=TicTacToe&Game=TEST&Turn=1&MoveId=1&Status=0&Referee=&Tray=000000000",
+    )
+    assert status == 0, stderr  # it ended at the end of its input
+    assert len(lines) == 15, (lines, stderr)
+    assert legal("TicTacToe", "100020000", lines[0])
+    assert legal("ConnectFour", "0" * 42, lines[1]) and lines[2] == "G"
+    assert legal("Rochambeau", "", lines[3]) and legal("TicTacToe", "100020000", lines[4])
+    assert lines[5] == "OK"
+    assert lines[6:14] == [""] * 8, lines
+    assert legal("TicTacToe", "000000000", lines[14])
+    # What it did, and why it could not answer, on its standard error.
+    assert "over: won (first player)" in stderr and "unknown Set" in stderr, stderr

@@ -59,6 +59,9 @@ UNREACHED: dict[str, dict[int, str]] = {
         200: "a match is recorded by play: tests/arbitre/test_matches.py reads it",
         400: "a cursor is read once the match is found: tests/arbitre/test_matches.py",
     },
+    "GET /matches/{match_id}/games.jsonl": {
+        200: "a match is recorded by play: tests/arbitre/test_play_output.py reads it",
+    },
     "GET /api/openapi.json": {},
     "GET /return/log": {404: "the sink is on here (its 404 is the sink off's)"},
 }
@@ -358,6 +361,7 @@ def scenario(engine_url: str) -> list[Call]:
         Call("GET /api/matches/{match_id}", path={"match_id": "NOSUCH"}, query={"limit": 0}),
         Call("GET /matches/{match_id}.json", path={"match_id": "NOSUCH"}),
         Call("GET /matches/{match_id}.json", path={"match_id": "NOSUCH"}, query={"after": "x"}),
+        Call("GET /matches/{match_id}/games.jsonl", path={"match_id": "NOSUCH"}),
         Call(
             "POST /engines/{set}/{name}/botsarena",
             path={"set": "connectfour", "name": "random"},

@@ -1,26 +1,26 @@
-"""A Tournoyons engine in Python: plays TicTacToe, ConnectFour and Rochambeau.
+"""A Tournoyons engine in Python over standard input and output: plays TicTacToe,
+ConnectFour and Rochambeau.
 
-Run it with ``python3 engine.py 8001``: its URL is then ``http://127.0.0.1:8001/`` (add an
-address after the port, ``python3 engine.py 8001 0.0.0.0``, to be reached from elsewhere).
-It needs nothing but Python 3.9 or newer.
+The Arbitre starts it and talks to it one line at a time: each request comes as a line on
+its standard input (the query string an engine over HTTP would get), and the engine
+answers with its move as one line on its standard output. No web server, no port:
 
-Your engine is the three functions just below, one per Set. Each receives the game as
-the Arbitre sees it (the board, which player you are, the legal moves ...) and returns
-the move to play; as given, each plays a legal move at random. Everything under "The
-plumbing" speaks the engine protocol for you: you need not read it to start.
+    tournoyons-gui play --set ConnectFour --engine cmd:"python3 engine.py" --engine builtin:random
+
+It needs nothing but Python 3.9 or newer. Your engine is the three functions just below,
+one per Set. Each receives the game as the Arbitre sees it (the board, which player you
+are, the legal moves ...) and returns the move to play; as given, each plays a legal move
+at random. Print whatever you like to standard error (``say``): it goes to the game's
+log. Standard output is the Arbitre's: one line per request, nothing else.
 """
 
 from __future__ import annotations
 
-import http.client
 import random
 import sys
 import traceback
-import urllib.error
 import urllib.parse
-import urllib.request
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, TypedDict
+from typing import TypedDict
 
 # ======================================================================================
 # Your engine: one function per Set. Start here.
@@ -34,7 +34,7 @@ class Game(TypedDict):
     me: str  # "1" if you play first, "2" if second
     moves: list[str]  # the legal moves
     last: str  # the opponent's last move ("" before its first)
-    turn: int  # the number of moves played, this one included
+    turn: int  # the Turn: odd when you play first, even when second
     call: dict[str, str]  # every parameter the Arbitre sent, as sent
 
 
@@ -46,7 +46,6 @@ def tictactoe(game: Game) -> str:
     game["me"]     "1" if you play first, "2" if second: your marks on the board.
     game["moves"]  the free cells, such as ["1", "5", "9"].
     game["last"]   the opponent's last cell ("" before its first).
-    game["turn"]   the number of moves played, this one included (1 to 9).
     game["call"]   every parameter the Arbitre sent, as sent.
     """
     return random.choice(game["moves"])
@@ -83,15 +82,11 @@ PLAYERS = {"TicTacToe": tictactoe, "ConnectFour": connectfour, "Rochambeau": roc
 
 
 # ======================================================================================
-# The plumbing: the Tournoyons engine protocol. Nothing below needs changing to play.
+# The plumbing: a line in, a line out. Nothing below needs changing to play.
 # ======================================================================================
 
 #: Each board Set's Tray: its length and the characters it holds (Rochambeau has none).
 BOARDS = {"TicTacToe": (9, "012"), "ConnectFour": (42, "012")}
-#: The longest query read (the Sets above need a few hundred characters).
-MAX_QUERY = 16 * 1024
-#: The most seconds spent calling the Referee back (and on reading a request).
-CALLBACK_TIMEOUT = 10
 #: What the final call's Status means.
 RESULTS = {
     "1": "won (first player)",
@@ -114,47 +109,34 @@ def legal_moves(set_name: str, board: str) -> list[str]:
     return []
 
 
-def answer(query: str) -> tuple[int, str]:
-    """Answer one call of the Arbitre, ``query`` its raw query string: return the HTTP
-    status and text. A move request is answered after calling the Referee back with the
-    move; in tester mode (an empty Referee) the answer is the move alone; a final call
-    (a Status other than 0) only says OK."""
-    if len(query) > MAX_QUERY:
-        return 414, f"query over {MAX_QUERY} characters"
-    if not query:
-        return 200, f"A Tournoyons engine: it plays {', '.join(PLAYERS)}.\n"
+def answer(query: str) -> str:
+    """Return the line that answers one request, ``query`` its query string: the move to
+    play; ``OK`` to a final call (a Status other than 0: the game is over); an empty line
+    (no move) to a request this engine cannot read, the reason on standard error."""
     call: dict[str, str] = {}
     for name, value in urllib.parse.parse_qsl(query, keep_blank_values=True):
         call.setdefault(name, value)  # the first of a repeated name counts
     status = call.get("Status", "0")
-    if status not in ("", "0"):  # the final call: the game is over, never call back
+    if status not in ("", "0"):  # the final call: the game is over
         result = RESULTS.get(status, f"Status {status}")
         say(f"{call.get('Set', '?')} game {call.get('Game', '?')} over: {result}")
-        return 200, "OK"
-    if "Referee" not in call:
-        return 400, "not a move request: no Referee (a final call has a Status)"
+        return "OK"
+    if "Referee" not in call:  # every request has one (empty: the answer is this line)
+        say("not a move request: no Referee (a final call has a Status)")
+        return ""
     set_name = call.get("Set") or guess_set(call)
     if set_name not in PLAYERS:
-        return 400, f"unknown Set {set_name!r}: this engine plays {', '.join(PLAYERS)}"
+        say(f"unknown Set {set_name!r}: this engine plays {', '.join(PLAYERS)}")
+        return ""
     game = read_game(set_name, call)
     if isinstance(game, str):
-        return 400, game
+        say(game)
+        return ""
     value = str(PLAYERS[set_name](game)).strip()
     if value not in game["moves"]:
         say(f"warning: {set_name} got {value!r} from your function, not one of {game['moves']}")
-    referee = call["Referee"]
-    if not referee:  # tester mode: the answer is the move, and nothing else
-        return 200, value
-    if not referee.startswith(("http://", "https://")):
-        return 400, "the Referee is no http:// or https:// URL"
-    if not call.get("Game") or not call.get("MoveId"):
-        return 400, "no Game or no MoveId: the Referee could not be told which move this is"
-    failed = call_back(referee, call, value, seconds(call))
-    if failed:
-        say(f"{set_name} game {call['Game']} turn {call.get('Turn', '?')}: {failed}")
-        return 502, failed
-    say(f"{set_name} game {call['Game']} turn {call.get('Turn', '?')}: played {value}")
-    return 200, "OK"
+    say(f"{set_name} game {call.get('Game', '?')} turn {call.get('Turn', '?')}: played {value}")
+    return value
 
 
 def guess_set(call: dict[str, str]) -> str:
@@ -194,73 +176,27 @@ def read_game(set_name: str, call: dict[str, str]) -> Game | str:
     }
 
 
-def seconds(call: dict[str, str]) -> float:
-    """Return how long to wait for the Referee: the call's TimeOut (the Arbitre takes no
-    answer after it), at most :data:`CALLBACK_TIMEOUT` seconds, at least one."""
-    timeout = number(call.get("TimeOut", "")) or CALLBACK_TIMEOUT
-    return max(1, min(timeout, CALLBACK_TIMEOUT))
-
-
 def number(text: str) -> int:
     """Return ``text`` as a number when it is one (a few digits), else 0."""
     return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else 0
 
 
-def call_back(referee: str, call: dict[str, str], value: str, timeout: float) -> str:
-    """Call the Referee back with the move: ``GET <Referee>?Game=..&MoveId=..&Value=..``;
-    return "" when it said OK, else what went wrong."""
-    back = urllib.parse.urlencode({"Game": call["Game"], "MoveId": call["MoveId"], "Value": value})
-    url = referee + ("&" if "?" in referee else "?") + back
-    try:
-        with urllib.request.urlopen(url, timeout=timeout):
-            return ""
-    except urllib.error.HTTPError as refused:  # 404: too late, or no such move
-        return f"the Referee answered {refused.code} to {value}"
-    except (OSError, ValueError, http.client.HTTPException) as failure:
-        return f"could not call the Referee back: {failure or type(failure).__name__}"
-
-
 def say(line: str) -> None:
-    """Print one line of what the engine did."""
-    print(line, flush=True)
-
-
-class Engine(BaseHTTPRequestHandler):
-    """Answers each GET with :func:`answer`; a request must arrive within
-    :data:`CALLBACK_TIMEOUT` seconds."""
-
-    timeout = CALLBACK_TIMEOUT
-
-    def do_GET(self) -> None:
-        try:
-            status, text = answer(urllib.parse.urlsplit(self.path).query)
-        except Exception:  # a mistake in your function: answered, and the engine goes on
-            traceback.print_exc()
-            status, text = 500, "the engine failed: see its output"
-        body = text.encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "text/plain; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Say nothing per request: :func:`answer` prints a line per move."""
+    """Write one line of what the engine did to standard error (the game's log)."""
+    print(line, file=sys.stderr, flush=True)
 
 
 def main() -> None:
-    """Serve on the port (and address) given on the command line."""
-    if len(sys.argv) not in (2, 3) or not sys.argv[1].isdigit():
-        sys.exit("usage: python3 engine.py PORT [ADDRESS]   (ADDRESS: 127.0.0.1 by default)")
-    port, host = int(sys.argv[1]), sys.argv[2] if len(sys.argv) == 3 else "127.0.0.1"
-    server = ThreadingHTTPServer((host, port), Engine)
-    print(f"engine listening on http://{host}:{port}/ (Ctrl-C stops it)", flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
+    """Answer each line of standard input with one line on standard output, until the
+    input ends (the Arbitre closes it at the end of the match)."""
+    for line in sys.stdin:
+        try:
+            value = answer(line.rstrip("\r\n"))
+        except Exception:  # a mistake in your function: no move, and the engine goes on
+            traceback.print_exc()
+            value = ""
+        sys.stdout.write(value.replace("\n", " ") + "\n")
+        sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -24,7 +24,6 @@ declare(strict_types=1);
  * $game['me']     "1" if you play first, "2" if second: your marks on the board.
  * $game['moves']  the free cells, such as ["1", "5", "9"].
  * $game['last']   the opponent's last cell ("" before its first).
- * $game['turn']   the number of moves played, this one included (1 to 9).
  * $game['call']   every parameter the Arbitre sent, as sent.
  */
 function tictactoe(array $game): string
