@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime as dt
 import os
 import socket
 import statistics
@@ -50,9 +51,15 @@ import httpx  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-from benchmarks.scale_fill import engine_id, fill, play_templates, read_templates  # noqa: E402
+from benchmarks.scale_fill import (  # noqa: E402
+    DAYS,
+    engine_id,
+    fill,
+    play_templates,
+    read_templates,
+)
 from tournoyons_gui.arbitre.paging import Cursors  # noqa: E402
-from tournoyons_gui.arbitre.store import Store  # noqa: E402
+from tournoyons_gui.arbitre.store import MAX_OFFSET, SeatFilter, Store  # noqa: E402
 
 #: The goals (issue 34): server time at p95, ms; a serve process's resident memory, MB.
 GOAL_MS = 50.0
@@ -156,21 +163,29 @@ class Targets:
             found.match = matches.rows[0].id
             cursors = Cursors(await store.paging_key())
 
-            async def deep(limit: int, set_name: str = "", seat: str = "") -> str:
-                total = await store.count_games(set_name=set_name, seat=seat)
-                offset = min(DEEP_PAGES * limit, total // 2)
-                at = await store.games_page(set_name=set_name, seat=seat, offset=offset, limit=1)
+            # A deep page's cursor: the position of the first game (of the filter) made
+            # before the middle of the fill's span, about half the list in: an OFFSET
+            # that deep is refused, as the server refuses it.
+            middle = store.now() - dt.timedelta(days=DAYS / 2)
+
+            async def deep(set_name: str = "", seat: str = "") -> str:
+                asked = SeatFilter(seat, seat) if seat else None
+                at = await store.games_page(
+                    set_name=set_name, seat=asked, after=(middle, "~"), limit=1
+                )
+                if not at.games:
+                    at = await store.games_page(set_name=set_name, seat=asked, limit=1)
                 last = at.games[0]
                 list_id = Cursors.list_id(
                     "games", [("set", set_name.lower()), ("seat", seat.lower())]
                 )
                 return cursors.make(list_id, [last.created_at.isoformat(), last.id])
 
-            found.deep_games = await deep(25)
-            found.deep_api = await deep(50)
-            found.deep_set = await deep(50, set_name="Reversi")
-            found.deep_seat = await deep(50, seat="random")
-            found.legacy_page = max(1, min(DEEP_PAGES, found.games // 25 // 2))
+            found.deep_games = found.deep_api = await deep()
+            found.deep_set = await deep(set_name="Reversi")
+            found.deep_seat = await deep(seat="random")
+            # The deepest old ?page=N link the server reads (MAX_OFFSET games in).
+            found.legacy_page = max(1, min(MAX_OFFSET // 25, found.games // 25 // 2))
             names = await store.engines_page(limit=100_000)
             middle = names.rows[min(DEEP_PAGES * 50, len(names.rows) // 2)].name
             found.deep_engines = cursors.make(Cursors.list_id("engines"), [middle])

@@ -503,6 +503,8 @@ class Filler:
                     entrant,
                     seat["score"],
                     seat["fault"],
+                    w.time(created),
+                    set_name,
                 )
             )
         for number, (move, offset) in enumerate(zip(moves, template.move_at, strict=False)):
