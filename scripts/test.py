@@ -24,6 +24,7 @@ from _bootstrap import (
     find_node,
     find_php,
     find_postgres,
+    find_wrk,
     say,
 )
 
@@ -59,6 +60,8 @@ def main() -> int:
     say(f"Node.js: {node}")
     php = find_php()
     say(f"PHP: {php}")
+    wrk = find_wrk()
+    say(f"wrk: {wrk}")
     env = {
         **os.environ,
         "TOURNOYONS_CHROMIUM": chromium,
@@ -67,6 +70,7 @@ def main() -> int:
         "TOURNOYONS_NGINX": nginx,
         "TOURNOYONS_NODE": node,
         "TOURNOYONS_PHP": php,
+        "TOURNOYONS_WRK": wrk,
         "PYTHONDONTWRITEBYTECODE": "1",
     }
     args = sys.argv[1:]

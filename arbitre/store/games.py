@@ -31,6 +31,7 @@ from tournoyons_gui.arbitre.store.appends import (
     PgAppend,
     sqlite_append,
 )
+from tournoyons_gui.arbitre.store.archives import ArchiveStore
 from tournoyons_gui.arbitre.store.kept_lists import count_game, game_over
 from tournoyons_gui.arbitre.store.kept_records import EndedSeat, keep_game_end
 from tournoyons_gui.arbitre.store.pending import CLOSE_PENDING, DETAIL_CAP, PendingStore
@@ -115,7 +116,7 @@ class Conflict(Exception):
     """A unique name or key is taken (by another worker meanwhile, say)."""
 
 
-class GameStore(PendingStore):
+class GameStore(ArchiveStore, PendingStore):
     """Games, seats, moves, exchanges, asks, leases and added Sets."""
 
     #: PostgreSQL's appends grouped (made at the first one).
@@ -162,30 +163,22 @@ class GameStore(PendingStore):
         return await self.read(game)
 
     async def moves(self, game_id: str) -> list[Move]:
-        """Return a game's moves in order."""
-        async with self.sessions() as session:
-            rows = await session.scalars(
-                select(MoveRow).where(MoveRow.game_id == game_id).order_by(MoveRow.number)
-            )
-            return [record_of(Move, row) for row in rows]
+        """Return a game's moves in order (its rows, and its document once it is over:
+        :mod:`.archives`)."""
+        return await self.kept_moves(game_id)
 
     async def move(self, game_id: str, number: int) -> Move | None:
         """Return move ``number`` (from 1) of a game, or ``None``."""
-        async with self.sessions() as session:
-            row = (
-                await session.scalars(
-                    select(MoveRow).where(MoveRow.game_id == game_id, MoveRow.number == number)
-                )
-            ).one_or_none()
-            return None if row is None else record_of(Move, row)
+        statement = select(_MOVES).where(_MOVES.c.game_id == game_id, _MOVES.c.number == number)
+        row = await self.read(lambda connection: connection.execute(statement).one_or_none())
+        if row is not None:
+            return record_of(Move, row)
+        return next((m for m in await self.kept_moves(game_id) if m.number == number), None)
 
     async def exchanges(self, game_id: str) -> list[Exchange]:
-        """Return a game's exchange log in order."""
-        async with self.sessions() as session:
-            rows = await session.scalars(
-                select(ExchangeRow).where(ExchangeRow.game_id == game_id).order_by(ExchangeRow.id)
-            )
-            return [record_of(Exchange, row) for row in rows]
+        """Return a game's exchange log in order (its rows, and its document once it is
+        over: :mod:`.archives`)."""
+        return await self.kept_exchanges(game_id)
 
     async def seat_by_token(self, token: str) -> Seat | None:
         """Return the person seat holding ``token``."""

@@ -58,7 +58,7 @@ __all__ = [
     "TournamentRow",
 ]
 
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 15
 
 
 class Base(DeclarativeBase):

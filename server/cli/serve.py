@@ -204,6 +204,7 @@ def _app(
         run_folder=folder,
         metrics=metrics,
         drive=not args.no_drive,
+        keep_logs=args.keep_logs,
     )
 
 
