@@ -102,12 +102,17 @@ class Compactor:
         turns = self.replay(game.set_name, game.first, [m.value for m in game.moves])
         return turns != [m.turn for m in game.moves]
 
-    def _pack(self, game: Compactable) -> tuple[Compactable, bytes, bool]:
+    async def _pack(self, game: Compactable) -> tuple[Compactable, bytes, bool]:
         keep = self.keeps_turns(game)
-        data = pack(
+        # Zstandard lets go of the interpreter while it compresses: in a thread, the
+        # server answers meanwhile.
+        data = await asyncio.to_thread(
+            pack,
             game.created_at,
             game.moves,
             game.exchanges,
+            first=game.first,
+            turn=game.turn,
             keep_turns=keep,
             logs_dropped_at=game.logs_dropped_at,
         )
@@ -120,8 +125,7 @@ class Compactor:
         for game_id in game_ids:
             game = await self.store.compactable(game_id)
             if game is not None:
-                packed.append(self._pack(game))
-                await asyncio.sleep(0)  # a game's packing is milliseconds: serve between
+                packed.append(await self._pack(game))
         written = await self.store.compact(packed) if packed else 0
         self.packed += written
         return written
@@ -151,8 +155,7 @@ class Compactor:
                 continue
             game.exchanges = []
             game.logs_dropped_at = at
-            packed.append(self._pack(game))
-            await asyncio.sleep(0)
+            packed.append(await self._pack(game))
         written = await self.store.compact(packed) if packed else 0
         self.dropped += written
         return written

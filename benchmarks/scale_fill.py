@@ -23,6 +23,7 @@ and unregistered engine URLs.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import json
 import math
@@ -39,8 +40,10 @@ from typing import Any
 
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from tournoyons_gui.arbitre.compaction import replayer
 from tournoyons_gui.arbitre.store import Store
-from tournoyons_gui.arbitre.store.base import sqlite_time
+from tournoyons_gui.arbitre.store.archives import FORMAT, ArchiveRow, pack
+from tournoyons_gui.arbitre.store.base import json_text, sqlite_time
 from tournoyons_gui.arbitre.store.schema import (
     EngineRow,
     EntrantRow,
@@ -54,6 +57,7 @@ from tournoyons_gui.arbitre.store.schema import (
     SeatRow,
     TournamentRow,
 )
+from tournoyons_gui.interfaces.registry import load_registry
 
 __all__ = ["Templates", "fill", "play_templates", "read_templates"]
 
@@ -90,6 +94,7 @@ SHARE: dict[str, float] = {
 COLUMNS: dict[str, list[str]] = {
     table.__tablename__: [c.name for c in table.__table__.columns]
     for table in (
+        ArchiveRow,
         GameRow,
         SeatRow,
         MoveRow,
@@ -107,8 +112,14 @@ TIME_COLUMNS = {"created_at", "ended_at", "at", "lease_until", "opened_at", "clo
 JSON_COLUMNS = {"options", "turn", "first", "sets", "byes", "people", "entrants", "sprt"}
 #: Days the games are spread over, ending now.
 DAYS = 3 * 365
+#: The games in play at the end of the fill (fewer in a small fill: a hundredth of it).
 PLAYING = 300
 BATCH = 20_000
+
+
+def playing_games(games: int) -> int:
+    """Return the games in play a fill of ``games`` finished games ends with."""
+    return min(PLAYING, max(3, games // 100))
 
 
 def play_templates(folder: Path, games: int = 4, seed: int = 7) -> Path:
@@ -146,6 +157,11 @@ class Template:
     move_at: list[float]
     exchange_at: list[float]
     duration: float
+    #: Its moves and exchanges packed as a finished game's are
+    #: (:mod:`~tournoyons_gui.arbitre.store.archives`: times from the game's creation, so
+    #: the same bytes for every copy), and whether its Turns are in the document.
+    archive: bytes = b""
+    turns_kept: bool = True
 
 
 @dataclass
@@ -161,37 +177,84 @@ def _when(text: str) -> dt.datetime:
 
 
 def read_templates(database: Path) -> Templates:
-    """Read every game of the templates' SQLite file ``database`` (see :class:`Template`)."""
+    """Read every game of the templates' SQLite file ``database`` (see :class:`Template`)
+    through the store (``play`` packs its games as they end: the store gives them back
+    whole)."""
+    return asyncio.run(_read_templates(database))
+
+
+async def _read_templates(database: Path) -> Templates:
     found = Templates()
-    with sqlite3.connect(database) as db:
-        db.row_factory = sqlite3.Row
-        for game in db.execute("SELECT * FROM games WHERE status = 'over' ORDER BY created_at"):
-            start = _when(game["created_at"])
-            seats = [
-                dict(s)
-                for s in db.execute(
-                    'SELECT * FROM seats WHERE game_id = ? ORDER BY "index"', (game["id"],)
+    replay = replayer(load_registry().get)
+    store = await Store.open(str(database))
+    store.derive_turns = replay
+    try:
+        with sqlite3.connect(database) as db:
+            db.row_factory = sqlite3.Row
+            ids = [
+                row["id"]
+                for row in db.execute(
+                    "SELECT id FROM games WHERE status = 'over' ORDER BY created_at"
                 )
             ]
-            moves, move_at = [], []
-            for m in db.execute(
-                "SELECT * FROM moves WHERE game_id = ? ORDER BY number", (game["id"],)
-            ):
-                moves.append(tuple(m[c] for c in COLUMNS["moves"]))
-                move_at.append((_when(m["at"]) - start).total_seconds())
-            exchanges, exchange_at = [], []
-            for e in db.execute(
-                "SELECT * FROM exchanges WHERE game_id = ? ORDER BY id", (game["id"],)
-            ):
-                exchanges.append(tuple(e[c] for c in COLUMNS["exchanges"]))
-                exchange_at.append((_when(e["at"]) - start).total_seconds())
-            ended = game["ended_at"]
-            duration = (_when(ended) - start).total_seconds() if ended else 1.0
-            found.games[game["set_name"]].append(
-                Template(dict(game), seats, moves, exchanges, move_at, exchange_at, duration)
+            entrants = list(db.execute("SELECT set_name, entrants FROM matches"))
+            seats_of = {
+                game_id: [
+                    dict(s)
+                    for s in db.execute(
+                        'SELECT * FROM seats WHERE game_id = ? ORDER BY "index"', (game_id,)
+                    )
+                ]
+                for game_id in ids
+            }
+        for game_id in ids:
+            made = await store.game(game_id)
+            assert made is not None
+            game = made[0]
+            start = game.created_at
+            moves = await store.moves(game_id)
+            exchanges = await store.exchanges(game_id)
+            row = {
+                **{name: getattr(game, name) for name in COLUMNS["games"]},
+                "options": json_text(game.options),
+                "turn": json_text(game.turn),
+                "first": json_text(game.first),
+            }
+            move_rows = [
+                (
+                    *(0, game_id, m.number, m.seat, m.value, json_text(m.turn), m.tray),
+                    *(m.ms, m.query, m.error, m.at),
+                )
+                for m in moves
+            ]
+            exchange_rows = [
+                (e.id, game_id, e.seat, e.kind, e.move_id, e.detail, e.at) for e in exchanges
+            ]
+            ended = game.ended_at
+            template = Template(
+                row,
+                seats_of[game_id],
+                move_rows,
+                exchange_rows,
+                [(m.at - start).total_seconds() for m in moves],
+                [(e.at - start).total_seconds() for e in exchanges],
+                (ended - start).total_seconds() if ended else 1.0,
             )
-        for match in db.execute("SELECT set_name, entrants FROM matches"):
+            replayed = replay(game.set_name, game.first, [m.value for m in moves])
+            template.turns_kept = replayed != [m.turn for m in moves]
+            template.archive = pack(
+                start,
+                moves,
+                exchanges,
+                first=game.first,
+                turn=game.turn,
+                keep_turns=template.turns_kept,
+            )
+            found.games[game.set_name].append(template)
+        for match in entrants:
             found.entrants[match["set_name"]] = match["entrants"]
+    finally:
+        await store.close()
     return found
 
 
@@ -418,6 +481,7 @@ class Filler:
         for table in (
             "games",
             "seats",
+            "game_archives",
             "moves",
             "exchanges",
             "tournaments",
@@ -449,6 +513,10 @@ class Filler:
         if playing:
             moves = moves[: max(1, len(moves) // 2)]
         turn = moves[-1][5] if playing and moves else source["turn"]
+        first = source["first"]
+        packed = not playing and bool(moves or template.exchanges)
+        if packed:  # a packed game's row keeps no Turn: its document has them
+            turn = first = "{}"
         ended = None if playing else w.time(created + dt.timedelta(seconds=template.duration))
         lease_owner = lease_until = None
         if playing:
@@ -463,7 +531,7 @@ class Filler:
                 "playing" if playing else "over",
                 source["options"],
                 turn,
-                source["first"],
+                first,
                 len(moves),
                 None if playing else source["winner"],
                 "" if playing else source["result"],
@@ -507,6 +575,22 @@ class Filler:
                     set_name,
                 )
             )
+        if not playing:
+            # A finished game's moves and exchanges as the compaction packs them.
+            if packed:
+                self.buffers["game_archives"].append(
+                    (
+                        game_id,
+                        FORMAT,
+                        1,
+                        len(moves),
+                        len(template.exchanges),
+                        int(template.turns_kept),
+                        None,
+                        template.archive,
+                    )
+                )
+            return game_id
         for number, (move, offset) in enumerate(zip(moves, template.move_at, strict=False)):
             self.move_id += 1
             self.buffers["moves"].append(
@@ -552,6 +636,7 @@ async def fill(
     loaded = [
         "games",
         "seats",
+        "game_archives",
         "moves",
         "exchanges",
         "engines",
@@ -590,7 +675,8 @@ async def fill(
         TimeRemainingColumn(),
     ]
     with Progress(*columns, console=console) as progress:
-        task = progress.add_task("games", total=games + PLAYING)
+        playing = playing_games(games)
+        task = progress.add_task("games", total=games + playing)
         number = 0
         while number < games:
             created = first + dt.timedelta(seconds=number * step)
@@ -602,20 +688,20 @@ async def fill(
                 set_name = rng.choices(filler.sets, filler.weights)[0]
                 filler.game(set_name, created, filler.sitters(set_name))
                 number += 1
-            if len(filler.buffers["moves"]) >= BATCH:
+            if len(filler.buffers["seats"]) >= BATCH:
                 await filler.flush()
                 progress.update(task, completed=number)
-        for count in range(PLAYING):
+        for count in range(playing):
             set_name = rng.choices(filler.sets, filler.weights)[0]
             filler.game(
                 set_name,
-                now - dt.timedelta(seconds=PLAYING - count),
+                now - dt.timedelta(seconds=playing - count),
                 filler.sitters(set_name),
                 playing=True,
             )
         _rooms(filler, now)
         await filler.flush(force=True)
-        progress.update(task, completed=games + PLAYING)
+        progress.update(task, completed=games + playing)
         took["rows"] = time.perf_counter() - started
         index_task = progress.add_task("indexes", total=len(writer.indexes))
         await writer.make_indexes(

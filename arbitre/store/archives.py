@@ -37,6 +37,7 @@ from typing import Any, cast
 import orjson
 import zstandard
 from sqlalchemy import (
+    DDL,
     Connection,
     DateTime,
     Integer,
@@ -45,6 +46,7 @@ from sqlalchemy import (
     Table,
     and_,
     delete,
+    event,
     insert,
     select,
     update,
@@ -70,13 +72,14 @@ __all__ = [
     "TurnsDeriver",
     "pack",
     "unpack",
+    "unpack_positions",
 ]
 
 #: The document's format (``game_archives.format``); a reader refuses one it does not know.
 FORMAT = 1
-#: Zstandard's level: 10 packs a game of a hundred moves in a few milliseconds; 19 saves a
-#: tenth more for ten times the time.
-LEVEL = 10
+#: Zstandard's level: 19 packs a tenth smaller than 10 for ten times the time (tens of
+#: milliseconds for a game of a hundred moves, in a thread: a game is packed once).
+LEVEL = 19
 _MICRO = dt.timedelta(microseconds=1)
 
 #: What replays a game's Turns: ``(set_name, first, values)`` -> each move's Turn as
@@ -106,10 +109,41 @@ class ArchiveRow(Base):
 
 
 _ARCHIVES = cast(Table, ArchiveRow.__table__)
+# Compressed already: PostgreSQL keeps the documents in the row (no TOAST table's chunks
+# and index beside it, nor a second compression tried), as long as the row fits a page.
+event.listen(
+    _ARCHIVES,
+    "after_create",
+    DDL("ALTER TABLE game_archives ALTER COLUMN data SET STORAGE MAIN").execute_if(
+        dialect="postgresql"
+    ),
+)
 _GAMES = cast(Table, GameRow.__table__)
 _MOVES = cast(Table, MoveRow.__table__)
 _EXCHANGES = cast(Table, ExchangeRow.__table__)
 _COMPRESS = zstandard.ZstdCompressor(level=LEVEL)
+
+
+def unpack_positions(data: bytes) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Return the first and last Turns of a packed game (its document ``data``), which
+    its row holds empty once packed."""
+    found = orjson.loads(zstandard.ZstdDecompressor().decompress(data))["p"]
+    return dict(found["first"]), dict(found["turn"])
+
+
+def _differences(values: Sequence[int]) -> list[int]:
+    """Return each value less the one before (the first less 0): times an entry apart
+    are short numbers, which compress to little."""
+    return [b - a for a, b in zip([0, *values], values, strict=False)]
+
+
+def _sums(steps: Sequence[int]) -> list[int]:
+    """Return the running sums of ``steps`` (what :func:`_differences` took apart)."""
+    total, found = 0, []
+    for step in steps:
+        total += step
+        found.append(total)
+    return found
 
 
 def _offset(at: dt.datetime, start: dt.datetime) -> int:
@@ -121,18 +155,21 @@ def pack(
     moves: Sequence[Move],
     exchanges: Sequence[Exchange],
     *,
+    first: dict[str, Any],
+    turn: dict[str, Any],
     keep_turns: bool,
     logs_dropped_at: dt.datetime | None = None,
 ) -> bytes:
-    """Return the compressed document of a game made at ``created_at`` holding ``moves``
-    (in order) and ``exchanges`` (in log order, each with its id), each move's Turn
-    unless ``keep_turns`` is false (see the module)."""
-    trays = [
-        None if m.tray == m.turn.get("params", {}).get("Tray") else m.tray for m in moves
-    ]
-    ids = [int(e.id or 0) for e in exchanges]
+    """Return the compressed document of a game made at ``created_at`` from Turn
+    ``first`` to Turn ``turn``, holding ``moves`` (in order) and ``exchanges`` (in log
+    order, each with its id), each move's Turn unless ``keep_turns`` is false (see the
+    module). An engine's callback is the move's own query most of the time: left out
+    then (``None``)."""
+    trays = [None if m.tray == m.turn.get("params", {}).get("Tray") else m.tray for m in moves]
+    queries = {str(m.number): m.query for m in moves}
     document = {
         "v": FORMAT,
+        "p": {"first": first, "turn": turn},
         "m": {
             "n": [m.number for m in moves],
             "s": [m.seat for m in moves],
@@ -142,16 +179,18 @@ def pack(
             "ms": [m.ms for m in moves],
             "q": [m.query for m in moves],
             "er": [m.error for m in moves],
-            "at": [_offset(m.at, created_at) for m in moves],
+            "at": _differences([_offset(m.at, created_at) for m in moves]),
         },
         "x": {
-            # ids as differences: small numbers compress to little
-            "id": [b - a for a, b in zip([0, *ids], ids, strict=False)],
+            "id": _differences([int(e.id or 0) for e in exchanges]),
             "s": [e.seat for e in exchanges],
             "k": [e.kind for e in exchanges],
             "mv": [e.move_id for e in exchanges],
-            "d": [e.detail for e in exchanges],
-            "at": [_offset(e.at, created_at) for e in exchanges],
+            "d": [
+                None if e.kind == "callback" and queries.get(e.move_id) == e.detail else e.detail
+                for e in exchanges
+            ],
+            "at": _differences([_offset(e.at, created_at) for e in exchanges]),
         },
         "dropped": logs_dropped_at.isoformat() if logs_dropped_at else None,
     }
@@ -169,6 +208,8 @@ class Unpacked:
     turns: bool
     trays: list[str | None]
     logs_dropped_at: dt.datetime | None
+    first: dict[str, Any]
+    turn: dict[str, Any]
 
 
 def unpack(data: bytes, game_id: str, created_at: dt.datetime) -> Unpacked:
@@ -194,19 +235,34 @@ def unpack(data: bytes, game_id: str, created_at: dt.datetime) -> Unpacked:
             start + at * _MICRO,
         )
         for i, (number, seat, value, tray, ms, query, error, at) in enumerate(
-            zip(m["n"], m["s"], m["v"], m["y"], m["ms"], m["q"], m["er"], m["at"], strict=True)
+            zip(
+                m["n"],
+                m["s"],
+                m["v"],
+                m["y"],
+                m["ms"],
+                m["q"],
+                m["er"],
+                _sums(m["at"]),
+                strict=True,
+            )
         )
     ]
     if turns is not None:
         _fill_trays(moves, m["y"])
-    ids, total = [], 0
-    for step in x["id"]:
-        total += step
-        ids.append(total)
+    queries = {str(move.number): move.query for move in moves}
     exchanges = [
-        Exchange(game_id, seat, kind, move_id, detail, start + at * _MICRO, number)
+        Exchange(
+            game_id,
+            seat,
+            kind,
+            move_id,
+            queries.get(move_id, "") if detail is None else detail,
+            start + at * _MICRO,
+            number,
+        )
         for number, seat, kind, move_id, detail, at in zip(
-            ids, x["s"], x["k"], x["mv"], x["d"], x["at"], strict=True
+            _sums(x["id"]), x["s"], x["k"], x["mv"], x["d"], _sums(x["at"]), strict=True
         )
     ]
     dropped = document.get("dropped")
@@ -216,6 +272,8 @@ def unpack(data: bytes, game_id: str, created_at: dt.datetime) -> Unpacked:
         turns is not None,
         m["y"],
         dt.datetime.fromisoformat(dropped) if dropped else None,
+        dict(document["p"]["first"]),
+        dict(document["p"]["turn"]),
     )
 
 
@@ -228,7 +286,8 @@ def _fill_trays(moves: list[Move], trays: Sequence[str | None]) -> None:
 
 @dataclass
 class Compactable:
-    """A finished game as a compaction reads it: the game's Set, first Turn and time, its
+    """A finished game as a compaction reads it: the game's Set, first and last Turns and
+    time, its
     moves and exchanges merged (rows and document), the rows read (their move ids and
     exchange ids: those the compaction deletes), the document's version (0: none) and
     when its exchanges were dropped."""
@@ -236,6 +295,7 @@ class Compactable:
     game_id: str
     set_name: str
     first: dict[str, Any]
+    turn: dict[str, Any]
     created_at: dt.datetime
     moves: list[Move]
     exchanges: list[Exchange]
@@ -271,6 +331,11 @@ def _read(connection: Connection, game_id: str, exchanges: bool) -> tuple[list[A
             )
         ).one_or_none()
     return rows, archive, game
+
+
+def _first(game: Any, unpacked: Unpacked) -> dict[str, Any]:
+    """Return a game's first Turn: its row's, or its document's once packed."""
+    return unpacked.first if unpacked.first else dict(game.first)
 
 
 def _merge_moves(rows: list[Any], archive: Unpacked | None) -> list[Move]:
@@ -312,15 +377,16 @@ class ArchiveStore(Database):
     async def kept_moves(self, game_id: str) -> list[Move]:
         """Return a game's moves in order, from its rows and its document."""
 
-        def read(connection: Connection) -> tuple[list[Any], Unpacked | None, Any]:
+        def read(connection: Connection) -> tuple[list[Any], Unpacked | None, str, Any]:
             rows, archive, game = _read(connection, game_id, exchanges=False)
             if archive is None or game is None:
-                return rows, None, None
-            return rows, unpack(archive.data, game_id, game.created_at), game
+                return rows, None, "", None
+            unpacked = unpack(archive.data, game_id, game.created_at)
+            return rows, unpacked, game.set_name, _first(game, unpacked)
 
-        rows, unpacked, game = await self.read(read)
+        rows, unpacked, set_name, first = await self.read(read)
         if unpacked is not None:
-            self._replayed(unpacked, game.set_name, game.first)
+            self._replayed(unpacked, set_name, first)
         return _merge_moves(rows, unpacked)
 
     async def kept_exchanges(self, game_id: str) -> list[Exchange]:
@@ -334,6 +400,13 @@ class ArchiveStore(Database):
             return _merge_exchanges(rows, unpacked)
 
         return await self.read(read)
+
+    def positions_of(self, connection: Connection, game_id: str) -> Any:
+        """Return a packed game's first and last Turns (``(first, turn)``), or ``None``:
+        what its row holds empty once packed (read in the caller's ``connection``, after
+        the row: the compaction empties the row in the transaction writing them)."""
+        data = connection.scalar(select(_ARCHIVES.c.data).where(_ARCHIVES.c.game_id == game_id))
+        return None if data is None else unpack_positions(data)
 
     async def logs_dropped(self, game_id: str) -> dt.datetime | None:
         """Return when the operator's retention dropped a game's exchanges, or ``None``."""
@@ -377,8 +450,13 @@ class ArchiveStore(Database):
 
         def read(connection: Connection) -> tuple[Compactable, Unpacked | None] | None:
             game = connection.execute(
-                select(_GAMES.c.set_name, _GAMES.c.first, _GAMES.c.created_at, _GAMES.c.status)
-                .where(_GAMES.c.id == game_id)
+                select(
+                    _GAMES.c.set_name,
+                    _GAMES.c.first,
+                    _GAMES.c.turn,
+                    _GAMES.c.created_at,
+                    _GAMES.c.status,
+                ).where(_GAMES.c.id == game_id)
             ).one_or_none()
             if game is None or game.status == "playing":
                 return None
@@ -392,13 +470,17 @@ class ArchiveStore(Database):
             )
             unpacked = None
             version = 0
+            first, turn = dict(game.first), dict(game.turn)
             if archive is not None:
                 version = archive.version
                 unpacked = unpack(archive.data, game_id, game.created_at)
+                if unpacked.first:
+                    first, turn = unpacked.first, unpacked.turn
             kept = Compactable(
                 game_id,
                 game.set_name,
-                game.first,
+                first,
+                turn,
                 aware(game.created_at),
                 _merge_moves(moves, unpacked),
                 _merge_exchanges(exchanges, unpacked),
@@ -418,10 +500,10 @@ class ArchiveStore(Database):
         return kept
 
     async def compact(self, packed: Sequence[tuple[Compactable, bytes, bool]]) -> int:
-        """Write each game's document (``(game, data, turns kept)``) and delete the rows it
-        packed, in one transaction; a game whose document changed since it was read
-        (another compaction, a retention's drop) is left as it is. Return the games
-        written."""
+        """Write each game's document (``(game, data, turns kept)``) and its first and
+        last Turns, empty its row's, and delete the rows it packed, in one transaction; a
+        game whose document changed since it was read (another compaction, a retention's
+        drop) is left as it is. Return the games written."""
 
         def write(connection: Connection) -> int:
             written = 0
@@ -454,6 +536,11 @@ class ArchiveStore(Database):
                     )
                     if done.rowcount != 1:
                         continue
+                connection.execute(
+                    update(_GAMES)
+                    .where(_GAMES.c.id == game.game_id, _GAMES.c.status != "playing")
+                    .values(turn={}, first={})
+                )
                 if game.move_rows:
                     connection.execute(delete(_MOVES).where(_MOVES.c.id.in_(game.move_rows)))
                 if game.exchange_rows:

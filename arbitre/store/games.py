@@ -158,7 +158,13 @@ class GameStore(ArchiveStore, PendingStore):
             if row is None:
                 return None
             seats = connection.execute(_SEATS_OF, named)
-            return record_of(Game, row), [record_of(Seat, s) for s in seats]
+            found = record_of(Game, row)
+            if found.status != "playing" and not found.turn and not found.first:
+                # A packed game's Turns are in its document (.archives).
+                positions = self.positions_of(connection, game_id)
+                if positions is not None:
+                    found.first, found.turn = positions
+            return found, [record_of(Seat, s) for s in seats]
 
         return await self.read(game)
 
