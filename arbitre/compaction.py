@@ -134,12 +134,14 @@ class Compactor:
         """Pack one batch of finished games with rows, from where the last batch ended
         (from the start again once the end is reached); then, with ``keep_logs``, drop
         one batch of old logs. Return the games written."""
+        # The kept aggregates' fill after an upgrade first, a step per transaction.
+        filled = await self.store.fill_kept_step()
         ids = await self.store.to_compact(self._after, self.batch)
         self._after = ids[-1] if len(ids) >= self.batch else ""
         written = await self.compact(ids) if ids else 0
         if self.keep_logs is not None:
             written += await self.drop_logs()
-        return written
+        return written + int(filled)
 
     async def drop_logs(self, now: dt.datetime | None = None) -> int:
         """Drop the exchanges of up to one batch of games that ended more than
