@@ -88,13 +88,24 @@ async def filled_games(database: str) -> int:
         await store.close()
 
 
-async def settle(database: str) -> tuple[float, int]:
-    """Fill the kept aggregates, gather the statistics; return their seconds and the
-    database's size in bytes."""
+async def settle(database: str, resume: bool = False) -> tuple[float, int]:
+    """Fill the kept aggregates (``resume``: a fill killed goes on from its last step),
+    gather the statistics; return their seconds and the database's size in bytes."""
     started = time.perf_counter()
     store = await Store.open(database)
+    steps = 0
+
+    def stepped(_: str) -> None:
+        nonlocal steps
+        steps += 1
+        if steps % 20 == 0:
+            print(
+                f"kept aggregates: {steps} steps committed, {time.perf_counter() - started:.0f} s",
+                flush=True,
+            )
+
     try:
-        await store.backfill_kept()
+        await store.backfill_kept(stepped, resume=resume)
     finally:
         await store.close()
     if is_postgres(database):

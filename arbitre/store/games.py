@@ -34,6 +34,7 @@ from tournoyons_gui.arbitre.store.appends import (
 from tournoyons_gui.arbitre.store.archives import ArchiveStore
 from tournoyons_gui.arbitre.store.kept_lists import count_game, game_over
 from tournoyons_gui.arbitre.store.kept_records import EndedSeat, keep_game_end
+from tournoyons_gui.arbitre.store.kept_standings import TableSeat, keep_tournament_end
 from tournoyons_gui.arbitre.store.pending import CLOSE_PENDING, DETAIL_CAP, PendingStore
 from tournoyons_gui.arbitre.store.records import (
     AddedSetRecord,
@@ -60,6 +61,7 @@ from tournoyons_gui.arbitre.store.schema import (
     SeatRow,
     TournamentRow,
 )
+from tournoyons_gui.arbitre.tables import FILLER
 
 __all__ = ["MAX_PAGE", "Conflict", "GameStore", "LeaseLost"]
 
@@ -212,9 +214,11 @@ class GameStore(ArchiveStore, PendingStore):
     ) -> GamePage:
         """Return a page of games, newest first, filtered by Set (its name as games hold
         it) and by a seat's name (any case) or URL, whole (``page`` 1 the first,
-        :data:`MAX_PAGE` at most), with the number of games the filters match: a count of
-        them, for programs and tests (no page of the web reads it: see :mod:`.lists`)."""
+        :data:`MAX_PAGE` at most), and whether more follow: for programs and tests (the
+        web reads :mod:`.lists`). Nothing is counted: a page reads its rows and one more,
+        along the lists' indexes (:meth:`~.lists.ListStore.games_page`)."""
         page = max(1, min(page, MAX_PAGE))
+        offset = (page - 1) * per_page
         async with self.sessions() as session:
             query = select(GameRow)
             if set_name:
@@ -222,21 +226,22 @@ class GameStore(ArchiveStore, PendingStore):
             if seat:
                 named = (func.lower(seat) == SEAT_NAME_KEY) | (SeatRow.url == seat)
                 query = query.where(GameRow.id.in_(select(SeatRow.game_id).where(named)))
-            total = await session.scalar(select(func.count()).select_from(query.subquery()))
             rows = list(
                 await session.scalars(
                     query.order_by(GameRow.created_at.desc(), GameRow.id)
-                    .offset((page - 1) * per_page)
-                    .limit(per_page)
+                    .offset(offset)
+                    .limit(per_page + 1)
                 )
             )
+            more = len(rows) > per_page
+            rows = rows[:per_page]
             seats: dict[str, list[Seat]] = {row.id: [] for row in rows}
             if rows:
                 for seat_row in await session.scalars(
                     select(SeatRow).where(SeatRow.game_id.in_(list(seats))).order_by(SeatRow.index)
                 ):
                     seats[seat_row.game_id].append(record_of(Seat, seat_row))
-            return GamePage([record_of(Game, r) for r in rows], seats, int(total or 0))
+            return GamePage([record_of(Game, r) for r in rows], seats, more)
 
     # --- writing a game's moves, log and end --------------------------------------------
 
@@ -347,6 +352,16 @@ class GameStore(ArchiveStore, PendingStore):
         ]
         logged = [_exchange(game_id, index, "final", "", url, at) for index, url in finals]
         seated = [EndedSeat(seat.index, seat.name, seat.registration) for seat, _ in ends]
+        failed = end.status != "over" or end.result == "error"
+        at_table = [
+            TableSeat(
+                FILLER if seat.entrant is None else seat.entrant,
+                None if failed else seat_end.rank,
+                seat_end.score,
+                seat_end.status == 9,
+            )
+            for seat, seat_end in ends
+        ]
 
         named = {
             "g_id": game_id,
@@ -370,6 +385,17 @@ class GameStore(ArchiveStore, PendingStore):
                 result=end.result,
                 winner=end.winner,
                 seats=seated,
+            )
+            # The tournament's kept standings (.kept_standings), after the engines': its
+            # lock is the last taken, its stamp of the game's end the last made.
+            keep_tournament_end(
+                connection,
+                game_id=game_id,
+                clock=self.now,
+                status=end.status,
+                result=end.result,
+                winner=end.winner,
+                seats=at_table,
             )
             game_over(connection, game_id)
             if seat_ends:

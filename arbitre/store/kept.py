@@ -19,7 +19,7 @@ Two kinds of fillers:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -37,6 +37,7 @@ __all__ = [
     "fill_step",
     "filling",
     "start_fills",
+    "under_way",
 ]
 
 #: The one-pass fillers, in the order they run.
@@ -81,9 +82,12 @@ def backfill(connection: Connection) -> None:
     start_fills(connection)
 
 
-def start_fills(connection: Connection) -> None:
-    """Start every batched filler anew: its tables emptied, its position at the start."""
+def start_fills(connection: Connection, names: Sequence[str] | None = None) -> None:
+    """Start the batched fillers ``names`` (default: every one) anew: their tables
+    emptied, their positions at the start."""
     for filler in BATCHED:
+        if names is not None and filler.name not in names:
+            continue
         filler.start(connection)
         connection.execute(delete(_FILLS).where(_FILLS.c.name == filler.name))
         connection.execute(insert(_FILLS).values(name=filler.name, position="", done=False))
@@ -107,6 +111,12 @@ def fill_step(connection: Connection) -> str | None:
         )
         return filler.name
     return None
+
+
+def under_way(connection: Connection) -> bool:
+    """Whether a batched fill is under way (started and not done)."""
+    found = connection.execute(select(_FILLS.c.name).where(_FILLS.c.done.is_(False))).first()
+    return found is not None
 
 
 def filling(connection: Connection, name: str) -> str | None:

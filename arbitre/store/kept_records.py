@@ -45,7 +45,6 @@ from sqlalchemy import (
     String,
     Table,
     delete,
-    func,
     insert,
     select,
     update,
@@ -355,24 +354,27 @@ def keep_game_end(
 
 
 def _next_engines(connection: Connection, after: str) -> list[str]:
-    """Return the next registrations seated in a game after ``after``, in order: at most
-    :data:`_BATCH` engines and about :data:`_BATCH_SEATS` seats (an engine of more seats
-    alone), counted along the seats' ``(registration, id)`` index."""
-    counted = connection.execute(
-        select(_SEATS.c.registration, func.count())
-        .where(_SEATS.c.registration > after)
-        .group_by(_SEATS.c.registration)
-        .order_by(_SEATS.c.registration)
-        .limit(_BATCH)
-    ).all()
-    batch: list[str] = []
-    seats = 0
-    for engine, count in counted:
-        if batch and seats + count > _BATCH_SEATS:
-            break
-        batch.append(engine)
-        seats += count
-    return batch
+    """Return the next registrations seated in a game after ``after``, in order: those
+    whose seats are all among the next :data:`_BATCH_SEATS` seats along the seats'
+    ``(registration, id)`` index (the last one read may have more: it waits for the next
+    step), or the next one alone when it has more seats than that. A step reads what it
+    fills, never the engines after it."""
+    read = list(
+        connection.scalars(
+            select(_SEATS.c.registration)
+            .where(_SEATS.c.registration > after)
+            .order_by(_SEATS.c.registration)
+            .limit(_BATCH_SEATS)
+        )
+    )
+    if not read:
+        return []
+    engines = list(dict.fromkeys(read))
+    if len(read) < _BATCH_SEATS:
+        return engines[:_BATCH]  # the last seats: every engine read is whole
+    if len(engines) > 1:
+        return engines[:-1][:_BATCH]  # the last one may go on past the seats read
+    return engines
 
 
 def _chunks(rows: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:

@@ -41,6 +41,7 @@ from tournoyons_gui.arbitre.tournaments import (
     Tournaments,
 )
 from tournoyons_gui.arbitre.tournaments.engine_record import MAX_POINTS
+from tournoyons_gui.arbitre.tournaments.service import GAMES_SHOWN
 from tournoyons_gui.arbitre.web.chart import rating_chart
 from tournoyons_gui.arbitre.web.common import read_form, read_int, render
 from tournoyons_gui.arbitre.web.guard import Limits, check_tournament
@@ -352,8 +353,9 @@ class TournamentPages:
             "arbitre/tournament.html",
             summary=summary,
             names=names,
-            playing=[g for g in games if g["status"] == "playing"],
+            playing=summary["in_play"],
             finished=[g for g in games if g["status"] != "playing"],
+            more_games=summary["games_next"] is not None or len(games) >= GAMES_SHOWN,
             config={
                 "id": tournament_id,
                 "json": f"/tournaments/{quoted}.json",
