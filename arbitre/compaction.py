@@ -43,31 +43,61 @@ IDLE = 5.0
 SLOT_SECONDS = 60.0
 
 
+def _stored(turns: Any) -> Any:
+    """Return ``turns`` as the store gives them back: JSON's own values (tuples as lists,
+    keys as text)."""
+    return orjson.loads(orjson.dumps(turns, option=orjson.OPT_NON_STR_KEYS))
+
+
 def replayer(lookup: Callable[[str], Any]) -> TurnsDeriver:
     """Return the function replaying a game's Turns with the rules ``lookup(set_name)``
-    gives (a played Set, its ``arbitre`` rules): each value applied in order from the
-    first Turn (:meth:`~tournoyons_gui.interfaces.plugin.Rules.play`, as the game master
-    applies them), or ``None`` when the Set has no rules here or refuses a value."""
+    gives (a played Set, its ``arbitre`` rules): each move's Turn is its kept one where
+    there is one, else the rules' play of its value on the Turn before
+    (:meth:`~tournoyons_gui.interfaces.plugin.Rules.play`, as the game master applies
+    them), from the first Turn; ``None`` when the Set has no rules here or refuses a
+    value."""
 
     def replay(
-        set_name: str, first: dict[str, Any], values: Sequence[str]
+        set_name: str,
+        first: dict[str, Any],
+        values: Sequence[str],
+        kept: Sequence[dict[str, Any] | None] = (),
     ) -> list[dict[str, Any]] | None:
         played = lookup(set_name)
         rules = getattr(played, "arbitre", None) if played is not None else None
-        if rules is None or not first:
+        if not first or (rules is None and not all(kept)):
             return None
         try:
             turn = turn_from(first)
             turns = []
-            for value in values:
+            for index, value in enumerate(values):
+                known = kept[index] if index < len(kept) else None
+                if known is not None:
+                    turns.append(known)
+                    turn = turn_from(known)
+                    continue
                 turn = rules.play(turn.state, value)
-                turns.append(turn_json(turn))
+                turns.append(_stored(turn_json(turn)))
         except Exception:
             return None
-        # As the store gives them back: JSON's own values (tuples as lists, keys as text).
-        return list(orjson.loads(orjson.dumps(turns, option=orjson.OPT_NON_STR_KEYS)))
+        return turns
 
     return replay
+
+
+def turns_to_keep(
+    replay: TurnsDeriver, set_name: str, first: dict[str, Any], moves: Sequence[Any]
+) -> list[dict[str, Any] | None]:
+    """Return the Turns a packed game keeps: each move's where the rules' play of its
+    value on the Turn before does not give it back exactly (a deal drawn at random, an
+    added Set's referee), else ``None``; every Turn when the rules are not here."""
+    kept: list[dict[str, Any] | None] = []
+    before = first
+    for move in moves:
+        again = replay(set_name, before, [move.value], [None])
+        kept.append(None if again == [move.turn] else move.turn)
+        before = move.turn
+    return kept
 
 
 class Compactor:
@@ -94,16 +124,10 @@ class Compactor:
         self.packed = 0
         self.dropped = 0
 
-    def keeps_turns(self, game: Compactable) -> bool:
-        """Whether ``game``'s document must keep its Turns: its rules do not give them
-        back exactly by a replay."""
-        if not game.moves:
-            return False
-        turns = self.replay(game.set_name, game.first, [m.value for m in game.moves])
-        return turns != [m.turn for m in game.moves]
-
-    async def _pack(self, game: Compactable) -> tuple[Compactable, bytes, bool]:
-        keep = self.keeps_turns(game)
+    async def pack(self, game: Compactable) -> tuple[Compactable, bytes, int]:
+        """Return ``game`` packed for :meth:`~.store.archives.ArchiveStore.compact`:
+        ``(game, its document, the Turns kept in it)``."""
+        kept = turns_to_keep(self.replay, game.set_name, game.first, game.moves)
         # Zstandard lets go of the interpreter while it compresses: in a thread, the
         # server answers meanwhile.
         data = await asyncio.to_thread(
@@ -113,10 +137,10 @@ class Compactor:
             game.exchanges,
             first=game.first,
             turn=game.turn,
-            keep_turns=keep,
+            kept_turns=kept,
             logs_dropped_at=game.logs_dropped_at,
         )
-        return game, data, keep
+        return game, data, sum(turn is not None for turn in kept)
 
     async def compact(self, game_ids: Sequence[str]) -> int:
         """Pack the finished games ``game_ids`` (those in play are left); return how
@@ -125,7 +149,7 @@ class Compactor:
         for game_id in game_ids:
             game = await self.store.compactable(game_id)
             if game is not None:
-                packed.append(await self._pack(game))
+                packed.append(await self.pack(game))
         written = await self.store.compact(packed) if packed else 0
         self.packed += written
         return written
@@ -157,7 +181,7 @@ class Compactor:
                 continue
             game.exchanges = []
             game.logs_dropped_at = at
-            packed.append(await self._pack(game))
+            packed.append(await self.pack(game))
         written = await self.store.compact(packed) if packed else 0
         self.dropped += written
         return written

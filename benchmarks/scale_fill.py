@@ -40,7 +40,7 @@ from typing import Any
 
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from tournoyons_gui.arbitre.compaction import replayer
+from tournoyons_gui.arbitre.compaction import replayer, turns_to_keep
 from tournoyons_gui.arbitre.store import Store
 from tournoyons_gui.arbitre.store.archives import FORMAT, ArchiveRow, pack
 from tournoyons_gui.arbitre.store.base import json_text, sqlite_time
@@ -161,7 +161,7 @@ class Template:
     #: (:mod:`~tournoyons_gui.arbitre.store.archives`: times from the game's creation, so
     #: the same bytes for every copy), and whether its Turns are in the document.
     archive: bytes = b""
-    turns_kept: bool = True
+    turns_kept: int = 0
 
 
 @dataclass
@@ -240,15 +240,15 @@ async def _read_templates(database: Path) -> Templates:
                 [(e.at - start).total_seconds() for e in exchanges],
                 (ended - start).total_seconds() if ended else 1.0,
             )
-            replayed = replay(game.set_name, game.first, [m.value for m in moves])
-            template.turns_kept = replayed != [m.turn for m in moves]
+            kept = turns_to_keep(replay, game.set_name, game.first, moves)
+            template.turns_kept = sum(turn is not None for turn in kept)
             template.archive = pack(
                 start,
                 moves,
                 exchanges,
                 first=game.first,
                 turn=game.turn,
-                keep_turns=template.turns_kept,
+                kept_turns=kept,
             )
             found.games[game.set_name].append(template)
         for match in entrants:
@@ -585,7 +585,7 @@ class Filler:
                         1,
                         len(moves),
                         len(template.exchanges),
-                        int(template.turns_kept),
+                        template.turns_kept,
                         None,
                         template.archive,
                     )

@@ -82,16 +82,20 @@ FORMAT = 1
 LEVEL = 19
 _MICRO = dt.timedelta(microseconds=1)
 
-#: What replays a game's Turns: ``(set_name, first, values)`` -> each move's Turn as
-#: stored, or ``None`` when the rules cannot (the Arbitre gives it: the store knows no
-#: game).
-TurnsDeriver = Callable[[str, dict[str, Any], Sequence[str]], list[dict[str, Any]] | None]
+#: What replays a game's Turns: ``(set_name, first, values, kept)`` -> each move's Turn
+#: as stored: ``kept[i]`` where it is not ``None``, else the rules' play of value ``i``
+#: on the Turn before; ``None`` when the rules cannot (the Arbitre gives it: the store
+#: knows no game).
+TurnsDeriver = Callable[
+    [str, dict[str, Any], Sequence[str], Sequence[dict[str, Any] | None]],
+    list[dict[str, Any]] | None,
+]
 
 
 class ArchiveRow(Base):
     """``game_archives``: a finished game's moves and exchanges as one compressed
     document (see the module): ``data`` (Zstandard), its ``format``, the ``moves`` and
-    ``exchanges`` it holds, whether each move's Turn is in it (``turns``: 0, they are
+    ``exchanges`` it holds, the moves whose Turn is in it (``turns``: 0, each is
     replayed from the game's first Turn), its ``version`` (one more at each rewrite) and
     when its exchanges were dropped by the operator's retention (``logs_dropped_at``)."""
 
@@ -157,14 +161,15 @@ def pack(
     *,
     first: dict[str, Any],
     turn: dict[str, Any],
-    keep_turns: bool,
+    kept_turns: Sequence[dict[str, Any] | None],
     logs_dropped_at: dt.datetime | None = None,
 ) -> bytes:
     """Return the compressed document of a game made at ``created_at`` from Turn
     ``first`` to Turn ``turn``, holding ``moves`` (in order) and ``exchanges`` (in log
-    order, each with its id), each move's Turn unless ``keep_turns`` is false (see the
-    module). An engine's callback is the move's own query most of the time: left out
-    then (``None``)."""
+    order, each with its id), and ``kept_turns``: each move's Turn where the rules do
+    not give it back from the Turn before, else ``None`` (see the module). An engine's
+    callback is the move's own query most of the time: left out then (``None``); a Tray
+    that is its Turn's own ``Tray`` parameter too."""
     trays = [None if m.tray == m.turn.get("params", {}).get("Tray") else m.tray for m in moves]
     queries = {str(m.number): m.query for m in moves}
     document = {
@@ -174,7 +179,7 @@ def pack(
             "n": [m.number for m in moves],
             "s": [m.seat for m in moves],
             "v": [m.value for m in moves],
-            "t": [m.turn for m in moves] if keep_turns else None,
+            "t": list(kept_turns),
             "y": trays,
             "ms": [m.ms for m in moves],
             "q": [m.query for m in moves],
@@ -199,13 +204,13 @@ def pack(
 
 @dataclass(frozen=True)
 class Unpacked:
-    """A document read back: its moves (their Turns ``{}`` when left out: ``turns``
-    false; then the Trays left out, ``None`` in ``trays``, are ``""`` until the Turns
-    are replayed), exchanges, and when the exchanges were dropped."""
+    """A document read back: its moves (their Turns ``{}`` where left out, ``None`` in
+    ``turns``; the Trays left out, ``None`` in ``trays``, are ``""`` until the Turns are
+    replayed), exchanges, and when the exchanges were dropped."""
 
     moves: list[Move]
     exchanges: list[Exchange]
-    turns: bool
+    turns: list[dict[str, Any] | None]
     trays: list[str | None]
     logs_dropped_at: dt.datetime | None
     first: dict[str, Any]
@@ -227,7 +232,7 @@ def unpack(data: bytes, game_id: str, created_at: dt.datetime) -> Unpacked:
             number,
             seat,
             value,
-            turns[i] if turns is not None else {},
+            turns[i] if turns[i] is not None else {},
             tray if tray is not None else "",
             ms,
             query,
@@ -248,7 +253,7 @@ def unpack(data: bytes, game_id: str, created_at: dt.datetime) -> Unpacked:
             )
         )
     ]
-    if turns is not None:
+    if all(turn is not None for turn in turns):
         _fill_trays(moves, m["y"])
     queries = {str(move.number): move.query for move in moves}
     exchanges = [
@@ -269,7 +274,7 @@ def unpack(data: bytes, game_id: str, created_at: dt.datetime) -> Unpacked:
     return Unpacked(
         moves,
         exchanges,
-        turns is not None,
+        turns,
         m["y"],
         dt.datetime.fromisoformat(dropped) if dropped else None,
         dict(document["p"]["first"]),
@@ -362,12 +367,12 @@ class ArchiveStore(Database):
     def _replayed(self, unpacked: Unpacked | None, set_name: str, first: dict[str, Any]) -> None:
         """Give a document's moves whose Turns were left out their Turns, replayed from
         the game's ``first`` Turn by its rules (:attr:`derive_turns`), and their Trays."""
-        if unpacked is None or unpacked.turns or not unpacked.moves:
+        if unpacked is None or all(turn is not None for turn in unpacked.turns):
             return
         if self.derive_turns is None:
             raise RuntimeError("this game's Turns are replayed by its rules: open an Arbitre")
         moves = unpacked.moves
-        turns = self.derive_turns(set_name, first, [m.value for m in moves])
+        turns = self.derive_turns(set_name, first, [m.value for m in moves], unpacked.turns)
         if turns is None or len(turns) != len(moves):
             raise RuntimeError(f"the rules of {set_name} cannot replay this game")
         for move, turn in zip(moves, turns, strict=True):
@@ -499,8 +504,8 @@ class ArchiveStore(Database):
         self._replayed(unpacked, kept.set_name, kept.first)
         return kept
 
-    async def compact(self, packed: Sequence[tuple[Compactable, bytes, bool]]) -> int:
-        """Write each game's document (``(game, data, turns kept)``) and its first and
+    async def compact(self, packed: Sequence[tuple[Compactable, bytes, int]]) -> int:
+        """Write each game's document (``(game, data, Turns kept)``) and its first and
         last Turns, empty its row's, and delete the rows it packed, in one transaction; a
         game whose document changed since it was read (another compaction, a retention's
         drop) is left as it is. Return the games written."""
@@ -512,7 +517,7 @@ class ArchiveStore(Database):
                     "format": FORMAT,
                     "moves": len(game.moves),
                     "exchanges": len(game.exchanges),
-                    "turns": int(turns),
+                    "turns": turns,
                     "logs_dropped_at": game.logs_dropped_at,
                     "data": data,
                 }
