@@ -18,7 +18,6 @@ engines getting ``Status=9`` (decision 11, :meth:`Arbitre.recover`).
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import datetime as dt
 import itertools
@@ -76,8 +75,7 @@ class Arbitre:
     other's bus (:class:`~tournoyons_gui.arbitre.live.SocketBus`). ``drive``: whether this
     process drives games (``serve --no-drive``: a web process beside drivers on the same
     PostgreSQL; it makes games for them, waking them at once, and drives none).
-    ``keep_logs``: the days the engine exchanges of a finished game are kept (``None``:
-    forever; ``serve --keep-logs``, :class:`~tournoyons_gui.arbitre.compaction.Compactor`).
+    ``keep_logs``: days a finished game's exchanges are kept (``serve --keep-logs``).
     """
 
     def __init__(
@@ -158,27 +156,17 @@ class Arbitre:
             lease_seconds=lease_seconds,
             scan_every=scan_every,
             max_games=max_games if drive else 0,
+            compactor=Compactor(store, self.catalogue.lookup, name, keep_logs=keep_logs),
         )
-        #: Finished games packed, old logs dropped (a driving worker's background work);
-        #: its replay gives the store the Turns a packed game left out.
-        self.compactor = Compactor(store, self.catalogue.lookup, name, keep_logs=keep_logs)
-        store.derive_turns = self.compactor.replay
-        self._compaction: asyncio.Task[None] | None = None
 
     # --- the worker ------------------------------------------------------------------------
 
     async def run(self) -> None:
-        """Start this worker's background work (:meth:`Worker.run`) and, when it drives
-        games, the packing of finished games (:class:`Compactor`)."""
+        """Start this worker's background work (:meth:`Worker.run`)."""
         await self.worker.run()
-        if self.drives:
-            self._compaction = asyncio.create_task(self.compactor.run(), name="compaction")
 
     async def close(self) -> None:
         """Stop the games in play (they stay in progress, to be taken over) and the client."""
-        if self._compaction is not None:
-            self._compaction.cancel()
-            await asyncio.gather(self._compaction, return_exceptions=True)
         await self.worker.close()
         await self.caller.close()
 

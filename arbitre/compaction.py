@@ -76,6 +76,8 @@ def replayer(lookup: Callable[[str], Any]) -> TurnsDeriver:
                     turns.append(known)
                     turn = turn_from(known)
                     continue
+                if rules is None:
+                    return None
                 turn = rules.play(turn.state, value)
                 turns.append(_stored(turn_json(turn)))
         except Exception:
@@ -120,6 +122,9 @@ class Compactor:
         self.keep_logs = keep_logs
         self.batch = batch
         self._after = ""
+        self._task: asyncio.Task[None] | None = None
+        # The store replays with it the Turns a packed game left out.
+        store.derive_turns = self.replay
         #: Games packed and logs dropped by this worker (for the tests and the benchmark).
         self.packed = 0
         self.dropped = 0
@@ -174,17 +179,23 @@ class Compactor:
             return 0
         at = now or self.store.now()
         before = at - dt.timedelta(days=self.keep_logs)
-        packed = []
-        for game_id in await self.store.logs_to_drop(before, self.batch):
-            game = await self.store.compactable(game_id)
-            if game is None:
-                continue
-            game.exchanges = []
-            game.logs_dropped_at = at
-            packed.append(await self.pack(game))
-        written = await self.store.compact(packed) if packed else 0
+        written = await self.store.drop_exchanges(
+            await self.store.logs_to_drop(before, self.batch), at
+        )
         self.dropped += written
         return written
+
+    def start(self) -> None:
+        """Start :meth:`run` in a task of this process's event loop."""
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self.run(), name="compaction")
+
+    async def stop(self) -> None:
+        """Stop :meth:`run` (its slot given up), if it was started."""
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
 
     async def run(self) -> None:
         """Work while this worker holds the compaction slot: a batch, then the next at

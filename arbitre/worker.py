@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from tournoyons_gui.arbitre.asks import Asks
+from tournoyons_gui.arbitre.compaction import Compactor
 from tournoyons_gui.arbitre.live import WATCH_IDS, Bus, Hub
 from tournoyons_gui.arbitre.master import GameMaster
 from tournoyons_gui.arbitre.store import Game, Seat, Store
@@ -41,7 +42,7 @@ class Worker:
     """The games this process drives (``tasks``, by game id) and the background work that
     shares them with the other workers: leases, scans, the bus. ``name`` is the worker's
     lease owner's name; ``on_scan`` hooks run after every scan (the tournaments'
-    scheduler)."""
+    scheduler); ``compactor`` packs finished games while the worker drives games."""
 
     def __init__(
         self,
@@ -55,6 +56,7 @@ class Worker:
         lease_seconds: float = 15.0,
         scan_every: float = 1.0,
         max_games: int = 500,
+        compactor: Compactor | None = None,
     ) -> None:
         self.store = store
         self.bus = bus
@@ -66,6 +68,8 @@ class Worker:
         self.scan_every = scan_every
         self.max_games = max_games
         self.tasks: dict[str, asyncio.Task[None]] = {}
+        #: Finished games packed, old logs dropped: a driving worker's background work.
+        self.compactor = compactor
         #: Called after every scan (the tournaments' scheduler hooks in here).
         self.on_scan: list[Callable[[], Awaitable[None]]] = []
         self._background: list[asyncio.Task[None]] = []
@@ -78,10 +82,14 @@ class Worker:
             asyncio.create_task(self._renew_leases(), name="leases"),
             asyncio.create_task(self._scan_loop(), name="scan"),
         ]
+        if self.compactor is not None and self.max_games:
+            self.compactor.start()
 
     async def close(self) -> None:
         """Stop the games in play (they stay in progress, their leases given up so that
         another worker, or this server restarted, takes them over at once) and the bus."""
+        if self.compactor is not None:
+            await self.compactor.stop()
         for task in [*self._background, *self.tasks.values()]:
             task.cancel()
         await asyncio.gather(*self._background, *self.tasks.values(), return_exceptions=True)

@@ -677,6 +677,8 @@ async def fill(
     with Progress(*columns, console=console) as progress:
         playing = playing_games(games)
         task = progress.add_task("games", total=games + playing)
+        # Where nobody sees the bar (a log file), a line at each tenth instead.
+        logged = max(1, games // 10) if console is None or not console.is_terminal else None
         number = 0
         while number < games:
             created = first + dt.timedelta(seconds=number * step)
@@ -691,6 +693,9 @@ async def fill(
             if len(filler.buffers["seats"]) >= BATCH:
                 await filler.flush()
                 progress.update(task, completed=number)
+                if logged is not None and number >= logged:  # a log file: a line a tenth
+                    print(f"games: {number:,} of {games:,}", flush=True)
+                    logged += max(1, games // 10)
         for count in range(playing):
             set_name = rng.choices(filler.sets, filler.weights)[0]
             filler.game(

@@ -29,7 +29,9 @@ when its exchanges were dropped (``logs_dropped_at``).
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -81,6 +83,8 @@ FORMAT = 1
 #: milliseconds for a game of a hundred moves, in a thread: a game is packed once).
 LEVEL = 19
 _MICRO = dt.timedelta(microseconds=1)
+#: The replayed Turns of this many documents kept in a process (a few megabytes).
+REPLAYS_KEPT = 64
 
 #: What replays a game's Turns: ``(set_name, first, values, kept)`` -> each move's Turn
 #: as stored: ``kept[i]`` where it is not ``None``, else the rules' play of value ``i``
@@ -115,13 +119,8 @@ class ArchiveRow(Base):
 _ARCHIVES = cast(Table, ArchiveRow.__table__)
 # Compressed already: PostgreSQL keeps the documents in the row (no TOAST table's chunks
 # and index beside it, nor a second compression tried), as long as the row fits a page.
-event.listen(
-    _ARCHIVES,
-    "after_create",
-    DDL("ALTER TABLE game_archives ALTER COLUMN data SET STORAGE MAIN").execute_if(
-        dialect="postgresql"
-    ),
-)
+_MAIN = DDL("ALTER TABLE game_archives ALTER COLUMN data SET STORAGE MAIN")  # type: ignore[no-untyped-call]
+event.listen(_ARCHIVES, "after_create", _MAIN.execute_if(dialect="postgresql"))
 _GAMES = cast(Table, GameRow.__table__)
 _MOVES = cast(Table, MoveRow.__table__)
 _EXCHANGES = cast(Table, ExchangeRow.__table__)
@@ -199,7 +198,7 @@ def pack(
         },
         "dropped": logs_dropped_at.isoformat() if logs_dropped_at else None,
     }
-    return cast(bytes, _COMPRESS.compress(orjson.dumps(document)))
+    return _COMPRESS.compress(orjson.dumps(document))
 
 
 @dataclass(frozen=True)
@@ -364,15 +363,33 @@ class ArchiveStore(Database):
     #: Replays a game's Turns for a document that left them out (the Arbitre sets it).
     derive_turns: TurnsDeriver | None = None
 
-    def _replayed(self, unpacked: Unpacked | None, set_name: str, first: dict[str, Any]) -> None:
+    def _replayed(
+        self,
+        unpacked: Unpacked | None,
+        set_name: str,
+        first: dict[str, Any],
+        key: tuple[str, int] | None = None,
+    ) -> None:
         """Give a document's moves whose Turns were left out their Turns, replayed from
-        the game's ``first`` Turn by its rules (:attr:`derive_turns`), and their Trays."""
+        the game's ``first`` Turn by its rules (:attr:`derive_turns`), and their Trays.
+        The Turns of the last :data:`REPLAYS_KEPT` documents replayed (``key``: the game
+        and its document's version) are kept in this process: a replay's steps read the
+        same game again and again, and a long game's replay takes milliseconds."""
         if unpacked is None or all(turn is not None for turn in unpacked.turns):
             return
         if self.derive_turns is None:
             raise RuntimeError("this game's Turns are replayed by its rules: open an Arbitre")
         moves = unpacked.moves
-        turns = self.derive_turns(set_name, first, [m.value for m in moves], unpacked.turns)
+        replays = self.__dict__.setdefault("_replays", OrderedDict())
+        turns = replays.get(key) if key is not None else None
+        if turns is None:
+            turns = self.derive_turns(set_name, first, [m.value for m in moves], unpacked.turns)
+            if key is not None and turns is not None:
+                replays[key] = turns
+                while len(replays) > REPLAYS_KEPT:
+                    replays.popitem(last=False)
+        else:
+            replays.move_to_end(key)
         if turns is None or len(turns) != len(moves):
             raise RuntimeError(f"the rules of {set_name} cannot replay this game")
         for move, turn in zip(moves, turns, strict=True):
@@ -382,16 +399,16 @@ class ArchiveStore(Database):
     async def kept_moves(self, game_id: str) -> list[Move]:
         """Return a game's moves in order, from its rows and its document."""
 
-        def read(connection: Connection) -> tuple[list[Any], Unpacked | None, str, Any]:
+        def read(connection: Connection) -> tuple[list[Any], Unpacked | None, str, Any, int]:
             rows, archive, game = _read(connection, game_id, exchanges=False)
             if archive is None or game is None:
-                return rows, None, "", None
+                return rows, None, "", None, 0
             unpacked = unpack(archive.data, game_id, game.created_at)
-            return rows, unpacked, game.set_name, _first(game, unpacked)
+            return rows, unpacked, game.set_name, _first(game, unpacked), archive.version
 
-        rows, unpacked, set_name, first = await self.read(read)
+        rows, unpacked, set_name, first, version = await self.read(read)
         if unpacked is not None:
-            self._replayed(unpacked, set_name, first)
+            self._replayed(unpacked, set_name, first, (game_id, version))
         return _merge_moves(rows, unpacked)
 
     async def kept_exchanges(self, game_id: str) -> list[Exchange]:
@@ -558,6 +575,59 @@ class ArchiveStore(Database):
         return await self.write(write)
 
     # --- retention --------------------------------------------------------------------------
+
+    async def drop_exchanges(self, game_ids: Sequence[str], at: dt.datetime) -> int:
+        """Drop the exchanges of the packed games ``game_ids`` (their documents rewritten
+        without them, saying ``at``; their rows deleted: a late callback's), each only
+        over the version read; return the games written. The moves and Turns are left as
+        they are: nothing is replayed."""
+
+        def read(connection: Connection) -> list[tuple[str, int, bytes, list[int]]]:
+            found = []
+            for game_id in game_ids:
+                archive = connection.execute(
+                    select(_ARCHIVES.c.version, _ARCHIVES.c.data).where(
+                        _ARCHIVES.c.game_id == game_id
+                    )
+                ).one_or_none()
+                if archive is None:
+                    continue
+                rows = list(
+                    connection.scalars(
+                        select(_EXCHANGES.c.id).where(_EXCHANGES.c.game_id == game_id)
+                    )
+                )
+                found.append((game_id, archive.version, archive.data, rows))
+            return found
+
+        def without(data: bytes) -> bytes:
+            document = orjson.loads(zstandard.ZstdDecompressor().decompress(data))
+            document["x"] = {name: [] for name in document["x"]}
+            document["dropped"] = at.isoformat()
+            return _COMPRESS.compress(orjson.dumps(document))
+
+        found = await self.read(read)
+        rewritten = [
+            (game_id, version, await asyncio.to_thread(without, data), rows)
+            for game_id, version, data, rows in found
+        ]
+
+        def write(connection: Connection) -> int:
+            written = 0
+            for game_id, version, data, rows in rewritten:
+                done = connection.execute(
+                    update(_ARCHIVES)
+                    .where(_ARCHIVES.c.game_id == game_id, _ARCHIVES.c.version == version)
+                    .values(version=version + 1, exchanges=0, logs_dropped_at=at, data=data)
+                )
+                if done.rowcount != 1:
+                    continue
+                if rows:
+                    connection.execute(delete(_EXCHANGES).where(_EXCHANGES.c.id.in_(rows)))
+                written += 1
+            return written
+
+        return await self.write(write) if rewritten else 0
 
     async def logs_to_drop(self, before: dt.datetime, limit: int) -> list[str]:
         """Return up to ``limit`` games packed, ended before ``before``, whose exchanges

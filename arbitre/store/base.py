@@ -391,7 +391,7 @@ class Database:
                     await conn.run_sync(backfill)
                 started = _FILLS_SINCE.get(version + 1)
                 if started:
-                    await conn.run_sync(lambda c, names=started: start_fills(c, names))
+                    await conn.run_sync(start_fills, started)
                 version += 1
                 await conn.execute(
                     update(MetaRow).where(MetaRow.key == "schema").values(value=str(version))

@@ -440,10 +440,12 @@ def _fill_engines(connection: Connection, engines: list[str]) -> None:
                 EndedSeat(seat.seat_index, seat.name, seat.registration)
             )
     by_engine: dict[str, list[Any]] = {}
-    for seat in mine:
-        game = games.get(seat.game_id)
-        if game is not None:
-            by_engine.setdefault(seat.registration, []).append(_Played(seat.seat_index, game))
+    for mine_seat in mine:
+        found = games.get(mine_seat.game_id)
+        if found is not None:
+            by_engine.setdefault(mine_seat.registration, []).append(
+                _Played(mine_seat.seat_index, found)
+            )
     filled = _Filled()
     for engine, rows in sorted(by_engine.items()):
         rows.sort(key=lambda r: (r.ended_at or r.created_at, r.id, r.seat_index))
@@ -455,8 +457,16 @@ class _Played:
     """One game of an engine as its record's fill reads it: the engine's seat index and
     the game's columns."""
 
-    __slots__ = ("created_at", "ended_at", "id", "result", "seat_index", "set_name", "status")
-    __slots__ += ("winner",)
+    __slots__ = (
+        "created_at",
+        "ended_at",
+        "id",
+        "result",
+        "seat_index",
+        "set_name",
+        "status",
+        "winner",
+    )
 
     def __init__(self, seat_index: int, game: Any) -> None:
         self.seat_index = seat_index

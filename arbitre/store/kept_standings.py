@@ -433,14 +433,15 @@ def step(connection: Connection, after: str) -> str | None:
     ).all()
     if not rows:
         return None
-    counted = dict(
+    counted: dict[str, int] = dict(
         connection.execute(
             select(_GAMES.c.tournament_id, func.count())
             .where(_GAMES.c.tournament_id.in_([r.id for r in rows]))
             .group_by(_GAMES.c.tournament_id)
         ).all()
     )
-    batch, games = [], 0
+    batch: list[Any] = []
+    games = 0
     for row in rows:
         if batch and games + counted.get(row.id, 0) > _STEP_GAMES:
             break

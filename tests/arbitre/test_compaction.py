@@ -16,11 +16,11 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import pytest
-from sqlalchemy import func, insert, select, text
+from sqlalchemy import Table, func, insert, select, text
 
 from tests.arbitre.conftest import Served, builtin_engines
 from tests.arbitre.postgres import postgres_server
@@ -274,11 +274,11 @@ def _rows(game_id: str) -> Any:
 def _put_back(moves: list[Any], exchanges: list[Any]) -> Any:
     def write(connection: Any) -> None:
         connection.execute(
-            insert(MoveRow.__table__),
+            insert(cast(Table, MoveRow.__table__)),
             [{k: getattr(m, k) for k in m.__dataclass_fields__} for m in moves],
         )
         connection.execute(
-            insert(ExchangeRow.__table__),
+            insert(cast(Table, ExchangeRow.__table__)),
             [{k: getattr(e, k) for k in e.__dataclass_fields__} for e in exchanges],
         )
 
@@ -379,8 +379,10 @@ async def _games(url: str, count: int) -> dict[str, tuple[Any, ...]]:
 async def _resume(url: str, before: dict[str, tuple[Any, ...]]) -> None:
     store = await Store.open(url)
     try:
-        packed = await store.read(
-            lambda c: c.scalar(select(func.count()).select_from(ArchiveRow.__table__))
+        packed = int(
+            await store.read(
+                lambda c: c.scalar(select(func.count()).select_from(ArchiveRow.__table__))
+            )
         )
         assert 0 < packed < len(before)  # killed mid-way
         compactor = Compactor(store, load_registry().get, "resumed", batch=3)

@@ -181,13 +181,13 @@ async def assert_kept_as_computed(store: Store, tournament_id: str, names: list[
     kept = await store.kept_standings(tournament_id)
     if row.format == "tables":
         seats = await store.tournament_seats(tournament_id)
-        results = table_results(games, seats)
+        at_tables = table_results(games, seats)
         # Buchholz summed exactly from the kept pairs, game by game in floats from the
         # games: equal to the last digits.
         assert_same(
-            kept_table_standings(names, kept.scores, kept.pairs), table_standings(names, results)
+            kept_table_standings(names, kept.scores, kept.pairs), table_standings(names, at_tables)
         )
-        assert kept_meetings(len(names), kept.pairs) == meetings(len(names), results)
+        assert kept_meetings(len(names), kept.pairs) == meetings(len(names), at_tables)
     else:
         results = game_results(games, row.byes or [])
         assert kept_standings(names, kept.scores, kept.pairs, row.byes) == standings(names, results)
