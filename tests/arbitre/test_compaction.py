@@ -379,10 +379,8 @@ async def _games(url: str, count: int) -> dict[str, tuple[Any, ...]]:
 async def _resume(url: str, before: dict[str, tuple[Any, ...]]) -> None:
     store = await Store.open(url)
     try:
-        packed = int(
-            await store.read(
-                lambda c: c.scalar(select(func.count()).select_from(ArchiveRow.__table__))
-            )
+        packed = await store.read(
+            lambda c: int(c.scalar(select(func.count()).select_from(ArchiveRow.__table__)) or 0)
         )
         assert 0 < packed < len(before)  # killed mid-way
         compactor = Compactor(store, load_registry().get, "resumed", batch=3)
