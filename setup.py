@@ -18,5 +18,7 @@ setup(
         "": ["templates/**/*", "static/**/*", "py.typed", "*.js", "*.css", "openings.txt"],
         # The starter engines: each language's files, written out by new-engine.
         "tournoyons_gui.arbitre.starters": ["*/*"],
+        # The HTTP API's examples, captured from a running server (its OpenAPI document).
+        "tournoyons_gui.arbitre.web": ["examples.json"],
     },
 )

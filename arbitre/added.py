@@ -54,7 +54,10 @@ __all__ = [
 
 #: A value an engine or a person may send in an added game: printable ASCII, no space.
 _VALUE = re.compile(r"[\x21-\x7e]{1,100}")
-_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]{1,39}")
+#: An added Set's name (a letter, then letters or digits, 2-40 characters), as a pattern
+#: the OpenAPI document states too.
+ADDED_NAME = r"[A-Za-z][A-Za-z0-9]{1,39}"
+_NAME = re.compile(ADDED_NAME)
 _CODES = {1: Player.ONE, 2: Player.TWO}
 
 

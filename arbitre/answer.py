@@ -43,9 +43,10 @@ STOPPED = "stopped"
 #: The failure of a seat whose way to its player is gone for the whole game (a chat
 #: server lost: ``timi-rooms.md``'s ``end server error``): the game ends with no result.
 ABORTED = "aborted"
-#: The reason a game ends with, no result, when its driver died and its seats cannot be
-#: asked by another driver (a seat kind not ``resumable``: a timi room's players, whose
-#: IRC session died with it; ``timi-rooms.md``'s ``end server error``).
+#: The reason a game ends with, no result, when the process holding its players'
+#: connections died and its seats cannot be asked by another driver (a ``bound`` seat
+#: kind: a timi room's players, whose IRC session died with it; the timi protocol's ``end
+#: server error``).
 UNRESUMED = "server error"
 
 #: The failure of a seat whose answer is no Value at all (decision 12's "missing Value"):

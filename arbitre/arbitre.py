@@ -33,7 +33,15 @@ from tournoyons_gui.arbitre.compaction import Compactor
 from tournoyons_gui.arbitre.guis import Interfaces
 from tournoyons_gui.arbitre.live import Bus, Hub, LocalBus, PgBus, SocketBus
 from tournoyons_gui.arbitre.master import GameMaster
-from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec, check_options, check_text
+from tournoyons_gui.arbitre.match import (
+    MAX_SEAT_NAME,
+    GameError,
+    Options,
+    SeatSpec,
+    check_options,
+    check_text,
+    first_turn,
+)
 from tournoyons_gui.arbitre.outbound import Outbound
 from tournoyons_gui.arbitre.record import Records
 from tournoyons_gui.arbitre.seats import KINDS, SeatKind, Services
@@ -42,12 +50,8 @@ from tournoyons_gui.arbitre.turns import turn_from, turn_json
 from tournoyons_gui.arbitre.worker import Worker
 from tournoyons_gui.interfaces.plugin import (
     ArbitreRules,
-    IllegalMove,
     Turn,
-    match_deals,
     seat_count,
-    starts_from_seed,
-    starts_from_tray,
 )
 from tournoyons_gui.interfaces.registry import Registry
 
@@ -70,12 +74,12 @@ class Arbitre:
     engine URL may name (a server open to the world, decision 13). ``outbound``: the
     policy every call is held to (:class:`~tournoyons_gui.arbitre.outbound.Outbound`;
     default: this public URL's, with ``engine_hosts``). ``lease_seconds``,
-    ``scan_every``, ``max_games``: the worker's (:class:`~tournoyons_gui.arbitre.worker.Worker`).
-    ``run_folder``: where the workers of one machine sharing a SQLite file find each
-    other's bus (:class:`~tournoyons_gui.arbitre.live.SocketBus`). ``drive``: whether this
-    process drives games (``serve --no-drive``: a web process beside drivers on the same
+    ``scan_every``, ``max_games``, ``keep_logs`` (``serve --keep-logs``): the worker's
+    (:class:`~tournoyons_gui.arbitre.worker.Worker`). ``run_folder``: where the workers of
+    one machine sharing a SQLite file find each other's bus
+    (:class:`~tournoyons_gui.arbitre.live.SocketBus`). ``drive``: whether this process
+    drives games (``serve --no-drive``: a web process beside drivers on the same
     PostgreSQL; it makes games for them, waking them at once, and drives none).
-    ``keep_logs``: days a finished game's exchanges are kept (``serve --keep-logs``).
     """
 
     def __init__(
@@ -101,6 +105,9 @@ class Arbitre:
         self.outbound = outbound or Outbound.for_server(self.public_url, engine_hosts=engine_hosts)
         self.lease_seconds = lease_seconds
         self.drives = drive
+        #: The games this process is cancelling now (their task stopped, their end under
+        #: way): a room whose game's task stopped leaves their end to the cancel.
+        self.cancelling: set[str] = set()
         self._turns = itertools.count()
         name = new_id(12)
         self.shared = store.shared
@@ -140,6 +147,7 @@ class Arbitre:
             engine_hosts,
             self.shared,
             self.outbound,
+            worker=name,
         )
         self.kinds: dict[str, SeatKind] = {n: kind(self.services) for n, kind in KINDS.items()}
         self.records = Records(store, self.catalogue)
@@ -159,10 +167,8 @@ class Arbitre:
             compactor=Compactor(store, self.catalogue.lookup, name, keep_logs=keep_logs),
         )
 
-    # --- the worker ------------------------------------------------------------------------
-
     async def run(self) -> None:
-        """Start this worker's background work (:meth:`Worker.run`)."""
+        """Start this worker's background work (:meth:`Worker.run`): games, compaction."""
         await self.worker.run()
 
     async def close(self) -> None:
@@ -226,51 +232,13 @@ class Arbitre:
             kind = self.kinds.get(seat.kind)
             if kind is None:
                 raise GameError(f"seat {number} is one of {', '.join(KINDS)}, not {seat.kind!r}")
-            name = check_text(seat.name, f"seat {number}'s name", 60)
+            name = check_text(seat.name, f"seat {number}'s name", MAX_SEAT_NAME)
             made.append(kind.check(SeatSpec(seat.kind, seat.engine, name), interface, number))
         return interface, rules, made
 
     def check_options(self, interface: PlayedSet, options: Options) -> ArbitreRules:
         """Return the Set's rules when the match options suit it (:func:`check_options`)."""
         return check_options(interface.name, interface.arbitre, options)
-
-    @staticmethod
-    def first_turn(
-        interface: PlayedSet,
-        rules: ArbitreRules,
-        level: int,
-        start_tray: str | None,
-        deals: int | None = None,
-        seed: int | None = None,
-    ) -> Turn:
-        """Return the Turn a game starts from: the Set's start (a match of ``deals`` deals
-        when given, for a Set played in deals: :func:`match_deals`), or the position
-        ``start_tray`` describes (seed 000 II, decision 15) for a Set whose Tray holds the
-        whole position; dealt from ``seed`` when given, for a Set that deals from one
-        (:func:`starts_from_seed`; others ignore it); raise :class:`GameError` for another
-        Set or a Tray that is not a reachable position."""
-        start: Any = rules.start
-        chance: dict[str, int] = {}
-        if seed is not None and starts_from_seed(rules):
-            chance["seed"] = seed
-        if start_tray is None or not start_tray.strip():
-            if deals is not None and match_deals(rules) is not None:
-                turn: Turn = start(level, deals=deals, **chance)
-                return turn
-            turn = start(level, **chance)
-            return turn
-        if not starts_from_tray(rules):
-            raise GameError(
-                f"{interface.name} cannot start from a position: its Tray does not hold "
-                "the whole game"
-            )
-        try:
-            turn = start(level, start_tray.strip(), **chance)
-        except IllegalMove as illegal:
-            raise GameError(
-                f"the start Tray is not a position of {interface.name}: {illegal}"
-            ) from None
-        return turn
 
     async def create(
         self,
@@ -321,7 +289,7 @@ class Arbitre:
         tournament's games are spread over the workers so). ``registrations``: each seat's
         registered engine id, or ``""`` (sent to the opponent as ``Opponent`` when the game
         is a competition match, i.e. belongs to ``tournament``). ``start_tray``: the
-        position the game starts from (:meth:`first_turn`). ``entrants``: each seat's
+        position the game starts from (:func:`~.match.first_turn`). ``entrants``: each seat's
         tournament entrant (``None``: a table's filler), by default the ``tournament``'s
         two. ``match_place``: the game's place in a match (issue 33; its ``game_id`` is the new
         game's), stored with it in one transaction.
@@ -330,8 +298,8 @@ class Arbitre:
         await self.catalogue.find(set_name)
         interface, rules, made = self.check(set_name, seats, options)
         turn = turn_json(
-            self.first_turn(
-                interface, rules, options.level, start_tray, options.deals, options.seed
+            first_turn(
+                interface.name, rules, options.level, start_tray, options.deals, options.seed
             )
         )
         game_id = new_id(12)
@@ -376,6 +344,23 @@ class Arbitre:
         made_here = start
         start = start and self.drives
         driver = self._driver() if start else None
+        bound = self._bound(made)
+        if bound is not None:
+            # Its players are reached through connections one process holds: driven by
+            # that process alone, whatever --workers or --no-drive says.
+            game.bound = bound
+            held = bound in self.worker.holding
+            # Its players are connected already (a room's, a full table's): held here. A
+            # table made from the web waits for its clients, held by whoever seats them.
+            connected = any(seat.engine for seat in made if seat.kind == bound)
+            game.holder = self.worker.name if held and connected else None
+            driver = self.worker.name if held and made_here else None
+            game.lease_owner = driver
+            game.lease_until = (
+                None
+                if driver is None
+                else self.store.now() + dt.timedelta(seconds=self.lease_seconds)
+            )
         if driver is not None and driver != self.worker.name:
             game.lease_owner = game.lease_until = None  # the other worker takes it
         linked = None
@@ -387,9 +372,20 @@ class Arbitre:
             self.worker.start(game_id, made=(game, seats_made))
         elif driver is not None:
             await self.bus.send_to(driver, {"t": "drive", "id": game_id})
-        elif made_here and not self.drives:
-            await self.nudge()  # a driver's scan takes it now
+        elif made_here and (not self.drives or bound is not None):
+            await self.nudge()  # a driver's scan (one holding its kind, if bound) takes it
         return game, seats_made
+
+    def _bound(self, seats: Sequence[SeatSpec]) -> str | None:
+        """Return the seat kind binding a game of ``seats`` to the process holding its
+        players' connections (:attr:`SeatKind.bound`), or ``None``."""
+        return next((s.kind for s in seats if self.kinds[s.kind].bound), None)
+
+    async def hold(self, kind: str, held: bool = True) -> None:
+        """Say that this process holds (``held``), or no longer holds, the connections of
+        the bound seat kind ``kind`` (its rooms' IRC session, its MaitreTarot listener):
+        the games bound to it are made, leased and driven here (:meth:`Worker.hold`)."""
+        await self.worker.hold(kind, held)
 
     def _driver(self) -> str:
         """Return the worker that drives a game made here: this one, or with several
@@ -425,26 +421,33 @@ class Arbitre:
             ended.append(game_id)
         return ended
 
-    async def cancel(self, game_id: str, why: str = "cancelled by an organiser") -> bool:
-        """End a game in play as interrupted (Status 9 to its engines, decision 11) for
-        ``why``; return whether it was ended here (``False``: no such game in play, or
-        another worker drives it and keeps its lease: asked again, it will be)."""
-        task = self.worker.tasks.get(game_id)
-        if task is not None:
-            task.cancel()
-            await self.worker.wait(game_id)
-        if not await self.store.acquire(game_id, self.worker.name, self.lease_seconds):
-            return False
-        found = await self.store.game(game_id)
-        if found is None:
-            return False
-        game, seats = found
-        interface = await self.find_set(game.set_name)
-        rules = interface.arbitre if interface is not None else None
-        await self.master.finish(
-            game, seats, rules, turn_from(game.turn), None, why, status="interrupted"
-        )
-        return True
+    async def cancel(
+        self, game_id: str, why: str = "cancelled by an organiser", *, status: str = "interrupted"
+    ) -> bool:
+        """End a game in play with no result (Status 9 to its engines, decision 11) for
+        ``why``, as ``status`` (``interrupted``; ``over`` for a game that ended in error:
+        a room's whose driver gave it up); return whether it was ended here (``False``: no
+        such game in play, or another worker drives it and keeps its lease: asked again,
+        it will be)."""
+        self.cancelling.add(game_id)
+        try:
+            task = self.worker.tasks.get(game_id)
+            if task is not None:
+                task.cancel()
+                await self.worker.wait(game_id)
+            if not await self.store.acquire(game_id, self.worker.name, self.lease_seconds):
+                return False
+            found = await self.store.game(game_id)
+            if found is None:
+                return False
+            game, seats = found
+            interface = await self.find_set(game.set_name)
+            rules = interface.arbitre if interface is not None else None
+            turn = turn_from(game.turn)
+            await self.master.finish(game, seats, rules, turn, None, why, status=status)
+            return True
+        finally:
+            self.cancelling.discard(game_id)
 
     # --- reading ------------------------------------------------------------------------
 

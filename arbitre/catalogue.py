@@ -9,17 +9,21 @@ from __future__ import annotations
 from typing import TypeAlias
 
 from tournoyons_gui.arbitre.added import AddedSet, check_added_name
-from tournoyons_gui.arbitre.match import GameError
+from tournoyons_gui.arbitre.match import GameError, Taken
 from tournoyons_gui.arbitre.outbound import Outbound
 from tournoyons_gui.arbitre.store import AddedSetRecord, Store
 from tournoyons_gui.arbitre.urls import check_engine_url
 from tournoyons_gui.interfaces.plugin import SetInterface
 from tournoyons_gui.interfaces.registry import Registry
 
-__all__ = ["Catalogue", "PlayedSet"]
+__all__ = ["Catalogue", "PlayedSet", "SetTaken"]
 
 #: A Set the Arbitre plays: one of the registry's, or one added by a person (chapter VI).
 PlayedSet: TypeAlias = SetInterface | AddedSet
+
+
+class SetTaken(GameError, Taken):
+    """An added Set's name already played here."""
 
 
 class Catalogue:
@@ -85,7 +89,7 @@ class Catalogue:
             raise GameError("a start Tray has at most 4000 characters, never / or |")
         await self.load_added()
         if self.lookup(name) is not None:
-            raise GameError(f"a Set called {name} is already played here")
+            raise SetTaken(f"a Set called {name} is already played here")
         added = AddedSet(name, interface_url, referee_url, start_tray, simultaneous)
         stored = await self.store.add_set(
             AddedSetRecord(
@@ -99,6 +103,6 @@ class Catalogue:
             )
         )
         if not stored:  # another worker added the same name meanwhile
-            raise GameError(f"a Set called {name} is already played here")
+            raise SetTaken(f"a Set called {name} is already played here")
         self.added[added.key] = added
         return added

@@ -28,7 +28,8 @@ from typing import Any
 import orjson
 
 from tournoyons_gui.arbitre.store import Store
-from tournoyons_gui.arbitre.store.archives import Compactable, TurnsDeriver, pack
+from tournoyons_gui.arbitre.store.archives import TurnsDeriver, pack
+from tournoyons_gui.arbitre.store.packed import Compactable
 from tournoyons_gui.arbitre.turns import turn_from, turn_json
 
 __all__ = ["BATCH", "Compactor", "replayer"]

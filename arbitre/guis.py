@@ -17,7 +17,7 @@ from typing import Any
 
 from tournoyons_gui.arbitre.added import AddedSet
 from tournoyons_gui.arbitre.catalogue import Catalogue, PlayedSet
-from tournoyons_gui.arbitre.match import GameError, check_registered_name
+from tournoyons_gui.arbitre.match import GameError, Taken, check_registered_name
 from tournoyons_gui.arbitre.outbound import Outbound
 from tournoyons_gui.arbitre.store import Conflict, InterfaceRecord, Listed, Store, new_id
 from tournoyons_gui.arbitre.urls import check_engine_url
@@ -30,6 +30,10 @@ BUILTIN = "B-"
 WRONG_TOKEN = "wrong edit token"
 #: The error for an id no interface has.
 NO_SUCH = "no such interface"
+
+
+class InterfaceTaken(GameError, Taken):
+    """An interface's name taken by another registration."""
 
 
 @dataclass(frozen=True)
@@ -142,7 +146,7 @@ class Interfaces:
         try:
             await self.store.add_interface(row)
         except Conflict:
-            raise GameError(f"an interface is already registered as {row.name!r}") from None
+            raise InterfaceTaken(f"an interface is already registered as {row.name!r}") from None
         return row
 
     async def update(
@@ -173,7 +177,7 @@ class Interfaces:
         except PermissionError:
             raise GameError(WRONG_TOKEN) from None
         except Conflict:
-            raise GameError("that name is taken by another interface") from None
+            raise InterfaceTaken("that name is taken by another interface") from None
 
     async def registered(self, interface_id: str) -> InterfaceRecord | None:
         """Return a registered interface's record (its token included), or ``None``."""

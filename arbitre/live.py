@@ -44,6 +44,7 @@ __all__ = [
     "LocalBus",
     "PgBus",
     "SocketBus",
+    "tournament_key",
 ]
 
 log = logging.getLogger(__name__)
@@ -63,6 +64,12 @@ SEND_FOR = 2.0
 WATCH_IDS = 300
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+def tournament_key(tournament_id: str) -> str:
+    """Return the key a tournament's news is published under in the :class:`Hub` (beside
+    the games', which are their ids): a game of it ended, it ended."""
+    return f"tournament:{tournament_id}"
 
 
 class Bus:

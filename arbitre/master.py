@@ -142,8 +142,8 @@ class GameMaster:
         """Drive ``game_id`` to its end while this worker holds its lease; a database
         failure gives the game up (another worker, or this one later, takes it over), any
         other failure ends it in error (Status 9). ``resumed``: the game is taken over from
-        a driver that died; one with a seat kind that cannot be resumed ends at once with
-        no result (:data:`UNRESUMED`). ``made``: the game and its seats as this worker has
+        a driver that died; one whose players' connections that driver held ends at once
+        with no result (:data:`UNRESUMED`). ``made``: the game and its seats as this worker has
         just stored them, its lease this worker's (nothing to read or take)."""
         try:
             if made is None and not await self.store.acquire(
@@ -175,14 +175,14 @@ class GameMaster:
                 log.exception("game %s could not be ended", game_id)
 
     async def _unresumable(self, game_id: str) -> bool:
-        """End ``game_id`` with no result when one of its seats' kinds cannot be resumed by
-        another driver; return whether it did."""
+        """End ``game_id`` with no result when its players were reached through
+        connections another process held (a bound game whose holder died); return
+        whether it did. One no process held yet (a table waiting for clients) goes on."""
         found = await self.store.game(game_id)
         if found is None:
             return False
         game, seats = found
-        kinds = [self.kinds.get(seat.kind) for seat in seats]
-        if all(kind is None or kind.resumable for kind in kinds):
+        if game.bound is None or game.holder in (None, self.worker):
             return False
         await self.finish(game, seats, None, turn_from(game.turn), None, UNRESUMED)
         return True

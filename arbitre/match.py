@@ -13,7 +13,14 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from tournoyons_gui.interfaces.plugin import ArbitreRules, match_deals
+from tournoyons_gui.interfaces.plugin import (
+    ArbitreRules,
+    IllegalMove,
+    Turn,
+    match_deals,
+    starts_from_seed,
+    starts_from_tray,
+)
 
 __all__ = [
     "BIDI_CONTROLS",
@@ -21,15 +28,19 @@ __all__ = [
     "DEFAULT_PERSON_TIMEOUT",
     "DEFAULT_TIMEOUT",
     "MAX_REGISTERED_NAME",
+    "MAX_SEAT_NAME",
     "MAX_SEED",
     "MAX_TIMEOUT",
     "MIN_TIMEOUT",
+    "TEXT_PATTERN",
     "GameError",
     "Options",
     "SeatSpec",
+    "Taken",
     "check_options",
     "check_registered_name",
     "check_text",
+    "first_turn",
 ]
 
 MIN_TIMEOUT, MAX_TIMEOUT, DEFAULT_TIMEOUT = 4, 54, 20
@@ -47,12 +58,24 @@ class GameError(ValueError):
     """A game that cannot be made as asked (unknown Set, bad seat, option out of range)."""
 
 
+class Taken(ValueError):
+    """A registration's name taken by another one (an engine's, an interface's): beside
+    its kind's own error, it tells the API to answer ``409 Conflict`` rather than 400."""
+
+
 #: Unicode's explicit bidirectional embeddings, overrides and isolates (UAX #9, 2.1-2.4):
 #: in a name they would turn round the text shown after it on the same line, a result or
 #: another name included. The marks LRM and RLM (U+200E, U+200F) stay allowed.
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 #: The most characters of a registered engine's or interface's name.
 MAX_REGISTERED_NAME = 60
+#: The most characters of a seat's name as a game shows it.
+MAX_SEAT_NAME = 60
+#: What :func:`check_text` refuses, as a JSON Schema pattern (ECMA-262): a text with no
+#: control character (Unicode's category Cc: C0, DEL, C1) and no bidirectional control.
+TEXT_PATTERN = (
+    "^[^\\x00-\\x1f\\x7f-\\x9f" + "".join(f"\\u{ord(c):04x}" for c in sorted(BIDI_CONTROLS)) + "]*$"
+)
 
 
 def check_text(text: str, what: str, most: int) -> str:
@@ -169,3 +192,38 @@ def check_options(name: str, rules: ArbitreRules | None, options: Options) -> Ar
     if seed is not None and (type(seed) is not int or not 0 <= seed <= MAX_SEED):
         raise GameError(f"a seed is a whole number 0 to {MAX_SEED}")
     return rules
+
+
+def first_turn(
+    set_name: str,
+    rules: ArbitreRules,
+    level: int,
+    start_tray: str | None,
+    deals: int | None = None,
+    seed: int | None = None,
+) -> Turn:
+    """Return the Turn a game starts from: the Set's start (a match of ``deals`` deals
+    when given, for a Set played in deals: :func:`match_deals`), or the position
+    ``start_tray`` describes (seed 000 II, decision 15) for a Set whose Tray holds the
+    whole position; dealt from ``seed`` when given, for a Set that deals from one
+    (:func:`starts_from_seed`; others ignore it); raise :class:`GameError` for another
+    Set or a Tray that is not a reachable position."""
+    start: Any = rules.start
+    chance: dict[str, int] = {}
+    if seed is not None and starts_from_seed(rules):
+        chance["seed"] = seed
+    if start_tray is None or not start_tray.strip():
+        if deals is not None and match_deals(rules) is not None:
+            turn: Turn = start(level, deals=deals, **chance)
+            return turn
+        turn = start(level, **chance)
+        return turn
+    if not starts_from_tray(rules):
+        raise GameError(
+            f"{set_name} cannot start from a position: its Tray does not hold the whole game"
+        )
+    try:
+        turn = start(level, start_tray.strip(), **chance)
+    except IllegalMove as illegal:
+        raise GameError(f"the start Tray is not a position of {set_name}: {illegal}") from None
+    return turn

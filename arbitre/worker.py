@@ -5,7 +5,10 @@ driven by one worker at a time, the holder of its **lease** (renewed every
 ``lease_seconds`` / 3 s); a worker looks every ``scan_every`` seconds for games whose
 lease expired (their worker died or stopped) and takes them over from their last
 recorded move, at most ``max_games`` at a time, a few at a time in random order so that
-workers scanning together share them. The workers tell each other over the bus
+workers scanning together share them. Each worker says it is alive, with the bound seat
+kinds whose connections it holds, as it renews its leases: a game bound to such a
+connection (a timi room's, a MaitreTarot table's) is driven by its holder alone while it
+lives (:mod:`~tournoyons_gui.arbitre.store.leases`). The workers tell each other over the bus
 (:mod:`~tournoyons_gui.arbitre.live`): an answer recorded for a game another worker drives,
 a game's live events for its watchers (and which games have watchers where), "scan
 now". Once a minute the worker reads the
@@ -75,8 +78,31 @@ class Worker:
         self._background: list[asyncio.Task[None]] = []
         self._nudged = asyncio.Event()
 
+    @property
+    def holding(self) -> set[str]:
+        """Return the bound seat kinds whose connections this process holds now (its
+        rooms' IRC session, its MaitreTarot listener: :attr:`Services.holding`)."""
+        return self.master.services.holding
+
+    @property
+    def bound_kinds(self) -> list[str]:
+        """Return the seat kinds that bind a game to the process holding its players'
+        connections (:attr:`SeatKind.bound`)."""
+        return sorted(name for name, kind in self.master.kinds.items() if kind.bound)
+
+    async def hold(self, kind: str, held: bool = True) -> None:
+        """Say that this process now holds (``held``) or no longer holds the connections
+        of seat kind ``kind``, at once: the other workers leave its games to it."""
+        if held:
+            self.holding.add(kind)
+        else:
+            self.holding.discard(kind)
+        await self.store.alive(self.name, self.lease_seconds, self.holding)
+
     async def run(self) -> None:
-        """Start the bus, lease renewal and the scan for games no worker drives."""
+        """Say this worker is alive, then start the bus, lease renewal and the scan for
+        games no worker drives."""
+        await self.store.alive(self.name, self.lease_seconds, self.holding)
         await self.bus.start(self.heard)
         self._background = [
             asyncio.create_task(self._renew_leases(), name="leases"),
@@ -95,6 +121,7 @@ class Worker:
         await asyncio.gather(*self._background, *self.tasks.values(), return_exceptions=True)
         try:
             await self.store.release(self.name)
+            await self.store.gone(self.name)
         except Exception:
             log.exception("giving up the leases")
         await self.bus.close()
@@ -138,7 +165,10 @@ class Worker:
         few at a time in random order); return their ids. Then run the scan hooks."""
         taken: list[str] = []
         while (room := self.max_games - len(self.tasks)) > 0:
-            found = [g for g in await self.store.orphans(room + SCAN_BATCH) if g not in self.tasks]
+            orphans = await self.store.orphans(
+                room + SCAN_BATCH, self.name, self.holding, self.bound_kinds
+            )
+            found = [g for g in orphans if g not in self.tasks]
             if not found:
                 break
             random.shuffle(found)
@@ -192,6 +222,7 @@ class Worker:
                 except Exception:
                     log.exception("reading the database's clock, purging old asks")
             try:
+                await self.store.alive(self.name, self.lease_seconds, self.holding)
                 await self.store.renew(self.name, self.lease_seconds, list(self.tasks))
             except Exception:
                 log.exception("renewing the leases")

@@ -978,6 +978,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", metavar="PATH", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.profile:
+        from tournoyons_gui.server.extras import lacking_module
+
+        missing = lacking_module("yappi", "yappi", "test")
+        if missing is not None:
+            print(missing.sentence("--profile"), file=sys.stderr)
+            return 2
     if args.before:
         from benchmarks.arbitre_more import compare_runs
 

@@ -104,8 +104,9 @@ def all_games(client: httpx.Client, tournament_id: str) -> list[dict[str, Any]]:
     while url:
         answer = client.get(url)
         answer.raise_for_status()
-        games += answer.json()
-        url = answer.links.get("next", {}).get("url")
+        page = answer.json()
+        games += page["rows"]
+        url = page["next_url"]
     return games
 
 

@@ -17,9 +17,17 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from _bootstrap import CHROMIUM_FLAGS, system_chromium
-from playwright.sync_api import sync_playwright
 
-from tournoyons_gui.interfaces.registry import load_registry
+try:
+    from playwright.sync_api import sync_playwright
+
+    from tournoyons_gui.interfaces.registry import load_registry
+except ImportError as missing:
+    sys.exit(
+        f"scripts/screenshots.py needs {missing.name or 'the project'}, which this Python "
+        "lacks; run it as .venv/bin/python scripts/screenshots.py once "
+        "'python3 scripts/test.py --co -q' has made .venv with the test extra"
+    )
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

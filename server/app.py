@@ -29,9 +29,10 @@ from tournoyons_gui.arbitre.outbound import Outbound
 from tournoyons_gui.arbitre.store import Store
 from tournoyons_gui.arbitre.tournaments import Tournaments
 from tournoyons_gui.arbitre.web import ArbitreWeb, TournamentApi, TournamentPages
+from tournoyons_gui.arbitre.web.cors import Cors, CorsApp
 from tournoyons_gui.arbitre.web.guard import UNLIMITED, Guard, GuardedApp, Limits
 from tournoyons_gui.arbitre.web.metrics import EVERYWHERE, NOWHERE, Metered
-from tournoyons_gui.arbitre.web.openapi import refused_route
+from tournoyons_gui.arbitre.web.openapi import API_ROOTS, no_route, program_path, refused_route
 from tournoyons_gui.interfaces.plugin import SetInterface
 from tournoyons_gui.interfaces.registry import Registry, load_registry
 from tournoyons_gui.server.assets import load_assets
@@ -71,6 +72,10 @@ class _Holder:
         return self.tournaments
 
 
+#: Every method a route may be asked with: the API's root answers each with its 404.
+ANY_METHOD = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+
 def create_app(
     sets: Iterable[SetInterface] = (),
     *,
@@ -92,6 +97,7 @@ def create_app(
     drive: bool = True,
     metrics: str | int | None = None,
     keep_logs: float | None = None,
+    cors: Iterable[str] = (),
 ) -> ASGIApp:
     """Return the ASGI application serving every registered Set, and the Arbitre.
 
@@ -121,7 +127,8 @@ def create_app(
     --keep-logs``; ``None``: forever); ``metrics``: where ``/metrics`` is served
     (``serve --metrics``): ``None`` on a loopback server's listener and on no public one's,
     ``"public"`` on every listener, a port number only to the requests reaching that port
-    (a listener of its own).
+    (a listener of its own); ``cors``: the origins that may call the API from another
+    site (``serve --cors``; ``*``: any origin, reads only; none by default).
     """
     registry = registry if registry is not None else load_registry(sets)
     assets = load_assets(registry)
@@ -137,7 +144,10 @@ def create_app(
         limits = Limits() if outbound.public else UNLIMITED
 
     # The limits count in the store, shared by every worker of its database (issue 29).
-    guard = Guard(limits, admin_tokens, lambda: holder.arbitre.store if holder.arbitre else None)
+    allowed = Cors(cors)
+    guard = Guard(
+        limits, admin_tokens, lambda: holder.arbitre.store if holder.arbitre else None, allowed
+    )
     checks = Checks(holder, env)
     web = ArbitreWeb(holder, env, can_check=checks.can_check)
     api = TournamentApi(holder.service, guard.limits)
@@ -189,6 +199,8 @@ def create_app(
         *checks.routes(),
         *api.routes(),
         *tournament_pages.routes(),
+        # The API's root is no Set's page: its 404 is JSON, whatever the method.
+        *(Route(root, no_route, methods=ANY_METHOD) for root in API_ROOTS),
         # Pages first: "/{set}/" matches no other route's path ("/return/" and "/healthz/"
         # already named no Set), and the routes are tried in order on every request.
         Route("/{set}/", pages.set_page),
@@ -213,6 +225,5 @@ def create_app(
         where = EVERYWHERE if metrics == "public" else frozenset({int(metrics)})
     # Outside Starlette's error middleware, so that even its 500 carries the headers and
     # is counted; the guard's refusals (429) are counted too.
-    return SecurityHeaders(
-        Metered(GuardedApp(web.hot(app), guard), holder, where), frame_ancestors=frame_ancestors
-    )
+    guarded = CorsApp(GuardedApp(web.hot(app), guard, program_path), allowed, program_path)
+    return SecurityHeaders(Metered(guarded, holder, where), frame_ancestors=frame_ancestors)

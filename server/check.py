@@ -5,9 +5,10 @@ wants to know, and a contact sheet of every context's screenshot beside ours.
 Per context (:class:`ContextResult`): the HTTP status; the time to the load event and to
 ``tournoyons:ready`` when the page posts it (interface protocol section 3); errors in the
 console; whether the page fits 736x660 without scrolling; the words on the page that no
-parameter gave (section 1: the interface "adds no text of its own"); whether a hostile text
-ran (the probe global of :mod:`.hostile` set, or a dialog opened). A context *passes* when
-it has none of these faults; times are reported, never judged.
+parameter gave (section 1: the interface "adds no text of its own"; what a word is:
+:mod:`.words`); whether a hostile text ran (the probe global of :mod:`.hostile` set, or a
+dialog opened). A context *passes* when it has none of these faults; times are reported,
+never judged.
 
 Used by the command line (``tournoyons-gui check-interface URL --set S``) and by the
 server's button on an interface's page; it drives a browser and knows nothing of the
@@ -16,8 +17,8 @@ popups' too) then goes through the server's outbound policy (issue 20) instead o
 Chromium's network, and one the policy refuses is reported (``refused``) and never sent;
 WebSockets, service workers and WebRTC's direct UDP are blocked, and anything else goes to
 a proxy that is not there (:data:`NOWHERE`). Playwright (the ``check`` extra, or the test
-dependencies) and a Chromium (:func:`chromium_path`) are needed: :func:`available` says
-whether both are there.
+dependencies) and a Chromium (:func:`chromium_path`) are needed: :func:`lacking` says
+which is missing and how to get it, in one sentence.
 """
 
 from __future__ import annotations
@@ -26,9 +27,7 @@ import asyncio
 import base64
 import contextlib
 import html
-import importlib.util
 import os
-import re
 import shutil
 import time
 import urllib.parse
@@ -39,7 +38,9 @@ from typing import Any
 
 from tournoyons_gui.interfaces.plugin import SetInterface
 from tournoyons_gui.server.contexts import RETURN_URL, Context, contexts
+from tournoyons_gui.server.extras import Lack, lacking_module, python_command
 from tournoyons_gui.server.hostile import PROBE
+from tournoyons_gui.server.words import added_words, given_words
 
 __all__ = [
     "CHROMIUM_FLAGS",
@@ -55,6 +56,7 @@ __all__ = [
     "check_interface",
     "chromium_path",
     "frame_url",
+    "lacking",
 ]
 
 #: The Arbitre's iframe, in CSS pixels (interface protocol section 1).
@@ -119,9 +121,6 @@ _CHROMIUMS = (
     "google-chrome-stable",
     "chrome",
 )
-#: A word: two letters or more in a row (a coordinate such as ``C5`` or ``AA`` is a word
-#: only when no parameter holds it).
-_WORD = re.compile(r"[^\W\d_]{2,}")
 
 #: The host page the interface is embedded in, as the Arbitre embeds it: served by the
 #: checking browser itself at this address (nothing listens there). A loopback address,
@@ -165,6 +164,15 @@ _VISIBLE_TEXT = """() => {
   for (const el of root.querySelectorAll("input, textarea")) {
     if (["button", "submit", "reset"].includes(el.type)) out.push(el.value || "");
     out.push(el.placeholder || "");
+  }
+  // Text drawn by the style sheet: the quoted strings of ::before and ::after content.
+  for (const el of [root, ...root.querySelectorAll("*")]) {
+    if (el.closest(hidden)) continue;
+    if (el.checkVisibility && !el.checkVisibility({visibilityProperty: true})) continue;
+    for (const pseudo of ["::before", "::after"]) {
+      const content = getComputedStyle(el, pseudo).content;
+      for (const quoted of content.matchAll(/"((?:[^"\\\\]|\\\\.)*)"/g)) out.push(quoted[1]);
+    }
   }
   return out.join(" ");
 }"""
@@ -262,11 +270,40 @@ def _playwright_build() -> bool:
     return folder.is_dir() and any(folder.glob("chromium*"))
 
 
+def _chromium_advice() -> str:
+    """Return how a Chromium is got, as the end of a sentence."""
+    return (
+        f"get Playwright's own with: {python_command()} -m playwright install chromium "
+        "(or your system's, on Debian or Ubuntu: sudo apt-get install chromium; or set "
+        "TOURNOYONS_CHROMIUM to a Chromium's path)"
+    )
+
+
+def lacking() -> Lack | None:
+    """Return what this process lacks to run a check, with how to get it (Playwright,
+    then a Chromium: ``$TOURNOYONS_CHROMIUM`` when set, else one on the PATH or
+    Playwright's own build), or ``None`` when it lacks nothing."""
+    missing = lacking_module("playwright", "Playwright", "check")
+    if missing is not None:
+        return missing
+    explicit = os.environ.get("TOURNOYONS_CHROMIUM")
+    if explicit:
+        if shutil.which(explicit) is None:
+            return Lack(
+                f"the Chromium that TOURNOYONS_CHROMIUM names ({explicit})",
+                "set TOURNOYONS_CHROMIUM to a Chromium's path, or unset it to use one on "
+                "the PATH or Playwright's own",
+            )
+        return None
+    if chromium_path() is not None or _playwright_build():
+        return None
+    return Lack("a Chromium", _chromium_advice())
+
+
 def available() -> bool:
-    """Whether this process can run a check: Playwright importable and a Chromium found."""
-    if importlib.util.find_spec("playwright") is None:
-        return False
-    return chromium_path() is not None or _playwright_build()
+    """Whether this process can run a check: Playwright importable and a Chromium found
+    (:func:`lacking` says what is missing and how to get it)."""
+    return lacking() is None
 
 
 def frame_url(base: str, params: Mapping[str, str]) -> str:
@@ -274,11 +311,6 @@ def frame_url(base: str, params: Mapping[str, str]) -> str:
     percent-encoded as the Arbitre's game page writes them."""
     query = urllib.parse.urlencode(params, quote_via=urllib.parse.quote)
     return f"{base}{'&' if '?' in base else '?'}{query}"
-
-
-def _given_words(params: Mapping[str, str], interface: SetInterface) -> set[str]:
-    given = {interface.name, *interface.aliases, *params.values()}
-    return {w.casefold() for text in given for w in _WORD.findall(text)}
 
 
 def _faults(result: ContextResult) -> list[str]:
@@ -412,8 +444,8 @@ async def _visit(
         result.fits = result.size[0] <= VIEWPORT["width"] and result.size[1] <= VIEWPORT["height"]
         on_top = await page.evaluate(_HOST_PROBE)
         result.hostile_ran = bool(measured["probe"] or on_top or result.dialogs)
-        given = _given_words(context.params, interface)
-        result.words = sorted({w for w in _WORD.findall(text) if w.casefold() not in given})
+        given = given_words([interface.name, *interface.aliases, *context.params.values()])
+        result.words = added_words(text, given)
         return result, await _shot(page)
     finally:
         await page_context.close()
@@ -463,9 +495,14 @@ async def check_interface(
     ``interface``'s Set; ``ours``: the URL of our own page for that Set (absolute), shown
     beside it on the contact sheet; ``fetch``: how the checked page's requests are made
     (``None``: by Chromium; ours always are). ``progress(done, total, label)`` is called
-    before each context and once at the end. Raises ``RuntimeError`` when no Chromium can
-    be launched."""
-    from playwright.async_api import async_playwright
+    before each context and once at the end. Raises ``RuntimeError``, its message one
+    sentence that says how to get what is missing, when Playwright is not installed or no
+    Chromium can be launched."""
+    try:
+        from playwright.async_api import async_playwright
+    except ImportError:
+        missing = lacking_module("playwright", "Playwright", "check")
+        raise RuntimeError((missing or Lack("Playwright", "")).sentence("the check")) from None
 
     found = list(contexts(interface))
     report = CheckReport(url=url, set=interface.name)
@@ -480,7 +517,10 @@ async def check_interface(
                 executable_path=chromium_path(), args=[*CHROMIUM_FLAGS, *held]
             )
         except Exception as failed:
-            raise RuntimeError(f"no Chromium could be launched: {failed}") from None
+            first = (str(failed).strip().splitlines() or [type(failed).__name__])[0]
+            raise RuntimeError(
+                f"the check could not launch Chromium ({first[:300]}); {_chromium_advice()}"
+            ) from None
         try:
             gate = asyncio.Semaphore(VISITS_AT_ONCE)
 

@@ -52,9 +52,10 @@ from tournoyons_gui.server.check import (
     CheckReport,
     Fetched,
     Refused,
-    available,
     check_interface,
+    lacking,
 )
+from tournoyons_gui.server.extras import Lack
 
 __all__ = [
     "CHECKS_AT_ONCE",
@@ -172,13 +173,17 @@ class Checks:
         self.env = env
         self.running: dict[str, asyncio.Task[None]] = {}
         self.busy = asyncio.Lock()
-        self._available: bool | None = None
+        self._lack: Lack | None = None
+        self._looked = False
 
     def can_check(self) -> bool:
-        """Whether this server can run a check (Playwright and a Chromium; looked up once)."""
-        if self._available is None:
-            self._available = available()
-        return self._available
+        """Whether this server can run a check (Playwright and a Chromium; looked up once,
+        and what is missing logged with the command that installs it)."""
+        if not self._looked:
+            self._lack, self._looked = lacking(), True
+            if self._lack is not None:
+                log.warning("%s", self._lack.sentence("the Check button of interfaces"))
+        return self._lack is None
 
     def routes(self) -> list[Route]:
         """Return the routes (the ``.json`` and sheet before the page)."""
@@ -199,7 +204,8 @@ class Checks:
         if found is None:
             return render(self.env, "arbitre/missing.html", 404)
         if not self.can_check():
-            return self._refused("this server has no Chromium to check interfaces with", 503)
+            what = self._lack.what if self._lack else "Playwright and a Chromium"
+            return self._refused(f"this server cannot check interfaces: it lacks {what}", 503)
         set_name = dict(await read_form(request)).get("set", "")
         played = arbitre.lookup(set_name)
         if played is None or played.name not in found.sets:

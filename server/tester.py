@@ -9,8 +9,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from tournoyons_gui.arbitre.match import GameError
-from tournoyons_gui.arbitre.web.bodies import TesterPlay, parse
-from tournoyons_gui.arbitre.web.common import read_body
+from tournoyons_gui.arbitre.web.bodies import parse
+from tournoyons_gui.arbitre.web.common import read_body, refusal
+from tournoyons_gui.arbitre.web.served_bodies import TesterPlay
 from tournoyons_gui.interfaces.plugin import IllegalMove, Turn, seat_count
 from tournoyons_gui.interfaces.registry import Registry
 from tournoyons_gui.server.http import make_page, respond
@@ -65,7 +66,7 @@ class Tester:
 
     async def play(self, request: Request) -> Response:
         """``POST /tester/<set>/play`` with JSON ``{"state": {...}, "value": "..."}``
-        (:class:`~tournoyons_gui.arbitre.web.bodies.TesterPlay`): the next context. 404
+        (:class:`~tournoyons_gui.arbitre.web.served_bodies.TesterPlay`): the next context. 404
         for a Set without rules, 400 for an unreadable body or state, 422 (with the rules'
         reason) for an illegal move."""
         interface = self.registry.get(request.path_params["set"])
@@ -77,7 +78,7 @@ class Tester:
         except IllegalMove as refused:
             return JSONResponse({"error": str(refused)[:300]}, 422)
         except GameError as refused:
-            return JSONResponse({"error": str(refused)}, 400)
+            return refusal(refused)
         except (ValueError, TypeError, LookupError, AttributeError) as broken:
             # A state the rules cannot read (the page sends back the state it was given:
             # anything else is forged or broken).

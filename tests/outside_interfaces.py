@@ -1,14 +1,17 @@
 """Outside graphical interfaces of the tests' own (issue 24), served on 127.0.0.1 by
 :class:`~tests.arbitre.threaded.Threaded`: a plain static TicTacToe page written from the
 interface spec (``docs/reference/interface-protocol.md`` sections 1-3: the query read
-case-insensitively, names, legend and count written as text, the board from ``Tray``, the
-last moves marked, ``Input`` making the empty cells playable, one move returned through a
+case-insensitively, names, legend and count written as text, the board from ``Tray``
+with its marks drawn as the letters ``X`` and ``O``, the last moves marked and written as
+coordinates with the number of cells filled (``X B2 O A1 3/9``: no added word, by the
+protocol's rule), ``Input`` making the empty cells playable, one move returned through a
 hidden iframe to ``URLReturn?ReturnValue=n`` and posted to the parent, ``tournoyons:ready``
 posted once drawn), and four pages each with one fault the interface check must report:
 
 - ``/errors/``: logs an error to the console and throws one;
 - ``/wide/``: draws 1000 px wide and 800 px high (does not fit 736x660);
-- ``/words/``: writes words no parameter gave (``Your move``);
+- ``/words/``: writes words no parameter gave (``Your move``, and ``Next turn`` drawn by
+  its style sheet);
 - ``/html-legend/``: writes the Legend and the names as HTML.
 
 Every page is ``/<variant>/`` with its script ``/<variant>/page.js``; the variant's fault is
@@ -48,11 +51,14 @@ header span { min-width: 120px; }
 #board button[data-last-move] { background: #ffe9a8; }
 #board button:disabled { color: #222; }
 footer { padding: 0 12px; }
+[data-moves]::before { content: "\\2192  "; }
+body[data-variant="words"] [data-count]::after { content: " Next turn"; }
 iframe[hidden] { display: none; }
 </style>
 <script src="page.js" defer></script></head>
 <body data-variant="VARIANT">
-<header><span data-name="1"></span><span data-count></span><span data-name="2"></span></header>
+<header><span data-name="1"></span><span data-count></span><span data-name="2"></span>
+<span data-moves></span></header>
 <div id="board" data-board></div>
 <footer><p data-legend></p></footer>
 <iframe name="ret" hidden title="&#8617;"></iframe>
@@ -87,7 +93,7 @@ _SCRIPT = """(function () {
   var tray = !params.tray || params.tray.toLowerCase() === "init" ? "000000000" : params.tray;
   var input = (params.input || "").toLowerCase();
   var back = params.urlreturn || params["return"] || "";
-  var marks = {"1": "\\u2715", "2": "\\u25EF", "3": "\\u2715", "4": "\\u25EF"};
+  var marks = {"1": "X", "2": "O", "3": "X", "4": "O"};
   var board = document.getElementById("board");
   var returned = false;
   function play(cell) {
@@ -102,7 +108,16 @@ _SCRIPT = """(function () {
     }
     parent.postMessage({type: "tournoyons:return", value: cell, set: "TicTacToe"}, "*");
   }
+  function coordinate(cell) {  // 1-9 -> A1-C3: column letter, row number
+    var n = Number(cell) - 1;
+    return n >= 0 && n < 9 ? "ABC".charAt(n % 3) + String(Math.floor(n / 3) + 1) : "";
+  }
   if (method !== "none") {
+    var filled = tray.replace(/0/g, "").length;
+    var last = [];
+    if (coordinate(params.move1)) { last.push("X " + coordinate(params.move1)); }
+    if (coordinate(params.move2)) { last.push("O " + coordinate(params.move2)); }
+    text("[data-moves]", last.concat([filled + "/9"]).join(" "), false);
     for (var i = 0; i < 9; i++) {
       var button = document.createElement("button");
       var cell = String(i + 1);

@@ -8,6 +8,10 @@
   marked ``.tested`` in the order of the page, ``.tested-background`` started and waited
   for, ``.tested-file`` written; a shell block marked none of these (nor ``.not-tested``
   with a reason) fails the test. The convention: ``docs/development/testing.md``.
+- A tutorial sets its ports once, at its top (``export PORT=8000 PAGE_PORT=8001``), and
+  names no port anywhere else; the test runs it on other ports, free ones of its own
+  choice, and finds nothing written outside the tutorial's folder ``work/``, which git
+  ignores.
 - Nothing in the repository points at the folder ``shared`` beside it, which a clone
   does not have.
 """
@@ -17,14 +21,16 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import random
 import re
 import shlex
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,12 +39,22 @@ import pytest
 from tests.conftest import ROOT
 
 DOCS = ROOT / "docs"
-#: The pages whose shell commands must all run: every tutorial, and the first page.
-TUTORIALS = [*sorted((DOCS / "tutorials").glob("*.md")), DOCS / "getting-started.md"]
+#: The pages whose shell commands must all run: every tutorial, the first page, and the
+#: how-to guides whose commands are a program's (their clients run against a server).
+TUTORIALS = [
+    *sorted((DOCS / "tutorials").glob("*.md")),
+    DOCS / "getting-started.md",
+    DOCS / "how-to" / "follow-a-game.md",
+]
 SHELL = {"sh", "bash", "shell", "console"}
 #: A block's marks: run it, start it in the background, write it to a file, or not run it.
 MARKS = {"tested", "tested-background", "tested-file", "not-tested"}
 _FENCE = re.compile(r"^(?P<indent> *)```(?P<info>.*)$")
+#: A tutorial's ports, set once at its top: ``export PORT=8000 PAGE_PORT=8001``.
+_PORTS = re.compile(r"^export (?P<names>(?:(?:[A-Z][A-Z0-9_]*_)?PORT=\d+ *)+)$", re.MULTILINE)
+_PORT = re.compile(r"(?P<name>(?:[A-Z][A-Z0-9_]*_)?PORT)=(?P<port>\d+)")
+#: The folder a tutorial writes its files into (``.gitignore`` has it).
+WORK = "work"
 _ATTRIBUTE = re.compile(r'(?P<key>[\w-]+)="(?P<value>[^"]*)"|\.(?P<cls>[\w-]+)|#[\w-]+')
 
 
@@ -94,12 +110,24 @@ def blocks(page: Path) -> list[Block]:
     return found
 
 
-def script(page: Path) -> str:
+def ports(page: Path) -> dict[str, int]:
+    """Return the ports ``page`` sets at its top (``export PORT=8000 ...``): the default
+    of each variable, by name."""
+    found: dict[str, int] = {}
+    for block in blocks(page):
+        if "tested" in block.classes:
+            for line in _PORTS.finditer(block.text):
+                found.update((m["name"], int(m["port"])) for m in _PORT.finditer(line[0]))
+    return found
+
+
+def script(page: Path, chosen: Mapping[str, int] | None = None) -> str:
     """Return the bash script that does what ``page``'s marked blocks say, in order: each
     ``.tested`` block run in the one shell (so its variables live on), each
     ``.tested-background`` block started in a process group of its own and waited for
-    (``data-wait``: a URL that answers once it is ready), stopped at the end; each
-    ``.tested-file`` block written to its ``title``."""
+    (``data-wait``: a URL that answers once it is ready, the page's variables expanded),
+    stopped at the end; each ``.tested-file`` block written to its ``title``. ``chosen``:
+    ports to set instead of the page's own (``{"PORT": 23456}``)."""
     parts = [
         "set -euo pipefail",
         "set -m  # each background block in a process group of its own",
@@ -147,15 +175,25 @@ def script(page: Path) -> str:
                 _waiting(block.attributes["data-wait"], f"background-{number}.log"),
             ]
         elif "tested" in block.classes:
-            parts += [mark, block.text.rstrip("\n")]
+            text = block.text.rstrip("\n")
+            if chosen:
+                text = _PORTS.sub(lambda line: _ports_line(line[0], chosen), text)
+            parts += [mark, text]
     return "\n".join(parts) + "\n"
+
+
+def _ports_line(line: str, chosen: Mapping[str, int]) -> str:
+    """Return the ports line ``line`` with the ports ``chosen`` for its variables."""
+    return _PORT.sub(lambda m: f"{m['name']}={chosen.get(m['name'], m['port'])}", line)
 
 
 def _waiting(wait: str, log: str) -> str:
     """Return the command that waits for a background block: until the URL ``wait``
     answers, or until its output ``log`` has the text ``wait``."""
     if wait.startswith(("http://", "https://")):
-        return f"_wait_for {shlex.quote(wait)}"
+        # In double quotes: the page's variables ($PORT) are expanded, nothing else.
+        quoted = re.sub(r'(["\\`])', r"\\\1", wait)
+        return f'_wait_for "{quoted}"'
     return f"_wait_log {log} {shlex.quote(wait)}"
 
 
@@ -224,8 +262,8 @@ def test_every_shell_block_of_a_tutorial_is_marked(page: Path) -> None:
 
 def _network_of_its_own() -> list[str]:
     """Return the command that runs a script in a network namespace of its own with only
-    ``lo`` up (so a tutorial's fixed ports meet nobody else's, and nothing outside is
-    reached), or ``[]`` where namespaces are not allowed (not root)."""
+    ``lo`` up (so a tutorial's ports meet nobody else's, and nothing outside is reached),
+    or ``[]`` where namespaces are not allowed (not root)."""
     unshare = shutil.which("unshare")
     if unshare is None or os.geteuid() != 0:
         return []
@@ -233,8 +271,31 @@ def _network_of_its_own() -> list[str]:
     return [unshare, "--net"] if probe.returncode == 0 else []
 
 
+#: The tutorials proper (``docs/tutorials/``): their ports and files follow the rules.
+STEPS = sorted((DOCS / "tutorials").glob("*.md"))
+
+
+@pytest.mark.parametrize("page", STEPS, ids=lambda p: p.stem)
+def test_a_tutorial_sets_its_ports_once_at_its_top(page: Path) -> None:
+    """Its first command sets every port it uses; no other command names a port, so
+    that a reader whose port is taken changes one line (and the test can, below)."""
+    run = [b for b in blocks(page) if b.classes & {"tested", "tested-background"}]
+    defaults = ports(page)
+    assert run and defaults, f"{page.name}: export its ports in its first command"
+    assert _PORTS.search(run[0].text), f"{page.name}: its first command sets its ports"
+    assert "python3 scripts/ports.py" in run[0].text, f"{page.name}: check they are free"
+    numbers = re.compile(r"\b(?:{})\b".format("|".join(map(str, defaults.values()))))
+    for block in run:
+        text = _PORTS.sub("", block.text) + " " + block.attributes.get("data-wait", "")
+        assert not re.search(r"(127\.0\.0\.1|localhost):\d", text), (page.name, block.where)
+        assert not numbers.search(text), f"{page.name}, {block.where}: a port not from $...PORT"
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("page", TUTORIALS, ids=lambda p: p.stem)
 def test_every_command_of_a_tutorial_runs(page: Path) -> None:
+    """Run on ports of the test's choice (not the page's defaults); a tutorial writes only
+    into ``work/``, which git ignores."""
     if not any(b.classes & {"tested", "tested-background"} for b in blocks(page)):
         pytest.skip(f"{page.name} has no command to run")
     # Made by tempfile and opened to all: PostgreSQL and nginx run as other users.
@@ -242,7 +303,10 @@ def test_every_command_of_a_tutorial_runs(page: Path) -> None:
     folder.chmod(0o755)
     (folder / ".venv").symlink_to(sys.prefix)
     (folder / "scripts").symlink_to(ROOT / "scripts")
-    (folder / "tutorial.sh").write_text(script(page))
+    chosen = _free_ports(list(ports(page)))
+    assert not set(chosen.values()) & set(ports(page).values())
+    (folder / "tutorial.sh").write_text(script(page, chosen))
+    assert all(f"{n}={p}" in script(page, chosen) for n, p in chosen.items()), chosen
     namespace = _network_of_its_own()
     command = ["bash", "tutorial.sh"]
     if namespace:
@@ -250,14 +314,63 @@ def test_every_command_of_a_tutorial_runs(page: Path) -> None:
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "NO_COLOR": "1", "COLUMNS": "100"}
     with _one_at_a_time(alone=not namespace):
         _run_tutorial(command, folder, env)
+    if page in STEPS:
+        made = {p.name for p in folder.iterdir()} - {".venv", "scripts", "tutorial.sh"}
+        made -= {p.name for p in folder.glob("background-*")} | {".background-pids"}
+        assert made <= {WORK}, f"{page.name} wrote outside {WORK}/: {sorted(made)}"
     shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_git_ignores_the_tutorials_folder() -> None:
+    done = subprocess.run(
+        ["git", "check-ignore", "-q", "--no-index", f"{WORK}/tutorial.sqlite3"], cwd=ROOT
+    )
+    assert done.returncode == 0, f".gitignore: add {WORK}/"
+
+
+#: Where the test's ports are drawn from: below the kernel's ephemeral range (32768 and
+#: up on Linux), where no connection's own port lands, and above the tutorials' defaults.
+PORT_RANGE = (20000, 32000)
+#: Ports kept free after each one chosen: a deployment takes nine after its own.
+PORT_SPAN = 10
+
+
+def _free_ports(names: list[str]) -> dict[str, int]:
+    """Return a port for each of ``names``, each free on 127.0.0.1 now with the
+    :data:`PORT_SPAN` - 1 after it, no two spans overlapping."""
+    chosen: dict[str, int] = {}
+    taken: set[int] = set()
+    draw = random.Random()
+    for name in names:
+        for _ in range(200):
+            base = draw.randrange(PORT_RANGE[0], PORT_RANGE[1] - PORT_SPAN)
+            span = set(range(base, base + PORT_SPAN))
+            if not span & taken and all(_bindable(port) for port in span):
+                chosen[name] = base
+                taken |= span
+                break
+        else:
+            pytest.fail(f"no {PORT_SPAN} free ports in a row for {name}")
+    return chosen
+
+
+def _bindable(port: int) -> bool:
+    """Whether a server could listen on 127.0.0.1:``port`` now."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
 
 
 @contextlib.contextmanager
 def _one_at_a_time(*, alone: bool) -> Iterator[None]:
     """Hold a lock shared by the test processes while the block runs, when ``alone``: the
-    tutorials' fixed ports (8000, 8001 ...) are then the machine's, and two pages at once
-    on two xdist workers would take the same ones."""
+    ports are then the machine's, and the first page's (``getting-started.md``: 8000) are
+    its defaults; the others' are free when chosen, but two pages started at once on two
+    xdist workers may still meet on a port, or on one a server takes meanwhile."""
     if not alone:
         yield
         return

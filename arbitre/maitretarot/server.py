@@ -53,6 +53,8 @@ class MaitreTarotServer:
         else:
             self.server = await asyncio.start_server(self.lobby.handle, host, port)
         self.port = int(self.server.sockets[0].getsockname()[1])
+        # The tables' games are bound to this process: the other workers leave them to it.
+        await self.arbitre.hold(MaitreTarotSeat.name)
 
     async def close(self) -> None:
         """Stop listening; close the tables and the clients waiting."""
@@ -61,6 +63,10 @@ class MaitreTarotServer:
         await self.lobby.close()
         if self.server is not None:
             await self.server.wait_closed()
+        try:
+            await self.arbitre.hold(MaitreTarotSeat.name, held=False)
+        except Exception:
+            log.exception("saying the MaitreTarot tables are no longer held here")
 
     def _new_table(self) -> Opening:
         return Opening([0, 1, 2, 3], {}, self._start, tag="table")

@@ -5,14 +5,17 @@ spec's ``end`` line, posts the board for people, archives the room and opens the
 
 Rooms spread over the workers of one database: each worker holds at most its share (the
 rooms configured over the workers refereeing, :meth:`RoomStore.referee_alive`), takes a
-free room when under it and hands an idle one back when over it; a worker that dies
-stops renewing its leases and another takes its rooms and opens them again (the game that
-was in play there ends as ``server error``, its seats not being resumable; those still
-in the room are seated again, as if they joined then). A lost chat
+free room when under it and hands an idle one back when over it. A room's game is bound
+to the worker holding the room (its players are reached through that worker's IRC
+session: :attr:`SeatKind.bound`), which makes, leases and drives it whatever
+``--workers`` says. A worker that dies stops renewing its leases and another takes its
+rooms and opens them again (the game that was in play there ends as ``server error``;
+those still in the room are seated again, as if they joined then). A lost chat
 connection ends the games in play as ``server error``; the chat reconnects by its own
-strategy and the rooms are joined again. Whoever is still in a room whose game ended so
-(this referee's connection lost, or a dead worker's room taken over mid-game) hears
-``end server error`` first, then a new game starts.
+strategy and the rooms are joined again. Whoever is still in a room whose game's end it
+did not see (this referee's connection lost, or a dead worker's room taken over) hears
+its ``end`` line first (``end server error`` for a game cut short), then a new game
+starts.
 
 Every line out is logged when the chat writes it (:class:`~.chat.Sent`), and a room is
 archived once its ``PART`` is written (R-decision 6: after the ``end`` line, the final
@@ -61,7 +64,7 @@ from tournoyons_gui.arbitre.rooms.chat import (
 from tournoyons_gui.arbitre.rooms.irc import IrcChat, Pace, parse_irc_url
 from tournoyons_gui.arbitre.rooms.session import RoomSession
 from tournoyons_gui.arbitre.seats import Position
-from tournoyons_gui.arbitre.seats.irc import TIMI_SET
+from tournoyons_gui.arbitre.seats.irc import TIMI_SET, IrcSeat
 from tournoyons_gui.arbitre.store import Game, Seat
 from tournoyons_gui.arbitre.turns import turn_from
 
@@ -99,8 +102,9 @@ def end_reason(game: Game, seats: list[Seat], foul: tuple[str, str, str] | None)
 class Held:
     """A room this worker holds: its ``channel`` and ``slot``, the referee's view of it
     (``state``), who is in it (``people``), the game in play (``session``, ``game_id``),
-    and the game that ended as ``server error`` whose ``end`` line those still in the
-    room are owed (``owed``), then the line said for it (``owing``: line, game id);
+    the ``end`` line those still in the room are owed for a game whose end the room did not
+    see (``owed``: line, game id; its chat connection lost, or the room taken over from a
+    worker that died), then the line said for it (``owing``: line, game id);
     whether the referee is the room's ``operator`` (``None``: not in it) and when it gave
     itself the status back (``restored``, monotonic seconds)."""
 
@@ -112,7 +116,7 @@ class Held:
     game_id: str | None = None
     joined: bool = False
     task: asyncio.Task[None] | None = None
-    owed: str | None = None
+    owed: tuple[str, str] | None = None
     owing: tuple[str, str] | None = None
     operator: bool | None = None
     restored: list[float] = field(default_factory=list)
@@ -163,7 +167,9 @@ class RoomsReferee:
     # --- running ----------------------------------------------------------------------
 
     async def run(self) -> None:
-        """Start the chat connection and the rooms' holding."""
+        """Say that this process holds the rooms' players (their games are bound to it),
+        start the chat connection and the rooms' holding."""
+        await self.arbitre.hold(IrcSeat.name)
         self._tasks = [
             asyncio.create_task(self.chat.run(self.heard), name="chat"),
             asyncio.create_task(self._hold_loop(), name="rooms"),
@@ -181,6 +187,7 @@ class RoomsReferee:
         await asyncio.gather(*self._tasks, *games, return_exceptions=True)
         try:
             await self.store.referee_gone(self.name)
+            await self.arbitre.hold(IrcSeat.name, held=False)
         except Exception:
             log.exception("giving the rooms up")
 
@@ -245,13 +252,25 @@ class RoomsReferee:
             self._drop(held)
             await self.store.close_room(held.channel, self.name, archive=False)
 
-    async def _interrupted(self, game_id: str | None) -> str | None:
-        """Return ``game_id`` when it is a game still in play (in a room taken over from a
-        worker that died: it ends as ``server error``), else ``None``."""
+    async def _interrupted(self, game_id: str | None) -> tuple[str, str] | None:
+        """Return the ``end`` line owed to those still in a room taken over with its game
+        ``game_id`` (a room is archived once its game's end is said: one that is not was
+        held by a worker that died, or lost its lease, before it could) and the game's
+        id, or ``None``. A game still in play ends here as ``server error`` (its players'
+        IRC session died with its holder); one that ended meanwhile is told as it ended."""
         found = None if game_id is None else await self.store.game(game_id)
-        return game_id if found is not None and found[0].status == "playing" else None
+        if found is None or game_id is None:
+            return None
+        game, seats = found
+        if game.status == "playing":
+            # Ended here when its holder's heartbeat has lapsed too; else by the worker
+            # that takes it over once it has (its players' connection is gone either way:
+            # a holder that only stalled finds its room lost and ends it itself).
+            await self.arbitre.cancel(game_id, timi.SERVER_ERROR, status="over")
+            return timi.end(timi.SERVER_ERROR), game_id
+        return timi.end(end_reason(game, seats, None)), game_id
 
-    def _open(self, channel: str, slot: int, owed: str | None = None) -> None:
+    def _open(self, channel: str, slot: int, owed: tuple[str, str] | None = None) -> None:
         held = Held(channel, slot, timi.Room(self.chat.nick), owed=owed)
         self.held[channel.casefold()] = held
         if self.connected:
@@ -281,7 +300,9 @@ class RoomsReferee:
                 self.seen(held)
                 if held.session is not None and not held.state.over:
                     held.session.lost(event.why)
-                    held.session, held.owed = None, held.game_id
+                    held.session = None
+                    if held.game_id is not None:
+                        held.owed = (timi.end(timi.SERVER_ERROR), held.game_id)
                 elif held.session is not None:
                     held.session.lost(event.why)
                 held.joined = False
@@ -327,8 +348,8 @@ class RoomsReferee:
         first."""
         if held.owed is not None:
             if any(n.casefold() != self.chat.nick.casefold() for n in names.nicks):
-                line = self.chat.say(held.channel, timi.end(timi.SERVER_ERROR))
-                held.owing = (line, held.owed)
+                line = self.chat.say(held.channel, held.owed[0])
+                held.owing = (line, held.owed[1])
             held.owed = None
         if held.session is not None or held.state.players is not None:
             return
@@ -448,11 +469,13 @@ class RoomsReferee:
         if found is None:
             return
         game, seats = found
-        if game.status == "playing" or session.broken:
+        if session.broken:
             if held.session is session:
                 held.session = None
             await self.store.log_many(game_id, [(0, *entry) for entry in session.drain()])
             return  # the room is gone with the server: it is opened again on reconnection
+        if game.status == "playing":
+            game, seats = await self._end_given_up(held, game, seats)
         self.chat.say(held.channel, timi.end(end_reason(game, seats, session.foul)))
         interface = self.arbitre.lookup(game.set_name)
         if interface is not None and interface.arbitre is not None:
@@ -471,6 +494,28 @@ class RoomsReferee:
         room = await self.store.take_room(self.prefix, held.slot, self.name, self.lease)
         if room is not None:
             self._open(room.channel, held.slot)
+
+    async def _end_given_up(
+        self, held: Held, game: Game, seats: list[Seat]
+    ) -> tuple[Game, list[Seat]]:
+        """Return the game of ``held``'s room ended, whose task here stopped while it was in
+        play (its driver gave it up: the database failed under it, or an organiser is
+        cancelling it): its players' session is this room's alone, so it ends here as a
+        server error (or as the organiser's cancel ends it), waited for at most a lease;
+        still in play then, it is told as ``server error`` all the same (no room waits
+        forever), and ends as one when this worker's scan takes it again (its seats find
+        no session)."""
+        log.warning("room %s: game %s stopped in play; ending it", held.channel, game.id)
+        deadline = time.monotonic() + self.lease
+        while True:
+            if game.id not in self.arbitre.cancelling:
+                await self.arbitre.cancel(game.id, timi.SERVER_ERROR, status="over")
+            found = await self.store.game(game.id)
+            if found is None:
+                return game, seats
+            if found[0].status != "playing" or time.monotonic() > deadline:
+                return found
+            await asyncio.sleep(0.2)
 
     def _board(self, position: Position) -> None:
         """Post the position asked on for people: six NOTICE lines, whole or superseded by

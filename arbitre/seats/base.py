@@ -60,7 +60,9 @@ class Services:
     process (by game id: a timi room's), the seats a part of this process is seating
     now (``seating``: a room's channel, lower-cased, -> its players' names), which a kind
     seated by its own room alone accepts, the ``outbound`` policy every URL and call is
-    held to, and the runner of our built-in engines in this process (``engines``)."""
+    held to, the runner of our built-in engines in this process (``engines``), this
+    process's worker (its lease owner's name) and the bound seat kinds whose connections
+    it holds now (``holding``: :attr:`SeatKind.bound`)."""
 
     store: Store
     asks: Asks
@@ -73,6 +75,8 @@ class Services:
     sessions: dict[str, Session] = field(default_factory=dict)
     seating: dict[str, tuple[str, ...]] = field(default_factory=dict)
     engines: EngineRunner = field(default_factory=EngineRunner)
+    worker: str = ""
+    holding: set[str] = field(default_factory=set)
 
     @property
     def client(self) -> httpx.AsyncClient:
@@ -127,10 +131,12 @@ class SeatKind:
     through_pages: ClassVar[bool] = False
     #: Its default name, numbered: ``"Person"`` names seat 1 ``Person 1``.
     label: ClassVar[str] = ""
-    #: Whether another driver (another worker, this one restarted) can ask this kind's
-    #: seats of a game whose driver died; a game with a seat that cannot ends with no
-    #: result when taken over (a timi room's player: its IRC session died with the driver).
-    resumable: ClassVar[bool] = True
+    #: Whether the kind's players are reached through a connection one process holds (a
+    #: timi room's players over its IRC session, MaitreTarot clients over their sockets):
+    #: a game with such a seat is **bound**, made, leased and driven only by the process
+    #: holding its players' connections (one that holds the kind's connections says so:
+    #: :meth:`Arbitre.hold`); taken over after its holder died, it ends with no result.
+    bound: ClassVar[bool] = False
     #: What the new-game form calls the kind (``""``: not offered there, e.g. a chat
     #: player, who is seated by its own room); and which form field gives its
     #: ``SeatSpec.engine``: ``"builtin"`` (the Set's built-in engines), ``"url"`` or ``""``.

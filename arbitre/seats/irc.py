@@ -30,7 +30,7 @@ class IrcSeat(SeatKind):
 
     name = "irc"
     label = "IRC player"
-    resumable = False
+    bound = True
     exports = "url"  # the record shows the room's channel
 
     def check(self, spec: SeatSpec, interface: PlayedSet, number: int) -> SeatSpec:

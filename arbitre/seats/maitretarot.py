@@ -8,8 +8,9 @@ game's places of this kind and waits :data:`JOIN_SECONDS` for clients to fill th
 ask waits for the table (:class:`~tournoyons_gui.arbitre.maitretarot.table.Table`) to get
 the client's answer: the table itself bounds it (the match's TimeOut per answer,
 :data:`~tournoyons_gui.arbitre.maitretarot.table.TRIES` tries). The clients are connected
-to this process, so a game whose driver stopped cannot be taken over: it ends in error
-(``resumable = False``).
+to this process, so their game is bound to it (``bound = True``): made, leased and
+driven by the process holding the MaitreTarot listener alone, and ended with no result
+when taken over after that process died.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import contextlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tournoyons_gui.arbitre.answer import Answer
+from tournoyons_gui.arbitre.answer import ABORTED, Answer
 from tournoyons_gui.arbitre.catalogue import PlayedSet
 from tournoyons_gui.arbitre.match import Options, SeatSpec
 from tournoyons_gui.arbitre.seats.base import Position, SeatKind, Services
@@ -47,7 +48,7 @@ class MaitreTarotSeat(SeatKind):
 
     name = "maitretarot"
     label = "MaitreTarot"
-    resumable = False
+    bound = True
     title = "MaitreTarot client"
     exports = "url"  # the client's address
 
@@ -89,7 +90,9 @@ class MaitreTarotSeat(SeatKind):
                     why = "this server takes no MaitreTarot clients (serve --maitretarot)"
                 else:
                     why = f"no MaitreTarot client came within {JOIN_SECONDS:g} s"
-                return Answer.failure("unreachable", why)
+                    return Answer.failure("unreachable", why)
+                # Not the player's fault: the game ends with no result.
+                return Answer.failure(ABORTED, why)
         from tournoyons_gui.arbitre.maitretarot.peer import SEND_SECONDS
         from tournoyons_gui.arbitre.maitretarot.table import TRIES
 
@@ -153,6 +156,11 @@ class MaitreTarotSeat(SeatKind):
             if found is None:
                 continue
             game, seats = found
+            if game.holder not in (None, self.services.worker) or game.lease_owner not in (
+                None,
+                self.services.worker,
+            ):
+                continue  # another process seats its clients (its driver, or its holder)
             if any(s.kind == self.name and not s.url for s in seats):
                 options = Options.from_json(game.options)
                 lobby.open(self._opening_of(game_id, seats, rules, options))
@@ -172,7 +180,11 @@ class MaitreTarotSeat(SeatKind):
         attached = self._attached.setdefault(game_id, asyncio.Event())
         services = self.services
         found = await services.store.game(game_id)
-        if found is None or found[0].status != "playing":
+        held = found is not None and found[0].status == "playing"
+        if found is not None and held and found[0].holder != services.worker:
+            # A game made from the web: its clients are this process's from now on.
+            held = await services.store.hold(game_id, services.worker)
+        if found is None or not held:
             for peer in peers.values():
                 await peer.close()
             return

@@ -19,7 +19,6 @@ from sqlalchemy import (
     bindparam,
     func,
     insert,
-    or_,
     select,
     update,
 )
@@ -31,11 +30,12 @@ from tournoyons_gui.arbitre.store.appends import (
     PgAppend,
     sqlite_append,
 )
-from tournoyons_gui.arbitre.store.archives import ArchiveStore
 from tournoyons_gui.arbitre.store.kept_lists import count_game, game_over
 from tournoyons_gui.arbitre.store.kept_records import EndedSeat, keep_game_end
 from tournoyons_gui.arbitre.store.kept_standings import TableSeat, keep_tournament_end
-from tournoyons_gui.arbitre.store.pending import CLOSE_PENDING, DETAIL_CAP, PendingStore
+from tournoyons_gui.arbitre.store.leases import LeaseStore
+from tournoyons_gui.arbitre.store.packed import ArchiveStore
+from tournoyons_gui.arbitre.store.pending import CLOSE_PENDING, DETAIL_CAP
 from tournoyons_gui.arbitre.store.records import (
     AddedSetRecord,
     Exchange,
@@ -59,7 +59,6 @@ from tournoyons_gui.arbitre.store.schema import (
     MatchGameRow,
     MoveRow,
     SeatRow,
-    TournamentRow,
 )
 from tournoyons_gui.arbitre.tables import FILLER
 
@@ -118,7 +117,7 @@ class Conflict(Exception):
     """A unique name or key is taken (by another worker meanwhile, say)."""
 
 
-class GameStore(ArchiveStore, PendingStore):
+class GameStore(ArchiveStore, LeaseStore):
     """Games, seats, moves, exchanges, asks, leases and added Sets."""
 
     #: PostgreSQL's appends grouped (made at the first one).
@@ -407,92 +406,6 @@ class GameStore(ArchiveStore, PendingStore):
             return True
 
         return await self.write(finish)
-
-    # --- leases: one driver per game -------------------------------------------------------
-
-    async def acquire(self, game_id: str, owner: str, seconds: float) -> bool:
-        """Take the lease of a game in play for ``seconds`` when it is free, expired or
-        already ``owner``'s; return whether ``owner`` holds it."""
-        return await self.take_lease(GameRow, game_id, "playing", owner, seconds)
-
-    async def take_lease(
-        self,
-        table: type[GameRow | TournamentRow],
-        key: str,
-        status: str,
-        owner: str,
-        seconds: float,
-    ) -> bool:
-        """Take the lease of row ``key`` of ``table`` (games, tournaments) while its status
-        is ``status``, for ``seconds``, when it is free, expired or already ``owner``'s;
-        return whether ``owner`` holds it (one driver, one scheduler at a time)."""
-        at = self.now()
-        leased = cast(Table, table.__table__)
-        statement = (
-            update(leased)
-            .where(
-                leased.c.id == key,
-                leased.c.status == status,
-                or_(
-                    leased.c.lease_until.is_(None),
-                    leased.c.lease_until < at,
-                    leased.c.lease_owner == owner,
-                ),
-            )
-            .values(lease_owner=owner, lease_until=at + dt.timedelta(seconds=seconds))
-        )
-        return await self.write(lambda connection: connection.execute(statement).rowcount == 1)
-
-    async def renew(self, owner: str, seconds: float, games: Sequence[str]) -> None:
-        """Extend the leases ``owner`` holds on ``games`` (those it drives now: a game whose
-        driver died is left to expire, and be taken over)."""
-        if not games:
-            return
-        until = self.now() + dt.timedelta(seconds=seconds)
-        statement = (
-            update(_GAMES)
-            .where(_GAMES.c.lease_owner == owner, _GAMES.c.id.in_(list(games)))
-            .values(lease_until=until)
-        )
-        await self.write(lambda connection: connection.execute(statement))
-
-    async def release_game(self, game_id: str, owner: str) -> None:
-        """Give up ``owner``'s lease of one game (another worker may take it at once)."""
-        statement = (
-            update(_GAMES)
-            .where(_GAMES.c.id == game_id, _GAMES.c.lease_owner == owner)
-            .values(lease_owner=None, lease_until=None)
-        )
-        await self.write(lambda connection: connection.execute(statement))
-
-    async def release(self, owner: str) -> None:
-        """Give up every lease ``owner`` holds (another worker may take them at once)."""
-
-        def release(connection: Connection) -> None:
-            for row in (GameRow, TournamentRow):
-                table = cast(Table, row.__table__)
-                connection.execute(
-                    update(table)
-                    .where(table.c.lease_owner == owner)
-                    .values(lease_owner=None, lease_until=None)
-                )
-
-        await self.write(release)
-
-    async def orphans(self, limit: int) -> list[str]:
-        """Return up to ``limit`` games in play that no worker drives (no lease, or an
-        expired one), oldest first."""
-        at = self.now()
-        statement = (
-            select(_GAMES.c.id)
-            .where(
-                GAME_IN_PLAY,
-                or_(_GAMES.c.lease_until.is_(None), _GAMES.c.lease_until < at),
-            )
-            .order_by(_GAMES.c.created_at, _GAMES.c.id)
-            .limit(limit)
-        )
-        return await self.read(lambda connection: list(connection.scalars(statement)))
 
     # --- added Sets (chapter VI) -----------------------------------------------------------
 

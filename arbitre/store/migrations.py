@@ -25,7 +25,9 @@ __all__ = ["MIGRATIONS"]
 # kept in the store), made by ``create_all``, and each room's referee and its operator
 # status. Version 12 is the lists and records at a million games (issue 34): indexes and
 # kept aggregates, filled from the rows already there by :data:`BACKFILLS` (version 10
-# had no step of its own: the branch that meant to fill it landed as this one).
+# had no step of its own: the branch that meant to fill it landed as this one). Version 13
+# binds a room's or a table's game to the process holding its players' connections
+# (``games.bound`` and ``holder``, and ``workers``: who is alive and holds what).
 MIGRATIONS: dict[int, Sequence[str]] = {
     1: (
         "ALTER TABLE games ADD COLUMN lease_owner VARCHAR(16)",
@@ -96,12 +98,28 @@ MIGRATIONS: dict[int, Sequence[str]] = {
         "CREATE INDEX IF NOT EXISTS ix_games_tournament_created"
         " ON games (tournament_id, created_at, id)",
     ),
-    # Versions 13 and 14 are other work's (taken from it when it lands): no statement here.
-    12: (),
+    12: (
+        # Games bound to the process holding their players' connections (``workers`` is
+        # made by create_all). A game of a room or a table in play during the upgrade is
+        # bound by its seats' kind; one whose players were connected (a room's, a
+        # table's clients) is held by a process that is gone (``-``, no worker's name):
+        # the worker that takes it over ends it as "server error". A Tarot game made from
+        # the web still waiting for its clients is held by nobody yet: it waits on.
+        "ALTER TABLE games ADD COLUMN bound VARCHAR(16)",
+        "ALTER TABLE games ADD COLUMN holder VARCHAR(16)",
+        "UPDATE games SET bound = (SELECT min(seats.kind) FROM seats"
+        " WHERE seats.game_id = games.id AND seats.kind IN ('irc', 'maitretarot'))"
+        " WHERE status = 'playing'",
+        "UPDATE games SET holder = '-' WHERE status = 'playing' AND bound IS NOT NULL"
+        " AND EXISTS (SELECT 1 FROM seats WHERE seats.game_id = games.id"
+        " AND seats.kind = games.bound AND seats.url <> '')",
+    ),
+    # Version 14 is the ladder's (another branch; taken from it when it lands).
     13: (),
     # Version 15: finished games packed (``game_archives``, made by ``create_all``): the
     # games of an older database are packed after the upgrade, a batch at a time while
-    # the server serves (:mod:`~tournoyons_gui.arbitre.compaction`); the kept
-    # aggregates' fill in one pass, resumable (``kept_fills``, made by ``create_all``).
+    # the server serves (:mod:`~tournoyons_gui.arbitre.compaction`); the tournaments'
+    # standings kept (``tournament_scores``, ``tournament_pairs``, made by
+    # ``create_all``), filled the same way (``kept_fills``; ``base._FILLS_SINCE``).
     14: (),
 }

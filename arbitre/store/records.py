@@ -61,7 +61,9 @@ class Game:
     the first seat) or ``None``; ``result`` ``seat1``..``seatN``, ``draw``, ``ranked``
     (a ranking of more seats) or ``error``; ``options`` the match options as stored; the
     lease (``lease_owner``, ``lease_until``); the tournament it belongs to, its round,
-    pairing and entrants in seats 0 and 1."""
+    pairing and entrants in seats 0 and 1; the seat kind that binds it to the process
+    holding its players' connections (``bound``) and that process (``holder``), or
+    ``None``."""
 
     id: str
     set_name: str
@@ -82,6 +84,8 @@ class Game:
     pairing: int | None = None
     entrant1: int | None = None
     entrant2: int | None = None
+    bound: str | None = None
+    holder: str | None = None
 
 
 @dataclass(slots=True)

@@ -132,6 +132,14 @@ class GameRow(Base):
     #: The tournament's entrants (their indexes) in seat 0 and seat 1.
     entrant1: Mapped[int | None] = mapped_column(Integer, nullable=True)
     entrant2: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: A game whose players are reached through connections one process holds (a timi
+    #: room's players over its IRC session, MaitreTarot clients over their sockets): the
+    #: seat kind that binds it (``None``: any worker may drive it), and the worker holding
+    #: its players' connections once it has them (``holder``). Only the holder drives it
+    #: while it lives; a worker holding no such connection never takes it
+    #: (:mod:`~tournoyons_gui.arbitre.store.leases`).
+    bound: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    holder: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class SeatRow(Base):
@@ -433,6 +441,18 @@ class RoomRefereeRow(Base):
     __tablename__ = "room_referees"
     name: Mapped[str] = mapped_column(String(16), primary_key=True)
     until: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class WorkerRow(Base):
+    """``workers``: every worker known alive and until when (a heartbeat renewed with its
+    leases), and the bound seat kinds whose connections it holds (``holds``: the kinds'
+    names, each between commas: ``",irc,maitretarot,"``), so that a bound game is driven
+    by its holder alone while it lives, and by a worker holding its kind otherwise."""
+
+    __tablename__ = "workers"
+    name: Mapped[str] = mapped_column(String(16), primary_key=True)
+    until: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    holds: Mapped[str] = mapped_column(String(200), default="")
 
 
 class HitRow(Base):

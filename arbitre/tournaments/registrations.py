@@ -12,12 +12,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
-from tournoyons_gui.arbitre.match import GameError, check_registered_name
+from tournoyons_gui.arbitre.match import GameError, Taken, check_registered_name
 from tournoyons_gui.arbitre.naming import engine_names
 from tournoyons_gui.arbitre.store import Conflict, Engine, new_id
 from tournoyons_gui.arbitre.urls import check_engine_url
 
 __all__ = [
+    "KEY",
     "REGISTERED_KINDS",
     "WRONG_TOKEN",
     "EntrantSpec",
@@ -33,6 +34,10 @@ WRONG_TOKEN = "wrong edit token"
 
 class TournamentError(ValueError):
     """A tournament or a registration that cannot be made as asked."""
+
+
+class NameTaken(TournamentError, Taken):
+    """An engine's name taken by another registration."""
 
 
 @dataclass(frozen=True)
@@ -55,8 +60,9 @@ class EntrantSpec:
 #: web service answering JSON (``service``) or its value in its body (``sync``), manual
 #: VIII.
 REGISTERED_KINDS = ("engine", "service", "sync")
-#: A call key: up to 64 printable ASCII characters.
-_KEY = re.compile(r"[!-~]{0,64}")
+#: A call key: up to 64 printable ASCII characters (no space).
+KEY = r"[!-~]{0,64}"
+_KEY = re.compile(KEY)
 
 
 def check_key(key: str) -> str:
@@ -150,7 +156,7 @@ class Registrations:
         try:
             await self.store.add_engine(engine)
         except Conflict:
-            raise TournamentError(f"an engine is already registered as {engine.name!r}") from None
+            raise NameTaken(f"an engine is already registered as {engine.name!r}") from None
         return engine
 
     async def update(
@@ -191,7 +197,7 @@ class Registrations:
         except PermissionError:
             raise TournamentError(WRONG_TOKEN) from None
         except Conflict:
-            raise TournamentError("that name is taken by another engine") from None
+            raise NameTaken("that name is taken by another engine") from None
 
     async def engine(self, engine_id: str) -> Engine | None:
         """Return a registered engine."""

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
+from tournoyons_gui.arbitre.live import tournament_key
 from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec
 from tournoyons_gui.arbitre.pairing import Pairing, round_robin, swiss_round
 from tournoyons_gui.arbitre.seats.engine import BuiltinSeat
@@ -109,6 +110,9 @@ class Scheduler:
     def __init__(self, arbitre: Arbitre) -> None:
         self.arbitre = arbitre
         self.store = arbitre.store
+        # The games over of each tournament at its last scheduling here: its events tell
+        # their watchers when it changes.
+        self._over: dict[str, int] = {}
         arbitre.on_scan.append(self.tick)
 
     async def tick(self) -> None:
@@ -130,6 +134,10 @@ class Scheduler:
         row, entrants, games = found
         if row.status != "running":
             return
+        over = sum(1 for g in games if g.status != "playing")
+        if self._over.get(row.id, over) != over:  # a game of it ended: tell its watchers
+            await self.arbitre.hub.publish(tournament_key(row.id), {"games_over": over})
+        self._over[row.id] = over
         count = len(entrants)
         made = {g.pairing for g in games if g.pairing is not None}
         playing = sum(1 for g in games if g.status == "playing")
@@ -186,6 +194,7 @@ class Scheduler:
             fresh += 1
         if fresh:
             await self.arbitre.nudge()
+            await self.arbitre.hub.publish(tournament_key(row.id), {"made": fresh})
         if playing == 0 and all(index in made for index, _ in wanted):
             found = await self.store.tournament(tournament_id, positions=False)
             if found is None:
@@ -200,6 +209,8 @@ class Scheduler:
                 if rounds_made < row.rounds:
                     return
             await self.store.end_tournament(row.id)
+            await self.arbitre.hub.publish(tournament_key(row.id), {"over": True})
+            self._over.pop(row.id, None)
 
     async def _make_game(
         self, row: Tournament, entrants: Sequence[Entrant], index: int, pairing: Pairing | Table

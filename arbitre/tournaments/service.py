@@ -42,10 +42,14 @@ from tournoyons_gui.arbitre.tournaments.scheduler import Scheduler
 from tournoyons_gui.interfaces.plugin import seat_count
 
 __all__ = [
+    "ENTRANT_KINDS",
     "FORMATS",
     "GAMES_SHOWN",
+    "MAX_CONCURRENCY",
     "MAX_ENTRANTS",
+    "MAX_GAMES",
     "MAX_TABLE_ROUNDS",
+    "MAX_TOURNAMENT_NAME",
     "Tournaments",
     "standing_json",
     "table_standing_json",
@@ -56,6 +60,15 @@ FORMATS = ("round-robin", "swiss", "tables")
 #: rest are a page away (``/tournaments/<id>/games.json``).
 GAMES_SHOWN = 200
 MAX_ENTRANTS = 64
+#: What an entrant may be: a registered engine (its id), an engine's URL (registered on
+#: the way), a botsarena bot's URL, or one of our built-in engines (its name).
+ENTRANT_KINDS = ("registered", "engine", "botsarena", "builtin")
+#: The most characters of a tournament's name.
+MAX_TOURNAMENT_NAME = 100
+#: The most games at once a tournament may ask for.
+MAX_CONCURRENCY = 500
+#: The most games per pairing (round-robin, Swiss).
+MAX_GAMES = 100
 #: The most rounds a tournament at tables may have (its schedule is computed at once).
 MAX_TABLE_ROUNDS = 20
 
@@ -129,12 +142,16 @@ class Tournaments:
                 f"{interface.name} is played by {seats} seats: "
                 + ("format tables" if seats == TABLE_SEATS else "round-robin or swiss")
             )
-        if not 1 <= games <= (TABLE_SEATS if format == "tables" else 100):
+        if not 1 <= games <= (TABLE_SEATS if format == "tables" else MAX_GAMES):
             raise TournamentError(
-                "1 to 4 games per table" if format == "tables" else "1 to 100 games per pairing"
+                f"1 to {TABLE_SEATS} games per table"
+                if format == "tables"
+                else f"1 to {MAX_GAMES} games per pairing"
             )
-        if not 1 <= concurrency <= 500:
-            raise TournamentError("1 to 500 games at once")
+        if rounds < 0:
+            raise TournamentError("rounds is 0 (enough to tell a winner) or more")
+        if not 1 <= concurrency <= MAX_CONCURRENCY:
+            raise TournamentError(f"1 to {MAX_CONCURRENCY} games at once")
         count = len(entrants)
         if format == "swiss":
             rounds = rounds or swiss_rounds_needed(count)
@@ -153,12 +170,12 @@ class Tournaments:
         except GameError as refused:
             raise TournamentError(str(refused)) from None
         try:
-            name = check_text(name, "the tournament's name", 100)
+            name = check_text(name, "the tournament's name", MAX_TOURNAMENT_NAME)
         except GameError as refused:
             raise TournamentError(str(refused)) from None
         made = await self._entrants(interface, entrants)
         tournament_id = new_id(12)
-        title = " ".join(name.split())[:100] or f"{interface.name} {format}"
+        title = " ".join(name.split())[:MAX_TOURNAMENT_NAME] or f"{interface.name} {format}"
         tournament = Tournament(
             id=tournament_id,
             name=title,
@@ -223,7 +240,7 @@ class Tournaments:
                 row = Entrant("builtin", spec.name or engine, engine, builtin_registration(engine))
             else:
                 raise TournamentError(
-                    f"entrant {number} is registered, an engine URL or builtin, not {spec.kind!r}"
+                    f"entrant {number} is one of {', '.join(ENTRANT_KINDS)}, not {spec.kind!r}"
                 )
             row.name = self.registrations.check_name(row.name)
             base, suffix = row.name, 2

@@ -9,6 +9,7 @@ from the Set's :class:`~tournoyons_gui.interfaces.plugin.ArbitreRules` through t
   (``/play``), and the added games' ``ReturnURL``;
 - :mod:`.served`: what other Arbitres call here: the built-in engines, as engines and as
   botsarena bots, and each Set's rules as a chapter VI referee;
+- :mod:`.events`: the live events of a game and of a tournament (SSE);
 - :mod:`.tools`: the engine tester and the engine check;
 - :mod:`.rooms`: the timi rooms open on IRC, who is in each, their games;
 - :mod:`.tournament_pages` and :mod:`.tournament_api`: registered engines and
@@ -18,9 +19,11 @@ from the Set's :class:`~tournoyons_gui.interfaces.plugin.ArbitreRules` through t
 - :mod:`.match_pages` and :mod:`.match_api`: ``play``'s matches, their pages and their
   JSON twins (issue 33; :mod:`.match_records` reads them, :mod:`.match_chart` draws the
   SPRT); :mod:`.match_diff_pages`: two runs compared, two games side by side at a ply;
-- :mod:`.bodies`: the JSON API's request bodies, one pydantic model each (validation and
-  schema); :mod:`.answers`: its answers' models; :mod:`.operations` and :mod:`.openapi`:
-  its OpenAPI 3.1 document (``/api/openapi.json``) and the JSON 404/405 of its paths;
+- :mod:`.bodies` (and :mod:`.served_bodies`): the JSON API's request bodies, one pydantic
+  model each (validation and schema); :mod:`.answers`: its answers' models;
+  :mod:`.operations`, :mod:`.parameters` and :mod:`.openapi`: its OpenAPI 3.1 document
+  (``/api/openapi.json``, its examples captured from a running server) and the JSON
+  404/405 of its paths; :mod:`.cors`: ``serve --cors``;
 - :mod:`.common`: what they share (a page rendered ``no-store``, bodies, fields);
   :mod:`.paging`: a list's page asked (``?after=``, ``?limit=``) and the next one linked;
   :mod:`.registering`: the one path of engines' and interfaces' registrations;
@@ -42,6 +45,7 @@ from starlette.types import ASGIApp
 from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.web.api import GameApi
 from tournoyons_gui.arbitre.web.compare import Compare
+from tournoyons_gui.arbitre.web.events import Events
 from tournoyons_gui.arbitre.web.hot import HotRoutes
 from tournoyons_gui.arbitre.web.interface_pages import InterfacePages
 from tournoyons_gui.arbitre.web.match_api import MatchApi
@@ -59,6 +63,7 @@ from tournoyons_gui.arbitre.web.tournament_pages import TournamentPages
 __all__ = [
     "ArbitreWeb",
     "Compare",
+    "Events",
     "GameApi",
     "GamePages",
     "HotRoutes",
@@ -89,6 +94,7 @@ class ArbitreWeb:
     ) -> None:
         self.api = GameApi(holder, env)
         self.compare = Compare(holder, env)
+        self.events = Events(holder, env)
         self.interfaces = InterfacePages(holder, env, can_check=can_check)
         self.pages = GamePages(holder, env)
         self.returns = Returns(holder, env)
@@ -110,6 +116,7 @@ class ArbitreWeb:
         return [
             *self.api.routes(),
             *self.pages.routes(),
+            *self.events.routes(),
             *self.compare.routes(),
             *self.interfaces.routes(),
             *self.returns.routes(),

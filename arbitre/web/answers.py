@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, RootModel, create_model
 
 __all__ = [
     "AddedSet",
@@ -20,27 +20,40 @@ __all__ = [
     "Cancelled",
     "CheckRun",
     "EngineChanged",
+    "EnginePage",
     "EngineRecord",
     "EngineRegistered",
     "Error",
     "GameCreated",
+    "GameEndedEvent",
+    "GamePage",
     "GameRecord",
     "GameRow",
     "GameView",
     "Health",
     "InterfaceOut",
+    "InterfacePage",
     "InterfaceRegistered",
     "MatchDocument",
+    "MatchPage",
     "MatchRow",
+    "MoveEvent",
+    "PairStanding",
+    "ProgressEvent",
     "RegisteredEngine",
     "SinkEntry",
     "Standing",
+    "StandingPage",
+    "TableStanding",
     "TesterTurn",
     "TooMany",
     "TournamentCreated",
     "TournamentGame",
+    "TournamentGamePage",
+    "TournamentPage",
     "TournamentRow",
     "TournamentSummary",
+    "paged",
 ]
 
 #: A moment, as the records write it: ISO 8601 with its UTC offset.
@@ -275,18 +288,47 @@ class TournamentRow(BaseModel):
     created_at: str = Field(json_schema_extra={"format": WHEN})
 
 
-class Standing(BaseModel):
-    """A line of the standings (pairs: wins, draws, losses; tables: firsts, score)."""
+class PairStanding(BaseModel):
+    """A line of the standings of a tournament played in pairs (round-robin, Swiss):
+    points (1 a win, 1/2 a draw), then the tie-breaks, Buchholz and Sonneborn-Berger, and
+    the openskill rating (mu, sigma, ordinal = mu - 3 sigma)."""
+
+    rank: int = Field(description="From 1; entrants level on every tie-break share it.")
+    entrant: int = Field(description="The entrant's index, from 0, in the tournament's order.")
+    name: str
+    played: int
+    wins: int
+    draws: int
+    losses: int
+    errors: int = Field(description="Games it lost by a fault (no answer, illegal move ...).")
+    points: float | int
+    buchholz: float | int
+    sonneborn_berger: float | int
+    mu: float | int
+    sigma: float | int
+    ordinal: float | int
+
+
+class TableStanding(BaseModel):
+    """A line of the standings of a tournament at tables of four: match points (by rank at
+    each table), firsts, the total score, Buchholz and the openskill rating."""
 
     rank: int
     entrant: int
     name: str
     played: int
+    firsts: int
     errors: int
     points: float | int
+    score: float | int
+    buchholz: float | int
     mu: float | int
     sigma: float | int
     ordinal: float | int
+
+
+class Standing(RootModel[PairStanding | TableStanding]):
+    """A line of the standings: in pairs or at tables of four, as the format is."""
 
 
 class TournamentGame(BaseModel):
@@ -327,7 +369,7 @@ class TournamentSummary(BaseModel):
     ended_at: str | None
     progress: Progress
     entrants: list[dict[str, Any]]
-    standings: list[Standing]
+    standings: list[PairStanding | TableStanding]
     cross_table: Any
     byes: list[list[Any]]
     games: list[dict[str, Any]]
@@ -503,3 +545,52 @@ class MatchDocument(BaseModel):
     options: dict[str, Any]
     created_at: str = Field(json_schema_extra={"format": WHEN})
     ended_at: str | None
+
+
+class MoveEvent(BaseModel):
+    """A game's ``move`` event: how many moves its record holds, whether it is over, and
+    while a person is asked, which seat (its index, from 0). Read the record for the rest."""
+
+    moves: int
+    over: bool
+    asked: int | None = Field(None, description="The seat a person plays, asked now.")
+
+
+class ProgressEvent(BaseModel):
+    """A tournament's ``progress`` event: its status and its games (as its ``progress``)."""
+
+    status: str = Field(description="running, then over (played out or cancelled).")
+    planned: int
+    over: int
+    playing: int
+
+
+class GameEndedEvent(BaseModel):
+    """A tournament's ``game`` event: one of its games ended."""
+
+    id: str
+    status: str = Field(description="over, or interrupted.")
+    result: str | None = Field(description="seat1, seat2, draw, error ... or null.")
+    winner: int | None = Field(description="The winning seat's index, from 0, or null.")
+
+
+def paged(model: type[BaseModel], what: str) -> type[BaseModel]:
+    """Return the model of a page of ``model`` rows: ``{"rows", "next", "next_url"}``."""
+    page: type[BaseModel] = create_model(
+        f"{model.__name__}Page",
+        __doc__=f"A page of {what}: the rows, then the next page's cursor and URL (null on "
+        "the last page; also in the Link header).",
+        rows=(list[model], ...),  # type: ignore[valid-type]
+        next=(str | None, Field(description="Give it as ?after= for the next page.")),
+        next_url=(str | None, Field(description="The next page's URL, as Link names it.")),
+    )
+    return page
+
+
+GamePage = paged(GameRow, "the games")
+EnginePage = paged(RegisteredEngine, "the registered engines")
+InterfacePage = paged(InterfaceOut, "the interfaces")
+TournamentPage = paged(TournamentRow, "the tournaments")
+StandingPage = paged(Standing, "the standings")
+TournamentGamePage = paged(TournamentGame, "a tournament's games")
+MatchPage = paged(MatchRow, "the matches")

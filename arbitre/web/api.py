@@ -1,5 +1,6 @@
 """The Arbitre's JSON API, for programs: start a game, read its record, add a game of
-one's own (chapter VI). Bad input is answered 400 ``{"error"}`` and stores nothing; the
+one's own (chapter VI). Bad input is answered 400 ``{"error"}`` (413 for a body over its
+limit, 409 for an added game's name taken) and stores nothing; the
 bodies are the models of :mod:`.bodies`, the whole API described by :mod:`.openapi`.
 
 Routes:
@@ -7,8 +8,8 @@ Routes:
 - ``POST /api/games`` (JSON ``{"set", "seats": [{"kind", "engine", "name"}], "options",
   "start_tray"}``) -> 201 ``{"id", "urls", "persons"}``.
 - ``GET /api/games[?set=S][&seat=NAME][&after=CURSOR][&limit=N]``: a page of the games,
-  newest first, ``Link`` to the next (issue 29); ``seat`` a seat's whole name (any case)
-  or whole URL (issue 34).
+  newest first (``{"rows", "next", "next_url"}`` and ``Link`` to the next); ``seat`` a
+  seat's whole name (any case) or whole URL.
 - ``GET /api/games/<id>`` and ``GET /games/<id>.json``: the record (one document).
 - ``POST /api/sets`` (JSON ``{"name", "interface_url", "referee_url", "start_tray",
   "simultaneous"}``) -> 201 ``{"name", "key"}``.
@@ -22,11 +23,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from tournoyons_gui.arbitre.match import GameError
+from tournoyons_gui.arbitre.match import GameError, Taken
 from tournoyons_gui.arbitre.paging import DEFAULT_LIMIT, CursorError
 from tournoyons_gui.arbitre.seats import through_pages
 from tournoyons_gui.arbitre.web.bodies import AddedSetBody, GameBody, options_of, parse
-from tournoyons_gui.arbitre.web.common import NO_STORE, Part, read_body
+from tournoyons_gui.arbitre.web.common import NO_STORE, Part, read_body, refusal
 from tournoyons_gui.arbitre.web.guard import BEARER, NO_ORGANISER, is_organiser
 from tournoyons_gui.arbitre.web.openapi import openapi_json
 from tournoyons_gui.arbitre.web.pages import games_page, read_filters
@@ -57,13 +58,16 @@ class GameApi(Part):
         ]
 
     async def openapi(self, request: Request) -> Response:
-        """``GET /api/openapi.json``: the API's OpenAPI 3.1 document (:mod:`.openapi`)."""
+        """``GET /api/openapi.json``: the API's OpenAPI 3.1 document (:mod:`.openapi`),
+        its Sets those this server plays now (the added ones too)."""
         del request
-        return Response(openapi_json(), media_type="application/json")
+        await self.arbitre.load_added()
+        sets = tuple(s.name for s in self.arbitre.playable())
+        return Response(openapi_json(sets), media_type="application/json")
 
     async def games(self, request: Request) -> Response:
         """``GET /api/games[?set=S][&seat=NAME][&after=CURSOR][&limit=N]``: a page of the
-        games, newest first (``Link`` to the next; ``seat`` a seat's whole name, any case,
+        games, newest first (:func:`~.paging.listed_json`; ``seat`` a seat's whole name, any case,
         or whole URL; 400 ``{"error"}`` for a filter, a cursor or a limit that cannot be
         read: :func:`~.pages.read_filters`); ``POST``: start a game (:meth:`create`)."""
         if request.method == "POST":
@@ -106,7 +110,7 @@ class GameApi(Part):
                 start_tray=start_tray(body.start_tray),
             )
         except GameError as refused:
-            return JSONResponse({"error": str(refused)}, 400)
+            return refusal(refused)
         game_id = game.id
         return JSONResponse(
             {
@@ -157,5 +161,5 @@ class GameApi(Part):
                 simultaneous=body.simultaneous is True,
             )
         except (GameError, ValueError) as refused:
-            return JSONResponse({"error": str(refused)}, 400)
+            return refusal(refused, 409 if isinstance(refused, Taken) else 400)
         return JSONResponse({"name": added.name, "key": added.key}, 201)

@@ -17,31 +17,44 @@ from __future__ import annotations
 import json
 import types
 import typing
-from collections.abc import Mapping, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic.config import JsonDict
 
+from tournoyons_gui.arbitre.added import ADDED_NAME
 from tournoyons_gui.arbitre.match import (
     DEFAULT_BOT_TIMEOUT,
+    DEFAULT_PERSON_TIMEOUT,
     DEFAULT_TIMEOUT,
     MAX_REGISTERED_NAME,
+    MAX_SEAT_NAME,
     MAX_SEED,
     MAX_TIMEOUT,
     MIN_TIMEOUT,
+    TEXT_PATTERN,
     GameError,
     Options,
     SeatSpec,
 )
+from tournoyons_gui.arbitre.outbound import MAX_URL
 from tournoyons_gui.arbitre.seats import KINDS
+from tournoyons_gui.arbitre.tables import TABLE_SEATS
 from tournoyons_gui.arbitre.tournaments import EntrantSpec
-from tournoyons_gui.arbitre.tournaments.registrations import REGISTERED_KINDS
-from tournoyons_gui.arbitre.tournaments.service import FORMATS, MAX_ENTRANTS
+from tournoyons_gui.arbitre.tournaments.registrations import KEY, REGISTERED_KINDS
+from tournoyons_gui.arbitre.tournaments.service import (
+    ENTRANT_KINDS,
+    FORMATS,
+    MAX_CONCURRENCY,
+    MAX_ENTRANTS,
+    MAX_GAMES,
+    MAX_TOURNAMENT_NAME,
+)
 
 __all__ = [
     "AddedSetBody",
     "Body",
-    "BotsarenaMessage",
     "EngineChange",
     "EngineRegistration",
     "EntrantBody",
@@ -50,7 +63,6 @@ __all__ = [
     "InterfaceChange",
     "InterfaceRegistration",
     "SeatBody",
-    "TesterPlay",
     "TournamentBody",
     "changes",
     "explain",
@@ -61,20 +73,65 @@ __all__ = [
 M = TypeVar("M", bound="Body")
 
 
+def _whole(value: Any) -> Any:
+    # JSON Schema's integer is a number without a fraction: 20.0 is 20 (RFC 8259 has one
+    # kind of number); 20.5, "20" and true stay refused by the strict check after this.
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return value
+
+
+#: A whole number as JSON Schema's ``integer`` reads it (``20`` or ``20.0``).
+Whole = Annotated[int, BeforeValidator(_whole)]
+
+
 def _seat_kinds(schema: dict[str, Any]) -> None:
     # Read when the schema is made: a seat kind registered later is in it too.
     schema["enum"] = list(KINDS)
 
 
-def _unchanged(schema: dict[str, Any]) -> None:
-    # A change's field left out changes nothing: its schema has no default to show.
-    schema.pop("default", None)
+#: The mark of a Set's name in a schema: the document puts there the names of the Sets
+#: its server plays (:func:`~tournoyons_gui.arbitre.web.openapi.document`).
+SETS = "x-sets"
 
 
-def keep(alias: str | None = None, description: str | None = None) -> Any:
+def _set_name(schema: dict[str, Any]) -> None:
+    schema[SETS] = True
+
+
+def _set_names(schema: dict[str, Any]) -> None:
+    schema["items"][SETS] = True
+    schema["minItems"] = 1
+
+
+#: A URL's schema: http(s), at most the outbound policy's length (the policy checks the
+#: rest: a host, no credentials, a host allowed here).
+URL: JsonDict = {"maxLength": MAX_URL, "pattern": "^\\s*[Hh][Tt][Tt][Pp][Ss]?://[A-Za-z0-9]"}
+#: A registered name's schema: 1 to 60 characters, no control character.
+REGISTERED_NAME: JsonDict = {
+    "minLength": 1,
+    "maxLength": MAX_REGISTERED_NAME,
+    "pattern": TEXT_PATTERN,
+}
+
+
+def keep(
+    alias: str | None = None,
+    description: str | None = None,
+    extra: JsonDict | Callable[[dict[str, Any]], None] | None = None,
+) -> Any:
     """A change's field: absent, it is left as it is (``None`` in the model, no default
-    in the schema; ``null`` is refused as any other wrong type)."""
-    return Field(None, alias=alias, description=description, json_schema_extra=_unchanged)
+    in the schema; ``null`` is refused as any other wrong type); ``extra``: its schema's
+    limits, as the registration's field has them."""
+
+    def unchanged(schema: dict[str, Any]) -> None:
+        schema.pop("default", None)
+        if callable(extra):
+            extra(schema)
+        elif extra:
+            schema.update(extra)
+
+    return Field(None, alias=alias, description=description, json_schema_extra=unchanged)
 
 
 class Body(BaseModel):
@@ -93,13 +150,15 @@ class GameOptions(Body):
     """A match's options (``null`` or absent: the default); the Arbitre checks the ranges
     against the Set (:func:`~tournoyons_gui.arbitre.match.check_options`)."""
 
-    timeout: int | None = Field(
+    timeout: Whole | None = Field(
         None,
         description=f"TimeOut, seconds an engine has for a move (default {DEFAULT_TIMEOUT}).",
         json_schema_extra={"minimum": MIN_TIMEOUT, "maximum": MAX_TIMEOUT},
     )
-    level: int | None = Field(None, description="The Set's rule Level (default 1; Poker: 1 or 2).")
-    wait: int | None = Field(
+    level: Whole | None = Field(
+        None, description="The Set's rule Level (default 1; Poker: 1 or 2)."
+    )
+    wait: Whole | None = Field(
         None,
         description="Tenths of a second the pages wait between moves (default 0).",
         json_schema_extra={"minimum": 0, "maximum": 600},
@@ -107,23 +166,23 @@ class GameOptions(Body):
     init_as_board: bool | None = Field(
         None, description="Send the explicit empty board instead of Init (decision 14)."
     )
-    person_timeout: int | None = Field(
+    person_timeout: Whole | None = Field(
         None,
-        description="Seconds a person has for a move (null or absent: 900).",
+        description=f"Seconds a person has for a move (null or absent: {DEFAULT_PERSON_TIMEOUT}).",
         json_schema_extra={"minimum": 1, "maximum": 86400},
     )
-    bot_timeout: int | None = Field(
+    bot_timeout: Whole | None = Field(
         None,
         description=f"Seconds a botsarena bot has to answer (default {DEFAULT_BOT_TIMEOUT}).",
         json_schema_extra={"minimum": 1, "maximum": 60},
     )
-    deals: int | None = Field(
+    deals: Whole | None = Field(
         None, description="Deals in a match of a Set played in deals (Tarot: 1 to 40)."
     )
     open_table: bool | None = Field(
         None, description="Spectators see every hand while the game is played (Tarot)."
     )
-    seed: int | None = Field(
+    seed: Whole | None = Field(
         None,
         description="The game's seed: its deal (Poker, Tarot) and the built-in engines' "
         "choices, so that the game can be played again (null or absent: none).",
@@ -154,15 +213,24 @@ class SeatBody(Body):
     """A seat of a game: its kind, what plays it, the name shown."""
 
     kind: str = Field(
-        description="builtin (our engine), engine (a URL), person, registered, bot ...",
+        description="person (played through the pages), builtin (one of our engines), "
+        "engine (a Tournoyons engine's URL), botsarena (a botsarena bot's URL), service or "
+        "sync (an engine behind a school's wall), maitretarot (a MaitreTarot client), irc "
+        "(seated by a timi room, never through this API).",
         json_schema_extra=_seat_kinds,
     )
     engine: str = Field(
         "",
-        description="builtin: the engine's name (random, perfect ...); engine, service, "
-        "sync, bot: its URL; registered: the engine's id; person: empty.",
+        description="builtin: the engine's name (random, perfect ...; empty: the Set's "
+        "first); engine, botsarena, service, sync: its URL; person: empty.",
+        json_schema_extra={"maxLength": MAX_URL},
     )
-    name: str = Field("", description="The name shown (default: the engine's).")
+    name: str = Field(
+        "",
+        description=f"The name shown (empty: the engine's; at most {MAX_SEAT_NAME} "
+        "characters once its spaces are folded).",
+        json_schema_extra={"pattern": TEXT_PATTERN},
+    )
 
     def spec(self) -> SeatSpec:
         """Return the Arbitre's seat."""
@@ -172,8 +240,14 @@ class SeatBody(Body):
 class GameBody(Body):
     """``POST /api/games``: start a game."""
 
-    set: str = Field(description="The Set played (TicTacToe, Reversi ...).")
-    seats: list[SeatBody] = Field(description="The seats in order (2, or 4 for Tarot).")
+    set: str = Field(
+        description="The Set played: one of this server's (any case is read).",
+        json_schema_extra=_set_name,
+    )
+    seats: list[SeatBody] = Field(
+        description=f"The seats in order (2, or {TABLE_SEATS} for a Set played at tables).",
+        json_schema_extra={"minItems": 2, "maxItems": TABLE_SEATS},
+    )
     options: GameOptions | None = None
     start_tray: str | None = Field(
         None, description="The position to start from, a Tray as the Set writes it."
@@ -183,10 +257,23 @@ class GameBody(Body):
 class AddedSetBody(Body):
     """``POST /api/sets``: add a game of one's own (engine protocol, chapter VI)."""
 
-    name: str = Field(description="The Set's name (1-60 characters, not one played here).")
-    interface_url: str = Field(description="The game's page (its interface), http(s).")
-    referee_url: str = Field(description="Its referee, called for each move, http(s).")
-    start_tray: str | None = Field(None, description="The first Tray (default Init).")
+    name: str = Field(
+        description="The Set's name: a letter, then letters or digits, 2-40 characters; not "
+        "one played here.",
+        json_schema_extra={"pattern": f"^\\s*{ADDED_NAME}\\s*$"},
+    )
+    interface_url: str = Field(
+        description="The game's page (its interface), http(s).", json_schema_extra=URL
+    )
+    referee_url: str = Field(
+        description="Its referee, called for each move, http(s).", json_schema_extra=URL
+    )
+    start_tray: str | None = Field(
+        None,
+        description="The first Tray (null, absent or blank: Init); at most 4000 characters, "
+        "never / or |.",
+        json_schema_extra={"maxLength": 4000, "pattern": "^[^/|]*$"},
+    )
     simultaneous: bool | None = Field(None, description="Both players move at once.")
 
 
@@ -194,10 +281,28 @@ class EntrantBody(Body):
     """An entrant of a tournament: a seat, and a registered engine's edit ``token`` when it
     is not open to every tournament."""
 
-    kind: str = Field(description="builtin, engine, registered ...", json_schema_extra=_seat_kinds)
-    engine: str = Field("", description="As a seat's engine.")
-    name: str = Field("", description="The name shown in the standings.")
-    token: str = Field("", description="A registered engine's edit token.")
+    kind: str = Field(
+        description="registered (a registered engine, by its id), engine (an engine's URL, "
+        "registered on the way), botsarena (a bot's URL) or builtin (one of our engines).",
+        json_schema_extra={"enum": list(ENTRANT_KINDS)},
+    )
+    engine: str = Field(
+        "",
+        description="registered: the engine's id; engine, botsarena: its URL; builtin: "
+        "the engine's name (empty: the Set's first).",
+        json_schema_extra={"maxLength": MAX_URL},
+    )
+    name: str = Field(
+        "",
+        description=f"The name shown in the standings (at most {MAX_REGISTERED_NAME} "
+        "characters; a registered engine's own unless its token is given).",
+        json_schema_extra={"maxLength": MAX_REGISTERED_NAME, "pattern": TEXT_PATTERN},
+    )
+    token: str = Field(
+        "",
+        description="A registered engine's edit token: needed to enter one that is not open "
+        "to every tournament.",
+    )
 
     def spec(self) -> EntrantSpec:
         """Return the tournaments' entrant."""
@@ -208,34 +313,56 @@ class TournamentBody(Body):
     """``POST /api/tournaments``: start a tournament (anonymous: the server's caps apply;
     an organiser token lifts them)."""
 
-    set: str = Field(description="The Set played.")
+    set: str = Field(
+        description="The Set played: one of this server's (any case is read).",
+        json_schema_extra=_set_name,
+    )
     entrants: list[EntrantBody] = Field(
-        description=f"2 to {MAX_ENTRANTS} entrants.", json_schema_extra={"minItems": 2}
+        description=f"2 to {MAX_ENTRANTS} entrants.",
+        json_schema_extra={"minItems": 2, "maxItems": MAX_ENTRANTS},
     )
-    format: str = Field("round-robin", json_schema_extra={"enum": list(FORMATS)})
-    games: int | None = Field(
+    format: str = Field(
+        "round-robin",
+        description="round-robin or swiss for a Set of two seats, tables for one of four.",
+        json_schema_extra={"enum": list(FORMATS)},
+    )
+    games: Whole | None = Field(
         None,
-        description="Games per pairing (default 2; at tables: per table, 1 to 4).",
-        json_schema_extra={"minimum": 1, "maximum": 100},
+        description=f"Games per pairing (null or absent: 2; 1 to {MAX_GAMES}; at tables: "
+        "per table, 1 to 4).",
+        json_schema_extra={"minimum": 1, "maximum": MAX_GAMES},
     )
-    rounds: int | None = Field(
-        None, description="Swiss or tables rounds (0 or absent: enough to tell a winner)."
-    )
-    concurrency: int | None = Field(
+    rounds: Whole | None = Field(
         None,
-        description="Games at once (default 4).",
-        json_schema_extra={"minimum": 1, "maximum": 500},
+        description="Swiss or tables rounds (0, null or absent: enough to tell a winner).",
+        json_schema_extra={"minimum": 0},
+    )
+    concurrency: Whole | None = Field(
+        None,
+        description=f"Games at once (null or absent: 4; at most {MAX_CONCURRENCY}).",
+        json_schema_extra={"minimum": 1, "maximum": MAX_CONCURRENCY},
     )
     options: GameOptions | None = None
-    name: str | None = Field(None, description="The tournament's name (up to 100 characters).")
+    name: str | None = Field(
+        None,
+        description=f"The tournament's name (longer than {MAX_TOURNAMENT_NAME} characters: "
+        "cut; null, absent or blank: the Set and the format).",
+        json_schema_extra={"pattern": TEXT_PATTERN},
+    )
 
 
 class EngineRegistration(Body):
     """``POST /api/engines``: register an engine (its edit token is answered once)."""
 
-    name: str = Field(description=f"1-{MAX_REGISTERED_NAME} characters, unique here.")
-    url: str = Field(description="Its URL (engine protocol), http(s).")
-    sets: list[str] = Field(description="The Sets it plays (at least one).")
+    name: str = Field(
+        description=f"1-{MAX_REGISTERED_NAME} characters, unique here.",
+        json_schema_extra=REGISTERED_NAME,
+    )
+    url: str = Field(description="Its URL (engine protocol), http(s).", json_schema_extra=URL)
+    sets: list[str] = Field(
+        description="The Sets it plays (at least one; any case is read).",
+        json_schema_extra=_set_names,
+    )
     poker_level2: bool = Field(False, description="It plays Poker's Level 2.")
     open_entry: bool = Field(
         False, alias="open", description="Anyone may enter it in a tournament."
@@ -245,11 +372,12 @@ class EngineRegistration(Body):
         alias="key",
         description="The key its calls are signed with (up to 64 printable ASCII characters;"
         " a service engine without one is given one).",
+        json_schema_extra={"pattern": f"^\\s*{KEY}\\s*$"},
     )
     kind: str | None = Field(
         None,
-        description="engine (default), service or sync.",
-        json_schema_extra={"enum": list(REGISTERED_KINDS)},
+        description="engine (null or absent: engine), service or sync.",
+        json_schema_extra={"enum": [*REGISTERED_KINDS, None]},
     )
 
 
@@ -258,9 +386,9 @@ class EngineChange(Body):
     left out is left as it is."""
 
     token: str = Field("", description="The edit token answered at registration (without it: 403).")
-    name: str = keep()
-    url: str = keep()
-    sets: list[str] = keep()
+    name: str = keep(extra=REGISTERED_NAME)
+    url: str = keep(extra=URL)
+    sets: list[str] = keep(extra=_set_names)
     poker_level2: bool = keep()
     open_entry: bool = keep("open")
     retired: bool = keep()
@@ -271,49 +399,25 @@ class InterfaceRegistration(Body):
     """``POST /api/interfaces``: register a graphical interface (its edit token is answered
     once)."""
 
-    name: str = Field(description=f"1-{MAX_REGISTERED_NAME} characters, unique here.")
-    url: str = Field(description="Its page (interface protocol), http(s).")
-    sets: list[str] = Field(description="The Sets it draws (at least one).")
+    name: str = Field(
+        description=f"1-{MAX_REGISTERED_NAME} characters, unique here.",
+        json_schema_extra=REGISTERED_NAME,
+    )
+    url: str = Field(description="Its page (interface protocol), http(s).", json_schema_extra=URL)
+    sets: list[str] = Field(
+        description="The Sets it draws (at least one; any case is read).",
+        json_schema_extra=_set_names,
+    )
 
 
 class InterfaceChange(Body):
     """``POST /api/interfaces/<id>``: change a registration with its edit ``token``."""
 
     token: str = Field("", description="The edit token answered at registration (without it: 403).")
-    name: str = keep()
-    url: str = keep()
-    sets: list[str] = keep()
+    name: str = keep(extra=REGISTERED_NAME)
+    url: str = keep(extra=URL)
+    sets: list[str] = keep(extra=_set_names)
     retired: bool = keep()
-
-
-class BotsarenaMessage(Body):
-    """``POST /engines/<set>/<name>/botsarena``: a botsarena message (seed 003): ``init``
-    once, then ``play-turn`` for each move. The ``board`` is the Set's (ConnectFour: 6
-    rows of 7 cells ``""``, ``"X"``, ``"O"``, row 0 at the bottom), read by the Set's own
-    botsarena module; a field botsarena may add later is let through (``extra="allow"``),
-    as botsarena's own bots do."""
-
-    model_config = ConfigDict(extra="allow", strict=True, frozen=True)
-
-    action: str = Field(json_schema_extra={"enum": ["init", "play-turn"]})
-    game: str | None = Field(None, examples=["connectFour"])
-    players: int | None = None
-    board: Any = None
-    you: str | None = Field(None, description='"X" (the first player) or "O".')
-    game_id: str | None = Field(None, alias="game-id")
-    player_index: int | None = Field(None, alias="player-index")
-
-    def message(self) -> dict[str, Any]:
-        """Return the message as sent, its fields by their botsarena names (absent: left
-        out)."""
-        return self.model_dump(by_alias=True, exclude_unset=True)
-
-
-class TesterPlay(Body):
-    """``POST /tester/<set>/play``: the tester's hot-seat game, one move."""
-
-    state: dict[str, Any] = Field(description="The state the last answer gave.")
-    value: str = Field(description="The move, as a page would return it.")
 
 
 def changes(body: Body, *, skip: Sequence[str] = ("token", "renew_key")) -> dict[str, Any]:
@@ -348,10 +452,31 @@ def _not_json(body: bytes, why: str) -> str:
     return "the body is not JSON"
 
 
+#: What an item of a list is called in a message, by the list's field: seats and
+#: entrants are counted from 1, as the pages count them (seat 1 is the first).
+ITEMS = {"seats": "seat", "entrants": "entrant"}
+
+
 def _where(loc: Sequence[int | str]) -> str:
+    """Return where ``loc`` (pydantic's location: field names and list indexes from 0) is,
+    in words counted from 1: ``("seats", 0, "kind")`` -> ``seat 1's kind``, ``("sets",
+    2)`` -> ``sets item 3``, ``("options", "timeout")`` -> ``options.timeout``."""
     text = ""
-    for part in loc:
-        text += f"[{part}]" if isinstance(part, int) else f".{part}" if text else str(part)
+    parts = list(loc)
+    for number, part in enumerate(parts):
+        if isinstance(part, int):
+            previous = parts[number - 1] if number else ""
+            item = ITEMS.get(str(previous))
+            if item is not None and text.endswith(str(previous)):
+                text = text[: -len(str(previous))] + f"{item} {part + 1}"
+            else:
+                text += f" item {part + 1}"
+        elif not text:
+            text = part
+        elif isinstance(parts[number - 1], int):
+            text += f"'s {part}"
+        else:
+            text += f".{part}"
     return text
 
 
@@ -440,7 +565,8 @@ def explain(model: type[Body], error: Mapping[str, Any], body: bytes = b"") -> s
         return f"send a JSON object {model.shape()}"
     holder, annotation = _field_at(model, loc)
     if kind == "extra_forbidden":
-        return f'unknown field "{where}": send {holder.shape()}'
+        inside = f" in {_where(loc[:-1])}" if len(loc) > 1 else ""
+        return f'unknown field "{loc[-1]}"{inside}: send {holder.shape()}'
     if kind == "missing":
         return f"{where} is required: send {holder.shape()}"
     if kind in _KINDS:

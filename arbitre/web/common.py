@@ -17,7 +17,7 @@ from typing import Any
 
 import jinja2
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response
 
 from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.match import GameError
@@ -26,10 +26,12 @@ __all__ = [
     "MAX_FORM",
     "NO_STORE",
     "Part",
+    "TooLarge",
     "read_body",
     "read_deals",
     "read_form",
     "read_int",
+    "refusal",
     "render",
 ]
 
@@ -98,14 +100,24 @@ def read_int(raw: Any, default: int, name: str, *, strict: bool = True) -> int:
     return default
 
 
+class TooLarge(GameError):
+    """A request body over its route's limit: the API answers it ``413``."""
+
+
+def refusal(refused: Exception, status: int = 400) -> JSONResponse:
+    """Return the API's answer to a refused request: ``{"error": <its sentence>}`` with
+    ``status``, or ``413`` for a body over its limit (:class:`TooLarge`)."""
+    return JSONResponse({"error": str(refused)}, 413 if isinstance(refused, TooLarge) else status)
+
+
 async def read_body(request: Request, limit: int = MAX_FORM) -> bytes:
-    """Return the request's body; raise :class:`GameError` as soon as it is over ``limit``
+    """Return the request's body; raise :class:`TooLarge` as soon as it is over ``limit``
     bytes (the rest is not read)."""
     body = b""
     async for chunk in request.stream():
         body += chunk
         if len(body) > limit:
-            raise GameError(f"request body over {limit} bytes")
+            raise TooLarge(f"request body over {limit} bytes")
     return body
 
 

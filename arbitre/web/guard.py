@@ -19,6 +19,11 @@
   address and the tournaments' caps, and may cancel a tournament or a game (without
   one: ``401`` and ``WWW-Authenticate: Bearer``); each token is held to
   :attr:`Limits.token_work` requests per window (a leaked token floods nothing).
+- **A token that is not one**: on a program's path (the API's, the document's), an
+  ``Authorization`` header that is not ``Bearer <token>``, or a token this server does
+  not know, is ``401`` with ``WWW-Authenticate: Bearer error="invalid_token"`` (RFC 6750,
+  section 3.1), whatever the route: a mistyped token is never taken as anonymous. A
+  ``Basic`` header is left alone (a reverse proxy's own password).
 
 **Counted in the store** (issue 29), not in a process's memory: every worker of one
 database counts in the same rows (``hits``, one upsert a counted request:
@@ -49,10 +54,13 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from tournoyons_gui.arbitre.store import Store
 from tournoyons_gui.arbitre.tournaments import TournamentError
+from tournoyons_gui.arbitre.web.cors import Cors
 
 __all__ = [
+    "BAD_TOKEN",
     "BEARER",
     "CROSS_SITE",
+    "INVALID_TOKEN",
     "NO_ORGANISER",
     "REGISTRATION_PATHS",
     "TOO_MANY",
@@ -87,6 +95,12 @@ CROSS_SITE = "a request from another site may not start work here"
 NO_ORGANISER = {"error": "cancelling takes an organiser token"}
 #: What a 401 says the client should send (RFC 6750, section 3).
 BEARER = {"WWW-Authenticate": 'Bearer realm="tournoyons"'}
+#: The answer (401) to a token that is malformed or unknown here.
+BAD_TOKEN = {"error": "the bearer token is not one this server knows (send none to be anonymous)"}
+#: Its header (RFC 6750, section 3.1).
+INVALID_TOKEN = {"WWW-Authenticate": 'Bearer realm="tournoyons", error="invalid_token"'}
+#: A bearer token's syntax (RFC 6750, section 2.1: b64token), at most 200 characters.
+TOKEN = re.compile(r"[A-Za-z0-9\-._~+/]{1,200}=*")
 
 
 @dataclass(frozen=True)
@@ -154,10 +168,12 @@ class Guard:
         limits: Limits | None = None,
         tokens: Iterable[str] = (),
         store: Callable[[], Store | None] = lambda: None,
+        cors: Cors | None = None,
     ) -> None:
         self.limits = limits or Limits()
         self.tokens = {hash_token(t) for t in tokens if t}
         self.store = store
+        self.cors = cors or Cors()
         self._swept = time.monotonic()
 
     @staticmethod
@@ -182,10 +198,31 @@ class Guard:
         digest = self.bearer(request)
         if digest is None:
             return None
+        return digest if await self.known(digest) else None
+
+    async def known(self, digest: str) -> bool:
+        """Whether ``digest`` is an organiser token's (an ``--admin-token``, or one in the
+        records)."""
         if any(hmac.compare_digest(digest, known) for known in self.tokens):
-            return digest
+            return True
         store = self.store()
-        return digest if store is not None and await store.is_organiser(digest) else None
+        return store is not None and await store.is_organiser(digest)
+
+    async def invalid_token(self, request: Request) -> Response | None:
+        """Return the ``401`` of a request whose ``Authorization`` is not a token this
+        server knows (not ``Bearer <token>``, or a token unknown here), or ``None``: no
+        such header, a ``Basic`` one (a proxy's), or a known token."""
+        header = request.headers.get("authorization")
+        if header is None:
+            return None
+        scheme, _, token = header.strip().partition(" ")
+        if scheme.lower() == "basic":
+            return None
+        token = token.strip()
+        bearer = scheme.lower() == "bearer" and TOKEN.fullmatch(token) is not None
+        if bearer and await self.known(hash_token(token)):
+            return None
+        return JSONResponse(BAD_TOKEN, 401, headers=INVALID_TOKEN)
 
     def counted(self, request: Request, organiser: str | None) -> list[tuple[str, float, int]]:
         """Return the keys one request that starts work counts against, each with its
@@ -223,7 +260,9 @@ class Guard:
         """Return the answer refusing a request that starts work (``403`` from another
         site, ``429`` past a limit), or ``None`` to go on; mark an organiser's request
         (``request.state.organiser``)."""
-        if not same_origin(request):
+        if not same_origin(request) and not self.cors.may(
+            request.headers.get("origin", ""), "POST"
+        ):
             return JSONResponse({"error": CROSS_SITE}, 403)
         organiser = await self.organiser(request)
         request.state.organiser = organiser is not None
@@ -264,11 +303,16 @@ def check_tournament(
 
 class GuardedApp:
     """The ASGI middleware putting :class:`Guard` before every route that starts work:
-    a ``POST`` to a path of :data:`WORK_PATHS` passes :meth:`Guard.refuse` first."""
+    a ``POST`` to a path of :data:`WORK_PATHS` passes :meth:`Guard.refuse` first; a
+    request to a path ``programs(path)`` says is a program's, or to a path of
+    :data:`WORK_PATHS`, passes :meth:`Guard.invalid_token`."""
 
-    def __init__(self, app: ASGIApp, guard: Guard) -> None:
+    def __init__(
+        self, app: ASGIApp, guard: Guard, programs: Callable[[str], bool] = lambda _: False
+    ) -> None:
         self.app = app
         self.guard = guard
+        self.programs = programs
 
     @property
     def state(self) -> Any:
@@ -278,14 +322,17 @@ class GuardedApp:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Refuse a guarded request, or pass it on."""
-        if (
-            scope["type"] == "http"
-            and scope["method"] == "POST"
-            and WORK_PATHS.fullmatch(scope["path"])
-        ):
-            request = Request(scope)
-            refused = await self.guard.refuse(request)
-            if refused is not None:
-                await refused(scope, receive, send)
-                return
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = scope["path"]
+        work = scope["method"] == "POST" and WORK_PATHS.fullmatch(path) is not None
+        refused: Response | None = None
+        if work or self.programs(path):
+            refused = await self.guard.invalid_token(Request(scope))
+        if refused is None and work:
+            refused = await self.guard.refuse(Request(scope))
+        if refused is not None:
+            await refused(scope, receive, send)
+            return
         await self.app(scope, receive, send)

@@ -13,24 +13,21 @@ Routes:
   ``seat`` matches a seat's whole name (any case) or whole URL (issue 34).
 - ``GET /games/<id>[?move=N][&seat=TOKEN][&interface=ID]``: play, watch, replay, through
   our interface or any registered one for the Set (issue 24); ``GET /games/<id>/view``: the
-  iframe's URL for a position (JSON, for the page's script);
-  ``GET /games/<id>/events``: live events (SSE); ``GET /games/<id>/log``: the exchanges,
-  move by move, for engine authors.
+  iframe's URL for a position (JSON, for the page's script); ``GET /games/<id>/log``: the
+  exchanges, move by move, for engine authors. The live events are :mod:`.events`'.
 - ``GET /arbitre/sets``: the added games and the form to add one; ``POST``: add it.
 """
 
 from __future__ import annotations
 
-import json
 import unicodedata
 import urllib.parse
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from tournoyons_gui.arbitre.added import AddedSet
@@ -58,6 +55,7 @@ from tournoyons_gui.interfaces.protocol import Player
 
 __all__ = [
     "HIDDEN",
+    "MAX_MOVE",
     "MAX_SET_FILTER",
     "PER_PAGE",
     "FilterError",
@@ -148,6 +146,8 @@ class FilterError(CursorError):
     (answered 400 with the reason, as a cursor that cannot be read is)."""
 
 
+#: The largest move a program's ``/games/<id>/view?move=`` reads (9 digits).
+MAX_MOVE = 10**9 - 1
 #: The longest Set filter read (a Set's name is at most 40 characters).
 MAX_SET_FILTER = 40
 
@@ -269,7 +269,6 @@ class GamePages(Part):
             Route("/games", self.games),
             Route("/games/{game_id}", self.game_page),
             Route("/games/{game_id}/view", self.view),
-            Route("/games/{game_id}/events", self.events),
             Route("/games/{game_id}/log", self.log_page),
             Route("/arbitre/sets", self.added_sets, methods=["GET", "POST"]),
         ]
@@ -449,7 +448,9 @@ class GamePages(Part):
         404 ``{"error"}`` for no such game or move, 400 for a ``move`` that is not a whole
         number (a program's route is strict where a page's deep link is lenient)."""
         move = request.query_params.get("move")
-        if move is not None and not (move.isascii() and move.isdigit() and len(move) <= 9):
+        if move is not None and not (
+            move.isascii() and move.isdigit() and len(move) <= len(str(MAX_MOVE))
+        ):
             return JSONResponse({"error": "move is a whole number, 0 or more"}, 400)
         position = await self._position(request)
         if position is None:
@@ -479,37 +480,6 @@ class GamePages(Part):
                 for m in await self.arbitre.store.moves(game.id)
             ]
         return JSONResponse(answer, headers=NO_STORE)
-
-    async def events(self, request: Request) -> Response:
-        """``GET /games/<id>/events``: SSE ``move`` events ``{"moves", "over"}``; each
-        event's id is the game's move count (a watcher who reconnects reads the rest from
-        the record)."""
-        game_id = request.path_params["game_id"]
-        found = await self.arbitre.store.game(game_id)
-        if found is None:
-            return PlainTextResponse("no such game", 404)
-        hub = self.arbitre.hub
-        queue = hub.subscribe(game_id)
-
-        async def stream() -> AsyncIterator[ServerSentEvent]:
-            try:
-                game = found[0]
-                yield ServerSentEvent(
-                    json.dumps({"moves": game.moves, "over": game.status != "playing"}),
-                    id=str(game.moves),
-                    event="move",
-                )
-                if game.status != "playing":
-                    return
-                while True:
-                    event = await queue.get()
-                    yield ServerSentEvent(json.dumps(event), id=str(event["moves"]), event="move")
-                    if event.get("over"):
-                        return
-            finally:
-                hub.unsubscribe(game_id, queue)
-
-        return EventSourceResponse(stream(), ping=15, headers=NO_STORE)
 
     async def log_page(self, request: Request) -> Response:
         """``GET /games/<id>/log``: every exchange with the engines, with what was wrong

@@ -1,8 +1,8 @@
-"""A list's page as the web asks for it and links the next (issue 29): ``?after=<cursor>``
-and ``?limit=N`` read from the query (:mod:`~tournoyons_gui.arbitre.paging`), and the next
-page's URL: in the API the ``Link`` header as GitHub's API writes it (``Link:
-<https://host/api/engines?after=...>; rel="next"``), in the pages a plain link that works
-without JavaScript.
+"""A list's page as the web asks for it and links the next: ``?after=<cursor>`` and
+``?limit=N`` read from the query (:mod:`~tournoyons_gui.arbitre.paging`), and the next
+page: in the API both in the body (``"next"``, the cursor, and ``"next_url"``) and in the
+``Link`` header as GitHub's API writes it (``Link: <https://host/api/engines?after=...>;
+rel="next"``), in the pages a plain link that works without JavaScript.
 
 A cursor or a limit that cannot be read is answered ``400`` with the reason: the API's
 ``{"error"}``, a page's message.
@@ -87,6 +87,11 @@ def link_header(request: Request, cursor: str | None) -> dict[str, str]:
 def listed_json(
     request: Request, rows: list[Any], cursor: str | None, headers: dict[str, str]
 ) -> Response:
-    """Return a page of a list as the API answers it: the rows (a JSON array), with the
-    ``Link`` header to the next page when there is one."""
-    return JSONResponse(rows, headers={**headers, **link_header(request, cursor)})
+    """Return a page of a list as the API answers it: ``{"rows": [...], "next": <the next
+    page's cursor, or null on the last>, "next_url": <its URL, or null>}`` (Datasette's
+    shape: a generated client, which drops headers, still finds the next page), with the
+    ``Link`` header to the next page when there is one (GitHub's)."""
+    link = link_header(request, cursor)
+    url = link["Link"][1:].split(">", 1)[0] if link else None
+    page = {"rows": rows, "next": cursor, "next_url": url}
+    return JSONResponse(page, headers={**headers, **link})

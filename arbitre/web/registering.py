@@ -28,11 +28,11 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
-from tournoyons_gui.arbitre.match import GameError
+from tournoyons_gui.arbitre.match import GameError, Taken
 from tournoyons_gui.arbitre.paging import CursorError
 from tournoyons_gui.arbitre.tournaments import TournamentError
 from tournoyons_gui.arbitre.web.bodies import Body, changes, parse
-from tournoyons_gui.arbitre.web.common import read_body, read_form
+from tournoyons_gui.arbitre.web.common import read_body, read_form, refusal
 
 __all__ = [
     "MAX_BODY",
@@ -83,7 +83,10 @@ class Kind:
     changed: Callable[[Body, dict[str, Any]], dict[str, Any]] = lambda _body, _changes: {}
 
     def status(self, refused: Exception) -> int:
-        """Return the status of a refusal: 404 no such registration, 403 wrong token, 400."""
+        """Return the status of a refusal: 404 no such registration, 403 wrong token, 409
+        a name taken (:class:`~tournoyons_gui.arbitre.match.Taken`), 400."""
+        if isinstance(refused, Taken):
+            return 409
         return {self.not_found: 404, WRONG_TOKEN: 403}.get(str(refused), 400)
 
     # --- the JSON API ------------------------------------------------------------------
@@ -94,7 +97,7 @@ class Kind:
             body = parse(self.registration, await read_body(request, MAX_BODY))
             row = await self.register(**body.model_dump())
         except Refused as refused:
-            return JSONResponse({"error": str(refused)}, 400)
+            return refusal(refused, self.status(refused))
         return JSONResponse({**self.to_json(row), **self.shown_once(row)}, 201)
 
     async def api_change(self, request: Request, row_id: str) -> Response:
@@ -105,7 +108,7 @@ class Kind:
             shown = self.changed(body, given)
             row = await self.update(row_id, token=getattr(body, "token", ""), **given)
         except Refused as refused:
-            return JSONResponse({"error": str(refused)}, self.status(refused))
+            return refusal(refused, self.status(refused))
         return JSONResponse({**self.to_json(row), **{k: v(row) for k, v in shown.items()}})
 
     # --- the forms ---------------------------------------------------------------------

@@ -28,8 +28,9 @@ from tournoyons_gui.arbitre.client import BrokenAnswer, Unreachable
 from tournoyons_gui.arbitre.match import GameError
 from tournoyons_gui.arbitre.query import QueryTooLong, read_query
 from tournoyons_gui.arbitre.urls import engine_url, same_endpoint
-from tournoyons_gui.arbitre.web.bodies import BotsarenaMessage, parse
-from tournoyons_gui.arbitre.web.common import Part, read_body
+from tournoyons_gui.arbitre.web.bodies import parse
+from tournoyons_gui.arbitre.web.common import Part, TooLarge, read_body, refusal
+from tournoyons_gui.arbitre.web.served_bodies import BotsarenaMessage
 from tournoyons_gui.interfaces.plugin import IllegalMove
 from tournoyons_gui.interfaces.protocol import safe_return_url
 from tournoyons_gui.interfaces.referee import read_call, referee
@@ -119,6 +120,8 @@ class Served(Part):
                 lambda told: answer_message(bots, engine, name, told),
                 message,
             )
+        except TooLarge as refused:
+            return refusal(refused)
         except (GameError, ValueError, IllegalMove) as refused:
             return JSONResponse({"error": str(refused)[:300]}, 400)
         return JSONResponse(answer)

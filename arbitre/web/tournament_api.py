@@ -31,6 +31,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from tournoyons_gui.arbitre.live import tournament_key
 from tournoyons_gui.arbitre.match import GameError
 from tournoyons_gui.arbitre.paging import (
     DEFAULT_LIMIT,
@@ -57,7 +58,7 @@ from tournoyons_gui.arbitre.web.bodies import (
     options_of,
     parse,
 )
-from tournoyons_gui.arbitre.web.common import NO_STORE, read_body
+from tournoyons_gui.arbitre.web.common import NO_STORE, read_body, refusal
 from tournoyons_gui.arbitre.web.guard import (
     BEARER,
     NO_ORGANISER,
@@ -293,7 +294,7 @@ class TournamentApi:
                 name=body.name or "",
             )
         except (TournamentError, GameError) as refused:
-            return JSONResponse({"error": str(refused)}, 400)
+            return refusal(refused)
         return JSONResponse(
             {
                 "id": tournament_id,
@@ -320,6 +321,7 @@ class TournamentApi:
         await service.store.end_tournament(tournament_id)
         for game in await service.store.tournament_in_play(tournament_id):
             await service.arbitre.cancel(game.id, "the tournament was cancelled")
+        await service.arbitre.hub.publish(tournament_key(tournament_id), {"over": True})
         return JSONResponse(await service.summary(tournament_id), headers=NO_STORE)
 
     async def tournament(self, request: Request) -> Response:

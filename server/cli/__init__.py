@@ -175,6 +175,13 @@ def parser() -> argparse.ArgumentParser:
         "cancel a tournament or a game (repeatable; see also the token command)",
     )
     public_options.add_argument(
+        "--cors",
+        action="append",
+        metavar="ORIGIN",
+        help="an origin (https://club.example.org) whose pages may call the JSON API, "
+        "or * for any origin's reads (GET); repeatable; default: none",
+    )
+    public_options.add_argument(
         "--trust-proxy",
         default="",
         metavar="ADDRESSES",
@@ -475,6 +482,8 @@ def parser() -> argparse.ArgumentParser:
         "check a graphical interface in headless Chromium",
         "Load an interface page in headless Chromium, embedded at 736x660 as the Arbitre\n"
         "embeds it, through contexts made by the Set's rules, and report what is wrong.\n"
+        "Needs Playwright (the project's 'check' extra) and a Chromium: without one, says\n"
+        "which in one line, with the command that installs it.\n"
         "Exit status 0 when every context passes, 1 otherwise, 2 when refused.",
         "example:\n  tournoyons-gui check-interface https://example.org/ttt/ --set TicTacToe",
     )

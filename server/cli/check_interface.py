@@ -1,5 +1,5 @@
 """``tournoyons-gui check-interface URL --set TicTacToe [--json] [--sheet FILE] [--alone]``:
-the interface check (issue 24, :mod:`tournoyons_gui.server.check`) from the command line.
+the interface check (:mod:`tournoyons_gui.server.check`) from the command line.
 
 Our own page for the Set is served on 127.0.0.1 in this process (the whole server, its
 records in a temporary folder), so that the contact sheet shows it beside the interface
@@ -7,13 +7,15 @@ checked; ``--alone`` checks the interface without it (no server here, half the v
 the same faults found). A progress bar while it runs (on stderr), then the table
 (``rich``), or the report as JSON on stdout with ``--json``. Exit status 0 when every
 context passes, 1 when one fails, 2 when refused (an unknown Set, a URL that is not
-http(s), no Chromium).
+http(s), no Playwright or no Chromium: one sentence on stderr, with the command that
+installs what is missing).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 import tempfile
 from pathlib import Path
 
@@ -22,7 +24,7 @@ from rich.table import Table
 
 from tournoyons_gui.arbitre.urls import check_engine_url
 from tournoyons_gui.interfaces.registry import load_registry
-from tournoyons_gui.server.check import CheckReport, check_interface
+from tournoyons_gui.server.check import CheckReport, check_interface, lacking
 from tournoyons_gui.server.cli.headless import progress_bar, serving_here
 
 __all__ = ["run_check", "table"]
@@ -59,6 +61,11 @@ async def run_check(args: argparse.Namespace) -> int:
     except ValueError as refused:
         err.print(str(refused).replace("engine", "interface"))
         return 2
+    missing = lacking()
+    if missing is not None:
+        # One line, unwrapped and unstyled: its command is copied as it stands.
+        print(missing.sentence("check-interface"), file=sys.stderr)
+        return 2
     with progress_bar(err) as bar:
         task = bar.add_task(f"{interface.name} contexts", total=None)
 
@@ -76,7 +83,7 @@ async def run_check(args: argparse.Namespace) -> int:
                         ours = None if app is None else f"{app_url(app)}/{interface.key}/"
                         report = await check_interface(url, interface, ours=ours, progress=progress)
         except RuntimeError as failed:
-            err.print(str(failed))
+            err.print(str(failed), markup=False, highlight=False, soft_wrap=True)
             return 2
     if args.sheet:
         Path(args.sheet).write_bytes(report.sheet)

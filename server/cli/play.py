@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.text import Text
 
-from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec
+from tournoyons_gui.arbitre.match import GameError, Options, SeatSpec, first_turn
 from tournoyons_gui.server.cli.common import split_engine
 from tournoyons_gui.server.cli.headless import arbitre_of, progress_bar, serving_here
 
@@ -166,7 +166,7 @@ async def _play(args: argparse.Namespace, console: Console, arbitre: Arbitre) ->
         sprt: Sprt | None = args.sprt
         await arbitre.find_set(args.set)
         interface, rules, made = arbitre.check(args.set, seats, options)
-        arbitre.first_turn(interface, rules, options.level, args.start_tray, options.deals)
+        first_turn(interface.name, rules, options.level, args.start_tray, options.deals)
         seats = numbered(named(seats, made))
         check_sprt(sprt, len(seats))
         openings = _openings(args, interface)

@@ -205,6 +205,7 @@ def _app(
         metrics=metrics,
         drive=not args.no_drive,
         keep_logs=args.keep_logs,
+        cors=args.cors or (),
     )
 
 

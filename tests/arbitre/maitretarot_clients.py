@@ -20,7 +20,8 @@ class Behaviour:
     first); ``replay`` its answer to the replay question; ``server_id`` the id it asks;
     ``garbage_first`` sends garbage as soon as it has the names, before the first deal;
     ``garbage_at_dog`` sends garbage when it is shown the dog and is not the taker, then
-    sets ``dog_garbage``; a taker with ``dog_garbage`` waits for it before its écart."""
+    sets ``dog_garbage``; a taker with ``dog_garbage`` waits for it before its écart;
+    ``leave_at_bid`` closes its connection when first asked for its bid."""
 
     wrong_card: bool = False
     garbage_at: int = 0
@@ -32,6 +33,7 @@ class Behaviour:
     garbage_first: bool = False
     garbage_at_dog: bool = False
     dog_garbage: asyncio.Event | None = None
+    leave_at_bid: bool = False
 
 
 @dataclass
@@ -135,6 +137,9 @@ class SeedClient:
             if (score := await self._maybe_score(bids, 4)) is not None:
                 return score
             (question,) = await self.gints(1)
+            if question and self.how.leave_at_bid:
+                self.writer.close()
+                raise ConnectionResetError
             if question:
                 best = max(bids)
                 await self.put(self.how.bid if self.how.bid > best else 0)

@@ -230,17 +230,18 @@ def test_adding_a_set_refuses_bad_input_and_stores_nothing(served: Served) -> No
         "interface_url": "http://127.0.0.1:1/",
         "referee_url": "http://127.0.0.1:1/r",
     }
-    for change, why in [
-        ({"name": "TicTacToe"}, "already"),
-        ({"name": "Morpion3x3"}, "already"),
-        ({"name": "x"}, "letters"),
-        ({"name": "<b>bad</b>"}, "letters"),
-        ({"interface_url": "javascript:alert(1)"}, "http"),
-        ({"referee_url": "ftp://127.0.0.1/"}, "http"),
-        ({"start_tray": "a/b"}, "never /"),
+    for change, status, why in [
+        ({"name": "TicTacToe"}, 409, "already"),
+        ({"name": "Morpion3x3"}, 409, "already"),
+        ({"name": "x"}, 400, "letters"),
+        ({"name": "<b>bad</b>"}, 400, "letters"),
+        ({"interface_url": "javascript:alert(1)"}, 400, "http"),
+        ({"referee_url": "ftp://127.0.0.1/"}, 400, "http"),
+        ({"start_tray": "a/b"}, 400, "never /"),
     ]:
         answer = served.http.post("/api/sets", json={**good, **change})
-        assert answer.status_code == 400 and why in answer.json()["error"], (change, answer.text)
+        refused = (answer.status_code, why in answer.json()["error"])
+        assert refused == (status, True), (change, answer.text)
     assert served.http.post("/api/sets", content=b"[1,2]").status_code == 400
     page = served.http.get("/arbitre/sets")
     assert page.status_code == 200 and "Fine" not in page.text

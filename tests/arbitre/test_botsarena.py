@@ -246,10 +246,12 @@ def test_our_engines_answer_the_seeds_own_messages(served: Served) -> None:
         b"[1]",
         b'{"action":"dance"}',
         b'{"action":"play-turn","board":[]}',
-        b"[" * 50_000,
     ):
         answer = served.http.post("/engines/connectfour/strong/botsarena", content=bad)
         assert answer.status_code == 400 and "error" in answer.json()
+    # A body past its limit is not read further: 413.
+    answer = served.http.post("/engines/connectfour/strong/botsarena", content=b"[" * 50_000)
+    assert answer.status_code == 413 and "error" in answer.json()
     assert (
         served.http.post("/engines/tictactoe/perfect/botsarena", content=SEED_PLAY).status_code
         == 404

@@ -64,14 +64,14 @@ def test_registering_answers_an_id_and_a_token_once(
     assert plain["sets"] == ["TicTacToe"] and plain["builtin"] is False
     shown = served.http.get(f"/api/interfaces/{plain['id']}").json()
     assert "edit_token" not in shown and shown["url"] == plain["url"]
-    listed = served.http.get("/api/interfaces").json()
+    listed = served.http.get("/api/interfaces").json()["rows"]
     assert all("edit_token" not in row for row in listed)
 
 
 def test_ours_are_listed_first_as_built_in(
     served: Served, registered: dict[str, dict[str, Any]]
 ) -> None:
-    listed = served.http.get("/api/interfaces").json()
+    listed = served.http.get("/api/interfaces").json()["rows"]
     builtins = [row["builtin"] for row in listed]
     ours = builtins.index(False)
     assert ours >= 9 and all(builtins[:ours]) and not any(builtins[ours:])
@@ -155,7 +155,7 @@ def test_a_name_is_registered_once(served: Served, registered: dict[str, dict[st
         "/api/interfaces",
         json={"name": "Outside plain", "url": "http://127.0.0.1:1/", "sets": ["TicTacToe"]},
     )
-    assert again.status_code == 400 and "already registered" in again.json()["error"]
+    assert again.status_code == 409 and "already registered" in again.json()["error"]
 
 
 def test_urls_are_held_to_the_engine_hosts(tmp_path: Path) -> None:

@@ -210,14 +210,16 @@ def test_the_games_page_and_api_filter_as_documented(listed: tuple[Served, list[
     assert _rows(page.text) == [g[3], g[2], g[0]]
     assert "data-total" not in page.text and "data-seat-filter" in page.text
     api = served.http.get("/api/games", params={"seat": "https://bob.example/"})
-    assert api.status_code == 200 and [x["id"] for x in api.json()] == [g[4], g[1]]
+    assert api.status_code == 200 and [x["id"] for x in api.json()["rows"]] == [g[4], g[1]]
     api = served.http.get("/api/games", params={"seat": "random", "set": "REVERSI"})
-    assert [x["id"] for x in api.json()] == [g[1]]
+    assert [x["id"] for x in api.json()["rows"]] == [g[1]]
     for wild in ("%", "_", "\\", "an%", "100%_x"):
-        assert served.http.get("/api/games", params={"seat": wild}).json() == [], wild
-    assert [x["id"] for x in served.http.get("/api/games?seat=100%25_x%5Cy").json()] == [g[3]]
+        assert served.http.get("/api/games", params={"seat": wild}).json()["rows"] == [], wild
+    assert [x["id"] for x in served.http.get("/api/games?seat=100%25_x%5Cy").json()["rows"]] == [
+        g[3]
+    ]
     # A Set that is not one of ours finds the games of that name: none.
-    assert served.http.get("/api/games", params={"set": "Nothing%_"}).json() == []
+    assert served.http.get("/api/games", params={"set": "Nothing%_"}).json()["rows"] == []
 
 
 BAD_QUERIES = [
@@ -254,12 +256,13 @@ def test_deep_and_past_the_end_pages_are_empty(listed: tuple[Served, list[str]])
     for far in ("6", str(2**63), "99999999999999999999999"):
         page = served.http.get("/games", params={"page": far, "seat": "ann"})
         assert page.status_code == 200 and _rows(page.text) == [], far
-        assert served.http.get("/api/games", params={"page": far}).json() == []
+        assert served.http.get("/api/games", params={"page": far}).json()["rows"] == []
     # A cursor at the last game: the next page is empty, not an error.
     first = served.http.get("/api/games", params={"limit": 4})
     link = first.headers["link"].split("<", 1)[1].split(">", 1)[0]
     last = served.http.get(link)
-    assert last.status_code == 200 and len(last.json()) == 1 and "link" not in last.headers
+    assert last.status_code == 200 and len(last.json()["rows"]) == 1 and "link" not in last.headers
+    assert last.json()["next"] is None and first.json()["next_url"] == link
 
 
 # --- the upgrade from schema 11 ---------------------------------------------------------
@@ -495,16 +498,17 @@ def test_postgresql_plans_read_an_index_in_order(postgres: str) -> None:
                 assert checked >= len(FILTERS)
                 # The drivers' scans read the games in play only, the counts kept rows.
                 scans = await _scans(store)
-                assert len(scans) == 8
+                assert len(scans) == 9  # the orphans' scan reads the workers alive first
                 for sql, params in scans:
                     found = await conn.exec_driver_sql("EXPLAIN (FORMAT JSON) " + sql, params)
                     plan = found.scalar()
                     nodes = _pg_plan(plan)
-                    # set_counts holds a row per Set: its sum reads them all.
+                    # set_counts holds a row per Set: its sum reads them all; workers a
+                    # row per worker.
                     scanned = {
                         n.get("Relation Name") for n in nodes if n["Node Type"] == "Seq Scan"
                     }
-                    assert scanned <= {"set_counts"}, (sql, plan)
+                    assert scanned <= {"set_counts", "workers"}, (sql, plan)
                     relations = {node.get("Relation Name") for node in nodes}
                     if "games" in relations:
                         names = {node.get("Index Name") for node in nodes}

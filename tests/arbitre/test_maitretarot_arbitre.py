@@ -164,9 +164,17 @@ def test_twenty_tables_at_once_every_one_recorded(tmp_path: Path) -> None:
 
 
 def test_a_game_of_clients_whose_driver_stopped_ends_in_error(tmp_path: Path) -> None:
+    """A table's game made by another process holding its clients, which stopped: taken
+    over here, it ends with no result (its clients' connections died with their holder)."""
+
     async def body(server: MaitreTarotServer, arbitre: Arbitre) -> Any:
+        holder = Arbitre(load_registry(), arbitre.store, "http://127.0.0.1:9")
+        await holder.run()
+        await holder.hold("maitretarot")
         seats = [SeatSpec("maitretarot", f"127.0.0.1:{n}", f"p{n}") for n in range(4)]
-        game_id = await arbitre.create("Tarot", seats, start=False)
+        game_id = await holder.create("Tarot", seats, start=False)
+        assert game_id not in await arbitre.worker.scan()  # its holder is alive
+        await holder.close()
         assert game_id in await arbitre.worker.scan()
         await arbitre.wait(game_id)
         return await arbitre.record(game_id)

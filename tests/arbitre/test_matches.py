@@ -212,10 +212,12 @@ def test_the_matches_are_listed_newest_first_a_page_at_a_time(recorded: Recorded
     ids = [recorded.id(name) for name in reversed(SERVED)]
     assert attribute(page(recorded, "/matches"), "match-row") == ids
     listed = recorded.http.get("/api/matches", params={"limit": 4})
-    assert [m["id"] for m in listed.json()] == ids[:4]
+    assert [m["id"] for m in listed.json()["rows"]] == ids[:4]
     rest = recorded.http.get(listed.headers["link"].split(">")[0].lstrip("<"))
-    assert [m["id"] for m in rest.json()] == ids[4:] and "link" not in rest.headers
-    row = next(m for m in listed.json() + rest.json() if m["id"] == recorded.id("sprt"))
+    assert [m["id"] for m in rest.json()["rows"]] == ids[4:] and "link" not in rest.headers
+    row = next(
+        m for m in listed.json()["rows"] + rest.json()["rows"] if m["id"] == recorded.id("sprt")
+    )
     sprt = recorded.documents["sprt"]
     assert (row["set"], row["status"], row["verdict"], row["entrants"]) == (
         "TicTacToe",

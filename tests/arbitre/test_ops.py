@@ -187,7 +187,7 @@ def test_ten_thousand_engines_are_paged_through_by_cursor(crowded: Served) -> No
     page has no link."""
     first = crowded.http.get("/api/engines")
     assert first.status_code == 200
-    names = [e["name"] for e in first.json()]
+    names = [e["name"] for e in first.json()["rows"]]
     assert names == [f"engine {n:05d}" for n in range(50)]
     following = _next_link(first)
     assert following is not None and following.startswith(f"{crowded.base}/api/engines?after=")
@@ -197,7 +197,7 @@ def test_ten_thousand_engines_are_paged_through_by_cursor(crowded: Served) -> No
     while url is not None:
         answer = crowded.http.get(url)
         assert answer.status_code == 200, answer.text
-        page = answer.json()
+        page = answer.json()["rows"]
         assert 1 <= len(page) <= 100
         seen += [e["name"] for e in page]
         url = _next_link(answer)
@@ -272,7 +272,7 @@ def test_games_and_tournaments_are_paged_newest_first(served: Served) -> None:
     url: str | None = f"{served.base}/api/games?seat=pager&limit=2"
     while url is not None:
         answer = served.http.get(url)
-        seen += [g["id"] for g in answer.json()]
+        seen += [g["id"] for g in answer.json()["rows"]]
         url = _next_link(answer)
     assert seen == made[::-1]
     tournaments = [
@@ -280,15 +280,17 @@ def test_games_and_tournaments_are_paged_newest_first(served: Served) -> None:
         for _ in range(3)
     ]
     listed = served.http.get("/api/tournaments", params={"limit": 2})
-    assert [t["id"] for t in listed.json()] == tournaments[::-1][:2]
-    rest = served.http.get(_next_link(listed) or "").json()
+    assert [t["id"] for t in listed.json()["rows"]] == tournaments[::-1][:2]
+    rest = served.http.get(_next_link(listed) or "").json()["rows"]
     assert rest[0]["id"] == tournaments[0]
     summary = wait_tournament(served.http, tournaments[0])
     path = f"/tournaments/{tournaments[0]}/games.json"
     one = served.http.get(path, params={"limit": 1})
     two = served.http.get(_next_link(one) or "")
-    assert [g["id"] for g in one.json() + two.json()] == [g["id"] for g in summary["games"]]
-    standings = served.http.get(f"/tournaments/{tournaments[0]}/standings.json").json()
+    assert [g["id"] for g in one.json()["rows"] + two.json()["rows"]] == [
+        g["id"] for g in summary["games"]
+    ]
+    standings = served.http.get(f"/tournaments/{tournaments[0]}/standings.json").json()["rows"]
     assert len(standings) == 2 and "link" not in served.http.get(path).headers
 
 
@@ -382,7 +384,17 @@ def test_the_limits_per_registration_and_per_token(tmp_path: Path) -> None:
 
 #: What takes a new database's lists back to schema 11 (issue 34's lists: the seats' copies
 #: of their game's time and Set, their indexes, the kept tables).
+#: What schema 13 added (a game bound to the process holding its players' connections,
+#: and the workers alive), dropped to make a database of an older schema.
+BOUND_13 = (
+    "ALTER TABLE games DROP COLUMN bound",
+    "ALTER TABLE games DROP COLUMN holder",
+    "DROP TABLE workers",
+)
+#: What schema 12 added (the lists and records at a million games) and every later one,
+#: dropped to make a database of schema 11 or older.
 LISTS_12 = (
+    *BOUND_13,
     "DROP INDEX ix_seats_name_newest",
     "DROP INDEX ix_seats_set_name_newest",
     "DROP INDEX ix_seats_url_newest",
@@ -427,7 +439,7 @@ def test_an_upgraded_database_keeps_its_records_and_pages(tmp_path: Path) -> Non
     served = Served(database)
     try:
         game_id = served.create("TicTacToe", builtin_engines("random", "random"))
-        assert [g["id"] for g in served.http.get("/api/games").json()] == [game_id]
+        assert [g["id"] for g in served.http.get("/api/games").json()["rows"]] == [game_id]
     finally:
         served.stop()
     with sqlite3.connect(database) as connection:

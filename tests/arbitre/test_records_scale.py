@@ -622,7 +622,7 @@ def test_the_engine_page_and_the_tournament_exports_page_and_stream(
         url: str | None = f"/tournaments/{tournament_id}/games.json?limit=2"
         while url:
             answer = served.http.get(url)
-            listed += answer.json()
+            listed += answer.json()["rows"]
             url = _next(answer)
         assert [g["id"] for g in listed] == made
         assert {(g["first"], g["winner"]) for g in listed} == {

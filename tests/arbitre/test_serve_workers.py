@@ -13,8 +13,6 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +22,8 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from tests.arbitre.engines import callback_query, first_free
+from tests.arbitre.supervised import children, cpu, two_workers
 from tests.arbitre.threaded import Threaded
-from tests.conftest import _serving, start_server
-
-LEASE = "3"
 
 
 class SlowEngines(Threaded):
@@ -57,59 +53,6 @@ class SlowEngines(Threaded):
                 except httpx.TransportError:
                     await asyncio.sleep(0.2)
         return PlainTextResponse("OK")
-
-
-def _children(parent: int) -> list[int]:
-    """Return the worker processes of the ``serve`` process ``parent`` (multiprocessing's
-    spawned children, its resource tracker left out)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-            command = Path(f"/proc/{entry}/cmdline").read_bytes()
-        except OSError:
-            continue
-        if int(stat[1]) == parent and b"spawn_main" in command:
-            found.append(int(entry))
-    return sorted(found)
-
-
-def _cpu(pid: int) -> float:
-    """Return process ``pid``'s CPU seconds (user + system)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _has_open(pid: int, path: Path) -> bool:
-    """Whether process ``pid`` has ``path`` open (a worker that has opened the records)."""
-    try:
-        return any(
-            os.readlink(f"/proc/{pid}/fd/{fd}") == str(path) for fd in os.listdir(f"/proc/{pid}/fd")
-        )
-    except OSError:
-        return False
-
-
-@contextmanager
-def two_workers(database: Path) -> Iterator[tuple[int, str]]:
-    """Run ``serve --workers 2 --lease 3`` on ``database``; yield its pid and base URL once
-    both workers have opened the records."""
-    process = start_server(database, "--workers", "2", "--lease", LEASE, sink=False)
-    serving = _serving(process)
-    try:
-        base = next(serving)
-        deadline = time.monotonic() + 60
-        while True:
-            workers = _children(process.pid)
-            if len(workers) == 2 and all(_has_open(pid, database) for pid in workers):
-                break
-            assert time.monotonic() < deadline, f"workers: {workers}"
-            time.sleep(0.2)
-        yield process.pid, base
-    finally:
-        next(serving, None)
 
 
 def _check(record: dict[str, Any]) -> None:
@@ -142,8 +85,8 @@ def test_two_workers_share_the_games_answers_and_watchers(tmp_path: Path) -> Non
     whole, a watcher sees the person's game move and end, and both workers worked."""
     database = tmp_path / "arbitre.sqlite3"
     with two_workers(database) as (pid, base), SlowEngines(0.02).running() as engines:
-        workers = _children(pid)
-        before = {worker: _cpu(worker) for worker in workers}
+        workers = children(pid)
+        before = {worker: cpu(worker) for worker in workers}
         seat = {"kind": "engine", "engine": f"{engines.base}/slow"}
         with httpx.Client(base_url=base, timeout=30, trust_env=False) as http:
             ids = []
@@ -190,7 +133,7 @@ def test_two_workers_share_the_games_answers_and_watchers(tmp_path: Path) -> Non
         assert engines.requests >= moves, "a move was applied without its engine's callback"
         assert seen and seen[-1]["over"], seen
         assert len({e["moves"] for e in seen}) >= 3, seen
-        used = [_cpu(worker) - before[worker] for worker in workers]
+        used = [cpu(worker) - before[worker] for worker in workers]
         assert all(seconds > 0.2 for seconds in used), used
 
 
@@ -209,7 +152,7 @@ def test_a_worker_killed_mid_games_is_replaced_and_loses_nothing(tmp_path: Path)
                 for _ in range(20)
             ]
             time.sleep(0.6)
-            victim = _children(pid)[0]
+            victim = children(pid)[0]
             os.kill(victim, signal.SIGKILL)
         deadline = time.monotonic() + 120
         records = []
@@ -226,7 +169,7 @@ def test_a_worker_killed_mid_games_is_replaced_and_loses_nothing(tmp_path: Path)
                     assert time.monotonic() < deadline, record
                     time.sleep(0.1)
                 records.append(record)
-        replaced = _children(pid)
+        replaced = children(pid)
         assert victim not in replaced and len(replaced) == 2, replaced
         for record in records:
             _check(record)

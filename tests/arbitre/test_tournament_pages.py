@@ -240,7 +240,7 @@ def test_an_engine_is_registered_edited_retired_and_brought_back(
 
 
 def test_bad_input_is_refused_with_400_and_nothing_stored(served: Served, elsewhere: str) -> None:
-    before = served.http.get("/api/engines").json()
+    before = served.http.get("/api/engines").json()["rows"]
     for form, error in (
         ([("name", "No set"), ("url", "http://127.0.0.1:9/e")], "at least one Set"),
         ([("name", "Bad URL"), ("url", "ftp://example.org/e"), ("sets", "Nim")], "http"),
@@ -253,7 +253,7 @@ def test_bad_input_is_refused_with_400_and_nothing_stored(served: Served, elsewh
         assert "data-form-error" in page.marked and error in answer.text
         # The form comes back as it was filled.
         assert f'value="{dict(form)["name"]}"' in answer.text
-    assert served.http.get("/api/engines").json() == before
+    assert served.http.get("/api/engines").json()["rows"] == before
 
     taken = register(served, elsewhere, "Taken name")
     answer = post(
@@ -272,7 +272,7 @@ def test_bad_input_is_refused_with_400_and_nothing_stored(served: Served, elsewh
     assert engine_json(served, taken)["url"].endswith("/engines/nim/perfect")
     assert post(served, f"/engines/{taken}", [("action", "explode")]).status_code == 400
 
-    tournaments = served.http.get("/api/tournaments").json()
+    tournaments = served.http.get("/api/tournaments").json()["rows"]
     for form, error in (
         (NIM_FORM + entrant_rows(("builtin", "random", "")), "2 to 64 entrants"),
         (
@@ -305,7 +305,7 @@ def test_bad_input_is_refused_with_400_and_nothing_stored(served: Served, elsewh
         + entrant_rows(("builtin", "random", "Kept name")),
     )
     assert 'value="Kept name"' in answer.text  # refilled
-    assert served.http.get("/api/tournaments").json() == tournaments
+    assert served.http.get("/api/tournaments").json()["rows"] == tournaments
 
 
 def test_a_tournament_started_from_the_form_is_followed_to_its_end(

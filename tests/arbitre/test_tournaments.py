@@ -84,7 +84,7 @@ def test_a_round_robin_is_played_to_the_end_with_opponent_sent(
         )
     )
     assert [r["name"] for r in rows] == [r["name"] for r in summary["standings"]]
-    games = served.http.get(f"/tournaments/{summary['id']}/games.json").json()
+    games = served.http.get(f"/tournaments/{summary['id']}/games.json").json()["rows"]
     assert len(games) == 12 and all(g["status"] == "over" for g in games)
     record = served.http.get(f"/api/engines/{engine_id}").json()
     assert sum(record["per_set"]["TicTacToe"].values()) == 6
@@ -134,7 +134,7 @@ def test_bad_registrations_and_tournaments_are_refused(served: Served) -> None:
         f"/api/engines/{retired['id']}", json={"retired": True, "token": retired["edit_token"]}
     )
     assert owner.json()["retired"] and "edit_token" not in owner.json()
-    assert all("edit_token" not in e for e in served.http.get("/api/engines").json())
+    assert all("edit_token" not in e for e in served.http.get("/api/engines").json()["rows"])
     two = [{"kind": "builtin", "engine": "random"}] * 2
     for body, why in [
         ({"set": "Chess", "entrants": two}, "unknown Set"),

@@ -110,9 +110,18 @@ class RawPlayer:
             await asyncio.shield(self._task)
 
     async def join(self, room: str) -> None:
-        """Join ``room`` and return once in."""
+        """Join ``room`` and return once in (the server's echo of this JOIN, not of one to
+        another room before)."""
+        mark = len(self.heard)
         self.send(f"JOIN {room}")
-        await self.expect(lambda h: h.command == "JOIN" and h.nick == self.nick)
+        await self.expect(
+            lambda h: (
+                h.command == "JOIN"
+                and h.nick == self.nick
+                and room.casefold() in (h.target.casefold(), h.text.casefold())
+            ),
+            since=mark,
+        )
 
     async def close(self) -> None:
         """Quit and close."""

@@ -125,6 +125,10 @@ def test_the_check_reports_each_fault_and_none_it_lacks(
             assert found == {expected}, context
         else:
             assert found == set(), context
+        if variant == "words":  # the page's own text and its style sheet's, nothing else
+            assert context["words"] == ["Next", "Your", "move", "turn"], context
+        else:  # X, O, coordinates (B2), numbers (3/9): no added word
+            assert context["words"] == [], context
     assert sheet.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 

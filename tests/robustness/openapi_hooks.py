@@ -1,5 +1,11 @@
 """schemathesis's hooks for tests/robustness/test_openapi.py (loaded by the ``st`` command
-through ``SCHEMATHESIS_HOOKS``): a check that a refused request stored nothing.
+through ``SCHEMATHESIS_HOOKS``): a check that a refused request stored nothing, and the
+cursors of the requests meant to be accepted.
+
+A list's cursor (``after``, an engine record's ``games_after`` and ``opponents_after``) is
+opaque and signed: one the server did not give is refused 400, as it must be. A request
+schemathesis generates to be accepted (its *positive* cases) drops a cursor it made up,
+and asks the first page; the requests meant to be refused keep theirs.
 
 Before each call the records' counts are read from the server's SQLite file
 (``TOURNOYONS_OPENAPI_DATABASE``); after a 4xx they must be the same. The counts are of what
@@ -35,10 +41,25 @@ def counts() -> tuple[int, ...]:
     return tuple(row)
 
 
+#: The query parameters that carry a cursor.
+CURSORS = ("after", "games_after", "opponents_after")
+
+
+def positive(case: Any) -> bool:
+    """Whether schemathesis generated ``case`` to be accepted."""
+    meta = getattr(case, "meta", None)
+    generation = getattr(meta, "generation", None)
+    return getattr(getattr(generation, "mode", None), "value", "") == "positive"
+
+
 @schemathesis.hook
 def before_call(context: Any, case: Any, kwargs: dict[str, Any]) -> None:
-    """Remember the counts before a ``POST`` (the only method that stores)."""
+    """Drop a made-up cursor from a request meant to be accepted; remember the counts
+    before a ``POST`` (the only method that stores)."""
     del context, kwargs
+    if positive(case) and case.query:
+        for name in CURSORS:
+            case.query.pop(name, None)
     if case.method.upper() == "POST":
         _before["last"] = counts()
 

@@ -18,9 +18,19 @@ from starlette.applications import Starlette
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from tournoyons_gui.arbitre.match import GameError
-from tournoyons_gui.arbitre.web import bodies
-from tournoyons_gui.arbitre.web.openapi import document, program_path
+from tournoyons_gui.arbitre.match import (
+    MAX_REGISTERED_NAME,
+    MAX_TIMEOUT,
+    MIN_TIMEOUT,
+    TEXT_PATTERN,
+    GameError,
+    check_text,
+)
+from tournoyons_gui.arbitre.paging import DEFAULT_LIMIT
+from tournoyons_gui.arbitre.seats import KINDS
+from tournoyons_gui.arbitre.tournaments.service import ENTRANT_KINDS, MAX_ENTRANTS
+from tournoyons_gui.arbitre.web import bodies, served_bodies
+from tournoyons_gui.arbitre.web.openapi import API_ROOTS, document, program_path
 
 METHODS = ("get", "post", "put", "patch", "delete")
 
@@ -59,6 +69,8 @@ def program_routes(client: TestClient, app: Any) -> set[tuple[str, str]]:
         probe = "get" if "get" in methods else methods[0]
         answer = client.request(probe.upper(), probe_path(route), content=b"")
         json_answer = answer.headers.get("content-type", "").startswith("application/json")
+        if route.path in API_ROOTS:
+            continue  # the API's root: no operation, its 404 in JSON
         if route.path.startswith("/api/") or json_answer:
             found |= {(template(route), method) for method in methods}
     return found
@@ -85,22 +97,46 @@ def test_every_route_for_programs_is_documented_and_every_documented_path_is_a_r
 def test_the_document_is_openapi_3_1_with_each_path_parameter_declared() -> None:
     doc = document()
     assert doc["openapi"] == "3.1.0" and doc["info"]["version"]
-    params = doc["components"]["parameters"]
     for path, item in doc["paths"].items():
         for method, operation in item.items():
-            declared = {
-                params[ref["$ref"].rsplit("/", 1)[1]]["name"]
-                for ref in operation.get("parameters", ())
-                if params[ref["$ref"].rsplit("/", 1)[1]]["in"] == "path"
-            }
+            declared = {p["name"] for p in operation.get("parameters", ()) if p["in"] == "path"}
             assert declared == set(re.findall(r"\{(\w+)\}", path)), (path, method)
-            assert "4XX" in operation["responses"], (path, method)
+            assert "4XX" not in operation["responses"], (path, method)  # each status named
+            assert "401" in operation["responses"], (path, method)
             for status, answer in operation["responses"].items():
-                assert "$ref" in answer or answer["description"], (path, method, status)
+                assert answer["description"], (path, method, status)
     # Every reference names something in the components.
     text = repr(doc)
     for kind, name in re.findall(r"#/components/(\w+)/([\w-]+)", text):
         assert name in doc["components"][kind], (kind, name)
+
+
+def test_the_schemas_take_the_servers_limits() -> None:
+    """The bodies' schemas say what the server checks, from the same constants."""
+    schemas = document()["components"]["schemas"]
+    assert schemas["EntrantBody"]["properties"]["kind"]["enum"] == list(ENTRANT_KINDS)
+    assert "registered" not in schemas["SeatBody"]["properties"]["kind"]["enum"]
+    assert schemas["SeatBody"]["properties"]["kind"]["enum"] == list(KINDS)
+    assert None in schemas["EngineRegistration"]["properties"]["kind"]["enum"]
+    name = schemas["EngineRegistration"]["properties"]["name"]
+    assert name["maxLength"] == MAX_REGISTERED_NAME and name["minLength"] == 1
+    options = schemas["GameOptions"]["properties"]["timeout"]
+    assert (options["minimum"], options["maximum"]) == (MIN_TIMEOUT, MAX_TIMEOUT)
+    entrants = schemas["TournamentBody"]["properties"]["entrants"]
+    assert entrants["maxItems"] == MAX_ENTRANTS
+    standing = schemas["PairStanding"]["properties"]
+    assert {"wins", "draws", "losses", "buchholz", "sonneborn_berger"} <= set(standing)
+    limit = next(
+        p for p in document()["paths"]["/api/games"]["get"]["parameters"] if p["name"] == "limit"
+    )
+    assert limit["schema"]["default"] == DEFAULT_LIMIT
+    # The text pattern refuses what check_text refuses.
+    pattern = re.compile(TEXT_PATTERN)
+    for refused in ("a\x00", "\x7f", "\x85", "\u202e", "\u2066x"):
+        assert not pattern.search(refused)
+        with pytest.raises(GameError):
+            check_text(refused, "a name", 60)
+    assert pattern.search("Ann \u200e Lee")
 
 
 def test_the_server_serves_the_document_as_built(client: TestClient) -> None:
@@ -139,8 +175,8 @@ def test_a_programs_path_answers_404_and_405_in_json_and_a_pages_path_in_text(
         (bodies.GameBody, b'{"set": "T"}', "seats is required"),
         (bodies.GameBody, b'{"set": 7, "seats": []}', "set is a string"),
         (bodies.GameBody, b'{"set": "T", "seats": {}}', "seats is a list of {kind, engine"),
-        (bodies.GameBody, b'{"set": "T", "seats": [[]]}', "seats[0] is an object {kind"),
-        (bodies.GameBody, b'{"set": "T", "seats": [{"kind": null}]}', "seats[0].kind is a"),
+        (bodies.GameBody, b'{"set": "T", "seats": [[]]}', "seat 1 is an object {kind"),
+        (bodies.GameBody, b'{"set": "T", "seats": [{"kind": null}]}', "seat 1's kind is a"),
         (bodies.GameBody, b'{"set": "T", "seats": [], "colour": 1}', 'unknown field "colour"'),
         (
             bodies.GameBody,
@@ -164,11 +200,11 @@ def test_a_programs_path_answers_404_and_405_in_json_and_a_pages_path_in_text(
         ),
         (bodies.GameBody, b'{"set": "T", "seats": [], "options": []}', "options is an object"),
         (bodies.EngineRegistration, b'{"name": "a", "url": "u", "sets": "T"}', "list of strings"),
-        (bodies.EngineRegistration, b'{"name": "a", "url": "u", "sets": [1]}', "sets[0] is a"),
+        (bodies.EngineRegistration, b'{"name": "a", "url": "u", "sets": [1]}', "sets item 1 is a"),
         (bodies.EngineChange, b'{"token": "t", "open": "yes"}', "open is true or false"),
         (bodies.EngineChange, b'{"token": "t", "name": null}', "name is a string"),
-        (bodies.TournamentBody, b'{"set": "T", "entrants": [{"kind": 1}]}', "entrants[0].kind"),
-        (bodies.TesterPlay, b'{"state": [], "value": "1"}', "state is an object"),
+        (bodies.TournamentBody, b'{"set": "T", "entrants": [{"kind": 1}]}', "entrant 1's kind"),
+        (served_bodies.TesterPlay, b'{"state": [], "value": "1"}', "state is an object"),
     ],
 )
 def test_a_bad_body_is_told_in_one_sentence(
