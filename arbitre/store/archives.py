@@ -8,12 +8,12 @@ them into one row of ``game_archives`` and deletes the rows, in one transaction:
 **document** of columns (each field of every move one list, then each field of every
 exchange), times as microseconds from the game's creation, a Tray left out where it is
 the Turn's own ``Tray`` parameter, and each move's Turn left out when the Set's rules give
-it back by replaying the game from its first Turn (the caller says so, having replayed
-it: :mod:`~tournoyons_gui.arbitre.compaction`), as JSON (orjson) compressed with
-Zstandard (level :data:`LEVEL`). Columns of like values compress far better than rows.
+it back from the Turn before (the caller says which, having replayed them:
+:mod:`~tournoyons_gui.arbitre.compaction`), as JSON (orjson) compressed with Zstandard
+(level :data:`LEVEL`). Columns of like values compress far better than rows.
 
-Reads (:meth:`~.packed.ArchiveStore.kept_moves`, :meth:`~.packed.ArchiveStore.kept_exchanges`) give the
-same records as before, whatever the game's state: the rows and the document, merged.
+Reads (:mod:`.packed`: ``kept_moves``, ``kept_exchanges``) give the same records as
+before, whatever the game's state: the rows and the document, merged.
 A row can arrive after its game was packed (an engine's late callback is logged against
 the game); the next compaction packs it too. The document keeps the ids of the exchanges
 it holds and the moves are numbered, so a read that meets a compaction halfway (the rows

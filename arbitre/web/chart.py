@@ -6,6 +6,7 @@ and the axes' round ticks. Pure: points in, numbers and SVG point lists out.
 from __future__ import annotations
 
 import math
+import urllib.parse
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -99,6 +100,12 @@ def rating_chart(
                 "mu": mus[i],
                 "sigma": sigmas[i],
                 "game": points[i].get("game", ""),
+                # Written here once: a long history's page draws 200 dots a Set, and a
+                # template's formats and look-ups per dot were most of its time.
+                "tip": f"Game {numbers[i]}: {mus[i]:.2f} ± {sigmas[i]:.2f}",
+                "mu3": f"{mus[i]:.3f}",
+                "sigma3": f"{sigmas[i]:.3f}",
+                "href": "/games/" + urllib.parse.quote(str(points[i].get("game", "")), safe=""),
             }
             for i, (cx, cy) in enumerate(line)
         ],
