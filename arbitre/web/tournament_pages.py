@@ -330,7 +330,12 @@ class TournamentPages:
             tournaments=listed,
             sets=sets,
             formats=FORMATS,
-            registered=(await service.store.engines_page(limit=OFFERED, retired=False)).rows,
+            # (id, Sets, name) of each engine offered, written once: the form's rows
+            # offer them all, and a template's look-ups per option were most of its time.
+            registered=[
+                (e.id, "|".join(str(name) for name in e.sets), e.name)
+                for e in (await service.store.engines_page(limit=OFFERED, retired=False)).rows
+            ],
             offered=OFFERED,
             next_page=next_path(request, cursor) if request.method == "GET" else None,
             first_page="/tournaments" if request.query_params.get("after") else None,
