@@ -1,4 +1,4 @@
-"""A public Arbitre at a million games (issue 34): fill a database through the real schema,
+"""A public Arbitre at a million games: fill a database through the real schema,
 then measure the server time of every page and JSON list a user or program reads, and the
 drivers' own scans.
 
@@ -64,7 +64,7 @@ from benchmarks.scale_fill import (  # noqa: E402
 from tournoyons_gui.arbitre.paging import Cursors  # noqa: E402
 from tournoyons_gui.arbitre.store import MAX_OFFSET, SeatFilter, Store  # noqa: E402
 
-#: The goals (issue 34): server time at p95, ms; a serve process's resident memory, MB.
+#: The goals: server time at p95, ms; a serve process's resident memory, MB.
 GOAL_MS = 50.0
 RSS_GOAL_MB = 150.0
 #: The disk a game may take, indexes and kept aggregates included, KB (of 1,024 bytes).
@@ -270,7 +270,7 @@ def requests_of(t: Targets) -> list[tuple[str, str]]:
         ("/arbitre/sets", "/arbitre/sets"),
         ("/rooms", "/rooms"),
         ("/metrics", "/metrics"),
-        # Bad input (issue 34): the same bounded time, a 400 where it cannot be a name.
+        # Bad input: the same bounded time, a 400 where it cannot be a name.
         (f"{BAD}/api/games?seat=%", "/api/games?seat=%25"),
         (f"{BAD}/api/games?seat=_", "/api/games?seat=_"),
         (f"{BAD}/api/games?seat=<10,000 chars>", "/api/games?seat=" + "x" * 10_000),

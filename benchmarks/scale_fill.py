@@ -1,4 +1,4 @@
-"""The fill of ``benchmarks/scale.py`` (issue 34): a database of N finished games made in
+"""The fill of ``benchmarks/scale.py``: a database of N finished games made in
 minutes through the real schema, from real games' rows.
 
 - *templates*: a few games of every Set played by ``tournoyons-gui play`` between built-in
