@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import hashlib
 import json
 import math
 import random
@@ -45,6 +46,8 @@ from tournoyons_gui.arbitre.store import Store
 from tournoyons_gui.arbitre.store.archives import FORMAT, ArchiveRow, pack
 from tournoyons_gui.arbitre.store.base import json_text, sqlite_time
 from tournoyons_gui.arbitre.store.schema import (
+    SCHEMA_VERSION,
+    Base,
     EngineRow,
     EntrantRow,
     ExchangeRow,
@@ -124,8 +127,14 @@ def playing_games(games: int) -> int:
 
 def play_templates(folder: Path, games: int = 4, seed: int = 7) -> Path:
     """Play ``games`` games of every Set between built-in engines with ``tournoyons-gui
-    play`` into ``folder/templates.sqlite3`` (kept: a second run reuses it); return it."""
-    database = folder / "templates.sqlite3"
+    play`` into ``folder/templates-<schema>.sqlite3`` (kept: a second run of the same schema
+    reuses it); return it."""
+    # Kept from one run to the next, for the schema and the packing that made it: a
+    # template file of another schema (a column added since) is played again.
+    made_by = hashlib.sha256(
+        repr((SCHEMA_VERSION, FORMAT, sorted(Base.metadata.tables), COLUMNS)).encode()
+    ).hexdigest()[:12]
+    database = folder / f"templates-{made_by}.sqlite3"
     if database.exists():
         return database
     scratch = folder / "templates-partial.sqlite3"
@@ -353,6 +362,18 @@ class Writer:
             self.lite.close()
 
 
+def row_of(table: str, **values: Any) -> tuple[Any, ...]:
+    """Return a row of ``table`` in :data:`COLUMNS` order from its ``values`` by column
+    name; a column the fill does not know (one a later schema added, nullable or with a
+    default) is ``None``. A value for a column the table lacks is a mistake (a rename):
+    ``KeyError``."""
+    columns = COLUMNS[table]
+    unknown = set(values) - set(columns)
+    if unknown:
+        raise KeyError(f"{table} has no column {sorted(unknown)}")
+    return tuple(values.get(name) for name in columns)
+
+
 def _ids(prefix: str, salt: int) -> Iterator[str]:
     """Yield distinct 12-character ids (``prefix`` then base 32 of a scrambled counter)."""
     alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
@@ -525,26 +546,27 @@ class Filler:
         if tournament is not None:
             tid, rnd, pairing, e1, e2 = tournament
         self.buffers["games"].append(
-            (
-                game_id,
-                set_name,
-                "playing" if playing else "over",
-                source["options"],
-                turn,
-                first,
-                len(moves),
-                None if playing else source["winner"],
-                "" if playing else source["result"],
-                "" if playing else source["reason"],
-                w.time(created),
-                ended,
-                lease_owner,
-                lease_until,
-                tid,
-                rnd,
-                pairing,
-                e1,
-                e2,
+            row_of(
+                "games",
+                id=game_id,
+                set_name=set_name,
+                status="playing" if playing else "over",
+                options=source["options"],
+                turn=turn,
+                first=first,
+                moves=len(moves),
+                winner=None if playing else source["winner"],
+                result="" if playing else source["result"],
+                reason="" if playing else source["reason"],
+                created_at=w.time(created),
+                ended_at=ended,
+                lease_owner=lease_owner,
+                lease_until=lease_until,
+                tournament_id=tid,
+                round=rnd,
+                pairing=pairing,
+                entrant1=e1,
+                entrant2=e2,
             )
         )
         for index, seat in enumerate(template.seats):
@@ -555,24 +577,25 @@ class Filler:
             if tournament is not None:
                 entrant = e1 if index == 0 else e2
             self.buffers["seats"].append(
-                (
-                    self.seat_id,
-                    game_id,
-                    index,
-                    kind,
-                    name,
-                    url,
-                    f"K{self.keys:09d}",
-                    f"T{self.keys:031d}",
-                    None if playing else seat["final_status"],
-                    None if playing else seat["rank"],
-                    seat["error"],
-                    registration,
-                    entrant,
-                    seat["score"],
-                    seat["fault"],
-                    w.time(created),
-                    set_name,
+                row_of(
+                    "seats",
+                    id=self.seat_id,
+                    game_id=game_id,
+                    index=index,
+                    kind=kind,
+                    name=name,
+                    url=url,
+                    key=f"K{self.keys:09d}",
+                    token=f"T{self.keys:031d}",
+                    final_status=None if playing else seat["final_status"],
+                    rank=None if playing else seat["rank"],
+                    error=seat["error"],
+                    registration=registration,
+                    entrant=entrant,
+                    score=seat["score"],
+                    fault=seat["fault"],
+                    created_at=w.time(created),
+                    set_name=set_name,
                 )
             )
         if not playing:
