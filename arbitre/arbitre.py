@@ -105,9 +105,6 @@ class Arbitre:
         self.outbound = outbound or Outbound.for_server(self.public_url, engine_hosts=engine_hosts)
         self.lease_seconds = lease_seconds
         self.drives = drive
-        #: The games this process is cancelling now (their task stopped, their end under
-        #: way): a room whose game's task stopped leaves their end to the cancel.
-        self.cancelling: set[str] = set()
         self._turns = itertools.count()
         name = new_id(12)
         self.shared = store.shared
@@ -424,30 +421,9 @@ class Arbitre:
     async def cancel(
         self, game_id: str, why: str = "cancelled by an organiser", *, status: str = "interrupted"
     ) -> bool:
-        """End a game in play with no result (Status 9 to its engines, decision 11) for
-        ``why``, as ``status`` (``interrupted``; ``over`` for a game that ended in error:
-        a room's whose driver gave it up); return whether it was ended here (``False``: no
-        such game in play, or another worker drives it and keeps its lease: asked again,
-        it will be)."""
-        self.cancelling.add(game_id)
-        try:
-            task = self.worker.tasks.get(game_id)
-            if task is not None:
-                task.cancel()
-                await self.worker.wait(game_id)
-            if not await self.store.acquire(game_id, self.worker.name, self.lease_seconds):
-                return False
-            found = await self.store.game(game_id)
-            if found is None:
-                return False
-            game, seats = found
-            interface = await self.find_set(game.set_name)
-            rules = interface.arbitre if interface is not None else None
-            turn = turn_from(game.turn)
-            await self.master.finish(game, seats, rules, turn, None, why, status=status)
-            return True
-        finally:
-            self.cancelling.discard(game_id)
+        """End a game in play with no result for ``why``, as ``status``, here or through
+        the worker driving it; return whether it ended so (:meth:`Worker.cancel`)."""
+        return await self.worker.cancel(game_id, why, status)
 
     # --- reading ------------------------------------------------------------------------
 

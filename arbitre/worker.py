@@ -30,8 +30,9 @@ from tournoyons_gui.arbitre.compaction import Compactor
 from tournoyons_gui.arbitre.live import WATCH_IDS, Bus, Hub
 from tournoyons_gui.arbitre.master import GameMaster
 from tournoyons_gui.arbitre.store import Game, Seat, Store
+from tournoyons_gui.arbitre.turns import turn_from
 
-__all__ = ["CLOCK_SYNC_EVERY", "SCAN_BATCH", "Worker"]
+__all__ = ["CANCEL_WAIT", "CLOCK_SYNC_EVERY", "SCAN_BATCH", "Worker"]
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,8 @@ log = logging.getLogger(__name__)
 SCAN_BATCH = 2
 #: Seconds between two readings of the database's clock (``Store.sync_clock``).
 CLOCK_SYNC_EVERY = 60.0
+#: Seconds a cancel asked of the worker driving a game is waited for.
+CANCEL_WAIT = 5.0
 
 
 class Worker:
@@ -73,6 +76,9 @@ class Worker:
         self.tasks: dict[str, asyncio.Task[None]] = {}
         #: Finished games packed, old logs dropped: a driving worker's background work.
         self.compactor = compactor
+        #: The games this process is cancelling now (their task stopped, their end under
+        #: way): a room whose game's task stopped leaves their end to the cancel.
+        self.cancelling: set[str] = set()
         #: Called after every scan (the tournaments' scheduler hooks in here).
         self.on_scan: list[Callable[[], Awaitable[None]]] = []
         self._background: list[asyncio.Task[None]] = []
@@ -155,6 +161,55 @@ class Worker:
         if task is not None:
             await asyncio.wait({task})
 
+    async def cancel(self, game_id: str, why: str, status: str = "interrupted") -> bool:
+        """End the game ``game_id`` in play with no result (Status 9 to its engines,
+        decision 11) for ``why``, as ``status`` (``interrupted``; ``over`` for a game that
+        ended in error: a room's whose driver gave it up): here, its task stopped, when
+        this worker can take its lease; else by the worker driving it (or holding its
+        players' connections), asked over the bus and waited for up to
+        :data:`CANCEL_WAIT` seconds. Return whether it ended so (``False``: no such game
+        in play, or its driver did not end it in time)."""
+        if await self._cancel_here(game_id, why, status):
+            return True
+        found = await self.store.game(game_id)
+        if found is None or found[0].status != "playing":
+            return False
+        driver = found[0].holder or found[0].lease_owner
+        if driver is None or driver == self.name:
+            return False
+        await self.bus.send_to(driver, {"t": "cancel", "id": game_id, "why": why, "status": status})
+        deadline = time.monotonic() + CANCEL_WAIT
+        while time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+            found = await self.store.game(game_id)
+            if found is None:
+                return False
+            if found[0].status != "playing":
+                return found[0].status == status and found[0].reason == why
+        return False
+
+    async def _cancel_here(self, game_id: str, why: str, status: str) -> bool:
+        """End ``game_id`` in this worker when it can take its lease (see :meth:`cancel`)."""
+        self.cancelling.add(game_id)
+        try:
+            task = self.tasks.get(game_id)
+            if task is not None:
+                task.cancel()
+                await self.wait(game_id)
+            if not await self.store.acquire(game_id, self.name, self.lease_seconds):
+                return False
+            found = await self.store.game(game_id)
+            if found is None:
+                return False
+            game, seats = found
+            interface = await self.master.catalogue.find(game.set_name)
+            rules = interface.arbitre if interface is not None else None
+            turn = turn_from(game.turn)
+            await self.master.finish(game, seats, rules, turn, None, why, status=status)
+            return True
+        finally:
+            self.cancelling.discard(game_id)
+
     async def nudge(self) -> None:
         """Have every worker scan now (games were made for whoever takes them)."""
         self._nudged.set()
@@ -205,6 +260,10 @@ class Worker:
                 and await self.store.acquire(game_id, self.name, self.lease_seconds)
             ):
                 self.start(game_id)
+        elif kind == "cancel":
+            why, status = message.get("why"), message.get("status")
+            if isinstance(why, str) and status in ("interrupted", "over"):
+                await self._cancel_here(str(message.get("id", "")), why, str(status))
         elif kind == "callback":
             await self.asks.routed_callback(message)
         elif kind == "verdict":

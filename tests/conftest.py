@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import os
 import queue
@@ -170,6 +171,29 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
     """Pages open at the Arbitre's iframe size, 736x660."""
     return {**browser_context_args, "viewport": {"width": 736, "height": 660}}
+
+
+@pytest.fixture(autouse=True)
+def _no_browser_loop(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Run a test that drives no browser with no event loop set as running in this thread.
+
+    Playwright's sync API (pytest-playwright's session-wide browser) runs its event loop in
+    a greenlet of this thread and leaves it set as the thread's running loop between its
+    calls: a later test of the same worker process calling ``asyncio.run`` would be
+    refused ("cannot be called from a running event loop"), depending only on which
+    tests the worker ran before. The browser's loop is set back after the test."""
+    if _BROWSER_FIXTURES & set(request.fixturenames):
+        yield
+        return
+    left = asyncio._get_running_loop()
+    if left is None:
+        yield
+        return
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(left)
 
 
 # Markers by folder (a ``pytestmark`` in a conftest.py marks only that file): select with

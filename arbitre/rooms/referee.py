@@ -508,7 +508,7 @@ class RoomsReferee:
         log.warning("room %s: game %s stopped in play; ending it", held.channel, game.id)
         deadline = time.monotonic() + self.lease
         while True:
-            if game.id not in self.arbitre.cancelling:
+            if game.id not in self.arbitre.worker.cancelling:
                 await self.arbitre.cancel(game.id, timi.SERVER_ERROR, status="over")
             found = await self.store.game(game.id)
             if found is None:

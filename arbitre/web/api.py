@@ -132,13 +132,16 @@ class GameApi(Part):
 
     async def cancel(self, request: Request) -> Response:
         """``POST /api/games/<id>/cancel`` with an organiser token: end the game as
-        interrupted; 200 ``{"id", "status"}``, 401 without the token, 409 when it is not in
-        play here (over, or driven by another worker: ask again)."""
+        interrupted, here or through the worker driving it; 200 ``{"id", "status"}``, 401
+        without the token, 409 when it is not in play (over, or its driver did not end it
+        within a few seconds)."""
         if not is_organiser(request):
             return JSONResponse(NO_ORGANISER, 401, headers=BEARER)
         game_id = request.path_params["game_id"]
         if not await self.arbitre.cancel(game_id):
-            return JSONResponse({"error": "no game in play here by that id"}, 409)
+            return JSONResponse(
+                {"error": "no game in play by that id (or its driver did not end it)"}, 409
+            )
         return JSONResponse({"id": game_id, "status": "interrupted"})
 
     async def export(self, request: Request) -> Response:

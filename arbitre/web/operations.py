@@ -139,7 +139,7 @@ OPERATIONS: tuple[Operation, ...] = (
         "Cancel a game in play",
         {
             200: ("Ended as interrupted.", a.Cancelled),
-            409: ("Not in play here (over, or driven by another worker: ask again).", a.Error),
+            409: ("Not in play (over), or its driver did not end it in time.", a.Error),
         },
         params=("game_id",),
         work=True,

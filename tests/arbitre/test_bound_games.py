@@ -170,3 +170,42 @@ async def _game(store: Store, game_id: str) -> tuple[Any, Any]:
     found = await store.game(game_id)
     assert found is not None
     return found
+
+
+def test_a_cancel_reaching_another_worker_is_made_by_the_driver(tmp_path: Path) -> None:
+    """Two workers of one SQLite file, telling each other over their sockets: a game driven
+    by one (two persons, waiting for their moves) is cancelled through the other, which
+    asks the driver over the bus: the record says who ended it and why."""
+
+    async def run() -> None:
+        database = str(tmp_path / "shared.sqlite3")
+        folder = tmp_path / "run"
+        folder.mkdir()
+        stores = [await Store.open(database, shared=True) for _ in range(2)]
+        arbitres = [
+            Arbitre(load_registry(), store, "http://127.0.0.1:9", run_folder=str(folder))
+            for store in stores
+        ]
+        for arbitre in arbitres:
+            await arbitre.run()
+        try:
+            seats = [SeatSpec("person", "", "ann"), SeatSpec("person", "", "bob")]
+            game, _ = await arbitres[0].make("TicTacToe", seats)
+            for _ in range(100):  # made through one, handed to either: the workers take turns
+                driving = [a for a in arbitres if game.id in a.worker.tasks]
+                if driving:
+                    break
+                await asyncio.sleep(0.05)
+            (driver,) = driving
+            (other,) = [a for a in arbitres if a is not driver]
+            assert await other.cancel(game.id, "a test's organiser")
+            ended, _ = await _game(stores[1], game.id)
+            assert (ended.status, ended.reason) == ("interrupted", "a test's organiser")
+            assert not await other.cancel(game.id, "again")  # over: nothing to cancel
+        finally:
+            for arbitre in arbitres:
+                await arbitre.close()
+            for store in stores:
+                await store.close()
+
+    asyncio.run(run())
