@@ -29,6 +29,7 @@ from tournoyons_gui.arbitre.added import AddedSet
 from tournoyons_gui.arbitre.asks import Asks
 from tournoyons_gui.arbitre.calls import EngineCaller
 from tournoyons_gui.arbitre.catalogue import Catalogue, PlayedSet
+from tournoyons_gui.arbitre.compaction import Compactor
 from tournoyons_gui.arbitre.guis import Interfaces
 from tournoyons_gui.arbitre.live import Bus, Hub, LocalBus, PgBus, SocketBus
 from tournoyons_gui.arbitre.master import GameMaster
@@ -73,10 +74,11 @@ class Arbitre:
     engine URL may name (a server open to the world, decision 13). ``outbound``: the
     policy every call is held to (:class:`~tournoyons_gui.arbitre.outbound.Outbound`;
     default: this public URL's, with ``engine_hosts``). ``lease_seconds``,
-    ``scan_every``, ``max_games``: the worker's (:class:`~tournoyons_gui.arbitre.worker.Worker`).
-    ``run_folder``: where the workers of one machine sharing a SQLite file find each
-    other's bus (:class:`~tournoyons_gui.arbitre.live.SocketBus`). ``drive``: whether this
-    process drives games (``serve --no-drive``: a web process beside drivers on the same
+    ``scan_every``, ``max_games``, ``keep_logs`` (``serve --keep-logs``): the worker's
+    (:class:`~tournoyons_gui.arbitre.worker.Worker`). ``run_folder``: where the workers of
+    one machine sharing a SQLite file find each other's bus
+    (:class:`~tournoyons_gui.arbitre.live.SocketBus`). ``drive``: whether this process
+    drives games (``serve --no-drive``: a web process beside drivers on the same
     PostgreSQL; it makes games for them, waking them at once, and drives none).
     """
 
@@ -94,6 +96,7 @@ class Arbitre:
         max_games: int = 500,
         run_folder: str | None = None,
         drive: bool = True,
+        keep_logs: float | None = None,
     ) -> None:
         self.registry = registry
         self.store = store
@@ -158,12 +161,11 @@ class Arbitre:
             lease_seconds=lease_seconds,
             scan_every=scan_every,
             max_games=max_games if drive else 0,
+            compactor=Compactor(store, self.catalogue.lookup, name, keep_logs=keep_logs),
         )
 
-    # --- the worker ------------------------------------------------------------------------
-
     async def run(self) -> None:
-        """Start this worker's background work (:meth:`Worker.run`)."""
+        """Start this worker's background work (:meth:`Worker.run`): games, compaction."""
         await self.worker.run()
 
     async def close(self) -> None:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import csv
 import io
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -42,6 +42,8 @@ __all__ = [
     "check_results",
     "cross_table",
     "csv_cell",
+    "kept_cross_table",
+    "kept_standings",
     "ranked",
     "rating_history",
     "ratings",
@@ -400,3 +402,99 @@ def standings_json(table: Sequence[Standing]) -> list[dict[str, Any]]:
     Numbers are left unrounded and names unescaped (JSON is not run by spreadsheets).
     """
     return [asdict(line) for line in table]
+
+
+#: A new entrant's rating (openskill's defaults), for an entrant the kept lines lack.
+_NEW = PlackettLuce().rating()
+
+
+def kept_standings(
+    names: Sequence[str],
+    lines: Mapping[int, Mapping[str, Any]],
+    pairs: Mapping[tuple[int, int], Mapping[str, Any]],
+    byes: Sequence[Sequence[int]] = (),
+) -> list[Standing]:
+    """The standings of :func:`standings`, from a tournament's kept counts rather than its
+    games: ``lines`` each entrant's ``played``, ``wins``, ``draws``, ``losses``,
+    ``errors``, ``points``, ``mu`` and ``sigma`` (after its rated games, in the order they
+    ended), ``pairs`` each ordered pair's ``games`` and the first's ``won``, ``drawn`` and
+    ``lost``, and the ``byes`` (``[round, entrant]``). The same lines, in a number of steps
+    bounded by the entrants: Buchholz sums over the pairs the opponent's points once per
+    game met, Sonneborn-Berger the points of those beaten and half those drawn with, the
+    head-to-head the pairs among entrants tied on the first four criteria (every sum of
+    halves is exact in floating point)."""
+    count = len(names)
+    empty: Mapping[str, Any] = {}
+    played = [int(lines.get(p, empty).get("played", 0)) for p in range(count)]
+    wins = [int(lines.get(p, empty).get("wins", 0)) for p in range(count)]
+    points = [float(lines.get(p, empty).get("points", 0.0)) for p in range(count)]
+    for _, entrant in byes:
+        played[entrant] += 1
+        wins[entrant] += 1
+        points[entrant] += 1.0
+    buchholz = [0.0] * count
+    sonneborn_berger = [0.0] * count
+    for (player, opponent), pair in pairs.items():
+        if not (0 <= player < count and 0 <= opponent < count):
+            continue
+        buchholz[player] += pair["games"] * points[opponent]
+        sonneborn_berger[player] += (pair["won"] + 0.5 * pair["drawn"]) * points[opponent]
+    rates = [
+        (
+            float(lines.get(p, empty).get("mu", _NEW.mu)),
+            float(lines.get(p, empty).get("sigma", _NEW.sigma)),
+        )
+        for p in range(count)
+    ]
+    ordinals = [mu - 3 * sigma for mu, sigma in rates]
+
+    def primary(player: int) -> tuple[float, float, float, int]:
+        return (points[player], sonneborn_berger[player], buchholz[player], wins[player])
+
+    head_to_head = [0.0] * count
+    for (player, opponent), pair in pairs.items():
+        if 0 <= player < count and 0 <= opponent < count and primary(player) == primary(opponent):
+            head_to_head[player] += pair["won"] + 0.5 * pair["drawn"]
+
+    def key(player: int) -> tuple[float, float, float, int, float, float]:
+        return (*primary(player), head_to_head[player], round(ordinals[player], _ORDINAL_DECIMALS))
+
+    table: list[Standing] = []
+    for rank, player in ranked(count, key):
+        line = lines.get(player, empty)
+        table.append(
+            Standing(
+                entrant=player,
+                name=names[player],
+                played=played[player],
+                wins=wins[player],
+                draws=int(line.get("draws", 0)),
+                losses=int(line.get("losses", 0)),
+                errors=int(line.get("errors", 0)),
+                points=points[player],
+                buchholz=buchholz[player],
+                sonneborn_berger=sonneborn_berger[player],
+                mu=rates[player][0],
+                sigma=rates[player][1],
+                ordinal=ordinals[player],
+                rank=rank,
+            )
+        )
+    return table
+
+
+def kept_cross_table(
+    count: int, pairs: Mapping[tuple[int, int], Mapping[str, Any]]
+) -> list[list[str]]:
+    """The cross table of :func:`cross_table` from a tournament's kept pairs (see
+    :func:`kept_standings`): ``"W-D-L"`` for each pair that met (its errored games make
+    it met and count nothing)."""
+    return [
+        [
+            f"{pairs[(i, j)]['won']}-{pairs[(i, j)]['drawn']}-{pairs[(i, j)]['lost']}"
+            if (i, j) in pairs and pairs[(i, j)]["games"] > 0
+            else ""
+            for j in range(count)
+        ]
+        for i in range(count)
+    ]

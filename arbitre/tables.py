@@ -26,9 +26,10 @@ from __future__ import annotations
 import csv
 import io
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import permutations
+from typing import Any
 
 from openskill.models import PlackettLuce
 
@@ -42,6 +43,8 @@ __all__ = [
     "Table",
     "TableResult",
     "TableStanding",
+    "kept_meetings",
+    "kept_table_standings",
     "meetings",
     "rank_points",
     "table_standings",
@@ -339,3 +342,63 @@ def table_standings_csv(table: Sequence[TableStanding]) -> str:
             ]
         )  # fmt: skip
     return out.getvalue()
+
+
+def kept_table_standings(
+    names: Sequence[str],
+    lines: Mapping[int, Mapping[str, Any]],
+    pairs: Mapping[tuple[int, int], Mapping[str, Any]],
+) -> list[TableStanding]:
+    """The standings of :func:`table_standings`, from a tournament's kept counts rather
+    than its games: ``lines`` each entrant's ``played``, ``firsts``, ``errors``,
+    ``points``, ``score``, ``mu`` and ``sigma`` (after its rated games, in the order they
+    ended), ``pairs`` each ordered pair of table-mates' ``games`` met. Buchholz sums over
+    the pairs the mate's points once per game met (exactly, where a sum of floats game by
+    game may differ in its last digit): steps bounded by the entrants."""
+    count = len(names)
+    new = PlackettLuce().rating()
+    empty: Mapping[str, Any] = {}
+    points = [float(lines.get(e, empty).get("points", 0.0)) for e in range(count)]
+    # Match points are sums of twelfths (places shared by 2, 3 or 4 seats): Buchholz is
+    # summed exactly in twelfths, then rounded once (a sum of floats game by game, in
+    # another order, may differ in its last digit, and split a tie it should keep).
+    twelfths = [0] * count
+    for (entrant, other), pair in pairs.items():
+        if 0 <= entrant < count and 0 <= other < count:
+            twelfths[entrant] += pair["games"] * round(points[other] * 12)
+    buchholz = [value / 12 for value in twelfths]
+
+    def value(e: int, name: str, default: Any = 0) -> Any:
+        return lines.get(e, empty).get(name, default)
+
+    def key(e: int) -> tuple[float, ...]:
+        ordinal = round(value(e, "mu", new.mu) - 3 * value(e, "sigma", new.sigma), 9)
+        return (points[e], value(e, "score"), buchholz[e], value(e, "firsts"), ordinal)
+
+    table: list[TableStanding] = []
+    for rank, e in ranked(count, key):
+        mu, sigma = float(value(e, "mu", new.mu)), float(value(e, "sigma", new.sigma))
+        table.append(
+            TableStanding(
+                e, names[e], int(value(e, "played")), int(value(e, "firsts")),
+                int(value(e, "errors")), points[e], int(value(e, "score")), buchholz[e],
+                mu, sigma, mu - 3 * sigma, rank,
+            )
+        )  # fmt: skip
+    return table
+
+
+def kept_meetings(
+    count: int, pairs: Mapping[tuple[int, int], Mapping[str, Any]]
+) -> list[list[str]]:
+    """The table of meetings of :func:`meetings` from a tournament's kept pairs: ``"A-L-B"``
+    (``won``, ``drawn``, ``lost``: ahead, level, behind) for each pair that met."""
+    return [
+        [
+            f"{pairs[(i, j)]['won']}-{pairs[(i, j)]['drawn']}-{pairs[(i, j)]['lost']}"
+            if (i, j) in pairs and pairs[(i, j)]["games"] > 0
+            else ""
+            for j in range(count)
+        ]
+        for i in range(count)
+    ]

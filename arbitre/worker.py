@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from tournoyons_gui.arbitre.asks import Asks
+from tournoyons_gui.arbitre.compaction import Compactor
 from tournoyons_gui.arbitre.live import WATCH_IDS, Bus, Hub
 from tournoyons_gui.arbitre.master import GameMaster
 from tournoyons_gui.arbitre.store import Game, Seat, Store
@@ -47,7 +48,7 @@ class Worker:
     """The games this process drives (``tasks``, by game id) and the background work that
     shares them with the other workers: leases, scans, the bus. ``name`` is the worker's
     lease owner's name; ``on_scan`` hooks run after every scan (the tournaments'
-    scheduler)."""
+    scheduler); ``compactor`` packs finished games while the worker drives games."""
 
     def __init__(
         self,
@@ -61,6 +62,7 @@ class Worker:
         lease_seconds: float = 15.0,
         scan_every: float = 1.0,
         max_games: int = 500,
+        compactor: Compactor | None = None,
     ) -> None:
         self.store = store
         self.bus = bus
@@ -72,6 +74,8 @@ class Worker:
         self.scan_every = scan_every
         self.max_games = max_games
         self.tasks: dict[str, asyncio.Task[None]] = {}
+        #: Finished games packed, old logs dropped: a driving worker's background work.
+        self.compactor = compactor
         #: The games this process is cancelling now (their task stopped, their end under
         #: way): a room whose game's task stopped leaves their end to the cancel.
         self.cancelling: set[str] = set()
@@ -110,10 +114,14 @@ class Worker:
             asyncio.create_task(self._renew_leases(), name="leases"),
             asyncio.create_task(self._scan_loop(), name="scan"),
         ]
+        if self.compactor is not None and self.max_games:
+            self.compactor.start()
 
     async def close(self) -> None:
         """Stop the games in play (they stay in progress, their leases given up so that
         another worker, or this server restarted, takes them over at once) and the bus."""
+        if self.compactor is not None:
+            await self.compactor.stop()
         for task in [*self._background, *self.tasks.values()]:
             task.cancel()
         await asyncio.gather(*self._background, *self.tasks.values(), return_exceptions=True)

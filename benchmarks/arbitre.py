@@ -964,6 +964,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--profile", action="store_true", help="the top 10 functions per move (yappi)"
     )
+    parser.add_argument("--no-loop", action="store_true", help="leave out the rows in this process")
     parser.add_argument("--no-workers", action="store_true", help="leave out the serve rows")
     parser.add_argument("--no-play", action="store_true", help="leave out the play row")
     parser.add_argument(
@@ -1006,19 +1007,24 @@ def run_all(args: argparse.Namespace) -> tuple[str, dict[str, dict[str, float]],
 
         lines, found, failed = postgres_measure(args.quick, dict(os.environ), console)
         return "\n".join(lines), found, 1 if failed else 0
-    factory = uvicorn.Config(Starlette()).get_loop_factory()  # what uvicorn.run would use
-    plan = QUICK if args.quick else FULL
-    with asyncio.Runner(loop_factory=factory) as runner:
-        measures, floors, header, profiled = runner.run(run(plan, console, args.profile))
-    lines = [table(measures, floors, header)]
-    found = figures(measures, floors)
-    failed = any(g.failures for g in measures)
-    if profiled:
-        lines += ["", *profiled]
+    lines: list[str] = []
+    found: dict[str, dict[str, float]] = {}
+    failed = False
+    if not args.no_loop:
+        factory = uvicorn.Config(Starlette()).get_loop_factory()  # what uvicorn.run uses
+        plan = QUICK if args.quick else FULL
+        with asyncio.Runner(loop_factory=factory) as runner:
+            measures, floors, header, profiled = runner.run(run(plan, console, args.profile))
+        lines = [table(measures, floors, header)]
+        found = figures(measures, floors)
+        failed = any(g.failures for g in measures)
+        if profiled:
+            lines += ["", *profiled]
     more, more_found, more_failed = more_measures(args, console)
     lines += more
     found.update(more_found)
-    lines += ["", engine_figures(1 if args.quick else 3)]
+    if not args.no_loop:
+        lines += ["", engine_figures(1 if args.quick else 3)]
     return "\n".join(lines), found, 1 if failed or more_failed else 0
 
 

@@ -11,7 +11,7 @@ author runs it, whole process, each against a floor measured in the same run.
   the pentanomial's); the pentanomial model's gain is on balanced pairs, where the two
   games of a pair are correlated (Van den Bergh).
 - *1,000 games*: ``play --set ConnectFour --engine builtin:random --engine builtin:random
-  --games 1000 --concurrency 4 --seed 1`` (100 in ``--quick``), its wall time and games
+  --games 1000 --concurrency 4 --seed 1`` (20 in ``--quick``), its wall time and games
   per second. Floor: the same engines and rules playing as many games in this process with
   no Arbitre (no HTTP, no records: each move the engine's request built, the engine
   called, the value checked and played), so ``÷ floor`` is what a match costs over the
@@ -35,7 +35,7 @@ __all__ = ["match_lines", "match_rows"]
 
 #: Seeds of the SPRT row, and the games of the 1,000-games row, by quickness.
 SPRT_SEEDS = {True: (1,), False: (1, 2, 3)}
-GAMES = {True: 100, False: 1000}
+GAMES = {True: 20, False: 1000}
 
 
 @dataclass

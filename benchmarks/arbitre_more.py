@@ -31,8 +31,8 @@ __all__ = ["compare_runs", "more_measures"]
 #: Issue 27's goals with IN_FLIGHT games at once on two workers: own ms p50, p99.
 OWN_P50, OWN_P99 = 5.0, 25.0
 #: Games of the play row, and the seconds of each serve row's loop.
-PLAY_GAMES = {True: 10, False: 100}
-LOOP_SECONDS = {True: 2.0, False: 15.0}
+PLAY_GAMES = {True: 4, False: 100}
+LOOP_SECONDS = {True: 1.0, False: 15.0}
 
 
 def before_issue_27() -> bool:

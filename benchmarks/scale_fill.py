@@ -1,4 +1,4 @@
-"""The fill of ``benchmarks/scale.py`` (issue 34): a database of N finished games made in
+"""The fill of ``benchmarks/scale.py``: a database of N finished games made in
 minutes through the real schema, from real games' rows.
 
 - *templates*: a few games of every Set played by ``tournoyons-gui play`` between built-in
@@ -23,7 +23,9 @@ and unregistered engine URLs.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
+import hashlib
 import json
 import math
 import random
@@ -39,9 +41,13 @@ from typing import Any
 
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from tournoyons_gui.arbitre.compaction import replayer, turns_to_keep
 from tournoyons_gui.arbitre.store import Store
-from tournoyons_gui.arbitre.store.base import sqlite_time
+from tournoyons_gui.arbitre.store.archives import FORMAT, ArchiveRow, pack
+from tournoyons_gui.arbitre.store.base import json_text, sqlite_time
 from tournoyons_gui.arbitre.store.schema import (
+    SCHEMA_VERSION,
+    Base,
     EngineRow,
     EntrantRow,
     ExchangeRow,
@@ -54,6 +60,7 @@ from tournoyons_gui.arbitre.store.schema import (
     SeatRow,
     TournamentRow,
 )
+from tournoyons_gui.interfaces.registry import load_registry
 
 __all__ = ["Templates", "fill", "play_templates", "read_templates"]
 
@@ -90,6 +97,7 @@ SHARE: dict[str, float] = {
 COLUMNS: dict[str, list[str]] = {
     table.__tablename__: [c.name for c in table.__table__.columns]
     for table in (
+        ArchiveRow,
         GameRow,
         SeatRow,
         MoveRow,
@@ -107,14 +115,26 @@ TIME_COLUMNS = {"created_at", "ended_at", "at", "lease_until", "opened_at", "clo
 JSON_COLUMNS = {"options", "turn", "first", "sets", "byes", "people", "entrants", "sprt"}
 #: Days the games are spread over, ending now.
 DAYS = 3 * 365
+#: The games in play at the end of the fill (fewer in a small fill: a hundredth of it).
 PLAYING = 300
 BATCH = 20_000
 
 
+def playing_games(games: int) -> int:
+    """Return the games in play a fill of ``games`` finished games ends with."""
+    return min(PLAYING, max(3, games // 100))
+
+
 def play_templates(folder: Path, games: int = 4, seed: int = 7) -> Path:
     """Play ``games`` games of every Set between built-in engines with ``tournoyons-gui
-    play`` into ``folder/templates.sqlite3`` (kept: a second run reuses it); return it."""
-    database = folder / "templates.sqlite3"
+    play`` into ``folder/templates-<schema>.sqlite3`` (kept: a second run of the same schema
+    reuses it); return it."""
+    # Kept from one run to the next, for the schema and the packing that made it: a
+    # template file of another schema (a column added since) is played again.
+    made_by = hashlib.sha256(
+        repr((SCHEMA_VERSION, FORMAT, sorted(Base.metadata.tables), COLUMNS)).encode()
+    ).hexdigest()[:12]
+    database = folder / f"templates-{made_by}.sqlite3"
     if database.exists():
         return database
     scratch = folder / "templates-partial.sqlite3"
@@ -146,6 +166,11 @@ class Template:
     move_at: list[float]
     exchange_at: list[float]
     duration: float
+    #: Its moves and exchanges packed as a finished game's are
+    #: (:mod:`~tournoyons_gui.arbitre.store.archives`: times from the game's creation, so
+    #: the same bytes for every copy), and whether its Turns are in the document.
+    archive: bytes = b""
+    turns_kept: int = 0
 
 
 @dataclass
@@ -161,37 +186,84 @@ def _when(text: str) -> dt.datetime:
 
 
 def read_templates(database: Path) -> Templates:
-    """Read every game of the templates' SQLite file ``database`` (see :class:`Template`)."""
+    """Read every game of the templates' SQLite file ``database`` (see :class:`Template`)
+    through the store (``play`` packs its games as they end: the store gives them back
+    whole)."""
+    return asyncio.run(_read_templates(database))
+
+
+async def _read_templates(database: Path) -> Templates:
     found = Templates()
-    with sqlite3.connect(database) as db:
-        db.row_factory = sqlite3.Row
-        for game in db.execute("SELECT * FROM games WHERE status = 'over' ORDER BY created_at"):
-            start = _when(game["created_at"])
-            seats = [
-                dict(s)
-                for s in db.execute(
-                    'SELECT * FROM seats WHERE game_id = ? ORDER BY "index"', (game["id"],)
+    replay = replayer(load_registry().get)
+    store = await Store.open(str(database))
+    store.derive_turns = replay
+    try:
+        with sqlite3.connect(database) as db:
+            db.row_factory = sqlite3.Row
+            ids = [
+                row["id"]
+                for row in db.execute(
+                    "SELECT id FROM games WHERE status = 'over' ORDER BY created_at"
                 )
             ]
-            moves, move_at = [], []
-            for m in db.execute(
-                "SELECT * FROM moves WHERE game_id = ? ORDER BY number", (game["id"],)
-            ):
-                moves.append(tuple(m[c] for c in COLUMNS["moves"]))
-                move_at.append((_when(m["at"]) - start).total_seconds())
-            exchanges, exchange_at = [], []
-            for e in db.execute(
-                "SELECT * FROM exchanges WHERE game_id = ? ORDER BY id", (game["id"],)
-            ):
-                exchanges.append(tuple(e[c] for c in COLUMNS["exchanges"]))
-                exchange_at.append((_when(e["at"]) - start).total_seconds())
-            ended = game["ended_at"]
-            duration = (_when(ended) - start).total_seconds() if ended else 1.0
-            found.games[game["set_name"]].append(
-                Template(dict(game), seats, moves, exchanges, move_at, exchange_at, duration)
+            entrants = list(db.execute("SELECT set_name, entrants FROM matches"))
+            seats_of = {
+                game_id: [
+                    dict(s)
+                    for s in db.execute(
+                        'SELECT * FROM seats WHERE game_id = ? ORDER BY "index"', (game_id,)
+                    )
+                ]
+                for game_id in ids
+            }
+        for game_id in ids:
+            made = await store.game(game_id)
+            assert made is not None
+            game = made[0]
+            start = game.created_at
+            moves = await store.moves(game_id)
+            exchanges = await store.exchanges(game_id)
+            row = {
+                **{name: getattr(game, name) for name in COLUMNS["games"]},
+                "options": json_text(game.options),
+                "turn": json_text(game.turn),
+                "first": json_text(game.first),
+            }
+            move_rows = [
+                (
+                    *(0, game_id, m.number, m.seat, m.value, json_text(m.turn), m.tray),
+                    *(m.ms, m.query, m.error, m.at),
+                )
+                for m in moves
+            ]
+            exchange_rows = [
+                (e.id, game_id, e.seat, e.kind, e.move_id, e.detail, e.at) for e in exchanges
+            ]
+            ended = game.ended_at
+            template = Template(
+                row,
+                seats_of[game_id],
+                move_rows,
+                exchange_rows,
+                [(m.at - start).total_seconds() for m in moves],
+                [(e.at - start).total_seconds() for e in exchanges],
+                (ended - start).total_seconds() if ended else 1.0,
             )
-        for match in db.execute("SELECT set_name, entrants FROM matches"):
+            kept = turns_to_keep(replay, game.set_name, game.first, moves)
+            template.turns_kept = sum(turn is not None for turn in kept)
+            template.archive = pack(
+                start,
+                moves,
+                exchanges,
+                first=game.first,
+                turn=game.turn,
+                kept_turns=kept,
+            )
+            found.games[game.set_name].append(template)
+        for match in entrants:
             found.entrants[match["set_name"]] = match["entrants"]
+    finally:
+        await store.close()
     return found
 
 
@@ -288,6 +360,18 @@ class Writer:
             assert self.lite is not None
             self.lite.execute("COMMIT")
             self.lite.close()
+
+
+def row_of(table: str, **values: Any) -> tuple[Any, ...]:
+    """Return a row of ``table`` in :data:`COLUMNS` order from its ``values`` by column
+    name; a column the fill does not know (one a later schema added, nullable or with a
+    default) is ``None``. A value for a column the table lacks is a mistake (a rename):
+    ``KeyError``."""
+    columns = COLUMNS[table]
+    unknown = set(values) - set(columns)
+    if unknown:
+        raise KeyError(f"{table} has no column {sorted(unknown)}")
+    return tuple(values.get(name) for name in columns)
 
 
 def _ids(prefix: str, salt: int) -> Iterator[str]:
@@ -418,6 +502,7 @@ class Filler:
         for table in (
             "games",
             "seats",
+            "game_archives",
             "moves",
             "exchanges",
             "tournaments",
@@ -449,6 +534,10 @@ class Filler:
         if playing:
             moves = moves[: max(1, len(moves) // 2)]
         turn = moves[-1][5] if playing and moves else source["turn"]
+        first = source["first"]
+        packed = not playing and bool(moves or template.exchanges)
+        if packed:  # a packed game's row keeps no Turn: its document has them
+            turn = first = "{}"
         ended = None if playing else w.time(created + dt.timedelta(seconds=template.duration))
         lease_owner = lease_until = None
         if playing:
@@ -457,26 +546,27 @@ class Filler:
         if tournament is not None:
             tid, rnd, pairing, e1, e2 = tournament
         self.buffers["games"].append(
-            (
-                game_id,
-                set_name,
-                "playing" if playing else "over",
-                source["options"],
-                turn,
-                source["first"],
-                len(moves),
-                None if playing else source["winner"],
-                "" if playing else source["result"],
-                "" if playing else source["reason"],
-                w.time(created),
-                ended,
-                lease_owner,
-                lease_until,
-                tid,
-                rnd,
-                pairing,
-                e1,
-                e2,
+            row_of(
+                "games",
+                id=game_id,
+                set_name=set_name,
+                status="playing" if playing else "over",
+                options=source["options"],
+                turn=turn,
+                first=first,
+                moves=len(moves),
+                winner=None if playing else source["winner"],
+                result="" if playing else source["result"],
+                reason="" if playing else source["reason"],
+                created_at=w.time(created),
+                ended_at=ended,
+                lease_owner=lease_owner,
+                lease_until=lease_until,
+                tournament_id=tid,
+                round=rnd,
+                pairing=pairing,
+                entrant1=e1,
+                entrant2=e2,
             )
         )
         for index, seat in enumerate(template.seats):
@@ -487,24 +577,43 @@ class Filler:
             if tournament is not None:
                 entrant = e1 if index == 0 else e2
             self.buffers["seats"].append(
-                (
-                    self.seat_id,
-                    game_id,
-                    index,
-                    kind,
-                    name,
-                    url,
-                    f"K{self.keys:09d}",
-                    f"T{self.keys:031d}",
-                    None if playing else seat["final_status"],
-                    None if playing else seat["rank"],
-                    seat["error"],
-                    registration,
-                    entrant,
-                    seat["score"],
-                    seat["fault"],
+                row_of(
+                    "seats",
+                    id=self.seat_id,
+                    game_id=game_id,
+                    index=index,
+                    kind=kind,
+                    name=name,
+                    url=url,
+                    key=f"K{self.keys:09d}",
+                    token=f"T{self.keys:031d}",
+                    final_status=None if playing else seat["final_status"],
+                    rank=None if playing else seat["rank"],
+                    error=seat["error"],
+                    registration=registration,
+                    entrant=entrant,
+                    score=seat["score"],
+                    fault=seat["fault"],
+                    created_at=w.time(created),
+                    set_name=set_name,
                 )
             )
+        if not playing:
+            # A finished game's moves and exchanges as the compaction packs them.
+            if packed:
+                self.buffers["game_archives"].append(
+                    (
+                        game_id,
+                        FORMAT,
+                        1,
+                        len(moves),
+                        len(template.exchanges),
+                        template.turns_kept,
+                        None,
+                        template.archive,
+                    )
+                )
+            return game_id
         for number, (move, offset) in enumerate(zip(moves, template.move_at, strict=False)):
             self.move_id += 1
             self.buffers["moves"].append(
@@ -550,6 +659,7 @@ async def fill(
     loaded = [
         "games",
         "seats",
+        "game_archives",
         "moves",
         "exchanges",
         "engines",
@@ -588,7 +698,10 @@ async def fill(
         TimeRemainingColumn(),
     ]
     with Progress(*columns, console=console) as progress:
-        task = progress.add_task("games", total=games + PLAYING)
+        playing = playing_games(games)
+        task = progress.add_task("games", total=games + playing)
+        # Where nobody sees the bar (a log file), a line at each tenth instead.
+        logged = max(1, games // 10) if console is None or not console.is_terminal else None
         number = 0
         while number < games:
             created = first + dt.timedelta(seconds=number * step)
@@ -600,20 +713,23 @@ async def fill(
                 set_name = rng.choices(filler.sets, filler.weights)[0]
                 filler.game(set_name, created, filler.sitters(set_name))
                 number += 1
-            if len(filler.buffers["moves"]) >= BATCH:
+            if len(filler.buffers["seats"]) >= BATCH:
                 await filler.flush()
                 progress.update(task, completed=number)
-        for count in range(PLAYING):
+                if logged is not None and number >= logged:  # a log file: a line a tenth
+                    print(f"games: {number:,} of {games:,}", flush=True)
+                    logged += max(1, games // 10)
+        for count in range(playing):
             set_name = rng.choices(filler.sets, filler.weights)[0]
             filler.game(
                 set_name,
-                now - dt.timedelta(seconds=PLAYING - count),
+                now - dt.timedelta(seconds=playing - count),
                 filler.sitters(set_name),
                 playing=True,
             )
         _rooms(filler, now)
         await filler.flush(force=True)
-        progress.update(task, completed=games + PLAYING)
+        progress.update(task, completed=games + playing)
         took["rows"] = time.perf_counter() - started
         index_task = progress.add_task("indexes", total=len(writer.indexes))
         await writer.make_indexes(

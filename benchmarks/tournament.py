@@ -96,6 +96,20 @@ def own_times(exchanges: list[dict[str, Any]]) -> list[float]:
     return gaps
 
 
+def all_games(client: httpx.Client, tournament_id: str) -> list[dict[str, Any]]:
+    """Return every game of the tournament, a page of ``games.json`` at a time (its
+    ``Link`` header to the next)."""
+    games: list[dict[str, Any]] = []
+    url: str | None = f"/tournaments/{tournament_id}/games.json?limit=100"
+    while url:
+        answer = client.get(url)
+        answer.raise_for_status()
+        page = answer.json()
+        games += page["rows"]
+        url = page["next_url"]
+    return games
+
+
 def run(label: str, database: str, workers: int, games: int, concurrency: int) -> dict[str, Any]:
     """Run one tournament on ``workers`` serve processes sharing ``database``."""
     processes = [start_server(database, "--lease", "15") for _ in range(workers)]
@@ -137,7 +151,8 @@ def run(label: str, database: str, workers: int, games: int, concurrency: int) -
             moves = 0
             gaps: list[float] = []
             drivers: Counter[str] = Counter()
-            for game in summary["games"]:
+            listed = all_games(client, tournament_id)
+            for game in listed:
                 record = client.get(f"/games/{game['id']}.json").json()
                 numbers = [m["number"] for m in record["moves"]]
                 if record["status"] != "over" or record["result"] not in ("seat1", "seat2", "draw"):
@@ -155,7 +170,7 @@ def run(label: str, database: str, workers: int, games: int, concurrency: int) -
             total = sum(drivers.values()) or 1
             return {
                 "label": label,
-                "games": len(summary["games"]),
+                "games": len(listed),
                 "planned": summary["progress"]["planned"],
                 "wall": wall,
                 "cpu": cpu,

@@ -284,6 +284,29 @@ def nginx_path() -> str | None:
     return sbin_program("nginx")
 
 
+def find_wrk() -> str:
+    """Return wrk, the HTTP load tool of the pages benchmark (``benchmarks/run.py``, which
+    the test command runs at its smallest size), installing it if need be.
+
+    Order: ``$TOURNOYONS_WRK``; ``wrk`` on the PATH; as root on Debian or Ubuntu,
+    ``apt-get install wrk``.
+    """
+    explicit = os.environ.get("TOURNOYONS_WRK")
+    if explicit:
+        return explicit
+    found = shutil.which("wrk")
+    if found:
+        return found
+    if _apt_install("wrk"):
+        found = shutil.which("wrk")
+        if found:
+            return found
+    sys.exit(
+        "No wrk could be found or installed. Install it (Debian/Ubuntu: 'sudo apt-get "
+        "install wrk') or set TOURNOYONS_WRK to its path."
+    )
+
+
 def find_nginx() -> str:
     """Return the nginx that ``scripts/deploy.py`` puts in front of the web processes (and
     its test runs), installing it if need be.

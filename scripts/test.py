@@ -27,6 +27,7 @@ from _bootstrap import (
     find_php,
     find_postgres,
     find_ruby,
+    find_wrk,
     say,
 )
 
@@ -66,6 +67,8 @@ def main() -> int:
     say(f"Ruby: {ruby}")
     go = find_go()
     say(f"Go: {go}")
+    wrk = find_wrk()
+    say(f"wrk: {wrk}")
     env = {
         **os.environ,
         "TOURNOYONS_CHROMIUM": chromium,
@@ -76,6 +79,7 @@ def main() -> int:
         "TOURNOYONS_PHP": php,
         "TOURNOYONS_RUBY": ruby,
         "TOURNOYONS_GO": go,
+        "TOURNOYONS_WRK": wrk,
         "PYTHONDONTWRITEBYTECODE": "1",
     }
     args = sys.argv[1:]

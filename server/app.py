@@ -98,6 +98,7 @@ def create_app(
     run_folder: str | None = None,
     drive: bool = True,
     metrics: str | int | None = None,
+    keep_logs: float | None = None,
     cors: Iterable[str] = (),
     ladder_games: int | None = None,
     ladder_timeout: int = DEFAULT_TIMEOUT,
@@ -126,8 +127,9 @@ def create_app(
     --workers N``), telling each other through Unix sockets in ``run_folder`` (SQLite) or
     PostgreSQL's ``NOTIFY``; ``drive``: whether this process drives games (``serve
     --no-drive``: a web process making games for the drivers of its records);
-    ``metrics``: where ``/metrics`` is served (``serve --metrics``): ``None`` on a
-    loopback server's listener and on no public one's,
+    ``keep_logs``: the days a finished game's engine exchanges are kept (``serve
+    --keep-logs``; ``None``: forever); ``metrics``: where ``/metrics`` is served
+    (``serve --metrics``): ``None`` on a loopback server's listener and on no public one's,
     ``"public"`` on every listener, a port number only to the requests reaching that port
     (a listener of its own); ``cors``: the origins that may call the API from another
     site (``serve --cors``; ``*``: any origin, reads only; none by default);
@@ -170,6 +172,7 @@ def create_app(
             lease_seconds=lease_seconds,
             run_folder=run_folder,
             drive=drive,
+            keep_logs=keep_logs,
         )
         holder.arbitre = arbitre
         holder.tournaments = Tournaments(arbitre)

@@ -214,7 +214,8 @@
       if (changed("standings", summary.standings)) { drawStandings(summary.standings); }
       if (changed("cross", summary.cross_table)) { drawCross(summary.cross_table, names); }
       var games = summary.games;
-      var inPlay = games.filter(function (g) { return g.status === "playing"; });
+      // Every game in play (the tournament's first page of games lists the oldest).
+      var inPlay = summary.in_play || games.filter(function (g) { return g.status === "playing"; });
       var over = games.filter(function (g) { return g.status !== "playing"; });
       if (changed("playing", inPlay)) {
         drawList(playing, inPlay, names, false, "[data-playing-none]");

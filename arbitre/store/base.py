@@ -66,7 +66,13 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
-from tournoyons_gui.arbitre.store.kept import backfill
+from tournoyons_gui.arbitre.store.kept import (
+    backfill,
+    fill_step,
+    filling,
+    start_fills,
+    under_way,
+)
 from tournoyons_gui.arbitre.store.migrations import MIGRATIONS
 from tournoyons_gui.arbitre.store.schema import SCHEMA_VERSION, Base, MetaRow
 
@@ -82,9 +88,13 @@ __all__ = [
 ]
 
 _SCHEMA_LOCK = 0x70756E6F79
-#: The schema version that brought the kept aggregates (issue 34): upgrading to it fills
-#: them from the rows already there (:func:`.kept.backfill`).
+#: The schema version that brought the kept aggregates: upgrading to it fills the one-pass
+#: ones and starts the batched ones (:func:`.kept.backfill`), which a driving worker then
+#: fills a step per transaction while the server serves (:meth:`Database.fill_kept_step`).
 _KEPT_SINCE = 12
+#: Batched fills started by the upgrade to a version (the kept aggregates it adds), filled
+#: after it like the others: the tournaments' standings kept (schema 15).
+_FILLS_SINCE: dict[int, tuple[str, ...]] = {15: ("tournament_standings",)}
 #: Seconds a pooled PostgreSQL connection may sit idle and still be used without a ping.
 PING_IDLE = 5.0
 DEFAULT_DATABASE = "arbitre.sqlite3"
@@ -389,17 +399,39 @@ class Database:
                     await conn.exec_driver_sql(statement)
                 if version + 1 == _KEPT_SINCE:
                     await conn.run_sync(backfill)
+                started = _FILLS_SINCE.get(version + 1)
+                if started:
+                    await conn.run_sync(start_fills, started)
                 version += 1
                 await conn.execute(
                     update(MetaRow).where(MetaRow.key == "schema").values(value=str(version))
                 )
 
-    async def backfill_kept(self) -> None:
-        """Fill the kept aggregates anew from the rows (:mod:`.kept`), in one
-        transaction: after a bulk load that wrote the base rows only
-        (``benchmarks/scale.py``)."""
+    async def backfill_kept(
+        self, progress: Callable[[str], None] | None = None, *, resume: bool = False
+    ) -> None:
+        """Fill the kept aggregates anew from the rows (:mod:`.kept`): the one-pass ones
+        in one transaction, then the batched ones a step per transaction (``progress``
+        told each step's filler): after a bulk load that wrote the base rows only
+        (``benchmarks/scale.py``). ``resume``: a batched fill under way (one killed) goes
+        on from its last step committed instead."""
         async with self.engine.begin() as conn:
-            await conn.run_sync(backfill)
+            if not (resume and await conn.run_sync(under_way)):
+                await conn.run_sync(backfill)
+        while await self.fill_kept_step():
+            if progress is not None:
+                progress("kept")
+
+    async def fill_kept_step(self) -> bool:
+        """Run one step of the batched kept aggregates' fill, if one is under way (after
+        an upgrade, or a fill killed: it resumes where it committed), in a transaction of
+        its own; return whether there was one."""
+        return await self.write(fill_step) is not None
+
+    async def kept_filling(self, name: str) -> str | None:
+        """Return how far the batched fill ``name`` got while it is under way (its last
+        key filled), else ``None`` (:func:`.kept.filling`)."""
+        return await self.read(lambda connection: filling(connection, name))
 
     async def _schema_current(self) -> bool:
         """Whether the records hold this program's schema version (a read; ``False`` when

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import Connection, Select, Table, select, tuple_
+from sqlalchemy import Connection, Select, Table, select, tuple_, union_all
 
 from tournoyons_gui.arbitre.store.base import Database
 from tournoyons_gui.arbitre.store.kept_records import (
@@ -222,11 +222,16 @@ class RecordStore(Database):
                 ends = select(POINTS).where(*where, POINTS.c.number.in_([1, count]))
                 statements.append((set_name, ends))
 
+        # One statement, one round trip: each Set's range, side by side.
+        together = union_all(*(statement for _, statement in statements)) if statements else None
+
         def read(connection: Connection) -> dict[str, list[RatingPoint]]:
             found: dict[str, dict[int, RatingPoint]] = {name: {} for name in rated}
-            for set_name, statement in statements:
-                for r in connection.execute(statement):
-                    found[set_name][r.number] = RatingPoint(
+            if together is None:
+                return {}
+            for r in connection.execute(together):
+                if r.set_name in found:
+                    found[r.set_name][r.number] = RatingPoint(
                         r.number, r.game_id, _aware(r.at) or r.at, r.mu, r.sigma
                     )
             return {name: [kept[n] for n in sorted(kept)] for name, kept in found.items()}

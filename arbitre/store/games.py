@@ -32,9 +32,11 @@ from tournoyons_gui.arbitre.store.appends import (
 )
 from tournoyons_gui.arbitre.store.kept_lists import count_game, game_over
 from tournoyons_gui.arbitre.store.kept_records import EndedSeat, keep_game_end
+from tournoyons_gui.arbitre.store.kept_standings import TableSeat, keep_tournament_end
 from tournoyons_gui.arbitre.store.ladder import LadderPlace, SlotTaken, ladder_game_made
 from tournoyons_gui.arbitre.store.ladder_ends import LadderSeat, keep_ladder_end
 from tournoyons_gui.arbitre.store.leases import LeaseStore
+from tournoyons_gui.arbitre.store.packed import ArchiveStore
 from tournoyons_gui.arbitre.store.pending import CLOSE_PENDING, DETAIL_CAP
 from tournoyons_gui.arbitre.store.records import (
     AddedSetRecord,
@@ -60,6 +62,7 @@ from tournoyons_gui.arbitre.store.schema import (
     MoveRow,
     SeatRow,
 )
+from tournoyons_gui.arbitre.tables import FILLER
 
 __all__ = ["MAX_PAGE", "Conflict", "GameStore", "LeaseLost"]
 
@@ -116,7 +119,7 @@ class Conflict(Exception):
     """A unique name or key is taken (by another worker meanwhile, say)."""
 
 
-class GameStore(LeaseStore):
+class GameStore(ArchiveStore, LeaseStore):
     """Games, seats, moves, exchanges, asks, leases and added Sets."""
 
     #: PostgreSQL's appends grouped (made at the first one).
@@ -166,35 +169,33 @@ class GameStore(LeaseStore):
             if row is None:
                 return None
             seats = connection.execute(_SEATS_OF, named)
-            return record_of(Game, row), [record_of(Seat, s) for s in seats]
+            found = record_of(Game, row)
+            if found.status != "playing" and not found.turn and not found.first:
+                # A packed game's Turns are in its document (.archives).
+                positions = self.positions_of(connection, game_id)
+                if positions is not None:
+                    found.first, found.turn = positions
+            return found, [record_of(Seat, s) for s in seats]
 
         return await self.read(game)
 
     async def moves(self, game_id: str) -> list[Move]:
-        """Return a game's moves in order."""
-        async with self.sessions() as session:
-            rows = await session.scalars(
-                select(MoveRow).where(MoveRow.game_id == game_id).order_by(MoveRow.number)
-            )
-            return [record_of(Move, row) for row in rows]
+        """Return a game's moves in order (its rows, and its document once it is over:
+        :mod:`.archives`)."""
+        return await self.kept_moves(game_id)
 
     async def move(self, game_id: str, number: int) -> Move | None:
         """Return move ``number`` (from 1) of a game, or ``None``."""
-        async with self.sessions() as session:
-            row = (
-                await session.scalars(
-                    select(MoveRow).where(MoveRow.game_id == game_id, MoveRow.number == number)
-                )
-            ).one_or_none()
-            return None if row is None else record_of(Move, row)
+        statement = select(_MOVES).where(_MOVES.c.game_id == game_id, _MOVES.c.number == number)
+        row = await self.read(lambda connection: connection.execute(statement).one_or_none())
+        if row is not None:
+            return record_of(Move, row)
+        return next((m for m in await self.kept_moves(game_id) if m.number == number), None)
 
     async def exchanges(self, game_id: str) -> list[Exchange]:
-        """Return a game's exchange log in order."""
-        async with self.sessions() as session:
-            rows = await session.scalars(
-                select(ExchangeRow).where(ExchangeRow.game_id == game_id).order_by(ExchangeRow.id)
-            )
-            return [record_of(Exchange, row) for row in rows]
+        """Return a game's exchange log in order (its rows, and its document once it is
+        over: :mod:`.archives`)."""
+        return await self.kept_exchanges(game_id)
 
     async def seat_by_token(self, token: str) -> Seat | None:
         """Return the person seat holding ``token``."""
@@ -222,9 +223,11 @@ class GameStore(LeaseStore):
     ) -> GamePage:
         """Return a page of games, newest first, filtered by Set (its name as games hold
         it) and by a seat's name (any case) or URL, whole (``page`` 1 the first,
-        :data:`MAX_PAGE` at most), with the number of games the filters match: a count of
-        them, for programs and tests (no page of the web reads it: see :mod:`.lists`)."""
+        :data:`MAX_PAGE` at most), and whether more follow: for programs and tests (the
+        web reads :mod:`.lists`). Nothing is counted: a page reads its rows and one more,
+        along the lists' indexes (:meth:`~.lists.ListStore.games_page`)."""
         page = max(1, min(page, MAX_PAGE))
+        offset = (page - 1) * per_page
         async with self.sessions() as session:
             query = select(GameRow)
             if set_name:
@@ -232,21 +235,22 @@ class GameStore(LeaseStore):
             if seat:
                 named = (func.lower(seat) == SEAT_NAME_KEY) | (SeatRow.url == seat)
                 query = query.where(GameRow.id.in_(select(SeatRow.game_id).where(named)))
-            total = await session.scalar(select(func.count()).select_from(query.subquery()))
             rows = list(
                 await session.scalars(
                     query.order_by(GameRow.created_at.desc(), GameRow.id)
-                    .offset((page - 1) * per_page)
-                    .limit(per_page)
+                    .offset(offset)
+                    .limit(per_page + 1)
                 )
             )
+            more = len(rows) > per_page
+            rows = rows[:per_page]
             seats: dict[str, list[Seat]] = {row.id: [] for row in rows}
             if rows:
                 for seat_row in await session.scalars(
                     select(SeatRow).where(SeatRow.game_id.in_(list(seats))).order_by(SeatRow.index)
                 ):
                     seats[seat_row.game_id].append(record_of(Seat, seat_row))
-            return GamePage([record_of(Game, r) for r in rows], seats, int(total or 0))
+            return GamePage([record_of(Game, r) for r in rows], seats, more)
 
     # --- writing a game's moves, log and end --------------------------------------------
 
@@ -358,8 +362,18 @@ class GameStore(LeaseStore):
         logged = [_exchange(game_id, index, "final", "", url, at) for index, url in finals]
         seated = [EndedSeat(seat.index, seat.name, seat.registration) for seat, _ in ends]
         laddered = [
-            LadderSeat(seat.index, seat.registration, end.rank, end.fault, end.error)
-            for seat, end in ends
+            LadderSeat(seat.index, seat.registration, seat_end.rank, seat_end.fault, seat_end.error)
+            for seat, seat_end in ends
+        ]
+        failed = end.status != "over" or end.result == "error"
+        at_table = [
+            TableSeat(
+                FILLER if seat.entrant is None else seat.entrant,
+                None if failed else seat_end.rank,
+                seat_end.score,
+                seat_end.status == 9,
+            )
+            for seat, seat_end in ends
         ]
 
         named = {
@@ -394,6 +408,17 @@ class GameStore(LeaseStore):
                 result=end.result,
                 winner=end.winner,
                 seats=laddered,
+            )
+            # The tournament's kept standings (.kept_standings), after the engines' and the
+            # ladder's: its lock is the last taken, its stamp of the game's end the last made.
+            keep_tournament_end(
+                connection,
+                game_id=game_id,
+                clock=self.now,
+                status=end.status,
+                result=end.result,
+                winner=end.winner,
+                seats=at_table,
             )
             game_over(connection, game_id)
             if seat_ends:

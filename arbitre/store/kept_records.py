@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -46,7 +45,6 @@ from sqlalchemy import (
     String,
     Table,
     delete,
-    func,
     insert,
     select,
     update,
@@ -54,15 +52,17 @@ from sqlalchemy import (
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Mapped, mapped_column
 
-from tournoyons_gui.arbitre.store.kept import FILLERS
+from tournoyons_gui.arbitre.store.kept import BATCHED, Batched
 from tournoyons_gui.arbitre.store.schema import Base, GameRow, SeatRow
 
 __all__ = [
     "NEW_RATING",
     "NO_OPPONENT",
     "OUTCOMES",
+    "RECORDS_FILL",
     "EndedSeat",
     "fill_records",
+    "fill_records_step",
     "keep_game_end",
     "level_of",
     "outcome",
@@ -353,32 +353,28 @@ def keep_game_end(
 # --- the filler: the records anew from the games ----------------------------------------
 
 
-def _engine_batches(connection: Connection) -> Iterator[list[str]]:
-    """Yield every registration seated in a game, in order, in batches of at most
-    :data:`_BATCH` engines and about :data:`_BATCH_SEATS` seats (an engine of more seats
-    alone): counted along the seats' ``(registration, id)`` index."""
-    last = ""
-    while True:
-        counted = connection.execute(
-            select(_SEATS.c.registration, func.count())
-            .where(_SEATS.c.registration > last)
-            .group_by(_SEATS.c.registration)
+def _next_engines(connection: Connection, after: str) -> list[str]:
+    """Return the next registrations seated in a game after ``after``, in order: those
+    whose seats are all among the next :data:`_BATCH_SEATS` seats along the seats'
+    ``(registration, id)`` index (the last one read may have more: it waits for the next
+    step), or the next one alone when it has more seats than that. A step reads what it
+    fills, never the engines after it."""
+    read = list(
+        connection.scalars(
+            select(_SEATS.c.registration)
+            .where(_SEATS.c.registration > after)
             .order_by(_SEATS.c.registration)
-            .limit(_BATCH)
-        ).all()
-        batch: list[str] = []
-        seats = 0
-        for engine, count in counted:
-            if batch and seats + count > _BATCH_SEATS:
-                yield batch
-                batch, seats = [], 0
-            batch.append(engine)
-            seats += count
-        if batch:
-            yield batch
-        if len(counted) < _BATCH:
-            return
-        last = counted[-1][0]
+            .limit(_BATCH_SEATS)
+        )
+    )
+    if not read:
+        return []
+    engines = list(dict.fromkeys(read))
+    if len(read) < _BATCH_SEATS:
+        return engines[:_BATCH]  # the last seats: every engine read is whole
+    if len(engines) > 1:
+        return engines[:-1][:_BATCH]  # the last one may go on past the seats read
+    return engines
 
 
 def _chunks(rows: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
@@ -407,47 +403,80 @@ class _Filled:
 
 
 def _fill_engines(connection: Connection, engines: list[str]) -> None:
-    """Compute a batch of engines' records from their finished games and insert them."""
-    played = connection.execute(
-        select(
-            _SEATS.c.registration,
-            _SEATS.c.index.label("seat_index"),
-            _GAMES.c.id,
-            _GAMES.c.set_name,
-            _GAMES.c.status,
-            _GAMES.c.result,
-            _GAMES.c.winner,
-            _GAMES.c.ended_at,
-            _GAMES.c.created_at,
+    """Compute a batch of engines' records from their finished games and insert them:
+    their seats along ``(registration, id)``, their games and those games' seats by key
+    (each read of a batch is its own rows, whatever the size of the tables)."""
+    mine = connection.execute(
+        select(_SEATS.c.registration, _SEATS.c.index.label("seat_index"), _SEATS.c.game_id).where(
+            _SEATS.c.registration.in_(engines)
         )
-        .select_from(_SEATS.join(_GAMES, _GAMES.c.id == _SEATS.c.game_id))
-        .where(_SEATS.c.registration.in_(engines), _GAMES.c.status != "playing")
     ).all()
-    if not played:
-        return
+    ids = sorted({seat.game_id for seat in mine})
+    games: dict[str, Any] = {}
     seated: dict[str, list[EndedSeat]] = {}
-    theirs = select(_SEATS.c.game_id).where(_SEATS.c.registration.in_(engines))
-    for seat in connection.execute(
-        select(
-            _SEATS.c.game_id,
-            _SEATS.c.index.label("seat_index"),
-            _SEATS.c.name,
-            _SEATS.c.registration,
-        )
-        .where(_SEATS.c.game_id.in_(theirs))
-        .order_by(_SEATS.c.game_id, _SEATS.c.index)
-    ):
-        seated.setdefault(seat.game_id, []).append(
-            EndedSeat(seat.seat_index, seat.name, seat.registration)
-        )
+    for start in range(0, len(ids), _BATCH):
+        chunk = ids[start : start + _BATCH]
+        for game in connection.execute(
+            select(
+                _GAMES.c.id,
+                _GAMES.c.set_name,
+                _GAMES.c.status,
+                _GAMES.c.result,
+                _GAMES.c.winner,
+                _GAMES.c.ended_at,
+                _GAMES.c.created_at,
+            ).where(_GAMES.c.id.in_(chunk), _GAMES.c.status != "playing")
+        ):
+            games[game.id] = game
+        for seat in connection.execute(
+            select(
+                _SEATS.c.game_id,
+                _SEATS.c.index.label("seat_index"),
+                _SEATS.c.name,
+                _SEATS.c.registration,
+            ).where(_SEATS.c.game_id.in_(chunk))
+        ):
+            seated.setdefault(seat.game_id, []).append(
+                EndedSeat(seat.seat_index, seat.name, seat.registration)
+            )
     by_engine: dict[str, list[Any]] = {}
-    for row in played:
-        by_engine.setdefault(row.registration, []).append(row)
+    for mine_seat in mine:
+        found = games.get(mine_seat.game_id)
+        if found is not None:
+            by_engine.setdefault(mine_seat.registration, []).append(
+                _Played(mine_seat.seat_index, found)
+            )
     filled = _Filled()
-    for engine, rows in by_engine.items():
+    for engine, rows in sorted(by_engine.items()):
         rows.sort(key=lambda r: (r.ended_at or r.created_at, r.id, r.seat_index))
         _fill_engine(engine, rows, seated, filled)
     filled.insert(connection)
+
+
+class _Played:
+    """One game of an engine as its record's fill reads it: the engine's seat index and
+    the game's columns."""
+
+    __slots__ = (
+        "created_at",
+        "ended_at",
+        "id",
+        "result",
+        "seat_index",
+        "set_name",
+        "status",
+        "winner",
+    )
+
+    def __init__(self, seat_index: int, game: Any) -> None:
+        self.seat_index = seat_index
+        self.id = game.id
+        self.set_name = game.set_name
+        self.status = game.status
+        self.result = game.result
+        self.winner = game.winner
+        self.ended_at = game.ended_at
+        self.created_at = game.created_at
 
 
 def _fill_engine(
@@ -517,26 +546,50 @@ def _fill_engine(
     filled.points += points
 
 
-def fill_records(connection: Connection) -> None:
-    """Empty the kept records and fill them anew from the finished games, a batch of
-    engines at a time (memory bounded by a batch's games), in the caller's transaction."""
+def start_records(connection: Connection) -> None:
+    """Empty the kept records (their fill starts anew: :func:`fill_records_step`)."""
     for table in (POINTS, OPPONENT_RATINGS, OPPONENTS, SETS):
         connection.execute(delete(table))
-    done, said = 0, time.monotonic()
-    for engines in _engine_batches(connection):
-        _fill_engines(connection, engines)
-        done += len(engines)
-        if time.monotonic() - said > _SAY_EVERY:
-            log.info("the engines' records: %d engines filled", done)
-            said = time.monotonic()
-    log.info("the engines' records: %d engines filled, done", done)
+
+
+def fill_records_step(connection: Connection, after: str) -> str | None:
+    """Fill the records of the next batch of registered engines after ``after`` anew from
+    their finished games, in the caller's transaction; return the last engine filled, or
+    ``None`` when none is left (then gather the tables' statistics on PostgreSQL).
+
+    The batch's kept rows are deleted first: games of its engines that ended while the
+    fill had not reached them (the upgrade fills while the server serves) were kept by
+    :func:`keep_game_end` on rows that the fill makes anew. On PostgreSQL the games'
+    ends wait meanwhile (``engine_sets`` locked: a game's end locks its rows first), so
+    that an end is either in the games read or kept on the rows written."""
     if connection.dialect.name == "postgresql":
-        # Their statistics (and the seats', bulk loaded before a fill), that the pages'
-        # plans be made for what is there now.
-        connection.exec_driver_sql(
-            "ANALYZE seats, engine_sets, engine_opponents, engine_opponent_ratings,"
-            " engine_rating_points"
-        )
+        connection.exec_driver_sql("LOCK TABLE engine_sets IN EXCLUSIVE MODE")
+    engines = _next_engines(connection, after)
+    if not engines:
+        if connection.dialect.name == "postgresql":
+            # Their statistics (and the seats', bulk loaded before a fill), that the
+            # pages' plans be made for what is there now.
+            connection.exec_driver_sql(
+                "ANALYZE seats, engine_sets, engine_opponents, engine_opponent_ratings,"
+                " engine_rating_points"
+            )
+        log.info("the engines' records: filled")
+        return None
+    for table in (POINTS, OPPONENT_RATINGS, OPPONENTS, SETS):
+        connection.execute(delete(table).where(table.c.engine_id.in_(engines)))
+    _fill_engines(connection, engines)
+    return engines[-1]
 
 
-FILLERS.append(fill_records)
+def fill_records(connection: Connection) -> None:
+    """Empty the kept records and fill them anew, every batch in the caller's
+    transaction (a small database's, the tests')."""
+    start_records(connection)
+    position: str | None = ""
+    while position is not None:
+        position = fill_records_step(connection, position)
+
+
+#: The name of the records' fill in ``kept_fills``.
+RECORDS_FILL = "engine_records"
+BATCHED.append(Batched(RECORDS_FILL, start_records, fill_records_step))

@@ -30,6 +30,7 @@ from sqlalchemy import (
 
 from tournoyons_gui.arbitre.store.base import Database
 from tournoyons_gui.arbitre.store.lists import Listed, NewestKey
+from tournoyons_gui.arbitre.store.packed import played_moves
 from tournoyons_gui.arbitre.store.records import (
     Game,
     Match,
@@ -43,7 +44,6 @@ from tournoyons_gui.arbitre.store.schema import (
     GameRow,
     MatchGameRow,
     MatchRow,
-    MoveRow,
     SeatRow,
 )
 
@@ -53,7 +53,6 @@ _MATCHES = cast(Table, MatchRow.__table__)
 _PLACES = cast(Table, MatchGameRow.__table__)
 _GAMES = cast(Table, GameRow.__table__)
 _SEATS = cast(Table, SeatRow.__table__)
-_MOVES = cast(Table, MoveRow.__table__)
 #: A game's columns but its positions (the bulk of a row: a Tarot deal's state).
 _LIGHT = [c for c in _GAMES.c if c.name not in ("turn", "first")]
 
@@ -156,63 +155,56 @@ class MatchStore(Database):
         return await self.read(read)
 
     async def match_moves(self, match_id: str) -> dict[str, list[str]]:
-        """Return the values played in each game of a match, by game id, in move order
-        (one statement along ``moves``' (game, number) key)."""
-        statement = (
-            select(_MOVES.c.game_id, _MOVES.c.value)
-            .join_from(_PLACES, _MOVES, _MOVES.c.game_id == _PLACES.c.game_id)
-            .where(_PLACES.c.match_id == match_id)
-            .order_by(_PLACES.c.number, _MOVES.c.number)
-        )
+        """Return the values played in each game of a match, by game id, in the match's
+        order and move order (:func:`~.packed.played_moves`: its games' rows and
+        documents)."""
 
         def read(connection: Connection) -> dict[str, list[str]]:
-            values: dict[str, list[str]] = {}
-            for game_id, value in connection.execute(statement):
-                values.setdefault(game_id, []).append(value)
-            return values
+            ids = list(
+                connection.scalars(
+                    select(_PLACES.c.game_id)
+                    .where(_PLACES.c.match_id == match_id)
+                    .order_by(_PLACES.c.number)
+                )
+            )
+            played = played_moves(connection, ids)
+            return {game_id: [m[2] for m in played.get(game_id, [])] for game_id in ids}
 
         return await self.read(read)
 
     async def match_think(self, match_id: str) -> dict[int, list[int]]:
         """Return each entrant's thinking times of a match: the milliseconds from request
-        to answer of every move it played (``moves.ms``, measured by the Arbitre), by
-        entrant (its index in the match), in no order: one statement along ``moves``'
-        (game, number) key and ``seats``' (game, index) one."""
-        statement = (
-            select(_SEATS.c.entrant, _MOVES.c.ms)
-            .join_from(_PLACES, _MOVES, _MOVES.c.game_id == _PLACES.c.game_id)
-            .join(
-                _SEATS,
-                (_SEATS.c.game_id == _MOVES.c.game_id) & (_SEATS.c.index == _MOVES.c.seat),
-            )
-            .where(_PLACES.c.match_id == match_id)
-        )
+        to answer of every move it played (``ms``, measured by the Arbitre), by entrant
+        (its index in the match), in no order: its games' seats, then their moves from
+        their rows and documents (:func:`~.packed.played_moves`)."""
 
         def read(connection: Connection) -> dict[int, list[int]]:
+            seats = connection.execute(
+                select(_SEATS.c.game_id, _SEATS.c.index, _SEATS.c.entrant)
+                .join_from(_PLACES, _SEATS, _SEATS.c.game_id == _PLACES.c.game_id)
+                .where(_PLACES.c.match_id == match_id)
+            )
+            entrants = {(g, i): e for g, i, e in seats if e is not None}
             found: dict[int, list[int]] = {}
-            for entrant, ms in connection.execute(statement):
-                if entrant is not None:
-                    found.setdefault(int(entrant), []).append(int(ms or 0))
+            games = {game_id for game_id, _ in entrants}
+            for game_id, moves in played_moves(connection, sorted(games)).items():
+                for _, seat, _, ms in moves:
+                    entrant = entrants.get((game_id, seat))
+                    if entrant is not None:
+                        found.setdefault(int(entrant), []).append(ms)
             return found
 
         return await self.read(read)
 
     async def moves_of(self, game_ids: Sequence[str]) -> dict[str, list[str]]:
         """Return the values played in each of ``game_ids`` (a page's), by game id, in move
-        order: one statement along ``moves``' (game, number) key."""
+        order, from their rows and documents (:func:`~.packed.played_moves`)."""
         if not game_ids:
             return {}
-        statement = (
-            select(_MOVES.c.game_id, _MOVES.c.value)
-            .where(_MOVES.c.game_id.in_(list(game_ids)))
-            .order_by(_MOVES.c.game_id, _MOVES.c.number)
-        )
 
         def read(connection: Connection) -> dict[str, list[str]]:
-            values: dict[str, list[str]] = {game_id: [] for game_id in game_ids}
-            for game_id, value in connection.execute(statement):
-                values[game_id].append(value)
-            return values
+            played = played_moves(connection, game_ids)
+            return {game_id: [m[2] for m in played.get(game_id, [])] for game_id in game_ids}
 
         return await self.read(read)
 

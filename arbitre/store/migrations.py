@@ -130,4 +130,10 @@ MIGRATIONS: dict[int, Sequence[str]] = {
         "ALTER TABLE engines ADD COLUMN ladder_reason TEXT NOT NULL DEFAULT ''",
         "ALTER TABLE engines ADD COLUMN ladder_paused_game VARCHAR(12) NOT NULL DEFAULT ''",
     ),
+    # Version 15: finished games packed (``game_archives``, made by ``create_all``): the
+    # games of an older database are packed after the upgrade, a batch at a time while
+    # the server serves (:mod:`~tournoyons_gui.arbitre.compaction`); the tournaments'
+    # standings kept (``tournament_scores``, ``tournament_pairs``, made by
+    # ``create_all``), filled the same way (``kept_fills``; ``base._FILLS_SINCE``).
+    14: (),
 }

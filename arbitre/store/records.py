@@ -318,11 +318,11 @@ class Entrant:
 @dataclass(frozen=True)
 class GamePage:
     """One page of the games list, newest first: the ``games``, each game's ``seats`` by
-    game id, and the ``total`` of games matching."""
+    game id, and whether more follow (``more``: the list is not counted)."""
 
     games: list[Game]
     seats: dict[str, list[Seat]]
-    total: int
+    more: bool
 
 
 @dataclass(slots=True)

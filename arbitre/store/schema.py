@@ -59,7 +59,7 @@ __all__ = [
     "TournamentRow",
 ]
 
-SCHEMA_VERSION = 14
+SCHEMA_VERSION = 15
 
 
 class Base(DeclarativeBase):

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from tournoyons_gui.arbitre.store.engine_records import RecordStore
 from tournoyons_gui.arbitre.store.games import Conflict, GameStore
+from tournoyons_gui.arbitre.store.kept_standings import Kept, read_kept
 from tournoyons_gui.arbitre.store.ladder import sync_engine_ladder
 from tournoyons_gui.arbitre.store.records import (
     Engine,
@@ -25,6 +26,7 @@ from tournoyons_gui.arbitre.store.records import (
     record_of,
 )
 from tournoyons_gui.arbitre.store.schema import (
+    GAME_IN_PLAY,
     EngineRow,
     EntrantRow,
     GameRow,
@@ -199,6 +201,43 @@ class TournamentStore(RecordStore, GameStore):
             for row in rows:
                 seats.setdefault(row.game_id, []).append(record_of(Seat, row))
             return seats
+
+    async def kept_standings(self, tournament_id: str) -> Kept:
+        """Return a tournament's kept standings (:mod:`.kept_standings`): its entrants'
+        lines and the pairs that met, at most 64 and 64 x 63 rows, whatever its games."""
+        return await self.read(lambda connection: read_kept(connection, tournament_id))
+
+    async def tournament_in_play(self, tournament_id: str) -> list[Game]:
+        """Return a tournament's games in play (without their positions), in the order
+        made: along the games in play's own index (at most a few hundred games), never
+        the tournament's other games."""
+        statement = (
+            select(*_LIGHT)
+            .where(GAME_IN_PLAY, GameRow.tournament_id == tournament_id)
+            .order_by(GameRow.created_at, GameRow.id)
+        )
+        return await self.read(
+            lambda connection: [_light(r) for r in connection.execute(statement)]
+        )
+
+    async def seats_of(self, game_ids: Sequence[str]) -> dict[str, list[Seat]]:
+        """Return the seats of the games ``game_ids`` (a page's), in play order, by game
+        id."""
+        if not game_ids:
+            return {}
+        statement = (
+            select(SeatRow.__table__)
+            .where(SeatRow.game_id.in_(list(game_ids)))
+            .order_by(SeatRow.game_id, SeatRow.index)
+        )
+
+        def read(connection: Any) -> dict[str, list[Seat]]:
+            seats: dict[str, list[Seat]] = {}
+            for row in connection.execute(statement):
+                seats.setdefault(row.game_id, []).append(record_of(Seat, row))
+            return seats
+
+        return await self.read(read)
 
     async def running_tournaments(self) -> list[str]:
         """Return the ids of the tournaments still running (every worker's scan asks, each

@@ -15,6 +15,7 @@ from typing import Any
 from tournoyons_gui.arbitre.ladder.settings import ladder_fields
 from tournoyons_gui.arbitre.store import Store
 from tournoyons_gui.arbitre.store.engine_records import OPPONENT_ORDERS, RatingPoint
+from tournoyons_gui.arbitre.store.kept_records import RECORDS_FILL
 
 __all__ = [
     "GAMES_PER_PAGE",
@@ -71,11 +72,15 @@ async def engine_record(
     ``games`` (newest first: ``{"id", "set", "seat", "opponent", "outcome", "moves",
     "ended_at", "tournament"}``) as ``page`` asks, with the next pages' cursors
     (``per_opponent_next``, ``games_next``: ``cursor(list, position)``, ``None`` on the
-    last page or without ``cursor``). Raises ``ValueError`` for an unknown order."""
+    last page or without ``cursor``); ``filling``: ``true`` while the records kept are
+    being filled after an upgrade and this engine's is not yet (its results, ratings and
+    opponents are then incomplete; its games are whole). Raises ``ValueError`` for an
+    unknown order."""
     page = page or RecordPage()
     engine = await store.registered(engine_id)
     if engine is None:
         return None
+    reached = await store.kept_filling(RECORDS_FILL)
     sets = await store.engine_sets(engine_id)
     rated = {kept.set_name: kept.rated for kept in sets}
     points = await store.rating_points(engine_id, rated, MAX_POINTS)
@@ -96,6 +101,7 @@ async def engine_record(
     return {
         "id": engine.id,
         "name": engine.name,
+        "filling": reached is not None and engine.id > reached,
         "url": engine.url,
         "sets": list(engine.sets),
         "poker_level2": engine.poker_level2,

@@ -24,13 +24,13 @@ from tournoyons_gui.arbitre.naming import engine_names
 from tournoyons_gui.arbitre.pairing import swiss_rounds_needed
 from tournoyons_gui.arbitre.processes import PREFIX, CommandError, is_command
 from tournoyons_gui.arbitre.record import result_text
-from tournoyons_gui.arbitre.standings import Standing, cross_table, standings
+from tournoyons_gui.arbitre.standings import Standing, kept_cross_table, kept_standings
 from tournoyons_gui.arbitre.store import Engine, Entrant, Game, Seat, Tournament, new_id
 from tournoyons_gui.arbitre.tables import (
     TABLE_SEATS,
     TableStanding,
-    meetings,
-    table_standings,
+    kept_meetings,
+    kept_table_standings,
 )
 from tournoyons_gui.arbitre.tournaments.engine_record import RecordPage, engine_record
 from tournoyons_gui.arbitre.tournaments.registrations import (
@@ -39,12 +39,13 @@ from tournoyons_gui.arbitre.tournaments.registrations import (
     TournamentError,
     builtin_registration,
 )
-from tournoyons_gui.arbitre.tournaments.scheduler import Scheduler, game_results, table_results
+from tournoyons_gui.arbitre.tournaments.scheduler import Scheduler
 from tournoyons_gui.interfaces.plugin import seat_count
 
 __all__ = [
     "ENTRANT_KINDS",
     "FORMATS",
+    "GAMES_SHOWN",
     "MAX_CONCURRENCY",
     "MAX_ENTRANTS",
     "MAX_GAMES",
@@ -56,6 +57,9 @@ __all__ = [
 ]
 
 FORMATS = ("round-robin", "swiss", "tables")
+#: The games a tournament's summary (its page, its JSON) lists, in the order made: the
+#: rest are a page away (``/tournaments/<id>/games.json``).
+GAMES_SHOWN = 200
 MAX_ENTRANTS = 64
 #: What an entrant may be: a registered engine (its id), an engine's URL (registered on
 #: the way), a botsarena bot's URL, or one of our built-in engines (its name).
@@ -269,28 +273,46 @@ class Tournaments:
         """Return a tournament, its entrants by index and its games in creation order."""
         return await self.store.tournament(tournament_id, positions=positions)
 
-    async def summary(self, tournament_id: str) -> dict[str, Any] | None:
-        """Return a tournament's whole state as JSON-ready data: its settings, progress,
-        entrants, standings (with ratings), cross table and games (read without their
-        positions: nothing here shows them)."""
-        found = await self.store.tournament(tournament_id, positions=False)
+    async def summary(
+        self,
+        tournament_id: str,
+        cursor: Callable[[Sequence[Any]], str] | None = None,
+    ) -> dict[str, Any] | None:
+        """Return a tournament's state as JSON-ready data: its settings, progress,
+        entrants, standings (with ratings) and cross table, from its kept counts
+        (:meth:`table`), its games in play and the first :data:`GAMES_SHOWN` of its games
+        in the order made (``games``; ``games_next``: the cursor of the next page of
+        ``/tournaments/<id>/games.json``, made by ``cursor(position)``, ``None`` on the
+        last page or without ``cursor``): bounded by the page, whatever the tournament's
+        size."""
+        found = await self.store.tournament_entrants(tournament_id)
         if found is None:
             return None
-        row, entrants, games = found
+        row, entrants = found
         names = [e.name for e in entrants]
+        kept = await self.store.kept_standings(tournament_id)
         if row.format == "tables":
-            seats = await self.store.tournament_seats(tournament_id)
-            at_tables = table_results(games, seats)
-            lines = [table_standing_json(s) for s in table_standings(names, at_tables)]
-            crossed = meetings(len(entrants), at_tables)
+            lines = [
+                table_standing_json(s) for s in kept_table_standings(names, kept.scores, kept.pairs)
+            ]
+            crossed = kept_meetings(len(entrants), kept.pairs)
         else:
-            seats = {}
-            results = game_results(games, row.byes or [])
-            lines = [standing_json(s) for s in standings(names, results)]
-            crossed = cross_table(len(entrants), results)
+            lines = [
+                standing_json(s) for s in kept_standings(names, kept.scores, kept.pairs, row.byes)
+            ]
+            crossed = kept_cross_table(len(entrants), kept.pairs)
+        shown = await self.store.tournament_games(tournament_id, limit=GAMES_SHOWN + 1)
+        games = shown[:GAMES_SHOWN]
+        next_page = None
+        if len(shown) > GAMES_SHOWN and cursor is not None:
+            next_page = cursor([games[-1].created_at.isoformat(), games[-1].id])
+        in_play = await self.store.tournament_in_play(tournament_id)
+        seats: dict[str, list[Seat]] = {}
+        if row.format == "tables":
+            seats = await self.store.seats_of([g.id for g in games])
+        counted = await self.store.counts_of([tournament_id])
+        over = counted.get(tournament_id, (0, 0))[1]
         planned = self.planned(row, len(entrants))
-        over = sum(1 for g in games if g.status != "playing")
-        playing = sum(1 for g in games if g.status == "playing")
         return {
             "id": row.id,
             "name": row.name,
@@ -303,7 +325,7 @@ class Tournaments:
             "status": row.status,
             "created_at": row.created_at.isoformat(),
             "ended_at": row.ended_at.isoformat() if row.ended_at else None,
-            "progress": {"planned": planned, "over": over, "playing": playing},
+            "progress": {"planned": planned, "over": over, "playing": len(in_play)},
             "entrants": [
                 {
                     "index": e.index,
@@ -317,22 +339,9 @@ class Tournaments:
             "standings": lines,
             "cross_table": crossed,
             "byes": [list(b) for b in row.byes or []],
-            "games": [
-                {
-                    "id": g.id,
-                    "round": g.round,
-                    "pairing": g.pairing,
-                    "first": g.entrant1,
-                    "second": g.entrant2,
-                    "status": g.status,
-                    "result": g.result,
-                    "winner": g.winner,
-                    "moves": g.moves,
-                    "reason": g.reason,
-                    **_seated(g, seats.get(g.id)),
-                }
-                for g in games
-            ],
+            "games": [_game_json(g, seats) for g in games],
+            "games_next": next_page,
+            "in_play": [_game_json(g, {}) for g in in_play],
         }
 
     @staticmethod
@@ -345,17 +354,17 @@ class Tournaments:
         return row.rounds * (count // 2) * row.games
 
     async def table(self, tournament_id: str) -> list[Standing] | list[TableStanding] | None:
-        """Return the standings computed from the records (at tables: by match points);
-        the games are read without their positions."""
-        found = await self.store.tournament(tournament_id, positions=False)
+        """Return the standings from the tournament's kept counts (at tables: by match
+        points): entrants' lines and pairs, never its games."""
+        found = await self.store.tournament_entrants(tournament_id)
         if found is None:
             return None
-        row, entrants, games = found
+        row, entrants = found
         names = [e.name for e in entrants]
+        kept = await self.store.kept_standings(tournament_id)
         if row.format == "tables":
-            seats = await self.store.tournament_seats(tournament_id)
-            return table_standings(names, table_results(games, seats))
-        return standings(names, game_results(games, row.byes or []))
+            return kept_table_standings(names, kept.scores, kept.pairs)
+        return kept_standings(names, kept.scores, kept.pairs, row.byes or [])
 
 
 def standing_json(standing: Standing) -> dict[str, Any]:
@@ -393,6 +402,23 @@ def table_standing_json(standing: TableStanding) -> dict[str, Any]:
         "mu": round(standing.mu, 3),
         "sigma": round(standing.sigma, 3),
         "ordinal": round(standing.ordinal, 3),
+    }
+
+
+def _game_json(game: Game, seats: dict[str, list[Seat]]) -> dict[str, Any]:
+    """Return a game as the summary lists it (at tables, with its seats)."""
+    return {
+        "id": game.id,
+        "round": game.round,
+        "pairing": game.pairing,
+        "first": game.entrant1,
+        "second": game.entrant2,
+        "status": game.status,
+        "result": game.result,
+        "winner": game.winner,
+        "moves": game.moves,
+        "reason": game.reason,
+        **_seated(game, seats.get(game.id)),
     }
 
 

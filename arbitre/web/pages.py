@@ -503,6 +503,7 @@ class GamePages(Part):
             result=result_text(game, seats),
             hidden=hidden,
             redact=lambda text: HIDDEN if hidden else redact(text, seats),
+            logs_dropped=await self.arbitre.store.logs_dropped(game.id),
         )
 
     # --- added games (chapter VI) -------------------------------------------------------

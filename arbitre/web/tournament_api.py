@@ -331,19 +331,24 @@ class TournamentApi:
             return JSONResponse(NO_ORGANISER, 401, headers=BEARER)
         service = self.holder()
         tournament_id = request.path_params["tournament_id"]
-        found = await service.tournament(tournament_id, positions=False)
+        found = await service.store.tournament_entrants(tournament_id)
         if found is None:
             return JSONResponse({"error": "no such tournament"}, 404)
         await service.store.end_tournament(tournament_id)
-        for game in found[2]:
-            if game.status == "playing":
-                await service.arbitre.cancel(game.id, "the tournament was cancelled")
+        for game in await service.store.tournament_in_play(tournament_id):
+            await service.arbitre.cancel(game.id, "the tournament was cancelled")
         await service.arbitre.hub.publish(tournament_key(tournament_id), {"over": True})
         return JSONResponse(await service.summary(tournament_id), headers=NO_STORE)
 
     async def tournament(self, request: Request) -> Response:
-        """A tournament's whole state (settings, progress, standings, cross table, games)."""
-        summary = await self.holder().summary(request.path_params["tournament_id"])
+        """A tournament's state (settings, progress, standings, cross table, its games in
+        play and the first page of its games, ``games_next`` the cursor of the next page
+        of ``/tournaments/<id>/games.json``)."""
+        tournament_id = request.path_params["tournament_id"]
+        service = self.holder()
+        found = await cursors(service.store)
+        list_id = Cursors.list_id(f"games|{tournament_id}")
+        summary = await service.summary(tournament_id, lambda at: found.make(list_id, at))
         if summary is None:
             return JSONResponse({"error": "no such tournament"}, 404)
         return JSONResponse(summary, headers=NO_STORE)

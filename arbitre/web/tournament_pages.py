@@ -46,6 +46,7 @@ from tournoyons_gui.arbitre.tournaments import (
     Tournaments,
 )
 from tournoyons_gui.arbitre.tournaments.engine_record import MAX_POINTS
+from tournoyons_gui.arbitre.tournaments.service import GAMES_SHOWN
 from tournoyons_gui.arbitre.web.chart import rating_chart
 from tournoyons_gui.arbitre.web.common import read_form, read_int, render
 from tournoyons_gui.arbitre.web.guard import Limits, check_tournament
@@ -344,7 +345,12 @@ class TournamentPages:
             tournaments=listed,
             sets=sets,
             formats=FORMATS,
-            registered=(await service.store.engines_page(limit=OFFERED, retired=False)).rows,
+            # (id, Sets, name) of each engine offered, written once: the form's rows
+            # offer them all, and a template's look-ups per option were most of its time.
+            registered=[
+                (e.id, "|".join(str(name) for name in e.sets), e.name)
+                for e in (await service.store.engines_page(limit=OFFERED, retired=False)).rows
+            ],
             offered=OFFERED,
             next_page=next_path(request, cursor) if request.method == "GET" else None,
             first_page="/tournaments" if request.query_params.get("after") else None,
@@ -367,8 +373,9 @@ class TournamentPages:
             "arbitre/tournament.html",
             summary=summary,
             names=names,
-            playing=[g for g in games if g["status"] == "playing"],
+            playing=summary["in_play"],
             finished=[g for g in games if g["status"] != "playing"],
+            more_games=summary["games_next"] is not None or len(games) >= GAMES_SHOWN,
             config={
                 "id": tournament_id,
                 "json": f"/tournaments/{quoted}.json",

@@ -245,6 +245,14 @@ def parser() -> argparse.ArgumentParser:
         "(serve processes of the same --database) that play the games it makes",
     )
     serve.add_argument(
+        "--keep-logs",
+        type=_days,
+        default=None,
+        metavar="DAYS",
+        help="drop the engine exchanges of games that ended more than DAYS days ago (the "
+        "moves and results stay; the game's log page says so); default: keep them forever",
+    )
+    serve.add_argument(
         "--workers",
         type=int,
         default=None,
@@ -762,3 +770,14 @@ def _headless(run: Callable[[], int], exit_now: bool) -> int:
         sys.stderr.flush()
         os._exit(status)
     return status
+
+
+def _days(text: str) -> float:
+    """Return ``--keep-logs``'s days: a number above 0 (a fraction is a part of a day)."""
+    try:
+        days = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of days") from None
+    if not 0 < days < 1_000_000:
+        raise argparse.ArgumentTypeError("the days are a number above 0")
+    return days

@@ -204,6 +204,7 @@ def _app(
         run_folder=folder,
         metrics=metrics,
         drive=not args.no_drive,
+        keep_logs=args.keep_logs,
         cors=args.cors or (),
         ladder_games=args.ladder_games if args.ladder else None,
         ladder_timeout=args.ladder_timeout,

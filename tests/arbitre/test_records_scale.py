@@ -352,6 +352,14 @@ async def _scenario(url: str) -> None:
         await store.close()
     store = await Store.open(url)
     try:
+        # The upgrade serves at once: the records are filled after it, a step per
+        # transaction, and meanwhile a record says it is not filled yet.
+        waiting = await engine_record(store, engines[0])
+        assert waiting is not None and waiting["filling"] is True
+        steps = 0
+        while await store.fill_kept_step():
+            steps += 1
+        assert steps >= 1
         for engine_id in engines:
             assert await whole_record(store, engine_id) == before[engine_id]
         # Games ending after the upgrade are kept on from there.
