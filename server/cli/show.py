@@ -99,6 +99,7 @@ async def _from_database(game_id: str, database: str | None) -> dict[str, Any]:
     """Return the record of ``game_id`` in ``database`` (a SQLite file that must exist,
     or a PostgreSQL URL); raise :class:`ShowRefused`."""
     from tournoyons_gui.arbitre.catalogue import Catalogue
+    from tournoyons_gui.arbitre.compaction import replayer
     from tournoyons_gui.arbitre.outbound import Outbound
     from tournoyons_gui.arbitre.record import Records
     from tournoyons_gui.arbitre.store import Store
@@ -109,7 +110,11 @@ async def _from_database(game_id: str, database: str | None) -> dict[str, Any]:
         raise ShowRefused(f"no records at {url} (--database FILE|URL, as play's)")
     store = await Store.open(url)
     try:
-        records = Records(store, Catalogue(load_registry(), store, Outbound()))
+        catalogue = Catalogue(load_registry(), store, Outbound())
+        # A finished game is kept packed, the Turns its rules give back left out: they
+        # are replayed by the Set's rules, as the Arbitre does.
+        store.derive_turns = replayer(catalogue.lookup)
+        records = Records(store, catalogue)
         found = await records.export(game_id[:40])
     finally:
         await store.close()
