@@ -22,7 +22,15 @@ from tournoyons_gui.interfaces.registry import load_registry
 
 SETS = [s for s in load_registry() if not s.package.startswith("tournoyons_nim")]
 #: The starter engines' folders and engine files.
-STARTERS = (("python", "engine.py"), ("javascript", "engine.js"), ("php", "engine.php"))
+#: The starter engines new-engine writes: each language's engine file, over each transport.
+STARTERS = (
+    ("python", "engine.py"),
+    ("javascript", "engine.js"),
+    ("php", "engine.php"),
+    ("ruby", "engine.rb"),
+    ("go", "engine.go"),
+)
+TRANSPORTS = ("http", "stdio")
 
 
 @pytest.fixture(scope="module")
@@ -74,16 +82,21 @@ def wheel_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "arbitre.css",
         "arbitre.js",
         "compare.js",
+        "front.js",
         "returned.js",
         "steps.js",
         "tournament.js",
     ):
         assert f"tournoyons_gui/arbitre/static/{name}" in names
     assert "tournoyons_gui/interfaces/tictactoe/templates/tictactoe/page.html" in names
-    # The starter engines that new-engine writes, each language's engine and README.
+    # The starter engines that new-engine writes, each language's engine per transport,
+    # and the READMEs' templates.
     for language, engine in STARTERS:
-        for name in (engine, "README.md"):
-            assert f"tournoyons_gui/arbitre/starters/{language}/{name}" in names
+        for transport in TRANSPORTS:
+            assert f"tournoyons_gui/arbitre/starters/{language}/{transport}/{engine}" in names
+    for transport in TRANSPORTS:
+        assert f"tournoyons_gui/arbitre/starters/README.{transport}.md" in names
+    assert "tournoyons_gui/arbitre/web/examples.json" in names
     env_dir = folder / "venv"
     venv.EnvBuilder(with_pip=False).create(env_dir)
     python = env_dir / "bin" / "python"
@@ -116,15 +129,27 @@ def wheel_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     assert console.read_text().startswith(f"#!{python}"), console.read_text()[:200]
     # new-engine writes the starters from the installed package, as the repository has them.
     for language, engine in STARTERS:
-        made = subprocess.run(
-            [str(console), "new-engine", "--lang", language, str(folder / language)],
-            capture_output=True,
-            text=True,
-            env={"PATH": "/usr/bin:/bin", "HOME": str(folder)},
-        )
-        assert made.returncode == 0, made.stdout + made.stderr
-        written = (folder / language / engine).read_bytes()
-        assert written == (ROOT / "arbitre" / "starters" / language / engine).read_bytes()
+        for transport in TRANSPORTS:
+            made_in = folder / f"{language}-{transport}"
+            made = subprocess.run(
+                [
+                    str(console),
+                    "new-engine",
+                    "--lang",
+                    language,
+                    "--transport",
+                    transport,
+                    str(made_in),
+                ],
+                capture_output=True,
+                text=True,
+                env={"PATH": "/usr/bin:/bin", "HOME": str(folder)},
+            )
+            assert made.returncode == 0, made.stdout + made.stderr
+            written = (made_in / engine).read_bytes()
+            shipped = ROOT / "arbitre" / "starters" / language / transport / engine
+            assert written == shipped.read_bytes()
+            assert (made_in / "README.md").is_file()
     # Each grid Set's openings suite, read from the installed package as play reads it.
     for key in ("tictactoe", "connectfour", "reversi", "pente", "bigtictactoe"):
         assert f"tournoyons_gui/interfaces/{key}/openings.txt" in names
