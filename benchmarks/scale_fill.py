@@ -111,6 +111,15 @@ COLUMNS: dict[str, list[str]] = {
         MatchGameRow,
     )
 }
+#: Each table's columns' defaults as the schema gives them (a scalar default, ``None`` for
+#: none): a column a later schema added is filled with its default, as an upgrade does.
+DEFAULTS: dict[str, dict[str, Any]] = {
+    table.__tablename__: {
+        c.name: c.default.arg if c.default is not None and c.default.is_scalar else None
+        for c in table.__table__.columns
+    }
+    for table in (ArchiveRow, GameRow, SeatRow, MoveRow, ExchangeRow, EngineRow, InterfaceRow)
+}
 TIME_COLUMNS = {"created_at", "ended_at", "at", "lease_until", "opened_at", "closed_at"}
 JSON_COLUMNS = {"options", "turn", "first", "sets", "byes", "people", "entrants", "sprt"}
 #: Days the games are spread over, ending now.
@@ -365,13 +374,14 @@ class Writer:
 def row_of(table: str, **values: Any) -> tuple[Any, ...]:
     """Return a row of ``table`` in :data:`COLUMNS` order from its ``values`` by column
     name; a column the fill does not know (one a later schema added, nullable or with a
-    default) is ``None``. A value for a column the table lacks is a mistake (a rename):
-    ``KeyError``."""
+    default) is its default (:data:`DEFAULTS`), else ``None``. A value for a column the
+    table lacks is a mistake (a rename): ``KeyError``."""
     columns = COLUMNS[table]
     unknown = set(values) - set(columns)
     if unknown:
         raise KeyError(f"{table} has no column {sorted(unknown)}")
-    return tuple(values.get(name) for name in columns)
+    defaults = DEFAULTS.get(table, {})
+    return tuple(values[name] if name in values else defaults.get(name) for name in columns)
 
 
 def _ids(prefix: str, salt: int) -> Iterator[str]:
@@ -446,18 +456,19 @@ async def _engines_and_interfaces(
     for number in range(count):
         at = writer.time(start + dt.timedelta(seconds=number * 60))
         rows.append(
-            (
-                engine_id(number),
-                engine_name(number),
-                engine_url(number),
-                json.dumps(sets),
-                False,
-                number % 50 == 49,
-                at,
-                f"s{number:031d}",
-                number % 3 == 0,
-                "",
-                "engine",
+            row_of(
+                "engines",
+                id=engine_id(number),
+                name=engine_name(number),
+                url=engine_url(number),
+                sets=json.dumps(sets),
+                poker_level2=False,
+                retired=number % 50 == 49,
+                created_at=at,
+                secret=f"s{number:031d}",
+                open_entry=number % 3 == 0,
+                call_key="",
+                kind="engine",
             )
         )
         if len(rows) >= BATCH:

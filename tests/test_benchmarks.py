@@ -111,6 +111,20 @@ SMALLEST: dict[str, Smallest] = {
         r"^└─+",
     ),
     "maitretarot.py": Smallest("maitretarot.py", ("--quick",), r"Deals/s|deals/s", r"\S"),
+    "ladder.py": Smallest(
+        "ladder.py",
+        ("--quick",),
+        r"ladder: strong, weak, random(?s:.*)floor: their round-robin(?s:.*)"
+        r"The leaderboard at 500 engines(?s:.*)GET /api/ladder/ConnectFour \(first page, 100\)",
+        r"^Goal: every page under 50 ms; first page in order: True\.$",
+        (0, 1),
+    ),
+    "process_engines.py": Smallest(
+        "process_engines.py",
+        ("--games", "4", "--concurrency", "2"),
+        r"\| over stdio \| 4 \|.*\| 4/4 ✓ \|\n\| over HTTP \| 4 \|.*\| 4/4 ✓ \|",
+        r"^Goals: the process engine [\d.]+ times the HTTP one's games per second",
+    ),
     "paging.py": Smallest(
         "paging.py",
         ("--engines", "100", "--requests", "5"),

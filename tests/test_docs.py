@@ -271,8 +271,9 @@ def _network_of_its_own() -> list[str]:
     return [unshare, "--net"] if probe.returncode == 0 else []
 
 
-#: The tutorials proper (``docs/tutorials/``): their ports and files follow the rules.
-STEPS = sorted((DOCS / "tutorials").glob("*.md"))
+#: The tutorials proper (``docs/tutorials/``) and the how-to guides whose commands run
+#: servers: their ports and files follow the rules.
+STEPS = [*sorted((DOCS / "tutorials").glob("*.md")), DOCS / "how-to" / "follow-a-game.md"]
 
 
 @pytest.mark.parametrize("page", STEPS, ids=lambda p: p.stem)

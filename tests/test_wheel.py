@@ -147,8 +147,8 @@ def wheel_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             )
             assert made.returncode == 0, made.stdout + made.stderr
             written = (made_in / engine).read_bytes()
-            shipped = ROOT / "arbitre" / "starters" / language / transport / engine
-            assert written == shipped.read_bytes()
+            source = ROOT / "arbitre" / "starters" / language / transport / engine
+            assert written == source.read_bytes()
             assert (made_in / "README.md").is_file()
     # Each grid Set's openings suite, read from the installed package as play reads it.
     for key in ("tictactoe", "connectfour", "reversi", "pente", "bigtictactoe"):

@@ -237,6 +237,11 @@ class EngineRecord(RegisteredEngine):
     200 points a Set, evenly spread), a page of its opponents and a page of its games
     (newest first), each with the next page's cursor (``null`` on the last)."""
 
+    filling: bool = Field(
+        description="True while the Arbitre fills its engines' records from the games it "
+        "holds (after an upgrade) and has not reached this one: per_set, rating, ratings "
+        "and per_opponent then count only the games that ended since."
+    )
     per_set: dict[str, dict[str, int]]
     rating: dict[str, dict[str, float]]
     ratings: dict[str, list[dict[str, Any]]]
@@ -377,7 +382,14 @@ class TournamentSummary(BaseModel):
     standings: list[PairStanding | TableStanding]
     cross_table: Any
     byes: list[list[Any]]
-    games: list[dict[str, Any]]
+    in_play: list[dict[str, Any]] = Field(
+        description="Its games in play (at most its concurrency), as in games."
+    )
+    games: list[dict[str, Any]] = Field(description="Its first 200 games in the order made.")
+    games_next: str | None = Field(
+        description="The cursor of the next page of /tournaments/<id>/games.json (give it "
+        "as ?after=); null when there is none."
+    )
 
 
 class CheckRun(BaseModel):

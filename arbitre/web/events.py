@@ -16,9 +16,10 @@ Routes:
 Every event is sent after the records hold what it tells (save, then publish:
 :mod:`~tournoyons_gui.arbitre.live`), and says only where to read: a client that missed
 events (it reconnects with ``Last-Event-ID``, or its connection was slow) loses nothing by
-reading the record. The tournament's stream also reads the records again every
-:data:`RECHECK` seconds on its own: a worker of another process whose news did not reach
-this one delays an event, never loses it. A comment line is sent every 15 s, so that a
+reading the record. Both streams also read the records again every :data:`RECHECK`
+seconds without news: a worker of another process whose news did not reach this one (its
+watchers' word still on its way when the game ended, say) delays an event, never loses
+it. A comment line is sent every 15 s, so that a
 proxy keeps the connection open. An unknown id is ``404 {"error"}``.
 """
 
@@ -44,7 +45,7 @@ __all__ = ["PING", "RECHECK", "Events", "game_news", "progress"]
 
 #: Seconds between the comment lines that keep a quiet stream open.
 PING = 15
-#: Seconds after which a tournament's stream reads its records again without news.
+#: Seconds after which a stream reads its records again without news.
 RECHECK = 10.0
 
 
@@ -87,24 +88,36 @@ class Events(Part):
     async def game(self, request: Request) -> Response:
         """``GET /games/<id>/events``: the game's ``move`` events (see the module)."""
         game_id = request.path_params["game_id"]
-        found = await self.arbitre.store.game(game_id)
-        if found is None:
-            return JSONResponse({"error": "no such game"}, 404)
-        hub = self.arbitre.hub
+        store, hub = self.arbitre.store, self.arbitre.hub
+        # Subscribed before the record is read: a move recorded in between is heard.
         queue = hub.subscribe(game_id)
+        found = await store.game(game_id)
+        if found is None:
+            hub.unsubscribe(game_id, queue)
+            return JSONResponse({"error": "no such game"}, 404)
 
         async def stream() -> AsyncIterator[ServerSentEvent]:
             try:
                 game = found[0]
-                over = game.status != "playing"
-                yield _event("move", {"moves": game.moves, "over": over}, game.moves)
-                if over:
-                    return
-                while True:
-                    event = await queue.get()
-                    yield _event("move", event, event["moves"])
-                    if event.get("over"):
-                        return
+                shown = (game.moves, game.status != "playing")
+                yield _event("move", {"moves": shown[0], "over": shown[1]}, shown[0])
+                while not shown[1]:
+                    try:
+                        event = await asyncio.wait_for(queue.get(), RECHECK)
+                    except TimeoutError:
+                        # No news: read the record again (news from a worker of another
+                        # process may not have reached this one).
+                        again = await store.game(game_id)
+                        if again is None:
+                            return
+                        event = {"moves": again[0].moves, "over": again[0].status != "playing"}
+                        if (event["moves"], event["over"]) == shown:
+                            continue
+                    now = (int(event["moves"]), bool(event.get("over")))
+                    if now[0] < shown[0] or now == shown:
+                        continue  # told already (heard as the record was read)
+                    shown = now
+                    yield _event("move", event, shown[0])
             finally:
                 hub.unsubscribe(game_id, queue)
 

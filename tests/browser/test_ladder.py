@@ -30,8 +30,10 @@ ENGINE_PAGE = re.compile(r"/connectfour/\?Set=ConnectFour&")
 @pytest.fixture(scope="module")
 def ladder_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``serve --ladder`` with the three engines on ConnectFour's ladder, each ranked (ten
-    rated games) before the tests look; then their moves slowed (a game lasts a few
-    seconds: there is always one to watch). Yields the server's base URL."""
+    rated games) and ranked by strength before the tests look (a few games more, if the
+    first ten left two close: the ladder's order by strength is the Arbitre tests' claim,
+    these pages' is to show it); then their moves slowed (a game lasts a few seconds:
+    there is always one to watch). Yields the server's base URL."""
     database = tmp_path_factory.mktemp("ladder") / "arbitre.sqlite3"
     with LadderEngines().running() as engines:
         serving = _serving(start_server(database, "--ladder", "--ladder-timeout", "4"))
@@ -50,10 +52,11 @@ def ladder_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                         },
                     )
                     assert made.status_code == 201, made.text
-                deadline = time.monotonic() + 90
+                deadline = time.monotonic() + 120
                 while True:
                     table = http.get("/api/ladder/ConnectFour").json()["engines"]
-                    if all(row["rank"] is not None for row in table):
+                    ranked = all(row["rank"] is not None for row in table)
+                    if ranked and tuple(row["name"] for row in table) == ENGINES:
                         break
                     assert time.monotonic() < deadline, table
                     time.sleep(0.3)
