@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 PACKAGES = ("server", "interfaces", "arbitre", "static")
@@ -40,6 +42,7 @@ def test_ruff_finds_nothing() -> None:
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
 
 
+@pytest.mark.slow
 def test_mypy_strict_finds_nothing(tmp_path: Path) -> None:
     layout = tmp_path / "tournoyons_gui"
     layout.mkdir()

@@ -197,6 +197,7 @@ def _waiting(wait: str, log: str) -> str:
     return f"_wait_log {log} {shlex.quote(wait)}"
 
 
+@pytest.mark.slow
 def test_the_site_builds_strict_with_every_command_documented(tmp_path: Path) -> None:
     site = tmp_path / "site"
     # Where it can, without a network (nothing is fetched at build time).
@@ -227,6 +228,7 @@ def test_the_site_builds_strict_with_every_command_documented(tmp_path: Path) ->
     assert "--tokens FILE" in page and "``" not in page
 
 
+@pytest.mark.slow
 def test_a_page_outside_the_navigation_fails_the_build(tmp_path: Path) -> None:
     """The check above can fail: an orphan page or a broken link is an error."""
     copy = tmp_path / "copy"

@@ -183,6 +183,7 @@ def wheel_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield from _serving(process)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("interface", SETS, ids=[s.key for s in SETS])
 def test_the_installed_wheel_serves_every_set(
     wheel_server: str, page: Page, interface: object

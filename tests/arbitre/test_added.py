@@ -142,6 +142,7 @@ def _replayed(record: dict[str, Any]) -> list[str]:
     return trays
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["direct", "redirect", "page"])
 def test_an_added_game_is_played_by_its_referee_alone(
     served: Served, referees: Referees, elsewhere: str, how: str
@@ -187,6 +188,7 @@ def test_an_added_game_is_played_by_its_referee_alone(
         ("silent", "no verdict within"),
     ],
 )
+@pytest.mark.slow
 def test_a_misbehaving_referee_ends_the_game_with_status_9(
     served: Served, referees: Referees, elsewhere: str, path: str, why: str
 ) -> None:
@@ -224,6 +226,7 @@ def test_a_tray_the_interface_cannot_read_is_shown_as_an_error(
     assert page.status_code == 200 and 'data-error="tray"' in page.text
 
 
+@pytest.mark.slow
 def test_adding_a_set_refuses_bad_input_and_stores_nothing(served: Served) -> None:
     good = {
         "name": "Fine",

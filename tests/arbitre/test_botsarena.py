@@ -258,6 +258,7 @@ def test_our_engines_answer_the_seeds_own_messages(served: Served) -> None:
     )
 
 
+@pytest.mark.slow
 def test_a_resumed_game_does_not_greet_its_bot_again(tmp_path: Path, bots: Bots) -> None:
     """The bot gets ``init`` once per game, told by the records: a server stopped after the
     bot's first move and another one resuming the game send it ``play-turn`` only."""

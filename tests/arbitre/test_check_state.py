@@ -146,6 +146,7 @@ def status_of(page: str) -> str:
     return found[1]
 
 
+@pytest.mark.slow
 def test_a_check_started_through_one_process_is_followed_and_kept_through_another(
     postgres: str,
 ) -> None:
@@ -200,6 +201,7 @@ def test_a_check_started_through_one_process_is_followed_and_kept_through_anothe
         assert b.get(other + ".json").status_code == 404
 
 
+@pytest.mark.slow
 def test_a_check_whose_process_stops_mid_run_is_shown_interrupted(
     postgres: str, interface: SlowInterface
 ) -> None:

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rich.console import Console
 
 from tests.arbitre.conftest import server_process
@@ -52,6 +53,7 @@ def names_shown(text: str) -> list[str]:
     return names
 
 
+@pytest.mark.slow
 def test_a_tournament_from_the_command_line(tmp_path: Path) -> None:
     done = run(
         "tournament",
@@ -77,6 +79,7 @@ def test_a_tournament_from_the_command_line(tmp_path: Path) -> None:
     assert "6/6" in out  # the progress bar's end: 3 pairings, 2 games each
 
 
+@pytest.mark.slow
 def test_games_and_refusals_from_the_command_line(tmp_path: Path) -> None:
     database = tmp_path / "play.sqlite3"
     done = run(
@@ -106,6 +109,7 @@ def test_games_and_refusals_from_the_command_line(tmp_path: Path) -> None:
     assert refused.returncode == 2 and "unknown Set 'Chess'" in refused.stdout
 
 
+@pytest.mark.slow
 def test_play_tells_seats_of_one_name_apart_by_their_number(tmp_path: Path) -> None:
     """Issue 27: ``builtin:strong`` twice at a Tarot table read ``1. strong, strong``;
     a name two seats share is followed by the seat's number on the command line, in the
@@ -139,6 +143,7 @@ def test_play_tells_seats_of_one_name_apart_by_their_number(tmp_path: Path) -> N
     assert [s["name"] for s in record["seats"]] == ["strong #1", "strong #2", "random", "Ann"]
 
 
+@pytest.mark.slow
 def test_engines_by_url_are_named_by_what_tells_them_apart_and_never_cut(tmp_path: Path) -> None:
     # Two engines of one server (the built-in engines a serve process offers by URL): the
     # host and port are shared, so the paths name them; in 80 columns the names are whole.
@@ -169,6 +174,7 @@ def test_engines_by_url_are_named_by_what_tells_them_apart_and_never_cut(tmp_pat
     assert "…" not in done.stdout
 
 
+@pytest.mark.slow
 def test_a_registered_engine_enters_with_its_edit_token_from_a_file(tmp_path: Path) -> None:
     """Issue 35: ``--engine registered:ID`` had no way to give an engine's edit token, so
     only engines open to every tournament could enter from the command line. The token is
@@ -304,6 +310,7 @@ def test_play_from_a_start_position(tmp_path: Path) -> None:
     assert re.search(r"First wins\s+1 moves", done.stdout), done.stdout
 
 
+@pytest.mark.slow
 def test_play_refuses_a_start_tray_that_is_no_position(tmp_path: Path) -> None:
     won = run(
         "play",

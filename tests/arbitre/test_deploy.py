@@ -328,6 +328,7 @@ def _watch(base: str, game_id: str, seen: list[dict[str, Any]]) -> None:
                     return
 
 
+@pytest.mark.slow
 def test_the_deployment_plays_a_tournament_through_nginx_and_survives_a_driver() -> None:
     with deployment() as deployed, Engines().running() as engines:
         state = deployed.state()

@@ -58,6 +58,7 @@ def test_a_signature_is_the_hmac_of_the_query_before_it() -> None:
     assert sign_url("http://e.example/?a=1", "") == "http://e.example/?a=1"
 
 
+@pytest.mark.slow
 def test_an_engine_that_checks_signatures_plays_signed_calls_only(
     served: Served, engines: SecureEngines
 ) -> None:
@@ -82,6 +83,7 @@ def test_an_engine_that_checks_signatures_plays_signed_calls_only(
     assert record["result"] == "seat2" and record["seats"][0]["error"]
 
 
+@pytest.mark.slow
 def test_a_service_engine_plays_whole_games_and_its_key_is_renewed(
     served: Served, engines: SecureEngines
 ) -> None:

@@ -119,6 +119,7 @@ def test_request_form_order_and_final_call(served: Served, quirky: QuirkyEngines
     assert key not in served.http.get(f"/games/{game_id}/log").text
 
 
+@pytest.mark.slow
 def test_a_late_engine_loses_and_its_late_callback_changes_nothing(
     served: Served, quirky: QuirkyEngines
 ) -> None:
@@ -142,6 +143,7 @@ def test_a_late_engine_loses_and_its_late_callback_changes_nothing(
         ("/illegal", "illegal Value '0'"),
     ],
 )
+@pytest.mark.slow
 def test_engines_that_never_answer_or_answer_wrong_lose(
     served: Served, quirky: QuirkyEngines, path: str, why: str
 ) -> None:
@@ -305,6 +307,7 @@ def test_records_list_filter_and_paginate(served: Served) -> None:
     assert served.http.get("/games", params={"page": "-5"}).text.count("data-game-row") == first
 
 
+@pytest.mark.slow
 def test_a_hostile_flood_of_callbacks_is_cheap(served: Served, quirky: QuirkyEngines) -> None:
     # Unknown callbacks are refused and leave no trace: nothing is stored or remembered for
     # them, so a flood costs the server nothing but the answers (its speed is measured by

@@ -135,6 +135,7 @@ def test_a_person_seat_plays_only_with_its_token(served: Served) -> None:
     assert (moves[0]["seat"], moves[0]["value"]) == (0, "5") and moves[1]["seat"] == 1
 
 
+@pytest.mark.slow
 def test_a_restart_resumes_games_in_progress_from_their_last_move(
     tmp_path: Path, quirky: QuirkyEngines
 ) -> None:

@@ -222,5 +222,6 @@ async def _scenario(url: str) -> None:
         await store.close()
 
 
+@pytest.mark.slow
 def test_kept_standings_are_the_ones_computed_from_every_game(database: str) -> None:
     asyncio.run(_scenario(database))

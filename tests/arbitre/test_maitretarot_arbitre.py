@@ -9,6 +9,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+import pytest
+
 from tests.arbitre.maitretarot_clients import Behaviour, SeedClient, Seen
 from tournoyons_gui.arbitre.arbitre import Arbitre
 from tournoyons_gui.arbitre.maitretarot.lobby import Settings
@@ -117,6 +119,7 @@ def test_a_client_sending_garbage_loses_and_the_match_ends_cleanly(tmp_path: Pat
     assert all(s.ended == "replay 0" and s.scores[-1][:4] == (0, 0, 0, 0) for s in seen[::2])
 
 
+@pytest.mark.slow
 def test_a_silent_client_and_a_client_leaving_mid_trick_lose(tmp_path: Path) -> None:
     async def body(server: MaitreTarotServer, arbitre: Arbitre) -> Any:
         silent = asyncio.create_task(
@@ -149,6 +152,7 @@ def test_a_client_answering_0_to_the_replay_question_ends_the_match(tmp_path: Pa
     assert all(s.scores[-1][4:] == final for s in seen)
 
 
+@pytest.mark.slow
 def test_twenty_tables_at_once_every_one_recorded(tmp_path: Path) -> None:
     async def body(server: MaitreTarotServer, arbitre: Arbitre) -> Any:
         seen = await play(server.port, [Behaviour(bid=1)] * 80)

@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import PLUGINS, ROOT
 
 ENV = {"PYTHONPATH": f"{PLUGINS}", "PATH": "/usr/bin:/bin", "COLUMNS": "200"}
@@ -20,6 +22,7 @@ def command(*args: str) -> list[str]:
     return [sys.executable, "-m", "tournoyons_gui.server.cli", *args]
 
 
+@pytest.mark.slow
 def test_four_clients_processes_play_a_match_at_a_tables_process(tmp_path: Path) -> None:
     tables = subprocess.Popen(
         command(

@@ -123,6 +123,7 @@ def svg_element(text: str, tag: str, marker: str) -> dict[str, str]:
 # --- the match's page -----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_page_shows_the_summary_and_draws_the_sprt_between_its_bounds(
     recorded: Recorded,
 ) -> None:

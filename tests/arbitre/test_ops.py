@@ -83,6 +83,7 @@ async def _burst(bases: list[str], count: int) -> list[httpx.Response]:
         )
 
 
+@pytest.mark.slow
 def test_two_workers_refuse_a_burst_at_the_limit_of_one(postgres: str, tmp_path: Path) -> None:
     """100 connections at once from one address, half on each worker: exactly the 30 a
     public server allows per minute pass (400: the body is refused, but counted), the 70

@@ -289,6 +289,7 @@ def test_engine_check_starts_no_work_from_a_link_or_another_site(
     assert mine.status_code == 200 and _games(served) == before + 1
 
 
+@pytest.mark.slow
 def test_the_three_deep_amplification_makes_exactly_one_game(
     served: Served, targets: SecureEngines
 ) -> None:
@@ -330,6 +331,7 @@ def test_the_three_deep_amplification_makes_exactly_one_game(
         "/tictactoe/",
     ],
 )
+@pytest.mark.slow
 def test_no_url_of_its_own_is_an_engine_a_bot_a_referee_or_an_interface(
     served: Served, targets: SecureEngines, path: str
 ) -> None:

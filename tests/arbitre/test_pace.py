@@ -186,6 +186,7 @@ def said(room: timi.Room, session: RoomSession, nick: str, text: str) -> None:
         session.verdict(verdict)
 
 
+@pytest.mark.slow
 def test_the_clock_starts_when_the_play_line_is_written_not_when_it_is_queued() -> None:
     """The ``play alice 2`` line waits 2.5 s in the queue (longer than its 2 s): alice,
     answering 1 s after it is written, is in time; her ``play`` before it was written

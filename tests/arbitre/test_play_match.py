@@ -14,10 +14,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.arbitre.conftest import server_process
 from tests.arbitre.play_runs import faulty_engine, finish, plays, start, stored, words
 
 
+@pytest.mark.slow
 def test_a_match_s_summary_json_and_record(tmp_path: Path) -> None:
     database, report = tmp_path / "m.sqlite3", tmp_path / "m.json"
     status, out = plays(
@@ -64,6 +67,7 @@ def test_a_match_s_summary_json_and_record(tmp_path: Path) -> None:
     assert [e.place.first for e in games[match_id]] == [0, 1, 0, 1, 0]
 
 
+@pytest.mark.slow
 def test_each_fault_is_reported_with_a_curl_that_reproduces_it(tmp_path: Path) -> None:
     with faulty_engine() as (base, _):
         # At ply 3 the first seat asks the first player's second move: each engine of a
@@ -140,6 +144,7 @@ def test_each_fault_is_reported_with_a_curl_that_reproduces_it(tmp_path: Path) -
     assert 'data-seat-fault="malformed"' in page and "the engine answered HTTP 500" in page
 
 
+@pytest.mark.slow
 def test_an_engine_that_crashes_or_hangs_mid_match_loses_its_games_and_the_match_goes_on(
     tmp_path: Path,
 ) -> None:
@@ -205,6 +210,7 @@ def test_ctrl_c_prints_the_games_finished_and_keeps_the_records(tmp_path: Path) 
     assert "random #1" in summary and "random #2" in summary
 
 
+@pytest.mark.slow
 def test_the_sprt_accepts_h1_for_strong_and_not_for_random(tmp_path: Path) -> None:
     common = "--set ConnectFour --seed 1 --concurrency 2"
     (strong, strong_out), (same, same_out) = plays(
@@ -259,6 +265,7 @@ def test_refusals_give_their_reason_before_any_game(tmp_path: Path) -> None:
         assert stored(tmp_path / f"{number}.sqlite3")[0] == []
 
 
+@pytest.mark.slow
 def test_the_same_seed_plays_the_same_games(tmp_path: Path) -> None:
     """``--seed``: the openings' order and the built-in engines' choices (and the deals of
     a dealt Set: the openings branch's tests); the same command twice plays the same

@@ -24,6 +24,7 @@ from tests.conftest import ROOT
 from tournoyons_gui.server.cli import main
 
 
+@pytest.mark.slow
 def test_a_run_piped_for_a_script_and_its_referee_elsewhere(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -105,6 +106,7 @@ def test_a_run_piped_for_a_script_and_its_referee_elsewhere(
     assert "no records at" in show("X", "--database", tmp_path / "none")[2]
 
 
+@pytest.mark.slow
 def test_show_steps_with_the_arrow_keys_in_a_terminal(tmp_path: Path) -> None:
     database = tmp_path / "t.sqlite3"
     report = tmp_path / "t.json"

@@ -144,6 +144,7 @@ def test_a_bad_program_is_a_fault_of_its_games_and_the_match_goes_on(
     no_process_left(marker)
 
 
+@pytest.mark.slow
 def test_good_program_think_times_restarts_and_its_log(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -226,6 +227,7 @@ def test_move_time_catches_a_slow_engine_below_the_protocol_s_minimum(
     no_process_left(marker)
 
 
+@pytest.mark.slow
 def test_ctrl_c_kills_every_process_group(tmp_path: Path) -> None:
     marker = f"marker-{secrets.token_hex(6)}"
     process = start(

@@ -215,6 +215,7 @@ def test_anonymous_tournaments_are_capped_and_an_organiser_lifts_the_caps(tmp_pa
         served.stop()
 
 
+@pytest.mark.slow
 def test_a_tournoyons_gui_token_is_an_organiser_token(tmp_path: Path) -> None:
     """Finding 4: ``tournoyons-gui token`` makes a token that ``serve`` accepts (stored
     hashed in the records, printed once)."""
@@ -354,6 +355,7 @@ def test_our_referee_redirects_only_to_a_return_url_the_arbitre_issued(served: S
     assert issued.headers["location"].startswith(f"{served.base}/added/return?Game=G")
 
 
+@pytest.mark.slow
 def test_an_outside_page_gets_a_return_good_for_one_move_in_a_sandbox(
     served: Served, elsewhere: str
 ) -> None:

@@ -369,6 +369,7 @@ async def _scenario(url: str) -> None:
         await store.close()
 
 
+@pytest.mark.slow
 def test_the_kept_record_is_the_one_computed_from_every_game(
     database: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

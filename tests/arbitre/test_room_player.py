@@ -91,6 +91,7 @@ def ends(done: Done) -> list[str]:
     return [line for line in done.output.splitlines() if ": end " in line]
 
 
+@pytest.mark.slow
 def test_built_in_engines_play_two_games_against_each_other(tmp_path: Path) -> None:
     """``builtin:strong`` against ``builtin:random``, ``--games 2``: the first game in
     ``#p4-1``, the second in the room the referee opened next; both exit 0, each game is
@@ -118,6 +119,7 @@ def test_built_in_engines_play_two_games_against_each_other(tmp_path: Path) -> N
     run(scenario, tmp_path)
 
 
+@pytest.mark.slow
 def test_a_room_player_against_a_test_player_is_not_tricked_by_a_spectator(
     tmp_path: Path,
 ) -> None:
@@ -189,6 +191,7 @@ class Engine(Threaded):
         return PlainTextResponse(chr(65 + free[-1]) if free else "A")
 
 
+@pytest.mark.slow
 def test_a_bot_and_a_tournoyons_engine_of_the_tests_own_seated_by_room_players(
     tmp_path: Path,
 ) -> None:
@@ -222,6 +225,7 @@ def test_a_bot_and_a_tournoyons_engine_of_the_tests_own_seated_by_room_players(
         run(scenario, tmp_path)
 
 
+@pytest.mark.slow
 def test_room_player_refuses_what_cannot_play(tmp_path: Path) -> None:
     """A nick outside the grammar, an unknown built-in engine, an engine URL with a
     password: status 2 with the reason, before connecting anywhere."""

@@ -139,6 +139,7 @@ def test_two_moves_before_the_referees_answer_are_a_flood(tmp_path: Path) -> Non
     run(scenario, tmp_path)
 
 
+@pytest.mark.slow
 def test_a_late_answer_loses_on_time(tmp_path: Path) -> None:
     """Nothing within the think time: ``end alice timeout``; the late move changes nothing."""
 

@@ -67,6 +67,7 @@ async def scripted_room(
         await check_record(arbitre, game_of(a, room), script.letters(), script.winner)
 
 
+@pytest.mark.slow
 def test_games_in_a_row_in_one_room_end_as_their_moves_say(tmp_path: Path) -> None:
     """One room, ``GAMES`` games in a row (each in the room the referee opens next), the
     referee at a configured pace (burst 3, 6 lines a second): each game's end line and
@@ -93,6 +94,7 @@ def test_games_in_a_row_in_one_room_end_as_their_moves_say(tmp_path: Path) -> No
     run(scenario, tmp_path)
 
 
+@pytest.mark.slow
 def test_rooms_at_once_at_the_default_pace_on_ngircds_own_limits(tmp_path: Path) -> None:
     """``ROOMS`` rooms played at once, the referee at its default pace on an ngIRCd with
     its own limits: the ``play`` lines wait in the referee's queue (one line a room a move
@@ -113,6 +115,7 @@ def test_rooms_at_once_at_the_default_pace_on_ngircds_own_limits(tmp_path: Path)
     run(scenario, tmp_path, penalty=True)
 
 
+@pytest.mark.slow
 def test_an_answer_at_the_very_end_of_its_seconds_counts_and_a_later_one_loses(
     tmp_path: Path,
 ) -> None:
@@ -146,6 +149,7 @@ def test_an_answer_at_the_very_end_of_its_seconds_counts_and_a_later_one_loses(
     run(scenario, tmp_path)
 
 
+@pytest.mark.slow
 def test_flooding_players_lose_their_own_game_and_the_other_rooms_go_on(tmp_path: Path) -> None:
     """In ``#p4-1`` alice answers her ``play`` line with 50 ``play 4`` at once: ``end alice
     flood``, her first move recorded. In ``#p4-2`` a spectator floods 300 lines of chat
@@ -192,6 +196,7 @@ async def after_end(player: RawPlayer, text: str = "end server error") -> int:
     return player.heard.index(end) + 1
 
 
+@pytest.mark.slow
 def test_a_referee_killed_mid_game_comes_back_says_end_and_plays_on(tmp_path: Path) -> None:
     """An IRC operator kills the referee while bob is asked: the game's record ends with
     no result (``server error``); the referee reconnects and rejoins the room, where alice
@@ -242,6 +247,7 @@ def test_a_referee_killed_mid_game_comes_back_says_end_and_plays_on(tmp_path: Pa
     run(scenario, tmp_path)
 
 
+@pytest.mark.slow
 def test_the_server_restarted_mid_game_ends_every_rooms_game_then_every_room_plays_on(
     tmp_path: Path,
 ) -> None:
@@ -285,6 +291,7 @@ def test_the_server_restarted_mid_game_ends_every_rooms_game_then_every_room_pla
     run(scenario, tmp_path)
 
 
+@pytest.mark.slow
 def test_a_pace_too_fast_for_the_server_slows_down_and_players_are_timed_fairly(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

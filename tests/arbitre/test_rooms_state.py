@@ -150,6 +150,7 @@ def run(scenario: Callable[[Ircd, str], Any], postgres: str) -> None:
         asyncio.run(scenario(ircd, postgres))
 
 
+@pytest.mark.slow
 def test_rooms_names_who_is_in_each_room_as_it_changes(postgres: str) -> None:
     """Mid-game, ``/rooms`` of the web process names both players and the spectator (her
     odd nick as text) long before the lease's renewal; once the players leave (the game
@@ -190,6 +191,7 @@ def test_rooms_names_who_is_in_each_room_as_it_changes(postgres: str) -> None:
     run(scenario, postgres)
 
 
+@pytest.mark.slow
 def test_a_restarted_referee_gets_its_operator_status_back(postgres: str) -> None:
     """The driver is killed mid-game; the one started in its place takes the room over and
     joins it, where alice and bob stayed: it is not the room's operator, and without an

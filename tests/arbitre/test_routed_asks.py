@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from tournoyons_gui.arbitre.asks import Asks
 from tournoyons_gui.arbitre.catalogue import Catalogue
 from tournoyons_gui.arbitre.live import SocketBus
@@ -17,6 +19,7 @@ from tournoyons_gui.arbitre.store import Game, Seat, Store
 from tournoyons_gui.interfaces.registry import Registry
 
 
+@pytest.mark.slow
 def test_a_callback_is_decided_by_the_worker_waiting_for_it(tmp_path: Path) -> None:
     async def run() -> None:
         store = await Store.open(str(tmp_path / "a.sqlite3"), shared=True)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
@@ -80,6 +81,7 @@ def _events(base: str, game_id: str, seen: list[dict[str, Any]]) -> None:
                     return
 
 
+@pytest.mark.slow
 def test_two_workers_share_the_games_answers_and_watchers(tmp_path: Path) -> None:
     """Thirty engine games at once and a person's game, on two workers: every game ends
     whole, a watcher sees the person's game move and end, and both workers worked."""
@@ -137,6 +139,7 @@ def test_two_workers_share_the_games_answers_and_watchers(tmp_path: Path) -> Non
         assert all(seconds > 0.2 for seconds in used), used
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_games_is_replaced_and_loses_nothing(tmp_path: Path) -> None:
     """SIGKILL one of two workers while twenty games are under way: the supervisor starts
     another, the games it drove are taken over once their leases expire, and every game

@@ -318,6 +318,7 @@ def test_new_engine_writes_the_starter_and_says_what_to_run(engine: Running) -> 
     assert "tournoyons-gui play --set ConnectFour --engine http://127.0.0.1:8001/" in readme
 
 
+@pytest.mark.slow
 def test_the_engine_check_and_games_of_each_set_both_ways(served: Served, engine: Running) -> None:
     games: list[tuple[str, int]] = []
     for set_name in SETS:
@@ -436,6 +437,7 @@ def test_a_final_call_is_never_called_back(engine: Running, referee: Referee, st
     assert [dict(params)["MoveId"] for params, _ in referee.calls] == ["5"]
 
 
+@pytest.mark.slow
 def test_hostile_input_is_answered_and_it_plays_on(served: Served, engine: Running) -> None:
     silent = socket.socket()  # a Referee that takes the connection and never answers
     silent.bind(("127.0.0.1", 0))
@@ -487,6 +489,7 @@ def test_hostile_input_is_answered_and_it_plays_on(served: Served, engine: Runni
     assert_clean(wait_over(served, game_id, 0), 0)
 
 
+@pytest.mark.slow
 def test_the_readme_play_command(engine: Running, tmp_path: Path) -> None:
     # The README's command (tournoyons-gui play ...), its records in a file of the test's.
     play = ["play", "--set", "ConnectFour", "--engine", engine.url, "--engine", "builtin:random"]

@@ -9,10 +9,13 @@ import csv
 import io
 from collections import defaultdict
 
+import pytest
+
 from tests.arbitre.conftest import Served, builtin_engines, create_tournament, wait_tournament
 from tournoyons_gui.arbitre.tables import rank_points
 
 
+@pytest.mark.slow
 def test_a_tables_tournament_of_six_over_three_rounds_completes(served: Served) -> None:
     entrants = builtin_engines("strong", "random", "strong", "random", "strong", "random")
     tournament_id = create_tournament(

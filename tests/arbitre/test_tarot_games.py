@@ -168,6 +168,7 @@ def test_an_engine_of_ours_plays_a_whole_match_with_three_built_ins(
 @pytest.mark.parametrize(
     ("path", "error"), [("/tarot-illegal", "illegal Value '78'"), ("/tarot-late", "")]
 )
+@pytest.mark.slow
 def test_a_seat_that_fails_loses_and_the_others_totals_stand(
     served: Served, tarot: TarotEngines, path: str, error: str
 ) -> None:

@@ -12,6 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.arbitre.conftest import (
     Served,
@@ -155,6 +156,7 @@ def test_bad_registrations_and_tournaments_are_refused(served: Served) -> None:
     assert httpx.codes.is_success(served.http.get("/api/tournaments").status_code)
 
 
+@pytest.mark.slow
 def test_a_whole_restart_resumes_a_tournament_where_it_was(tmp_path: Path) -> None:
     database = tmp_path / "arbitre.sqlite3"
     entrants = [

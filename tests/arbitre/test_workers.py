@@ -120,6 +120,7 @@ def _stop(process: subprocess.Popen[str]) -> None:
         process.wait(10)
 
 
+@pytest.mark.slow
 def test_answers_and_watchers_on_the_other_worker(postgres: str) -> None:
     with workers(postgres) as (_, a, b), Engines().running() as engines:
         engines.target = b
@@ -174,6 +175,7 @@ def test_answers_and_watchers_on_the_other_worker(postgres: str) -> None:
         assert len(set(counts)) >= 3, seen
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_tournament_loses_nothing(postgres: str) -> None:
     with workers(postgres) as (process_a, a, b), Engines().running() as engines:
         engines.target = a  # /cross calls worker A, which is killed: those answers are lost
@@ -251,6 +253,7 @@ async def until(check: Callable[[], Awaitable[bool]], within: float = 60) -> Non
         await asyncio.sleep(0.3)
 
 
+@pytest.mark.slow
 def test_rooms_spread_over_the_workers_and_a_killed_workers_rooms_open_again(
     postgres: str,
 ) -> None:

@@ -100,6 +100,7 @@ def assert_no_violation(page: Page) -> None:
 # --- axe-core ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("interface", SETS)
 def test_axe_finds_no_violation_on_the_page_in_any_state(
     live_server: str, page: Page, watch: PageWatch, interface: SetInterface
@@ -116,6 +117,7 @@ def test_axe_finds_no_violation_on_the_page_in_any_state(
     assert found == [], "\n".join(found)
 
 
+@pytest.mark.slow
 def test_axe_finds_no_violation_on_the_tester(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:

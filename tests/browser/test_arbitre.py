@@ -208,6 +208,7 @@ def test_the_form_shows_the_fields_of_the_kind_chosen(
 WHOLE_GAMES = ("TicTacToe", "ConnectFour", "Pente", "MasterMind", "Rochambeau", "Nim")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("set_name", sets_of(arbitre_sets(), WHOLE_GAMES))
 def test_a_person_plays_a_whole_game_against_the_random_engine(
     live_server: str, page: Page, watch: PageWatch, set_name: str
@@ -265,6 +266,7 @@ def finished_game(live_server: str) -> dict[str, Any]:
     return rec
 
 
+@pytest.mark.slow
 def test_replay_with_the_links_the_slider_and_the_keys(
     live_server: str, page: Page, watch: PageWatch, finished_game: dict[str, Any]
 ) -> None:
@@ -370,6 +372,7 @@ def test_a_deep_link_opens_the_game_at_a_move(
 # --- 4. watching live ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_two_watchers_follow_the_person_live(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
@@ -471,6 +474,7 @@ ILLEGAL_RETURN = """(html, cell) => {
 }"""
 
 
+@pytest.mark.slow
 def test_the_page_waits_for_a_slow_return_and_redraws_a_refused_one(
     live_server: str, page: Page
 ) -> None:

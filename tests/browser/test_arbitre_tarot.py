@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from playwright.sync_api import FrameLocator, Page, expect
 
 from tests.browser.arbitre_helpers import (
@@ -230,6 +231,7 @@ def check_spectator_sees_no_hand(page: Page, base: str, game_id: str) -> None:
 # --- the tests ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_person_takes_and_plays_a_whole_deal_against_three_engines_then_replays_it(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:

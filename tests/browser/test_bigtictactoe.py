@@ -340,6 +340,7 @@ def test_method_none_shows_names_and_scores_without_board(
 # --- Wait ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_wait_shows_the_move_then_the_alignments_it_completed(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
@@ -399,6 +400,7 @@ def test_the_final_page_of_a_game_is_small(live_server: str, page: Page) -> None
 # --- a whole game in the tester ------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_hot_seat_game_through_the_tester(live_server: str, page: Page, watch: h.PageWatch) -> None:
     frame = h.start_hot_seat(page, live_server, SET)
     html = frame.locator("html")

@@ -464,6 +464,7 @@ def test_hot_seat_game_through_the_tester(live_server: str, page: Page, watch: h
     assert h.values_returned(page) == list(moves)
 
 
+@pytest.mark.slow
 def test_a_person_plays_the_strong_engine_through_the_arbitre_and_replays_it(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:

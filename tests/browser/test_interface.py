@@ -795,6 +795,7 @@ def show_at_full_size(page: Page, base: str, params: Mapping[str, str]) -> None:
         expect(page.locator("[data-board]").first).to_be_visible()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("interface", SETS)
 def test_page_fits_the_frame_without_scroll_bars(
     live_server: str, page: Page, watch: PageWatch, interface: SetInterface

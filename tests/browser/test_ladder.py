@@ -75,6 +75,7 @@ def _playing(base: str) -> bool:
         )
 
 
+@pytest.mark.slow
 def test_the_front_page_draws_the_games_in_play_live(
     ladder_server: str, page: Page, watch: PageWatch
 ) -> None:
@@ -109,6 +110,7 @@ def test_the_front_page_draws_the_games_in_play_live(
     expect(page.locator("[data-new-game]")).to_be_visible()
 
 
+@pytest.mark.slow
 def test_the_ladder_pages_link_each_engine_to_its_standing(
     ladder_server: str, page: Page, watch: PageWatch
 ) -> None:
@@ -135,6 +137,7 @@ def test_the_ladder_pages_link_each_engine_to_its_standing(
     assert set(met.all_text_contents()) <= {"weak", "random"}
 
 
+@pytest.mark.slow
 def test_the_pages_are_complete_without_javascript_and_accessible(
     ladder_server: str, browser: Browser
 ) -> None:

@@ -525,6 +525,7 @@ def test_input_comes_after_the_wait(live_server: str, page: Page, watch: h.PageW
 # --- a whole game in the tester ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_whole_hot_seat_game_in_the_tester(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:

@@ -90,6 +90,7 @@ def _expect_the_figures(page: Page, document: dict[str, Any]) -> None:
     assert tallest is not None and tallest["height"] > 50
 
 
+@pytest.mark.slow
 def test_the_page_of_a_play_run_shows_its_figures_and_the_plot(
     page: Page, watch: PageWatch, served: Served
 ) -> None:

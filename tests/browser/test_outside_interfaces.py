@@ -79,6 +79,7 @@ def finished_game(live_server: str) -> dict[str, Any]:
     return wait_over(live_server, created["id"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", list(VARIANTS))
 def test_the_check_reports_each_fault_and_none_it_lacks(
     outside: OutsideInterfaces, variant: str, tmp_path: Path
@@ -137,6 +138,7 @@ def test_the_check_reports_each_fault_and_none_it_lacks(
 CHECKED = ("tictactoe", "tarot")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("set_name", sets_of(OURS, CHECKED))
 def test_our_interfaces_pass_the_check_run_by_the_server(
     live_server: str, page: Page, set_name: str
@@ -286,6 +288,7 @@ def test_the_tester_plays_a_hot_seat_game_through_an_outside_interface(
     expect(page.locator("#interface")).to_have_attribute("src", end)
 
 
+@pytest.mark.slow
 def test_the_servers_check_holds_the_page_to_its_outbound_policy(
     outside: OutsideInterfaces, tmp_path: Path
 ) -> None:

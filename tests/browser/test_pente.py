@@ -13,6 +13,7 @@ import urllib.request
 from collections.abc import Mapping
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser import helpers as h
@@ -139,6 +140,7 @@ def test_stones_winning_stones_and_forbidden_points_are_drawn(
     expect_stone(page, "FA", None)
 
 
+@pytest.mark.slow
 def test_captured_stones_are_shown_then_removed_after_wait(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
@@ -184,6 +186,7 @@ def test_without_wait_captured_stones_are_removed_at_once(
     expect(page.locator("[data-gain='2'] .pair.taken")).to_have_count(1)
 
 
+@pytest.mark.slow
 def test_winning_row_waits_after_the_move_that_made_it(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
@@ -376,6 +379,7 @@ def test_method_end_and_none(live_server: str, page: Page, watch: h.PageWatch) -
 HOT_SEAT = ["JJ", "KK", "JM", "LL", "MM", "AA", "JK", "BA", "JL", "CA", "JN"]
 
 
+@pytest.mark.slow
 def test_hot_seat_game_in_the_tester(live_server: str, page: Page, watch: h.PageWatch) -> None:
     frame = h.start_hot_seat(page, live_server, SET)
     html = frame.locator("html")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.sync_api import FrameLocator, Locator, Page, expect
 
 from tests.browser import helpers as h
@@ -180,6 +181,7 @@ def test_the_showdown_shows_the_winner(live_server: str, page: Page, watch: h.Pa
     assert float(opacity) < 1
 
 
+@pytest.mark.slow
 def test_the_move_flies_to_the_pot_after_wait(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:
@@ -376,6 +378,7 @@ STATE = """html => {
 }"""
 
 
+@pytest.mark.slow
 def test_a_whole_game_in_the_tester(live_server: str, page: Page, watch: h.PageWatch) -> None:
     page.set_default_timeout(8000)
     frame = h.start_hot_seat(page, live_server, SET)

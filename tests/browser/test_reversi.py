@@ -176,6 +176,7 @@ FIRST_LOOK = """
         ({"Tray": rules_pages(["D3"])[1]["Tray"], "Move1": "D3"}, "D4", "4", "3", ((3, 2), (4, 1))),
     ],
 )
+@pytest.mark.slow
 def test_wait_shows_the_disc_played_then_turns_the_captured(
     live_server: str,
     page: Page,
@@ -397,6 +398,7 @@ def test_webtest_hands_input_to_the_player_to_move(
 # --- a whole game through the tester ------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_hot_seat_game_with_passes_through_the_tester(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:

@@ -182,6 +182,7 @@ new MutationObserver(records => {
         ("2", "2", "tie", "tie"),
     ],
 )
+@pytest.mark.slow
 def test_outcome_shows_after_wait(
     live_server: str, page: Page, watch: PageWatch, move1: str, move2: str, state1: str, state2: str
 ) -> None:

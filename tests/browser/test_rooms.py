@@ -88,6 +88,7 @@ def rooms_server(tmp_path: Path) -> Iterator[tuple[str, OnIrc]]:
             next(serving, None)
 
 
+@pytest.mark.slow
 def test_a_room_game_followed_live_then_replayed(
     rooms_server: tuple[str, OnIrc], page: Page, watch: PageWatch
 ) -> None:

@@ -540,6 +540,7 @@ def prepare_in(frame: FrameLocator, player: int) -> None:
     frame.locator("[data-action='validate']").click()
 
 
+@pytest.mark.slow
 def test_a_whole_game_in_the_tester_preparation_included(
     live_server: str, page: Page, watch: h.PageWatch, tester: FrameLocator
 ) -> None:

@@ -250,6 +250,7 @@ def test_the_page_refuses_an_ecart_it_did_not_offer(
 # --- Wait -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_trick_completed_stays_for_wait_then_goes_to_its_winner(
     live_server: str, page: Page, watch: h.PageWatch
 ) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import pytest
 from playwright.sync_api import FrameLocator, Page, expect
 
 from tests.browser.helpers import (
@@ -113,6 +114,7 @@ def test_show_page_loads_the_form_parameters(
     expect(frame.locator("[data-gain='2']")).to_have_text("4")
 
 
+@pytest.mark.slow
 def test_sample_context_draws_every_set_without_error(
     live_server: str, page: Page, watch: PageWatch
 ) -> None:
@@ -247,6 +249,7 @@ def test_hot_seat_tictactoe_player_one_wins(live_server: str, page: Page, watch:
     assert values_returned(page) == [str(m) for m in moves]
 
 
+@pytest.mark.slow
 def test_hot_seat_tictactoe_draw(live_server: str, page: Page, watch: PageWatch) -> None:
     frame = start_hot_seat(page, live_server, "TicTacToe")
     moves = [1, 2, 3, 5, 4, 6, 8, 7, 9]
@@ -275,6 +278,7 @@ ROUNDS = [
 ]  # tie, one, two, tie, one, one, one, one: 5-1 after 8 rounds
 
 
+@pytest.mark.slow
 def test_hot_seat_rochambeau_match_to_five(live_server: str, page: Page, watch: PageWatch) -> None:
     frame = start_hot_seat(page, live_server, "Rochambeau")
     html = frame.locator("html")

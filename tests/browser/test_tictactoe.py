@@ -260,6 +260,7 @@ def test_method_none_shows_names_and_legend_without_board(
         ("114040400", {"Move2": "5"}, "4", "2"),
     ],
 )
+@pytest.mark.slow
 def test_wait_shows_the_move_then_the_winning_line(
     live_server: str,
     page: Page,

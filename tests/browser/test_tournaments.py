@@ -22,6 +22,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+import pytest
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Page, expect
 
@@ -65,6 +66,7 @@ def assert_no_violation(page: Page, where: str) -> None:
     assert found == [], "\n".join(found)
 
 
+@pytest.mark.slow
 def test_a_person_registers_an_engine_and_follows_its_tournament_to_the_end(
     live_server: str, elsewhere: str, page: Page, watch: PageWatch, tmp_path: Path
 ) -> None:
@@ -181,6 +183,7 @@ def test_a_person_registers_an_engine_and_follows_its_tournament_to_the_end(
     expect(page.locator("[data-rating-chart='Nim'] svg polyline")).to_have_count(1)
 
 
+@pytest.mark.slow
 def test_axe_finds_no_violation_on_the_engines_and_tournaments_pages(
     live_server: str, elsewhere: str, page: Page, watch: PageWatch
 ) -> None:

@@ -90,6 +90,7 @@ def test_built_in_engines_play_legal_games_to_the_end(engines: tuple[str, str]) 
         assert len(winners) <= 1
 
 
+@pytest.mark.slow
 def test_strong_beats_random() -> None:
     wins = drive.wins_against(interface, "strong", "random", 10)
     assert wins >= 8, f"strong won only {wins} of 10 against random"

@@ -29,6 +29,7 @@ MAX_QUERY = 6000
 BATCH = 10  # pages embedded at once
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("interface", SETS)
 def test_generated_queries_load_without_error_and_never_blank(
     interface: SetInterface, live_server: str, page: Page

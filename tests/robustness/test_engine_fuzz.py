@@ -42,6 +42,7 @@ def _first_request(interface: SetInterface) -> dict[str, str]:
     return dict(rules.request(turn.state, asked[0]).params) if asked else {}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("interface", "name", "engine"), ENGINES)
 def test_a_built_in_engine_answers_any_request(
     interface: SetInterface, name: str, engine: Engine

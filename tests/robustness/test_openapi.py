@@ -125,6 +125,7 @@ def test_the_server_reaches_nothing_but_loopback(isolated: Isolated) -> None:
     assert outside.returncode != 0 and "refused" in outside.stderr.lower()
 
 
+@pytest.mark.slow
 def test_schemathesis_finds_nothing(isolated: Isolated, tmp_path: Path) -> None:
     command = [
         str(ST),

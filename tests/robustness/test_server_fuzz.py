@@ -88,6 +88,7 @@ def check(
     return failures
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("interface", SETS)
 def test_generated_queries_give_a_page_with_a_board_or_an_error_sign(
     interface: SetInterface, fuzz_app: Any

@@ -149,6 +149,7 @@ def sink_counts(base: str, tags: list[str]) -> Counter[str]:
     return Counter(str(entry["params"].get("tag")) for entry in log)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("index", "interface"), SETS)
 def test_every_storm_returns_exactly_one_value(
     index: int, interface: SetInterface, live_server: str, page: Page

@@ -142,6 +142,7 @@ class Oracle:
         )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("interface", SETS)
 def test_payloads_in_every_text_and_return_url_never_run(
     interface: SetInterface, live_server: str, page: Page
