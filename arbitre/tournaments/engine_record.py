@@ -40,11 +40,13 @@ MAX_POINTS = 200
 class RecordPage:
     """What page of a record is asked: the games before the position ``games_before``
     (``None``: the newest), the opponents in ``opponents`` order (``name`` or ``games``)
-    after the position ``opponents_after`` (``None``: the first)."""
+    after the position ``opponents_after`` (``None``: the first), and at most ``points``
+    rating points a Set (``None``: :data:`MAX_POINTS`; the engine's page draws fewer)."""
 
     games_before: int | None = None
     opponents: str = "name"
     opponents_after: tuple[Any, str] | None = None
+    points: int | None = None
 
 
 def _point(point: RatingPoint) -> dict[str, Any]:
@@ -67,7 +69,7 @@ async def engine_record(
     its registration; ``per_set`` (``{Set: {"won", "drawn", "lost", "error"}}``);
     ``rating`` (``{Set: {"mu", "sigma", "rated"}}``, after its ``rated`` rated games);
     ``ratings`` (``{Set: [{"number", "game", "at", "mu", "sigma"}]}``, oldest first, at
-    most :data:`MAX_POINTS` a Set, evenly spread); ``games_total``; a page of
+    most ``page.points`` a Set, evenly spread); ``games_total``; a page of
     ``per_opponent`` (``{"name", "games", "won", "drawn", "lost", "error"}``) and of
     ``games`` (newest first: ``{"id", "set", "seat", "opponent", "outcome", "moves",
     "ended_at", "tournament"}``) as ``page`` asks, with the next pages' cursors
@@ -83,7 +85,7 @@ async def engine_record(
     reached = await store.kept_filling(RECORDS_FILL)
     sets = await store.engine_sets(engine_id)
     rated = {kept.set_name: kept.rated for kept in sets}
-    points = await store.rating_points(engine_id, rated, MAX_POINTS)
+    points = await store.rating_points(engine_id, rated, page.points or MAX_POINTS)
     ratings = {name: [_point(p) for p in shown] for name, shown in points.items()}
     opponents, more_opponents = await store.engine_opponents(
         engine_id, order=page.opponents, after=page.opponents_after, limit=OPPONENTS_PER_PAGE

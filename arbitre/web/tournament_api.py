@@ -153,13 +153,14 @@ def _once(request: Request, name: str) -> str | None:
 
 
 async def asked_record(
-    request: Request | None, service: Tournaments, engine_id: str
+    request: Request | None, service: Tournaments, engine_id: str, points: int | None = None
 ) -> dict[str, Any] | None:
     """Return the page of a registered engine's record ``request`` asks (``None``: no
     such engine): ``?opponents=name|games`` (the opponents' order), ``?opponents_after=``
     and ``?games_after=`` (cursors of the record's lists, given by an earlier page: its
     ``per_opponent_next`` and ``games_next``); raise :class:`CursorError` for a cursor or
-    an order that cannot be read. ``request`` ``None``: the first page."""
+    an order that cannot be read. ``request`` ``None``: the first page. ``points``: the
+    rating points read a Set, at most (``None``: the record's own bound)."""
     found = await cursors(service.store)
 
     def list_id(name: str) -> str:
@@ -169,7 +170,7 @@ async def asked_record(
         return found.make(list_id(name), position)
 
     if request is None:
-        return await service.engine_record(engine_id, RecordPage(), cursor)
+        return await service.engine_record(engine_id, RecordPage(points=points), cursor)
     given = _once(request, "opponents")
     order = "name" if given is None else given
     if order not in OPPONENT_ORDERS:
@@ -189,7 +190,7 @@ async def asked_record(
         if isinstance(first, int) and not 0 <= first < 2**31:
             raise CursorError(OUT_OF_RANGE)
         opponents_after = (first, key)
-    page = RecordPage(games_before, order, opponents_after)
+    page = RecordPage(games_before, order, opponents_after, points)
     return await service.engine_record(engine_id, page, cursor)
 
 

@@ -45,7 +45,6 @@ from tournoyons_gui.arbitre.tournaments import (
     TournamentError,
     Tournaments,
 )
-from tournoyons_gui.arbitre.tournaments.engine_record import MAX_POINTS
 from tournoyons_gui.arbitre.tournaments.service import GAMES_SHOWN
 from tournoyons_gui.arbitre.web.chart import rating_chart
 from tournoyons_gui.arbitre.web.common import read_form, read_int, render
@@ -67,6 +66,10 @@ PER_PAGE = 25
 #: The registered engines the new-tournament form offers (the first by name; any other
 #: enters by its URL, its registration found from it).
 OFFERED = 200
+#: The rating points an engine's page draws a Set, at most, evenly spread (its JSON gives
+#: up to :data:`~tournoyons_gui.arbitre.tournaments.engine_record.MAX_POINTS`): each is a
+#: dot with its game's link and a row of the chart's table, a page of many Sets is heavy.
+PAGE_POINTS = 100
 ENTRANT_KINDS = ("registered", "engine", "builtin")
 _ENTRANT_FIELD = re.compile(r"entrant(\d{1,3})_(kind|registered|url|builtin|name|token)")
 
@@ -226,7 +229,7 @@ class TournamentPages:
         request: Request | None = None,
     ) -> Response:
         try:
-            record = await asked_record(request, self.holder(), engine_id)
+            record = await asked_record(request, self.holder(), engine_id, PAGE_POINTS)
         except CursorError as refused:
             first = f"/engines/{urllib.parse.quote(engine_id)}"
             return self._html("arbitre/bad_page.html", 400, error=refused, first_page=first)
@@ -252,7 +255,7 @@ class TournamentPages:
             record=record,
             games=record["games"],
             charts=charts,
-            max_points=MAX_POINTS,
+            max_points=PAGE_POINTS,
             older_games=record["games_next"] and _with(request, games_after=record["games_next"]),
             more_opponents=record["per_opponent_next"]
             and _with(request, opponents_after=record["per_opponent_next"]),
