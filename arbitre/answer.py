@@ -53,7 +53,7 @@ UNRESUMED = "server error"
 #: an HTTP error status or a broken answer and no callback by the deadline, an empty body,
 #: no JSON, a callback without ``Value``.
 MALFORMED = "malformed"
-#: The faults a seat loses a game by, as a match counts them apart (issue 33), by the
+#: The faults a seat loses a game by, as a match's summary counts them apart, by the
 #: answer's error: ``late`` is a ``timeout``.
 FAULTS = {
     "late": "timeout",

@@ -119,7 +119,7 @@ class Arbitre:
             self.bus = LocalBus(name)
         self.hub = Hub(self.bus)
         self.catalogue = Catalogue(registry, store, self.outbound)
-        #: Our interfaces and the registered ones (issue 24).
+        #: Our interfaces and the registered ones, any of which may show a game.
         self.interfaces = Interfaces(store, self.catalogue, self.outbound)
         self.asks = Asks(
             store,

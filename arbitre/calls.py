@@ -11,8 +11,8 @@ An engine's own answer is not waited for, but what it was is kept (its status an
 :data:`FIRST_BYTES` bytes, or why it was no HTTP answer): a request with no callback by the
 deadline is a ``malformed`` answer when the engine answered an HTTP error status or
 something that is not HTTP (the engine failed on the request: a 500, a crash's message),
-``late`` otherwise (decision 12; issue 33's faults), and the answer goes to the exchange
-log then, for the failure report.
+``late`` otherwise (decision 12; the faults a match's summary counts apart), and the answer
+goes to the exchange log then, for the failure report.
 
 Requests, redirects and final calls go through the move path's client
 (:class:`~tournoyons_gui.arbitre.client.Calls`, aiohttp: a new connection each);

@@ -1,4 +1,4 @@
-"""Graphical interfaces in competition (issue 24; seed 002 I and IV: the Arbitre registers
+"""Graphical interfaces in competition (seed 002 I and IV: the Arbitre registers
 servers in two roles, engines *and graphical interfaces*, and "lets anyone view a recorded
 game through the graphical interface of their choice").
 

@@ -47,8 +47,9 @@ __all__ = [
 MIN_TIMEOUT, MAX_TIMEOUT, DEFAULT_TIMEOUT = 4, 54, 20
 #: botsarena's own limit for a bot's answer, our default (engine protocol section 4).
 DEFAULT_BOT_TIMEOUT = 10
-#: Seconds a person has for a move unless the match says otherwise (issue 20): a game
-#: its persons abandoned ends, the seat asked losing as having abandoned it.
+#: Seconds a person has for a move unless the match says otherwise, so that a public Arbitre
+#: holds no game open forever: a game its persons abandoned ends, the seat asked losing as
+#: having abandoned it.
 DEFAULT_PERSON_TIMEOUT = 900
 #: The longest ``move_time`` in milliseconds (the longest TimeOut's).
 MAX_MOVE_TIME = MAX_TIMEOUT * 1000
@@ -118,7 +119,7 @@ class Options:
     """A match's options: ``timeout`` seconds 4-54 (decision 11), rule ``level``, ``wait``
     in tenths of a second for the pages, ``init_as_board`` (decision 14), and
     ``person_timeout`` seconds for a person's move (:data:`DEFAULT_PERSON_TIMEOUT` by
-    default, issue 20; ``None``, in records made before it: no limit, section 3.1),
+    default; ``None``, in records made before persons had that default: no limit, section 3.1),
     ``bot_timeout`` seconds for a botsarena bot's answer (1-60, default 10); ``deals``:
     the deals a match lasts in a Set played in deals (Tarot, tarot.md section 2; ``None``:
     the Set's default); ``open_table``: spectators of the game in play see every hand

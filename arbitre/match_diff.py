@@ -1,4 +1,4 @@
-"""Two runs of a match compared game by game (issue 33, "version diff"): where two versions
+"""Two runs of a match compared game by game (a "version diff"): where two versions
 of an engine first play differently.
 
 Two runs of ``play`` with the same Set, ``--seed`` and openings (engine v1 then v2, each

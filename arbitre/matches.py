@@ -1,4 +1,4 @@
-"""A match between engines, as ``play`` runs it (issue 33): games in pairs, each pair one
+"""A match between engines, as ``play`` runs it: games in pairs, each pair one
 opening (or one deal) played once per seat, seats swapped (rotated at four seats), every
 game's seed derived from the run's, an optional SPRT that ends the match at its verdict,
 and the whole recorded as one match in the store.

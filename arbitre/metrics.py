@@ -1,4 +1,4 @@
-"""What an operator watches (issue 29): the Arbitre's metrics in Prometheus's text format,
+"""What an operator watches: the Arbitre's metrics in Prometheus's text format,
 through ``prometheus-client`` (the field's standard), and the functions that record them,
 each one call at its place in the move path (listed below, so that a rewrite of that path
 keeps them).

@@ -1,4 +1,5 @@
-"""The one outbound policy: which URLs and addresses the Arbitre may call (issue 20).
+"""The one outbound policy: which URLs and addresses the Arbitre may call, so that a
+public Arbitre cannot be turned against its host, its network or its users.
 
 Every request the server makes (engines, botsarena bots, added games' referees and
 interfaces, the engine tester, the server-run interface check, the built-in engines'
@@ -27,8 +28,9 @@ and the same inside IPv4-mapped IPv6, unless its name or address is listed in
 ``--allow-hosts`` (names, addresses or networks such as ``10.1.0.0/16``). A loopback
 server, for local development, may call any address but its own.
 
-No call to this server's own port is let through (issue 20, finding 1): its built-in
-engines are ``builtin`` seats, called in process, final calls included.
+No call to this server's own port is let through (no amplification: an engine or a referee
+that is one of its own URLs would make one request start games that start more): its
+built-in engines are ``builtin`` seats, called in process, final calls included.
 """
 
 from __future__ import annotations

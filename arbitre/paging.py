@@ -1,4 +1,4 @@
-"""The lists' cursors (issue 29): a page of a list is asked with ``?after=<cursor>``, the
+"""The lists' cursors: a page of a list is asked with ``?after=<cursor>``, the
 cursor naming the position of the last row of the page before, as GitHub's API pages
 (``Link: <...?after=...>; rel="next"``).
 

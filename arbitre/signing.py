@@ -1,4 +1,4 @@
-"""Signed calls (manual VII, issue 20): how an engine knows the Arbitre called it.
+"""Signed calls (manual VII): how an engine knows the Arbitre called it.
 
 The manual told engines to compare the caller's IP with Tournoyons'; behind proxies an
 address proves little. A registered engine given a key at registration has each request

@@ -1,4 +1,4 @@
-"""Tournaments at tables of four (format ``tables``, issue 21): who sits at which table in
+"""Tournaments at tables of four (format ``tables``, made for Tarot): who sits at which table in
 each round, and the standings by match points. Pure and game-agnostic.
 
 Entrants are numbered ``0 .. n - 1`` (n >= 4). Each round deals them to ``ceil(n / 4)``
@@ -56,7 +56,7 @@ __all__ = [
 TABLE_SEATS = 4
 #: A seat filled by a built-in engine that is no entrant (its results do not count).
 FILLER = -1
-#: Match points by rank at a table of four (issue 21): rank 1 3, 2 2, 3 1, 4 0.
+#: Match points by rank at a table of four: rank 1 3, 2 2, 3 1, 4 0.
 RANK_POINTS = (3.0, 2.0, 1.0, 0.0)
 #: The columns of :func:`table_standings_csv`, in order.
 TABLE_CSV_HEADER = (

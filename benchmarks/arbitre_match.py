@@ -1,4 +1,4 @@
-"""The Arbitre benchmark's match rows (issue 33): ``tournoyons-gui play`` as an engine
+"""The Arbitre benchmark's match rows: ``tournoyons-gui play`` as an engine
 author runs it, whole process, each against a floor measured in the same run.
 
 - *SPRT*: ``play --set ConnectFour --engine builtin:strong --engine builtin:random --sprt

@@ -28,17 +28,18 @@ from benchmarks.revision import code_of
 
 __all__ = ["compare_runs", "more_measures"]
 
-#: Issue 27's goals with IN_FLIGHT games at once on two workers: own ms p50, p99.
+#: The goals with IN_FLIGHT games at once on two workers: own ms p50, p99.
 OWN_P50, OWN_P99 = 5.0, 25.0
 #: Games of the play row, and the seconds of each serve row's loop.
 PLAY_GAMES = {True: 4, False: 100}
 LOOP_SECONDS = {True: 1.0, False: 15.0}
 
 
-def before_issue_27() -> bool:
-    """Whether the code on the path is a revision before issue 27 (no ``--workers``). A
-    module the revision lacks would be found in this tree (the editable install's hook),
-    so what is asked is whether the revision's own ``serve`` has workers."""
+def before_workers() -> bool:
+    """Whether the code on the path is a revision from before ``serve --workers`` (and
+    aiohttp on the move path). A module the revision lacks would be found in this tree (the
+    editable install's hook), so what is asked is whether the revision's own ``serve`` has
+    workers."""
     from tournoyons_gui.server.cli import serve
 
     return not hasattr(serve, "worker_app")
@@ -53,7 +54,7 @@ def more_measures(
     found: dict[str, dict[str, float]] = {}
     failed = False
     env = dict(os.environ)
-    old = before_issue_27()
+    old = before_workers()
     if not args.no_workers:
         counts = (1,) if old else (1, 2)
         with console.status("serve rows") as status:
@@ -102,7 +103,7 @@ def more_measures(
 
 
 def has_matches() -> bool:
-    """Whether the code on the path plays matches (``play --sprt``, issue 33): a revision
+    """Whether the code on the path plays matches (``play --sprt``): a revision
     before it has no match row (its parser refuses the option)."""
     import contextlib
     import io
@@ -164,7 +165,7 @@ def _workers_table(runs: list[Run]) -> tuple[list[str], dict[str, dict[str, floa
         if run.concurrency == IN_FLIGHT and run.workers == 2:
             mark = "✓" if p50 <= OWN_P50 and p99 <= OWN_P99 else "✗"
             goal = (
-                f"Goal (issue 27): {IN_FLIGHT} games in flight on 2 workers, Arbitre ms/move "
+                f"Goal: {IN_FLIGHT} games in flight on 2 workers, Arbitre ms/move "
                 f"p50 {p50:.1f} (≤ {OWN_P50:g}), p99 {p99:.1f} (≤ {OWN_P99:g}) {mark}."
             )
     if goal:

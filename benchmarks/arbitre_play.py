@@ -1,4 +1,4 @@
-"""The Arbitre benchmark's ``play`` row (issue 27): ``tournoyons-gui play`` as a user runs
+"""The Arbitre benchmark's ``play`` row: ``tournoyons-gui play`` as a user runs
 it, whole process, on a local pair of botsarena bots (:mod:`benchmarks.bots`, a process of
 their own), against what the bots themselves take.
 
@@ -32,7 +32,7 @@ import aiohttp
 from benchmarks.processes import helper_server
 
 ROOT = Path(__file__).resolve().parent.parent
-#: Goals of issue 27: play within this factor of the bots' own time and bare round trips;
+#: The goals: play within this factor of the bots' own time and bare round trips;
 #: its start-up at most this many seconds.
 PLAY_FACTOR = 1.5
 STARTUP_GOAL = 1.0
@@ -134,7 +134,7 @@ def play_lines(row: PlayRow) -> list[str]:
         f"| {row.bots_seconds:.2f} | {row.bare_ms:.3f} | {row.reference:.2f} | {ratio:.2f} "
         f"| {row.startup:.2f} | {'✓' if row.ok else '✗ ' + row.detail[-200:]} |",
         "",
-        f"Goals (issue 27): play's wall ≤ {PLAY_FACTOR:g} × (the bots' own time + a bare round "
+        f"Goals: play's wall ≤ {PLAY_FACTOR:g} × (the bots' own time + a bare round "
         f"trip per post): {ratio:.2f} {mark}; start-up (play of one game, whole process) ≤ "
         f"{STARTUP_GOAL:g} s: {row.startup:.2f} s {start}.",
     ]

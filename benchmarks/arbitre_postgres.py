@@ -1,4 +1,4 @@
-"""The Arbitre benchmark's PostgreSQL row (issue 34): games in flight on ``serve --workers
+"""The Arbitre benchmark's PostgreSQL row: games in flight on ``serve --workers
 2`` sharing a PostgreSQL server, where every move is appended to the records, against
 the rate at which that server commits one statement at a time, measured in the same run.
 
@@ -54,7 +54,7 @@ __all__ = ["PgRow", "postgres_lines", "postgres_measure", "postgres_rows"]
 
 #: The floor's rows: a move's size (its value, Turn, Tray and query as the records hold).
 FLOOR_ROW = "x" * 200
-#: Issue 34's goal for the grouped appends: with 16 games in flight, the appends' commits
+#: The goal for the grouped appends: with 16 games in flight, the appends' commits
 #: per move (1 when each move is committed alone) at most this: two moves a commit.
 APPENDS_PER_MOVE = 0.5
 
@@ -264,7 +264,7 @@ def postgres_lines(
         if run.concurrency == IN_FLIGHT:
             mark = "✓" if appends <= APPENDS_PER_MOVE else "✗"
             goal = (
-                f"Goal (issue 34): {IN_FLIGHT} games in flight on PostgreSQL, the moves of the "
+                f"Goal: {IN_FLIGHT} games in flight on PostgreSQL, the moves of the "
                 f"games in flight committed together: append commits per move {appends:.2f} "
                 f"(≤ {APPENDS_PER_MOVE:g}) {mark}; {share:.2f} of the commit floor."
             )

@@ -1,4 +1,4 @@
-"""The Arbitre benchmark's rows on real ``serve`` processes (issue 27): games in flight on
+"""The Arbitre benchmark's rows on real ``serve`` processes: games in flight on
 ``serve --workers 1`` then ``--workers 2``, one SQLite file each time, the engines served
 by another ``serve`` process (as outsiders' engines would be).
 
@@ -36,7 +36,7 @@ import aiohttp
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: The in-flight games of the loop row (issue 19's and 27's figure).
+#: The in-flight games of the loop row (the figure the goals are set at).
 IN_FLIGHT = 16
 MIXED_SETS = ("TicTacToe", "Reversi", "Rochambeau", "Seafight", "MasterMind")
 
@@ -248,7 +248,7 @@ async def worker_rows(
     """Start an engines' ``serve`` (this tree's code: the same outsider for every run),
     then for each count of ``workers`` a ``serve`` of ``env``'s code on a fresh SQLite
     file; play the loop row and the mixed row on each. ``flag``: pass ``--workers`` (a
-    revision before issue 27 has no such option: one process)."""
+    revision from before the workers has no such option: one process)."""
     runs: list[Run] = []
     own = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     with tempfile.TemporaryDirectory(prefix="arbitre-workers-") as work:

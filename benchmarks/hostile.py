@@ -1,5 +1,5 @@
-"""A hostile Tournoyons engine of the benchmark's own, in a process of its own (issue 27:
-"an engine that is slow, silent or hostile costs the others nothing").
+"""A hostile Tournoyons engine of the benchmark's own, in a process of its own, for
+the goal that an engine that is slow, silent or hostile costs the others nothing.
 
 ``GET /engine`` takes an engine request (the engine protocol's query string, manual I) and,
 before anything else, floods the request's ``Referee`` with :data:`FLOOD` forged callbacks

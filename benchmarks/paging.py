@@ -1,4 +1,4 @@
-"""The lists' pages with 10,000 registered engines (issue 29): the server time of the first
+"""The lists' pages with 10,000 registered engines: the server time of the first
 page, a deep page and the page for people, against the floor measured in the same run.
 
     .venv/bin/python benchmarks/paging.py [--engines 10000] [--requests 200]
@@ -34,7 +34,7 @@ from tournoyons_gui.arbitre.store.schema import EngineRow
 from tournoyons_gui.server.app import create_app
 from tournoyons_gui.server.cli import bind
 
-#: The goal for the first page's server time, in milliseconds (issue 29).
+#: The goal for the first page's server time, in milliseconds.
 GOAL_MS = 50.0
 
 

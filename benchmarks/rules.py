@@ -18,7 +18,7 @@ The table gives each call's mean µs, ``rules µs/move`` (all of a move's calls,
 of a step's ``result`` and ``asked`` included), and the floor measured in the same run:
 a ``play`` that does the least any can (a copy of the state and a new Turn), in µs.
 
-Goal (issue 27): ``play`` costs at most 50 µs in every Set (✓ met, ✗ missed).
+Goal: ``play`` costs at most 50 µs in every Set (✓ met, ✗ missed).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from tournoyons_gui.interfaces.plugin import (  # noqa: E402
 )
 from tournoyons_gui.interfaces.registry import load_registry  # noqa: E402
 
-#: Issue 27's goal: a Set's ``play`` at most this many µs.
+#: The goal: a Set's ``play`` at most this many µs.
 PLAY_GOAL = 50.0
 CALLS = ("result", "asked", "request", "engine_value", "play", "page")
 
@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     print("|" + "---|" * (len(CALLS) + 5))
     print("\n".join(rows))
     goal = "every Set ✓" if not missed else f"missed by {', '.join(missed)} ✗"
-    print(f"\nGoal (issue 27): play ≤ {PLAY_GOAL:g} µs: {goal}.")
+    print(f"\nGoal: play ≤ {PLAY_GOAL:g} µs: {goal}.")
     return 0
 
 

@@ -28,7 +28,7 @@ a result, no seat in error, moves numbered 1..n) and the table reports:
 ``server/``, ``interfaces/``, ``arbitre/`` and ``static/``, exported to a temporary folder
 and put first on the workers' ``PYTHONPATH``; the same libraries), then on this tree's,
 and prints the ratio: the reference measured in the same run, on the same machine, minutes
-apart. Issue 19's goals are printed under the table: moves/s at least 3 times the
+apart. The goals are printed under the table: moves/s at least 3 times the
 reference's, and the Arbitre's own time per move with 16 games in flight p50 ≤ 5 ms and
 p99 ≤ 25 ms, each met (✓) or not (✗).
 
@@ -63,7 +63,7 @@ from tests.arbitre.postgres import postgres_server  # noqa: E402
 from tests.conftest import _serving, start_server  # noqa: E402
 
 ENTRANTS = ["perfect", "random"] * 4
-#: Issue 19's goals: moves/s over the reference's, the own ms per move (p50, p99).
+#: The goals: moves/s over the reference's, the own ms per move (p50, p99).
 SPEEDUP = 3.0
 OWN_P50, OWN_P99 = 5.0, 25.0
 
@@ -271,7 +271,7 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> int:
     console = Console(width=160)
     console.print(table)
     if goals:
-        console.print("Goals (issue 19): " + "; ".join(goals) + ".")
+        console.print("Goals: " + "; ".join(goals) + ".")
     failures = [f for r in results for f in r["failures"]]
     for failure in failures[:20]:
         console.print(f"[red]{failure}[/red]")

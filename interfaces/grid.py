@@ -16,7 +16,7 @@ the directions its lines run in) is given to these functions; what they share is
 - :class:`Cell`: one cell as a page draws it, hashable, most of them made once;
 - :class:`Codes` and :class:`Lines`: the rules' fast path, a board as bitboards (an ``int``
   whose bit ``i`` is cell ``i``) and the lines of a given length found on one with a few
-  shifts, where walking the cells in Python cost a Set's ``play`` hundreds of µs (issue 27).
+  shifts, where walking the cells in Python cost a Set's ``play`` hundreds of µs.
 
 Sources: manual chapter V (each Set's cells and ``Tray``); spec ``interface-protocol.md``
 section 4 (each Set) and annex B (a Move's mark on its cell).

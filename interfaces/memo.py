@@ -1,7 +1,7 @@
 """A bounded memo of what a Set's rules read from a state, keyed by the state's values.
 
 The Arbitre's game master calls a Set's rules several times on one position (``result``,
-``asked``, ``request``, ``engine_value``, ``play``, ``page``: issue 27), each time with the
+``asked``, ``request``, ``engine_value``, ``play``, ``page``), each time with the
 state as JSON-shaped data. Rules that read a state into their own objects keep what they
 read in a :class:`Memo`, keyed by the state's values as an immutable tuple (never by an
 object's identity, which could be reused for other content), and ``play`` keeps the game

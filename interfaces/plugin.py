@@ -315,7 +315,7 @@ def seat_totals(rules: object, state: Mapping[str, Any]) -> tuple[int, ...] | No
 
 
 class TrayStarts(ArbitreRules, Protocol):
-    """Rules whose game may start from a position given as a Tray (decision 15; issue 18;
+    """Rules whose game may start from a position given as a Tray (decision 15;
     seed 000 II: "une partie peut démarrer directement sur un plateau déjà avancé").
 
     Only a Set whose Tray holds the whole position can: TicTacToe, BigTicTacToe, Pente,
@@ -350,7 +350,7 @@ class TrayStarts(ArbitreRules, Protocol):
 def starts_from_tray(rules: Rules | None) -> TypeGuard[TrayStarts]:
     """Return whether ``rules`` can start a game from a Tray (their class attribute
     ``tray_starts``, :class:`TrayStarts`); ``False`` for ``None`` and for rules without it,
-    which are started with ``start(level)`` alone. Source: decision 15, issue 18."""
+    which are started with ``start(level)`` alone. Source: decision 15."""
     return bool(getattr(rules, "tray_starts", False))
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Run the whole Arbitre on one machine, without containers (issue 29; the docs'
+"""Run the whole Arbitre on one machine, without containers (the docs'
 tutorial ``docs/tutorials/deploy.md``).
 
     python3 scripts/deploy.py --folder /srv/tournoyons [--port 8080] [--host 127.0.0.1]
@@ -293,7 +293,7 @@ class Deployment:
         self.public_url = (args.public_url or f"http://{nginx_host}:{args.port}").rstrip("/")
         self.irc_host = args.irc_host or args.host
         public_host = urllib.parse.urlsplit(self.public_url).hostname or "127.0.0.1"
-        #: The Arbitre is public (issue 20) when its public URL is not loopback: it then
+        #: The Arbitre is public when its public URL is not loopback: it then
         #: calls no internal address, its chat server's included (unless --allow-hosts
         #: names it, which would open every loopback port to engine URLs: not done here).
         self.public = not is_loopback(public_host)
@@ -321,7 +321,7 @@ class Deployment:
         if self.irc and self.public and not args.irc_url and is_loopback(self.irc_host):
             raise Failed(
                 f"ngIRCd would listen on {self.irc_host} only, but a public Arbitre calls no "
-                "loopback address (issue 20): its drivers reach ngIRCd by the public name. "
+                "loopback address: its drivers reach ngIRCd by the public name. "
                 "Give --irc-host 0.0.0.0 (or the public address), --irc-url, or --no-irc"
             )
         if args.web < 1 or args.drivers < 1:

@@ -116,7 +116,7 @@ def create_app(
     ``lease_seconds``: how long a game stays with a worker that stopped renewing its lease
     (a worker killed) before another takes it over; ``listen``: the address and port
     the server listens on (default: the public URL's; anything but loopback makes the
-    outbound policy public, issue 20),
+    outbound policy public),
     ``allow_hosts``: internal hosts it may call all the same (``--allow-hosts``);
     ``admin_tokens``: organiser tokens (``--admin-token``) besides those in the records;
     ``limits``: the limits per client address (default: :class:`Limits`'s on a public
@@ -150,7 +150,7 @@ def create_app(
     if limits is None:
         limits = Limits() if outbound.public else UNLIMITED
 
-    # The limits count in the store, shared by every worker of its database (issue 29).
+    # The limits count in the store, shared by every worker of its database.
     allowed = Cors(cors)
     guard = Guard(
         limits, admin_tokens, lambda: holder.arbitre.store if holder.arbitre else None, allowed

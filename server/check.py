@@ -1,4 +1,4 @@
-"""The interface check (issue 24): an interface loaded in headless Chromium at 736x660 through
+"""The interface check: an interface loaded in headless Chromium at 736x660 through
 the contexts of :mod:`.contexts`, each reported with what a person judging an interface
 wants to know, and a contact sheet of every context's screenshot beside ours.
 
@@ -13,7 +13,7 @@ never judged.
 Used by the command line (``tournoyons-gui check-interface URL --set S``) and by the
 server's button on an interface's page; it drives a browser and knows nothing of the
 Arbitre. The server hands it a :data:`Fetch`: every request the checked page makes (its
-popups' too) then goes through the server's outbound policy (issue 20) instead of
+popups' too) then goes through the server's outbound policy instead of
 Chromium's network, and one the policy refuses is reported (``refused``) and never sent;
 WebSockets, service workers and WebRTC's direct UDP are blocked, and anything else goes to
 a proxy that is not there (:data:`NOWHERE`). Playwright (the ``check`` extra, or the test

@@ -1,4 +1,4 @@
-"""The interface checks the server runs (issue 24): the button on an interface's page
+"""The interface checks the server runs: the button on an interface's page
 starts one (:mod:`.check`, in this process's Chromium), its page follows it with a progress
 bar, then shows the table, the JSON and the contact sheet.
 
@@ -8,17 +8,17 @@ Routes:
   Set; 303 to its page. 503 when this server has no Chromium, 429 while
   :data:`CHECKS_AT_ONCE` checks run (each drives a browser for a minute or so), counted
   in the store across every worker of its database (a slot held under a lease, renewed
-  while the check runs: a worker killed mid-check frees it when the lease ends; issue
-  29), 400 for a Set the interface does not draw or that has no contexts (an added game).
+  while the check runs: a worker killed mid-check frees it when the lease ends),
+  400 for a Set the interface does not draw or that has no contexts (an added game).
 - ``GET /interfaces/<id>/checks/<run>``: progress, then the table; ``.json``: the same
   for programs (``{"status", "done", "total", "label", "finished", "error", "report"}``);
   ``/sheet.png``: the contact sheet once done.
 
-A check lives in the store (issue 34): every web process of the database shows its progress
+A check lives in the store: every web process of the database shows its progress
 and its report, a restart keeps them, and a check whose process stopped or died while it
 ran is shown ``interrupted`` (its hold, renewed with its progress, runs out).
 
-An outside interface's page is loaded through the Arbitre's outbound policy (issue 20):
+An outside interface's page is loaded through the Arbitre's outbound policy:
 each request it makes is made by :class:`PolicyFetch` (the name resolved once, the address
 checked, each redirect followed and checked here), so a page cannot make the server's
 Chromium read an internal address and show it on the contact sheet.
@@ -105,7 +105,7 @@ _DECODED = frozenset({"", "gzip", "deflate", "identity"})
 
 class PolicyFetch:
     """A :data:`~.check.Fetch` making a checked page's requests through ``outbound`` (the
-    Arbitre's policy, issue 20) with a client of its own (no cookie shared with engines;
+    Arbitre's policy) with a client of its own (no cookie shared with engines;
     :meth:`aclose` at the end of the check): every hop of every redirect checked and
     followed here, so that Chromium never follows one by itself; at most
     :data:`FETCHES_AT_ONCE` at once, each answer at most :data:`MAX_FETCHED` bytes within

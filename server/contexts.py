@@ -1,4 +1,4 @@
-"""The contexts the interface check loads an interface with (issue 24), made by the Set's own
+"""The contexts the interface check loads an interface with, made by the Set's own
 rules: the start, positions from a game played out between the Set's ``random`` engines,
 the end, Method ``None``, ``Input`` for each player, ``Prepare`` where the Set has it,
 ``Wait``, and hostile ``Legend`` and ``Name`` texts from our XSS corpus

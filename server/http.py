@@ -45,7 +45,7 @@ def content_security_policy(frame_ancestors: str | None) -> str:
 
 #: The paths of the persons' returns (``/play/...``): framed by any page, a sandboxed one
 #: included (an outside interface's hidden return frame, whose origin is opaque and which
-#: no ``frame-ancestors`` source matches, issue 20); they show one word and no control.
+#: no ``frame-ancestors`` source matches); they show one word and no control.
 RETURN_PATHS = "/play/"
 
 

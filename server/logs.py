@@ -1,4 +1,4 @@
-"""The access log without secrets (issue 20): a seat's token is a person's right to play
+"""The access log without secrets: a seat's token is a person's right to play
 it, so ``/play/<token>/<n>`` and ``?seat=<token>`` are written with the token redacted,
 as are an engine's ``Game`` id in a callback's query and an organiser's or owner's
 ``token``."""

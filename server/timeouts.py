@@ -1,4 +1,4 @@
-"""A header timeout for slow clients (issue 20): uvicorn closes an idle connection only
+"""A header timeout for slow clients: uvicorn closes an idle connection only
 between requests (``timeout_keep_alive``), so a client sending its request line and
 headers a byte at a time (slowloris) would hold a connection for ever. The HTTP protocol
 here is uvicorn's httptools protocol that closes a connection whose request headers are

@@ -76,7 +76,7 @@ def elsewhere(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Another Arbitre (``tournoyons-gui serve`` in a subprocess, records of its own); yields
     its base URL. Its built-in engines (``/engines/<set>/<name>``, also as botsarena bots),
     chapter VI referees (``/referee/<set>``) and Sets' pages are an outsider's to the
-    Arbitre under test, whose own URLs are never a target (issue 20, finding 1)."""
+    Arbitre under test, whose own URLs are never a target (no amplification)."""
     database = tmp_path_factory.mktemp("elsewhere") / "arbitre.sqlite3"
     yield from _serving(start_server(database))
 

@@ -1,4 +1,4 @@
-"""Outside graphical interfaces of the tests' own (issue 24), served on 127.0.0.1 by
+"""Outside graphical interfaces of the tests' own, served on 127.0.0.1 by
 :class:`~tests.arbitre.threaded.Threaded`: a plain static TicTacToe page written from the
 interface spec (``docs/reference/interface-protocol.md`` sections 1-3: the query read
 case-insensitively, names, legend and count written as text, the board from ``Tray``

@@ -5,7 +5,7 @@ A chat system is a :class:`Chat`: it connects (and reconnects, by its own strate
 and parts rooms, says a line, a notice or a board in a room, lists rooms, measures its
 lag, and hands every event to one handler, in the order they happened, as plain records
 (:data:`ChatEvent`), the lines it wrote to the server included (:class:`Sent`: a
-player's time counts from its ``play`` line's writing, issue 28). IRC is the first
+player's time counts from its ``play`` line's writing, not its queueing). IRC is the first
 implementation (:mod:`.irc`); another chat system is one new module with a class of this
 shape. Each event carries ``raw``: the line as the chat system gave it, for the games'
 exchange logs.

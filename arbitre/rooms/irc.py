@@ -176,7 +176,7 @@ class _Connection(irc.client_aio.AioConnection):  # type: ignore[misc]
 
 class IrcChat:
     """One connection to an IRC server as ``nick``, reconnecting with ``backoff``, sending
-    at ``pace`` (a :class:`~.chat.Chat`). Given ``outbound`` (a server's policy, issue 20),
+    at ``pace`` (a :class:`~.chat.Chat`). Given ``outbound`` (a server's outbound policy),
     the server's name is resolved once per connection and the checked address connected
     to (``--engine-hosts`` does not apply: the chat server is the operator's choice); a
     refusal is a failure to connect, tried again after the backoff's delay."""

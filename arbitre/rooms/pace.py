@@ -1,4 +1,4 @@
-"""How a chat client's lines go out, sans I/O (``timi-rooms.md`` section 3; issue 28): in
+"""How a chat client's lines go out, sans I/O (``timi-rooms.md`` section 3): in
 which order (:class:`Outbox`), how fast (:class:`Pace`, :class:`Throttle`), and how long
 the server takes to pass a line on (:class:`Lag`). No socket, no event loop, no clock of
 their own (times are given): the IRC client (:mod:`.irc`) asks them what to send and

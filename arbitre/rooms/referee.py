@@ -545,7 +545,7 @@ class RoomOptions:
 
     def referee(self, arbitre: Arbitre) -> RoomsReferee:
         """Return the referee of these rooms for ``arbitre``, on IRC, its connection held
-        to ``arbitre``'s outbound policy (issue 20: a public server reaches an internal
+        to ``arbitre``'s outbound policy (a public server reaches an internal
         chat server only when ``--allow-hosts`` lists it); raise ``ValueError`` for a
         server that is not ``irc://HOST[:PORT]``."""
         host, port = parse_irc_url(self.server)

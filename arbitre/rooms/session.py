@@ -8,13 +8,14 @@ waits for the player's move, a foul by either player, the end of its time or the
 the chat server. Every line goes into the game's exchange log with its time: those heard
 during an ask with the answer, the rest when the game ends.
 
-**The clock** (issue 28): lines wait in the chat's paced queue, so a player's time counts
-from the moment its ``play <nick> <seconds>`` line is written to the socket, never from
-its queueing; it is asked from then on (a ``play`` before is out of turn), and its
-deadline is that moment plus the seconds it was told plus the chat server's lag as
-measured then (:attr:`~.chat.Chat.lag`: at least a second), never less. A move read
-before the referee has found the deadline passed counts. A ``play`` line the queue could
-not write within :data:`PROMPT_WAIT` seconds ends the game as ``server error``.
+**The clock** (a player that answers in its time never loses on time): lines wait in the
+chat's paced queue, so a player's time counts from the moment its ``play <nick> <seconds>``
+line is written to the socket, never from its queueing; it is asked from then on (a ``play``
+before is out of turn), and its deadline is that moment plus the seconds it was told plus
+the chat server's lag as measured then (:attr:`~.chat.Chat.lag`: at least a second), never
+less. A move read before the referee has found the deadline passed counts. A ``play`` line
+the queue could not write within :data:`PROMPT_WAIT` seconds ends the game as
+``server error``.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ asked through the room's session held by this worker
 
 ``ask`` broadcasts ``play <nick> <seconds>`` in the room and waits for that player's
 ``play <column>`` within the think time (the match's ``TimeOut``), counted from the line's
-writing to the chat server plus the server's lag (issue 28: the session's clock, not the
+writing to the chat server plus the server's lag (the session's clock, not the
 deadline the game master computes when it asks); the room's referee
 sends the ``end`` line once the game is over. The seat's ``url`` is the room's channel,
 its name the nick. Its games cannot be taken over by another worker (the IRC session dies

@@ -15,13 +15,14 @@ The rest of the Arbitre, its pages and its API get plain records (:mod:`.records
 - :mod:`.rooms`: timi rooms, their leases, the workers refereeing them;
 - :mod:`.interfaces`: registered graphical interfaces;
 - :mod:`.checks`: the interface checks run by the server, their progress and reports;
-- :mod:`.matches`: ``play``'s matches and their games in order (issue 33);
+- :mod:`.matches`: ``play``'s matches and their games in order;
 - :mod:`.lists`: the lists read a page at a time (keyset paging), the leases counted;
-- :mod:`.kept`: the kept aggregates the pages read instead of counting (issue 34);
+- :mod:`.kept`: the kept aggregates the pages read instead of counting (the lists and
+  records at a million games);
 - :mod:`.ladder` and :mod:`.ladder_board`: the standing ladder's pairs, standings and
   meetings, its scheduling's lease and its leaderboard's reads;
 - :mod:`.limits`: the requests counted against the limits, the slots of work held, the
-  key the lists' cursors are signed with (shared by the workers, issue 29).
+  key the lists' cursors are signed with (shared by the workers).
 """
 
 from __future__ import annotations

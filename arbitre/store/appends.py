@@ -7,7 +7,7 @@ time text): half the CPU of the same statements through Core (a profile of
 ``benchmarks/arbitre.py``); the writer thread groups the games' appends in one commit
 (:meth:`~.base.Database.write`).
 
-On PostgreSQL, :class:`GroupedAppends` groups them the same way (issue 34): the appends
+On PostgreSQL, :class:`GroupedAppends` groups them the same way: the appends
 asked while one is being committed (the other games' moves, when several are in flight)
 go together in the next **one statement** (:data:`GROUP_APPEND`, in autocommit: one round
 trip and one commit for the moves of every game in flight), each game's rows written only

@@ -1,4 +1,4 @@
-"""The store's interface checks (issue 24, kept in the store since issue 34): a check run
+"""The store's interface checks (once held in one process's memory): a check run
 by one web process is a row that every process of the database reads, its progress
 written as it goes, its report and contact sheet once it ends; a restart keeps them.
 

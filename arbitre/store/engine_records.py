@@ -1,6 +1,7 @@
-"""The reads of a registered engine's page and JSON record (issue 34), each bounded: its
-records per Set, a page of its opponents, a bounded number of rating points, a page of its
-games (keyset on its seats). What they read is kept as games end by :mod:`.kept_records`.
+"""The reads of a registered engine's page and JSON record, each bounded at any number of
+games: its records per Set, a page of its opponents, a bounded number of rating points, a
+page of its games (keyset on its seats). What they read is kept as games end by
+:mod:`.kept_records`.
 """
 
 from __future__ import annotations

@@ -389,7 +389,7 @@ class GameStore(ArchiveStore, LeaseStore):
         def finish(connection: Connection) -> bool:
             if connection.execute(_END_GAME, named).rowcount != 1:
                 return False
-            # The registered engines' kept records (issue 34, .kept_records).
+            # The registered engines' kept records (.kept_records).
             keep_game_end(
                 connection,
                 game_id=game_id,

@@ -1,4 +1,4 @@
-"""The store's registered graphical interfaces (issue 24): registrations with their edit
+"""The store's registered graphical interfaces: registrations with their edit
 token, read by id, a page at a time (:mod:`.lists`), or those of one Set
 (:meth:`InterfaceStore.interfaces_for`, along the kept ``interface_sets``:
 :mod:`.kept_lists`, written with the registration in its transaction)."""

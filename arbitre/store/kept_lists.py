@@ -1,5 +1,5 @@
-"""The lists' kept aggregates (issue 34): what the games list and a game's page read
-instead of counting or scanning rows.
+"""The lists' kept aggregates (the lists at a million games): what the games list and a
+game's page read instead of counting or scanning rows.
 
 - ``set_counts``: the games of each Set (every status), one row per Set name; the games
   list says its total from it (a Set's row, or the sum of the rows: as many rows as

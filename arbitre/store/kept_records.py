@@ -1,4 +1,4 @@
-"""A registered engine's record, kept as its games end (issue 34): what its page and its
+"""A registered engine's record, kept as its games end: what its page and its
 JSON record read instead of every game it played.
 
 Four tables, defined here as :mod:`.kept_lists` defines its own: ``engine_sets`` (per
@@ -76,7 +76,7 @@ NO_OPPONENT = "?"
 
 class EngineSetRow(Base):
     """``engine_sets``: a registered engine's record in one Set, kept as its games end
-    (issue 34, :mod:`.kept_records`): the games won, drawn, lost and in error (an
+    (:mod:`.kept_records`): the games won, drawn, lost and in error (an
     unfinished or failed game), its openskill rating (``mu``, ``sigma``) after its
     ``rated`` rated games (errors are not rated), each point kept in
     ``engine_rating_points``. ``engine_id`` is a seat's ``registration``."""
@@ -95,7 +95,7 @@ class EngineSetRow(Base):
 
 class EngineOpponentRow(Base):
     """``engine_opponents``: a registered engine's results against one opponent, every
-    Set together, kept as its games end (issue 34): ``opponent`` the opponent's key (its
+    Set together, kept as its games end: ``opponent`` the opponent's key (its
     registration, else its name), ``name`` its name in the first game that ended,
     ``sort_name`` that name in lower case (the order by name), ``games`` and the games
     won, drawn, lost and in error. Read a page at a time by name or by games."""
@@ -120,7 +120,7 @@ class EngineOpponentRatingRow(Base):
     """``engine_opponent_ratings``: an opponent's openskill rating as a registered engine's
     record sees it in one Set (every opponent starts new in each engine's record, as the
     record has always computed it), kept so that a game's end updates the engine's rating
-    in a few rows (issue 34)."""
+    in a few rows."""
 
     __tablename__ = "engine_opponent_ratings"
     engine_id: Mapped[str] = mapped_column(String(12), primary_key=True)
@@ -133,7 +133,7 @@ class EngineOpponentRatingRow(Base):
 class EngineRatingPointRow(Base):
     """``engine_rating_points``: a registered engine's rating in one Set after its rated
     game ``number`` (from 1, in the order its games ended): the ``game_id``, when it ended
-    (``at``), ``mu`` and ``sigma`` (issue 34). ``level`` is the power of two dividing
+    (``at``), ``mu`` and ``sigma``. ``level`` is the power of two dividing
     ``number`` (0 for an odd number, 3 for 8, 24, 40 ...): the chart reads the points of a
     level and above, a bounded number of them evenly spread, along its index."""
 

@@ -1,4 +1,4 @@
-"""The store's shared counts (issue 29): the requests counted against the limits, the work
+"""The store's shared counts: the requests counted against the limits, the work
 slots held (interface checks running), and the key the lists' cursors are signed with.
 Every worker of one database reads and writes the same rows, so N workers on one
 PostgreSQL allow exactly what one allows.

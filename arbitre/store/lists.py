@@ -1,4 +1,4 @@
-"""The store's lists read a page at a time (issue 29): games, registered engines,
+"""The store's lists read a page at a time: games, registered engines,
 registered interfaces and tournaments, each in a fixed order along an index, from the
 position of the last row of the page before (**keyset paging**: ``WHERE (created_at, id)
 < (:at, :id) ORDER BY created_at DESC, id DESC LIMIT n``). A page costs the rows it shows
@@ -6,7 +6,7 @@ whatever the list's length or the page's depth, where ``OFFSET`` reads and drops
 before it. Each read asks for one row more than the page holds, to tell whether a next
 page exists without counting.
 
-At a million games (issue 34) every filter of the games list is one range of one index:
+At a million games every filter of the games list is one range of one index:
 a Set's games along ``games (set_name, created_at, id)`` (the Set's canonical name, as
 games hold it: the web resolves what was asked), a seat's along ``seats``' copies of its
 game's time and Set (``(lower(name), created_at, game_id)``, ``(url, ...)`` and the

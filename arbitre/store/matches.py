@@ -1,4 +1,4 @@
-"""The store's matches (issue 33): a match of ``play`` and its games in order.
+"""The store's matches: a match of ``play`` and its games in order.
 
 A match is written when it starts (``running``), each of its games is linked to it in the
 transaction that creates the game (:meth:`~.games.GameStore.create_game`'s ``place``), and

@@ -13,25 +13,24 @@ __all__ = ["MIGRATIONS"]
 # ``engines``, ``tournaments`` and ``entrants``, and the columns below; version 3 each
 # seat's rank (games of any number of seats); version 4 adds ``rooms`` and
 # ``room_referees`` (timi rooms), made by ``create_all``: its step has no statement.
-# Version 5 adds ``interfaces`` (registered graphical interfaces, issue 24), made by
-# ``create_all`` too. Version 6 each seat's tournament entrant and total score
-# (tournaments at tables of four, tarot issue 21); version 7 the registrations' consent to
-# open tournaments, call key and seat kind, and ``organisers`` (issue 20). Version 8 adds
-# ``hits`` and ``slots`` (limits and checks counted across the workers, issue 29), made by
-# ``create_all``, and the indexes the lists are paged along. Version 9 adds ``matches``
-# and ``match_games`` (``play``'s matches, issue 33), made by ``create_all`` with their
-# indexes, and each seat's fault. Version 10 is the lists' at a million games (issue 34,
-# another branch: its steps land with it); version 11 adds ``checks`` (interface checks
-# kept in the store), made by ``create_all``, and each room's referee and its operator
-# status. Version 12 is the lists and records at a million games (issue 34): indexes and
-# kept aggregates, filled from the rows already there by :data:`BACKFILLS` (version 10
-# had no step of its own: the branch that meant to fill it landed as this one). Version 13
-# binds a room's or a table's game to the process holding its players' connections
-# (``games.bound`` and ``holder``, and ``workers``: who is alive and holds what). Version
-# 14 is the standing ladder: each engine's ladder settings and state, each game's ladder
-# mark; its tables (``ladder_sets``, ``ladder_pairs``, ``ladder_games``,
-# ``ladder_standings``, ``ladder_meetings``, ``ladder_days``) are made by ``create_all``,
-# empty: no engine is on the ladder until its owner puts it there.
+# Version 5 adds ``interfaces`` (registered graphical interfaces), made by ``create_all``
+# too. Version 6 each seat's tournament entrant and total score (Tarot's tournaments at
+# tables of four); version 7 the registrations' consent to open tournaments, call key and
+# seat kind, and ``organisers`` (for a public Arbitre). Version 8 adds ``hits`` and
+# ``slots`` (limits and checks counted across the workers), made by ``create_all``, and the
+# indexes the lists are paged along. Version 9 adds ``matches`` and ``match_games``
+# (``play``'s matches), made by ``create_all`` with their indexes, and each seat's fault.
+# Version 10 is the lists' at a million games (another branch: its steps land with it);
+# version 11 adds ``checks`` (interface checks kept in the store), made by ``create_all``,
+# and each room's referee and its operator status. Version 12 is the lists and records at a
+# million games: indexes and kept aggregates, filled from the rows already there by
+# :data:`BACKFILLS` (version 10 had no step of its own: the branch that meant to fill it
+# landed as this one). Version 13 binds a room's or a table's game to the process holding
+# its players' connections (``games.bound`` and ``holder``, and ``workers``: who is alive
+# and holds what). Version 14 is the standing ladder: each engine's ladder settings and
+# state, each game's ladder mark; its tables (``ladder_sets``, ``ladder_pairs``,
+# ``ladder_games``, ``ladder_standings``, ``ladder_meetings``, ``ladder_days``) are made by
+# ``create_all``, empty: no engine is on the ladder until its owner puts it there.
 MIGRATIONS: dict[int, Sequence[str]] = {
     1: (
         "ALTER TABLE games ADD COLUMN lease_owner VARCHAR(16)",
@@ -70,7 +69,7 @@ MIGRATIONS: dict[int, Sequence[str]] = {
         "ALTER TABLE rooms ADD COLUMN referee_op BOOLEAN",
     ),
     11: (
-        # --- the lists at a million games (issue 34): seats copy their game's time and
+        # --- the lists at a million games: seats copy their game's time and
         # Set, which the seat filters page along; a Set's games and the games in play
         # have indexes of their own. The kept counts are filled by kept_lists.fill
         # (kept.FILLERS) after these statements.
@@ -94,7 +93,7 @@ MIGRATIONS: dict[int, Sequence[str]] = {
         "CREATE INDEX IF NOT EXISTS ix_games_in_play ON games (created_at, id, lease_until)"
         " WHERE status = 'playing'",
         # --- end of the lists' statements.
-        # --- the records at a million games (issue 34): a registered engine's games
+        # --- the records at a million games: a registered engine's games
         # paged from its seats, a tournament's games streamed in the order made; the
         # kept records (engine_sets, engine_opponents, engine_opponent_ratings,
         # engine_rating_points) are made by create_all, filled by .kept_records.

@@ -265,7 +265,7 @@ class Engine:
 
 @dataclass(slots=True)
 class InterfaceRecord:
-    """A registered graphical interface (issue 24): ``id`` permanent and public (a game
+    """A registered graphical interface: ``id`` permanent and public (a game
     page's ``?interface=<id>``), ``name``, ``url`` (the page loaded with a game's query),
     the ``sets`` it draws, ``retired``, ``secret`` its edit token (shown to whoever
     registered it, and nobody else)."""
@@ -355,7 +355,7 @@ CHECK_STATUSES = ("running", "done", "failed", "interrupted")
 
 @dataclass(slots=True)
 class CheckRun:
-    """An interface check as stored (issue 34): its ``id``, the interface
+    """An interface check as stored (shared by every web process): its ``id``, the interface
     (``interface_id``, ``name``, the ``url`` loaded) and the Set (``set_name``),
     ``status`` (``running``, ``done``, ``failed`` or ``interrupted``: a ``running`` one
     whose worker stopped renewing it is read as ``interrupted``), ``done`` of ``total``
@@ -387,7 +387,7 @@ class CheckRun:
 
 @dataclass(slots=True)
 class Match:
-    """A match of ``play`` (issue 33): its ``set_name``, ``entrants`` in command line order
+    """A match of ``play``: its ``set_name``, ``entrants`` in command line order
     (``[{"name", "kind", "engine"}]``; the first one's side is the summary's), the games'
     ``options``, the run's ``seed``, its ``openings`` source (``builtin``, a file's name,
     ``""``), the ``games`` planned (the most, under an SPRT), the ``sprt`` asked

@@ -91,7 +91,7 @@ class GameRow(Base):
     __table_args__ = (
         Index("ix_games_tournament_pairing", "tournament_id", "pairing", unique=True),
         Index("ix_games_created_id", "created_at", "id"),
-        # A Set's games newest first (the list filtered by Set, issue 34).
+        # A Set's games newest first (the games list filtered by Set).
         Index("ix_games_set_created_id", "set_name", "created_at", "id"),
         # The games in play only (the drivers' scans: orphans, leases, playing): the
         # finished games, nearly all of them, are not in it.
@@ -104,7 +104,7 @@ class GameRow(Base):
             postgresql_where=text("status = 'playing'"),
         ),
         # A tournament's games are read in the order they were made a batch at a time
-        # (its games list and CSV, streamed: issue 34).
+        # (its games list and CSV, streamed).
         Index("ix_games_tournament_created", "tournament_id", "created_at", "id"),
     )
     id: Mapped[str] = mapped_column(String(12), primary_key=True)
@@ -158,7 +158,7 @@ class SeatRow(Base):
 
     __tablename__ = "seats"
     # A registered engine's games are read newest first a page at a time from its seats
-    # (keyset paging on the seat's id, the order games were made: issue 34).
+    # (keyset paging on the seat's id, the order games were made).
     __table_args__ = (
         UniqueConstraint("game_id", "index"),
         Index("ix_seats_registration_id", "registration", "id"),
@@ -183,10 +183,11 @@ class SeatRow(Base):
     entrant: Mapped[int | None] = mapped_column(Integer, nullable=True)
     #: The seat's total score at the end (a Set that keeps totals: Tarot), or ``None``.
     score: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    #: What the seat lost the game by failing (issue 33): ``timeout``, ``unreachable``,
-    #: ``malformed`` (no Value at all), ``illegal`` (a Value the rules refuse); ``""`` none.
+    #: What the seat lost the game by failing (a match counts them apart): ``timeout``,
+    #: ``unreachable``, ``malformed`` (no Value at all), ``illegal`` (a Value the rules
+    #: refuse); ``""`` none.
     fault: Mapped[str] = mapped_column(String(16), default="")
-    #: The game's ``created_at`` and ``set_name``, copied (issue 34): the games list
+    #: The game's ``created_at`` and ``set_name``, copied: the games list
     #: filtered by seat pages along the seats' indexes below, newest first, without
     #: reading the games it skips (``None`` only in a bulk load not yet backfilled).
     created_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
@@ -206,7 +207,7 @@ SEAT_URL_KEY = func.substr(SeatRow.url, literal_column("1"), literal_column(str(
 #: A seat's name as the seat filter compares it (any case).
 SEAT_NAME_KEY = func.lower(SeatRow.name)
 # The games list filtered by a seat's name or URL, with or without a Set, newest first
-# (issue 34): each filter is one range of one of these, read in order.
+# (at a million games): each filter is one range of one of these, read in order.
 Index("ix_seats_name_newest", SEAT_NAME_KEY, SeatRow.created_at, SeatRow.game_id)
 Index(
     "ix_seats_set_name_newest",
@@ -318,7 +319,7 @@ class EngineRow(Base):
     #: The edit token given to whoever registered it: needed to change or retire it (the
     #: id is public: opponents receive it as ``Opponent``).
     secret: Mapped[str] = mapped_column(String(32), default="")
-    #: The owner lets anyone enter it in a tournament (issue 20); otherwise entering it
+    #: The owner lets anyone enter it in a tournament; otherwise entering it
     #: takes its edit token.
     open_entry: Mapped[bool] = mapped_column(Boolean, default=False)
     #: The key given at registration: the Arbitre signs its calls to the engine with it
@@ -350,7 +351,7 @@ class EngineRow(Base):
 
 
 class OrganiserRow(Base):
-    """``organisers``: the organiser tokens made by ``tournoyons-gui token`` (issue 20),
+    """``organisers``: the organiser tokens made by ``tournoyons-gui token``,
     each stored as its SHA-256 (the token itself is shown once); they lift the limits and
     may cancel a tournament or a game."""
 
@@ -361,7 +362,7 @@ class OrganiserRow(Base):
 
 
 class InterfaceRow(Base):
-    """``interfaces``: a registered graphical interface (issue 24; the manual's servers in
+    """``interfaces``: a registered graphical interface (the manual's servers in
     their second role, seed 002 I and IV). ``id`` is its permanent public id (the game pages'
     ``?interface=``); ``url`` the page the Arbitre loads with a game's query; ``sets`` the
     Sets it draws (canonical names); ``retired`` interfaces keep their id but are offered
@@ -449,7 +450,8 @@ class RoomRow(Base):
     game_id: Mapped[str | None] = mapped_column(String(12), nullable=True)
     people: Mapped[dict[str, Any]] = mapped_column(JSON)
     #: The nick the holder's referee is in the room as, and whether it is the room's
-    #: operator (``None``: not in the room yet), as the holder last saw (issue 34).
+    #: operator (``None``: not in the room yet), as the holder last saw (any web process's
+    #: ``/rooms`` shows it).
     referee: Mapped[str] = mapped_column(String(60), default="")
     referee_op: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
     opened_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
@@ -480,7 +482,7 @@ class WorkerRow(Base):
 
 
 class HitRow(Base):
-    """``hits``: the requests counted against a limit (issue 29), one row per counted key
+    """``hits``: the requests counted against a limit, one row per counted key
     (``addr:<client address>``, ``token:<an organiser token's hash>``, ``reg:<client
     address>``), shared by every worker of the database so that N workers allow what one
     does: ``count`` requests since ``started``, the window ending at ``until`` (seconds
@@ -495,7 +497,7 @@ class HitRow(Base):
 
 
 class SlotRow(Base):
-    """``slots``: the work held by a worker and counted across the workers (issue 29): an
+    """``slots``: the work held by a worker and counted across the workers: an
     interface check running (``check/1`` .. ``check/N``, N the checks allowed at once),
     held by ``owner`` until ``until`` (seconds since the epoch by the database's clock,
     renewed while it runs): a worker killed mid-check frees its slot when it expires."""
@@ -507,8 +509,8 @@ class SlotRow(Base):
 
 
 class CheckRow(Base):
-    """``checks``: an interface check run by the server (issue 24), kept in the store so
-    that every web process of the database shows it and a restart keeps it (issue 34):
+    """``checks``: an interface check run by the server, kept in the store so that
+    every web process of the database shows it and a restart keeps it:
     the interface (``interface_id``, ``name``, the ``url`` loaded), the Set, ``status``
     ``running``, ``done`` (a report), ``failed`` (``error`` says why) or ``interrupted``
     (its worker stopped or died), the progress (``done`` of ``total`` visits, ``label``),
@@ -537,7 +539,7 @@ class CheckRow(Base):
 
 
 class MatchRow(Base):
-    """``matches``: a match of ``play`` (issue 33): its Set, its ``entrants`` in command
+    """``matches``: a match of ``play``: its Set, its ``entrants`` in command
     line order (``[{"name", "kind", "engine"}]``, the first one's side the summary's),
     the games' ``options``, the run's ``seed`` (every game's derived from it), where its
     ``openings`` came from (``builtin``, a file's name; ``""``: none), the ``games``

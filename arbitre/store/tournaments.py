@@ -95,7 +95,7 @@ class TournamentStore(RecordStore, GameStore):
             raise Conflict(str(changes.get("name", ""))) from taken
 
     async def add_organiser(self, digest: str, note: str = "") -> None:
-        """Store an organiser token's SHA-256 ``digest`` (issue 20)."""
+        """Store an organiser token's SHA-256 ``digest``."""
         async with self.session() as session:
             session.add(OrganiserRow(digest=digest, note=note[:100], created_at=self.now()))
 

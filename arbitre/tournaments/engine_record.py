@@ -1,6 +1,6 @@
 """A registered engine's record: its results per Set and per opponent, its rating over
 time per Set (openskill over its games in the order they ended) and its games, read from
-the records the store keeps as games end (issue 34: kept by
+the records the store keeps as games end (kept by
 :mod:`~tournoyons_gui.arbitre.store.kept_records`, read by
 :mod:`~tournoyons_gui.arbitre.store.engine_records`): in bounded time and memory
 whatever the number of its games, its opponents and its games a page at a time, its

@@ -51,7 +51,7 @@ class EntrantSpec:
     ``botsarena`` (a botsarena bot's URL, ConnectFour);
     ``name`` shown (default: the registration's, :func:`engine_names`'s, the built-in's);
     ``token``: a registered engine's edit token, its owner's consent to enter it (not
-    needed when it is open to every tournament, issue 20)."""
+    needed when it is open to every tournament)."""
 
     kind: str
     engine: str
@@ -256,7 +256,7 @@ class Registrations:
     def consent(found: Engine, token: str, set_name: str, number: int) -> None:
         """Raise :class:`TournamentError` unless registered engine ``found`` may be entered
         as entrant ``number`` in a tournament of ``set_name``: not retired, playing that
-        Set, and open to every tournament or entered with its edit ``token`` (issue 20)."""
+        Set, and open to every tournament or entered with its edit ``token``."""
         if found.retired:
             raise TournamentError(f"entrant {number}: {found.name} is retired")
         if set_name not in found.sets:

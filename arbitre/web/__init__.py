@@ -16,10 +16,10 @@ from the Set's :class:`~tournoyons_gui.interfaces.plugin.ArbitreRules` through t
 - :mod:`.rooms`: the timi rooms open on IRC, who is in each, their games;
 - :mod:`.tournament_pages` and :mod:`.tournament_api`: registered engines and
   tournaments, their pages, their API and exports (:mod:`.chart` draws a rating);
-- :mod:`.interface_pages`: registered graphical interfaces, their pages and API (issue
-  24); :mod:`.compare`: a game through two interfaces side by side;
+- :mod:`.interface_pages`: registered graphical interfaces, their pages and API;
+  :mod:`.compare`: a game through two interfaces side by side;
 - :mod:`.match_pages` and :mod:`.match_api`: ``play``'s matches, their pages and their
-  JSON twins (issue 33; :mod:`.match_records` reads them, :mod:`.match_chart` draws the
+  JSON twins (:mod:`.match_records` reads them, :mod:`.match_chart` draws the
   SPRT); :mod:`.match_diff_pages`: two runs compared, two games side by side at a ply;
 - :mod:`.bodies` (and :mod:`.served_bodies`): the JSON API's request bodies, one pydantic
   model each (validation and schema); :mod:`.answers`: its answers' models;

@@ -37,7 +37,7 @@ __all__ = ["GameApi", "start_tray"]
 
 
 def start_tray(raw: str | None) -> str | None:
-    """Return the position a game starts from (issue 18): a body's ``start_tray``, a
+    """Return the position a game starts from (decision 15): a body's ``start_tray``, a
     ``Tray`` as a string, or ``None`` when absent, ``null`` or blank."""
     return (raw or "").strip() or None
 

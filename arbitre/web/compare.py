@@ -1,4 +1,4 @@
-"""One game through two interfaces side by side (issue 24: "compare the interfaces in
+"""One game through two interfaces side by side ("compare the interfaces in
 competition", seed 002 I).
 
 ``GET /games/<id>/compare?a=<interface id>&b=<interface id>[&move=N]``: two 736x660

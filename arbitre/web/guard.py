@@ -1,4 +1,4 @@
-"""What guards the routes that start work (issue 20): a same-origin check on every
+"""What guards the routes that start work on a public Arbitre: a same-origin check on every
 ``POST``, the limits per client address, and the organiser tokens that lift them.
 
 - **Same origin**: a route that starts work takes a ``POST`` only, and a browser's
@@ -25,7 +25,7 @@
   section 3.1), whatever the route: a mistyped token is never taken as anonymous. A
   ``Basic`` header is left alone (a reverse proxy's own password).
 
-**Counted in the store** (issue 29), not in a process's memory: every worker of one
+**Counted in the store**, not in a process's memory: every worker of one
 database counts in the same rows (``hits``, one upsert a counted request:
 :meth:`~tournoyons_gui.arbitre.store.Store.count_hits`), so two ``serve`` processes on one
 PostgreSQL refuse at the same total as one; SQLite serves one process. Windows ended are
@@ -105,7 +105,7 @@ TOKEN = re.compile(r"[A-Za-z0-9\-._~+/]{1,200}=*")
 
 @dataclass(frozen=True)
 class Limits:
-    """The limits of one Arbitre (issues 20 and 29), each documented in
+    """The limits of one public Arbitre, shared by its workers, each documented in
     docs/how-to/security.md: ``work`` requests starting work per client address per
     ``window`` seconds, ``registrations`` of them per ``registration_window`` seconds,
     ``token_work`` per organiser token per ``window``; an anonymous organiser's

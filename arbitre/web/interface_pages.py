@@ -1,4 +1,4 @@
-"""Registered graphical interfaces (issue 24): their pages and their JSON API.
+"""Registered graphical interfaces: their pages and their JSON API.
 
 Routes:
 

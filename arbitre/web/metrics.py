@@ -1,4 +1,4 @@
-"""``/metrics`` (issue 29): the Arbitre's metrics in Prometheus's text format
+"""``/metrics``: the Arbitre's metrics in Prometheus's text format
 (:mod:`~tournoyons_gui.arbitre.metrics`), and the middleware counting every answer by its
 HTTP status.
 

@@ -10,10 +10,11 @@ Routes:
   target (303 to the game's page, with the person seats' tokens; 400 with the form
   refilled and the error shown).
 - ``GET /games[?set=S][&seat=NAME][&after=CURSOR]``: a page of the games, newest first, a
-  plain link to the next (issue 29; ``&page=N``, the old links, still works to a depth);
-  ``seat`` matches a seat's whole name (any case) or whole URL (issue 34).
+  plain link to the next (``&page=N``, the old links, still works to a depth);
+  ``seat`` matches a seat's whole name (any case) or whole URL, never a part of one (so that
+  it reads one index at a million games).
 - ``GET /games/<id>[?move=N][&seat=TOKEN][&interface=ID]``: play, watch, replay, through
-  our interface or any registered one for the Set (issue 24); ``GET /games/<id>/view``: the
+  our interface or any registered one for the Set; ``GET /games/<id>/view``: the
   iframe's URL for a position (JSON, for the page's script); ``GET /games/<id>/log``: the
   exchanges, move by move, for engine authors. The live events are :mod:`.events`'.
 - ``GET /arbitre/sets``: the added games and the form to add one; ``POST``: add it.
@@ -99,10 +100,10 @@ async def position_query(
 ) -> tuple[str, int | None]:
     """Return the interface protocol's query for this position and viewer (urlencoded),
     and the seat asked (a seat played through these pages whose token the viewer holds,
-    asked this move). Whatever interface shows it gets exactly this query (issue 24):
+    asked this move). Whatever interface shows it gets exactly this query:
     hidden information stays hidden from a viewer who may not see it. An ``outside``
     interface (not this server's) gets a ``URLReturn`` good for this one move of this seat
-    only, never the seat's token (decision 26, issue 20)."""
+    only, never the seat's token (decision 26)."""
     game, seats, turn, number, interface = position
     rules = interface.arbitre
     assert rules is not None
@@ -247,7 +248,7 @@ async def games_page(
 def is_outside(chosen: Interface, played: PlayedSet) -> bool:
     """Whether a game of ``played`` shown through ``chosen`` is shown by a page that is not
     this server's (a registered interface, an added Set's): it runs in a sandboxed frame
-    and gets one-move return URLs (decision 26, issue 20)."""
+    and gets one-move return URLs (decision 26)."""
     return not chosen.builtin or isinstance(played, AddedSet)
 
 
@@ -313,7 +314,7 @@ class GamePages(Part):
 
     async def form_create(self, request: Request) -> Response:
         """``POST /arbitre/games``: start the game the form describes (as many seat rows
-        as the Set has seats, the options, an optional ``start_tray``, issue 18; ``deals``
+        as the Set has seats, the options, an optional ``start_tray``, decision 15; ``deals``
         and ``open_table``, tarot.md); 303 to its page."""
         try:
             pairs = await read_form(request)
@@ -394,7 +395,7 @@ class GamePages(Part):
         self, position: Shown, tokens: list[str], interface_id: str | None = None
     ) -> tuple[str, int | None]:
         """Return the frame's URL for this position and viewer through the interface
-        ``interface_id`` (ours by default, issue 24), and the seat asked."""
+        ``interface_id`` (ours by default), and the seat asked."""
         chosen = await self.arbitre.interfaces.choose(position[4], interface_id)
         outside = is_outside(chosen, position[4])
         query, asked = await position_query(self.arbitre, position, tokens, outside=outside)

@@ -1,5 +1,5 @@
-"""The one path of every registration, engines and graphical interfaces alike (issue 29:
-they were near-copies): register, change with the edit token, list a page at a time,
+"""The one path of every registration, engines and graphical interfaces alike (they
+were near-copies): register, change with the edit token, list a page at a time,
 through the JSON API and through the pages' forms.
 
 A kind of registration (:class:`Kind`) says only what differs: its fields, its service's

@@ -11,7 +11,7 @@ Routes:
 - ``GET /play/<token>/<n>?ReturnValue=V``: a person's move, from the Set page's
   ``URLReturn`` (decision 24).
 - ``GET /play/once/<game>/<seat>/<n>/<mac>?ReturnValue=V``: a person's move from an
-  added game's outside page (decision 26, issue 20): good for move ``n`` of that seat
+  added game's outside page (decision 26): good for move ``n`` of that seat
   only (``mac``: :func:`once_mac`), so the outside page never holds the seat's token.
 - ``GET /added/return``: the ``ReturnURL`` given to added games' referees (decision 26).
 """

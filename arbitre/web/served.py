@@ -175,7 +175,7 @@ class Served(Part):
         location = engine_url(urllib.parse.quote(target, safe=_URL_SAFE), back)
         if not same_endpoint(target, self.arbitre.services.added_return_url):
             # Not a ReturnURL this Arbitre issued: the verdict and a link on the page, no
-            # redirect (this server is no open redirect, issue 20). Another Arbitre reads
+            # redirect (this server is no open redirect). Another Arbitre reads
             # the return from the page, as the original did.
             return self._referee_page(200, link=location, answer=back, set_name=interface.name)
         return self._referee_page(

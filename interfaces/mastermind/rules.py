@@ -78,7 +78,7 @@ def _board(state: Mapping[str, Any], owner: Player) -> tuple[Line, ...]:
 
 
 #: The boards read last, by their lines' text (``ValeurLigne`` each), and those ``play``
-#: wrote (a bounded memo, issue 27: the rules read both boards at each call).
+#: wrote (a bounded memo: the rules read both boards at each call).
 _BOARDS: Memo[tuple[str, ...], tuple[Line, ...]] = Memo(512)
 
 

@@ -195,7 +195,7 @@ class _Position(NamedTuple):
 _Key = tuple[str, int, str, str, str, str, int]
 
 #: The positions read last, by their state's values, and those ``play`` made, by the
-#: values of the state it returns (a bounded memo, issue 27).
+#: values of the state it returns (a bounded memo).
 _POSITIONS: Memo[_Key, _Position] = Memo(256)
 
 

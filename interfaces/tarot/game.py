@@ -7,7 +7,7 @@ with the count and score of :mod:`.play`) and written as each viewer is shown it
 (:meth:`Game.fields`: the nine-field Tray of section 3, the last Values, the totals).
 The rules (:mod:`.rules`) drive it for the Arbitre and the tester.
 
-Issue 27 (the rules at a compiled referee's speed): a state is read once per position
+For speed (a move's own cost near a compiled referee's): a state is read once per position
 (:func:`position_of` keeps the :class:`Position` by the state's values in
 :data:`POSITIONS`, a bounded memo, where ``play`` also keeps the game it made), and the
 Tray is written straight from the game's numbers (:meth:`Game.tray_text`, the same as its
@@ -216,7 +216,7 @@ class Position:
 
 
 #: The positions read last, by their state's values (:func:`state_key`), and those
-#: ``play`` made, by the values of the state it returns (a bounded memo, issue 27).
+#: ``play`` made, by the values of the state it returns (a bounded memo).
 POSITIONS: Memo[StateKey, Position] = Memo(128)
 
 

@@ -28,7 +28,7 @@ spectator's shows no hand (the Arbitre's open table asks with ``reveal``); a rep
 (``reveal``) and the end of the match show every hand. No chapter VI referee: its
 ``ReturnCode`` knows two players.
 
-The calls on one position share what they work out (issue 27): its game, read once
+The calls on one position share what they work out: its game, read once
 (:func:`~.game.position_of`); the game a Value made, ``engine_value`` checking the Value
 by applying it and ``play`` applying it next; the page of the seat asked, which ``play``
 writes for its Turn and ``request`` sends.

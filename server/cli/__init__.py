@@ -18,7 +18,7 @@ a round-robin or Swiss tournament the same way and prints its standings and cros
 the terminal, its board drawn as text, ply by ply (the arrow keys step through it).
 
 ``tournoyons-gui check-interface URL --set TicTacToe [--json] [--sheet FILE] [--alone]`` checks a
-graphical interface in headless Chromium (issue 24) and prints its report.
+graphical interface in headless Chromium and prints its report.
 
 ``tournoyons-gui rooms --irc irc://HOST:PORT [--nick Arbitre] [--rooms 3] [--prefix '#p4-']
 [--think 15] [--pace-burst 3] [--pace-rate 2]`` referees Connect Four rooms on IRC (the timi
@@ -755,7 +755,7 @@ def _headless(run: Callable[[], int], exit_now: bool) -> int:
     the games walks the games' objects, not the modules'), and, when this is the
     process's own command line (``exit_now``), the process left as soon as the output is
     flushed (``os._exit``): the interpreter's teardown of some thousand objects was a
-    quarter of a second of a short run's start-up (issue 27). The store and the server
+    quarter of a second of a short run's start-up. The store and the server
     are closed by then; the logs are flushed first."""
     import gc
     import logging

@@ -2,7 +2,7 @@
 
 ``--workers N`` (default: the machine's cores; one with ``--sink``) runs N processes on
 the one port, each on a socket of its own (``SO_REUSEPORT``: the kernel spreads the
-connections), each serving HTTP and driving games on the same records (issue 27): a
+connections), each serving HTTP and driving games on the same records: a
 SQLite file shared in WAL mode (its writers queued across processes, its workers telling
 each other through Unix sockets in a folder of the run's), or PostgreSQL (its
 ``LISTEN``/``NOTIFY``). :class:`~.workers.Supervisor` starts them, starts again one that

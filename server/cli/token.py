@@ -1,5 +1,5 @@
-"""``tournoyons-gui token [--database D] [--note WHO]``: make an organiser token (issue
-20), store its SHA-256 in the records (the token itself is printed once, never stored)
+"""``tournoyons-gui token [--database D] [--note WHO]``: make an organiser token,
+store its SHA-256 in the records (the token itself is printed once, never stored)
 and print it. Every ``serve`` on those records accepts it as ``Authorization: Bearer``."""
 
 from __future__ import annotations

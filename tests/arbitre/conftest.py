@@ -25,7 +25,7 @@ from tournoyons_gui.server.cli import bind
 class Served:
     """The Arbitre served in a thread: ``base`` URL, a client, and game helpers;
     ``settings`` go to ``create_app`` (``listen=("0.0.0.0", 0)`` makes a public server's
-    outbound policy and limits on 127.0.0.1, issue 20)."""
+    outbound policy and limits on 127.0.0.1)."""
 
     def __init__(self, database: Path, **settings: Any) -> None:
         sock, self.base = bind("127.0.0.1", 0)

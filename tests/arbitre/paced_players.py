@@ -1,4 +1,4 @@
-"""Players of the tests' own that answer as a bot or a quick person does (issue 28): each
+"""Players of the tests' own that answer as a bot or a quick person does: each
 ``play <column>`` 0.2 to 1.5 s after its ``play <nick> <seconds>`` line *arrived*, the
 columns of a game drawn in advance by a Connect Four of the tests' own (not ours: the
 referee is judged by another program's rules). Everything the referee says in the room can

@@ -1,6 +1,6 @@
-"""Engines and targets of the tests' own for issue 20 (a public Arbitre that can be
-trusted), a Starlette application on 127.0.0.1 (:class:`~tests.arbitre.threaded.Threaded`).
-Each path is one behaviour; the engines play TicTacToe's first free cell.
+"""Engines and targets of the tests' own for a public Arbitre that can be trusted, a
+Starlette application on 127.0.0.1 (:class:`~tests.arbitre.threaded.Threaded`). Each path is
+one behaviour; the engines play TicTacToe's first free cell.
 
 - ``/to?u=URL``: a ``302`` to ``URL`` (an engine that redirects anywhere).
 - ``/secret``: a page no outsider should read (``SECRET-BODY`` and more lines).

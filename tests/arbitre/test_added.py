@@ -36,7 +36,7 @@ def _move(game: str, move_id: str, return_url: str = BACK, **fields: str) -> dic
 
 def _verdict(answer: httpx.Response, back: str = BACK) -> dict[str, str]:
     """Return the verdict a referee's page links to (``back``'s query): a ``ReturnURL``
-    this Arbitre did not issue gets the page alone, no redirect (issue 20)."""
+    this Arbitre did not issue gets the page alone, no redirect."""
     assert answer.status_code == (303 if back != BACK else 200), answer.text
     assert ("location" in answer.headers) == (back != BACK)
     link = html.unescape(answer.text.split('href="', 1)[1].split('"', 1)[0])
@@ -100,8 +100,8 @@ def test_our_referee_is_no_open_redirect_and_escapes_its_target(served: Served) 
     # Without a game's move, no redirect anywhere: this server is no open redirect.
     bare = served.http.get("/referee/tictactoe", params={"ReturnURL": "https://evil.example/"})
     assert bare.status_code == 400 and "location" not in bare.headers
-    # A ReturnURL this Arbitre did not issue: the page and its link, no redirect (issue
-    # 20); its characters are escaped, never a 500.
+    # A ReturnURL this Arbitre did not issue: the page and its link, no redirect;
+    # its characters are escaped, never a 500.
     target = "http://arbitre.example/b\u20acck"
     answer = served.http.get(
         "/referee/tictactoe", params=_move("G", "1", target, Tray="Init", Move1="5")

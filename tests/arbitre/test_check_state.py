@@ -1,4 +1,4 @@
-"""The interface check's state in the store (issue 34), on two web processes of one
+"""The interface check's state in the store, on two web processes of one
 PostgreSQL database (``serve --no-drive``, as a deployment runs them behind nginx): a
 check started through one shows its progress through the other, its progress bar on the
 other's page included, then its report and contact sheet; a restart of either keeps them.

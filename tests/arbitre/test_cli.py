@@ -111,9 +111,9 @@ def test_games_and_refusals_from_the_command_line(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_play_tells_seats_of_one_name_apart_by_their_number(tmp_path: Path) -> None:
-    """Issue 27: ``builtin:strong`` twice at a Tarot table read ``1. strong, strong``;
-    a name two seats share is followed by the seat's number on the command line, in the
-    progress lines, the summary and the records."""
+    """``builtin:strong`` twice at a Tarot table once read ``1. strong, strong`` (which seat
+    won was unreadable); a name two seats share is followed by the seat's number on the
+    command line, in the progress lines, the summary and the records."""
     database = tmp_path / "names.sqlite3"
     done = run(
         "play",
@@ -176,7 +176,7 @@ def test_engines_by_url_are_named_by_what_tells_them_apart_and_never_cut(tmp_pat
 
 @pytest.mark.slow
 def test_a_registered_engine_enters_with_its_edit_token_from_a_file(tmp_path: Path) -> None:
-    """Issue 35: ``--engine registered:ID`` had no way to give an engine's edit token, so
+    """``--engine registered:ID`` once had no way to give an engine's edit token, so
     only engines open to every tournament could enter from the command line. The token is
     read from ``--tokens FILE`` (never the command line, which ``ps`` shows)."""
     database = tmp_path / "cup.sqlite3"

@@ -1,4 +1,4 @@
-"""The operator's deployment (issue 29), run as an operator runs it: ``scripts/deploy.py``
+"""The operator's deployment, run as an operator runs it: ``scripts/deploy.py``
 in a folder of its own starts a real PostgreSQL, ngIRCd, two web processes (``serve
 --no-drive``), two drivers and nginx in front. A tournament is played through nginx
 between built-in engines and engines of the test's own over HTTP, whose callbacks go to

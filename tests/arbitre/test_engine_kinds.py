@@ -1,4 +1,4 @@
-"""Issue 20, what the manual adds (seed 002): signed calls (chapter VII) and engines behind
+"""What the manual adds (seed 002): signed calls (chapter VII) and engines behind
 a school's wall (chapter VIII: the ``service`` and ``sync`` seat kinds), with engines of
 the tests' own over real HTTP on 127.0.0.1."""
 

@@ -265,7 +265,7 @@ def test_builtin_engine_in_tester_mode_answers_its_value(served: Served, elsewhe
     )
     assert page.status_code == 200
     assert "Referee=&amp;Tray=000000000" in page.text and "legal at Turn 1" in page.text
-    # Its own are no target of its own (issue 20): a builtin seat plays them.
+    # Its own are no target of its own: a builtin seat plays them.
     own = served.http.post(
         "/engine-tester", data={**form, "url": served.base + "/engines/tictactoe/perfect"}
     )

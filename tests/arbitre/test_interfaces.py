@@ -1,4 +1,4 @@
-"""Registered graphical interfaces (issue 24) over real HTTP: registration, edit and retire
+"""Registered graphical interfaces over real HTTP: registration, edit and retire
 with the token, ours listed first, URLs held like engines', and a recorded game watched
 through each outside interface of :mod:`tests.outside_interfaces` (each frame given exactly
 the query our own page gets), the compare page's two frames."""

@@ -1,4 +1,4 @@
-"""The lists at a million games (issue 34): what the Set and seat filters match, the totals
+"""The lists at a million games: what the Set and seat filters match, the totals
 kept per Set, bad filters refused with a 400, deep and past-the-end pages empty, the
 upgrade from schema 11 filling the kept counts (SQLite and PostgreSQL), and the query
 plans: each filtered list reads one index in order, no scan and no sort of games.

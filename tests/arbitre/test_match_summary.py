@@ -1,5 +1,5 @@
 """A match's summary, its pairs and seeds, and its failure report, from records made by
-hand (no server): what ``play`` prints and ``--json`` writes (issue 33, items 2 to 6), and
+hand (no server): what ``play`` prints and ``--json`` writes, and
 the store's listing of a match's games in order along an index."""
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from tournoyons_gui.arbitre.store import Exchange, Game, Match, MatchGame, Seat,
 from tournoyons_gui.interfaces.openings import Opening, pair_seed
 
 T0 = dt.datetime(2026, 12, 3, 12, 0, tzinfo=dt.UTC)
-#: The summary document's keys as issue 33 gives them.
-ISSUE_KEYS = {
+#: The summary document's keys as ``docs/reference/match-json.md`` gives them.
+DOCUMENTED_KEYS = {
     "set",
     "games",
     "wins",
@@ -86,7 +86,7 @@ def two(number: int, first_points: float | None, *, fault: str = "", by: int = 1
     )
 
 
-def test_the_document_has_the_issue_s_keys_and_counts_from_the_first_side() -> None:
+def test_the_document_has_the_documented_keys_and_counts_from_the_first_side() -> None:
     # Pairs: (win, win) (win, draw) (loss, loss by B's timeout) and a game unpaired.
     outcomes = [
         two(0, 1.0),
@@ -98,7 +98,7 @@ def test_the_document_has_the_issue_s_keys_and_counts_from_the_first_side() -> N
         two(6, 0.0, fault="illegal", by=0),
     ]
     document = summarize(match(), outcomes, {"G00000000000": ["D", "C"]})
-    assert set(document) >= ISSUE_KEYS
+    assert set(document) >= DOCUMENTED_KEYS
     assert (document["wins"], document["draws"], document["losses"]) == (4, 1, 2)
     assert document["games"] == 7 and document["score"] == pytest.approx(4.5 / 7, abs=1e-4)
     assert document["faults"] == {"timeout": 0, "illegal": 1, "unreachable": 0, "malformed": 0}

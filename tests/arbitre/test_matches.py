@@ -1,5 +1,5 @@
 """``play``'s matches in the Arbitre's pages and their JSON twins, and two runs compared
-(``tournoyons-gui diff`` and the diff's pages) (issue 33, items 5 and 7).
+(``tournoyons-gui diff`` and the diff's pages).
 
 Real ``play`` runs, recorded in one database and served by a real ``tournoyons-gui serve``
 on it: an SPRT (TicTacToe, ``perfect`` against ``random``), a match an engine of the

@@ -1,4 +1,4 @@
-"""Issue 29: several servers, one Arbitre. Two real ``serve`` processes on one real
+"""Several servers, one Arbitre. Two real ``serve`` processes on one real
 PostgreSQL refuse a burst of 100 connections at once at the limit one process has, and
 share their metrics (``prometheus-client``'s multi-process mode); the lists are paged by
 signed cursors (10,000 engines paged through, bad cursors refused with the reason);
@@ -408,8 +408,8 @@ LADDER_14 = (
     "DROP TABLE ladder_meetings",
     "DROP TABLE ladder_days",
 )
-#: What takes a new database's lists back to schema 11 (issue 34's lists: the seats' copies
-#: of their game's time and Set, their indexes, the kept tables).
+#: What takes a new database's lists back to schema 11 (the lists at a million games: the
+#: seats' copies of their game's time and Set, their indexes, the kept tables).
 #: What schema 13 added (a game bound to the process holding its players' connections,
 #: and the workers alive), dropped to make a database of an older schema.
 BOUND_13 = (

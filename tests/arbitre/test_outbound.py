@@ -1,4 +1,4 @@
-"""Issue 20, findings 1 and 2: no amplification through the Arbitre's own URLs, and one
+"""No amplification through the Arbitre's own URLs, and one
 outbound policy (no SSRF) for every request the server makes, over real HTTP on
 127.0.0.1. A *public* server here is one built with a listen address that is not
 loopback (``listen=("0.0.0.0", port)``), served on 127.0.0.1 all the same."""
@@ -58,7 +58,7 @@ def _games(served: Served) -> int:
 
 
 def _internal_targets(port: int) -> list[str]:
-    """The issue's 19 internal targets (loopback in every spelling, on this server's
+    """The 19 internal targets (loopback in every spelling, on this server's
     port and others, the private, link-local, unique-local and metadata addresses)."""
     return [
         "http://127.0.0.1:9/",
@@ -90,7 +90,7 @@ def _register(served: Served, url: str) -> httpx.Response:
 
 
 def test_the_19_internal_targets_are_refused_on_a_public_listener(public: Served) -> None:
-    """Finding 2: by default 18 of the 19 internal targets were accepted as engine URLs;
+    """SSRF: by default 18 of the 19 internal targets were accepted as engine URLs;
     a public server refuses each, as an engine seat and as a registration."""
     targets = _internal_targets(public.port)
     assert len(targets) == 19
@@ -105,7 +105,7 @@ def test_the_19_internal_targets_are_refused_on_a_public_listener(public: Served
 
 
 def test_the_internal_targets_are_accepted_with_allow_hosts(tmp_path: Path) -> None:
-    """Finding 2: ``--allow-hosts`` lets a public server call the internal hosts it lists
+    """SSRF: ``--allow-hosts`` lets a public server call the internal hosts it lists
     (names, addresses and networks); its own ``/engine-check`` never."""
     allowed = (
         "127.0.0.0/8",
@@ -135,7 +135,7 @@ def test_the_internal_targets_are_accepted_with_allow_hosts(tmp_path: Path) -> N
 def test_a_name_is_resolved_once_and_the_checked_address_connected_to(
     quirky: QuirkyEngines,
 ) -> None:
-    """Finding 2 (DNS rebinding): a name is checked by the address it resolves to when the
+    """SSRF (DNS rebinding): a name is checked by the address it resolves to when the
     connection is made, resolved once, and that address connected to: a name that
     resolves to 127.0.0.1 (whatever it resolved to before) is refused, and an allowed name
     reaches the address its one resolution gave (no name here exists in any real DNS)."""
@@ -224,7 +224,7 @@ def test_the_move_paths_client_resolves_once_and_connects_to_the_checked_address
 def test_the_tester_holds_every_redirect_to_the_policy_and_shows_only_the_value(
     tmp_path: Path, targets: SecureEngines
 ) -> None:
-    """Finding 2: the tester followed any redirect (one from an allowed host to
+    """SSRF: the tester followed any redirect (one from an allowed host to
     ``localhost`` showed the secret) and showed any URL's whole body. Now each hop's
     address is checked, and the page shows only the Value read (the body's first line)."""
     served = _public(tmp_path, "localhost")
@@ -250,7 +250,7 @@ def test_the_tester_holds_every_redirect_to_the_policy_and_shows_only_the_value(
 def test_a_builtin_engines_referee_is_held_to_the_policy(
     public: Served, targets: SecureEngines
 ) -> None:
-    """Finding 2: the built-in engines called any ``Referee`` URL back, ignoring every
+    """SSRF: the built-in engines called any ``Referee`` URL back, ignoring every
     rule; on a public server an internal one is refused, and the same engines still play
     its games as ``builtin`` seats, in process."""
     before = len(targets.hits)
@@ -268,7 +268,7 @@ def test_a_builtin_engines_referee_is_held_to_the_policy(
 def test_engine_check_starts_no_work_from_a_link_or_another_site(
     served: Served, quirky: QuirkyEngines
 ) -> None:
-    """Finding 1: ``/engine-check`` took a GET, so a link or an image tag started games.
+    """Amplification: ``/engine-check`` took a GET, so a link or an image tag started games.
     Now a GET shows the form alone, and a POST from another site is refused."""
     before = _games(served)
     query = {"url": quirky.base + "/good", "set": "TicTacToe", "games": "1"}
@@ -293,7 +293,7 @@ def test_engine_check_starts_no_work_from_a_link_or_another_site(
 def test_the_three_deep_amplification_makes_exactly_one_game(
     served: Served, targets: SecureEngines
 ) -> None:
-    """Finding 1: an engine URL that was the server's own ``/engine-check``, nested three
+    """Amplification: an engine URL that was the server's own ``/engine-check``, nested three
     deep, made 7 games from one request. Its own URLs (any of its names) are refused as
     engines, and a redirect to one is refused at the connection: one check of one game
     makes exactly one game."""
@@ -335,7 +335,7 @@ def test_the_three_deep_amplification_makes_exactly_one_game(
 def test_no_url_of_its_own_is_an_engine_a_bot_a_referee_or_an_interface(
     served: Served, targets: SecureEngines, path: str
 ) -> None:
-    """Finding 1: "no URL of the Arbitre's own, on any of its names, may be an engine, a
+    """Amplification: "no URL of the Arbitre's own, on any of its names, may be an engine, a
     referee or an interface", its built-in engines, referees and Sets' pages included
     (they are offered as ``builtin`` seats and built-in interfaces); a redirect to one is
     refused at the connection."""

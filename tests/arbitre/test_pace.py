@@ -1,7 +1,7 @@
 """How the rooms' lines go out, alone (no socket): the queue's order (protocol lines first,
 boards whole or not at all, a room's last lines before its ``PART``), the pace and how it
 slows down, the lag the probes measure, the player's clock that starts when its ``play``
-line is written (issue 28), and the command line's pace options."""
+line is written, and the command line's pace options."""
 
 from __future__ import annotations
 

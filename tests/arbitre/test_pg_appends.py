@@ -1,4 +1,4 @@
-"""PostgreSQL's appends grouped (issue 34): the moves of the games in flight go to the
+"""PostgreSQL's appends grouped: the moves of the games in flight go to the
 database together, one statement and one commit, on a real PostgreSQL server. Under many
 games at once no move is lost or recorded twice and every game's moves are numbered 1..n;
 a game whose append fails (a constraint violated, a value refused, the connection lost,

@@ -1,4 +1,4 @@
-"""``tournoyons-gui play`` as an engine author runs it (issue 33): the summary at the end,
+"""``tournoyons-gui play`` as an engine author runs it: the summary at the end,
 ``--json``, the failure report whose ``curl`` commands reproduce each fault against the
 engine, an engine that crashes mid-match, Ctrl-C, the SPRT's verdicts and its refusals,
 and the match recorded in the store. Every ``play`` is a real process; runs that do not
@@ -48,9 +48,9 @@ def test_a_match_s_summary_json_and_record(tmp_path: Path) -> None:
     assert "Elo difference (strong - random): +∞" in out and "LOS 100.0 %" in out
     assert "Pentanomial (pairs of 0, ½, 1, 1½, 2 points): [0, 0, 0, 0, 2], 2 pairs" in out
     document = json.loads(report.read_text())
-    issue = {"set", "games", "wins", "draws", "losses", "faults", "score", "pentanomial"}
-    issue |= {"elo", "elo_ci95", "los", "sprt", "games_list"}
-    assert issue <= set(document)
+    documented = {"set", "games", "wins", "draws", "losses", "faults", "score", "pentanomial"}
+    documented |= {"elo", "elo_ci95", "los", "sprt", "games_list"}
+    assert documented <= set(document)
     assert (document["set"], document["games"], document["wins"]) == ("ConnectFour", 5, 5)
     assert document["pentanomial"] == [0, 0, 0, 0, 2] and document["seed"] == 3
     listed = document["games_list"]

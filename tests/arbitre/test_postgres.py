@@ -280,7 +280,7 @@ def test_a_nul_in_an_id_or_a_filter_finds_nothing_on_postgresql(postgres: str) -
             assert served.http.get(path).status_code == 404, path
         for path in ("/tournaments/%00", "/api/interfaces/%00", "/games/%00/compare"):
             assert served.http.get(path).status_code == 404, path
-        # A filter holding a NUL can be no name: refused before any read (issue 34).
+        # A filter holding a NUL can be no name: refused before any read.
         listed = served.http.get("/games", params={"seat": "a\x00", "set": "\x00"})
         assert listed.status_code == 400 and "control character" in listed.text
     finally:

@@ -1,5 +1,5 @@
-"""Issue 20, findings 3, 4 and 5: owners' consent, the limits of a public Arbitre and its
-organiser tokens, and the small findings, over real HTTP on 127.0.0.1."""
+"""Owners' consent, the limits of a public Arbitre and its organiser tokens, and the
+small holes, over real HTTP on 127.0.0.1."""
 
 from __future__ import annotations
 
@@ -48,13 +48,13 @@ def _tournament(served: Served, entrants: list[dict[str, str]], **more: Any) -> 
     )
 
 
-# --- finding 3: owners' consent -------------------------------------------------------
+# --- owners' consent -------------------------------------------------------------------
 
 
 def test_a_registered_engine_enters_a_tournament_with_its_token_or_its_consent(
     served: Served, quirky: QuirkyEngines
 ) -> None:
-    """Finding 3: a tournament could enter anyone's registered engine by id. Now it takes
+    """Consent: a tournament could enter anyone's registered engine by id. Now it takes
     the engine's edit token, unless its owner opened it to every tournament."""
     closed = _register(served, "Closed one", quirky.base + "/good?closed")
     opened = _register(served, "Open one", quirky.base + "/good?open", open=True)
@@ -81,7 +81,7 @@ def test_a_registered_engine_enters_a_tournament_with_its_token_or_its_consent(
 def test_entering_a_url_never_changes_its_registration(
     served: Served, quirky: QuirkyEngines
 ) -> None:
-    """Finding 3: entering a registered engine's URL renamed it, added Sets to it and
+    """Consent: entering a registered engine's URL renamed it, added Sets to it and
     entered it retired. Now the registration is untouched: its name, its Sets, and a
     retired engine is refused."""
     url = quirky.base + "/good?by-url"
@@ -110,7 +110,7 @@ def test_entering_a_url_never_changes_its_registration(
 
 
 def test_a_refused_tournament_stores_nothing(served: Served, quirky: QuirkyEngines) -> None:
-    """Finding 3: a refused tournament still registered its first entrant's URL."""
+    """Consent: a refused tournament still registered its first entrant's URL."""
     url = quirky.base + "/good?never-stored"
     refused = _tournament(
         served,
@@ -120,7 +120,7 @@ def test_a_refused_tournament_stores_nothing(served: Served, quirky: QuirkyEngin
     assert url not in [e["url"] for e in served.http.get("/api/engines").json()["rows"]]
 
 
-# --- finding 4: limits ---------------------------------------------------------------
+# --- limits ----------------------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
@@ -142,7 +142,7 @@ def limited(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
 
 
 def test_work_past_the_limit_is_answered_429_with_retry_after(limited: Served) -> None:
-    """Finding 4: 214 game creations in 10 s from one client all passed. Past the limit
+    """Limits: 214 game creations in 10 s from one client all passed. Past the limit
     per client address: 429, ``Retry-After`` and ``{error, retry_after}``; an organiser
     token lifts it."""
     game = {"set": "TicTacToe", "seats": BUILTINS}
@@ -165,7 +165,7 @@ def test_work_past_the_limit_is_answered_429_with_retry_after(limited: Served) -
 
 
 def test_anonymous_tournaments_are_capped_and_an_organiser_lifts_the_caps(tmp_path: Path) -> None:
-    """Finding 4: any client could start a 64-entrant tournament of 100 games per pairing,
+    """Limits: any client could start a 64-entrant tournament of 100 games per pairing,
     500 at once. An anonymous organiser's tournament is capped; a token lifts the caps and
     may cancel a tournament or a game, which nobody else may."""
     from tournoyons_gui.arbitre.web.guard import Limits
@@ -217,7 +217,7 @@ def test_anonymous_tournaments_are_capped_and_an_organiser_lifts_the_caps(tmp_pa
 
 @pytest.mark.slow
 def test_a_tournoyons_gui_token_is_an_organiser_token(tmp_path: Path) -> None:
-    """Finding 4: ``tournoyons-gui token`` makes a token that ``serve`` accepts (stored
+    """Limits: ``tournoyons-gui token`` makes a token that ``serve`` accepts (stored
     hashed in the records, printed once)."""
     import subprocess
     import sys
@@ -241,7 +241,7 @@ def test_a_tournoyons_gui_token_is_an_organiser_token(tmp_path: Path) -> None:
 
 
 def test_forwarded_headers_are_not_believed_without_trust_proxy(tmp_path: Path) -> None:
-    """Finding 4: a client changing ``X-Forwarded-For`` at each request is one client to
+    """Limits: a client changing ``X-Forwarded-For`` at each request is one client to
     a server not told to trust a reverse proxy (``--trust-proxy``)."""
     with server_process(tmp_path / "xff.sqlite3", "--public-url", "http://arbitre.example") as http:
         statuses = [
@@ -254,7 +254,7 @@ def test_forwarded_headers_are_not_believed_without_trust_proxy(tmp_path: Path) 
 
 
 def test_a_game_has_a_default_time_limit_for_persons(served: Served) -> None:
-    """Finding 4: games between two persons never ended. A person now has
+    """Limits: games between two persons never ended. A person now has
     ``DEFAULT_PERSON_TIMEOUT`` (900 s) for a move unless the match says otherwise, and a
     seat past it has abandoned the game, which ends so."""
     answer = served.http.post(
@@ -267,7 +267,7 @@ def test_a_game_has_a_default_time_limit_for_persons(served: Served) -> None:
 
 
 def test_a_client_slow_to_send_its_headers_is_cut_off() -> None:
-    """Finding 4: a client sending its headers a byte at a time held a connection for
+    """Limits: a client sending its headers a byte at a time held a connection for
     ever; past the header timeout the server closes it. A prompt client is served."""
     from tournoyons_gui.server.timeouts import header_timeout_protocol
 
@@ -293,11 +293,11 @@ def test_a_client_slow_to_send_its_headers_is_cut_off() -> None:
         thread.join(10)
 
 
-# --- finding 5: the small ones ---------------------------------------------------------
+# --- the small holes -------------------------------------------------------------------
 
 
 def test_a_lone_surrogate_in_a_json_name_is_a_400_on_every_route(served: Served) -> None:
-    """Finding 5: ``"\\ud800"`` in a JSON name answered 500 on 5 routes, and ``/api/games``
+    """A small hole: ``"\\ud800"`` in a JSON name answered 500 on 5 routes, and ``/api/games``
     answered the JSON encoder's own error text."""
     engine = _register(served, "Surrogate target", "http://example.org/engine")
     bodies = {
@@ -317,7 +317,7 @@ def test_a_lone_surrogate_in_a_json_name_is_a_400_on_every_route(served: Served)
 
 
 def test_nul_and_control_characters_are_refused_in_names(served: Served) -> None:
-    """Finding 5: NUL was accepted in a seat's and a tournament's name."""
+    """A small hole: NUL was accepted in a seat's and a tournament's name."""
     seats = [{"kind": "person", "name": "Ann\x00"}, {"kind": "builtin"}]
     answer = served.http.post("/api/games", json={"set": "TicTacToe", "seats": seats})
     assert answer.status_code == 400 and "control character" in answer.json()["error"]
@@ -326,7 +326,7 @@ def test_nul_and_control_characters_are_refused_in_names(served: Served) -> None
 
 
 def test_an_added_sets_start_tray_is_a_string(served: Served) -> None:
-    """Finding 5: ``start_tray: ["x"]`` was stored as ``"['x']"``."""
+    """A small hole: ``start_tray: ["x"]`` was stored as ``"['x']"``."""
     answer = served.http.post(
         "/api/sets",
         json={
@@ -340,7 +340,7 @@ def test_an_added_sets_start_tray_is_a_string(served: Served) -> None:
 
 
 def test_our_referee_redirects_only_to_a_return_url_the_arbitre_issued(served: Served) -> None:
-    """Finding 5: ``/referee/<set>`` redirected to any ``ReturnURL`` given a ``Game`` and a
+    """A small hole: ``/referee/<set>`` redirected to any ``ReturnURL`` given a ``Game`` and a
     ``MoveId`` (an open redirect)."""
     move = {"Game": "G", "MoveId": "1", "Tray": "Init", "Move1": "5"}
     foreign = served.http.get(
@@ -359,7 +359,7 @@ def test_our_referee_redirects_only_to_a_return_url_the_arbitre_issued(served: S
 def test_an_outside_page_gets_a_return_good_for_one_move_in_a_sandbox(
     served: Served, elsewhere: str
 ) -> None:
-    """Finding 5 (decision 26): an added game's outside page got the person's seat token
+    """A small hole (decision 26): an added game's outside page got the person's seat token
     in its ``URLReturn`` and ran in an unsandboxed frame. It now gets a return URL good for
     one move of that seat only, in a sandboxed frame."""
     added = served.http.post(
@@ -404,7 +404,7 @@ def test_an_outside_page_gets_a_return_good_for_one_move_in_a_sandbox(
 
 
 def test_the_access_log_has_no_seat_token() -> None:
-    """Finding 5: seat tokens and ``/play`` URLs were written in the access log."""
+    """A small hole: seat tokens and ``/play`` URLs were written in the access log."""
     from tournoyons_gui.server.logs import RedactSecrets, redact_path
 
     token = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -427,7 +427,7 @@ def test_the_access_log_has_no_seat_token() -> None:
 def test_csv_cells_hidden_behind_invisible_or_wide_characters_are_neutralised(
     served: Served,
 ) -> None:
-    """Finding 5: a cell starting with a zero-width space or a full-width ``＝`` before a
+    """A small hole: a cell starting with a zero-width space or a full-width ``＝`` before a
     formula character was not neutralised."""
     from tournoyons_gui.arbitre.standings import csv_cell
 

@@ -1,4 +1,4 @@
-"""A registered engine's record kept as its games end (issue 34): the kept results,
+"""A registered engine's record kept as its games end: the kept results,
 opponents, ratings and games equal what the record computed from every game before
 (the old algorithm, kept here as the reference), whether kept game by game, filled anew
 (``Store.backfill_kept``) or filled by the upgrade from schema 11; its pages are read
@@ -161,7 +161,7 @@ def _old_outcome(game: Game, index: int) -> str:
 
 
 async def old_record(store: Store, engine_id: str) -> dict[str, Any]:
-    """The record as ``engine_record`` computed it before issue 34, from every game."""
+    """The record as ``engine_record`` computed it before the records were kept, from every game."""
 
     def rows(connection: Connection) -> tuple[list[Seat], dict[str, Game], dict[str, list[Seat]]]:
         mine = [

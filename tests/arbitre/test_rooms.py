@@ -299,7 +299,7 @@ def test_the_server_stopped_mid_game_ends_it_as_server_error_and_the_room_reopen
 def test_a_public_server_reaches_an_internal_chat_server_only_when_allowed(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Issue 20: the referee's connection goes through the outbound policy like every
+    """The referee's connection goes through the outbound policy like every
     other: a public server does not connect to a chat server on an internal address
     (here 127.0.0.1) unless ``--allow-hosts`` lists it, and says why in its log."""
 

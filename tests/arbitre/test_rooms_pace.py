@@ -1,4 +1,4 @@
-"""Timi rooms under real pace (issue 28), on a real ngIRCd, with ``--think 4`` and players of
+"""Timi rooms under real pace, on a real ngIRCd, with ``--think 4`` and players of
 the tests' own that answer 0.2 to 1.5 s after their ``play`` line *arrives*
 (:mod:`tests.arbitre.paced_players`): the referee's lines wait in its paced queue, yet
 every game ends as its moves say (never ``timeout`` for a player that answered in time),
@@ -41,7 +41,7 @@ pytestmark = pytest.mark.arbitre
 #: Games in a row in one room, and rooms at once.
 GAMES = int(os.environ.get("TOURNOYONS_TIMI_GAMES", "3"))
 ROOMS = int(os.environ.get("TOURNOYONS_TIMI_ROOMS", "4"))
-#: The seconds a move (the issue's ``rooms --think 4``).
+#: The seconds a move (``rooms --think 4``).
 THINK = 4
 
 

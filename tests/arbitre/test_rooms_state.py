@@ -1,4 +1,4 @@
-"""The timi rooms' state in the store (issue 34), on a real ngIRCd, with ``serve --irc`` (a
+"""The timi rooms' state in the store, on a real ngIRCd, with ``serve --irc`` (a
 driver refereeing the rooms) and a web process of its own (``serve --no-drive``) on one
 PostgreSQL database, as a deployment runs them:
 

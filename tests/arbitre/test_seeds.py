@@ -1,4 +1,4 @@
-"""A game's seed (issue 33, item 4): two games of one seed, played by a real Arbitre on a
+"""A game's seed: two games of one seed, played by a real Arbitre on a
 real SQLite file among other games in flight, are the same move for move: the built-in
 engines' choices come from the seed, the entrant and the move, and the cards of a Set the
 Arbitre deals (Poker, Tarot) from the seed and the deal, whoever sits where. Another

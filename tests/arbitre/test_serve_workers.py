@@ -1,4 +1,4 @@
-"""``serve --workers 2`` on one SQLite file (issue 27): two processes on one listening
+"""``serve --workers 2`` on one SQLite file: two processes on one listening
 socket, each serving HTTP and driving games. Engines call back to whichever process the
 kernel hands the connection to, persons play through either, a watcher on either sees
 every move; one process killed (SIGKILL) mid-games is replaced by uvicorn's supervisor

@@ -1,4 +1,4 @@
-"""A game started from a position (issue 18; seed 000 II, decision 15) through the web
+"""A game started from a position (seed 000 II, decision 15) through the web
 side: the JSON API's ``start_tray`` and the new-game form's ``Start position (Tray)``
 field, over real HTTP. A Tray that is not a string, or not a position of the Set, is
 refused with a clear error and nothing is stored."""

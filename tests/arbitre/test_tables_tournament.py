@@ -1,4 +1,4 @@
-"""A tournament at tables of four over real HTTP (issue 21): 6 entrants over 3 rounds of
+"""A tournament at tables of four over real HTTP: 6 entrants over 3 rounds of
 Tarot, every round dealing them to 2 tables filled by built-in engines named as such; the
 standings (match points, total score) recomputed from the games' own records; the
 exports; the two-seat formats refused for Tarot and tables for a two-seat Set."""

@@ -1,4 +1,4 @@
-"""Tarot's four seats in the Arbitre, over real HTTP (tarot.md section 3, issue 21): a
+"""Tarot's four seats in the Arbitre, over real HTTP (tarot.md section 3): a
 Tournoyons engine of the tests' own plays whole matches with three built-in engines; one
 that plays an illegal card, one that answers late, each loses with Status 9 and the match
 ends there, the others' totals standing; spectators see no hand unless the table is open;

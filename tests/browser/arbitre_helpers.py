@@ -139,7 +139,7 @@ RECORD_PAGE = """
 # Once the board has returned ``returned`` values: "over" once the game page says the game
 # is not in play; "asked" once the board now in its iframe is the one the page gave it,
 # ready, asking the person, not played yet. A board the test cannot read (an outside page
-# in a sandboxed frame, issue 20) is followed through what the game page heard of it: a new
+# in a sandboxed frame) is followed through what the game page heard of it: a new
 # board given after each return, ready and asking.
 ASKED_OR_OVER = """returned => {
   if (window.__arbitre.returns.length < returned) return false;

@@ -56,7 +56,7 @@ def test_a_person_adds_a_game_and_plays_it_through_its_referee(
     assert src.startswith(f"{elsewhere}/tictactoe/?Set=Morpion3Outside&")
     query = board_query(page)
     assert query["Input"] == "One" and query["Tray"] == "Init"
-    # The outside page runs sandboxed, with a return good for this one move (issue 20).
+    # The outside page runs sandboxed, with a return good for this one move.
     expect(page.locator("[data-board]")).to_have_attribute("sandbox", "allow-scripts allow-forms")
     assert "/play/once/" in query["URLReturn"] and "seat=" not in query["URLReturn"]
     expect(board(page).locator("html")).to_have_attribute("data-set", "TicTacToe")

@@ -1,9 +1,8 @@
-"""Tarot through the Arbitre in real Chromium (issue 21, "Tests and proof"; tarot.md
-section 3): a person at seat 1 plays a whole deal against three built-in engines on the
-Arbitre's game page (``arbitre/templates/arbitre/game.html``), the Tarot page in its
-``iframe[data-board]``: the bids, the écart when taking, every card; then the deal is
-replayed with every hand shown. Spectators of a live game see no hand, unless the game was
-created as an open table.
+"""Tarot through the Arbitre in real Chromium (tarot.md section 3): a person at seat 1 plays
+a whole deal against three built-in engines on the Arbitre's game page
+(``arbitre/templates/arbitre/game.html``), the Tarot page in its ``iframe[data-board]``: the
+bids, the écart when taking, every card; then the deal is replayed with every hand shown.
+Spectators of a live game see no hand, unless the game was created as an open table.
 
 The deal of a game made through the Arbitre is shuffled by the Arbitre (no pack can be
 given to it), so the person takes by speaking first (seat 1 speaks first in deal 1) with a

@@ -1,4 +1,4 @@
-"""A match of ``play`` as a person sees it in Chromium (issue 33): its page shows the
+"""A match of ``play`` as a person sees it in Chromium: its page shows the
 summary and draws the SPRT (gauges, the LLR between its bounds, the pairs' bars), with
 JavaScript and without; two versions of an engine's games side by side at the ply where
 they part, each through the Set's page.

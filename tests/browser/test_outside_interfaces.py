@@ -1,4 +1,4 @@
-"""Graphical interfaces in competition (issue 24), in Chromium: the interface check finds
+"""Graphical interfaces in competition, in Chromium: the interface check finds
 each fault the tests' outside interfaces have and none they lack, our own interfaces pass
 it (run by the server's button), a game replayed through an outside interface, the compare
 page stepping both frames, a person playing a whole TicTacToe game through an outside
@@ -292,7 +292,7 @@ def test_the_tester_plays_a_hot_seat_game_through_an_outside_interface(
 def test_the_servers_check_holds_the_page_to_its_outbound_policy(
     outside: OutsideInterfaces, tmp_path: Path
 ) -> None:
-    """Issue 20: a public server's check let its Chromium load whatever a registered page
+    """A public server's check once let its Chromium load whatever a registered page
     asked for, so a page could make the server read an internal address and show it on the
     contact sheet. The checked page's requests now go through the outbound policy: the
     page (its name allowed) is checked; an image from an internal address, directly or

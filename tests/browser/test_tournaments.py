@@ -79,7 +79,7 @@ def test_a_person_registers_an_engine_and_follows_its_tournament_to_the_end(
     form.get_by_label("Name").fill(name)
     form.get_by_label("URL").fill(elsewhere + "/engines/nim/perfect")
     form.locator("input[name='sets'][value='Nim']").check()
-    form.locator("[data-open-entry]").check()  # anyone may enter it (issue 20)
+    form.locator("[data-open-entry]").check()  # anyone may enter it
     form.locator("[data-register]").click()
     page.wait_for_url(re.compile(r"/engines/[A-Za-z0-9_-]+\?token=[A-Z2-7]{26}$"))
     engine_id = page.url.rsplit("/", 1)[1].split("?", 1)[0]

@@ -1,8 +1,9 @@
-"""Record what the rules of MasterMind, Poker, Seafight and Tarot answered before issue 27.
+"""Record what the rules of MasterMind, Poker, Seafight and Tarot answered before they were
+made fast.
 
     .venv/bin/python -m tests.interfaces.record_rules > tests/interfaces/rules_recorded.json
 
-Issue 27 made these rules fast (tables, memos, one read of a state per position); their
+These rules were made fast (tables, memos, one read of a state per position); their
 answers had to stay the same, and the games stored by the code before must load and go on.
 This program plays a few games of each Set with its ``random`` engine and writes, for
 positions spread over each game, the state as the store keeps it (JSON) and everything
@@ -12,8 +13,8 @@ values that break the rules, ``play`` of the Value when the rules play it the sa
 twice (not when it deals cards from a fresh shuffle), and ``page`` for each viewer.
 :mod:`tests.interfaces.test_rules_recorded` asks the rules the same and compares.
 
-It was run once on the code before issue 27 (commit 2b4a46b); running it on later code
-would only record that code's answers: a failing comparison is a change of behaviour to
+It was run once on the code before they were made fast (commit 2b4a46b); running it on later
+code would only record that code's answers: a failing comparison is a change of behaviour to
 look at, not a file to write again.
 """
 

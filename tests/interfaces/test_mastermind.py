@@ -497,7 +497,7 @@ def test_every_page_of_a_game_reads_without_error_and_asks_the_right_player() ->
             assert page.boards[asked.opponent - 1].code is None
 
 
-# --- the fast paths of issue 27, against the straightforward ones ----------------------
+# --- the rules' fast paths, against the straightforward ones ---------------------------
 
 
 @given(value=st.text(alphabet="abcdhijABCDEFGHIZ0 \u00df\u0130", max_size=7))

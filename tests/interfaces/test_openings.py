@@ -1,4 +1,4 @@
-"""Openings suites (issue 33, item 4): every Set whose Tray holds the whole position ships
+"""Openings suites: every Set whose Tray holds the whole position ships
 a suite in its own package, found by convention (a third party's too: the test plugin
 Nim); every line of every suite is a position its rules start from, each once, the game
 not over, as many with each side to move; a suite that is not is refused before any game,
@@ -31,7 +31,7 @@ from tournoyons_gui.interfaces.registry import load_registry
 
 ROOT = Path(__file__).resolve().parents[2]
 REGISTRY = load_registry()
-#: The grid Sets' suites and the fewest openings each holds (issue 33: 50 for the three).
+#: The grid Sets' suites and the fewest openings each holds (at least 50 for the three).
 SHIPPED = {"ConnectFour": 60, "Reversi": 60, "Pente": 60, "TicTacToe": 46, "BigTicTacToe": 60}
 
 

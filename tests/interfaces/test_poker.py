@@ -619,8 +619,8 @@ def test_every_tray_the_rules_send_is_consistent_and_its_input_can_play() -> Non
 
 def test_pokerkit_is_loaded_by_a_game_not_with_the_server() -> None:
     """Its tables cost 15 MB and a fraction of a second: a server that never ranks a hand
-    never loads them; a game's start does, so that no showdown of the game pays it
-    (issue 27), and the first verdict a page draws would."""
+    never loads them; a game's start does, so that no showdown of the game pays it,
+    and the first verdict a page draws would."""
     script = (
         "import sys\n"
         "from tournoyons_gui.server.app import create_app\n"
@@ -638,7 +638,7 @@ def test_pokerkit_is_loaded_by_a_game_not_with_the_server() -> None:
     assert done.stdout.split() == ["False", "True", "True"]
 
 
-# --- the fast paths of issue 27, against the straightforward ones ----------------------
+# --- the rules' fast paths, against the straightforward ones ---------------------------
 
 
 @settings(max_examples=100, deadline=None)

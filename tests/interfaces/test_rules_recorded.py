@@ -1,7 +1,7 @@
-"""The rules of MasterMind, Poker, Seafight and Tarot answer as they did before issue 27.
+"""The rules of MasterMind, Poker, Seafight and Tarot answer as before they were made fast.
 
-``rules_recorded.json`` holds positions of games played by the code before issue 27 made
-these rules fast, as the store keeps them (JSON), with every answer that code gave on them
+``rules_recorded.json`` holds positions of games played by the code before these rules were
+made fast, as the store keeps them (JSON), with every answer that code gave on them
 (:mod:`tests.interfaces.record_rules`): the games stored then must load and go on, and
 each call must answer the same, parameters in the same order, errors with the same words.
 """

@@ -452,7 +452,7 @@ def test_a_corrupt_state_is_refused(state: dict[str, Any]) -> None:
         SeafightRules().play(state, "A0")
 
 
-# --- the fast paths of issue 27, against the straightforward ones ----------------------
+# --- the rules' fast paths, against the straightforward ones ---------------------------
 
 
 def straightforward_cells(ship: Ship) -> tuple[int, ...]:

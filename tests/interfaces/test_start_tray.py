@@ -1,4 +1,4 @@
-"""A game started from a position (decision 15; issue 18; seed 000 II: "une partie peut
+"""A game started from a position (decision 15; seed 000 II: "une partie peut
 démarrer directement sur un plateau déjà avancé"): :class:`TrayStarts` rules, for every Set
 whose Tray holds the whole position, and :func:`starts_from_tray` for the others."""
 

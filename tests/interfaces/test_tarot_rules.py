@@ -521,7 +521,7 @@ def test_random_legal_deals_keep_the_78_cards_and_a_zero_sum(pack: list[int], se
         assert len(game.tricks) == 18
 
 
-# --- the fast paths of issue 27, against the straightforward ones ----------------------
+# --- the rules' fast paths, against the straightforward ones ---------------------------
 
 
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,5 +1,5 @@
 """The interface check's contexts (:mod:`tournoyons_gui.server.contexts`): made by each
-Set's own rules, every kind the issue asks for."""
+Set's own rules, every kind of context the check loads."""
 
 from __future__ import annotations
 
