@@ -101,3 +101,27 @@ def postgres_server(
             capture_output=True,
         )
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def new_database(url: str, prefix: str) -> str:
+    """Create a new, empty database named ``prefix`` and a random suffix on the PostgreSQL
+    server of ``url`` (a test's own database, beside the others of the same server);
+    return its URL."""
+    import asyncio
+    import secrets
+
+    from tournoyons_gui.arbitre.store import Store
+
+    name = f"{prefix}_{secrets.token_hex(4)}"
+
+    async def create() -> None:
+        store = await Store.open(url)
+        try:
+            async with store.engine.connect() as connection:
+                autocommit = await connection.execution_options(isolation_level="AUTOCOMMIT")
+                await autocommit.exec_driver_sql(f"CREATE DATABASE {name}")
+        finally:
+            await store.close()
+
+    asyncio.run(create())
+    return url.rsplit("/", 1)[0] + "/" + name

@@ -23,7 +23,7 @@ import pytest
 from sqlalchemy import Table, func, insert, select, text
 
 from tests.arbitre.conftest import Served, builtin_engines
-from tests.arbitre.postgres import postgres_server
+from tests.arbitre.postgres import new_database, postgres_server
 from tournoyons_gui.arbitre.compaction import Compactor
 from tournoyons_gui.arbitre.store import GameEnd, NewMove, Seat, SeatEnd, Store, new_id
 from tournoyons_gui.arbitre.store.archives import ArchiveRow
@@ -57,20 +57,7 @@ def postgres() -> Iterator[str]:
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "packed.sqlite3")
-    url = str(request.getfixturevalue("postgres"))
-    name = "packed_" + new_id(8).lower()
-
-    async def create() -> None:
-        store = await Store.open(url)
-        try:
-            async with store.engine.connect() as connection:
-                autocommit = await connection.execution_options(isolation_level="AUTOCOMMIT")
-                await autocommit.exec_driver_sql(f"CREATE DATABASE {name}")
-        finally:
-            await store.close()
-
-    asyncio.run(create())
-    return url.rsplit("/", 1)[0] + "/" + name
+    return new_database(str(request.getfixturevalue("postgres")), "packed")
 
 
 def run(coroutine: Any) -> Any:

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.arbitre.postgres import postgres_server
+from tests.arbitre.postgres import new_database, postgres_server
 from tournoyons_gui.arbitre.standings import (
     cross_table,
     kept_cross_table,
@@ -55,20 +55,7 @@ def postgres() -> Iterator[str]:
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "standings.sqlite3")
-    url = str(request.getfixturevalue("postgres"))
-    name = "standings_" + new_id(8).lower()
-
-    async def create() -> None:
-        store = await Store.open(url)
-        try:
-            async with store.engine.connect() as connection:
-                autocommit = await connection.execution_options(isolation_level="AUTOCOMMIT")
-                await autocommit.exec_driver_sql(f"CREATE DATABASE {name}")
-        finally:
-            await store.close()
-
-    asyncio.run(create())
-    return url.rsplit("/", 1)[0] + "/" + name
+    return new_database(str(request.getfixturevalue("postgres")), "standings")
 
 
 async def make_tournament(store: Store, kind: str, count: int) -> tuple[str, list[str]]:

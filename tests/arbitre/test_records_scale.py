@@ -22,7 +22,7 @@ import pytest
 from sqlalchemy import Connection, select, text
 
 from tests.arbitre.conftest import Served
-from tests.arbitre.postgres import postgres_server
+from tests.arbitre.postgres import new_database, postgres_server
 from tests.arbitre.test_ops import LISTS_12
 from tournoyons_gui.arbitre.standings import GameResult, rating_history
 from tournoyons_gui.arbitre.store import (
@@ -61,20 +61,7 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A new database's URL: a SQLite file, or a new database of the PostgreSQL server."""
     if request.param == "sqlite":
         return str(tmp_path / "records.sqlite3")
-    url = str(request.getfixturevalue("postgres"))
-    name = "records_" + new_id(8).lower()
-
-    async def create() -> None:
-        store = await Store.open(url)
-        try:
-            async with store.engine.connect() as connection:
-                autocommit = await connection.execution_options(isolation_level="AUTOCOMMIT")
-                await autocommit.exec_driver_sql(f"CREATE DATABASE {name}")
-        finally:
-            await store.close()
-
-    asyncio.run(create())
-    return url.rsplit("/", 1)[0] + "/" + name
+    return new_database(str(request.getfixturevalue("postgres")), "records")
 
 
 # --- the games ---------------------------------------------------------------------------
