@@ -294,7 +294,7 @@ def scans_of(store: Store) -> list[tuple[str, Callable[[], Awaitable[Any]]]]:
         ("store.open_rooms()", store.open_rooms),
         ("store.rooms_of(worker)", lambda: store.rooms_of("scale-w1")),
         ("store.engine_by_url(url)", lambda: store.engine_by_url("http://engines0.example/0/play")),
-        ("store.interfaces() (every Set's choice)", store.interfaces),
+        ("store.interfaces_for(Set) (a Set's choice)", lambda: store.interfaces_for("TicTacToe")),
     ]
 
 

@@ -66,14 +66,6 @@ class InterfaceStore(Database):
         except IntegrityError as taken:
             raise Conflict(str(changes.get("name", ""))) from taken
 
-    async def interfaces(self, *, retired: bool = True) -> list[InterfaceRecord]:
-        """Return the registered interfaces by name (the retired ones too unless told)."""
-        async with self.sessions() as session:
-            query = select(InterfaceRow).order_by(InterfaceRow.name)
-            if not retired:
-                query = query.where(InterfaceRow.retired.is_(False))
-            return [record_of(InterfaceRecord, row) for row in await session.scalars(query)]
-
     async def interfaces_for(self, set_name: str, *, limit: int = 200) -> list[InterfaceRecord]:
         """Return up to ``limit`` registered interfaces not retired that draw Set
         ``set_name`` (its canonical name), by name: one range of ``interface_sets``'s key

@@ -42,14 +42,27 @@ __all__ = [
 R = TypeVar("R")
 
 
+#: Each record class's field names, read once: ``fields()`` is slow, and a page of records
+#: asked it for every row.
+_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _names(cls: type) -> tuple[str, ...]:
+    """Return the field names of the record class ``cls``."""
+    names = _NAMES.get(cls)
+    if names is None:
+        names = _NAMES[cls] = tuple(item.name for item in fields(cls))
+    return names
+
+
 def record_of(cls: type[R], row: Any) -> R:
     """Return the record ``cls`` holding ``row``'s fields (same names), times made aware."""
     values = {}
-    for item in fields(cls):  # type: ignore[arg-type]
-        value = getattr(row, item.name)
+    for name in _names(cls):
+        value = getattr(row, name)
         if isinstance(value, dt.datetime) and value.tzinfo is None:
             value = value.replace(tzinfo=dt.UTC)  # SQLite gives back UTC without a zone
-        values[item.name] = value
+        values[name] = value
     return cls(**values)
 
 

@@ -99,7 +99,10 @@ class Events(Part):
         async def stream() -> AsyncIterator[ServerSentEvent]:
             try:
                 game = found[0]
-                shown = (game.moves, game.status != "playing")
+                # What the client was told: the move count, whether the game is over, and
+                # the seat asked at that count (an ask comes as its own event, after the
+                # move's, with the same count).
+                shown: tuple[int, bool, int | None] = (game.moves, game.status != "playing", None)
                 yield _event("move", {"moves": shown[0], "over": shown[1]}, shown[0])
                 while not shown[1]:
                     try:
@@ -111,10 +114,11 @@ class Events(Part):
                         if again is None:
                             return
                         event = {"moves": again[0].moves, "over": again[0].status != "playing"}
-                        if (event["moves"], event["over"]) == shown:
-                            continue
-                    now = (int(event["moves"]), bool(event.get("over")))
-                    if now[0] < shown[0] or now == shown:
+                    asked = event.get("asked")
+                    now = (int(event["moves"]), bool(event.get("over")), asked)
+                    if now[0] < shown[0] or (
+                        now[:2] == shown[:2] and (asked is None or asked == shown[2])
+                    ):
                         continue  # told already (heard as the record was read)
                     shown = now
                     yield _event("move", event, shown[0])

@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import jinja2
+from markupsafe import Markup, escape
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
@@ -69,7 +70,7 @@ OFFERED = 200
 #: The rating points an engine's page draws a Set, at most, evenly spread (its JSON gives
 #: up to :data:`~tournoyons_gui.arbitre.tournaments.engine_record.MAX_POINTS`): each is a
 #: dot with its game's link and a row of the chart's table, a page of many Sets is heavy.
-PAGE_POINTS = 100
+PAGE_POINTS = 50
 ENTRANT_KINDS = ("registered", "engine", "builtin")
 _ENTRANT_FIELD = re.compile(r"entrant(\d{1,3})_(kind|registered|url|builtin|name|token)")
 
@@ -342,18 +343,26 @@ class TournamentPages:
         ]
         indexes = [int(m.group(1)) for m in map(_ENTRANT_FIELD.fullmatch, values) if m]
         rows = min(MAX_ROWS, max([ENTRANT_ROWS, *indexes]))
+        # (id, Sets, name) of each engine offered, and their options' markup written once
+        # (each value escaped): the form's eight rows offer them all, and a template's
+        # escapes per option were most of the page's time.
+        engines = (await service.store.engines_page(limit=OFFERED, retired=False)).rows
+        registered = [(e.id, "|".join(str(name) for name in e.sets), e.name) for e in engines]
+        options = Markup(
+            "".join(
+                f'        <option value="{escape(i)}" data-sets="{escape(s)}">'
+                f"{escape(n)}</option>\n"
+                for i, s, n in registered
+            )
+        )
         return self._html(
             "arbitre/tournaments.html",
             status,
             tournaments=listed,
             sets=sets,
             formats=FORMATS,
-            # (id, Sets, name) of each engine offered, written once: the form's rows
-            # offer them all, and a template's look-ups per option were most of its time.
-            registered=[
-                (e.id, "|".join(str(name) for name in e.sets), e.name)
-                for e in (await service.store.engines_page(limit=OFFERED, retired=False)).rows
-            ],
+            registered=registered,
+            registered_options=options,
             offered=OFFERED,
             next_page=next_path(request, cursor) if request.method == "GET" else None,
             first_page="/tournaments" if request.query_params.get("after") else None,

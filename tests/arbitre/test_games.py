@@ -98,6 +98,40 @@ def test_live_events_follow_a_game(served: Served, quirky: QuirkyEngines) -> Non
     assert len(seen) >= 3
 
 
+def test_live_events_tell_each_ask_of_a_person_after_the_reply(served: Served) -> None:
+    """The ask that follows an engine's reply has the reply's count: it is its own event,
+    the one a person's page waits for (told once, not dropped as a repeat)."""
+    game_id, token = start_with_person(
+        served.http,
+        "TicTacToe",
+        [{"kind": "person", "name": "Ann"}, {"kind": "builtin", "engine": "perfect"}],
+    )
+    seen: list[dict[str, object]] = []
+    with (
+        httpx.Client(base_url=served.base, timeout=30, trust_env=False) as client,
+        client.stream("GET", f"/games/{game_id}/events") as stream,
+    ):
+        # The first ask may come before the stream: the page reads it from the view.
+        play_as_person(served.http, token, 1, "1")
+        played, deadline = 1, time.monotonic() + 30
+        for line in stream.iter_lines():  # a comment line comes at least every 15 s
+            assert time.monotonic() < deadline, seen
+            if not line.startswith("data:"):
+                continue
+            seen.append(json.loads(line[5:]))
+            if seen[-1].get("over") or (played == 2 and seen[-1].get("asked") == 0):
+                break
+            if seen[-1].get("asked") == 0 and seen[-1]["moves"] == 2 * played:
+                taken = {m["value"] for m in served.record(game_id)["moves"]}
+                free = next(c for c in "123456789" if c not in taken)
+                played += 1
+                play_as_person(served.http, token, 2 * played - 1, free)
+    asks = [e for e in seen if e.get("asked") == 0]
+    assert [e["moves"] for e in asks][-2:] == [2, 4], seen
+    replies = [e for e in seen if e["moves"] in (2, 4) and "asked" not in e]
+    assert len(replies) <= 2 and len(asks) == len({e["moves"] for e in asks}), seen
+
+
 def test_a_person_seat_plays_only_with_its_token(served: Served) -> None:
     answer = served.http.post(
         "/api/games",
