@@ -5,6 +5,7 @@ open, a game's record once over)."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -23,6 +24,8 @@ from tournoyons_gui.interfaces.registry import load_registry
 ROOM = "#p4-1"
 #: The referee's pace in the tests: fast (the test server's penalty is off).
 FAST = Pace(burst=100, per_second=200.0)
+#: Seconds a test waits for a game's end to be recorded.
+ENDED_WITHIN = 60.0
 
 
 @asynccontextmanager
@@ -75,8 +78,11 @@ async def room_open(player: RawPlayer, room: str = ROOM) -> None:
 
 
 async def record(arbitre: Arbitre, game_id: str) -> tuple[Game, list[Seat], list[Move]]:
-    """Return a game, its seats and its moves once it is over and its room archived."""
-    for _ in range(300):
+    """Return a game, its seats and its moves once it is over and its room archived
+    (within :data:`ENDED_WITHIN` seconds: a referee slowed down by the server's own limits
+    sends its last lines a second or more apart)."""
+    deadline = time.monotonic() + ENDED_WITHIN
+    while time.monotonic() < deadline:
         found = await arbitre.store.game(game_id)
         assert found is not None
         log = await arbitre.store.exchanges(game_id)
@@ -99,8 +105,10 @@ def run(
 
 
 async def record_ended(arbitre: Arbitre, game_id: str) -> tuple[Game, list[Seat], list[Move]]:
-    """Return a game, its seats and moves once it is over (its room may be gone)."""
-    for _ in range(300):
+    """Return a game, its seats and moves once it is over (its room may be gone), within
+    :data:`ENDED_WITHIN` seconds."""
+    deadline = time.monotonic() + ENDED_WITHIN
+    while time.monotonic() < deadline:
         found = await arbitre.store.game(game_id)
         assert found is not None
         if found[0].status != "playing":
