@@ -5,6 +5,7 @@ socket), and the run started and stopped around a test."""
 from __future__ import annotations
 
 import os
+import signal
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -12,7 +13,15 @@ from pathlib import Path
 
 from tests.conftest import _serving, start_server
 
-__all__ = ["children", "connected_to", "cpu", "has_open", "listening_on", "two_workers"]
+__all__ = [
+    "children",
+    "connected_to",
+    "cpu",
+    "has_open",
+    "kill",
+    "listening_on",
+    "two_workers",
+]
 
 
 def children(parent: int) -> list[int]:
@@ -30,6 +39,24 @@ def children(parent: int) -> list[int]:
         if int(stat[1]) == parent and b"spawn_main" in command:
             found.append(int(entry))
     return sorted(found)
+
+
+def kill(pid: int, within: float = 10) -> None:
+    """SIGKILL process ``pid`` and wait until it is dead (a zombie, or reaped): its sockets
+    closed, so that a connection made next reaches a live worker. (A signal is delivered
+    when the process next runs: on a busy machine, a worker signalled but still running
+    can accept one more connection and reset it as it dies.)"""
+    os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return
+        if state in ("Z", "X"):
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"process {pid} still alive {within:g} s after SIGKILL")
 
 
 def cpu(pid: int) -> float:

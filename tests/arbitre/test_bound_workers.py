@@ -10,8 +10,6 @@ by an error is said to its players, and the room or the table opens again."""
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
 import socket
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine
@@ -25,7 +23,7 @@ import pytest
 from tests.arbitre.ircd import Ircd, ircd_server
 from tests.arbitre.maitretarot_clients import Behaviour, SeedClient, Seen
 from tests.arbitre.rooms_kept import room_open
-from tests.arbitre.supervised import children, connected_to, listening_on, two_workers
+from tests.arbitre.supervised import children, connected_to, kill, listening_on, two_workers
 from tests.arbitre.timi_players import Heard, RawPlayer, raw_player
 
 pytestmark = [pytest.mark.arbitre, pytest.mark.slow]
@@ -220,7 +218,7 @@ def test_a_worker_killed_mid_game_the_holders_rooms_go_on_or_end_as_documented(
             await _seated(a, b, "#p4-1")
             await _moves(a, b, "#p4-1", WIN[:2])
             holder, other = _holder(pid, lambda w: connected_to(w, ircd.port))
-            os.kill(other, signal.SIGKILL)
+            kill(other)
             await _moves(a, b, "#p4-1", WIN, done=2)
             await a.said("#p4-1", "end alice win", WAIT)
             await _whole_game_after(base, a, "#p4-1")
@@ -232,7 +230,7 @@ def test_a_worker_killed_mid_game_the_holders_rooms_go_on_or_end_as_documented(
             await _play_line(a, "#p4-2", "bob", 2, 0)
             game_id = _last_game(a, "#p4-2")
             holder, _ = _holder(pid, lambda w: connected_to(w, ircd.port))
-            os.kill(holder, signal.SIGKILL)
+            kill(holder)
             told = await a.said("#p4-2", "end server error", WAIT)
             record = await asyncio.to_thread(_record, base, game_id)
             assert (record["status"], record["result"], record["reason"]) == (
@@ -376,7 +374,7 @@ def test_a_worker_killed_mid_match_the_tables_go_on_or_end_as_documented(
         holder, other = _holder(pid, lambda w: listening_on(w, port))
         playing = asyncio.create_task(_match(port, tag="a"))
         await _until_moves(base, 10)
-        os.kill(other, signal.SIGKILL)
+        kill(other)
         seen = await playing
         assert all(s.ended == "replay 0" for s in seen), [s.ended for s in seen]
         (first,) = await asyncio.to_thread(_tarot_games, base)
@@ -385,7 +383,7 @@ def test_a_worker_killed_mid_match_the_tables_go_on_or_end_as_documented(
         holder, _ = _holder(pid, lambda w: listening_on(w, port))
         playing = asyncio.create_task(_match(port, tag="b"))
         killed = (await _until_moves(base, 10, skip=first["id"]))["id"]
-        os.kill(holder, signal.SIGKILL)
+        kill(holder)
         seen = await playing
         assert all(s.ended in ("closed by the server", "connection reset") for s in seen)
         record = await asyncio.to_thread(_record, base, killed)

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import signal
 import threading
 import time
 from pathlib import Path
@@ -23,7 +21,7 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from tests.arbitre.engines import callback_query, first_free
-from tests.arbitre.supervised import children, cpu, two_workers
+from tests.arbitre.supervised import children, cpu, kill, two_workers
 from tests.arbitre.threaded import Threaded
 
 
@@ -156,7 +154,7 @@ def test_a_worker_killed_mid_games_is_replaced_and_loses_nothing(tmp_path: Path)
             ]
             time.sleep(0.6)
             victim = children(pid)[0]
-            os.kill(victim, signal.SIGKILL)
+            kill(victim)
         deadline = time.monotonic() + 120
         records = []
         # A new connection each time: one kept to the killed worker is reset, as any
