@@ -227,13 +227,14 @@ def _alive(pid: int, started: str) -> bool:
 
 async def _leases(store: Store) -> dict[str, tuple[str, dt.datetime | None, bool]]:
     """Return each game in play under a lease: its owner (a driver), the lease's end, and
-    whether it will last a while yet (an engine of the test's own in it, under 4 moves
-    played: at least one more of its delayed moves to come)."""
+    whether it will last a while yet (an engine of the test's own in it: each of its moves
+    waits a while, so that the game does not end in the milliseconds before a kill lands,
+    as one of built-in engines alone does)."""
     found = {}
     for game_id in await store.playing():
         got = await store.game(game_id)
         if got is not None and got[0].lease_owner:
-            lasting = got[0].moves < 4 and any(seat.kind == "engine" for seat in got[1])
+            lasting = any(seat.kind == "engine" for seat in got[1])
             found[game_id] = (got[0].lease_owner, got[0].lease_until, lasting)
     return found
 
