@@ -30,6 +30,7 @@ when its exchanges were dropped (``logs_dropped_at``).
 from __future__ import annotations
 
 import datetime as dt
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -63,6 +64,7 @@ __all__ = [
     "ArchiveRow",
     "TurnsDeriver",
     "Unpacked",
+    "compress",
     "fill_trays",
     "pack",
     "unpack",
@@ -116,7 +118,20 @@ event.listen(_ARCHIVES, "after_create", _MAIN.execute_if(dialect="postgresql"))
 _GAMES = cast(Table, GameRow.__table__)
 _MOVES = cast(Table, MoveRow.__table__)
 _EXCHANGES = cast(Table, ExchangeRow.__table__)
-_COMPRESS = zstandard.ZstdCompressor(level=LEVEL)
+#: Each thread's compressor. python-zstandard's compressor wraps one zstd context, which
+#: two threads may not use at once (its documentation: "assume instances are not thread
+#: safe"): shared, two packs at once crashed the process or wrote a corrupt document. One
+#: per thread, made once, keeps the context's set-up out of each pack.
+_COMPRESSORS = threading.local()
+
+
+def compress(data: bytes) -> bytes:
+    """Return ``data`` compressed with Zstandard at :data:`LEVEL` (one frame), by the
+    calling thread's own compressor; safe from any number of threads at once."""
+    compressor: zstandard.ZstdCompressor | None = getattr(_COMPRESSORS, "compressor", None)
+    if compressor is None:
+        compressor = _COMPRESSORS.compressor = zstandard.ZstdCompressor(level=LEVEL)
+    return compressor.compress(data)
 
 
 def unpack_positions(data: bytes) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -190,7 +205,7 @@ def pack(
         },
         "dropped": logs_dropped_at.isoformat() if logs_dropped_at else None,
     }
-    return _COMPRESS.compress(orjson.dumps(document))
+    return compress(orjson.dumps(document))
 
 
 @dataclass(frozen=True)

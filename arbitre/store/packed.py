@@ -17,12 +17,12 @@ import zstandard
 from sqlalchemy import Connection, Table, and_, delete, insert, select, update
 
 from tournoyons_gui.arbitre.store.archives import (
-    _COMPRESS,
     FORMAT,
     REPLAYS_KEPT,
     ArchiveRow,
     TurnsDeriver,
     Unpacked,
+    compress,
     fill_trays,
     unpack,
     unpack_positions,
@@ -387,7 +387,7 @@ class ArchiveStore(Database):
             document = orjson.loads(zstandard.ZstdDecompressor().decompress(data))
             document["x"] = {name: [] for name in document["x"]}
             document["dropped"] = at.isoformat()
-            return _COMPRESS.compress(orjson.dumps(document))
+            return compress(orjson.dumps(document))
 
         found = await self.read(read)
         rewritten = [

@@ -434,3 +434,43 @@ def test_a_kept_fill_killed_mid_way_resumes_where_it_committed(
     reference = run(_fill_started(database))
     _kill_after_a_step(database, "fill")
     run(_fill_resumed(database, reference))
+
+
+# --- packed by several threads at once --------------------------------------------------
+
+THREADS = """
+import datetime as dt, sys, threading
+from tournoyons_gui.arbitre.store.archives import pack, unpack_positions
+
+at = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
+wrong = []
+
+def packs(n):
+    for i in range(300):
+        first = {"Tray": "0" * (40 + n), "Turn": 1, "seen": [n] * 50}
+        turn = {"Tray": "12" * (i % 50), "Turn": i}
+        try:
+            data = pack(at, [], [], first=first, turn=turn, kept_turns=[])
+            if unpack_positions(data) != (first, turn):
+                wrong.append((n, i))
+        except Exception as error:  # a document that does not read back
+            wrong.append((n, i, error))
+
+threads = [threading.Thread(target=packs, args=(n,)) for n in range(8)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+print(f"{len(wrong)} wrong")
+"""
+
+
+def test_games_packed_by_several_threads_at_once_each_read_back_whole() -> None:
+    # Two Arbitres of one process (a server and a `play` beside it) pack in threads of
+    # their own: Zstandard's compressor, shared, crashed the process (SIGSEGV) or wrote a
+    # document that no longer read back. (In a process of its own: a crash is a failure
+    # here, not the loss of the test's worker.)
+    done = subprocess.run(
+        [sys.executable, "-c", THREADS], capture_output=True, text=True, timeout=300
+    )
+    assert (done.returncode, done.stdout) == (0, "0 wrong\n"), done.stderr[-3000:]
