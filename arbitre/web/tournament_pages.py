@@ -106,6 +106,34 @@ def _with(request: Request | None, **changes: str | None) -> str | None:
     return f"{url.path}?{url.query}" if url.query else url.path
 
 
+def _registered_options(
+    registered: Sequence[tuple[str, str, str]],
+) -> Callable[[str | None], Markup]:
+    """Return what writes the ``<option>`` list of the engines offered (``registered``:
+    each one's id, Sets joined by ``|``, name), each value escaped once here: called with
+    a row's chosen id (or ``None``), it marks that one ``selected``. The form's rows each
+    offer every engine (up to :data:`OFFERED`); the template's escapes per option were
+    most of the page's time."""
+    written = [
+        (
+            i,
+            f'        <option value="{escape(i)}" data-sets="{escape(s)}"',
+            f">{escape(n)}</option>",
+        )
+        for i, s, n in registered
+    ]
+
+    def options(chosen: str | None = None) -> Markup:
+        return Markup(
+            "\n".join(
+                f"{head} selected{tail}" if i == chosen else head + tail
+                for i, head, tail in written
+            )
+        )
+
+    return options
+
+
 def _entrants(values: Mapping[str, str]) -> list[EntrantSpec]:
     """Return the entrants of a new-tournament form, its empty rows left out."""
     rows = sorted({int(m.group(1)) for m in map(_ENTRANT_FIELD.fullmatch, values) if m is not None})
@@ -348,13 +376,7 @@ class TournamentPages:
         # escapes per option were most of the page's time.
         engines = (await service.store.engines_page(limit=OFFERED, retired=False)).rows
         registered = [(e.id, "|".join(str(name) for name in e.sets), e.name) for e in engines]
-        options = Markup(
-            "".join(
-                f'        <option value="{escape(i)}" data-sets="{escape(s)}">'
-                f"{escape(n)}</option>\n"
-                for i, s, n in registered
-            )
-        )
+        options = _registered_options(registered)
         return self._html(
             "arbitre/tournaments.html",
             status,

@@ -20,6 +20,7 @@ __all__ = [
     "has_open",
     "kill",
     "listening_on",
+    "proc_stat",
     "two_workers",
 ]
 
@@ -29,16 +30,25 @@ def children(parent: int) -> list[int]:
     spawned children, its resource tracker left out)."""
     found = []
     for entry in os.listdir("/proc"):
-        if not entry.isdigit():
+        if not entry.isdigit() or (stat := proc_stat(int(entry))) is None:
             continue
         try:
-            stat = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
             command = Path(f"/proc/{entry}/cmdline").read_bytes()
         except OSError:
             continue
         if int(stat[1]) == parent and b"spawn_main" in command:
             found.append(int(entry))
     return sorted(found)
+
+
+def proc_stat(pid: int) -> list[str] | None:
+    """Return the fields of ``/proc/<pid>/stat`` after the command's name (``[0]`` the
+    state, ``[1]`` the parent, ``[19]`` the start time in clock ticks: proc(5)), or
+    ``None`` when there is no such process."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
 
 
 def kill(pid: int, within: float = 10) -> None:
@@ -49,11 +59,8 @@ def kill(pid: int, within: float = 10) -> None:
     os.kill(pid, signal.SIGKILL)
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
-        try:
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            return
-        if state in ("Z", "X"):
+        stat = proc_stat(pid)
+        if stat is None or stat[0] in ("Z", "X"):
             return
         time.sleep(0.01)
     raise AssertionError(f"process {pid} still alive {within:g} s after SIGKILL")

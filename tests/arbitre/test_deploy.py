@@ -38,6 +38,7 @@ from starlette.routing import Route
 
 from tests.arbitre.conftest import builtin_engines, create_tournament, points_from_records
 from tests.arbitre.engines import callback_query
+from tests.arbitre.supervised import proc_stat
 from tests.arbitre.threaded import Threaded
 from tests.arbitre.timi_players import raw_player
 from tournoyons_gui.arbitre.store import Store
@@ -198,13 +199,8 @@ def _descendants(pid: int) -> dict[int, str]:
     parents: dict[int, list[int]] = {}
     started: dict[int, str] = {}
     for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
+        if not entry.name.isdigit() or (fields := proc_stat(int(entry.name))) is None:
             continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat.rsplit(")", 1)[1].split()
         parents.setdefault(int(fields[1]), []).append(int(entry.name))
         started[int(entry.name)] = fields[19]
     found: dict[int, str] = {}
@@ -218,11 +214,8 @@ def _descendants(pid: int) -> dict[int, str]:
 
 def _alive(pid: int, started: str) -> bool:
     """Whether process ``pid``, started at ``started``, still exists (a zombie is gone)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return False
-    return fields[19] == started and fields[0] != "Z"
+    fields = proc_stat(pid)
+    return fields is not None and fields[19] == started and fields[0] != "Z"
 
 
 async def _leases(store: Store) -> dict[str, tuple[str, dt.datetime | None, bool]]:

@@ -305,6 +305,19 @@ def test_bad_input_is_refused_with_400_and_nothing_stored(served: Served, elsewh
         + entrant_rows(("builtin", "random", "Kept name")),
     )
     assert 'value="Kept name"' in answer.text  # refilled
+    # A row's registered engine comes back chosen in that row, and only there; every row
+    # still offers it.
+    answer = post(
+        served,
+        "/tournaments",
+        [(k, "x" if k == "games" else v) for k, v in NIM_FORM]
+        + entrant_rows(("builtin", "random", ""), ("registered", taken, "")),
+    )
+    assert answer.status_code == 400
+    rows = answer.text.split('data-entrant-row="')[1:]
+    offered = f'<option value="{taken}" data-sets="Nim"'
+    assert [f"{offered} selected>" in row for row in rows] == [False, True] + [False] * 6
+    assert all(row.count(offered) == 1 for row in rows)
     assert served.http.get("/api/tournaments").json()["rows"] == tournaments
 
 
