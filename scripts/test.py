@@ -90,8 +90,10 @@ def main() -> int:
         a in ("-n", "--numprocesses") or a.startswith(("-n", "--numprocesses=")) or a == "no:xdist"
         for a in args
     ):
-        # One worker per core, at most four, each with its own server and Chromium.
-        args = ["-n", str(min(4, os.cpu_count() or 1)), *args]
+        # One worker per core and one more, at most four, each with its own server and
+        # Chromium: with one per core, the cores were idle for near half of a full run
+        # (its workers wait on IRC's pace, engines' delays, pages, subprocesses).
+        args = ["-n", str(min(4, (os.cpu_count() or 1) + 1)), *args]
     command = [str(python), "-m", "pytest", *args]
     return subprocess.run(command, cwd=ROOT, env=env).returncode
 
