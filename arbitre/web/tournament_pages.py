@@ -371,9 +371,7 @@ class TournamentPages:
         ]
         indexes = [int(m.group(1)) for m in map(_ENTRANT_FIELD.fullmatch, values) if m]
         rows = min(MAX_ROWS, max([ENTRANT_ROWS, *indexes]))
-        # (id, Sets, name) of each engine offered, and their options' markup written once
-        # (each value escaped): the form's eight rows offer them all, and a template's
-        # escapes per option were most of the page's time.
+        # (id, Sets, name) of each engine offered; their options written by one writer.
         engines = (await service.store.engines_page(limit=OFFERED, retired=False)).rows
         registered = [(e.id, "|".join(str(name) for name in e.sets), e.name) for e in engines]
         options = _registered_options(registered)

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 import httpx
 import pytest
@@ -218,17 +218,29 @@ def _alive(pid: int, started: str) -> bool:
     return fields is not None and fields[19] == started and fields[0] != "Z"
 
 
-async def _leases(store: Store) -> dict[str, tuple[str, dt.datetime | None, bool]]:
-    """Return each game in play under a lease: its owner (a driver), the lease's end, and
-    whether it will last a while yet (an engine of the test's own in it: each of its moves
-    waits a while, so that the game does not end in the milliseconds before a kill lands,
-    as one of built-in engines alone does)."""
+class Lease(NamedTuple):
+    """A game's lease: its ``owner`` (a driver), its end, and whether the game will last a
+    while yet (an engine of the test's own in it: each of its moves waits a while, so that
+    the game does not end in the milliseconds before a kill lands, as one of built-in
+    engines alone does)."""
+
+    owner: str
+    until: dt.datetime | None
+    lasting: bool
+
+
+#: What :func:`_leases` gives a game no longer in play.
+NO_LEASE = Lease("", None, False)
+
+
+async def _leases(store: Store) -> dict[str, Lease]:
+    """Return the lease of each game in play under one."""
     found = {}
     for game_id in await store.playing():
         got = await store.game(game_id)
         if got is not None and got[0].lease_owner:
             lasting = any(seat.kind == "engine" for seat in got[1])
-            found[game_id] = (got[0].lease_owner, got[0].lease_until, lasting)
+            found[game_id] = Lease(got[0].lease_owner, got[0].lease_until, lasting)
     return found
 
 
@@ -246,7 +258,7 @@ async def _kill_a_driver(deployed: Deployed, database: str, tournament_id: str) 
                 assert time.monotonic() < deadline, "the two drivers never drove games together"
                 summary = (await http.get(f"/tournaments/{tournament_id}.json")).json()
                 before = await _leases(store)
-                owners = {owner for owner, _, lasting in before.values() if lasting}
+                owners = {lease.owner for lease in before.values() if lease.lasting}
                 if summary["progress"]["over"] >= 2 and len(owners) == DRIVERS:
                     break
                 await asyncio.sleep(0.05)
@@ -259,14 +271,14 @@ async def _kill_a_driver(deployed: Deployed, database: str, tournament_id: str) 
         while time.monotonic() < killed + LEASE / 2:
             await asyncio.sleep(0.1)
             now = await _leases(store)
-            stalled = {g for g in stalled if now.get(g, ("", None, False))[:2] == since[g][:2]}
-        dead = {since[g][0] for g in stalled}
-        assert len(dead) == 1 and dead < {owner for owner, _, _ in before.values()}, (
+            stalled = {g for g in stalled if now.get(g) == since[g]}  # (a game's seats stay)
+        dead = {since[g].owner for g in stalled}
+        assert len(dead) == 1 and dead < {lease.owner for lease in before.values()}, (
             before,
             since,
         )
         deadline = time.monotonic() + 30
-        while any(now.get(g, ("", None, False))[0] in dead for g in stalled):
+        while any(now.get(g, NO_LEASE).owner in dead for g in stalled):
             assert time.monotonic() < deadline, "the dead driver's games were not taken over"
             await asyncio.sleep(0.2)
             now = await _leases(store)
