@@ -21,7 +21,8 @@ class Behaviour:
     ``garbage_first`` sends garbage as soon as it has the names, before the first deal;
     ``garbage_at_dog`` sends garbage when it is shown the dog and is not the taker, then
     sets ``dog_garbage``; a taker with ``dog_garbage`` waits for it before its écart;
-    ``leave_at_bid`` closes its connection when first asked for its bid."""
+    ``leave_at_bid`` closes its connection when first asked for its bid; ``card_delay``
+    waits that many seconds before each card it plays (a match that lasts)."""
 
     wrong_card: bool = False
     garbage_at: int = 0
@@ -34,6 +35,7 @@ class Behaviour:
     garbage_at_dog: bool = False
     dog_garbage: asyncio.Event | None = None
     leave_at_bid: bool = False
+    card_delay: float = 0.0
 
 
 @dataclass
@@ -194,6 +196,8 @@ class SeedClient:
 
     async def _card(self, hand: list[int], played: list[int]) -> list[int]:
         self.cards_played += 1
+        if self.how.card_delay:
+            await asyncio.sleep(self.how.card_delay)
         if self.cards_played == self.how.garbage_at:
             await self._garbage()
         if self.cards_played == self.how.silent_at:

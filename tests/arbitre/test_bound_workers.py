@@ -381,11 +381,14 @@ def test_a_worker_killed_mid_match_the_tables_go_on_or_end_as_documented(
         _whole_match(first, [f"an{n}" for n in range(4)])
 
         holder, _ = _holder(pid, lambda w: listening_on(w, port))
-        playing = asyncio.create_task(_match(port, tag="b"))
+        # Cards played slowly: the kill lands mid-match, never after a quick match's end.
+        slow: list[Behaviour | None] = [Behaviour(bid=1, card_delay=0.05)] * 4
+        playing = asyncio.create_task(_match(port, slow, tag="b"))
         killed = (await _until_moves(base, 10, skip=first["id"]))["id"]
         kill(holder)
         seen = await playing
-        assert all(s.ended in ("closed by the server", "connection reset") for s in seen)
+        ended = [s.ended for s in seen]
+        assert all(e in ("closed by the server", "connection reset") for e in ended), ended
         record = await asyncio.to_thread(_record, base, killed)
         assert (record["status"], record["result"], record["reason"]) == (
             "over",
